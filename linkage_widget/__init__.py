@@ -1,0 +1,48 @@
+"""Planar mechanical linkages and rigidity theory, as a Jupyter widget.
+
+The numerical core (:class:`Linkage`, :func:`analyze`, :class:`Simulator`) is
+plain NumPy/SciPy and imports no widget library; :class:`LinkageWidget` is
+imported lazily on first use, so ``import linkage_widget`` stays light in
+scripts and tests.
+
+>>> from linkage_widget import Linkage, analyze
+>>> analyze(Linkage.load("peaucellier.txt")).dof
+1
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import LinkageFormatError
+from .model import Linkage
+from .rigidity import RigidityReport, analyze
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .motion import Simulator
+    from .widget import LinkageWidget
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Linkage",
+    "LinkageFormatError",
+    "LinkageWidget",
+    "RigidityReport",
+    "Simulator",
+    "analyze",
+    "__version__",
+]
+
+_LAZY = {"Simulator": ".motion", "LinkageWidget": ".widget"}
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy so that the numerical modules never pull in ipywidgets/ipycanvas.
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,435 @@
+"""The linkage model: joints, rods, fixed angles and pins, with index-safe editing.
+
+A :class:`Linkage` is plain data plus editing operations. It knows nothing of
+constraints, motion or drawing; those modules read it.
+
+Notation (used across the package)
+
+============  ==========================================================
+symbol        code name
+============  ==========================================================
+``p``         ``vertices`` / ``positions``: ``(n, 2)`` float64, world units, y up
+``(i, j)``    a rod between vertices ``i`` and ``j``
+``(i, j, k)`` a fixed angle at apex ``i`` between rods ``i-j`` and ``i-k``
+``pinned``    vertex indices held at their current position
+============  ==========================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from os import PathLike
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Linkage"]
+
+
+def _as_index_array(values: Iterable[Any], width: int, what: str) -> np.ndarray:
+    arr = np.asarray(list(values) if not isinstance(values, np.ndarray) else values)
+    if arr.size == 0:
+        return np.empty((0, width), dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] != width:
+        raise ValueError(f"{what} must be a sequence of {width}-tuples, got shape {arr.shape}")
+    if not np.issubdtype(arr.dtype, np.integer):
+        if not np.all(np.equal(np.mod(arr, 1), 0)):
+            raise ValueError(f"{what} must hold integer vertex indices")
+    return arr.astype(np.int64)
+
+
+class Linkage:
+    """A planar linkage: vertices (joints), rods, fixed angles and pinned vertices.
+
+    Parameters
+    ----------
+    vertices : array_like, shape (n, 2)
+        Joint positions in world units (y up).
+    rods : iterable of (i, j)
+        Rods between distinct vertices. Each unordered pair at most once; a rod
+        keeps the vertex order it was given (so files round-trip exactly).
+    angles : iterable of (i, j, k)
+        Fixed angles: the angle at apex ``i`` between rods ``i-j`` and ``i-k``
+        is held at its current value. Both rods must exist.
+    pinned : iterable of int
+        Vertices held at their current position.
+
+    Raises
+    ------
+    ValueError
+        On any inconsistency (non-finite coordinates, index out of range, a rod
+        from a vertex to itself, a zero-length rod, a repeated rod, an angle
+        whose rods do not exist, a repeated angle or pin). The message names
+        the offending item.
+
+    Examples
+    --------
+    >>> link = Linkage([[0, 0], [1, 0], [0, 1]], rods=[(0, 1), (0, 2)])
+    >>> link.n_vertices, link.n_rods
+    (3, 2)
+    >>> link.add_rod(1, 2)
+    2
+    >>> link.add_angle(0, 1, 2)
+    0
+    >>> link.remove_rod(0)      # removes the angle that used rod 0-1 too
+    >>> link.angles.tolist()
+    []
+    """
+
+    def __init__(
+        self,
+        vertices: Any = None,
+        rods: Iterable[Any] = (),
+        angles: Iterable[Any] = (),
+        pinned: Iterable[Any] = (),
+    ) -> None:
+        verts = np.empty((0, 2)) if vertices is None else np.asarray(vertices, dtype=np.float64)
+        if verts.size == 0:
+            verts = np.empty((0, 2))
+        if verts.ndim != 2 or verts.shape[1] != 2:
+            raise ValueError(f"vertices must have shape (n, 2), got {verts.shape}")
+        self._vertices = np.array(verts, dtype=np.float64)
+        self._rods = _as_index_array(rods, 2, "rods")
+        self._angles = _as_index_array(angles, 3, "angles")
+        pins = np.asarray(list(pinned) if not isinstance(pinned, np.ndarray) else pinned)
+        self._pinned = pins.astype(np.int64).reshape(-1)
+        self.validate()
+
+    # ------------------------------------------------------------------ data
+    @property
+    def vertices(self) -> np.ndarray:
+        """Joint positions, shape ``(n, 2)``; a read-only view (use :meth:`set_positions`)."""
+        view = self._vertices.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def rods(self) -> np.ndarray:
+        """Rods as vertex pairs, shape ``(m, 2)`` int64 (read-only view)."""
+        view = self._rods.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def angles(self) -> np.ndarray:
+        """Fixed angles as ``(apex, j, k)`` triples, shape ``(k, 3)`` int64 (read-only)."""
+        view = self._angles.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def pinned(self) -> np.ndarray:
+        """Pinned vertex indices in the order they were pinned, shape ``(q,)`` (read-only)."""
+        view = self._pinned.view()
+        view.flags.writeable = False
+        return view
+
+    @property
+    def n_vertices(self) -> int:
+        """Number of vertices ``n``."""
+        return int(self._vertices.shape[0])
+
+    @property
+    def n_rods(self) -> int:
+        """Number of rods ``m``."""
+        return int(self._rods.shape[0])
+
+    @property
+    def n_angles(self) -> int:
+        """Number of fixed angles."""
+        return int(self._angles.shape[0])
+
+    def rod_lengths(self) -> np.ndarray:
+        """Current rod lengths :math:`L_{ij} = |p_i - p_j|`, shape ``(m,)``."""
+        d = self._vertices[self._rods[:, 0]] - self._vertices[self._rods[:, 1]]
+        return np.hypot(d[:, 0], d[:, 1])
+
+    def angle_values(self) -> np.ndarray:
+        r"""Current signed angles :math:`\theta = \operatorname{atan2}(a \times b, a \cdot b)`.
+
+        With :math:`a = p_j - p_i`, :math:`b = p_k - p_i` for each ``(i, j, k)``;
+        shape ``(k,)``, radians in :math:`(-\pi, \pi]`.
+        """
+        p = self._vertices
+        a = p[self._angles[:, 1]] - p[self._angles[:, 0]]
+        b = p[self._angles[:, 2]] - p[self._angles[:, 0]]
+        return np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], (a * b).sum(axis=1))
+
+    def find_rod(self, i: int, j: int) -> int | None:
+        """Index of the rod joining ``i`` and ``j`` (either order), or ``None``."""
+        r = self._rods
+        hit = np.flatnonzero(((r[:, 0] == i) & (r[:, 1] == j)) | ((r[:, 0] == j) & (r[:, 1] == i)))
+        return int(hit[0]) if hit.size else None
+
+    def find_angle(self, i: int, j: int, k: int) -> int | None:
+        """Index of the fixed angle at apex ``i`` between rods to ``j`` and ``k``, or ``None``."""
+        a = self._angles
+        same = (a[:, 0] == i) & (
+            ((a[:, 1] == j) & (a[:, 2] == k)) | ((a[:, 1] == k) & (a[:, 2] == j))
+        )
+        hit = np.flatnonzero(same)
+        return int(hit[0]) if hit.size else None
+
+    def neighbors(self, i: int) -> np.ndarray:
+        """Vertices joined to ``i`` by a rod, in rod order."""
+        r = self._rods
+        return np.concatenate([r[r[:, 0] == i, 1], r[r[:, 1] == i, 0]])
+
+    def is_pinned(self, i: int) -> bool:
+        """Whether vertex ``i`` is pinned."""
+        return bool(np.any(self._pinned == i))
+
+    # ------------------------------------------------------------ validation
+    def validate(self) -> None:
+        """Check every invariant; raise ``ValueError`` naming the first violation."""
+        n = self.n_vertices
+        if not np.all(np.isfinite(self._vertices)):
+            bad = int(np.flatnonzero(~np.all(np.isfinite(self._vertices), axis=1))[0])
+            raise ValueError(f"vertex {bad} has a non-finite coordinate")
+        for what, arr in (("rod", self._rods), ("angle", self._angles)):
+            if arr.size and (arr.min() < 0 or arr.max() >= n):
+                row = int(np.flatnonzero(np.any((arr < 0) | (arr >= n), axis=1))[0])
+                raise ValueError(
+                    f"{what} {row} {tuple(arr[row].tolist())}: vertex index out of range "
+                    f"(there are {n} vertices)"
+                )
+        if self._pinned.size and (self._pinned.min() < 0 or self._pinned.max() >= n):
+            bad = int(self._pinned[(self._pinned < 0) | (self._pinned >= n)][0])
+            raise ValueError(f"pinned vertex {bad} out of range (there are {n} vertices)")
+        if len(np.unique(self._pinned)) != len(self._pinned):
+            raise ValueError("a vertex is pinned twice")
+        if self.n_rods:
+            r = self._rods
+            selfloop = np.flatnonzero(r[:, 0] == r[:, 1])
+            if selfloop.size:
+                raise ValueError(f"rod {int(selfloop[0])} joins vertex {int(r[selfloop[0], 0])} to itself")
+            key = np.sort(r, axis=1)
+            _, first, counts = np.unique(key, axis=0, return_index=True, return_counts=True)
+            if np.any(counts > 1):
+                dup = key[first[np.argmax(counts > 1)]]
+                raise ValueError(f"rod {int(dup[0])}-{int(dup[1])} appears more than once")
+            zero = np.flatnonzero(self.rod_lengths() == 0.0)
+            if zero.size:
+                i, j = r[zero[0]]
+                raise ValueError(
+                    f"rod {int(zero[0])} ({int(i)}-{int(j)}) has zero length: "
+                    "its vertices coincide (merge them into one joint instead)"
+                )
+        for row, (i, j, k) in enumerate(self._angles.tolist()):
+            if j == k or i == j or i == k:
+                raise ValueError(f"angle {row} ({i}, {j}, {k}) repeats a vertex")
+            for arm in (j, k):
+                if self.find_rod(i, arm) is None:
+                    raise ValueError(f"angle {row} ({i}, {j}, {k}) needs a rod {i}-{arm}, which does not exist")
+        if self.n_angles:
+            key = np.column_stack([self._angles[:, 0], np.sort(self._angles[:, 1:], axis=1)])
+            if len(np.unique(key, axis=0)) != len(key):
+                raise ValueError("a fixed angle appears more than once")
+
+    # --------------------------------------------------------------- editing
+    def _check_vertex(self, i: int) -> int:
+        i = int(i)
+        if not 0 <= i < self.n_vertices:
+            raise IndexError(f"vertex {i} out of range (there are {self.n_vertices} vertices)")
+        return i
+
+    def set_positions(self, positions: Any) -> None:
+        """Replace all vertex positions (shape ``(n, 2)``, finite)."""
+        pos = np.asarray(positions, dtype=np.float64)
+        if pos.shape != self._vertices.shape:
+            raise ValueError(f"positions must have shape {self._vertices.shape}, got {pos.shape}")
+        if not np.all(np.isfinite(pos)):
+            raise ValueError("positions must be finite")
+        self._vertices = pos.copy()
+
+    def move_vertex(self, i: int, xy: Any) -> None:
+        """Move one vertex to ``xy`` (editing, not motion: constraints are not enforced)."""
+        i = self._check_vertex(i)
+        xy = np.asarray(xy, dtype=np.float64).reshape(2)
+        if not np.all(np.isfinite(xy)):
+            raise ValueError("position must be finite")
+        new = self._vertices.copy()
+        new[i] = xy
+        lengths = np.hypot(*(new[self._rods[:, 0]] - new[self._rods[:, 1]]).T)
+        if np.any(lengths == 0):
+            raise ValueError(f"moving vertex {i} onto a neighbour would give a zero-length rod")
+        self._vertices = new
+
+    def add_vertex(self, xy: Any) -> int:
+        """Append a vertex at ``xy``; return its index."""
+        xy = np.asarray(xy, dtype=np.float64).reshape(1, 2)
+        if not np.all(np.isfinite(xy)):
+            raise ValueError("vertex position must be finite")
+        self._vertices = np.vstack([self._vertices, xy])
+        return self.n_vertices - 1
+
+    def remove_vertex(self, i: int) -> None:
+        """Remove vertex ``i`` with its rods, angles and pin; renumber the rest."""
+        i = self._check_vertex(i)
+        keep_rod = ~np.any(self._rods == i, axis=1)
+        keep_angle = ~np.any(self._angles == i, axis=1)
+        self._vertices = np.delete(self._vertices, i, axis=0)
+        self._rods = self._rods[keep_rod]
+        self._rods = self._rods - (self._rods > i)
+        self._angles = self._angles[keep_angle]
+        self._angles = self._angles - (self._angles > i)
+        pins = self._pinned[self._pinned != i]
+        self._pinned = pins - (pins > i)
+
+    def add_rod(self, i: int, j: int) -> int:
+        """Add a rod between distinct vertices ``i`` and ``j``; return its index.
+
+        Raises ``ValueError`` if the rod exists already, ``i == j``, or the
+        vertices coincide (a zero-length rod).
+        """
+        i, j = self._check_vertex(i), self._check_vertex(j)
+        if i == j:
+            raise ValueError(f"a rod needs two distinct vertices, got {i} twice")
+        if self.find_rod(i, j) is not None:
+            raise ValueError(f"rod {i}-{j} exists already")
+        if np.array_equal(self._vertices[i], self._vertices[j]):
+            raise ValueError(f"vertices {i} and {j} coincide: a rod between them would have zero length")
+        self._rods = np.vstack([self._rods, [[i, j]]])
+        return self.n_rods - 1
+
+    def remove_rod(self, r: int) -> None:
+        """Remove rod ``r`` and every fixed angle that used it."""
+        r = int(r)
+        if not 0 <= r < self.n_rods:
+            raise IndexError(f"rod {r} out of range (there are {self.n_rods} rods)")
+        i, j = self._rods[r]
+        a = self._angles
+        uses = (a[:, 0] == i) & np.any(a[:, 1:] == j, axis=1)
+        uses |= (a[:, 0] == j) & np.any(a[:, 1:] == i, axis=1)
+        self._angles = a[~uses]
+        self._rods = np.delete(self._rods, r, axis=0)
+
+    def add_angle(self, i: int, j: int, k: int) -> int:
+        """Fix the angle at apex ``i`` between rods ``i-j`` and ``i-k``; return its index."""
+        i, j, k = (self._check_vertex(v) for v in (i, j, k))
+        if len({i, j, k}) != 3:
+            raise ValueError(f"an angle needs three distinct vertices, got ({i}, {j}, {k})")
+        for arm in (j, k):
+            if self.find_rod(i, arm) is None:
+                raise ValueError(f"no rod {i}-{arm}: a fixed angle needs both rods")
+        if self.find_angle(i, j, k) is not None:
+            raise ValueError(f"the angle at {i} between {j} and {k} is fixed already")
+        self._angles = np.vstack([self._angles, [[i, j, k]]])
+        return self.n_angles - 1
+
+    def remove_angle(self, a: int) -> None:
+        """Remove fixed angle ``a``."""
+        a = int(a)
+        if not 0 <= a < self.n_angles:
+            raise IndexError(f"angle {a} out of range (there are {self.n_angles} angles)")
+        self._angles = np.delete(self._angles, a, axis=0)
+
+    def pin(self, i: int) -> None:
+        """Pin vertex ``i`` at its current position (no-op if pinned)."""
+        i = self._check_vertex(i)
+        if not self.is_pinned(i):
+            self._pinned = np.append(self._pinned, i)
+
+    def unpin(self, i: int) -> None:
+        """Unpin vertex ``i`` (no-op if not pinned)."""
+        i = self._check_vertex(i)
+        self._pinned = self._pinned[self._pinned != i]
+
+    def toggle_pin(self, i: int) -> bool:
+        """Pin or unpin vertex ``i``; return whether it is pinned afterwards."""
+        if self.is_pinned(i):
+            self.unpin(i)
+            return False
+        self.pin(i)
+        return True
+
+    def split_rod(self, r: int) -> int:
+        """Split rod ``r`` at its midpoint into two rods; return the new vertex.
+
+        Fixed angles that used the rod keep their meaning: the arm now ends
+        at the new midpoint vertex, which lies on the same ray.
+        """
+        r = int(r)
+        if not 0 <= r < self.n_rods:
+            raise IndexError(f"rod {r} out of range (there are {self.n_rods} rods)")
+        i, j = (int(v) for v in self._rods[r])
+        mid = self.add_vertex(0.5 * (self._vertices[i] + self._vertices[j]))
+        a = self._angles
+        for apex, other in ((i, j), (j, i)):
+            hit = (a[:, 0] == apex) & (a[:, 1:] == other).any(axis=1)
+            cols = a[hit, 1:]
+            cols[cols == other] = mid
+            a[hit, 1:] = cols
+        self._rods[r] = (i, mid)
+        self._rods = np.vstack([self._rods, [[mid, j]]])
+        return mid
+
+    def clear(self) -> None:
+        """Remove everything."""
+        self._vertices = np.empty((0, 2))
+        self._rods = np.empty((0, 2), dtype=np.int64)
+        self._angles = np.empty((0, 3), dtype=np.int64)
+        self._pinned = np.empty((0,), dtype=np.int64)
+
+    def copy(self) -> Linkage:
+        """An independent deep copy."""
+        return Linkage(self._vertices, self._rods, self._angles, self._pinned)
+
+    def replace_with(self, other: Linkage) -> None:
+        """Take over the state of ``other`` (a copy), in one step."""
+        self._vertices = other._vertices.copy()
+        self._rods = other._rods.copy()
+        self._angles = other._angles.copy()
+        self._pinned = other._pinned.copy()
+
+    # ----------------------------------------------------------- comparison
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Linkage):
+            return NotImplemented
+        return (
+            np.array_equal(self._vertices, other._vertices)
+            and np.array_equal(self._rods, other._rods)
+            and np.array_equal(self._angles, other._angles)
+            and np.array_equal(self._pinned, other._pinned)
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"Linkage({self.n_vertices} vertices, {self.n_rods} rods, "
+            f"{self.n_angles} fixed angles, {len(self._pinned)} pinned)"
+        )
+
+    # ------------------------------------------------------------------- I/O
+    @classmethod
+    def loads(cls, text: str, *, source: str = "<string>") -> Linkage:
+        """Parse the 2007 program's text format (see :mod:`linkage_widget.fileformat`)."""
+        from .fileformat import parse_linkage
+
+        return parse_linkage(text, source=source)
+
+    @classmethod
+    def load(cls, path: str | PathLike[str]) -> Linkage:
+        """Read a linkage file; a bare name that is not a file falls back to the bundled examples.
+
+        Examples
+        --------
+        >>> Linkage.load("peaucellier.txt").n_vertices
+        6
+        """
+        from .fileformat import read_linkage
+
+        return read_linkage(path)
+
+    def dumps(self) -> str:
+        """The linkage in the 2007 program's text format, floats at full precision."""
+        from .fileformat import format_linkage
+
+        return format_linkage(self)
+
+    def save(self, path: str | PathLike[str]) -> None:
+        """Write the linkage atomically (temporary file in the same folder, then rename)."""
+        from .fileformat import write_linkage
+
+        write_linkage(self, path)

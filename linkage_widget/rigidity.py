@@ -1,0 +1,1 @@
+RigidityReport = analyze = None
