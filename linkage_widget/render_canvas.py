@@ -1,0 +1,319 @@
+"""Draw a :class:`~linkage_widget.scene.Scene` on an ipycanvas ``Canvas`` in one message.
+
+:func:`draw_scene` clears the canvas, paints the background and translates
+each primitive into one or a few *vectorised* ipycanvas calls
+(``stroke_line_segments``, ``fill_circles``, ``stroke_arcs``,
+``fill_styled_polygons`` …), all inside one batch. Without the batch every call
+is its own comm message, and jupyter_server's IOPub rate limit silently drops
+them (``../shared/browser-testing.md`` §5); with per-vertex Python loops a
+frame of a few hundred rods would cost hundreds of commands.
+
+The batch is :func:`held_canvas`, a ``hold_canvas`` with ``try/finally``:
+ipycanvas's own ``hold_canvas`` leaves batching switched on when the body
+raises, after which nothing is ever drawn again. Ours restores the previous
+batching state whatever happens and drops the commands of a frame that
+failed half-way, so the canvas keeps showing the last complete frame.
+
+This is the only module of the package (besides the widget) that imports ipycanvas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+from ipycanvas import Canvas
+
+from .scene import (
+    Arcs,
+    Arrows,
+    Disks,
+    Polygons,
+    Polylines,
+    Rects,
+    Scene,
+    Segments,
+    Texts,
+    is_uniform,
+    per_item,
+)
+
+__all__ = ["draw_scene", "held_canvas", "hex_to_rgb"]
+
+
+@contextmanager
+def held_canvas(canvas: Canvas) -> Iterator[None]:
+    """Batch every canvas command of the body into one comm message, exception-safe.
+
+    Like ``ipycanvas.hold_canvas()`` (and nestable like it: only the outermost
+    level sends), but:
+
+    - batching is switched back off in a ``finally``, so an exception in the
+      body cannot leave the canvas manager caching forever;
+    - when the body raises, the commands it queued are discarded (and the
+      manager's notion of the current canvas restored), so no half-drawn
+      frame is sent; the exception propagates.
+
+    Parameters
+    ----------
+    canvas : ipycanvas.Canvas
+        Any canvas; its (global) canvas manager does the batching.
+    """
+    # ipycanvas 0.13/0.14 batch through the private _CanvasManager: its _caching flag,
+    # command/buffer caches and _current_canvas are what hold_canvas() manipulates too.
+    mgr = canvas._canvas_manager
+    was_caching = bool(mgr._caching)
+    n_commands = len(mgr._commands_cache)
+    n_buffers = len(mgr._buffers_cache)
+    current = mgr._current_canvas
+    mgr._caching = True
+    completed = False
+    try:
+        yield
+        completed = True
+    finally:
+        if not completed:
+            del mgr._commands_cache[n_commands:]
+            del mgr._buffers_cache[n_buffers:]
+            mgr._current_canvas = current
+        if not was_caching:
+            try:
+                if completed:
+                    mgr.flush()
+            finally:
+                # Even if sending failed: never leave caching on or stale commands queued.
+                mgr._caching = False
+                mgr._commands_cache = []
+                mgr._buffers_cache = []
+
+
+def hex_to_rgb(colors: Any) -> np.ndarray:
+    """CSS ``"#rrggbb"`` (or ``"#rgb"``) strings to an ``(k, 3)`` uint8 array.
+
+    Examples
+    --------
+    >>> hex_to_rgb(["#ff8000", "#fff"]).tolist()
+    [[255, 128, 0], [255, 255, 255]]
+    """
+    out = []
+    for c in colors:
+        h = str(c).lstrip("#")
+        if len(h) == 3:
+            h = "".join(ch * 2 for ch in h)
+        if len(h) != 6:
+            raise ValueError(f"expected a '#rrggbb' colour, got {c!r}")
+        out.append((int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)))
+    return np.array(out, dtype=np.uint8).reshape(-1, 3)
+
+
+def draw_scene(canvas: Canvas, scene: Scene) -> None:
+    """Draw ``scene`` on ``canvas``: one batched message, replacing what was there.
+
+    Parameters
+    ----------
+    canvas : ipycanvas.Canvas
+        Target; ideally ``scene.width`` x ``scene.height`` pixels (the scene
+        is drawn in canvas pixels, not rescaled).
+    scene : Scene
+        From :func:`~linkage_widget.scene.build_scene`.
+    """
+    with held_canvas(canvas):
+        canvas.clear()
+        canvas.global_alpha = 1.0
+        canvas.set_line_dash([])
+        canvas.line_cap = "round"
+        canvas.line_join = "round"
+        canvas.fill_style = scene.background
+        canvas.fill_rect(0, 0, scene.width, scene.height)
+        for item in scene.items:
+            _DRAW[type(item)](canvas, item)
+        canvas.global_alpha = 1.0
+        canvas.set_line_dash([])
+
+
+# ------------------------------------------------------------------ helpers
+def _f(x: Any) -> float:
+    # ipycanvas JSON-encodes scalar arguments: plain floats, never NumPy scalars.
+    return float(x)
+
+
+def _groups(*fields: np.ndarray) -> Iterator[tuple[tuple[Any, ...], np.ndarray]]:
+    """Indices of items sharing the same values of ``fields`` (few groups: widths, dashes)."""
+    keys = list(zip(*(f.tolist() for f in fields), strict=True))
+    index: dict[tuple[Any, ...], list[int]] = {}
+    for i, key in enumerate(keys):
+        index.setdefault(key, []).append(i)
+    for key, idx in index.items():
+        yield key, np.asarray(idx, dtype=np.int64)
+
+
+def _stroke_segments(
+    canvas: Canvas, points: np.ndarray, color: Any, alpha: Any, counts: np.ndarray | None = None
+) -> None:
+    """Stroke segments/polylines (current width and dash) in one call, styled if needed."""
+    k = len(points) if counts is None else len(counts)
+    if is_uniform(color) and is_uniform(alpha):
+        canvas.stroke_style = color
+        canvas.global_alpha = _f(alpha)
+        canvas.stroke_line_segments(points, points_per_line_segment=counts)
+        canvas.global_alpha = 1.0
+    else:
+        canvas.stroke_styled_line_segments(
+            points,
+            color=hex_to_rgb(per_item(color, k)),
+            alpha=per_item(alpha, k),
+            points_per_line_segment=counts,
+        )
+
+
+def _segments(canvas: Canvas, item: Segments) -> None:
+    k = len(item)
+    canvas.set_line_dash(list(item.dash))
+    width = per_item(item.width, k)
+    colors = per_item(item.color, k)
+    alphas = per_item(item.alpha, k)
+    # Canvas line width is one state per call: one call per distinct width (a handful).
+    for (w,), idx in _groups(width):
+        canvas.line_width = _f(w)
+        sub_color = item.color if is_uniform(item.color) else tuple(colors[idx])
+        sub_alpha = item.alpha if is_uniform(item.alpha) else alphas[idx]
+        _stroke_segments(canvas, item.points[idx], sub_color, sub_alpha)
+    canvas.set_line_dash([])
+
+
+def _polylines(canvas: Canvas, item: Polylines) -> None:
+    k = len(item)
+    canvas.set_line_dash(list(item.dash))
+    width = per_item(item.width, k)
+    if is_uniform(item.width):
+        canvas.line_width = _f(item.width)
+        _stroke_segments(canvas, item.points, item.color, item.alpha, item.counts)
+    else:
+        parts = item.split()
+        colors, alphas = per_item(item.color, k), per_item(item.alpha, k)
+        for (w,), idx in _groups(width):
+            canvas.line_width = _f(w)
+            sub = [parts[i] for i in idx]
+            _stroke_segments(
+                canvas,
+                np.concatenate(sub),
+                tuple(colors[idx]),
+                alphas[idx],
+                np.array([len(p) for p in sub]),
+            )
+    canvas.set_line_dash([])
+
+
+def _polygons(canvas: Canvas, item: Polygons) -> None:
+    k = len(item)
+    if item.fill is not None:
+        if is_uniform(item.fill) and is_uniform(item.alpha):
+            canvas.fill_style = item.fill
+            canvas.global_alpha = _f(item.alpha)
+            canvas.fill_polygons(item.points, points_per_polygon=item.counts)
+            canvas.global_alpha = 1.0
+        else:
+            canvas.fill_styled_polygons(
+                item.points,
+                color=hex_to_rgb(per_item(item.fill, k)),
+                alpha=per_item(item.alpha, k),
+                points_per_polygon=item.counts,
+            )
+    if item.stroke is not None:
+        canvas.stroke_style = item.stroke
+        canvas.line_width = _f(item.width)
+        canvas.stroke_polygons(item.points, points_per_polygon=item.counts)
+
+
+def _disks(canvas: Canvas, item: Disks) -> None:
+    k = len(item)
+    x = np.ascontiguousarray(item.centers[:, 0])
+    y = np.ascontiguousarray(item.centers[:, 1])
+    r = per_item(item.radius, k)
+    canvas.global_alpha = _f(item.alpha)
+    if item.fill is not None:
+        if is_uniform(item.fill):
+            canvas.fill_style = item.fill
+            canvas.fill_circles(x, y, r)
+        else:
+            colors = hex_to_rgb(per_item(item.fill, k))
+            canvas.fill_styled_circles(x, y, r, color=colors, alpha=np.full(k, _f(item.alpha)))
+    if item.stroke is not None:
+        canvas.stroke_style = item.stroke
+        canvas.line_width = _f(item.width)
+        canvas.stroke_circles(x, y, r)
+    canvas.global_alpha = 1.0
+
+
+def _arrows(canvas: Canvas, item: Arrows) -> None:
+    k = len(item)
+    canvas.line_width = _f(item.width)
+    canvas.line_cap = "butt"  # a round cap would poke through the head
+    if is_uniform(item.color):
+        canvas.global_alpha = _f(item.alpha)
+        canvas.stroke_style = item.color
+        canvas.fill_style = item.color
+        canvas.stroke_line_segments(item.shafts)
+        canvas.fill_polygons(item.heads)
+        canvas.global_alpha = 1.0
+    else:
+        rgb = hex_to_rgb(per_item(item.color, k))
+        alpha = np.full(k, _f(item.alpha))
+        canvas.stroke_styled_line_segments(item.shafts, color=rgb, alpha=alpha)
+        canvas.fill_styled_polygons(item.heads, color=rgb, alpha=alpha)
+    canvas.line_cap = "round"
+
+
+def _arcs(canvas: Canvas, item: Arcs) -> None:
+    canvas.stroke_style = item.color
+    canvas.line_width = _f(item.width)
+    canvas.global_alpha = _f(item.alpha)
+    canvas.stroke_arcs(
+        np.ascontiguousarray(item.centers[:, 0]),
+        np.ascontiguousarray(item.centers[:, 1]),
+        item.radius,
+        item.start,
+        item.end,
+        False,
+    )
+    canvas.global_alpha = 1.0
+
+
+_BASELINE = {"top": "top", "middle": "middle", "bottom": "bottom"}
+
+
+def _texts(canvas: Canvas, item: Texts) -> None:
+    canvas.font = item.css_font
+    canvas.fill_style = item.color
+    canvas.text_align = item.align
+    canvas.text_baseline = _BASELINE[item.baseline]
+    # Text has no vectorised call; a scene holds a handful of lines (readout, hint).
+    for text, (x, y) in zip(item.texts, item.positions.tolist(), strict=True):
+        canvas.fill_text(text, _f(x), _f(y))
+
+
+def _rects(canvas: Canvas, item: Rects) -> None:
+    x, y, w, h = (np.ascontiguousarray(item.rects[:, i]) for i in range(4))
+    canvas.global_alpha = _f(item.alpha)
+    if item.fill is not None:
+        canvas.fill_style = item.fill
+        canvas.fill_rects(x, y, w, h)
+    if item.stroke is not None:
+        canvas.stroke_style = item.stroke
+        canvas.line_width = _f(item.width)
+        canvas.stroke_rects(x, y, w, h)
+    canvas.global_alpha = 1.0
+
+
+_DRAW: dict[type, Callable[[Canvas, Any], None]] = {
+    Segments: _segments,
+    Polylines: _polylines,
+    Polygons: _polygons,
+    Disks: _disks,
+    Arrows: _arrows,
+    Arcs: _arcs,
+    Texts: _texts,
+    Rects: _rects,
+}

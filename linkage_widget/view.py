@@ -1,0 +1,210 @@
+"""The one view transform: world coordinates (y up) to canvas pixels (y down) and back.
+
+Every module that converts between world units and pixels goes through
+:class:`ViewTransform`; nothing else knows the formula. With scale ``s`` and
+offset ``(ox, oy)``::
+
+    px = ox + s * x
+    py = oy - s * y          # pixel y grows downwards, world y upwards
+
+The transform is a frozen dataclass: zooming, panning and resizing return a
+new transform, so a widget can keep the previous one (undo, animation) and
+comparisons are plain ``==``.
+
+Examples
+--------
+>>> import numpy as np
+>>> v = ViewTransform.fit([[0, 0], [100, 50]], width=400, height=300, margin=0.1)
+>>> v.to_pixel([0, 0]).tolist(), v.to_pixel([100, 50]).tolist()
+([40.0, 230.0], [360.0, 70.0])
+>>> bool(np.allclose(v.to_world(v.to_pixel([12.5, -3.0])), [12.5, -3.0]))
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+__all__ = ["ViewTransform", "MIN_SCALE", "MAX_SCALE"]
+
+#: Bounds on ``scale`` (pixels per world unit). Wide enough for linkages in
+#: metres (scale ~ 100s) and in the 2007 program's pixel-like units (scale ~ 1),
+#: narrow enough that zooming cannot reach overflow or a degenerate transform.
+MIN_SCALE = 1e-4
+MAX_SCALE = 1e6
+
+
+def _clamp_scale(scale: float) -> float:
+    return float(min(max(scale, MIN_SCALE), MAX_SCALE))
+
+
+@dataclass(frozen=True)
+class ViewTransform:
+    """World (y up) <-> pixel (y down) similarity transform of a ``width`` x ``height`` canvas.
+
+    Parameters
+    ----------
+    scale : float
+        Pixels per world unit, in ``[MIN_SCALE, MAX_SCALE]``.
+    offset_x, offset_y : float
+        Pixel position of the world origin.
+    width, height : int
+        Canvas size in pixels (>= 1).
+    """
+
+    scale: float = 1.0
+    offset_x: float = 0.0
+    offset_y: float = 0.0
+    width: int = 700
+    height: int = 500
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.scale) and self.scale > 0):
+            raise ValueError(f"scale must be a positive finite number, got {self.scale!r}")
+        if not (math.isfinite(self.offset_x) and math.isfinite(self.offset_y)):
+            raise ValueError(f"offsets must be finite, got ({self.offset_x!r}, {self.offset_y!r})")
+        if int(self.width) < 1 or int(self.height) < 1:
+            raise ValueError(f"width and height must be >= 1, got {self.width}x{self.height}")
+        # Normalise types so that equality and repr do not depend on what the caller passed.
+        object.__setattr__(self, "scale", float(self.scale))
+        object.__setattr__(self, "offset_x", float(self.offset_x))
+        object.__setattr__(self, "offset_y", float(self.offset_y))
+        object.__setattr__(self, "width", int(self.width))
+        object.__setattr__(self, "height", int(self.height))
+
+    # ------------------------------------------------------------ building
+    @classmethod
+    def fit(cls, points: Any, width: int, height: int, margin: float = 0.1) -> ViewTransform:
+        """The transform that shows all ``points`` centred, with a margin on every side.
+
+        Parameters
+        ----------
+        points : array_like, shape (k, 2)
+            World points to show; non-finite rows are ignored. ``k = 0`` gives
+            scale 1 with the world origin at the canvas centre; a single point
+            (or coincident points) gives scale 1 centred on it.
+        width, height : int
+            Canvas size in pixels.
+        margin : float
+            Fraction of the width (height) kept free on the left and right
+            (top and bottom), in ``[0, 0.5)``.
+
+        Returns
+        -------
+        ViewTransform
+            Every point maps into ``[margin*width, (1-margin)*width] x
+            [margin*height, (1-margin)*height]``; the tighter axis touches it.
+        """
+        if not 0.0 <= margin < 0.5:
+            raise ValueError(f"margin must be in [0, 0.5), got {margin!r}")
+        width, height = int(width), int(height)
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        pts = pts[np.all(np.isfinite(pts), axis=1)]
+        if len(pts) == 0:
+            return cls(1.0, width / 2.0, height / 2.0, width, height)
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        extent = hi - lo
+        usable = np.array([width, height], dtype=np.float64) * (1.0 - 2.0 * margin)
+        with np.errstate(divide="ignore"):
+            ratios = np.where(extent > 0, usable / np.where(extent > 0, extent, 1.0), np.inf)
+        scale = float(ratios.min())
+        if not math.isfinite(scale):  # one point, or all points coincide
+            scale = 1.0
+        scale = _clamp_scale(scale)
+        cx, cy = (lo + hi) / 2.0
+        return cls(scale, width / 2.0 - scale * cx, height / 2.0 + scale * cy, width, height)
+
+    # ---------------------------------------------------------- converting
+    def to_pixel(self, xy: Any) -> np.ndarray:
+        """World points to pixels.
+
+        Parameters
+        ----------
+        xy : array_like, shape (..., 2)
+            World coordinates (y up).
+
+        Returns
+        -------
+        ndarray, shape (..., 2), float64
+            Pixel coordinates (y down).
+        """
+        p = np.asarray(xy, dtype=np.float64)
+        out = np.empty(p.shape, dtype=np.float64)
+        out[..., 0] = self.offset_x + self.scale * p[..., 0]
+        out[..., 1] = self.offset_y - self.scale * p[..., 1]
+        return out
+
+    def to_world(self, px: Any) -> np.ndarray:
+        """Pixels to world points; the inverse of :meth:`to_pixel`.
+
+        Parameters
+        ----------
+        px : array_like, shape (..., 2)
+            Pixel coordinates (y down).
+
+        Returns
+        -------
+        ndarray, shape (..., 2), float64
+            World coordinates (y up).
+        """
+        p = np.asarray(px, dtype=np.float64)
+        out = np.empty(p.shape, dtype=np.float64)
+        out[..., 0] = (p[..., 0] - self.offset_x) / self.scale
+        out[..., 1] = (self.offset_y - p[..., 1]) / self.scale
+        return out
+
+    def vector_to_pixel(self, v: Any) -> np.ndarray:
+        """World displacement vectors to pixel displacements (scale, flip y; no offset).
+
+        Parameters
+        ----------
+        v : array_like, shape (..., 2)
+
+        Returns
+        -------
+        ndarray, shape (..., 2), float64
+        """
+        d = np.asarray(v, dtype=np.float64)
+        out = np.empty(d.shape, dtype=np.float64)
+        out[..., 0] = self.scale * d[..., 0]
+        out[..., 1] = -self.scale * d[..., 1]
+        return out
+
+    def world_bounds(self) -> tuple[float, float, float, float]:
+        """The visible world rectangle ``(xmin, ymin, xmax, ymax)``."""
+        (x0, y1), (x1, y0) = self.to_world([[0.0, 0.0], [self.width, self.height]])
+        return float(x0), float(y0), float(x1), float(y1)
+
+    # ------------------------------------------------------------ changing
+    def zoomed(self, px: float, py: float, factor: float) -> ViewTransform:
+        """Zoom by ``factor`` about the pixel ``(px, py)``.
+
+        The world point under ``(px, py)`` stays under it. The new scale is
+        clamped to ``[MIN_SCALE, MAX_SCALE]``, so zooming beyond the bounds
+        just stops (still about the same point).
+        """
+        if not (math.isfinite(factor) and factor > 0):
+            raise ValueError(f"zoom factor must be a positive finite number, got {factor!r}")
+        wx, wy = self.to_world([px, py])
+        scale = _clamp_scale(self.scale * factor)
+        return replace(self, scale=scale, offset_x=px - scale * wx, offset_y=py + scale * wy)
+
+    def panned(self, dx_px: float, dy_px: float) -> ViewTransform:
+        """Move the picture by ``(dx_px, dy_px)`` pixels (what a drag of the background does)."""
+        return replace(self, offset_x=self.offset_x + dx_px, offset_y=self.offset_y + dy_px)
+
+    def resized(self, width: int, height: int) -> ViewTransform:
+        """The same view on a canvas of a new size, keeping the world point at the centre."""
+        dx = (int(width) - self.width) / 2.0
+        dy = (int(height) - self.height) / 2.0
+        return replace(
+            self,
+            offset_x=self.offset_x + dx,
+            offset_y=self.offset_y + dy,
+            width=int(width),
+            height=int(height),
+        )
