@@ -170,17 +170,37 @@ def _stroke_segments(
 
 def _segments(canvas: Canvas, item: Segments) -> None:
     k = len(item)
+    width = per_item(item.width, len(item))
+    if np.ptp(width) > 0:
+        _variable_width_segments(canvas, item)
+        return
     canvas.set_line_dash(list(item.dash))
-    width = per_item(item.width, k)
-    colors = per_item(item.color, k)
-    alphas = per_item(item.alpha, k)
-    # Canvas line width is one state per call: one call per distinct width (a handful).
-    for (w,), idx in _groups(width):
-        canvas.line_width = _f(w)
-        sub_color = item.color if is_uniform(item.color) else tuple(colors[idx])
-        sub_alpha = item.alpha if is_uniform(item.alpha) else alphas[idx]
-        _stroke_segments(canvas, item.points[idx], sub_color, sub_alpha)
+    canvas.line_width = _f(width[0])
+    _stroke_segments(canvas, item.points, item.color, item.alpha)
     canvas.set_line_dash([])
+    del k
+
+
+def _variable_width_segments(canvas: Canvas, item: Segments) -> None:
+    """Segments of different widths as filled quads: one call instead of one per width.
+
+    The canvas line width is a single state per call, so stroking would need a call
+    per distinct width. A rectangle of the segment's width around it is the same
+    picture (butt caps; vertex disks cover the rod ends). Dashes are not supported
+    on this path; the scene only varies widths for solid rods (stress colouring).
+    """
+    k = len(item)
+    a, b = item.points[:, 0], item.points[:, 1]
+    d = b - a
+    length = np.hypot(d[:, 0], d[:, 1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u = np.where(length[:, None] > 0, d / length[:, None], [1.0, 0.0])
+    half = (per_item(item.width, k) / 2.0)[:, None]
+    n = np.column_stack([-u[:, 1], u[:, 0]]) * half
+    quads = np.stack([a + n, b + n, b - n, a - n], axis=1)  # (k, 4, 2)
+    canvas.fill_styled_polygons(
+        quads, color=hex_to_rgb(per_item(item.color, k)), alpha=per_item(item.alpha, k)
+    )
 
 
 def _polylines(canvas: Canvas, item: Polylines) -> None:

@@ -978,6 +978,8 @@ def _text_width(text: str, size: float, font: str) -> float:
 def _legend(view: ViewTransform, st: SceneState, m: int, theme: Theme) -> list[Primitive]:
     """Top-right key for stress and pebble colours, when those colourings are on."""
     entries: list[tuple[str, str, tuple[float, ...]]] = []
+    if m == 0:
+        return []
     if st.show_stresses and _per_rod(st.rod_stress, m, np.float64) is not None:
         entries += [(theme.tension, "tension", ()), (theme.compression, "compression", ())]
         if st.show_pebbles and _per_rod(st.redundant_rods, m, bool) is not None:

@@ -109,7 +109,8 @@ class ViewTransform:
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         extent = hi - lo
         usable = np.array([width, height], dtype=np.float64) * (1.0 - 2.0 * margin)
-        with np.errstate(divide="ignore"):
+        # Subnormal extents overflow to inf; the clamp below turns that into MAX_SCALE.
+        with np.errstate(divide="ignore", over="ignore"):
             ratios = np.where(extent > 0, usable / np.where(extent > 0, extent, 1.0), np.inf)
         scale = float(ratios.min())
         if not math.isfinite(scale):  # one point, or all points coincide

@@ -1,0 +1,268 @@
+"""draw_scene on a real ipycanvas Canvas, with a recording comm instead of a kernel.
+
+ipycanvas sends drawing commands through one global ``_CanvasManager`` widget. We replace
+its comm by a recorder (the ipywidgets testing idiom) and decode what would go to the
+browser: a JSON command list plus binary buffers.
+"""
+
+import json
+
+import numpy as np
+import pytest
+from ipycanvas import Canvas, hold_canvas
+from ipycanvas.canvas import _CMD_LIST
+
+from linkage_widget import Linkage
+from linkage_widget import render_canvas as rc
+from linkage_widget.render_canvas import draw_scene, held_canvas, hex_to_rgb
+from linkage_widget.scene import Scene, SceneState, Segments, build_scene
+from linkage_widget.view import ViewTransform
+
+
+class RecordingComm:
+    """Stands in for a kernel comm: records every message the widget sends."""
+
+    kernel = "recording"  # truthy: ipywidgets only sends when the comm has a kernel
+    comm_id = "recording-comm"
+
+    def __init__(self):
+        self.messages = []
+
+    def send(self, data=None, metadata=None, buffers=None):
+        self.messages.append((data, list(buffers or [])))
+
+    def on_msg(self, callback):
+        pass
+
+    def close(self, *args, **kwargs):
+        pass
+
+
+@pytest.fixture
+def canvas():
+    c = Canvas(width=500, height=400)
+    mgr = c._canvas_manager
+    old = mgr.comm
+    mgr.comm = RecordingComm()
+    assert not mgr._caching
+    yield c
+    mgr._caching = False
+    mgr._commands_cache, mgr._buffers_cache = [], []
+    mgr.comm = old
+
+
+def sent(canvas):
+    return canvas._canvas_manager.comm.messages
+
+
+def decode(message):
+    """One batched message -> list of (command name, decoded args) with arrays for buffers."""
+    data, buffers = message
+    assert data["method"] == "custom"
+    commands = json.loads(bytes(buffers[0]))
+    if commands and not isinstance(commands[0], list):
+        commands = [commands]  # an unbatched single command
+    out, cursor = [], 1
+    for cmd in commands:
+        name, args = _CMD_LIST[cmd[0]], cmd[1]
+        n_buf = cmd[2] if len(cmd) > 2 else 0
+        own = buffers[cursor : cursor + n_buf]
+        cursor += n_buf
+        decoded = []
+        for a in args:
+            if isinstance(a, dict) and "idx" in a:
+                arr = np.frombuffer(bytes(own[a["idx"]]), dtype=a["dtype"]).reshape(a["shape"])
+                decoded.append(arr)
+            else:
+                decoded.append(a)
+        out.append((name, decoded))
+    assert cursor == len(buffers)
+    return out
+
+
+def full_state(link):
+    n, m = link.n_vertices, link.n_rods
+    rng = np.random.default_rng(0)
+    return SceneState(
+        selected_vertex=1,
+        selected_rod=0,
+        attractor=(50.0, 50.0),
+        attracted_vertex=n - 1,
+        tracked=[n - 1],
+        tracks={n - 1: rng.normal(size=(20, 2)) * 10 + 100},
+        velocity_basis=rng.normal(size=(2, n, 2)),
+        show_stresses=True,
+        rod_stress=rng.normal(size=m),
+        show_pebbles=True,
+        redundant_rods=np.arange(m) % 3 == 0,
+        springs=[(0, n - 1)],
+        info_lines=["DOF 1 (0 trivial + 1 internal)", "self-stresses 0"],
+        hint="drag a vertex",
+        error="an error",
+    )
+
+
+def scene_for(link, state=None):
+    view = ViewTransform.fit(link.vertices, 500, 400)
+    return build_scene(link, view, state or SceneState())
+
+
+def grid_linkage(k):
+    """A k x k grid of vertices with horizontal and vertical rods (2k(k-1) rods)."""
+    xy = np.array([(i, j) for i in range(k) for j in range(k)], dtype=float)
+    rods = [(i * k + j, i * k + j + 1) for i in range(k) for j in range(k - 1)]
+    rods += [(i * k + j, (i + 1) * k + j) for i in range(k - 1) for j in range(k)]
+    angles = [(0, 1, k)]
+    return Linkage(xy, rods=rods, angles=angles, pinned=[0, 1])
+
+
+def test_one_batched_message_per_frame(canvas):
+    link = Linkage.load("peaucellier.txt")
+    scene = scene_for(link, full_state(link))
+    draw_scene(canvas, scene)
+    assert len(sent(canvas)) == 1
+    assert not canvas._canvas_manager._caching
+    names = [name for name, _ in decode(sent(canvas)[0])]
+    assert names[0] == "switchCanvas" or names[0] == "clear"
+    assert "clear" in names and "fillRect" in names
+    draw_scene(canvas, scene)
+    assert len(sent(canvas)) == 2
+
+
+def test_rods_are_sent_as_one_vectorised_call(canvas):
+    link = Linkage.load("peaucellier.txt")
+    scene = scene_for(link)
+    draw_scene(canvas, scene)
+    commands = decode(sent(canvas)[0])
+    rods = scene.by_role("rods")[0].points
+    calls = [args for name, args in commands if name == "strokeLineSegments"]
+    # args: (number of segments, flat points, points per segment)
+    hits = [a for a in calls if a[0] == len(rods) and np.allclose(a[1], rods.ravel())]
+    assert len(hits) == 1
+    vertices = scene.by_role("vertices")[0]
+    circles = [args for name, args in commands if name == "fillCircles"]
+    assert any(
+        np.allclose(a[0], vertices.centers[:, 0]) and np.allclose(a[1], vertices.centers[:, 1])
+        for a in circles
+    )
+    assert "strokeLine" not in [name for name, _ in commands]
+
+
+def test_command_count_does_not_grow_with_the_linkage(canvas):
+    counts = []
+    for k in (3, 12):
+        link = grid_linkage(k)
+        draw_scene(canvas, scene_for(link, full_state(link)))
+        commands = decode(sent(canvas)[-1])
+        per_item_calls = {"strokeLine", "fillCircle", "strokeCircle", "strokeArc", "fillPolygon"}
+        assert not per_item_calls & {name for name, _ in commands}
+        state_changes = ("set", "setLineDash", "switchCanvas")
+        counts.append(sum(1 for name, _ in commands if name not in state_changes))
+    assert counts[0] == counts[1], counts
+
+
+def test_every_primitive_kind_draws(canvas):
+    link = grid_linkage(4)
+    scene = scene_for(link, full_state(link))
+    kinds = {type(item).__name__ for item in scene.items}
+    assert kinds == {
+        "Segments",
+        "Polylines",
+        "Polygons",
+        "Disks",
+        "Arrows",
+        "Arcs",
+        "Texts",
+        "Rects",
+    }
+    draw_scene(canvas, scene)
+    names = {name for name, _ in decode(sent(canvas)[0])}
+    expected = {
+        "strokeStyledLineSegments",
+        "strokeLineSegments",
+        "fillPolygons",
+        "fillStyledCircles",
+        "strokeCircles",
+        "fillStyledPolygons",
+        "strokeArcs",
+        "fillText",
+        "fillRects",
+    }
+    assert expected <= names, expected - names
+
+
+def test_styled_colours_are_rgb_bytes(canvas):
+    link = Linkage.load("peaucellier.txt")
+    stress = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0])
+    scene = scene_for(link, SceneState(show_stresses=True, rod_stress=stress))
+    draw_scene(canvas, scene)
+    styled = [a for n, a in decode(sent(canvas)[0]) if n == "strokeStyledLineSegments"]
+    rods = styled[0]  # equal |stress|: one width group, all rods
+    assert rods[0] == 7
+    colors = rods[3].reshape(-1, 3)
+    tension = hex_to_rgb(["#1565c0"])[0]
+    np.testing.assert_array_equal(colors[::2], np.repeat(tension[None], 4, axis=0))
+
+
+def test_empty_linkage_frame(canvas):
+    link = Linkage()
+    draw_scene(canvas, scene_for(link, SceneState(hint="click to add a vertex")))
+    names = [name for name, _ in decode(sent(canvas)[0])]
+    assert names.count("fillText") == 1 and "fillRect" in names
+
+
+def test_exception_leaves_batching_off_and_sends_nothing(canvas, monkeypatch):
+    link = Linkage.load("peaucellier.txt")
+    scene = scene_for(link, full_state(link))
+
+    def boom(canvas, item):
+        raise RuntimeError("drawing failed")
+
+    monkeypatch.setitem(rc._DRAW, Segments, boom)
+    with pytest.raises(RuntimeError, match="drawing failed"):
+        draw_scene(canvas, scene)
+    mgr = canvas._canvas_manager
+    assert not mgr._caching
+    assert mgr._commands_cache == [] and mgr._buffers_cache == []
+    assert sent(canvas) == []  # the half-drawn frame was dropped
+    monkeypatch.undo()
+    draw_scene(canvas, scene)  # and drawing works again
+    assert len(sent(canvas)) == 1
+
+
+def test_bad_primitive_type_raises_cleanly(canvas):
+    scene = Scene(100, 100, items=[object()])  # type: ignore[list-item]
+    with pytest.raises(KeyError):
+        draw_scene(canvas, scene)
+    assert not canvas._canvas_manager._caching
+    assert sent(canvas) == []
+
+
+def test_nested_in_an_outer_batch_sends_once_at_the_end(canvas):
+    link = Linkage.load("peaucellier.txt")
+    scene = scene_for(link)
+    with hold_canvas():
+        draw_scene(canvas, scene)
+        draw_scene(canvas, scene)
+        assert sent(canvas) == []
+        assert canvas._canvas_manager._caching
+    assert len(sent(canvas)) == 1
+    assert not canvas._canvas_manager._caching
+    # a failing inner frame inside an outer batch drops only its own commands
+    with held_canvas(canvas):
+        canvas.fill_rect(0, 0, 1, 1)
+        with pytest.raises(ZeroDivisionError), held_canvas(canvas):
+            canvas.fill_rect(0, 0, 2, 2)
+            _ = 1 / 0
+        assert canvas._canvas_manager._caching
+    names = [name for name, _ in decode(sent(canvas)[-1])]
+    assert names.count("fillRect") == 1
+
+
+def test_hex_to_rgb():
+    np.testing.assert_array_equal(
+        hex_to_rgb(["#000000", "#0a0B0c", "#f00"]), [[0, 0, 0], [10, 11, 12], [255, 0, 0]]
+    )
+    assert hex_to_rgb([]).shape == (0, 3)
+    with pytest.raises(ValueError):
+        hex_to_rgb(["red"])
