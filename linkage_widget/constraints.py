@@ -1,4 +1,4 @@
-r"""Constraint residuals :math:`g(p)` and the sparse rigidity matrix :math:`A(p) = \partial g/\partial p`.
+r"""Residuals :math:`g(p)` and the sparse rigidity matrix :math:`A = \partial g/\partial p`.
 
 This is the only module that knows the constraint math. Positions are stacked
 :math:`p = (x_0, y_0, x_1, y_1, \dots) \in \mathbb{R}^{2n}`; every function
@@ -57,13 +57,13 @@ def as_points(p: Any) -> np.ndarray:
 
 
 def _wrap(angle: np.ndarray) -> np.ndarray:
-    """Map angles to :math:`[-\\pi, \\pi)`."""
+    r"""Map angles to :math:`[-\pi, \pi)`."""
     return (angle + np.pi) % (2.0 * np.pi) - np.pi
 
 
 @dataclass(frozen=True, eq=False)
 class ConstraintSet:
-    """The constraints of a linkage with their targets, ready for fast evaluation.
+    r"""The constraints of a linkage with their targets, ready for fast evaluation.
 
     Build it with :meth:`from_linkage`; the targets (rod lengths, angles, pin
     anchors) are taken from the positions given there and never change.
@@ -77,9 +77,9 @@ class ConstraintSet:
     lengths : ndarray, shape (m,)
         Target rod lengths :math:`L`.
     angle_targets : ndarray, shape (k,)
-        Target signed angles :math:`\\theta_0`.
+        Target signed angles :math:`\theta_0`.
     angle_scales : ndarray, shape (k,)
-        Arm scales :math:`\\ell = \\sqrt{|a_0||b_0|}`.
+        Arm scales :math:`\ell = \sqrt{|a_0||b_0|}`.
     anchors : ndarray, shape (q, 2)
         Pin positions.
     length_scale : float
@@ -95,7 +95,7 @@ class ConstraintSet:
     >>> cs.jacobian(link.vertices).toarray().round(2).tolist()
     [[-0.6, -0.8, 0.6, 0.8], [1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]]
     >>> float(cs.relative_error([[0, 0], [6, 8]]))    # rod stretched to twice its length
-    1.5
+    1.0
     """
 
     n_vertices: int
@@ -133,7 +133,9 @@ class ConstraintSet:
         else:
             scale = 1.0
         rows, cols = _pattern(len(p), rods, angles, pinned)
-        order, indices, indptr = _csr_layout(rows, cols, len(rods) + len(angles) + 2 * len(pinned), 2 * len(p))
+        order, indices, indptr = _csr_layout(
+            rows, cols, len(rods) + len(angles) + 2 * len(pinned), 2 * len(p)
+        )
         return cls(
             n_vertices=len(p),
             rods=rods,
@@ -165,7 +167,9 @@ class ConstraintSet:
     def row_kinds(self) -> np.ndarray:
         """Kind of each row: ``"rod"``, ``"angle"``, ``"pin"``; shape ``(n_constraints,)``."""
         return np.array(
-            ["rod"] * len(self.rods) + ["angle"] * len(self.angles) + ["pin"] * (2 * len(self.pinned))
+            ["rod"] * len(self.rods)
+            + ["angle"] * len(self.angles)
+            + ["pin"] * (2 * len(self.pinned))
         )
 
     # -------------------------------------------------------------- residuals
@@ -183,7 +187,7 @@ class ConstraintSet:
         return np.concatenate([g_rod, g_ang, g_pin])
 
     def relative_residuals(self, p: Any) -> np.ndarray:
-        r"""Dimensionless residuals: rods :math:`(|d| - L)/L`, angles radians, pins / length_scale."""
+        r"""Dimensionless residuals: rods :math:`|d|/L - 1`, angles in radians, pins / scale."""
         pts = as_points(p)
         d = pts[self.rods[:, 0]] - pts[self.rods[:, 1]]
         rod = np.hypot(d[:, 0], d[:, 1]) / self.lengths - 1.0
@@ -244,11 +248,19 @@ def _pattern(
     """Row and column indices of the non-zeros, in the order of :meth:`jacobian_values`."""
     m, k = len(rods), len(angles)
     r_rows = np.repeat(np.arange(m), 4)
-    r_cols = np.column_stack([2 * rods[:, 0], 2 * rods[:, 0] + 1, 2 * rods[:, 1], 2 * rods[:, 1] + 1])
+    r_cols = np.column_stack(
+        [2 * rods[:, 0], 2 * rods[:, 0] + 1, 2 * rods[:, 1], 2 * rods[:, 1] + 1]
+    )
     a_rows = np.repeat(np.arange(m, m + k), 6)
     a_cols = np.column_stack(
-        [2 * angles[:, 0], 2 * angles[:, 0] + 1, 2 * angles[:, 1], 2 * angles[:, 1] + 1,
-         2 * angles[:, 2], 2 * angles[:, 2] + 1]
+        [
+            2 * angles[:, 0],
+            2 * angles[:, 0] + 1,
+            2 * angles[:, 1],
+            2 * angles[:, 1] + 1,
+            2 * angles[:, 2],
+            2 * angles[:, 2] + 1,
+        ]
     )
     p_rows = np.arange(m + k, m + k + 2 * len(pinned))
     p_cols = np.column_stack([2 * pinned, 2 * pinned + 1]).reshape(-1)

@@ -77,7 +77,7 @@ def _index(field: str, source: str, line: int) -> int:
 
 
 def parse_linkage(text: str, *, source: str = "<string>") -> Linkage:
-    """Parse linkage text; raise :class:`LinkageFormatError` with the line on bad input.
+    r"""Parse linkage text; raise :class:`LinkageFormatError` with the line on bad input.
 
     Parameters
     ----------
@@ -88,13 +88,14 @@ def parse_linkage(text: str, *, source: str = "<string>") -> Linkage:
 
     Examples
     --------
-    >>> link = parse_linkage("v\\n0 0\\n3 4\\nf\\n0\\ne\\n0 1\\na\\n")
+    >>> link = parse_linkage("v\n0 0\n3 4\nf\n0\ne\n0 1\na\n")
     >>> link.rod_lengths().tolist()
     [5.0]
-    >>> parse_linkage("v\\n0 0\\ne\\n0 7\\n")
-    Traceback (most recent call last):
-    ...
-    linkage_widget.errors.LinkageFormatError: <string>, line 4: rod 0-7: vertex 7 does not exist (the file has 1 vertex)
+    >>> try:
+    ...     parse_linkage("v\n0 0\ne\n0 7\n", source="my.txt")
+    ... except LinkageFormatError as err:
+    ...     print(err)
+    my.txt, line 4: rod 0-7: vertex 7 does not exist (the file has 1 vertex)
     """
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -202,7 +203,9 @@ def _check_items(
                 )
         key = (i, frozenset((j, k)))
         if key in angles:
-            raise LinkageFormatError(f"{what} repeats the angle on line {angles[key]}", source, line)
+            raise LinkageFormatError(
+                f"{what} repeats the angle on line {angles[key]}", source, line
+            )
         angles[key] = line
 
 

@@ -202,7 +202,9 @@ class Linkage:
             r = self._rods
             selfloop = np.flatnonzero(r[:, 0] == r[:, 1])
             if selfloop.size:
-                raise ValueError(f"rod {int(selfloop[0])} joins vertex {int(r[selfloop[0], 0])} to itself")
+                raise ValueError(
+                    f"rod {int(selfloop[0])} joins vertex {int(r[selfloop[0], 0])} to itself"
+                )
             key = np.sort(r, axis=1)
             _, first, counts = np.unique(key, axis=0, return_index=True, return_counts=True)
             if np.any(counts > 1):
@@ -220,7 +222,9 @@ class Linkage:
                 raise ValueError(f"angle {row} ({i}, {j}, {k}) repeats a vertex")
             for arm in (j, k):
                 if self.find_rod(i, arm) is None:
-                    raise ValueError(f"angle {row} ({i}, {j}, {k}) needs a rod {i}-{arm}, which does not exist")
+                    raise ValueError(
+                        f"angle {row} ({i}, {j}, {k}) needs a rod {i}-{arm}, which does not exist"
+                    )
         if self.n_angles:
             key = np.column_stack([self._angles[:, 0], np.sort(self._angles[:, 1:], axis=1)])
             if len(np.unique(key, axis=0)) != len(key):
@@ -288,7 +292,9 @@ class Linkage:
         if self.find_rod(i, j) is not None:
             raise ValueError(f"rod {i}-{j} exists already")
         if np.array_equal(self._vertices[i], self._vertices[j]):
-            raise ValueError(f"vertices {i} and {j} coincide: a rod between them would have zero length")
+            raise ValueError(
+                f"vertices {i} and {j} coincide: a rod between them would have zero length"
+            )
         self._rods = np.vstack([self._rods, [[i, j]]])
         return self.n_rods - 1
 
