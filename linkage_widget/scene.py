@@ -21,7 +21,7 @@ Conventions of every primitive
   debugging. :meth:`Scene.by_role` finds them.
 
 Draw order (bottom to top): tracks, selected-rod highlight, springs, rods,
-redundant-rod overlay, angle arcs, attractor link, pins, vertices, selection
+redundant-rod overlay, angle wedges and arcs, attractor link, pins, vertices, selection
 rings, velocity arrows, attractor, legend, info panel, error, hint.
 
 Examples
@@ -536,6 +536,12 @@ class Scene:
         """The role of every primitive, in draw order (repeats kept)."""
         return [item.role for item in self.items]
 
+    def _repr_svg_(self) -> str:
+        # Jupyter shows a Scene as its SVG picture (handy when debugging a drawing).
+        from .render_svg import scene_to_svg
+
+        return scene_to_svg(self)
+
     def add(self, item: Primitive) -> None:
         """Append ``item`` unless it has no elements (backends never see empty primitives)."""
         if len(item):
@@ -625,7 +631,7 @@ class Theme:
     selected: str = "#ffb300"
     selected_radius: float = 12.0
     angle: str = "#8e24aa"
-    angle_radius: float = 18.0
+    angle_radius: float = 26.0
     angle_width: float = 2.5
     attractor: str = "#d81b60"
     attractor_size: float = 10.0
@@ -724,7 +730,10 @@ def build_scene(
     for item in _rods(P, rods, st, theme):
         scene.add(item)
     if st.show_angles:
-        scene.add(_angle_arcs(P, np.asarray(linkage.angles, dtype=np.int64).reshape(-1, 3), theme))
+        for item in _angle_arcs(
+            P, np.asarray(linkage.angles, dtype=np.int64).reshape(-1, 3), theme
+        ):
+            scene.add(item)
 
     attracted = st.attracted_vertex if _valid(st.attracted_vertex, n) else None
     attractor_px = (
@@ -838,10 +847,14 @@ def _rods(P: np.ndarray, rods: np.ndarray, st: SceneState, theme: Theme) -> list
     return [Segments(seg, theme.rod, theme.rod_width, role="rods")]
 
 
-def _angle_arcs(P: np.ndarray, angles: np.ndarray, theme: Theme) -> Arcs:
-    """One arc per fixed angle, at the apex, spanning the angle between the two arms (< pi)."""
+def _angle_arcs(P: np.ndarray, angles: np.ndarray, theme: Theme) -> list[Primitive]:
+    """Per fixed angle: a translucent wedge and an arc at the apex, between the arms (< pi).
+
+    The wedge makes the marked angle readable from the back of a lecture room; the
+    arc is the classic textbook mark.
+    """
     if len(angles) == 0:
-        return Arcs(np.empty((0, 2)), np.empty(0), np.empty(0), np.empty(0), role="angles")
+        return []
     apex = P[angles[:, 0]]
     a = P[angles[:, 1]] - apex
     b = P[angles[:, 2]] - apex
@@ -851,9 +864,18 @@ def _angle_arcs(P: np.ndarray, angles: np.ndarray, theme: Theme) -> Arcs:
     start = np.mod(np.where(delta >= 0, ta, tb), 2 * np.pi)
     sweep = np.abs(delta)
     arm = np.minimum(np.hypot(a[:, 0], a[:, 1]), np.hypot(b[:, 0], b[:, 1]))
-    # Short arms get a smaller arc so it stays between the arms.
+    # Short arms get a smaller mark so it stays between the arms.
     radius = np.clip(0.45 * arm, 4.0, theme.angle_radius)
-    return Arcs(apex, radius, start, start + sweep, theme.angle, theme.angle_width, role="angles")
+    # Wedge: apex + 13 points along the arc, the same count for every angle (one array).
+    t = start[:, None] + sweep[:, None] * np.linspace(0.0, 1.0, 13)[None, :]  # (k, 13)
+    rim = apex[:, None, :] + radius[:, None, None] * np.stack([np.cos(t), np.sin(t)], axis=-1)
+    wedge = np.concatenate([apex[:, None, :], rim], axis=1)  # (k, 14, 2)
+    return [
+        Polygons(
+            wedge.reshape(-1, 2), np.full(len(angles), 14), theme.angle, alpha=0.22, role="angles"
+        ),
+        Arcs(apex, radius, start, start + sweep, theme.angle, theme.angle_width, role="angles"),
+    ]
 
 
 def _pins(P: np.ndarray, pinned: np.ndarray, theme: Theme) -> list[Primitive]:

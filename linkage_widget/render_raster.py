@@ -1,0 +1,335 @@
+"""Draw a :class:`~linkage_widget.scene.Scene` with Pillow: PNG export and animated GIFs.
+
+Pillow comes with ipycanvas, so this works in Binder and in plain scripts
+(no browser, no canvas). Pillow does not antialias lines, so the scene is
+drawn ``supersample`` times larger and reduced by box averaging; flat areas
+such as the background keep their exact colour.
+
+Files are written atomically (a temporary file in the same folder, then
+``os.replace``), so an interrupted export never leaves a truncated picture
+where a good one was.
+
+Examples
+--------
+>>> from linkage_widget import Linkage
+>>> from linkage_widget.scene import build_scene
+>>> from linkage_widget.view import ViewTransform
+>>> link = Linkage([[0, 0], [1, 0]], rods=[(0, 1)])
+>>> img = scene_to_image(build_scene(link, ViewTransform.fit(link.vertices, 120, 80)))
+>>> img.size, img.mode, img.getpixel((0, 0))
+((120, 80), 'RGB', (255, 255, 255))
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
+from os import PathLike
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageColor, ImageDraw, ImageFont
+
+from .scene import (
+    Arcs,
+    Arrows,
+    Disks,
+    Polygons,
+    Polylines,
+    Rects,
+    Scene,
+    Segments,
+    Texts,
+    per_item,
+)
+
+__all__ = ["scene_to_image", "save_png", "save_gif"]
+
+#: Font files tried in order (found through Pillow's font search path); Pillow's
+#: built-in font is the fallback where none is installed.
+_FONT_FILES = {
+    ("sans-serif", False): ("DejaVuSans.ttf", "LiberationSans-Regular.ttf", "Arial.ttf"),
+    ("sans-serif", True): ("DejaVuSans-Bold.ttf", "LiberationSans-Bold.ttf", "Arial Bold.ttf"),
+    ("monospace", False): ("DejaVuSansMono.ttf", "LiberationMono-Regular.ttf", "Menlo.ttc"),
+    ("monospace", True): ("DejaVuSansMono-Bold.ttf", "LiberationMono-Bold.ttf", "Menlo.ttc"),
+}
+_ANCHOR_X = {"left": "l", "center": "m", "right": "r"}
+# Canvas "top"/"bottom" baselines are the em box edges: Pillow's ascender/descender anchors.
+_ANCHOR_Y = {"top": "a", "middle": "m", "bottom": "d"}
+
+
+def scene_to_image(scene: Scene, *, supersample: int = 2) -> Image.Image:
+    """Render ``scene`` to an RGB image of ``scene.width`` x ``scene.height`` pixels.
+
+    Parameters
+    ----------
+    scene : Scene
+    supersample : int
+        Draw this many times larger, then box-reduce (antialiasing); 1 is
+        fastest and exactly aliased.
+
+    Returns
+    -------
+    PIL.Image.Image
+        Mode ``"RGB"``.
+    """
+    ss = int(supersample)
+    if ss < 1:
+        raise ValueError(f"supersample must be >= 1, got {supersample!r}")
+    size = (int(scene.width) * ss, int(scene.height) * ss)
+    img = Image.new("RGB", size, _rgb(scene.background))
+    # "RGBA" draw mode blends translucent colours into the RGB image.
+    draw = ImageDraw.Draw(img, "RGBA")
+    for item in scene.items:
+        _PAINT[type(item)](draw, item, ss)
+    return img.reduce(ss) if ss > 1 else img
+
+
+def save_png(scene: Scene, path: str | PathLike[str], *, supersample: int = 2) -> None:
+    """Write ``scene`` as a PNG file, atomically."""
+    img = scene_to_image(scene, supersample=supersample)
+    _atomic_save(os.fspath(path), ".png", lambda f: img.save(f, format="PNG", optimize=True))
+
+
+def save_gif(
+    frames: Iterable[Scene],
+    path: str | PathLike[str],
+    fps: float = 25,
+    *,
+    supersample: int = 2,
+    loop: int = 0,
+) -> None:
+    """Write recorded frames as an animated GIF, atomically.
+
+    Frames are rendered one at a time while the file is written, so a long
+    recording does not hold every image in memory.
+
+    Parameters
+    ----------
+    frames : iterable of Scene
+        At least one; all of the same size.
+    path : str or path-like
+    fps : float
+        Frames per second (GIF stores delays in 1/100 s, so e.g. 25 or 50 are exact).
+    supersample : int
+        As for :func:`scene_to_image`.
+    loop : int
+        Number of repeats; 0 loops forever.
+    """
+    if not (math.isfinite(fps) and fps > 0):
+        raise ValueError(f"fps must be a positive number, got {fps!r}")
+    it = iter(frames)
+    try:
+        first_scene = next(it)
+    except StopIteration:
+        raise ValueError("save_gif needs at least one frame") from None
+    size = (first_scene.width, first_scene.height)
+
+    def rest() -> Iterator[Image.Image]:
+        for i, scene in enumerate(it, start=1):
+            if (scene.width, scene.height) != size:
+                raise ValueError(
+                    f"frame {i} is {scene.width}x{scene.height}, frame 0 is {size[0]}x{size[1]}"
+                )
+            yield scene_to_image(scene, supersample=supersample)
+
+    first = scene_to_image(first_scene, supersample=supersample)
+    duration = max(1, round(1000.0 / fps))
+    _atomic_save(
+        os.fspath(path),
+        ".gif",
+        lambda f: first.save(
+            f, format="GIF", save_all=True, append_images=rest(), duration=duration, loop=loop
+        ),
+    )
+
+
+def _atomic_save(path: str, suffix: str, write: Callable[[Any], None]) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=suffix, dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+# ---------------------------------------------------------------- helpers
+def _rgb(color: str) -> tuple[int, int, int]:
+    r, g, b = ImageColor.getrgb(color)[:3]
+    return (r, g, b)
+
+
+def _rgba(color: str, alpha: float = 1.0) -> tuple[int, int, int, int]:
+    r, g, b = _rgb(color)
+    return (r, g, b, int(round(255 * min(max(float(alpha), 0.0), 1.0))))
+
+
+def _w(width: float, ss: int) -> int:
+    return max(1, int(round(float(width) * ss)))
+
+
+@lru_cache(maxsize=32)
+def _font(family: str, bold: bool, size: int) -> Any:
+    for name in _FONT_FILES[(family, bold)]:
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # pragma: no cover - Pillow < 10.1: fixed-size bitmap font only
+        return ImageFont.load_default()
+
+
+def _dashed(p0: np.ndarray, p1: np.ndarray, dash: tuple[float, ...]) -> list[np.ndarray]:
+    """The 'on' pieces of a dashed segment, shape (2, 2) each (pattern in the same units)."""
+    d = p1 - p0
+    length = float(np.hypot(*d))
+    if length == 0 or not dash or sum(dash) <= 0:
+        return [np.stack([p0, p1])]
+    pieces, t, i = [], 0.0, 0
+    while t < length:
+        step = float(dash[i % len(dash)])
+        if i % 2 == 0:
+            t1 = min(t + step, length)
+            pieces.append(np.stack([p0 + d * (t / length), p0 + d * (t1 / length)]))
+        t += step
+        i += 1
+    return pieces
+
+
+def _paint_line(
+    draw: ImageDraw.ImageDraw, pts: np.ndarray, rgba: tuple[int, ...], width: int, caps: bool
+) -> None:
+    draw.line([tuple(p) for p in pts.tolist()], fill=rgba, width=width, joint="curve")
+    if caps and width >= 3:
+        # Pillow lines have butt ends; round caps as on the canvas (opaque lines only,
+        # or the overlap would show darker).
+        r = width / 2.0
+        for x, y in (pts[0], pts[-1]):
+            draw.ellipse([x - r, y - r, x + r, y + r], fill=rgba)
+
+
+# ---------------------------------------------------------------- painters
+def _segments(draw: ImageDraw.ImageDraw, item: Segments, ss: int) -> None:
+    k = len(item)
+    colors, widths, alphas = (per_item(v, k) for v in (item.color, item.width, item.alpha))
+    dash = tuple(d * ss for d in item.dash)
+    for (p0, p1), c, w, a in zip(item.points * ss, colors, widths, alphas, strict=True):
+        rgba = _rgba(c, a)
+        for piece in _dashed(p0, p1, dash):
+            _paint_line(draw, piece, rgba, _w(w, ss), caps=a >= 1.0)
+
+
+def _polylines(draw: ImageDraw.ImageDraw, item: Polylines, ss: int) -> None:
+    k = len(item)
+    colors, widths, alphas = (per_item(v, k) for v in (item.color, item.width, item.alpha))
+    dash = tuple(d * ss for d in item.dash)
+    for line, c, w, a in zip(item.split(), colors, widths, alphas, strict=True):
+        rgba, width = _rgba(c, a), _w(w, ss)
+        pts = line * ss
+        if dash:
+            for p0, p1 in zip(pts[:-1], pts[1:], strict=True):
+                for piece in _dashed(p0, p1, dash):
+                    _paint_line(draw, piece, rgba, width, caps=False)
+        else:
+            _paint_line(draw, pts, rgba, width, caps=a >= 1.0)
+
+
+def _polygons(draw: ImageDraw.ImageDraw, item: Polygons, ss: int) -> None:
+    k = len(item)
+    fills = per_item(item.fill, k) if item.fill is not None else [None] * k
+    alphas = per_item(item.alpha, k)
+    for poly, c, a in zip(item.split(), fills, alphas, strict=True):
+        xy = [tuple(p) for p in (poly * ss).tolist()]
+        draw.polygon(
+            xy,
+            fill=None if c is None else _rgba(c, a),
+            outline=None if item.stroke is None else _rgba(item.stroke, a),
+            width=_w(item.width, ss) if item.stroke is not None else 0,
+        )
+
+
+def _disks(draw: ImageDraw.ImageDraw, item: Disks, ss: int) -> None:
+    k = len(item)
+    fills = per_item(item.fill, k) if item.fill is not None else [None] * k
+    radii = per_item(item.radius, k) * ss
+    outline = None if item.stroke is None else _rgba(item.stroke, item.alpha)
+    width = _w(item.width, ss)
+    for (x, y), r, c in zip(item.centers * ss, radii, fills, strict=True):
+        if c is not None:
+            draw.ellipse([x - r, y - r, x + r, y + r], fill=_rgba(c, item.alpha))
+        if outline is not None:
+            # Centre the outline on the radius, as a canvas stroke is (Pillow draws it inside).
+            ro = r + width / 2.0
+            draw.ellipse([x - ro, y - ro, x + ro, y + ro], outline=outline, width=width)
+
+
+def _arrows(draw: ImageDraw.ImageDraw, item: Arrows, ss: int) -> None:
+    colors = per_item(item.color, len(item))
+    width = _w(item.width, ss)
+    for shaft, head, c in zip(item.shafts * ss, item.heads * ss, colors, strict=True):
+        rgba = _rgba(c, item.alpha)
+        draw.line([tuple(p) for p in shaft.tolist()], fill=rgba, width=width)
+        draw.polygon([tuple(p) for p in head.tolist()], fill=rgba)
+
+
+def _arcs(draw: ImageDraw.ImageDraw, item: Arcs, ss: int) -> None:
+    rgba = _rgba(item.color, item.alpha)
+    width = _w(item.width, ss)
+    for (x, y), r, a0, a1 in zip(
+        item.centers * ss, item.radius * ss, item.start, item.end, strict=True
+    ):
+        if a1 - a0 <= 1e-9:
+            continue
+        ro = r + width / 2.0  # Pillow grows arc width inwards from the box
+        # Pillow's arc angles: degrees, clockwise from 3 o'clock, as the scene's pixel frame.
+        draw.arc(
+            [x - ro, y - ro, x + ro, y + ro],
+            math.degrees(a0),
+            math.degrees(a1),
+            fill=rgba,
+            width=width,
+        )
+
+
+def _texts(draw: ImageDraw.ImageDraw, item: Texts, ss: int) -> None:
+    font = _font(item.font, item.bold, max(1, int(round(item.size * ss))))
+    anchor = _ANCHOR_X[item.align] + _ANCHOR_Y[item.baseline]
+    fill = _rgba(item.color)
+    for text, (x, y) in zip(item.texts, (item.positions * ss).tolist(), strict=True):
+        try:
+            draw.text((x, y), text, fill=fill, font=font, anchor=anchor)
+        except ValueError:  # pragma: no cover - bitmap fallback font: no anchors
+            draw.text((x, y), text, fill=fill, font=font)
+
+
+def _rects(draw: ImageDraw.ImageDraw, item: Rects, ss: int) -> None:
+    fill = None if item.fill is None else _rgba(item.fill, item.alpha)
+    outline = None if item.stroke is None else _rgba(item.stroke, item.alpha)
+    for x, y, w, h in (item.rects * ss).tolist():
+        draw.rectangle(
+            [x, y, x + w, y + h],
+            fill=fill,
+            outline=outline,
+            width=_w(item.width, ss) if outline is not None else 0,
+        )
+
+
+_PAINT: dict[type, Callable[[ImageDraw.ImageDraw, Any, int], None]] = {
+    Segments: _segments,
+    Polylines: _polylines,
+    Polygons: _polygons,
+    Disks: _disks,
+    Arrows: _arrows,
+    Arcs: _arcs,
+    Texts: _texts,
+    Rects: _rects,
+}
