@@ -19,7 +19,9 @@ Reading rules (decided once, documented in the README):
   2007 program never wrote one; we never write one either).
 * A header line is recognised by its first character, exactly as the 2007
   program did, so ``vertices`` also starts the ``v`` section. Any other letter
-  is an error (the 2007 program could not read such a file either).
+  is an error (the 2007 program could not read such a file either), except
+  that a line which starts with a number Python reads (``nan 1``, ``inf 0``)
+  is data, and then rejected as non-finite.
 * Sections may come in any order and more than once; indices refer to the
   vertex list as a whole. A file must contain a ``v`` header.
 * Errors raise :class:`LinkageFormatError` naming the file and line: a wrong
@@ -67,6 +69,15 @@ def _number(field: str, source: str, line: int) -> float:
     return value
 
 
+def _is_number(field: str) -> bool:
+    """Whether ``field`` parses as a float (``nan 1`` is data, not a section header)."""
+    try:
+        float(field)
+    except ValueError:
+        return False
+    return True
+
+
 def _index(field: str, source: str, line: int) -> int:
     try:
         return int(field)
@@ -110,7 +121,7 @@ def parse_linkage(text: str, *, source: str = "<string>") -> Linkage:
         if not line:
             continue
         head = line[0]
-        if head.isalpha():
+        if head.isalpha() and not _is_number(line.split()[0]):
             if head not in _SECTIONS:
                 raise LinkageFormatError(
                     f"unknown section {line.split()[0]!r} (sections are v, f, e and a)",
@@ -183,7 +194,11 @@ def _check_items(
         key = frozenset((i, j))
         if key in rods:
             raise LinkageFormatError(f"{what} repeats the rod on line {rods[key]}", source, line)
-        if np.array_equal(vertices[i], vertices[j]):
+        with np.errstate(over="ignore"):
+            length = float(np.hypot(*(vertices[i] - vertices[j])))
+        if not np.isfinite(length):
+            raise LinkageFormatError(f"{what} is too long: its length overflows", source, line)
+        if length == 0.0:
             raise LinkageFormatError(
                 f"{what} has zero length: vertices {i} and {j} are at the same place", source, line
             )
@@ -235,6 +250,8 @@ def format_linkage(linkage: Linkage) -> str:
 
 
 def _decode(data: bytes, source: str) -> str:
+    if b"\x00" in data:
+        raise LinkageFormatError("contains NUL bytes: a binary file, not linkage text", source)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -141,8 +141,9 @@ class Linkage:
 
     def rod_lengths(self) -> np.ndarray:
         """Current rod lengths :math:`L_{ij} = |p_i - p_j|`, shape ``(m,)``."""
-        d = self._vertices[self._rods[:, 0]] - self._vertices[self._rods[:, 1]]
-        return np.hypot(d[:, 0], d[:, 1])
+        with np.errstate(over="ignore", invalid="ignore"):
+            d = self._vertices[self._rods[:, 0]] - self._vertices[self._rods[:, 1]]
+            return np.hypot(d[:, 0], d[:, 1])
 
     def angle_values(self) -> np.ndarray:
         r"""Current signed angles :math:`\theta = \operatorname{atan2}(a \times b, a \cdot b)`.
@@ -210,7 +211,14 @@ class Linkage:
             if np.any(counts > 1):
                 dup = key[first[np.argmax(counts > 1)]]
                 raise ValueError(f"rod {int(dup[0])}-{int(dup[1])} appears more than once")
-            zero = np.flatnonzero(self.rod_lengths() == 0.0)
+            lengths = self.rod_lengths()
+            huge = np.flatnonzero(~np.isfinite(lengths))
+            if huge.size:
+                i, j = r[huge[0]]
+                raise ValueError(
+                    f"rod {int(huge[0])} ({int(i)}-{int(j)}) is too long: its length overflows"
+                )
+            zero = np.flatnonzero(lengths == 0.0)
             if zero.size:
                 i, j = r[zero[0]]
                 raise ValueError(

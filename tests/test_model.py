@@ -31,6 +31,8 @@ def test_construction_validates():
         Linkage([[0, 0], [0, 0]], rods=[(0, 1)])
     with pytest.raises(ValueError, match="does not exist"):
         Linkage([[0, 0], [1, 0], [0, 1]], rods=[(0, 1)], angles=[(0, 1, 2)])
+    with pytest.raises(ValueError, match="overflows"):
+        Linkage([[-1e308, 0], [1e308, 0]], rods=[(0, 1)])
     with pytest.raises(ValueError, match="pinned twice"):
         Linkage([[0, 0]], pinned=[0, 0])
 
