@@ -1,0 +1,86 @@
+"""Shared pytest setup for the whole suite.
+
+- ``reference_linkage(name)`` / the ``reference_dir`` fixture: the 2007 program's linkage
+  files in ``../shared/reference-linkages/`` (beside the clone, never copied into it).
+  Use them as ``reference_dir / "watt.txt"`` or, outside fixtures (e.g. in a parametrize
+  list built at collection time, or in a helper), ``from conftest import reference_linkage``.
+- Under CI (env ``CI`` set, as ``bash .ci/run`` is run) no test may skip: see
+  ``pytest_runtest_makereport`` and ``pytest_sessionfinish`` below.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+REFERENCE_DIR = REPO.parent / "shared" / "reference-linkages"
+MISSING_REFERENCE = (
+    "needs ../shared/reference-linkages (the 2007 program's files), absent in this clone"
+)
+
+
+def in_ci() -> bool:
+    """True when running under CI (``CI=true``; ``CI=``, ``0`` or ``false`` count as unset)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _require_reference_dir() -> Path:
+    if REFERENCE_DIR.is_dir():
+        return REFERENCE_DIR
+    if in_ci():
+        # CI always has shared/ beside the clone: its absence is a broken setup, not a skip.
+        pytest.fail(f"{MISSING_REFERENCE} (CI=true: failing instead of skipping)", pytrace=False)
+    pytest.skip(MISSING_REFERENCE)
+
+
+def reference_linkage(name: str) -> Path:
+    """Path of one of the 2007 program's linkage files, e.g. ``reference_linkage("watt.txt")``.
+
+    Skips the calling test when ``../shared/reference-linkages`` is absent (fails under CI);
+    raises ``FileNotFoundError`` for a name that is not there.
+    """
+    path = _require_reference_dir() / name
+    if not path.is_file():
+        have = ", ".join(sorted(p.name for p in REFERENCE_DIR.glob("*.txt")))
+        raise FileNotFoundError(f"no reference linkage {name!r} in {REFERENCE_DIR} (have: {have})")
+    return path
+
+
+@pytest.fixture(scope="session")
+def reference_dir() -> Path:
+    """Directory ``../shared/reference-linkages`` (skips, or fails under CI, when absent)."""
+    return _require_reference_dir()
+
+
+# --- under CI, nothing may skip ------------------------------------------------------------
+# CI's verdict is its exit status and pytest's closing line. A skip there is a test that did
+# not run while the run still looks green: a missing ../shared, a missing browser or a
+# feature gate that is off would silently drop whole areas of the suite. So under CI every
+# skipped test is reported as a failure, with the skip's reason. xfail (an expected failure,
+# strict in pyproject.toml) is not a skip and stays as it is. Locally, skips stay skips.
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under CI, turn a skipped setup/call phase into a failure that names the reason."""
+    outcome = yield
+    report = outcome.get_result()
+    if in_ci() and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI=true, which counts as a failure: {reason}"
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Under CI, fail the run if anything was still skipped (e.g. a whole module at collection)."""
+    if not in_ci():
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter else []  # xfails are "xfailed"
+    if skipped and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
+        reporter.write_line(
+            f"CI=true: {len(skipped)} skipped item(s) count as failures (see SKIPPED below)",
+            red=True,
+        )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
