@@ -1,0 +1,126 @@
+"""Helpers for browser tests: talk to the notebook's kernel, find and read the canvas.
+
+Every helper takes the Playwright ``Page`` opened by the ``open_notebook`` fixture. Canvas
+helpers work in **canvas pixels** (the coordinates ipycanvas reports to Python), whatever CSS
+size the canvas is stretched to. They use the main canvas: the ``<canvas>`` of the ipycanvas
+widget carrying the CSS class ``linkage-canvas`` (``canvas.add_class("linkage-canvas")``; a
+container with that class works too), else the first ``<canvas>`` on the page. Pass
+``canvas="<css selector>"`` to use another one.
+"""
+
+import json
+import os
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+ART = Path(os.environ.get("BROWSER_TEST_ARTIFACTS", REPO / "browser-test-artifacts"))
+MAIN_CANVAS = "canvas.linkage-canvas, .linkage-canvas canvas"
+# the open_notebook fixture appends a cell printing this; tests may wait on it too
+SENTINEL = "LINKAGE-WIDGET-TEST: ALL CELLS DONE"
+
+def kernel_exec(pg, code, timeout=60):
+    """Execute ``code`` in the notebook's own kernel (where the widgets live); return stdout.
+
+    Raises ``AssertionError`` with the kernel's error if the code raised.
+    """
+    res = pg.evaluate(
+        """async ([code, timeout]) => {
+        const w = window.__testPanel || window.jupyterapp.shell.currentWidget;
+        const k = w.sessionContext.session.kernel;
+        const f = k.requestExecute({code, store_history: false});
+        let out = '', err = '';
+        f.onIOPub = (m) => { const t = m.header.msg_type;
+            if (t === 'stream') out += m.content.text;
+            if (t === 'error') err += m.content.ename + ': ' + m.content.evalue; };
+        const timer = new Promise((ok) => setTimeout(() => ok('timeout'), timeout * 1000));
+        if (await Promise.race([f.done, timer]) === 'timeout')
+            err += 'kernel_exec: no reply within ' + timeout + ' s';
+        return {out, err}; }""",
+        [code, timeout],
+    )
+    assert not res["err"], res["err"]
+    return res["out"]
+
+
+def kernel_json(pg, expr, timeout=60):
+    """Value of the Python expression ``expr`` in the notebook's kernel, through JSON."""
+    out = kernel_exec(pg, f"import json as _j; print(_j.dumps({expr}))", timeout)
+    return json.loads(out)
+
+
+def canvas_selector(pg, canvas=None):
+    """CSS selector of the canvas the helpers use (see the module docstring)."""
+    if canvas:
+        return canvas
+    return MAIN_CANVAS if pg.locator(MAIN_CANVAS).count() else "canvas"
+
+
+def canvas_locator(pg, canvas=None):
+    """Playwright locator of that canvas."""
+    return pg.locator(canvas_selector(pg, canvas)).first
+
+
+def _geometry(pg, canvas):
+    """Scroll the canvas fully into view; return its client rect and pixel size."""
+    return pg.evaluate(
+        """(sel) => { const c = document.querySelector(sel);
+        c.scrollIntoView({block: 'center'});
+        const r = c.getBoundingClientRect();
+        return {left: r.left, top: r.top, w: r.width, h: r.height, cw: c.width, ch: c.height}; }""",
+        canvas_selector(pg, canvas),
+    )
+
+
+def css_pos(pg, x, y, canvas=None):
+    """Canvas pixel coords -> CSS offset inside the ``<canvas>`` element (for ``click(position=)``).
+
+    ipycanvas stretches the canvas with CSS and reports mouse positions in canvas pixels. The
+    canvas is first scrolled fully into view: ipycanvas' mousedown handler calls el.focus()
+    (which scrolls a partly hidden canvas) BEFORE it reads the coordinates.
+    """
+    g = _geometry(pg, canvas)
+    return {"x": x * g["w"] / g["cw"], "y": y * g["h"] / g["ch"]}
+
+
+def page_pos(pg, x, y, canvas=None):
+    """Canvas pixel coords -> viewport coords for ``page.mouse`` (canvas scrolled into view)."""
+    g = _geometry(pg, canvas)
+    return g["left"] + x * g["w"] / g["cw"], g["top"] + y * g["h"] / g["ch"]
+
+
+def poll(fn, timeout=10):
+    """Call ``fn`` every 0.1 s until it returns something truthy or ``timeout`` s pass."""
+    t0 = time.time()
+    while True:
+        v = fn()
+        if v or time.time() - t0 > timeout:
+            return v
+        time.sleep(0.1)
+
+
+def pixel(pg, x, y, canvas=None):
+    """RGBA (list of 4 ints) of the visible canvas at canvas coordinates (x, y)."""
+    return pg.evaluate(
+        """([sel, x, y]) => Array.from(document.querySelector(sel)
+        .getContext('2d').getImageData(x, y, 1, 1).data)""",
+        [canvas_selector(pg, canvas), x, y],
+    )
+
+
+def wait_pixel(pg, x, y, rgb, timeout=10, canvas=None):
+    """Wait until the canvas pixel (x, y) has colour ``rgb``; AssertionError otherwise."""
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        if pixel(pg, x, y, canvas)[:3] == list(rgb):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"pixel {x},{y} = {pixel(pg, x, y, canvas)}, wanted {rgb}")
+
+
+def screenshot(pg, name):
+    """Save a full-page PNG as ``browser-test-artifacts/<name>.png``; return its path."""
+    ART.mkdir(parents=True, exist_ok=True)
+    path = ART / f"{name}.png"
+    pg.screenshot(path=str(path), full_page=True)
+    return path
