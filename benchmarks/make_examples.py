@@ -1,0 +1,269 @@
+"""Regenerate the bundled example linkages from their definitions.
+
+Every ``linkage_widget/examples/<name>.txt`` listed in :data:`EXAMPLES` is built
+here from the mechanism's defining lengths (closed-form circle intersections,
+so the files hold full-precision floats) and written with ``Linkage.save``.
+The ``<name>.md`` notes beside them are written by hand.
+
+Usage::
+
+    .venv/bin/python benchmarks/make_examples.py           # rewrite the files
+    .venv/bin/python benchmarks/make_examples.py --check   # exit 1 if any is stale
+
+``peaucellier.txt`` is not generated here (it predates this script) and is
+left alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:  # run as a script from a fresh clone
+    sys.path.insert(0, str(REPO))
+
+from linkage_widget import Linkage  # noqa: E402
+from linkage_widget.penrose import penrose_tiling  # noqa: E402
+
+EXAMPLES_DIR = REPO / "linkage_widget" / "examples"
+
+
+def circle_intersection(
+    p: np.ndarray, r: float, q: np.ndarray, s: float, key: Callable[[np.ndarray], float]
+) -> np.ndarray:
+    """The intersection of circles ``(p, r)`` and ``(q, s)`` minimising ``key``.
+
+    Choosing the branch by a key ("the upper one", "the left one") reads like the
+    description of the mechanism and does not depend on the order of ``p``, ``q``.
+    """
+    p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
+    d = q - p
+    dist = float(np.hypot(*d))
+    along = (r * r - s * s + dist * dist) / (2.0 * dist)
+    h2 = r * r - along * along
+    if h2 < 0:
+        raise ValueError("the circles do not meet: the mechanism cannot be assembled")
+    u = d / dist
+    normal = np.array([-u[1], u[0]])
+    both = [p + along * u + sign * np.sqrt(h2) * normal for sign in (1.0, -1.0)]
+    return min(both, key=key)
+
+
+def upper(z: np.ndarray) -> float:
+    return -float(z[1])
+
+
+def lower(z: np.ndarray) -> float:
+    return float(z[1])
+
+
+def left(z: np.ndarray) -> float:
+    return float(z[0])
+
+
+def four_bar() -> Linkage:
+    """Grashof crank-rocker: ground 200, crank 60, coupler 180, rocker 150.
+
+    Shortest + longest = 60 + 200 <= 180 + 150 and the shortest link is the
+    crank, so the crank turns fully while the rocker swings.
+    Vertices: 0 crank pivot, 1 rocker pivot (both pinned), 2 crank pin, 3 rocker end.
+    """
+    o, q = np.array([0.0, 0.0]), np.array([200.0, 0.0])
+    a = o + 60.0 * np.array([np.cos(np.pi / 3), np.sin(np.pi / 3)])
+    b = circle_intersection(a, 180.0, q, 150.0, upper)
+    return Linkage([o, q, a, b], rods=[(0, 2), (2, 3), (3, 1)], pinned=[0, 1])
+
+
+def watt() -> Linkage:
+    """Watt's linkage: levers 150 from pivots (-150, 50) and (150, -50), coupler 100.
+
+    The coupler is two rods through its midpoint with a fixed straight angle, so
+    the midpoint is a joint whose path can be tracked.
+    Vertices: 0 left pivot, 1 left lever end, 2 coupler midpoint, 3 right lever end,
+    4 right pivot.
+    """
+    verts = [[-150.0, 50.0], [0.0, 50.0], [0.0, 0.0], [0.0, -50.0], [150.0, -50.0]]
+    return Linkage(verts, rods=[(0, 1), (1, 2), (2, 3), (3, 4)], angles=[(2, 1, 3)], pinned=[0, 4])
+
+
+def chebyshev() -> Linkage:
+    """Chebyshev's straight-line linkage: ground 200, crossed rockers 250, coupler 100.
+
+    The classical proportions 4 : 5 : 2 (times 50); the coupler midpoint moves
+    nearly along y = 200.
+    Vertices: 0, 1 pivots, 2 end of the rocker from 0, 3 end of the rocker from 1,
+    4 coupler midpoint.
+    """
+    verts = [[0.0, 0.0], [200.0, 0.0], [150.0, 200.0], [50.0, 200.0], [100.0, 200.0]]
+    return Linkage(verts, rods=[(0, 2), (1, 3), (2, 4), (4, 3)], angles=[(4, 2, 3)], pinned=[0, 1])
+
+
+def hoeken() -> Linkage:
+    """Hoekens linkage: crank 50, ground 100, rocker 125, coupler 125 + 125.
+
+    Proportions 1 : 2 : 2.5 : 5. The rocker holds the middle of the coupler; the
+    coupler's far end traces a path whose lower half is nearly the line y = 200.
+    Vertices: 0 crank pivot, 1 rocker pivot, 2 crank pin, 3 coupler middle, 4 tip.
+    """
+    verts = [[0.0, 0.0], [100.0, 0.0], [-50.0, 0.0], [25.0, 100.0], [100.0, 200.0]]
+    return Linkage(verts, rods=[(0, 2), (2, 3), (3, 4), (1, 3)], angles=[(3, 2, 4)], pinned=[0, 1])
+
+
+def roberts() -> Linkage:
+    """Roberts' linkage: ground 200, rockers 130, coupler triangle 100/130/130.
+
+    The apex of the coupler triangle sits at the middle of the ground line and
+    moves nearly along it (y = 0).
+    Vertices: 0, 1 pivots, 2, 3 rocker ends, 4 triangle apex.
+    """
+    verts = [[0.0, 0.0], [200.0, 0.0], [50.0, 120.0], [150.0, 120.0], [100.0, 0.0]]
+    return Linkage(verts, rods=[(0, 2), (1, 3), (2, 3), (2, 4), (3, 4)], pinned=[0, 1])
+
+
+def hart() -> Linkage:
+    """Hart's inversor: a crossed parallelogram with bars 200 and 130.
+
+    The four joints W, X (top) and Z, Y (bottom) form an isosceles trapezoid
+    whose diagonals W-Y, X-Z are the long bars (200) and whose legs W-Z, X-Y are
+    the short bars (130). The midpoints O of W-Z, P of W-Y and Q of X-Z are
+    collinear on a line parallel to the bases, and stay so, with
+    ``OP * OQ = (200**2 - 130**2) / 4 = 5775``. O is pinned; a crank from F, the
+    midpoint of O and P, keeps P on a circle through O, so Q moves on a line.
+    Bars carrying a midpoint are two rods with a fixed straight angle.
+    Vertices: 0 O, 1 F (pinned), 2 P (crank pin), 3 Q (output), 4 W, 5 X, 6 Y, 7 Z.
+    """
+    w, x, y, z = [-55.0, 120.0], [55.0, 120.0], [105.0, 0.0], [-105.0, 0.0]
+    o, p, q = [-80.0, 60.0], [25.0, 60.0], [-25.0, 60.0]
+    f = [-27.5, 60.0]
+    rods = [(4, 0), (0, 7), (4, 2), (2, 6), (5, 3), (3, 7), (5, 6), (1, 2)]
+    angles = [(0, 4, 7), (2, 4, 6), (3, 5, 7)]
+    return Linkage([o, f, p, q, w, x, y, z], rods=rods, angles=angles, pinned=[0, 1])
+
+
+# Theo Jansen's "holy numbers" (Strandbeest leg), in his units.
+HOLY = dict(
+    a=38.0, b=41.5, c=39.3, d=40.1, e=55.8, f=39.4, g=36.7,
+    h=65.7, i=49.0, j=50.0, k=61.9, l=7.8, m=15.0,
+)  # fmt: skip
+
+
+def jansen(scale: float = 3.0, crank_angle: float = 0.0) -> Linkage:
+    """Theo Jansen's leg with the holy numbers, times ``scale``.
+
+    Crank m about the axle O; fixed pivot B at (-a, -l) from the axle; the crank
+    pin drives the upper joint J1 (j, with rocker b from B) and the lower joint J2
+    (k, with rocker c). The triangle B-J1-J3 (b, e, d) and the foot triangle
+    J2-J4-F (g, h, i) are rigid triangles of rods; f joins J3 and J4.
+    Vertices: 0 O, 1 B (pinned), 2 crank pin, 3 J1, 4 J2, 5 J3, 6 J4, 7 foot F.
+    """
+    n = {key: value * scale for key, value in HOLY.items()}
+    o = np.array([0.0, 0.0])
+    b = np.array([-n["a"], -n["l"]])
+    a = n["m"] * np.array([np.cos(crank_angle), np.sin(crank_angle)])
+    j1 = circle_intersection(a, n["j"], b, n["b"], upper)
+    j2 = circle_intersection(a, n["k"], b, n["c"], lower)
+    j3 = circle_intersection(b, n["d"], j1, n["e"], left)
+    j4 = circle_intersection(j2, n["g"], j3, n["f"], left)
+    foot = circle_intersection(j2, n["i"], j4, n["h"], lower)
+    rods = [
+        (0, 2),  # m: crank
+        (2, 3), (1, 3),  # j, b
+        (2, 4), (1, 4),  # k, c
+        (1, 5), (3, 5),  # d, e: triangle B-J1-J3 with b
+        (5, 6),  # f
+        (4, 6), (6, 7), (4, 7),  # g, h, i: foot triangle
+    ]  # fmt: skip
+    return Linkage([o, b, a, j1, j2, j3, j4, foot], rods=rods, pinned=[0, 1])
+
+
+def pantograph() -> Linkage:
+    """Pantograph, scale factor 2: parallelogram A-C-B-T with bars O-A-C and C-B-P.
+
+    O-A-C (100 + 100) and C-B-P (75 + 75) are straight bars (two rods and a
+    fixed straight angle each); A-T = 75 and B-T = 100 close the parallelogram,
+    so O, T, P stay collinear with OP = 2 OT.
+    Vertices: 0 O (pinned), 1 A, 2 C, 3 B, 4 P (pen), 5 T (tracer).
+    """
+    verts = [[0.0, 0.0], [60.0, 80.0], [120.0, 160.0], [180.0, 115.0], [240.0, 70.0], [120.0, 35.0]]
+    rods = [(0, 1), (1, 2), (2, 3), (3, 4), (1, 5), (3, 5)]
+    return Linkage(verts, rods=rods, angles=[(1, 0, 2), (3, 2, 4)], pinned=[0])
+
+
+def peaucellier_attia() -> Linkage:
+    """Peaucellier-Lipkin straight-line generator with small coordinates (after Attia).
+
+    O(0,0), A(-2,0), B(2,4), C(6,0), D(2,-4), E(2,0); pins O and E; rods OA,
+    AB, BC, CD, DE, BE, AD. A turns on a circle through E, the inversion centre,
+    so C stays on x = 6.
+    """
+    verts = [[0.0, 0.0], [-2.0, 0.0], [2.0, 4.0], [6.0, 0.0], [2.0, -4.0], [2.0, 0.0]]
+    rods = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (2, 5), (1, 4)]
+    return Linkage(verts, rods=rods, pinned=[0, 5])
+
+
+EXAMPLES: dict[str, Callable[[], Linkage]] = {
+    "four_bar": four_bar,
+    "watt": watt,
+    "chebyshev": chebyshev,
+    "hoeken": hoeken,
+    "roberts": roberts,
+    "hart": hart,
+    "jansen": jansen,
+    "pantograph": pantograph,
+    "peaucellier_attia": peaucellier_attia,
+    **{f"penrose{k}": (lambda k=k: penrose_tiling(k)) for k in range(1, 5)},
+}
+
+
+def _same(saved: str, built: Linkage, exact: bool) -> bool:
+    if exact:
+        return saved == built.dumps()
+    # Coordinates may differ in the last bits between platforms (libm): compare
+    # the structure exactly and the positions to 1e-12 of the drawing's size.
+    old = Linkage.loads(saved)
+    size = float(np.ptp(built.vertices)) or 1.0
+    return (
+        old.vertices.shape == built.vertices.shape
+        and np.allclose(old.vertices, built.vertices, rtol=0.0, atol=1e-12 * size)
+        and all(
+            np.array_equal(getattr(old, what), getattr(built, what))
+            for what in ("rods", "angles", "pinned")
+        )
+    )
+
+
+def stale(folder: Path = EXAMPLES_DIR, *, exact: bool = True) -> list[str]:
+    """Names whose file in ``folder`` differs from what :data:`EXAMPLES` builds.
+
+    ``exact=False`` allows round-off differences in the coordinates.
+    """
+    out = []
+    for name, build in EXAMPLES.items():
+        path = folder / f"{name}.txt"
+        if not path.is_file() or not _same(path.read_text(encoding="utf-8"), build(), exact):
+            out.append(name)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="only report stale files")
+    args = parser.parse_args(argv)
+    if args.check:
+        names = stale()
+        for name in names:
+            print(f"stale: {name}.txt (run benchmarks/make_examples.py)")
+        return 1 if names else 0
+    for name, build in EXAMPLES.items():
+        build().save(EXAMPLES_DIR / f"{name}.txt")
+        print(f"wrote {name}.txt")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
