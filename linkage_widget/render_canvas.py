@@ -134,42 +134,98 @@ def draw_scene(canvas: Canvas, scene: Scene) -> None:
 
 
 # ------------------------------------------------------------------ helpers
+#: Up to this many distinct (colour, alpha) pairs, a primitive is drawn with one plain call
+#: per pair; beyond, with one "styled" call (per-item colours). Plain calls are about twice
+#: as fast in the browser (browser-testing.md §5): the styled ones build a CSS colour per item.
+MAX_PLAIN_GROUPS = 8
+
+
 def _f(x: Any) -> float:
     # ipycanvas JSON-encodes scalar arguments: plain floats, never NumPy scalars.
     return float(x)
 
 
-def _groups(*fields: np.ndarray) -> Iterator[tuple[tuple[Any, ...], np.ndarray]]:
-    """Indices of items sharing the same values of ``fields`` (few groups: widths, dashes)."""
-    keys = list(zip(*(f.tolist() for f in fields), strict=True))
-    index: dict[tuple[Any, ...], list[int]] = {}
-    for i, key in enumerate(keys):
-        index.setdefault(key, []).append(i)
-    for key, idx in index.items():
-        yield key, np.asarray(idx, dtype=np.int64)
+def _palette(colors: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Distinct colours in first-seen order and each item's index into them."""
+    lookup: dict[str, int] = {}
+    inverse = np.fromiter(
+        (lookup.setdefault(c, len(lookup)) for c in colors.tolist()),
+        dtype=np.intp,
+        count=len(colors),
+    )
+    return list(lookup), inverse
+
+
+def _rgb(color: Any, k: int) -> np.ndarray:
+    """Per-item ``(k, 3)`` uint8 colours (parsing each distinct colour once)."""
+    names, inverse = _palette(per_item(color, k))
+    return hex_to_rgb(names)[inverse]
+
+
+def _style_groups(
+    color: Any, alpha: Any, k: int
+) -> list[tuple[str, float, np.ndarray | slice]] | None:
+    """``[(colour, alpha, items)]`` for a few plain calls, or ``None`` for one styled call."""
+    if is_uniform(color) and is_uniform(alpha):
+        return [(str(color), float(alpha), slice(None))]
+    names, cidx = _palette(per_item(color, k))
+    alphas = per_item(alpha, k)
+    keys: dict[tuple[int, float], list[int]] = {}
+    for i, key in enumerate(zip(cidx.tolist(), alphas.tolist(), strict=True)):
+        keys.setdefault(key, []).append(i)
+        if len(keys) > MAX_PLAIN_GROUPS:
+            return None
+    return [(names[c], a, np.asarray(idx, dtype=np.intp)) for (c, a), idx in keys.items()]
+
+
+def _take(points: np.ndarray, counts: np.ndarray | None, idx: np.ndarray | slice) -> tuple:
+    """Items ``idx`` of a (points, counts) pair; ``counts`` None means one item per row."""
+    if counts is None or isinstance(idx, slice):
+        return (points[idx], counts if counts is None else counts[idx])
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    rows = np.concatenate([np.arange(starts[i], starts[i] + counts[i]) for i in idx.tolist()])
+    return points[rows], counts[idx]
 
 
 def _stroke_segments(
     canvas: Canvas, points: np.ndarray, color: Any, alpha: Any, counts: np.ndarray | None = None
 ) -> None:
-    """Stroke segments/polylines (current width and dash) in one call, styled if needed."""
+    """Stroke segments/polylines (current width and dash): a few plain calls or one styled."""
     k = len(points) if counts is None else len(counts)
-    if is_uniform(color) and is_uniform(alpha):
-        canvas.stroke_style = color
-        canvas.global_alpha = _f(alpha)
-        canvas.stroke_line_segments(points, points_per_line_segment=counts)
-        canvas.global_alpha = 1.0
-    else:
+    groups = _style_groups(color, alpha, k)
+    if groups is None:
         canvas.stroke_styled_line_segments(
-            points,
-            color=hex_to_rgb(per_item(color, k)),
-            alpha=per_item(alpha, k),
-            points_per_line_segment=counts,
+            points, color=_rgb(color, k), alpha=per_item(alpha, k), points_per_line_segment=counts
         )
+        return
+    for c, a, idx in groups:
+        pts, cnt = _take(points, counts, idx)
+        canvas.stroke_style = c
+        canvas.global_alpha = a
+        canvas.stroke_line_segments(pts, points_per_line_segment=cnt)
+    canvas.global_alpha = 1.0
+
+
+def _fill_polygons(
+    canvas: Canvas, points: np.ndarray, color: Any, alpha: Any, counts: np.ndarray | None = None
+) -> None:
+    """Fill polygons ``(k, c, 2)`` (or flat with ``counts``): a few plain calls or one styled."""
+    k = len(points) if counts is None else len(counts)
+    groups = _style_groups(color, alpha, k)
+    if groups is None:
+        canvas.fill_styled_polygons(
+            points, color=_rgb(color, k), alpha=per_item(alpha, k), points_per_polygon=counts
+        )
+        return
+    for c, a, idx in groups:
+        pts, cnt = _take(points, counts, idx)
+        canvas.fill_style = c
+        canvas.global_alpha = a
+        canvas.fill_polygons(pts, points_per_polygon=cnt)
+    canvas.global_alpha = 1.0
 
 
 def _segments(canvas: Canvas, item: Segments) -> None:
-    k = len(item)
     width = per_item(item.width, len(item))
     if np.ptp(width) > 0:
         _variable_width_segments(canvas, item)
@@ -178,7 +234,6 @@ def _segments(canvas: Canvas, item: Segments) -> None:
     canvas.line_width = _f(width[0])
     _stroke_segments(canvas, item.points, item.color, item.alpha)
     canvas.set_line_dash([])
-    del k
 
 
 def _variable_width_segments(canvas: Canvas, item: Segments) -> None:
@@ -198,49 +253,34 @@ def _variable_width_segments(canvas: Canvas, item: Segments) -> None:
     half = (per_item(item.width, k) / 2.0)[:, None]
     n = np.column_stack([-u[:, 1], u[:, 0]]) * half
     quads = np.stack([a + n, b + n, b - n, a - n], axis=1)  # (k, 4, 2)
-    canvas.fill_styled_polygons(
-        quads, color=hex_to_rgb(per_item(item.color, k)), alpha=per_item(item.alpha, k)
-    )
+    _fill_polygons(canvas, quads, item.color, item.alpha)
 
 
 def _polylines(canvas: Canvas, item: Polylines) -> None:
     k = len(item)
     canvas.set_line_dash(list(item.dash))
     width = per_item(item.width, k)
-    if is_uniform(item.width):
-        canvas.line_width = _f(item.width)
-        _stroke_segments(canvas, item.points, item.color, item.alpha, item.counts)
-    else:
-        parts = item.split()
-        colors, alphas = per_item(item.color, k), per_item(item.alpha, k)
-        for (w,), idx in _groups(width):
-            canvas.line_width = _f(w)
-            sub = [parts[i] for i in idx]
-            _stroke_segments(
-                canvas,
-                np.concatenate(sub),
-                tuple(colors[idx]),
-                alphas[idx],
-                np.array([len(p) for p in sub]),
-            )
+    # The scene uses one width per Polylines; differing widths cost one call per width.
+    for w in dict.fromkeys(width.tolist()):
+        idx = np.flatnonzero(width == w)
+        pts, cnt = _take(item.points, item.counts, idx)
+        canvas.line_width = _f(w)
+        _stroke_segments(canvas, pts, _subset(item.color, idx), _subset(item.alpha, idx), cnt)
     canvas.set_line_dash([])
 
 
+def _subset(value: Any, idx: np.ndarray) -> Any:
+    """A style field restricted to items ``idx`` (uniform fields stay as they are)."""
+    if is_uniform(value):
+        return value
+    if isinstance(value, tuple):
+        return tuple(value[i] for i in idx.tolist())
+    return np.asarray(value)[idx]
+
+
 def _polygons(canvas: Canvas, item: Polygons) -> None:
-    k = len(item)
     if item.fill is not None:
-        if is_uniform(item.fill) and is_uniform(item.alpha):
-            canvas.fill_style = item.fill
-            canvas.global_alpha = _f(item.alpha)
-            canvas.fill_polygons(item.points, points_per_polygon=item.counts)
-            canvas.global_alpha = 1.0
-        else:
-            canvas.fill_styled_polygons(
-                item.points,
-                color=hex_to_rgb(per_item(item.fill, k)),
-                alpha=per_item(item.alpha, k),
-                points_per_polygon=item.counts,
-            )
+        _fill_polygons(canvas, item.points, item.fill, item.alpha, item.counts)
     if item.stroke is not None:
         canvas.stroke_style = item.stroke
         canvas.line_width = _f(item.width)
@@ -252,14 +292,18 @@ def _disks(canvas: Canvas, item: Disks) -> None:
     x = np.ascontiguousarray(item.centers[:, 0])
     y = np.ascontiguousarray(item.centers[:, 1])
     r = per_item(item.radius, k)
-    canvas.global_alpha = _f(item.alpha)
     if item.fill is not None:
-        if is_uniform(item.fill):
-            canvas.fill_style = item.fill
-            canvas.fill_circles(x, y, r)
+        groups = _style_groups(item.fill, item.alpha, k)
+        if groups is None:
+            canvas.fill_styled_circles(
+                x, y, r, color=_rgb(item.fill, k), alpha=np.full(k, _f(item.alpha))
+            )
         else:
-            colors = hex_to_rgb(per_item(item.fill, k))
-            canvas.fill_styled_circles(x, y, r, color=colors, alpha=np.full(k, _f(item.alpha)))
+            for c, a, idx in groups:
+                canvas.fill_style = c
+                canvas.global_alpha = a
+                canvas.fill_circles(x[idx], y[idx], r[idx])
+    canvas.global_alpha = _f(item.alpha)
     if item.stroke is not None:
         canvas.stroke_style = item.stroke
         canvas.line_width = _f(item.width)
@@ -271,18 +315,20 @@ def _arrows(canvas: Canvas, item: Arrows) -> None:
     k = len(item)
     canvas.line_width = _f(item.width)
     canvas.line_cap = "butt"  # a round cap would poke through the head
-    if is_uniform(item.color):
-        canvas.global_alpha = _f(item.alpha)
-        canvas.stroke_style = item.color
-        canvas.fill_style = item.color
-        canvas.stroke_line_segments(item.shafts)
-        canvas.fill_polygons(item.heads)
-        canvas.global_alpha = 1.0
-    else:
-        rgb = hex_to_rgb(per_item(item.color, k))
-        alpha = np.full(k, _f(item.alpha))
+    groups = _style_groups(item.color, item.alpha, k)
+    if groups is None:
+        rgb, alpha = _rgb(item.color, k), np.full(k, _f(item.alpha))
         canvas.stroke_styled_line_segments(item.shafts, color=rgb, alpha=alpha)
         canvas.fill_styled_polygons(item.heads, color=rgb, alpha=alpha)
+    else:
+        # One shade per basis vector: a couple of plain calls per shade.
+        for c, a, idx in groups:
+            canvas.global_alpha = a
+            canvas.stroke_style = c
+            canvas.fill_style = c
+            canvas.stroke_line_segments(item.shafts[idx])
+            canvas.fill_polygons(item.heads[idx])
+        canvas.global_alpha = 1.0
     canvas.line_cap = "round"
 
 
@@ -301,14 +347,11 @@ def _arcs(canvas: Canvas, item: Arcs) -> None:
     canvas.global_alpha = 1.0
 
 
-_BASELINE = {"top": "top", "middle": "middle", "bottom": "bottom"}
-
-
 def _texts(canvas: Canvas, item: Texts) -> None:
     canvas.font = item.css_font
     canvas.fill_style = item.color
     canvas.text_align = item.align
-    canvas.text_baseline = _BASELINE[item.baseline]
+    canvas.text_baseline = item.baseline
     # Text has no vectorised call; a scene holds a handful of lines (readout, hint).
     for text, (x, y) in zip(item.texts, item.positions.tolist(), strict=True):
         canvas.fill_text(text, _f(x), _f(y))

@@ -178,12 +178,11 @@ def test_every_primitive_kind_draws(canvas):
     draw_scene(canvas, scene)
     names = {name for name, _ in decode(sent(canvas)[0])}
     expected = {
-        "strokeStyledLineSegments",
         "strokeLineSegments",
         "fillPolygons",
-        "fillStyledCircles",
+        "fillCircles",
         "strokeCircles",
-        "fillStyledPolygons",
+        "fillStyledPolygons",  # stressed rods of different widths: quads
         "strokeArcs",
         "fillText",
         "fillRects",
@@ -191,17 +190,60 @@ def test_every_primitive_kind_draws(canvas):
     assert expected <= names, expected - names
 
 
-def test_styled_colours_are_rgb_bytes(canvas):
-    link = Linkage.load("peaucellier.txt")
-    stress = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0])
+def test_many_colours_go_in_one_styled_call_with_rgb_bytes(canvas):
+    k = 12
+    colors = tuple(f"#{i:02x}{255 - i:02x}80" for i in range(k))
+    points = np.arange(k * 4, dtype=float).reshape(k, 2, 2)
+    draw_scene(canvas, Scene(100, 100, items=[Segments(points, colors, 2.0, role="x")]))
+    styled = [a for n, a in decode(sent(canvas)[0]) if n == "strokeStyledLineSegments"]
+    assert len(styled) == 1
+    n_seg, flat, _, rgb, alpha = styled[0]
+    assert n_seg == k
+    np.testing.assert_array_equal(flat, points.ravel())
+    np.testing.assert_array_equal(rgb.reshape(-1, 3), hex_to_rgb(colors))
+    np.testing.assert_array_equal(alpha, np.ones(k))
+
+
+def test_few_colours_go_in_plain_calls_per_colour(canvas):
+    link = grid_linkage(5)
+    n = link.n_vertices
+    rng = np.random.default_rng(3)
+    basis = rng.uniform(0.5, 1.0, size=(3, n, 2)) * rng.choice([-1, 1], size=(3, n, 2))
+    scene = scene_for(link, SceneState(velocity_basis=basis))
+    assert len(scene.by_role("velocities")[0]) == 3 * n
+    draw_scene(canvas, scene)
+    commands = decode(sent(canvas)[0])
+    names = [name for name, _ in commands]
+    assert "strokeStyledLineSegments" not in names and "fillStyledPolygons" not in names
+    # the arrows: one shaft call and one head call per shade (basis vector)
+    arrows = scene.by_role("velocities")[0]
+    shafts = [a for name, a in commands if name == "strokeLineSegments" and a[0] == n]
+    heads = [a for name, a in commands if name == "fillPolygons" and a[0] == n]
+    assert len(shafts) == len(heads) == 3
+    np.testing.assert_allclose(
+        np.concatenate([a[1] for a in shafts]).reshape(-1, 2, 2), arrows.shafts
+    )
+    # stress colouring with equal sizes: two plain calls (tension, compression), no styling
+    stress = np.where(np.arange(link.n_rods) % 2 == 0, 1.0, -1.0)
+    draw_scene(canvas, scene_for(link, SceneState(show_stresses=True, rod_stress=stress)))
+    commands = decode(sent(canvas)[-1])
+    rods = [a for name, a in commands if name == "strokeLineSegments" and a[0] >= 10]
+    assert sorted(a[0] for a in rods) == [link.n_rods // 2, link.n_rods - link.n_rods // 2]
+
+
+def test_variable_width_rods_are_one_quad_call(canvas):
+    link = grid_linkage(6)
+    stress = np.linspace(-1.0, 1.0, link.n_rods)
     scene = scene_for(link, SceneState(show_stresses=True, rod_stress=stress))
     draw_scene(canvas, scene)
-    styled = [a for n, a in decode(sent(canvas)[0]) if n == "strokeStyledLineSegments"]
-    rods = styled[0]  # equal |stress|: one width group, all rods
-    assert rods[0] == 7
-    colors = rods[3].reshape(-1, 3)
-    tension = hex_to_rgb(["#1565c0"])[0]
-    np.testing.assert_array_equal(colors[::2], np.repeat(tension[None], 4, axis=0))
+    commands = decode(sent(canvas)[0])
+    quads = [a for name, a in commands if name == "fillStyledPolygons"]
+    assert len(quads) == 1 and quads[0][0] == link.n_rods
+    rods = scene.by_role("rods")[0]
+    corners = quads[0][1].reshape(-1, 4, 2)
+    # each quad is centred on its rod and as wide as the rod's width
+    np.testing.assert_allclose(corners.mean(axis=1), rods.points.mean(axis=1), atol=1e-9)
+    np.testing.assert_allclose(np.linalg.norm(corners[:, 0] - corners[:, 3], axis=1), rods.width)
 
 
 def test_empty_linkage_frame(canvas):
