@@ -1,0 +1,209 @@
+"""What the 2007 file format cannot hold, kept in a JSON file beside it.
+
+The widget saves ``name.txt`` in the 2007 format, which the old program still
+reads, and, only when there is something to keep, ``name.txt.json`` with the
+extensions: tracked vertices, springs and the mass distribution. Loading
+``name.txt`` reads the sibling when it exists. The sibling is named after the
+whole file name (not the stem), so ``a.txt`` and ``a.dat`` never share one.
+
+Format (``version`` 1)::
+
+    {"linkage_widget_extensions": 1,
+     "tracked": [5],
+     "springs": [{"i": 0, "j": 3, "stiffness": 2.0, "rest_length": null, "damping": 0.0}],
+     "mass_distribution": 0.25}
+
+Every key but the version is optional.
+
+Examples
+--------
+>>> ext = Extensions(tracked=(5,), mass_distribution=0.25)
+>>> Extensions.from_json(ext.to_json(), n_vertices=6) == ext
+True
+>>> Extensions().is_empty()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from .errors import LinkageFormatError
+
+__all__ = ["Extensions", "Spring", "sibling_path", "read_extensions", "write_extensions"]
+
+VERSION = 1
+_KEY = "linkage_widget_extensions"
+
+
+@dataclass(frozen=True)
+class Spring:
+    """A spring (and optional damper) between vertices ``i`` and ``j``.
+
+    Attributes
+    ----------
+    i, j : int
+        Distinct vertex indices.
+    stiffness : float
+        Force per unit stretch (>= 0).
+    rest_length : float or None
+        ``None``: the distance when the spring was attached.
+    damping : float
+        Force per unit stretching speed (>= 0).
+    """
+
+    i: int
+    j: int
+    stiffness: float = 1.0
+    rest_length: float | None = None
+    damping: float = 0.0
+
+    def __post_init__(self) -> None:
+        if int(self.i) == int(self.j):
+            raise ValueError(f"a spring needs two distinct vertices, got {self.i} twice")
+        for name in ("stiffness", "damping"):
+            value = float(getattr(self, name))
+            if not (math.isfinite(value) and value >= 0):
+                raise ValueError(f"spring {name} must be a finite number >= 0, got {value!r}")
+        if self.rest_length is not None:
+            rest = float(self.rest_length)
+            if not (math.isfinite(rest) and rest >= 0):
+                raise ValueError(f"spring rest_length must be >= 0 or None, got {rest!r}")
+
+    def renumbered(self, removed: int) -> Spring | None:
+        """The spring after vertex ``removed`` is deleted (``None`` if it used it)."""
+        if removed in (self.i, self.j):
+            return None
+        return Spring(
+            self.i - (self.i > removed),
+            self.j - (self.j > removed),
+            self.stiffness,
+            self.rest_length,
+            self.damping,
+        )
+
+
+@dataclass(frozen=True)
+class Extensions:
+    """The extensions of one linkage file.
+
+    Attributes
+    ----------
+    tracked : tuple of int
+    springs : tuple of Spring
+    mass_distribution : float
+        In ``[0, 1]``; 0 (all mass at the joints) is the default.
+    """
+
+    tracked: tuple[int, ...] = ()
+    springs: tuple[Spring, ...] = field(default=())
+    mass_distribution: float = 0.0
+
+    def is_empty(self) -> bool:
+        """Whether there is nothing the 2007 file does not say already."""
+        return not self.tracked and not self.springs and self.mass_distribution == 0.0
+
+    def to_json(self) -> str:
+        """The JSON text (stable key order, one trailing newline)."""
+        data: dict[str, Any] = {_KEY: VERSION}
+        if self.tracked:
+            data["tracked"] = [int(v) for v in self.tracked]
+        if self.springs:
+            data["springs"] = [
+                {
+                    "i": int(s.i),
+                    "j": int(s.j),
+                    "stiffness": float(s.stiffness),
+                    "rest_length": None if s.rest_length is None else float(s.rest_length),
+                    "damping": float(s.damping),
+                }
+                for s in self.springs
+            ]
+        if self.mass_distribution:
+            data["mass_distribution"] = float(self.mass_distribution)
+        return json.dumps(data, indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, *, n_vertices: int, source: str = "<string>") -> Extensions:
+        """Parse and check against a linkage of ``n_vertices`` vertices.
+
+        Raises
+        ------
+        LinkageFormatError
+            On invalid JSON, a wrong version, or any value out of range; the
+            message names the key.
+        """
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LinkageFormatError(f"not valid JSON: {exc.msg}", source, exc.lineno) from None
+        if not isinstance(data, dict) or data.get(_KEY) != VERSION:
+            raise LinkageFormatError(
+                f"not a linkage_widget extensions file (expected {{'{_KEY}': {VERSION}, ...}})",
+                source,
+            )
+        try:
+            tracked = tuple(_index(v, n_vertices, "tracked") for v in data.get("tracked", []))
+            if len(set(tracked)) != len(tracked):
+                raise ValueError("tracked: a vertex is listed twice")
+            springs = tuple(_spring(s, n_vertices) for s in data.get("springs", []))
+            alpha = float(data.get("mass_distribution", 0.0))
+            if not 0.0 <= alpha <= 1.0:
+                raise ValueError(f"mass_distribution must be in [0, 1], got {alpha!r}")
+        except (TypeError, ValueError, KeyError) as exc:
+            raise LinkageFormatError(str(exc), source) from None
+        return cls(tracked, springs, alpha)
+
+
+def _index(value: Any, n: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise ValueError(f"{what}: {value!r} is not a vertex index (there are {n} vertices)")
+    return value
+
+
+def _spring(data: Any, n: int) -> Spring:
+    if not isinstance(data, dict):
+        raise ValueError(f"springs: expected an object, got {data!r}")
+    rest = data.get("rest_length")
+    return Spring(
+        _index(data["i"], n, "springs"),
+        _index(data["j"], n, "springs"),
+        float(data.get("stiffness", 1.0)),
+        None if rest is None else float(rest),
+        float(data.get("damping", 0.0)),
+    )
+
+
+def sibling_path(path: str | PathLike[str]) -> Path:
+    """``path`` with ``.json`` appended: ``a/b.txt`` -> ``a/b.txt.json``."""
+    p = Path(path)
+    return p.with_name(p.name + ".json")
+
+
+def read_extensions(path: str | PathLike[str], n_vertices: int) -> Extensions:
+    """The extensions beside the linkage file ``path``; empty when there is no sibling."""
+    sib = sibling_path(path)
+    if not sib.is_file():
+        return Extensions()
+    return Extensions.from_json(sib.read_text(encoding="utf-8"), n_vertices=n_vertices,
+                                source=str(sib))
+
+
+def write_extensions(path: str | PathLike[str], ext: Extensions) -> None:
+    """Write (atomically) or remove the sibling of ``path``.
+
+    An empty :class:`Extensions` removes a stale sibling, so a later load does
+    not pick up tracked vertices or springs this linkage no longer has.
+    """
+    from .fileformat import atomic_write_text
+
+    sib = sibling_path(path)
+    if ext.is_empty():
+        sib.unlink(missing_ok=True)
+    else:
+        atomic_write_text(sib, ext.to_json())
