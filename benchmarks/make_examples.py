@@ -126,20 +126,20 @@ def roberts() -> Linkage:
 
 
 def hart() -> Linkage:
-    """Hart's inversor: a crossed parallelogram with bars 200 and 130.
+    """Hart's inversor: a crossed parallelogram with bars 234 and 150.
 
     The four joints W, X (top) and Z, Y (bottom) form an isosceles trapezoid
-    whose diagonals W-Y, X-Z are the long bars (200) and whose legs W-Z, X-Y are
-    the short bars (130). The midpoints O of W-Z, P of W-Y and Q of X-Z are
+    whose diagonals W-Y, X-Z are the long bars (234) and whose legs W-Z, X-Y are
+    the short bars (150). The midpoints O of W-Z, P of W-Y and Q of X-Z are
     collinear on a line parallel to the bases, and stay so, with
-    ``OP * OQ = (200**2 - 130**2) / 4 = 5775``. O is pinned; a crank from F, the
-    midpoint of O and P, keeps P on a circle through O, so Q moves on a line.
-    Bars carrying a midpoint are two rods with a fixed straight angle.
+    ``OP * OQ = (234**2 - 150**2) / 4 = 8064``. O is pinned; a crank from F, the
+    midpoint of O and P, keeps P on a circle through O, so Q moves on the line
+    x = -60. Bars carrying a midpoint are two rods with a fixed straight angle.
     Vertices: 0 O, 1 F (pinned), 2 P (crank pin), 3 Q (output), 4 W, 5 X, 6 Y, 7 Z.
     """
-    w, x, y, z = [-55.0, 120.0], [55.0, 120.0], [105.0, 0.0], [-105.0, 0.0]
-    o, p, q = [-80.0, 60.0], [25.0, 60.0], [-25.0, 60.0]
-    f = [-27.5, 60.0]
+    w, x, y, z = [-48.0, 90.0], [48.0, 90.0], [168.0, 0.0], [-168.0, 0.0]
+    o, p, q = [-108.0, 45.0], [60.0, 45.0], [-60.0, 45.0]
+    f = [-24.0, 45.0]
     rods = [(4, 0), (0, 7), (4, 2), (2, 6), (5, 3), (3, 7), (5, 6), (1, 2)]
     angles = [(0, 4, 7), (2, 4, 6), (3, 5, 7)]
     return Linkage([o, f, p, q, w, x, y, z], rods=rods, angles=angles, pinned=[0, 1])

@@ -125,7 +125,7 @@ def test_attia_coordinates_exactly():
 # to their classical accuracy, in world units, over the stated range.
 STRAIGHT = {
     "peaucellier_attia": (0, 1, 3, 0, 60.0, None),
-    "hart": (1, 2, 3, 0, 60.0, None),
+    "hart": (1, 2, 3, 0, 90.0, None),
     "peaucellier": (1, 2, 5, 0, 40.0, None),
     "watt": (0, 1, 2, 0, 15.0, 0.15),
     "chebyshev": (0, 2, 4, 1, 15.0, 0.6),
