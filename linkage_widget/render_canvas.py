@@ -140,6 +140,14 @@ def draw_scene(canvas: Canvas, scene: Scene) -> None:
 MAX_PLAIN_GROUPS = 8
 
 
+def _a(x: Any) -> np.ndarray:
+    """Pixel data as contiguous float32 (ipycanvas sends the dtype along).
+
+    Half the bytes of float64 on every frame; ~1e-4 px precision at canvas sizes.
+    """
+    return np.ascontiguousarray(x, dtype=np.float32)
+
+
 def _f(x: Any) -> float:
     # ipycanvas JSON-encodes scalar arguments: plain floats, never NumPy scalars.
     return float(x)
@@ -195,14 +203,17 @@ def _stroke_segments(
     groups = _style_groups(color, alpha, k)
     if groups is None:
         canvas.stroke_styled_line_segments(
-            points, color=_rgb(color, k), alpha=per_item(alpha, k), points_per_line_segment=counts
+            _a(points),
+            color=_rgb(color, k),
+            alpha=_a(per_item(alpha, k)),
+            points_per_line_segment=counts,
         )
         return
     for c, a, idx in groups:
         pts, cnt = _take(points, counts, idx)
         canvas.stroke_style = c
         canvas.global_alpha = a
-        canvas.stroke_line_segments(pts, points_per_line_segment=cnt)
+        canvas.stroke_line_segments(_a(pts), points_per_line_segment=cnt)
     canvas.global_alpha = 1.0
 
 
@@ -214,14 +225,17 @@ def _fill_polygons(
     groups = _style_groups(color, alpha, k)
     if groups is None:
         canvas.fill_styled_polygons(
-            points, color=_rgb(color, k), alpha=per_item(alpha, k), points_per_polygon=counts
+            _a(points),
+            color=_rgb(color, k),
+            alpha=_a(per_item(alpha, k)),
+            points_per_polygon=counts,
         )
         return
     for c, a, idx in groups:
         pts, cnt = _take(points, counts, idx)
         canvas.fill_style = c
         canvas.global_alpha = a
-        canvas.fill_polygons(pts, points_per_polygon=cnt)
+        canvas.fill_polygons(_a(pts), points_per_polygon=cnt)
     canvas.global_alpha = 1.0
 
 
@@ -284,19 +298,17 @@ def _polygons(canvas: Canvas, item: Polygons) -> None:
     if item.stroke is not None:
         canvas.stroke_style = item.stroke
         canvas.line_width = _f(item.width)
-        canvas.stroke_polygons(item.points, points_per_polygon=item.counts)
+        canvas.stroke_polygons(_a(item.points), points_per_polygon=item.counts)
 
 
 def _disks(canvas: Canvas, item: Disks) -> None:
     k = len(item)
-    x = np.ascontiguousarray(item.centers[:, 0])
-    y = np.ascontiguousarray(item.centers[:, 1])
-    r = per_item(item.radius, k)
+    x, y, r = _a(item.centers[:, 0]), _a(item.centers[:, 1]), _a(per_item(item.radius, k))
     if item.fill is not None:
         groups = _style_groups(item.fill, item.alpha, k)
         if groups is None:
             canvas.fill_styled_circles(
-                x, y, r, color=_rgb(item.fill, k), alpha=np.full(k, _f(item.alpha))
+                x, y, r, color=_rgb(item.fill, k), alpha=_a(np.full(k, _f(item.alpha)))
             )
         else:
             for c, a, idx in groups:
@@ -317,17 +329,17 @@ def _arrows(canvas: Canvas, item: Arrows) -> None:
     canvas.line_cap = "butt"  # a round cap would poke through the head
     groups = _style_groups(item.color, item.alpha, k)
     if groups is None:
-        rgb, alpha = _rgb(item.color, k), np.full(k, _f(item.alpha))
-        canvas.stroke_styled_line_segments(item.shafts, color=rgb, alpha=alpha)
-        canvas.fill_styled_polygons(item.heads, color=rgb, alpha=alpha)
+        rgb, alpha = _rgb(item.color, k), _a(np.full(k, _f(item.alpha)))
+        canvas.stroke_styled_line_segments(_a(item.shafts), color=rgb, alpha=alpha)
+        canvas.fill_styled_polygons(_a(item.heads), color=rgb, alpha=alpha)
     else:
         # One shade per basis vector: a couple of plain calls per shade.
         for c, a, idx in groups:
             canvas.global_alpha = a
             canvas.stroke_style = c
             canvas.fill_style = c
-            canvas.stroke_line_segments(item.shafts[idx])
-            canvas.fill_polygons(item.heads[idx])
+            canvas.stroke_line_segments(_a(item.shafts[idx]))
+            canvas.fill_polygons(_a(item.heads[idx]))
         canvas.global_alpha = 1.0
     canvas.line_cap = "round"
 
@@ -337,9 +349,10 @@ def _arcs(canvas: Canvas, item: Arcs) -> None:
     canvas.line_width = _f(item.width)
     canvas.global_alpha = _f(item.alpha)
     canvas.stroke_arcs(
-        np.ascontiguousarray(item.centers[:, 0]),
-        np.ascontiguousarray(item.centers[:, 1]),
-        item.radius,
+        _a(item.centers[:, 0]),
+        _a(item.centers[:, 1]),
+        _a(item.radius),
+        # angles stay float64: few values, and full circles stay exactly closed
         item.start,
         item.end,
         False,
@@ -358,7 +371,7 @@ def _texts(canvas: Canvas, item: Texts) -> None:
 
 
 def _rects(canvas: Canvas, item: Rects) -> None:
-    x, y, w, h = (np.ascontiguousarray(item.rects[:, i]) for i in range(4))
+    x, y, w, h = (_a(item.rects[:, i]) for i in range(4))
     canvas.global_alpha = _f(item.alpha)
     if item.fill is not None:
         canvas.fill_style = item.fill

@@ -143,13 +143,27 @@ def is_uniform(value: Any) -> bool:
     return isinstance(value, str) or np.ndim(value) == 0
 
 
+def _frozen(arr: np.ndarray) -> np.ndarray:
+    # Primitives are values: a recorded frame must not change when the caller's array does.
+    arr = np.array(arr, copy=True)
+    arr.flags.writeable = False
+    return arr
+
+
 def _points(a: Any, tail: tuple[int, ...]) -> np.ndarray:
     arr = np.asarray(a, dtype=np.float64)
     if arr.size == 0:
         arr = arr.reshape((0, *tail))
     if arr.shape[1:] != tail:
         raise ValueError(f"expected shape (k, {', '.join(map(str, tail))}), got {arr.shape}")
-    return arr
+    return _frozen(arr)
+
+
+def _style(value: Any) -> Any:
+    """A style field as stored: strings and scalars as given, tuples as tuples, arrays frozen."""
+    if isinstance(value, str | tuple) or value is None or np.ndim(value) == 0:
+        return value
+    return _frozen(np.asarray(value, dtype=np.float64))
 
 
 @dataclass(frozen=True, eq=False)
@@ -180,6 +194,8 @@ class Segments:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "points", _points(self.points, (2, 2)))
+        object.__setattr__(self, "width", _style(self.width))
+        object.__setattr__(self, "alpha", _style(self.alpha))
 
     def __len__(self) -> int:
         return len(self.points)
@@ -212,7 +228,9 @@ class Polylines:
         counts = np.asarray(self.counts, dtype=np.int64).reshape(-1)
         if counts.sum() != len(self.points) or np.any(counts < 2):
             raise ValueError("counts must be >= 2 and sum to the number of points")
-        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "counts", _frozen(counts))
+        object.__setattr__(self, "width", _style(self.width))
+        object.__setattr__(self, "alpha", _style(self.alpha))
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -255,7 +273,8 @@ class Polygons:
         counts = np.asarray(self.counts, dtype=np.int64).reshape(-1)
         if counts.sum() != len(self.points) or np.any(counts < 3):
             raise ValueError("counts must be >= 3 and sum to the number of points")
-        object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "counts", _frozen(counts))
+        object.__setattr__(self, "alpha", _style(self.alpha))
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -295,6 +314,7 @@ class Disks:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "centers", _points(self.centers, (2,)))
+        object.__setattr__(self, "radius", _style(self.radius))
 
     def __len__(self) -> int:
         return len(self.centers)
@@ -414,7 +434,7 @@ class Arcs:
         object.__setattr__(self, "centers", _points(self.centers, (2,)))
         k = len(self.centers)
         for name in ("radius", "start", "end"):
-            object.__setattr__(self, name, per_item(getattr(self, name), k))
+            object.__setattr__(self, name, _frozen(per_item(getattr(self, name), k)))
 
     def __len__(self) -> int:
         return len(self.centers)
@@ -651,6 +671,7 @@ class Theme:
         "#9ccc65",
     )
     velocity_arrow_px: float = 40.0
+    max_velocity_arrows: int = 2000
     velocity_width: float = 2.5
     track_colors: tuple[str, ...] = (
         "#1f77b4",
@@ -782,7 +803,8 @@ def build_scene(
             )
         )
     if st.show_velocities:
-        scene.add(_velocity_arrows(view, P, st.velocity_basis, theme))
+        for item in _velocity_arrows(view, P, st.velocity_basis, theme):
+            scene.add(item)
     if attractor_px is not None:
         for item in _attractor(attractor_px, theme):
             scene.add(item)
@@ -893,37 +915,61 @@ def _pins(P: np.ndarray, pinned: np.ndarray, theme: Theme) -> list[Primitive]:
     ]
 
 
-def _velocity_arrows(view: ViewTransform, P: np.ndarray, basis: Any, theme: Theme) -> Arrows:
-    """Arrows for every basis vector at every vertex that moves, one green per basis vector."""
+def _velocity_arrows(
+    view: ViewTransform, P: np.ndarray, basis: Any, theme: Theme
+) -> list[Primitive]:
+    """Arrows for every basis vector at every vertex that moves, one green per basis vector.
+
+    All arrows share one scale (the longest is ``theme.velocity_arrow_px``), so
+    their lengths compare across vertices and basis vectors. Beyond
+    ``theme.max_velocity_arrows`` arrows only the leading basis vectors are drawn,
+    with a note saying so: thousands of arrows are unreadable and cost bandwidth
+    on every frame.
+    """
     n = len(P)
-    empty = Arrows(np.empty((0, 2, 2)), np.empty((0, 3, 2)), role="velocities")
     if basis is None:
-        return empty
+        return []
     B = np.asarray(basis, dtype=np.float64)
     if B.size == 0 or B.ndim != 3 or B.shape[1:] != (n, 2) or not np.all(np.isfinite(B)):
-        return empty
+        return []
     d = B.shape[0]
     V = view.vector_to_pixel(B)  # (d, n, 2)
     length = np.hypot(V[..., 0], V[..., 1])
     biggest = float(length.max())
     if biggest <= 0:
-        return empty
+        return []
     V = V * (theme.velocity_arrow_px / biggest)
     length = length * (theme.velocity_arrow_px / biggest)
     # Below a pixel an arrow is invisible anyway (pinned vertices have exactly zero).
     keep = length >= 1.0  # (d, n)
+    per_vector = keep.sum(axis=1)
+    shown = max(1, int(np.searchsorted(np.cumsum(per_vector), theme.max_velocity_arrows, "right")))
+    keep[shown:] = False
     which, vert = np.nonzero(keep)
     palette = theme.velocity_colors
-    colors = tuple(palette[b % len(palette)] for b in which.tolist())
-    if d == 1:
-        colors = tuple(palette[0] for _ in colors)
-    return Arrows.from_vectors(
-        P[vert],
-        V[which, vert],
-        color=colors,
-        width=theme.velocity_width,
-        role="velocities",
-    )
+    items: list[Primitive] = [
+        Arrows.from_vectors(
+            P[vert],
+            V[which, vert],
+            color=tuple(palette[b % len(palette)] for b in which.tolist()),
+            width=theme.velocity_width,
+            role="velocities",
+        )
+    ]
+    if shown < d:
+        note = f"velocity arrows: {shown} of {d} basis vectors shown"
+        items.append(
+            Texts(
+                (note,),
+                [[view.width - 10.0, view.height - 10.0]],
+                palette[0],
+                theme.hint_size,
+                align="right",
+                baseline="bottom",
+                role="velocities",
+            )
+        )
+    return items
 
 
 def _springs(P: np.ndarray, springs: Sequence[tuple[int, int]], theme: Theme) -> Polylines:

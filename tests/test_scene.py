@@ -1,5 +1,6 @@
 """build_scene and hit_test: assertions on the primitive stream (pixel coordinates, styles)."""
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -423,3 +424,28 @@ def test_drawing_modules_do_not_import_widget_libraries():
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[1])
+
+
+def test_velocity_arrows_capped_with_a_note(triangle):
+    basis = np.ones((3, 3, 2))
+    view = view_for(triangle)
+    theme = dataclasses.replace(T, max_velocity_arrows=5)
+    scene = build_scene(triangle, view, SceneState(velocity_basis=basis), theme=theme)
+    arrows, note = scene.by_role("velocities")
+    assert len(arrows) == 3  # only the first basis vector fits under 5 arrows
+    assert note.texts == ("velocity arrows: 1 of 3 basis vectors shown",)
+    full = build_scene(triangle, view, SceneState(velocity_basis=basis))
+    assert [len(i) for i in full.by_role("velocities")] == [9]
+
+
+def test_primitives_are_frozen_copies():
+    pts = np.zeros((1, 2, 2))
+    widths = np.array([3.0])
+    seg = Segments(pts, width=widths)
+    pts[:] = 7.0
+    widths[:] = 9.0
+    assert np.all(seg.points == 0.0) and seg.width[0] == 3.0
+    with pytest.raises(ValueError):
+        seg.points[0, 0, 0] = 1.0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        seg.color = "#ffffff"  # type: ignore[misc]
