@@ -33,7 +33,7 @@ lab: install
 	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) $(NOTEBOOK)
 
 test: install chromium lint
-	CHROMIUM=$(CHROMIUM) $(VPY) -m pytest $(PYTEST_ARGS)
+	CHROMIUM=$(CHROMIUM) $(VPY) -m pytest --durations=10 $(PYTEST_ARGS)
 
 install: $(STAMP)
 
