@@ -651,8 +651,9 @@ class Theme:
     selected: str = "#ffb300"
     selected_radius: float = 12.0
     angle: str = "#8e24aa"
-    angle_radius: float = 26.0
+    angle_radius: float = 16.0
     angle_width: float = 2.5
+    angle_fill_alpha: float = 0.16
     attractor: str = "#d81b60"
     attractor_size: float = 10.0
     tension: str = "#1565c0"
@@ -894,7 +895,11 @@ def _angle_arcs(P: np.ndarray, angles: np.ndarray, theme: Theme) -> list[Primiti
     wedge = np.concatenate([apex[:, None, :], rim], axis=1)  # (k, 14, 2)
     return [
         Polygons(
-            wedge.reshape(-1, 2), np.full(len(angles), 14), theme.angle, alpha=0.22, role="angles"
+            wedge.reshape(-1, 2),
+            np.full(len(angles), 14),
+            theme.angle,
+            alpha=theme.angle_fill_alpha,
+            role="angles",
         ),
         Arcs(apex, radius, start, start + sweep, theme.angle, theme.angle_width, role="angles"),
     ]
