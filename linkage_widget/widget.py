@@ -91,12 +91,22 @@ VIEW_PRESETS = (
     ("pebble game: redundant rods", False, False, True),
 )
 DEFAULT_FILE = "saved_linkage.txt"
+#: Step size per mode: kinematic, how far the pulled vertex moves per step (world units);
+#: dynamic, the time step in seconds (1/60: one step per frame is real time).
+DEFAULT_STEP = {"kinematic": 1.0, "dynamic": 1.0 / 60.0}
+#: Step-size slider per mode: min, max, step, readout format, tooltip.
+STEP_SLIDER = {
+    "kinematic": (0.05, 20.0, 0.05, ".2f", "largest move of the pulled vertex per step"),
+    "dynamic": (0.001, 0.05, 0.001, ".3f", "time step in seconds (1/60 = real time)"),
+}
 FRAME_S = 1.0 / 60.0  # at most 60 frames per second
 TRACK_CAP = 2000  # points kept per tracked vertex
 DRAG_SUBSTEPS = 25  # kinematic steps per frame while dragging (pointer may be far)
 FRAME_BUDGET_S = 0.010  # ... but no more stepping than this per frame
 #: Re-analyse during a motion only up to this many coordinates (dense SVD ~ (2n)^3).
 LIVE_ANALYSIS_MAX_2N = 400
+STILL_PX = 1e-3  # a frame moving less than this (pixels) changes nothing visible ...
+STILL_FRAMES = 10  # ... and this many such frames in a row end an attractor motion
 GIF_FPS = 25.0
 GIF_MAX_FRAMES = 750  # 30 s at 25 fps
 DOWNLOAD_MAX_BYTES = 8_000_000  # bigger files: no data-URI link (the browser would choke)
@@ -191,7 +201,9 @@ class LinkageWidget(W.VBox):
     """
 
     # ------------------------------------------------------------------ traits
-    step_size = Float(1.0, help="Largest motion of the pulled vertex per step (world units).")
+    step_size = Float(
+        1.0, help="Kinematic: largest move of the pulled vertex per step; dynamic: time step (s)."
+    )
     mass_distribution = Float(0.0, help="0: all mass at the joints ... 1: all in the rods.")
     mode = Unicode("kinematic", help='"kinematic" (follow the pointer) or "dynamic" (physics).')
     gravity = Float(0.0, help="Gravitational acceleration (dynamic mode), world units / s^2.")
@@ -230,8 +242,9 @@ class LinkageWidget(W.VBox):
         self._build_controls()
         self.add_class("linkage-widget")
         self._ready = True
-        for name, value in traits.items():
-            setattr(self, name, value)
+        # mode first: it decides what step_size means
+        for name in sorted(traits, key=lambda k: k != "mode"):
+            setattr(self, name, traits[name])
         self._refresh_analysis(sync=self._linkage.n_vertices <= 60)
         self._update_controls()
         self._draw()
@@ -244,6 +257,7 @@ class LinkageWidget(W.VBox):
         self._sim_ref: Linkage | None = None  # the model as the simulator last saw it
         self._sim_target: tuple[int, float, float] | None = None
         self._settled = False  # the kinematic motion reached its target / is blocked
+        self._still_frames = 0  # consecutive frames that moved less than STILL_PX
         self._status = "idle"
         self._motion_before: Snapshot | None = None  # undo point of the running motion
         self._drag_vertex: int | None = None
@@ -267,6 +281,7 @@ class LinkageWidget(W.VBox):
         self._last_frame_time = -math.inf
         self._downloads: dict[str, str] = {}
         self._clock: Callable[[], float] = time.perf_counter
+        self._step_memory = dict(DEFAULT_STEP)
         self.frame_times: list[float] = []  # perf_counter of each drawn frame (last 600)
 
     # =========================================================== construction
@@ -329,7 +344,7 @@ class LinkageWidget(W.VBox):
             options=[(t, t) for t in TOOLS],
             tooltips=[_TOOL_TIPS[t] for t in TOOLS],
             value=self.tool,
-            style={"button_width": "72px"},
+            style={"button_width": "82px"},
         )
         W.link((self, "tool"), (self._tool_buttons, "value"))
 
@@ -370,9 +385,10 @@ class LinkageWidget(W.VBox):
                 self._downloads_html,
             ]
         )
+        lo, hi, step, fmt, tip = STEP_SLIDER[self.mode]
         self._step_slider = W.FloatSlider(
-            value=self.step_size, min=0.05, max=20.0, step=0.05, description="step size",
-            style={"description_width": "initial"}, continuous_update=True,
+            value=self.step_size, min=lo, max=hi, step=step, readout_format=fmt,
+            description="step size", tooltip=tip, style={"description_width": "initial"},
         )
         self._mass_slider = W.FloatSlider(
             value=self.mass_distribution, min=0.0, max=1.0, step=0.01,
@@ -558,22 +574,34 @@ class LinkageWidget(W.VBox):
         # Effective at the next step of the running motion: no rebuild, no restart.
         if self._sim is not None:
             setattr(self._sim, change["name"], change["new"])
-        self._settled = False
+        self._unsettle()
 
     @observe("mode")
     def _on_mode_change(self, change: Any) -> None:
         if not self._ready:
             return
         self._commit_motion()
+        self._switch_step_size(change["old"], change["new"])
         self._invalidate_simulator()
         self._message = f"{change['new']} mode"
         self._request_draw()
+
+    def _switch_step_size(self, old: str, new: str) -> None:
+        """Each mode keeps its own step size: a distance (kinematic) or a time step (dynamic)."""
+        self._step_memory[old] = self.step_size
+        lo, hi, step, fmt, tip = STEP_SLIDER[new]
+        s = self._step_slider
+        # widen first so that neither the old nor the new value is ever clamped
+        s.min, s.max = min(s.min, lo), max(s.max, hi)
+        self.step_size = self._step_memory[new]
+        s.min, s.max = min(lo, self.step_size), max(hi, self.step_size)
+        s.step, s.readout_format, s.tooltip = step, fmt, tip
 
     @observe("selected_vertex")
     def _on_selected_vertex_change(self, change: Any) -> None:
         if change["new"] is not None:
             self.selected_rod = None  # one selection at a time: keys act on it
-        self._settled = False  # the attractor now pulls another vertex
+        self._unsettle()  # the attractor now pulls another vertex
         if self._ready and self.attractor is not None and change["new"] is not None:
             self.running = True
         self._request_draw()
@@ -586,7 +614,7 @@ class LinkageWidget(W.VBox):
 
     @observe("attractor")
     def _on_attractor_change(self, change: Any) -> None:
-        self._settled = False
+        self._unsettle()
         if not self._ready:
             return
         if change["new"] is not None and self.selected_vertex is not None:
@@ -600,7 +628,7 @@ class LinkageWidget(W.VBox):
         if not self._ready:
             return
         if change["new"]:
-            self._settled = False
+            self._unsettle()
             self._ensure_animation()
         else:
             self._commit_motion()
@@ -888,7 +916,7 @@ class LinkageWidget(W.VBox):
             self.selected_vertex = v
             self.running = True
         self._drag_target = target
-        self._settled = False
+        self._unsettle()
         self._ensure_animation()
 
     def _free_move(self, v: int, target: np.ndarray) -> None:
@@ -1137,7 +1165,7 @@ class LinkageWidget(W.VBox):
     def _invalidate_simulator(self) -> None:
         self._sim = None
         self._sim_ref = None
-        self._settled = False
+        self._unsettle()
 
     def _target(self) -> tuple[int, float, float] | None:
         """(vertex, x, y) the motion pulls toward: the drag pointer, else the attractor."""
@@ -1166,7 +1194,9 @@ class LinkageWidget(W.VBox):
             self._sim_target = target
         self._run_steps(sim)
         P = np.asarray(sim.positions, dtype=np.float64)
-        if np.array_equal(P, self._linkage.vertices):
+        shift_px = float(np.abs(P - self._linkage.vertices).max(initial=0.0)) * self._view.scale
+        self._note_stillness(shift_px)
+        if shift_px == 0.0:
             return False
         self._linkage.set_positions(P)
         self._sim_ref.set_positions(P)  # type: ignore[union-attr]
@@ -1188,6 +1218,24 @@ class LinkageWidget(W.VBox):
             if self._status != "moved" or time.perf_counter() - t0 > FRAME_BUDGET_S:
                 break
         if self._status in ("reached target", "blocked"):
+            self._settled = True
+
+    def _unsettle(self) -> None:
+        """Something changed (target, parameters, model): the motion may go on."""
+        self._settled = False
+        self._still_frames = 0
+
+    def _note_stillness(self, shift_px: float) -> None:
+        """Settle a kinematic motion that creeps by less than STILL_PX for STILL_FRAMES frames.
+
+        Approaching the closest reachable point, the steps shrink geometrically
+        and the simulator may keep reporting "moved": nothing visible happens,
+        so stop spending the CPU on it.
+        """
+        if self.mode != "kinematic":
+            return
+        self._still_frames = self._still_frames + 1 if shift_px < STILL_PX else 0
+        if self._still_frames >= STILL_FRAMES and self._drag_vertex is None:
             self._settled = True
 
     def _commit_motion(self) -> None:
@@ -1306,6 +1354,9 @@ class LinkageWidget(W.VBox):
             return self._message
         if self._drag_vertex is not None:
             return f"dragging vertex {self._drag_vertex}: the mechanism follows the pointer"
+        if self.attractor is not None and self.selected_vertex is not None:
+            return (f"the attractor pulls vertex {self.selected_vertex} · right-click it to remove"
+                    " · space: start/stop")
         if self.running and self.mode == "dynamic":
             return "dynamic: space stops; right-click places the attractor"
         if self.selected_vertex is not None:
