@@ -495,12 +495,7 @@ def test_exports(peau, tmp_path):
 
 
 # ------------------------------------------------------------------- motion
-@pytest.fixture(autouse=False)
-def motion():
-    return pytest.importorskip("linkage_widget.motion")
-
-
-def test_drag_output_vertex_moves_along_its_line(peau, motion):
+def test_drag_output_vertex_moves_along_its_line(peau):
     x0, y0 = peau.linkage.vertices[5]
     assert x0 == 128.0
     lengths = peau.linkage.rod_lengths()
@@ -514,7 +509,7 @@ def test_drag_output_vertex_moves_along_its_line(peau, motion):
     assert peau.selected_vertex == 5
 
 
-def test_drag_is_one_undo_step_restoring_exactly(peau, motion):
+def test_drag_is_one_undo_step_restoring_exactly(peau):
     before = peau.linkage.copy()
     start = px(peau, 5)
     drag(peau, start, (start[0], start[1] - 40))
@@ -523,7 +518,7 @@ def test_drag_is_one_undo_step_restoring_exactly(peau, motion):
     assert peau.linkage == before
 
 
-def test_attractor_pulls_until_reached_then_stops(peau, motion):
+def test_attractor_pulls_until_reached_then_stops(peau):
     click(peau, *px(peau, 5))
     target = peau.linkage.vertices[5] + [0.0, 20.0]
     peau.attractor = tuple(target)
@@ -536,7 +531,7 @@ def test_attractor_pulls_until_reached_then_stops(peau, motion):
     assert np.allclose(peau.linkage.vertices[5], target, atol=1e-6)
 
 
-def test_space_starts_and_stops(peau, motion):
+def test_space_starts_and_stops(peau):
     click(peau, *px(peau, 5))
     peau.attractor = (128.0, 300.0)
     key(peau, " ")
@@ -548,7 +543,7 @@ def test_space_starts_and_stops(peau, motion):
     assert peau.linkage.vertices[5, 1] > y
 
 
-def test_step_size_slider_changes_the_running_motion(peau, motion):
+def test_step_size_slider_changes_the_running_motion(peau):
     click(peau, *px(peau, 5))
     peau.attractor = (128.0, 400.0)
     peau.advance(2)
@@ -568,7 +563,7 @@ def test_step_size_slider_changes_the_running_motion(peau, motion):
     assert sim.gravity == 50.0
 
 
-def test_tracking_draws_the_path(peau, motion):
+def test_tracking_draws_the_path(peau):
     peau.tracked = (5,)
     start = px(peau, 5)
     drag(peau, start, (start[0], start[1] - 50))
@@ -601,7 +596,7 @@ def test_shift_drag_moves_vertex_freely(peau):
     assert peau.undo() and peau.linkage == before
 
 
-def test_one_canvas_message_per_frame(peau, motion, messages):
+def test_one_canvas_message_per_frame(peau, messages):
     click(peau, *px(peau, 5))
     peau.attractor = (128.0, 400.0)
     n = len(messages())
@@ -623,7 +618,7 @@ def test_each_mode_keeps_its_step_size(peau):
     assert w.step_size == 0.005
 
 
-def test_dynamic_mode_falls_under_gravity(peau, motion):
+def test_dynamic_mode_falls_under_gravity(peau):
     peau.mode = "dynamic"
     peau.gravity = 100.0
     peau.running = True
@@ -637,7 +632,7 @@ def test_dynamic_mode_falls_under_gravity(peau, motion):
     assert not peau.running
 
 
-def test_gif_recording(peau, motion, tmp_path):
+def test_gif_recording(peau, tmp_path):
     t = [0.0]
     peau._clock = lambda: t[0]
     peau._file_box.value = str(tmp_path / "rec.txt")
