@@ -100,11 +100,14 @@ STEP_SLIDER = {
     "dynamic": (0.001, 0.05, 0.001, ".3f", "time step in seconds (1/60 = real time)"),
 }
 FRAME_S = 1.0 / 60.0  # at most 60 frames per second
+MIN_YIELD_S = 0.002  # the frame loop always lets the kernel handle messages in between
 TRACK_CAP = 2000  # points kept per tracked vertex
-DRAG_SUBSTEPS = 25  # kinematic steps per frame while dragging (pointer may be far)
-FRAME_BUDGET_S = 0.010  # ... but no more stepping than this per frame
+DRAG_STEP_PX = 20.0  # while dragging, a kinematic step may move the vertex this far on screen
+DRAG_SUBSTEPS = 10  # kinematic steps per frame while dragging (the pointer may be far) ...
+FRAME_BUDGET_S = 0.008  # ... but no more stepping than this per frame
 #: Re-analyse during a motion only up to this many coordinates (dense SVD ~ (2n)^3).
 LIVE_ANALYSIS_MAX_2N = 400
+LIVE_ANALYSIS_MAX_COST_S = 0.025  # ... and only if one analysis takes at most this
 STILL_PX = 1e-3  # a frame moving less than this (pixels) changes nothing visible ...
 STILL_FRAMES = 10  # ... and this many such frames in a row end an attractor motion
 GIF_FPS = 25.0
@@ -274,6 +277,7 @@ class LinkageWidget(W.VBox):
         self._version = 0  # bumped by every edit (structure, pins, rest lengths)
         self._pos_version = 0  # bumped whenever positions change
         self._task: asyncio.Task[None] | None = None
+        self._last_frame_at = -math.inf
         self._dirty = False
         self._message = ""
         self._preset = 0
@@ -783,7 +787,8 @@ class LinkageWidget(W.VBox):
             self._drag_to(g, hit[1])
         elif action == "primary":
             self._view = self._view.panned(dx, dy)
-            self._request_draw()
+            self._dirty = True
+            self._frame_if_due()
 
     def _on_release(self, g: Gesture, x: float, y: float) -> None:
         if self._drag_vertex is not None or self._free_drag:
@@ -796,7 +801,8 @@ class LinkageWidget(W.VBox):
     def _on_wheel(self, x: float, y: float, delta_y: float) -> None:
         factor = math.exp(-float(np.clip(delta_y, -500.0, 500.0)) * 0.002)
         self._view = self._view.zoomed(x, y, factor)
-        self._request_draw()
+        self._dirty = True
+        self._frame_if_due()
 
     def _on_key(self, key: Key) -> None:
         self._message = ""
@@ -917,7 +923,7 @@ class LinkageWidget(W.VBox):
             self.running = True
         self._drag_target = target
         self._unsettle()
-        self._ensure_animation()
+        self._frame_if_due()
 
     def _free_move(self, v: int, target: np.ndarray) -> None:
         if not self._free_drag:
@@ -1210,9 +1216,14 @@ class LinkageWidget(W.VBox):
             sim.step(1)
             self._status = str(sim.status)
             return
-        steps = DRAG_SUBSTEPS if self._drag_vertex is not None else 1
+        dragging = self._drag_vertex is not None
+        # A drag must keep up with the pointer: steps of up to DRAG_STEP_PX on screen (the
+        # projection keeps them exact); the attractor moves at step_size per frame.
+        step = max(self.step_size, DRAG_STEP_PX / self._view.scale) if dragging else self.step_size
+        if sim.step_size != step:
+            sim.step_size = step
         t0 = time.perf_counter()
-        for _ in range(steps):
+        for _ in range(DRAG_SUBSTEPS if dragging else 1):
             sim.step(1)
             self._status = str(sim.status)
             if self._status != "moved" or time.perf_counter() - t0 > FRAME_BUDGET_S:
@@ -1247,6 +1258,7 @@ class LinkageWidget(W.VBox):
 
     def _frame(self) -> bool:
         """One animation frame: step, track, analyse (throttled), draw; return whether busy."""
+        self._last_frame_at = time.perf_counter()
         moved = False
         if self.running:
             try:
@@ -1257,11 +1269,22 @@ class LinkageWidget(W.VBox):
             self._stop_if_done()
         if moved:
             self._dirty = True
-            if 2 * self._linkage.n_vertices <= LIVE_ANALYSIS_MAX_2N:
+            if self._live_analysis():
                 self._refresh_analysis(live=True)
         if self._dirty:
             self._draw()
         return bool(self.running)
+
+    def _live_analysis(self) -> bool:
+        """Whether to re-analyse during motion: small and cheap enough (else on release).
+
+        The analysis is a dense SVD, ~(2n)^3: on two cores a 100 ms analysis in the
+        background thread visibly slows the frames, even though it is off the loop.
+        """
+        return (
+            2 * self._linkage.n_vertices <= LIVE_ANALYSIS_MAX_2N
+            and self._analysis_cost <= LIVE_ANALYSIS_MAX_COST_S
+        )
 
     def _stop_if_done(self) -> None:
         """Kinematic motion toward the attractor ends when reached or blocked."""
@@ -1290,13 +1313,36 @@ class LinkageWidget(W.VBox):
             self._task = loop.create_task(self._animate())
 
     async def _animate(self) -> None:
-        """Frames at most every FRAME_S until nothing moves and nothing is left to draw."""
+        """Frames at most every FRAME_S until nothing moves and nothing is left to draw.
+
+        Pacing counts from the last frame, which pointer input may have run out of
+        band (:meth:`_frame_if_due`); every iteration yields to the event loop so
+        that incoming events are handled even when frames take longer than FRAME_S.
+        """
         while True:
-            t0 = time.perf_counter()
+            due = self._last_frame_at + FRAME_S - time.perf_counter()
+            await asyncio.sleep(max(MIN_YIELD_S, due))
+            if time.perf_counter() - self._last_frame_at < FRAME_S - MIN_YIELD_S:
+                continue  # a frame ran out of band meanwhile
             busy = self._frame()
             if not busy and not self._dirty:
                 return
-            await asyncio.sleep(max(0.0, FRAME_S - (time.perf_counter() - t0)))
+
+    def _frame_if_due(self) -> None:
+        """Pointer input: run a frame at once if none ran within FRAME_S, else at the next tick.
+
+        Waiting for the paced loop would add up to a frame (~8 ms on average) of
+        latency to every drag; running now keeps the rate at most 1/FRAME_S.
+        """
+        if _running_loop() is None:
+            if self._dirty:
+                self._draw()  # synchronous use: draw now; motion waits for advance()
+            return
+        last_draw = self.frame_times[-1] if self.frame_times else -math.inf
+        # Idle ticks of the loop send nothing: only the last *drawn* frame limits the rate.
+        if time.perf_counter() - last_draw >= FRAME_S:
+            self._frame()
+        self._ensure_animation()
 
     def _request_draw(self) -> None:
         """Draw soon: in the next frame when animating, at once otherwise."""
@@ -1311,10 +1357,9 @@ class LinkageWidget(W.VBox):
     # =============================================================== drawing
     def _scene_state(self) -> SceneState:
         r = self._analysis
-        n = self._linkage.n_vertices
         fresh = r is not None and self._analysis_version == self._version
         # A stale velocity basis would point the wrong way once the linkage moved far.
-        live = 2 * n <= LIVE_ANALYSIS_MAX_2N or self._analysis_pos_version == self._pos_version
+        live = self._live_analysis() or self._analysis_pos_version == self._pos_version
         target = self._target()
         return SceneState(
             selected_vertex=self.selected_vertex,
@@ -1382,7 +1427,7 @@ class LinkageWidget(W.VBox):
             return
         loop = _running_loop()
         if sync or loop is None:
-            self._store_analysis(analyze(self._linkage), now, self._version, self._pos_version)
+            self._store_analysis(*_timed_analyze(self._linkage), self._version, self._pos_version)
             return
         if self._analysis_busy:
             self._analysis_time = -math.inf if not live else self._analysis_time
@@ -1391,30 +1436,30 @@ class LinkageWidget(W.VBox):
         self._analysis_busy = True
         self._analysis_pending = False
         version, pos_version = self._version, self._pos_version
-        fut = loop.run_in_executor(_executor(), analyze, self._linkage.copy())
-        fut.add_done_callback(lambda f: self._analysis_done(f, now, version, pos_version))
+        fut = loop.run_in_executor(_executor(), _timed_analyze, self._linkage.copy())
+        fut.add_done_callback(lambda f: self._analysis_done(f, version, pos_version))
         self._analysis_time = now
 
-    def _analysis_done(self, fut: Any, t0: float, version: int, pos_version: int) -> None:
+    def _analysis_done(self, fut: Any, version: int, pos_version: int) -> None:
         self._analysis_busy = False
         try:
-            report = fut.result()
+            report, cost = fut.result()
         except Exception as exc:  # noqa: BLE001 - show it; the widget keeps working
             self.error = f"analysis failed: {exc}"
             return
         if version == self._version:
-            self._store_analysis(report, t0, version, pos_version)
+            self._store_analysis(report, cost, version, pos_version)
             self._request_draw()
         if self._analysis_pending or version != self._version:
             self._refresh_analysis()
 
     def _store_analysis(
-        self, report: RigidityReport, t0: float, version: int, pos_version: int
+        self, report: RigidityReport, cost: float, version: int, pos_version: int
     ) -> None:
         self._analysis = report
         self._analysis_version = version
         self._analysis_pos_version = pos_version
-        self._analysis_cost = time.perf_counter() - t0
+        self._analysis_cost = cost
         self._analysis_time = time.perf_counter()
         if getattr(self, "_ready", False):
             self._update_readout()
@@ -1531,6 +1576,13 @@ class LinkageWidget(W.VBox):
 
 
 # ==================================================================== helpers
+def _timed_analyze(linkage: Linkage) -> tuple[RigidityReport, float]:
+    """The analysis and its compute time in seconds (in the worker thread: no queueing)."""
+    t0 = time.perf_counter()
+    report = analyze(linkage)
+    return report, time.perf_counter() - t0
+
+
 def _read_linkage_file(path: str | PathLike[str]) -> tuple[Linkage, Extensions]:
     """The linkage in ``path`` and its JSON extensions (empty when there is no sibling)."""
     linkage = Linkage.load(path)

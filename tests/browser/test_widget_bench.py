@@ -193,6 +193,41 @@ def _latency(pg, name):
     }
 
 
+ECHO_CELL = """
+from ipycanvas import Canvas, hold_canvas
+echo = Canvas(width=640, height=480)
+echo.add_class("bench-echo")
+def _echo(x, y):
+    with hold_canvas():
+        echo.clear()
+        echo.fill_circle(x, y, 5)
+echo.on_mouse_move(_echo)
+echo
+"""
+
+
+def _echo_latency(open_notebook, tmp_path):
+    """Baseline: a bare ipycanvas canvas that redraws on every mouse_move, no widget logic."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(ECHO_CELL)])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                                 "language": "python"}
+    nbformat.write(nb, tmp_path / "bench_echo.ipynb")
+    pg = open_notebook(tmp_path / "bench_echo.ipynb")
+    sel = "canvas.bench-echo"
+    pg.locator(sel).wait_for(state="visible")
+    pg.evaluate("(sel) => document.querySelector(sel).scrollIntoView({block: 'center'})", sel)
+    pg.evaluate(MONITOR_JS, sel)
+    points = [[320 + (15 if k % 2 else -15), 230] for k in range(LATENCY_SAMPLES)]
+    lat = sorted(t for t in pg.evaluate(LATENCY_JS, [sel, points, 120]) if t is not None)
+    return {
+        "linkage": "(bare ipycanvas echo)",
+        "latency_ms_median": round(statistics.median(lat), 1),
+        "latency_ms_p90": round(lat[int(0.9 * (len(lat) - 1))], 1),
+        "latency_ms_min": round(lat[0], 1),
+        "load_avg": os.getloadavg()[0],
+    }
+
+
 def _report(res):
     RESULTS.append(res)
     print("\nBENCH", json.dumps(res))
@@ -201,6 +236,9 @@ def _report(res):
 
 
 if os.environ.get("BENCH"):
+
+    def test_bench_echo_latency(open_notebook, tmp_path):
+        _report(_echo_latency(open_notebook, tmp_path))
 
     @pytest.mark.parametrize("name", ["peaucellier.txt", "penrose2t.txt", "penrose4t.txt"])
     def test_bench_drag(open_notebook, tmp_path, name):
