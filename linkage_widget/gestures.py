@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -197,11 +198,15 @@ class EventMerger:
         self.pointer: tuple[float, float] | None = None
         self._canvas_down: tuple[float, float, float] | None = None  # x, y, time
         self._last_key: tuple[str, str, float] | None = None  # stream, key, time
+        #: The last raw events (time, stream, kind, x, y, detail), for debugging in the field.
+        self.log: deque[tuple[float, str, str, float, float, str]] = deque(maxlen=64)
 
     # ------------------------------------------------------------ ipycanvas
     def canvas_move(self, x: float, y: float) -> None:
         """Handle an ipycanvas ``mouse_move`` (canvas pixels)."""
         self.pointer = (float(x), float(y))
+        if self.gesture is not None:  # moves between gestures would flood the log
+            self._note("canvas", "move", x, y)
         g = self.gesture
         if g is not None and not g.touch:
             self._move(g, float(x), float(y))
@@ -210,6 +215,7 @@ class EventMerger:
         """Handle an ipycanvas ``mouse_down``: an exact position for the ipyevents press."""
         x, y = float(x), float(y)
         now = self.clock()
+        self._note("canvas", "down", x, y)
         self.pointer = (x, y)
         self._canvas_down = (x, y, now)
         g = self.gesture
@@ -225,12 +231,14 @@ class EventMerger:
 
     def canvas_up(self, x: float, y: float) -> None:
         """Handle an ipycanvas ``mouse_up``."""
+        self._note("canvas", "up", x, y)
         self.pointer = (float(x), float(y))
         if self.gesture is not None and not self.gesture.touch:
             self._release(float(x), float(y))
 
     def canvas_out(self, x: float, y: float) -> None:
         """Handle ``mouse_out``: the release would happen outside, unseen; end now."""
+        self._note("canvas", "out", x, y)
         self.pointer = None
         if self.gesture is not None and not self.gesture.touch:
             self._release(self.gesture.last_x, self.gesture.last_y)
@@ -266,6 +274,8 @@ class EventMerger:
     def dom_event(self, event: dict[str, Any]) -> None:
         """An ipyevents event dict (``mousedown``, ``mouseup``, ``wheel``, ``keydown`` …)."""
         kind = event.get("type")
+        self._note("dom", str(kind), *self._estimate(event),
+                   f"button={event.get('button')} key={event.get('key')}")
         if kind == "mousedown":
             self._dom_down(event)
         elif kind == "mouseup":
@@ -287,6 +297,9 @@ class EventMerger:
         # "contextmenu" is watched only so that ipyevents suppresses the browser menu.
 
     # -------------------------------------------------------------- helpers
+    def _note(self, stream: str, kind: str, x: float, y: float, detail: str = "") -> None:
+        self.log.append((self.clock(), stream, kind, float(x), float(y), detail))
+
     def _tolerance(self) -> float:
         """Canvas pixels within which a rounded CSS position matches an exact one."""
         return 2.5

@@ -66,6 +66,11 @@ def drawn(pg):
     )
 
 
+def events(pg):
+    """The widget's log of raw input events (for failure messages)."""
+    return "\n".join(map(str, kernel_json(pg, "list(w._merger.log)")))
+
+
 def vertex_px(pg, v):
     return kernel_json(pg, f"w.view.to_pixel(w.linkage.vertices[{v}]).tolist()")
 
@@ -113,7 +118,7 @@ def test_click_adds_vertex_and_alt_click_adds_rod(fresh):
     canvas = canvas_locator(pg)
     canvas.click(position=css_pos(pg, 40, 40))
     n = poll(lambda: (k := kernel_json(pg, "w.linkage.n_vertices")) == 7 and k)
-    assert n == 7
+    assert n == 7, events(pg)
     wx, wy = kernel_json(pg, "w.linkage.vertices[6].tolist()")
     ex, ey = kernel_json(pg, "w.view.to_world([40, 40]).tolist()")
     scale = kernel_json(pg, "w.view.scale")
@@ -130,7 +135,7 @@ def test_key_f_pins_selected_vertex(fresh):
     pg = fresh
     px, py = vertex_px(pg, 2)
     canvas_locator(pg).click(position=css_pos(pg, px, py))
-    assert poll(lambda: kernel_json(pg, "w.selected_vertex") == 2)
+    assert poll(lambda: kernel_json(pg, "w.selected_vertex") == 2), events(pg)
     pg.keyboard.press("f")
     assert poll(lambda: kernel_json(pg, "bool(w.linkage.is_pinned(2))"))
     n_cells = pg.locator(".jp-Notebook .jp-Cell").count()
