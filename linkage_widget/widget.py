@@ -920,6 +920,8 @@ class LinkageWidget(W.VBox):
         if self._drag_vertex is None:
             self._drag_vertex = v
             self.selected_vertex = v
+            if self._linkage.is_pinned(v):
+                self._message = f"vertex {v} is pinned: f unpins it, shift-drag moves it"
             self.running = True
         self._drag_target = target
         self._unsettle()
@@ -1397,6 +1399,8 @@ class LinkageWidget(W.VBox):
     def _hint(self) -> str:
         if self._message:
             return self._message
+        if self._drag_vertex is not None and self._status == "blocked":
+            return f"vertex {self._drag_vertex} cannot move that way (the linkage blocks it)"
         if self._drag_vertex is not None:
             return f"dragging vertex {self._drag_vertex}: the mechanism follows the pointer"
         if self.attractor is not None and self.selected_vertex is not None:

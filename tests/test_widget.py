@@ -486,6 +486,19 @@ def test_upload(peau):
     assert peau.tracked == (1,)
 
 
+def test_svg_is_deterministic():
+    assert LinkageWidget.load("peaucellier.txt").to_svg() == (
+        LinkageWidget.load("peaucellier.txt").to_svg()
+    )
+
+
+def test_dragging_a_pinned_vertex_explains(peau):
+    start = px(peau, 0)
+    drag(peau, start, (start[0] + 30, start[1]))
+    assert np.array_equal(peau.linkage.vertices, Linkage.load("peaucellier.txt").vertices)
+    assert "pinned" in peau.scene().by_role("hint")[0].texts[0]
+
+
 def test_exports(peau, tmp_path):
     svg = peau.to_svg()
     assert svg.startswith("<svg") or svg.startswith("<?xml")
