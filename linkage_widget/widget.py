@@ -282,7 +282,7 @@ class LinkageWidget(W.VBox):
         self._message = ""
         self._preset = 0
         self._frames: list[Scene] = []
-        self._last_frame_time = -math.inf
+        self._last_gif_frame = -math.inf
         self._downloads: dict[str, str] = {}
         self._clock: Callable[[], float] = time.perf_counter
         self._step_memory = dict(DEFAULT_STEP)
@@ -664,7 +664,7 @@ class LinkageWidget(W.VBox):
             return
         if change["new"]:
             self._frames = []
-            self._last_frame_time = -math.inf
+            self._last_gif_frame = -math.inf
             self._record_frame(self.scene())
         self._update_controls()
 
@@ -725,6 +725,8 @@ class LinkageWidget(W.VBox):
         for v in (i, j):
             if not 0 <= int(v) < n:
                 raise IndexError(f"vertex {v} out of range (there are {n} vertices)")
+        if rest_length is None:  # fixed now: a rebuilt simulator must not reset it
+            rest_length = float(np.hypot(*(self._linkage.vertices[i] - self._linkage.vertices[j])))
         spring = Spring(int(i), int(j), float(stiffness), rest_length, float(damping))
         self._edit(lambda: self._set_springs((*self._springs, spring)), f"spring {i}-{j}")
 
@@ -1103,8 +1105,7 @@ class LinkageWidget(W.VBox):
             self._linkage.remove_vertex(v)
             self.tracked = tuple(t - (t > v) for t in self.tracked if t != v)
             self._springs = tuple(s for s in (sp.renumbered(v) for sp in self._springs) if s)
-            if self.attractor is not None and self.selected_vertex is None:
-                self.attractor = None
+            self.attractor = None  # it pulled the selected vertex; nothing is selected now
 
         self._edit(change, f"vertex {v} deleted")
 
@@ -1563,9 +1564,9 @@ class LinkageWidget(W.VBox):
     # ============================================================= recording
     def _record_frame(self, scene: Scene) -> None:
         now = self._clock()
-        if now - self._last_frame_time < 1.0 / GIF_FPS or len(self._frames) >= GIF_MAX_FRAMES:
+        if now - self._last_gif_frame < 1.0 / GIF_FPS or len(self._frames) >= GIF_MAX_FRAMES:
             return
-        self._last_frame_time = now
+        self._last_gif_frame = now
         self._frames.append(scene)
 
     def _toggle_recording(self) -> None:

@@ -645,6 +645,24 @@ def test_dynamic_mode_falls_under_gravity(peau):
     assert not peau.running
 
 
+def test_springs_pull_in_dynamic_mode_and_are_saved(peau, tmp_path):
+    peau.add_spring(3, 4, stiffness=50.0, rest_length=10.0, damping=1.0)
+    assert peau.springs[0].rest_length == 10.0
+    assert peau.scene().by_role("springs")
+    d0 = np.hypot(*(peau.linkage.vertices[3] - peau.linkage.vertices[4]))
+    peau.mode = "dynamic"
+    peau.running = True
+    peau.advance(20)
+    assert np.hypot(*(peau.linkage.vertices[3] - peau.linkage.vertices[4])) < d0
+    peau.running = False
+    peau.save(tmp_path / "s.txt")
+    assert LinkageWidget.load(tmp_path / "s.txt").springs == peau.springs
+    peau.add_spring(0, 5)  # rest length: the distance now
+    assert peau.springs[1].rest_length == pytest.approx(
+        np.hypot(*(peau.linkage.vertices[0] - peau.linkage.vertices[5])))
+    assert peau.undo() and len(peau.springs) == 1
+
+
 def test_gif_recording(peau, tmp_path):
     t = [0.0]
     peau._clock = lambda: t[0]
