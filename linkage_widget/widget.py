@@ -1371,7 +1371,7 @@ class LinkageWidget(W.VBox):
             attracted_vertex=target[0] if target and self.attractor is not None else None,
             tracked=tuple(self.tracked),
             tracks=self._tracks.as_dict(),
-            velocity_basis=r.velocity_basis if fresh and live else None,  # type: ignore[union-attr]
+            velocity_basis=_shown_motions(r) if fresh and live else None,
             show_velocities=self.show_velocities,
             show_vertices=self.show_vertices,
             show_angles=self.show_angles,
@@ -1581,6 +1581,18 @@ class LinkageWidget(W.VBox):
 
 
 # ==================================================================== helpers
+def _shown_motions(report: RigidityReport | None) -> np.ndarray | None:
+    """The velocity arrows worth drawing: the internal flexes, or the rigid motions if none.
+
+    The basis lists the trivial (rigid-body) motions first. Next to a flex they
+    only add a sea of parallel arrows that hides it.
+    """
+    if report is None:
+        return None
+    basis = report.velocity_basis
+    return basis[report.trivial_dof :] if report.internal_dof > 0 else basis
+
+
 def _timed_analyze(linkage: Linkage) -> tuple[RigidityReport, float]:
     """The analysis and its compute time in seconds (in the worker thread: no queueing)."""
     t0 = time.perf_counter()

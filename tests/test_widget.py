@@ -283,6 +283,16 @@ def test_v_cycles_view_options_and_i_toggles_info(peau):
     assert peau.show_info and peau.scene().by_role("info")
 
 
+def test_arrows_show_internal_flexes_else_rigid_motions():
+    w = LinkageWidget(Linkage([[0, 0], [100, 0], [100, 100], [0, 100]],
+                              rods=[(0, 1), (1, 2), (2, 3), (3, 0)]))
+    assert (w.analysis.trivial_dof, w.analysis.internal_dof) == (3, 1)
+    colors = set(w.scene().by_role("velocities")[0].color)
+    assert len(colors) == 1  # one basis vector: the flex, not the 3 rigid motions
+    rod = LinkageWidget(Linkage([[0, 0], [100, 0]], rods=[(0, 1)]))
+    assert len(rod.scene().by_role("velocities")[0]) >= 4  # 3 rigid motions, 2 vertices
+
+
 def test_velocity_arrows_drawn(peau):
     arrows = peau.scene().by_role("velocities")
     assert arrows and len(arrows[0]) >= 3  # the moving joints of the one flex
