@@ -17,16 +17,21 @@ Kinematic mode (``step_size`` = how far the pulled vertex may move per step)
 
     .. math:: \Delta p = -M^{-1} A^T (A M^{-1} A^T + \varepsilon I)^{-1} g(p),
 
-    reusing the step's factorisation (refactorised when it converges slowly).
-    The step :math:`h` is the largest of ``step_size / |v_s|`` halved until the
-    corrector converges, moves the predicted point by at most
-    :data:`CORRECTOR_DEVIATION` of the step (so a step never jumps through a
-    singular configuration onto another branch), and the squared distance to
-    the target falls by at least :data:`DESCENT_RATIO` of its linear prediction
-    (so the pulled vertex never overshoots the target, nor the closest point to
-    it that the mechanism can reach). When no step of useful size passes, the
-    status is ``"blocked"`` and the positions do not change at all: no jitter at
-    a dead point.
+    reusing the step's factorisation for chord iterations and switching to
+    Newton (a fresh factorisation, then reused by the next step) when they
+    crawl. The predictor moves the pulled vertex by ``step_size`` (or less: not
+    past the target, and at most :data:`STEP_GROWTH` times the last move that
+    trouble limited), halved until (1) the corrector converges, (2) it moves the
+    predicted point by at most :data:`CORRECTOR_DEVIATION` of the step, so a
+    step cannot land on another branch through a singular placement, (3) the
+    squared distance to the target falls by at least :data:`DESCENT_RATIO` of
+    its linear prediction, so the pulled vertex overshoots neither the target
+    nor the closest point to it that the mechanism can reach, and (4) the drive
+    direction at the new point does not reverse (:math:`v_{new}^T M v > 0`):
+    a reversal means the step went through a fold of the pulled vertex's path,
+    a dead point, to its far side. When no step of useful size passes, the
+    status is ``"blocked"`` and the positions do not change at all: no jitter
+    at a dead point.
 
 Dynamic mode (``step_size`` = time step in seconds)
     :math:`M\ddot p = F(p, \dot p) - A(p)^T\lambda`, :math:`g(p) = 0`, integrated
@@ -66,9 +71,13 @@ Regularisation
     approximately, because their coordinates were rounded to six decimals
     (singular value near 1e-8), while the genuinely locked file's smallest
     singular value is 5e-6. Along such an approximate flex no placement satisfies
-    every constraint; the corrector then holds the best residual it reaches
-    (at most :data:`DATA_TOL`) and the error does not grow with the number of
-    steps.
+    every constraint. The Schur solve tells exactly which part of a residual
+    no correction can remove, :math:`\varepsilon\lambda` with
+    :math:`(S + \varepsilon I)\lambda = g`: each step holds that part of the
+    residual it starts with and corrects the rest, so the error is what the
+    data allows where the linkage is (at most :data:`DATA_TOL`), never a
+    function of how many steps it took to get there, and the linkage is not
+    pulled back along its flex.
 """
 
 from __future__ import annotations
@@ -106,8 +115,8 @@ ROUNDOFF_FACTOR = 4.0
 #: When even Newton stops contracting, residuals up to this many round-offs are accepted:
 #: the conditioning amplifies round-off (a 10 000-square braced ladder reaches ~5e-11).
 CONDITIONED_ROUNDOFF = 100.0
-#: When the corrector stalls above PROJECTION_TOL (the file's rounded data has no
-#: exact solution there), a residual up to this is accepted as the best the data allows.
+#: The largest whole residual a step may leave (rounded data along an approximate flex
+#: holds part of its residual; a flex that strays further is treated as blocked).
 DATA_TOL = 1e-6
 #: Along an approximate flex, the correctable residual may stay up to this fraction of the
 #: held one (it is corrected at the next step, so the error cannot drift).
@@ -116,7 +125,8 @@ HELD_FRACTION = 0.1
 REGULARIZATION = 1e-13
 #: A corrector may move the predicted point by at most this fraction of the step.
 CORRECTOR_DEVIATION = 0.1
-#: A corrector iteration that shrinks the residual less than this is slow: refactorise.
+#: A corrector iteration that shrinks the residual less than this has stalled: refactorise
+#: (or, in RATTLE, split the time step).
 CHORD_CONTRACTION = 0.25
 #: In kinematic mode a chord iteration that shrinks the residual less than this is slow:
 #: switch to Newton (the Penrose "t" files' near-flex makes the chord crawl).
@@ -412,7 +422,7 @@ class _Projection(NamedTuple):
     fresh: _Factor | None
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Mass:
     """Mass data for one (alpha, m): ``M``, ``M e_y``, particle masses, normalisation."""
 
@@ -1035,8 +1045,8 @@ class Simulator:
         """Normalised diagonal weights of the mass metric: vertex particles, then rod middles."""
         mass = self._mass()
         if mass.metric is None:
-            object.__setattr__(mass, "metric", self._compute_mass_weights())
-        return mass.metric  # type: ignore[return-value]
+            mass.metric = self._compute_mass_weights()
+        return mass.metric
 
     def _compute_mass_weights(self) -> tuple[np.ndarray, _Layout]:
         mass = self._mass()
