@@ -161,6 +161,11 @@ DRIVE_TOL = 1e-12
 BANDED_MAX_BANDWIDTH = 48
 #: A dynamic step whose SHAKE iteration fails is split in halves, at most this deep.
 MAX_SUBSTEP_DEPTH = 8
+#: Springs are explicit forces: a dynamic step is split so that h * omega stays below this
+#: for the stiffest one (omega bounded with its vertices' own masses)...
+SPRING_STEP = 0.5
+#: ...into at most this many sub-steps (beyond, stiff springs may still go unstable).
+MAX_SPRING_SUBSTEPS = 64
 
 #: Default attractor spring stiffness (force per length) and damping (force per speed):
 #: with the default total mass 1 about a 1 s period, damping ratio about 0.7.
@@ -457,8 +462,8 @@ class Simulator:
         Kinematic: how far the pulled vertex moves in one step (world units): the
         predictor moves it by at most this, the projection back onto the
         constraints changes that by a second-order amount. Dynamic: the time
-        step in seconds (e.g. ``1/60``; the explicit forces need it well below
-        the fastest spring period).
+        step in seconds (e.g. ``1/60``); a step is split automatically where
+        a stiff spring or the attractor needs it for stability.
     mass_distribution : float
         :math:`\alpha \in [0, 1]`: 0 puts all mass in the hinges, 1 in the rods
         (see :mod:`linkage_widget.mass`).
@@ -779,7 +784,9 @@ class Simulator:
             elif self._mode == "kinematic":
                 self._status = self._kinematic_step()
             else:
-                self._dynamic_step(self._step_size, 0)
+                substeps = self._spring_substeps()
+                for _ in range(substeps):
+                    self._dynamic_step(self._step_size / substeps, 0)
                 self._status = "moved"
             self._time += 1.0 if self._mode == "kinematic" else self._step_size
 
@@ -991,6 +998,25 @@ class Simulator:
         else:
             v1 = self._mass_factor(p1).minimize(rhs / scale)
         self._v = v1
+
+    def _spring_substeps(self) -> int:
+        r"""Sub-steps that keep the explicit springs stable.
+
+        :math:`h\,\omega \le` :data:`SPRING_STEP` with
+        :math:`\omega^2 = k (1/m_i + 1/m_j)` (attractor: :math:`k / m_s`), where
+        :math:`m` are the vertex particle masses: :math:`M \succeq
+        \operatorname{diag}(m)`, and constraints only add inertia, so this
+        bounds the true frequency from above.
+        """
+        mass = self._mass().vertex
+        omega2 = 0.0
+        if self._attractor is not None:
+            omega2 = self._k_att / mass[self._attractor[0]]
+        if self._springs:
+            i, j, k, _, _ = self._spring_arrays()
+            omega2 = max(omega2, float(np.max(k * (1.0 / mass[i] + 1.0 / mass[j]))))
+        need = self._step_size * np.sqrt(omega2) / SPRING_STEP
+        return int(min(MAX_SPRING_SUBSTEPS, max(1, np.ceil(need))))
 
     def _conservative_force(self, p: np.ndarray) -> np.ndarray:
         """Gravity, attractor spring and spring elements at ``p``, shape ``(2n,)``."""

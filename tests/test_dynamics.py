@@ -251,6 +251,20 @@ def test_attractor_is_a_spring_and_damper():
     assert sim.positions[1] == pytest.approx([x[0], 1.0], abs=1e-5)
 
 
+def test_stiff_spring_at_frame_rate_is_substepped():
+    # Two light vertices (1/202 of the mass each) on a stiff spring: omega ~ 450 rad/s,
+    # far beyond what an explicit step of 1/60 s survives; the simulator splits the step.
+    link = Linkage([[0, 0], [1, 0]] + [[5 + i, 5] for i in range(200)],
+                   rods=[(2 + i, 3 + i) for i in range(199)])
+    sim = Simulator(link, mode="dynamic", step_size=1 / 60)
+    sim.add_spring(0, 1, 1000.0, rest_length=2.0)
+    e0 = _energy(sim)
+    sim.step(60)
+    gap = sim.positions[1, 0] - sim.positions[0, 0]
+    assert 0.9 < gap < 3.1  # oscillates between 1 and 3
+    assert abs(_energy(sim) - e0) < 0.05 * e0
+
+
 def test_gravity_pulls_down():
     link = Linkage([[0.0, 0.0], [1.0, 0.0]])
     sim = Simulator(link, mode="dynamic", step_size=1e-3, gravity=3.0)
