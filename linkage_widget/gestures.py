@@ -354,9 +354,15 @@ class EventMerger:
         self.on_drag(g, dx, dy)
 
     def _release(self, x: float, y: float) -> None:
-        g, self.gesture = self.gesture, None
-        if g is not None:
-            self.on_release(g, x, y)
+        g = self.gesture
+        if g is None:
+            return
+        # The two streams are not ordered: the last mouse_move may arrive after the
+        # ipyevents mouseup. The release position stands in for it.
+        if (x, y) != (g.last_x, g.last_y):
+            self._move(g, x, y)
+        self.gesture = None
+        self.on_release(g, x, y)
 
     def _key(self, stream: str, key: Key) -> None:
         if key.key in MODIFIER_KEYS or not key.key:

@@ -47,6 +47,7 @@ import base64
 import html
 import math
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from os import PathLike
@@ -287,6 +288,7 @@ class LinkageWidget(W.VBox):
         self._clock: Callable[[], float] = time.perf_counter
         self._step_memory = dict(DEFAULT_STEP)
         self.frame_times: list[float] = []  # perf_counter of each drawn frame (last 600)
+        self.error_log: deque[str] = deque(maxlen=20)  # every error shown, newest last
 
     # =========================================================== construction
     @classmethod
@@ -654,6 +656,8 @@ class LinkageWidget(W.VBox):
 
     @observe("error")
     def _on_error_change(self, change: Any) -> None:
+        if change["new"]:
+            self.error_log.append(change["new"])
         if self._ready:
             self._update_readout()
             self._request_draw()
@@ -768,6 +772,8 @@ class LinkageWidget(W.VBox):
 
     # ================================================================ events
     def _on_press(self, g: Gesture) -> None:
+        if self._drag_vertex is not None or self._free_drag:
+            self._end_drag()  # its release never came (e.g. it happened outside the page)
         self._message = ""
         action = g.action
         if action == "primary" and self.tool == "attractor":
@@ -786,6 +792,7 @@ class LinkageWidget(W.VBox):
             if self.attractor is not None and g.data.get("placed"):
                 self.attractor = tuple(self._view.to_world([g.last_x, g.last_y]).tolist())
         elif action == "primary" and hit is not None and hit[0] == "vertex":
+            g.data["moved_vertex"] = True
             self._drag_to(g, hit[1])
         elif action == "primary":
             self._view = self._view.panned(dx, dy)
@@ -793,7 +800,7 @@ class LinkageWidget(W.VBox):
             self._frame_if_due()
 
     def _on_release(self, g: Gesture, x: float, y: float) -> None:
-        if self._drag_vertex is not None or self._free_drag:
+        if g.data.get("moved_vertex"):
             self._end_drag()
             return
         if g.data.get("action") == "primary" and not g.dragged:

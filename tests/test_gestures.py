@@ -153,3 +153,14 @@ def test_touch_is_a_left_press(rec):
     m.touch_end([])
     assert log == [("press", 10.0, 10.0, 0, "primary"), ("drag", 30.0, 10.0, 20.0, 0.0),
                    ("release", True)]
+
+
+def test_release_position_stands_in_for_a_late_last_move(rec):
+    m, log, _ = rec
+    m.canvas_move(20, 20)
+    m.dom_event(dom(20, 20, button=0))
+    m.canvas_move(30, 20)
+    m.dom_event(dom(40, 20, "mouseup", button=0))  # overtook the move to (40, 20)
+    m.canvas_move(40, 20)  # late: no gesture any more
+    assert log[1:] == [("drag", 30, 20, 10, 0), ("drag", 40.0, 20.0, 10.0, 0.0),
+                       ("release", True)]

@@ -67,8 +67,11 @@ def drawn(pg):
 
 
 def events(pg):
-    """The widget's log of raw input events (for failure messages)."""
-    return "\n".join(map(str, kernel_json(pg, "list(w._merger.log)")))
+    """The widget's last raw input events and state (for failure messages)."""
+    log = kernel_json(pg, "list(w._merger.log)[-25:]")
+    state = kernel_json(pg, "[w.selected_vertex, w.selected_rod, w.tool, w._message, "
+                            "w._drag_vertex, list(w.error_log)]")
+    return "\n".join(map(str, [*log, state]))
 
 
 def vertex_px(pg, v):
@@ -181,3 +184,27 @@ def test_right_click_places_attractor_without_context_menu(fresh):
     x5, _ = kernel_json(pg, "w.linkage.vertices[5].tolist()")
     assert abs(x5 - 128.0) <= 1e-9 * 128
     canvas_locator(pg).screenshot(path=str(ART / "widget-attractor.png"))
+
+
+def test_wheel_zooms_at_pointer_and_drag_pans(fresh):
+    pg = fresh
+    scroller = ".jp-WindowedPanel-outer"
+    scroll0 = pg.evaluate(f"document.querySelector('{scroller}').scrollTop")
+    s0 = kernel_json(pg, "w.view.scale")
+    world = kernel_json(pg, "w.view.to_world([320, 240]).tolist()")
+    pg.mouse.move(*page_pos(pg, 320, 240))
+    pg.mouse.wheel(0, -300)
+    s1 = poll(lambda: (s := kernel_json(pg, "w.view.scale")) > 1.05 * s0 and s)
+    assert s1, events(pg)
+    px, py = kernel_json(pg, f"w.view.to_pixel({world}).tolist()")
+    assert abs(px - 320) < 2 and abs(py - 240) < 2  # the point under the pointer stays
+    # the page did not scroll (ipyevents prevented the wheel's default action)
+    assert pg.evaluate(f"document.querySelector('{scroller}').scrollTop") == scroll0
+    ox = kernel_json(pg, "w.view.offset_x")
+    pg.mouse.move(*page_pos(pg, 20, 20))
+    pg.mouse.down()
+    pg.mouse.move(*page_pos(pg, 80, 20), steps=6)
+    pg.mouse.up()
+    assert poll(lambda: abs(kernel_json(pg, "w.view.offset_x") - ox - 60) < 2), events(pg)
+    assert kernel_json(pg, "w.linkage.n_vertices") == 6  # a pan adds no vertex
+    kernel_exec(pg, "w.fit()")
