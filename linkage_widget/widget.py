@@ -1389,7 +1389,7 @@ class LinkageWidget(W.VBox):
             redundant_rods=r.redundant_rods if fresh else None,  # type: ignore[union-attr]
             springs=tuple((s.i, s.j) for s in self._springs),
             info_lines=tuple(r.summary_lines()) if fresh else ("analysing ...",),  # type: ignore[union-attr]
-            hint=self._hint(),
+            hint=_fit_hint(self._hint(), self._view.width),
             error=self.error,
         )
 
@@ -1588,6 +1588,17 @@ class LinkageWidget(W.VBox):
 
 
 # ==================================================================== helpers
+def _fit_hint(text: str, width: int, char_px: float = 7.8) -> str:
+    """Drop trailing `` · `` parts of a hint that would not fit a canvas ``width`` px wide.
+
+    ``char_px`` is the average width of a character of the 14 px hint font.
+    """
+    room = int((width - 20) / char_px)
+    while len(text) > room and " · " in text:
+        text = text.rsplit(" · ", 1)[0]
+    return text
+
+
 def _shown_motions(report: RigidityReport | None) -> np.ndarray | None:
     """The velocity arrows worth drawing: the internal flexes, or the rigid motions if none.
 

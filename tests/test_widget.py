@@ -496,6 +496,14 @@ def test_upload(peau):
     assert peau.tracked == (1,)
 
 
+def test_hint_fits_small_canvases():
+    small = LinkageWidget(Linkage.load("peaucellier.txt"), width=300, height=200)
+    hint = small.scene().by_role("hint")[0].texts[0]
+    assert hint and len(hint) * 7.8 <= 300 - 20
+    big = LinkageWidget(Linkage.load("peaucellier.txt"))
+    assert len(big.scene().by_role("hint")[0].texts[0]) > len(hint)
+
+
 def test_svg_is_deterministic():
     assert LinkageWidget.load("peaucellier.txt").to_svg() == (
         LinkageWidget.load("peaucellier.txt").to_svg()
