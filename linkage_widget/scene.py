@@ -165,6 +165,20 @@ def _style(value: Any) -> Any:
         return value
     return _frozen(np.asarray(value, dtype=np.float64))
 
+def _init_flat(item: Any, minimum: int) -> None:
+    """Freeze ``item.points`` (N, 2) and ``item.counts`` (k,) of a flat list of point runs."""
+    object.__setattr__(item, "points", _points(item.points, (2,)))
+    counts = np.asarray(item.counts, dtype=np.int64).reshape(-1)
+    if counts.sum() != len(item.points) or np.any(counts < minimum):
+        raise ValueError(f"counts must be >= {minimum} and sum to the number of points")
+    object.__setattr__(item, "counts", _frozen(counts))
+
+
+def _split_flat(points: np.ndarray, counts: np.ndarray) -> list[np.ndarray]:
+    """A flat list of point runs as a list of ``(c, 2)`` arrays."""
+    return np.split(points, np.cumsum(counts)[:-1]) if len(counts) else []
+
+
 
 @dataclass(frozen=True, eq=False)
 class Segments:
@@ -224,11 +238,7 @@ class Polylines:
     role: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "points", _points(self.points, (2,)))
-        counts = np.asarray(self.counts, dtype=np.int64).reshape(-1)
-        if counts.sum() != len(self.points) or np.any(counts < 2):
-            raise ValueError("counts must be >= 2 and sum to the number of points")
-        object.__setattr__(self, "counts", _frozen(counts))
+        _init_flat(self, minimum=2)
         object.__setattr__(self, "width", _style(self.width))
         object.__setattr__(self, "alpha", _style(self.alpha))
 
@@ -237,7 +247,7 @@ class Polylines:
 
     def split(self) -> list[np.ndarray]:
         """The polylines as a list of ``(c, 2)`` arrays."""
-        return np.split(self.points, np.cumsum(self.counts)[:-1]) if len(self.counts) else []
+        return _split_flat(self.points, self.counts)
 
 
 @dataclass(frozen=True, eq=False)
@@ -269,11 +279,7 @@ class Polygons:
     role: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "points", _points(self.points, (2,)))
-        counts = np.asarray(self.counts, dtype=np.int64).reshape(-1)
-        if counts.sum() != len(self.points) or np.any(counts < 3):
-            raise ValueError("counts must be >= 3 and sum to the number of points")
-        object.__setattr__(self, "counts", _frozen(counts))
+        _init_flat(self, minimum=3)
         object.__setattr__(self, "alpha", _style(self.alpha))
 
     def __len__(self) -> int:
@@ -281,7 +287,7 @@ class Polygons:
 
     def split(self) -> list[np.ndarray]:
         """The polygons as a list of ``(c, 2)`` arrays."""
-        return np.split(self.points, np.cumsum(self.counts)[:-1]) if len(self.counts) else []
+        return _split_flat(self.points, self.counts)
 
 
 @dataclass(frozen=True, eq=False)
