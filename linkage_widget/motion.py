@@ -1190,6 +1190,10 @@ class Simulator:
         self._p = p
         self._version += 1
         self._factor_cache = None
+        # Round-off follows the coordinates: a linkage falling for minutes under gravity
+        # ends up far from the origin, where the floor measured at construction is below
+        # what float64 can reach, and every RATTLE step would split MAX_SUBSTEP_DEPTH deep.
+        self._roundoff = _roundoff(p, self._cs)
 
     def _spring_arrays(self) -> tuple[np.ndarray, ...]:
         s = self._springs
