@@ -129,6 +129,24 @@ class Extensions:
         return json.dumps(data, indent=1) + "\n"
 
     @classmethod
+    def from_bytes(cls, data: bytes, *, n_vertices: int, source: str = "<bytes>") -> Extensions:
+        """Parse the bytes of a sibling file (UTF-8): :meth:`from_json` after decoding.
+
+        Raises
+        ------
+        LinkageFormatError
+            Also when the bytes are not UTF-8 text (naming ``source`` and the line).
+        """
+        try:
+            text = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = bytes(data)[: exc.start].count(b"\n") + 1
+            raise LinkageFormatError(
+                f"byte {exc.start} is not UTF-8 text: not an extensions file", source, line
+            ) from None
+        return cls.from_json(text, n_vertices=n_vertices, source=source)
+
+    @classmethod
     def from_json(cls, text: str, *, n_vertices: int, source: str = "<string>") -> Extensions:
         """Parse and check against a linkage of ``n_vertices`` vertices.
 
@@ -190,8 +208,7 @@ def read_extensions(path: str | PathLike[str], n_vertices: int) -> Extensions:
     sib = sibling_path(path)
     if not sib.is_file():
         return Extensions()
-    return Extensions.from_json(sib.read_text(encoding="utf-8"), n_vertices=n_vertices,
-                                source=str(sib))
+    return Extensions.from_bytes(sib.read_bytes(), n_vertices=n_vertices, source=str(sib))
 
 
 def write_extensions(path: str | PathLike[str], ext: Extensions) -> None:

@@ -53,7 +53,14 @@ import numpy as np
 from .errors import LinkageFormatError
 from .model import Linkage
 
-__all__ = ["parse_linkage", "format_linkage", "read_linkage", "write_linkage", "atomic_write_text"]
+__all__ = [
+    "parse_linkage",
+    "parse_linkage_bytes",
+    "format_linkage",
+    "read_linkage",
+    "write_linkage",
+    "atomic_write_text",
+]
 
 _SECTIONS = {"v": 2, "f": 1, "e": 2, "a": 3}
 _SECTION_NAMES = {"v": "vertex", "f": "pinned vertex", "e": "rod", "a": "fixed angle"}
@@ -279,10 +286,24 @@ def resolve_path(path: str | PathLike[str]) -> Path:
     )
 
 
+def parse_linkage_bytes(data: bytes, *, source: str = "<bytes>") -> Linkage:
+    r"""Parse the bytes of a linkage file (UTF-8, BOM allowed), as :func:`read_linkage` does.
+
+    For files that arrive as bytes rather than by path (an upload): binary or
+    non-UTF-8 data is rejected with the same :class:`LinkageFormatError`.
+
+    Examples
+    --------
+    >>> parse_linkage_bytes(b"v\n0 0\n3 4\ne\n0 1\n").rod_lengths().tolist()
+    [5.0]
+    """
+    return parse_linkage(_decode(bytes(data), source), source=source)
+
+
 def read_linkage(path: str | PathLike[str]) -> Linkage:
     """Read a linkage file (or a bundled example by bare name)."""
     p = resolve_path(path)
-    return parse_linkage(_decode(p.read_bytes(), str(path)), source=str(path))
+    return parse_linkage_bytes(p.read_bytes(), source=str(path))
 
 
 def atomic_write_text(path: str | PathLike[str], text: str) -> None:
@@ -295,7 +316,7 @@ def atomic_write_text(path: str | PathLike[str], text: str) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     try:
         mode = target.stat().st_mode & 0o777
-    except FileNotFoundError:
+    except OSError:  # no such file yet (or no such folder: mkstemp below says so)
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask

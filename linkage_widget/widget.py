@@ -62,7 +62,7 @@ from traitlets import Bool, Float, Int, TraitError, Tuple, Unicode, observe, val
 
 from .errors import LinkageFormatError
 from .extensions import Extensions, Spring, read_extensions, write_extensions
-from .fileformat import resolve_path
+from .fileformat import parse_linkage_bytes, resolve_path
 from .gestures import EventMerger, Gesture, Key
 from .history import History, Snapshot
 from .model import Linkage
@@ -1517,18 +1517,19 @@ class LinkageWidget(W.VBox):
         files = list(change["new"])
         if not files:
             return
-        texts = {f["name"]: bytes(f["content"]).decode("utf-8-sig", "replace") for f in files}
-        main = [name for name in texts if not name.endswith(".json")]
+        data = {f["name"]: bytes(f["content"]) for f in files}
+        main = [name for name in data if not name.endswith(".json")]
         self._upload.value = ()  # so the same file can be uploaded again
         if not main:
             self.error = "upload a linkage text file (with its .json sibling if you have one)"
             return
         name = main[0]
         try:
-            linkage = Linkage.loads(texts[name], source=name)
-            side = texts.get(name + ".json")
+            # the same decoding as a file loaded by name: binary or non-UTF-8 data is an error
+            linkage = parse_linkage_bytes(data[name], source=name)
+            side = data.get(name + ".json")
             ext = (
-                Extensions.from_json(side, n_vertices=linkage.n_vertices, source=name + ".json")
+                Extensions.from_bytes(side, n_vertices=linkage.n_vertices, source=name + ".json")
                 if side is not None
                 else Extensions()
             )
