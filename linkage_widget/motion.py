@@ -166,6 +166,10 @@ MAX_SUBSTEP_DEPTH = 8
 SPRING_STEP = 0.5
 #: ...into at most this many sub-steps (beyond, stiff springs may still go unstable).
 MAX_SPRING_SUBSTEPS = 64
+#: A mass distribution below this leaves the rod-middle particles out of the metric: their
+#: share changes the motion by less than this, and near alpha = 0 (a subnormal alpha) the
+#: inverse of their masses would overflow and turn the positions into NaN.
+NEGLIGIBLE_ROD_MASS = 1e-12
 
 #: Default attractor spring stiffness (force per length) and damping (force per speed):
 #: with the default total mass 1 about a 1 s period, damping ratio about 0.7.
@@ -1077,7 +1081,7 @@ class Simulator:
     def _compute_mass_weights(self) -> tuple[np.ndarray, _Layout]:
         mass = self._mass()
         vertex = np.repeat(mass.vertex, 2)
-        if self._alpha > 0.0 and len(self._cs.rods):
+        if self._alpha > NEGLIGIBLE_ROD_MASS and len(self._cs.rods):
             # x rows of all middles, then y rows (see _extra_rows)
             return np.concatenate([vertex, mass.middle, mass.middle]) / mass.norm, _Layout(True)
         return vertex / mass.norm, _Layout(False)

@@ -407,3 +407,25 @@ def test_a_long_free_fall_stays_cheap_and_exact_far_from_the_origin():
         assert sim.constraint_error() <= exact_tolerance(sim)
     assert sim.positions[:, 1].max() < -1.9e5
     assert times[-1] < 10 * times[0] + 0.05, f"100 steps took {times} s"
+
+
+# ------------------------------------------------------------ tiny rod masses
+@pytest.mark.parametrize("alpha", [5e-324, 2.2e-311, 1e-300])
+def test_a_vanishing_mass_distribution_moves_like_zero(alpha):
+    # Found by tests/test_stateful.py: the rod-middle particles' inverse masses overflowed
+    # for a subnormal alpha; dynamic positions turned NaN, kinematic steps were 'blocked'.
+    link = Linkage([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], rods=[(0, 1), (1, 2)], pinned=[0])
+    for mode in ("kinematic", "dynamic"):
+        runs = []
+        for a in (alpha, 0.0):
+            sim = Simulator(link, mode=mode, mass_distribution=a, gravity=10.0, step_size=0.05)
+            sim.attract(2, (3.0, 1.0))
+            sim.step(20)
+            runs.append(sim.positions.copy())
+            assert np.all(np.isfinite(sim.positions)) and sim.status != "blocked"
+        assert np.allclose(runs[0], runs[1], rtol=0.0, atol=1e-12)
+    w = LinkageWidget(link, mode="dynamic", gravity=100.0)
+    w.mass_distribution = alpha
+    w.running = True
+    w.advance(10)
+    assert w.error == "" and np.all(np.isfinite(w.linkage.vertices))
