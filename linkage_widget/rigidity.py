@@ -56,6 +56,7 @@ from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
+from threadpoolctl import threadpool_limits
 
 from .constraints import ConstraintSet, as_points
 from .model import Linkage
@@ -72,6 +73,8 @@ __all__ = [
 
 #: Relative tolerance of the numerical rank (singular values / largest).
 RANK_RTOL = 1e-7
+#: Matrices with more entries than this are decomposed with one BLAS thread (see _spectrum).
+SINGLE_THREAD_SIZE = 40_000
 #: A dimensionless stress energy below this counts as zero in the second-order test.
 SECOND_ORDER_RTOL = 1e-6
 
@@ -332,6 +335,17 @@ def _spectrum(a: np.ndarray, rtol: float) -> tuple[int, np.ndarray, np.ndarray, 
     c, cols = a.shape
     if c == 0:
         return 0, np.zeros(0), np.eye(cols), np.zeros((0, 0))
+    if a.size > SINGLE_THREAD_SIZE:
+        # Multithreaded BLAS collapses when the cores are shared (Binder, or the widget's
+        # analysis thread beside its animation): penrose4t took 18-37 s with two threads
+        # under load against 2.3 s with one.
+        with threadpool_limits(limits=1, user_api="blas"):
+            return _spectrum_dense(a, rtol)
+    return _spectrum_dense(a, rtol)
+
+
+def _spectrum_dense(a: np.ndarray, rtol: float) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    c, cols = a.shape
     u, sv, vt = sla.svd(a, full_matrices=cols > c, lapack_driver="gesdd")
     rank = int(np.sum(sv > rtol * sv[0]))
     kernel = vt[rank:].T
