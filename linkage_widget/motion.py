@@ -45,6 +45,12 @@ Dynamic mode (``step_size`` = time step in seconds)
     vertex pairs (``LinearSpring`` / ``LinearDamper`` of
     ``sympy.physics.mechanics``). Damping forces enter the first half kick
     explicitly and the second implicitly, which keeps stiff dampers stable.
+    A step whose SHAKE iteration does not converge is split in halves, at most
+    :data:`MAX_SUBSTEP_DEPTH` deep. At a singular placement (a chain stretched
+    straight between pins) even the smallest sub-step may not converge: such a
+    sub-step is taken only if it leaves the constraint error at most
+    :data:`DATA_TOL` (or no larger than it was), else the positions stay; a
+    step that could not move at all reports ``"blocked"``.
 
 Linear algebra
     Every solve is the equality-constrained quadratic program above. The
@@ -788,10 +794,11 @@ class Simulator:
             elif self._mode == "kinematic":
                 self._status = self._kinematic_step()
             else:
+                start = self._p
                 substeps = self._spring_substeps()
                 for _ in range(substeps):
                     self._dynamic_step(self._step_size / substeps, 0)
-                self._status = "moved"
+                self._status = "blocked" if self._p is start else "moved"
             self._time += 1.0 if self._mode == "kinematic" else self._step_size
 
     # ---------------------------------------------------------- kinematic
@@ -992,8 +999,17 @@ class Simulator:
             self._dynamic_step(0.5 * h, depth + 1)
             self._dynamic_step(0.5 * h, depth + 1)
             return
+        if not ok and self._error(self._residuals(p1)) > max(
+            self._error(self._residuals(p)), DATA_TOL
+        ):
+            # Not even the smallest sub-step converges (a singular placement), and taking
+            # it anyway would leave more than DATA_TOL: rods would break (a straight chain
+            # of six between pins flew apart, 600% strain within a second). Stay; the
+            # velocity stage still runs.
+            p1 = p
         v_half = (p1 - p) / h
-        self._set_positions(p1)
+        if p1 is not p:
+            self._set_positions(p1)
         # Velocity stage: (M + h/2 C) v1 = M v_half + h/2 F_c(p1) - A(p1)^T mu, A(p1) v1 = 0.
         rhs = mass @ v_half + 0.5 * h * self._conservative_force(p1)
         scale = 1.0 + 0.5 * h * self._damping

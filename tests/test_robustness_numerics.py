@@ -20,6 +20,7 @@ from linkage_widget import Linkage
 from linkage_widget.motion import (
     CONDITIONED_ROUNDOFF,
     CORRECTOR_DEVIATION,
+    DATA_TOL,
     PROJECTION_TOL,
     ROUNDOFF_FACTOR,
     Simulator,
@@ -28,7 +29,7 @@ from linkage_widget.rigidity import analyze
 from linkage_widget.widget import STEP_SLIDER, LinkageWidget
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_widget import click, drag, key, px  # noqa: E402  (synthetic event helpers)
+from test_widget import click, drag, key, px, rod_mid  # noqa: E402  (event helpers)
 
 EPS = float(np.finfo(float).eps)
 
@@ -429,3 +430,42 @@ def test_a_vanishing_mass_distribution_moves_like_zero(alpha):
     w.running = True
     w.advance(10)
     assert w.error == "" and np.all(np.isfinite(w.linkage.vertices))
+
+
+# ------------------------------------------------- a straight chain between pins
+@pytest.mark.parametrize("gravity", [10.0, 100.0])
+def test_a_straight_chain_between_pins_holds_together_under_gravity(gravity):
+    # Six rods stretched straight between two pins cannot move at all; RATTLE cannot
+    # converge there. It used to take the unconverged sub-steps anyway: the chain flew
+    # apart within 4 steps (strain 1e-3, then 600%). Found by tests/test_stateful.py.
+    n = 6
+    link = Linkage(
+        [[10.0 * i, 0.0] for i in range(n + 1)], rods=[(i, i + 1) for i in range(n)], pinned=[0, n]
+    )
+    sim = Simulator(link, mode="dynamic", step_size=1 / 60, gravity=gravity)
+    t0 = time.perf_counter()
+    for _ in range(12):
+        sim.step()
+        assert np.all(np.isfinite(sim.positions))
+        assert sim.constraint_error() <= DATA_TOL
+        assert np.abs(sim.positions[:, 1]).max() < 0.05  # sag allowed by a 1e-6 strain
+    assert time.perf_counter() - t0 < 20.0
+
+
+def test_splitting_a_pinned_rod_then_dynamics_keeps_the_rods_in_the_widget():
+    # What a student does: pin both ends of a rod, split it (z) four times, switch to
+    # dynamic mode and press play. The rods used to stretch by 27% within a second.
+    w = LinkageWidget(Linkage([[0.0, 0.0], [120.0, 0.0]], rods=[(0, 1)], pinned=[0, 1]))
+    for _ in range(4):
+        click(w, *rod_mid(w, 0))
+        key(w, "z")
+    assert w.linkage.n_rods == 5 and w.analysis.status == "rigid but infinitesimally flexible"
+    lengths = w.linkage.rod_lengths()
+    w._mode_buttons.value = "dynamic"
+    w._gravity_slider.value = 100.0
+    key(w, " ")
+    assert w.running
+    w.advance(20)
+    assert w.error == ""
+    strain = np.abs(w.linkage.rod_lengths() / lengths - 1.0).max()
+    assert strain <= DATA_TOL
