@@ -165,6 +165,7 @@ def _style(value: Any) -> Any:
         return value
     return _frozen(np.asarray(value, dtype=np.float64))
 
+
 def _init_flat(item: Any, minimum: int) -> None:
     """Freeze ``item.points`` (N, 2) and ``item.counts`` (k,) of a flat list of point runs."""
     object.__setattr__(item, "points", _points(item.points, (2,)))
@@ -177,7 +178,6 @@ def _init_flat(item: Any, minimum: int) -> None:
 def _split_flat(points: np.ndarray, counts: np.ndarray) -> list[np.ndarray]:
     """A flat list of point runs as a list of ``(c, 2)`` arrays."""
     return np.split(points, np.cumsum(counts)[:-1]) if len(counts) else []
-
 
 
 @dataclass(frozen=True, eq=False)
@@ -704,6 +704,19 @@ DEFAULT_THEME = Theme()
 
 
 # ================================================================ building
+def overlay_insets(info_lines: int, theme: Theme = DEFAULT_THEME) -> tuple[float, float]:
+    """Pixels the info panel covers at the top and the hint and error lines at the bottom.
+
+    For fitting a view so that no joint hides under them (``ViewTransform.fit``'s
+    ``top``/``bottom``). Matches the layout of :func:`build_scene`.
+
+    >>> overlay_insets(0)[0], overlay_insets(4)[0] > 80
+    (0.0, True)
+    """
+    top = 10.0 + (theme.font_size + 4.0) * info_lines + 14.0 if info_lines else 0.0
+    return top, 2.0 * (theme.hint_size + 8.0)
+
+
 def build_scene(
     linkage: Linkage,
     view: ViewTransform,

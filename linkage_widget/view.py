@@ -78,7 +78,16 @@ class ViewTransform:
 
     # ------------------------------------------------------------ building
     @classmethod
-    def fit(cls, points: Any, width: int, height: int, margin: float = 0.1) -> ViewTransform:
+    def fit(
+        cls,
+        points: Any,
+        width: int,
+        height: int,
+        margin: float = 0.1,
+        *,
+        top: float = 0.0,
+        bottom: float = 0.0,
+    ) -> ViewTransform:
         """The transform that shows all ``points`` centred, with a margin on every side.
 
         Parameters
@@ -92,6 +101,9 @@ class ViewTransform:
         margin : float
             Fraction of the width (height) kept free on the left and right
             (top and bottom), in ``[0, 0.5)``.
+        top, bottom : float, keyword-only
+            Pixels reserved above and below (an info panel, a hint line); the
+            margin applies to the height that is left.
 
         Returns
         -------
@@ -102,13 +114,16 @@ class ViewTransform:
         if not 0.0 <= margin < 0.5:
             raise ValueError(f"margin must be in [0, 0.5), got {margin!r}")
         width, height = int(width), int(height)
+        if not (top >= 0 and bottom >= 0 and top + bottom < height):
+            raise ValueError(f"top and bottom must be >= 0 and leave room, got {top!r}, {bottom!r}")
+        inner = height - top - bottom
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
         pts = pts[np.all(np.isfinite(pts), axis=1)]
         if len(pts) == 0:
-            return cls(1.0, width / 2.0, height / 2.0, width, height)
+            return cls(1.0, width / 2.0, top + inner / 2.0, width, height)
         lo, hi = pts.min(axis=0), pts.max(axis=0)
         extent = hi - lo
-        usable = np.array([width, height], dtype=np.float64) * (1.0 - 2.0 * margin)
+        usable = np.array([width, inner], dtype=np.float64) * (1.0 - 2.0 * margin)
         # Subnormal extents overflow to inf; the clamp below turns that into MAX_SCALE.
         with np.errstate(divide="ignore", over="ignore"):
             ratios = np.where(extent > 0, usable / np.where(extent > 0, extent, 1.0), np.inf)
@@ -117,7 +132,7 @@ class ViewTransform:
             scale = 1.0
         scale = _clamp_scale(scale)
         cx, cy = (lo + hi) / 2.0
-        return cls(scale, width / 2.0 - scale * cx, height / 2.0 + scale * cy, width, height)
+        return cls(scale, width / 2.0 - scale * cx, top + inner / 2.0 + scale * cy, width, height)
 
     # ---------------------------------------------------------- converting
     def to_pixel(self, xy: Any) -> np.ndarray:

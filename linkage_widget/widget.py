@@ -68,7 +68,7 @@ from .history import History, Snapshot
 from .model import Linkage
 from .render_canvas import draw_scene
 from .rigidity import RigidityReport, analyze
-from .scene import Scene, SceneState, build_scene, hit_test
+from .scene import Scene, SceneState, build_scene, hit_test, overlay_insets
 from .view import ViewTransform
 
 __all__ = ["LinkageWidget", "TOOLS"]
@@ -104,6 +104,7 @@ FRAME_S = 1.0 / 60.0  # at most 60 frames per second
 MIN_YIELD_S = 0.002  # the frame loop always lets the kernel handle messages in between
 SLEEP_OVERSHOOT_S = 0.0005  # asyncio.sleep wakes this much late (epoll's millisecond timeouts)
 TRACK_CAP = 2000  # points kept per tracked vertex
+INFO_PANEL_LINES = 4  # RigidityReport.summary_lines(): fit() keeps joints clear of them
 DRAG_STEP_PX = 20.0  # while dragging, a kinematic step may move the vertex this far on screen
 DRAG_SUBSTEPS = 10  # kinematic steps per frame while dragging (the pointer may be far) ...
 FRAME_BUDGET_S = 0.008  # ... but no more stepping than this per frame
@@ -255,7 +256,7 @@ class LinkageWidget(W.VBox):
         self._draw()
 
     def _init_state(self, width: int, height: int) -> None:
-        self._view = ViewTransform.fit(self._linkage.vertices, width, height, margin=0.12)
+        self._view = self._fitted_view(width, height)
         self._history: History[Snapshot] = History()
         self._springs: tuple[Spring, ...] = ()
         self._sim: Any = None
@@ -394,15 +395,29 @@ class LinkageWidget(W.VBox):
         )
         lo, hi, step, fmt, tip = STEP_SLIDER[self.mode]
         self._step_slider = W.FloatSlider(
-            value=self.step_size, min=lo, max=hi, step=step, readout_format=fmt,
-            description="step size", tooltip=tip, style={"description_width": "initial"},
+            value=self.step_size,
+            min=lo,
+            max=hi,
+            step=step,
+            readout_format=fmt,
+            description="step size",
+            tooltip=tip,
+            style={"description_width": "initial"},
         )
         self._mass_slider = W.FloatSlider(
-            value=self.mass_distribution, min=0.0, max=1.0, step=0.01,
-            description="mass distribution", style={"description_width": "initial"},
+            value=self.mass_distribution,
+            min=0.0,
+            max=1.0,
+            step=0.01,
+            description="mass distribution",
+            style={"description_width": "initial"},
         )
         self._gravity_slider = W.FloatSlider(
-            value=self.gravity, min=0.0, max=1000.0, step=10.0, description="gravity",
+            value=self.gravity,
+            min=0.0,
+            max=1000.0,
+            step=10.0,
+            description="gravity",
             style={"description_width": "initial"},
         )
         self._step_slider.add_class("linkage-step-size")
@@ -415,7 +430,9 @@ class LinkageWidget(W.VBox):
         ):
             _link_slider(self, name, slider)
         self._mode_buttons = W.ToggleButtons(
-            options=["kinematic", "dynamic"], value=self.mode, style={"button_width": "92px"},
+            options=["kinematic", "dynamic"],
+            value=self.mode,
+            style={"button_width": "92px"},
             tooltips=["follow the pointer/attractor", "physics: masses, gravity, inertia"],
         )
         W.link((self, "mode"), (self._mode_buttons, "value"))
@@ -428,8 +445,12 @@ class LinkageWidget(W.VBox):
             ("show_stresses", "stresses"),
             ("show_pebbles", "pebble game"),
         ):
-            box = W.Checkbox(value=getattr(self, name), description=label, indent=False,
-                             layout=W.Layout(width="auto", margin="0 12px 0 0"))
+            box = W.Checkbox(
+                value=getattr(self, name),
+                description=label,
+                indent=False,
+                layout=W.Layout(width="auto", margin="0 12px 0 0"),
+            )
             W.link((self, name), (box, "value"))
             checks.append(box)
         self._readout = W.HTML()
@@ -650,8 +671,15 @@ class LinkageWidget(W.VBox):
         self._tracks.append(self._linkage.vertices)
         self._request_draw()
 
-    @observe("show_velocities", "show_vertices", "show_angles", "show_info", "show_stresses",
-             "show_pebbles", "tool")
+    @observe(
+        "show_velocities",
+        "show_vertices",
+        "show_angles",
+        "show_info",
+        "show_stresses",
+        "show_pebbles",
+        "tool",
+    )
     def _on_view_option_change(self, change: Any) -> None:
         self._request_draw()
 
@@ -680,10 +708,17 @@ class LinkageWidget(W.VBox):
 
     def fit(self) -> None:
         """Zoom and pan so that the whole linkage fills the canvas."""
-        self._view = ViewTransform.fit(
-            self._linkage.vertices, self._view.width, self._view.height, margin=0.12
-        )
+        self._view = self._fitted_view(self._view.width, self._view.height)
         self._request_draw()
+
+    def _fitted_view(self, width: int, height: int) -> ViewTransform:
+        """Fit the linkage clear of the info panel (when shown) and the hint line."""
+        # show_info is not set yet while __init__ fits the first view: it defaults to on
+        shown = getattr(self, "show_info", True)
+        top, bottom = overlay_insets(INFO_PANEL_LINES if shown else 0)
+        return ViewTransform.fit(
+            self._linkage.vertices, width, height, margin=0.1, top=top, bottom=bottom
+        )
 
     def undo(self) -> bool:
         """Go back one edit (or motion); return whether there was one."""
@@ -722,7 +757,11 @@ class LinkageWidget(W.VBox):
         return True
 
     def add_spring(
-        self, i: int, j: int, stiffness: float = 1.0, rest_length: float | None = None,
+        self,
+        i: int,
+        j: int,
+        stiffness: float = 1.0,
+        rest_length: float | None = None,
         damping: float = 0.0,
     ) -> None:
         """Attach a spring (and damper) between vertices ``i`` and ``j`` (dynamic mode)."""
@@ -972,8 +1011,10 @@ class LinkageWidget(W.VBox):
         v = self._require_vertex("track")
         on = v not in self.tracked
         new = (*self.tracked, v) if on else tuple(t for t in self.tracked if t != v)
-        self._edit(lambda: setattr(self, "tracked", new),
-                   f"tracking vertex {v}" if on else f"vertex {v} no longer tracked")
+        self._edit(
+            lambda: setattr(self, "tracked", new),
+            f"tracking vertex {v}" if on else f"vertex {v} no longer tracked",
+        )
 
     def _key_delete(self) -> None:
         if self.selected_vertex is not None:
@@ -1172,8 +1213,7 @@ class LinkageWidget(W.VBox):
                 gravity=self.gravity,
             )
             for s in self._springs:
-                sim.add_spring(s.i, s.j, s.stiffness, rest_length=s.rest_length,
-                               damping=s.damping)
+                sim.add_spring(s.i, s.j, s.stiffness, rest_length=s.rest_length, damping=s.damping)
             self._sim = sim
             self._sim_ref = self._linkage.copy()
             self._sim_target = None
@@ -1415,8 +1455,10 @@ class LinkageWidget(W.VBox):
         if self._drag_vertex is not None:
             return f"dragging vertex {self._drag_vertex}: the mechanism follows the pointer"
         if self.attractor is not None and self.selected_vertex is not None:
-            return (f"the attractor pulls vertex {self.selected_vertex} · right-click it to remove"
-                    " · space: start/stop")
+            return (
+                f"the attractor pulls vertex {self.selected_vertex} · right-click it to remove"
+                " · space: start/stop"
+            )
         if self.running and self.mode == "dynamic":
             return "dynamic: space stops; right-click places the attractor"
         if self.selected_vertex is not None:

@@ -161,3 +161,14 @@ def test_immutable_validated_and_comparable():
 def test_world_bounds():
     v = ViewTransform(2.0, 0.0, 100.0, 200, 100)
     assert v.world_bounds() == (0.0, 0.0, 100.0, 50.0)
+
+
+def test_fit_keeps_points_clear_of_reserved_top_and_bottom():
+    pts = np.array([[0.0, 0.0], [100.0, 300.0], [50.0, -20.0]])
+    view = ViewTransform.fit(pts, 640, 480, margin=0.1, top=100, bottom=40)
+    px = view.to_pixel(pts)
+    inner = 480 - 100 - 40
+    assert px[:, 1].min() >= 100 + 0.1 * inner - 1e-9
+    assert px[:, 1].max() <= 480 - 40 - 0.1 * inner + 1e-9
+    with pytest.raises(ValueError, match="leave room"):
+        ViewTransform.fit(pts, 640, 480, top=300, bottom=200)
