@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import LinkageFormatError
-from .model import Linkage
+from .model import MAX_ROD_LENGTH, MIN_ROD_LENGTH, Linkage
 
 __all__ = [
     "parse_linkage",
@@ -203,11 +203,19 @@ def _check_items(
             raise LinkageFormatError(f"{what} repeats the rod on line {rods[key]}", source, line)
         with np.errstate(over="ignore"):
             length = float(np.hypot(*(vertices[i] - vertices[j])))
-        if not np.isfinite(length):
-            raise LinkageFormatError(f"{what} is too long: its length overflows", source, line)
-        if length == 0.0:
+        if not length <= MAX_ROD_LENGTH:
             raise LinkageFormatError(
-                f"{what} has zero length: vertices {i} and {j} are at the same place", source, line
+                f"{what} is too long: its length overflows (or its square does: rods must be "
+                f"shorter than {MAX_ROD_LENGTH:g})",
+                source,
+                line,
+            )
+        if length < MIN_ROD_LENGTH:
+            almost = "" if length == 0.0 else f" (almost: {length:.3g})"
+            raise LinkageFormatError(
+                f"{what} has zero length{almost}: vertices {i} and {j} are at the same place",
+                source,
+                line,
             )
         rods[key] = line
     angles: dict[tuple[int, frozenset[int]], int] = {}

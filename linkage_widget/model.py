@@ -23,7 +23,13 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Linkage"]
+__all__ = ["Linkage", "MIN_ROD_LENGTH", "MAX_ROD_LENGTH"]
+
+#: Shortest and longest rod. The constraint math squares rod lengths (and arm
+#: lengths of fixed angles); a square outside float64's normal range (about
+#: 1e-308 to 1e308) would be 0 or inf, and the motion would turn into NaN.
+MIN_ROD_LENGTH = 1e-150
+MAX_ROD_LENGTH = 1e150
 
 
 def _as_index_array(values: Iterable[Any], width: int, what: str) -> np.ndarray:
@@ -212,17 +218,19 @@ class Linkage:
                 dup = key[first[np.argmax(counts > 1)]]
                 raise ValueError(f"rod {int(dup[0])}-{int(dup[1])} appears more than once")
             lengths = self.rod_lengths()
-            huge = np.flatnonzero(~np.isfinite(lengths))
+            huge = np.flatnonzero(~(lengths <= MAX_ROD_LENGTH))
             if huge.size:
                 i, j = r[huge[0]]
                 raise ValueError(
-                    f"rod {int(huge[0])} ({int(i)}-{int(j)}) is too long: its length overflows"
+                    f"rod {int(huge[0])} ({int(i)}-{int(j)}) is too long: its length overflows "
+                    f"(or its square does: rods must be shorter than {MAX_ROD_LENGTH:g})"
                 )
-            zero = np.flatnonzero(lengths == 0.0)
+            zero = np.flatnonzero(lengths < MIN_ROD_LENGTH)
             if zero.size:
                 i, j = r[zero[0]]
+                almost = "" if lengths[zero[0]] == 0.0 else f" (almost: {lengths[zero[0]]:.3g})"
                 raise ValueError(
-                    f"rod {int(zero[0])} ({int(i)}-{int(j)}) has zero length: "
+                    f"rod {int(zero[0])} ({int(i)}-{int(j)}) has zero length{almost}: "
                     "its vertices coincide (merge them into one joint instead)"
                 )
         for row, (i, j, k) in enumerate(self._angles.tolist()):
@@ -262,9 +270,12 @@ class Linkage:
             raise ValueError("position must be finite")
         new = self._vertices.copy()
         new[i] = xy
-        lengths = np.hypot(*(new[self._rods[:, 0]] - new[self._rods[:, 1]]).T)
-        if np.any(lengths == 0):
+        with np.errstate(over="ignore"):
+            lengths = np.hypot(*(new[self._rods[:, 0]] - new[self._rods[:, 1]]).T)
+        if np.any(lengths < MIN_ROD_LENGTH):
             raise ValueError(f"moving vertex {i} onto a neighbour would give a zero-length rod")
+        if not np.all(lengths <= MAX_ROD_LENGTH):
+            raise ValueError(f"moving vertex {i} that far would make a rod too long")
         self._vertices = new
 
     def add_vertex(self, xy: Any) -> int:
@@ -299,10 +310,14 @@ class Linkage:
             raise ValueError(f"a rod needs two distinct vertices, got {i} twice")
         if self.find_rod(i, j) is not None:
             raise ValueError(f"rod {i}-{j} exists already")
-        if np.array_equal(self._vertices[i], self._vertices[j]):
+        with np.errstate(over="ignore"):
+            length = float(np.hypot(*(self._vertices[i] - self._vertices[j])))
+        if length < MIN_ROD_LENGTH:
             raise ValueError(
                 f"vertices {i} and {j} coincide: a rod between them would have zero length"
             )
+        if not length <= MAX_ROD_LENGTH:
+            raise ValueError(f"vertices {i} and {j} are too far apart for a rod ({length:.3g})")
         self._rods = np.vstack([self._rods, [[i, j]]])
         return self.n_rods - 1
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from linkage_widget import Linkage, LinkageFormatError
 from linkage_widget.fileformat import format_linkage, parse_linkage, write_linkage
+from linkage_widget.model import MAX_ROD_LENGTH, MIN_ROD_LENGTH
 
 REFERENCE_FILES = sorted(p.name for p in REFERENCE_DIR.glob("*.txt")) or ["peaucellier.txt"]
 
@@ -156,7 +157,9 @@ def test_loads_dumps_round_trip(points, data):
             (i, j)
             for i in range(n)
             for j in range(i + 1, n)
-            if 0 < np.hypot(*(link_ok.vertices[i] - link_ok.vertices[j])) < np.inf
+            if MIN_ROD_LENGTH
+            <= np.hypot(*(link_ok.vertices[i] - link_ok.vertices[j]))
+            <= MAX_ROD_LENGTH
         ]
     rods = data.draw(st.lists(st.sampled_from(pairs), unique=True) if pairs else st.just([]))
     pins = data.draw(st.lists(st.integers(0, n - 1), unique=True) if n else st.just([]))

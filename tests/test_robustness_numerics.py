@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from linkage_widget import Linkage
+from linkage_widget import Linkage, LinkageFormatError
+from linkage_widget.model import MAX_ROD_LENGTH, MIN_ROD_LENGTH
 from linkage_widget.motion import (
     CONDITIONED_ROUNDOFF,
     CORRECTOR_DEVIATION,
@@ -469,3 +470,48 @@ def test_splitting_a_pinned_rod_then_dynamics_keeps_the_rods_in_the_widget():
     assert w.error == ""
     strain = np.abs(w.linkage.rod_lengths() / lengths - 1.0).max()
     assert strain <= DATA_TOL
+
+
+# --------------------------------------------------- rods too short or too long
+@pytest.mark.parametrize("gap", [5e-324, 4.962243475981511e-167, 1e-151])
+def test_an_almost_zero_rod_is_refused_everywhere(gap, tmp_path):
+    # Found by tests/test_stateful.py: a vertex moved to (0, 5e-167) beside one at the
+    # origin made a rod that passed the exact zero-length check; its squared length
+    # underflowed to 0 and the motion divided by it (inf, then NaN).
+    with pytest.raises(ValueError, match="zero length"):
+        Linkage([[0.0, 0.0], [0.0, gap]], rods=[(0, 1)])
+    link = Linkage([[0.0, 0.0], [0.0, gap], [5.0, 5.0]], rods=[(0, 2)])
+    with pytest.raises(ValueError, match="zero length"):
+        link.add_rod(0, 1)
+    link = Linkage([[0.0, 0.0], [3.0, 4.0]], rods=[(0, 1)])
+    with pytest.raises(ValueError, match="zero-length"):
+        link.move_vertex(1, (0.0, gap))
+    path = tmp_path / "tiny.txt"
+    path.write_text(f"v\n0 0\n0 {gap!r}\ne\n0 1\n")
+    with pytest.raises(LinkageFormatError, match="zero length") as info:
+        Linkage.load(path)
+    assert info.value.line == 5
+    w = LinkageWidget.load("peaucellier.txt")
+    before = w.linkage.copy()
+    assert not w.load_file(path)
+    assert w.linkage == before and "line 5" in w.error
+
+
+def test_a_rod_whose_square_overflows_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="too long"):
+        Linkage([[0.0, 0.0], [1e200, 0.0]], rods=[(0, 1)])
+    link = Linkage([[0.0, 0.0], [1e200, 0.0], [1.0, 0.0]], rods=[(0, 2)])
+    with pytest.raises(ValueError, match="too far apart"):
+        link.add_rod(0, 1)
+    with pytest.raises(ValueError, match="too long"):
+        link.move_vertex(2, (0.0, 1e151))
+    path = tmp_path / "huge.txt"
+    path.write_text("v\n0 0\n1e200 0\ne\n0 1\n")
+    with pytest.raises(LinkageFormatError, match="too long") as info:
+        Linkage.load(path)
+    assert info.value.line == 5
+    # the bounds themselves are fine
+    edge = Linkage(
+        [[0.0, 0.0], [MAX_ROD_LENGTH, 0.0], [MIN_ROD_LENGTH, 0.0]], rods=[(0, 1), (0, 2)]
+    )
+    assert edge.n_rods == 2
