@@ -999,9 +999,9 @@ class Simulator:
             self._dynamic_step(0.5 * h, depth + 1)
             self._dynamic_step(0.5 * h, depth + 1)
             return
-        if not ok and self._error(self._residuals(p1)) > max(
+        if not ok and not self._error(self._residuals(p1)) <= max(
             self._error(self._residuals(p)), DATA_TOL
-        ):
+        ):  # (written so that a NaN residual stays too)
             # Not even the smallest sub-step converges (a singular placement), and taking
             # it anyway would leave more than DATA_TOL: rods would break (a straight chain
             # of six between pins flew apart, 600% strain within a second). Stay; the
