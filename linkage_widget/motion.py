@@ -176,6 +176,9 @@ MAX_SPRING_SUBSTEPS = 64
 #: share changes the motion by less than this, and near alpha = 0 (a subnormal alpha) the
 #: inverse of their masses would overflow and turn the positions into NaN.
 NEGLIGIBLE_ROD_MASS = 1e-12
+#: A pinned joint lighter than this fraction of the mean vertex mass gets the mean as its
+#: weight in the metric (it never moves; a tiny weight only spoils the conditioning).
+LIGHT_PINNED = 1e-3
 
 #: Default attractor spring stiffness (force per length) and damping (force per speed):
 #: with the default total mass 1 about a 1 s period, damping ratio about 0.7.
@@ -395,7 +398,15 @@ class _Factor:
         self.pattern, self.data, self.w_inv, self.norm = pattern, data, w_inv, norm
         self.n_v, self.n_a = n_v, n_a
         vals = pattern.values(data, w_inv, REGULARIZATION)
-        self.lu = pattern.factor(vals) if pattern.n_rows else None
+        try:
+            self.lu = pattern.factor(vals) if pattern.n_rows else None
+        except (np.linalg.LinAlgError, RuntimeError):
+            # Very light rod middles (rods far shorter than the rest, mass in the rods)
+            # under redundant constraints make entries of S so large that REGULARIZATION
+            # drowns in their round-off and S is numerically indefinite: regularise
+            # relative to the largest diagonal entry instead.
+            vals[pattern.diag] += REGULARIZATION * float(np.max(vals[pattern.diag]))
+            self.lu = pattern.factor(vals)
 
     def minimize(self, f: np.ndarray | None = None, b: np.ndarray | None = None) -> np.ndarray:
         """Vertex part of the minimiser, shape ``(2n,)``; ``f`` in true mass units."""
@@ -1097,6 +1108,10 @@ class Simulator:
     def _compute_mass_weights(self) -> tuple[np.ndarray, _Layout]:
         mass = self._mass()
         vertex = np.repeat(mass.vertex, 2)
+        # A pinned joint never moves, so its weight changes no motion; a nearly massless
+        # one (its only rod short, all mass in the rods) would only make S ill-conditioned.
+        light = np.repeat(self._pinned_mask, 2) & (vertex < LIGHT_PINNED * mass.norm)
+        vertex[light] = mass.norm
         if self._alpha > NEGLIGIBLE_ROD_MASS and len(self._cs.rods):
             # x rows of all middles, then y rows (see _extra_rows)
             return np.concatenate([vertex, mass.middle, mass.middle]) / mass.norm, _Layout(True)

@@ -515,3 +515,46 @@ def test_a_rod_whose_square_overflows_is_refused(tmp_path):
         [[0.0, 0.0], [MAX_ROD_LENGTH, 0.0], [MIN_ROD_LENGTH, 0.0]], rods=[(0, 1), (0, 2)]
     )
     assert edge.n_rods == 2
+
+
+# ------------------------------------------------------- a nearly massless joint
+@pytest.mark.parametrize("short", [1e-3, 1e-6])
+def test_a_nearly_massless_pinned_joint_does_not_break_the_factorisation(short):
+    # Found by tests/test_stateful.py: with all mass in the rods (the mass slider at 1), a
+    # pinned joint whose only rod is short and ends at another pin is nearly massless;
+    # the banded Cholesky of the Schur complement failed and LinAlgError escaped step().
+    link = Linkage(
+        [[-short, 0.0], [0.0, 0.0], [0.4, 0.9], [1.7, 1.1], [1.5, 0.0]],
+        rods=[(0, 1), (1, 2), (2, 3), (3, 4)],
+        pinned=[0, 1, 4],
+    )
+    sim = Simulator(link, mass_distribution=1.0, step_size=0.01)
+    sim.attract(2, (-1.0, 1.0))
+    sim.step(20)
+    assert sim.status == "moved" and sim.constraint_error() <= exact_tolerance(sim)
+    dyn = Simulator(link, mode="dynamic", step_size=1 / 60, mass_distribution=1.0, gravity=10.0)
+    dyn.step(30)
+    assert np.all(np.isfinite(dyn.positions)) and dyn.constraint_error() <= exact_tolerance(dyn)
+    assert dyn.positions[2, 1] < 0.85  # the four-bar swings down
+    w = LinkageWidget(link, mode="dynamic", gravity=100.0)
+    w._mass_slider.value = 1.0
+    w.running = True
+    w.advance(10)
+    assert w.error == "" and w.linkage.vertices[2, 1] < 0.85
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.5, 1.0])
+def test_a_tiny_braced_square_in_a_big_linkage_does_not_break_the_factorisation(alpha):
+    # Rods 1e4 times shorter than the rest, braced redundantly: with mass in the rods the
+    # Schur complement lost definiteness in round-off and LinAlgError escaped step().
+    s = 1e-4
+    square = [[1.0, 1.0], [1.0 + s, 1.0], [1.0 + s, 1.0 + s], [1.0, 1.0 + s]]
+    rods = [(0, 2), (1, 3), (2, 3), (3, 4), (4, 5), (5, 2), (2, 4), (3, 5)]
+    link = Linkage([[0.0, 0.0], [2.0, 0.0], *square], rods=rods, pinned=[0, 1])
+    for mode in ("kinematic", "dynamic"):
+        step = 0.01 if mode == "kinematic" else 1 / 60
+        sim = Simulator(link, mode=mode, mass_distribution=alpha, step_size=step, gravity=10.0)
+        sim.attract(4, (1.5, 2.0))
+        sim.step(5)
+        assert np.all(np.isfinite(sim.positions))
+        assert sim.constraint_error() <= exact_tolerance(sim)
