@@ -107,7 +107,12 @@ TRACK_CAP = 2000  # points kept per tracked vertex
 INFO_PANEL_LINES = 4  # RigidityReport.summary_lines(): fit() keeps joints clear of them
 DRAG_STEP_PX = 20.0  # while dragging, a kinematic step may move the vertex this far on screen
 DRAG_SUBSTEPS = 10  # kinematic steps per frame while dragging (the pointer may be far) ...
-FRAME_BUDGET_S = 0.008  # ... but no more stepping than this per frame
+FRAME_BUDGET_S = 0.008  # ... but no more stepping than this per frame ...
+#: ... and none once the dragged vertex is this close to the pointer (pixels), until the
+#: pointer moves: the last fraction of a pixel is invisible, and chasing it costs a step or
+#: two per frame and a few more frames, whose halvings near the target also shrink the next
+#: move's first step (motion's trust region).
+DRAG_REACH_PX = 0.25
 #: Re-analyse during a motion only up to this many coordinates (dense SVD ~ (2n)^3).
 LIVE_ANALYSIS_MAX_2N = 400
 LIVE_ANALYSIS_MAX_COST_S = 0.025  # ... and only if one analysis takes at most this
@@ -1279,8 +1284,19 @@ class LinkageWidget(W.VBox):
             self._status = str(sim.status)
             if self._status != "moved" or time.perf_counter() - t0 > FRAME_BUDGET_S:
                 break
+            if dragging and self._drag_gap_px(sim) <= DRAG_REACH_PX:
+                self._settled = True  # until the pointer moves again
+                break
         if self._status in ("reached target", "blocked"):
             self._settled = True
+
+    def _drag_gap_px(self, sim: Any) -> float:
+        """Screen distance from the dragged vertex to the pointer's world position."""
+        if self._drag_target is None:
+            return math.inf
+        v, (x, y) = self._drag_vertex, self._drag_target
+        p = sim.positions[v]
+        return float(np.hypot(p[0] - x, p[1] - y)) * self._view.scale
 
     def _unsettle(self) -> None:
         """Something changed (target, parameters, model): the motion may go on."""

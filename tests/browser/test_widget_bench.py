@@ -219,11 +219,22 @@ def _echo_latency(open_notebook, tmp_path):
     pg.evaluate(MONITOR_JS, sel)
     points = [[320 + (15 if k % 2 else -15), 230] for k in range(LATENCY_SAMPLES)]
     lat = sorted(t for t in pg.evaluate(LATENCY_JS, [sel, points, 120]) if t is not None)
+    # The ceiling of the whole stack on this machine: one trivial redraw per mouse move.
+    pg.evaluate("window.__mon.stop = true")
+    pg.evaluate(MONITOR_JS, sel)
+    n = pg.evaluate(DRAG_JS, [sel, 320, 300, 40.0, DRAG_S])
+    mon = pg.evaluate("window.__mon.stop = true; "
+                      "({draws: window.__mon.draws, shown: window.__mon.shown})")
+    draws, shown = mon["draws"], mon["shown"]
+    span = (draws[-1] - draws[0]) / 1000 if len(draws) > 1 else float("nan")
     return {
         "linkage": "(bare ipycanvas echo)",
         "latency_ms_median": round(statistics.median(lat), 1),
         "latency_ms_p90": round(lat[int(0.9 * (len(lat) - 1))], 1),
         "latency_ms_min": round(lat[0], 1),
+        "mouse_moves_per_s": round(n / DRAG_S, 1),
+        "fps_drawn": round((len(draws) - 1) / span, 1) if len(draws) > 1 else 0.0,
+        "fps_shown": round(len(shown) / DRAG_S, 1),
         "load_avg": os.getloadavg()[0],
     }
 
