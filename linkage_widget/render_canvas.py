@@ -304,22 +304,38 @@ def _polygons(canvas: Canvas, item: Polygons) -> None:
 def _disks(canvas: Canvas, item: Disks) -> None:
     k = len(item)
     x, y, r = _a(item.centers[:, 0]), _a(item.centers[:, 1]), _a(per_item(item.radius, k))
+    if item.fill is not None and item.stroke is not None and _f(item.alpha) == 1.0:
+        # An opaque disk with an outline is a disk of the outline's colour under a smaller
+        # one of the fill colour. Two fills cost half of a fill and a stroke in Chromium's
+        # software rasteriser (penrose4t's 571 joints: 2.1 instead of 4.2 ms per frame).
+        half = 0.5 * _f(item.width)
+        canvas.fill_style = item.stroke
+        canvas.fill_circles(x, y, r + half)
+        _fill_disks(canvas, x, y, np.maximum(r - half, 0.0), item.fill, 1.0)
+        return
     if item.fill is not None:
-        groups = _style_groups(item.fill, item.alpha, k)
-        if groups is None:
-            canvas.fill_styled_circles(
-                x, y, r, color=_rgb(item.fill, k), alpha=_a(np.full(k, _f(item.alpha)))
-            )
-        else:
-            for c, a, idx in groups:
-                canvas.fill_style = c
-                canvas.global_alpha = a
-                canvas.fill_circles(x[idx], y[idx], r[idx])
+        _fill_disks(canvas, x, y, r, item.fill, item.alpha)
     canvas.global_alpha = _f(item.alpha)
     if item.stroke is not None:
         canvas.stroke_style = item.stroke
         canvas.line_width = _f(item.width)
         canvas.stroke_circles(x, y, r)
+    canvas.global_alpha = 1.0
+
+
+def _fill_disks(
+    canvas: Canvas, x: np.ndarray, y: np.ndarray, r: np.ndarray, fill: Any, alpha: Any
+) -> None:
+    """Fill disks: a few plain calls or one styled (per-item colours)."""
+    k = len(x)
+    groups = _style_groups(fill, alpha, k)
+    if groups is None:
+        canvas.fill_styled_circles(x, y, r, color=_rgb(fill, k), alpha=_a(np.full(k, _f(alpha))))
+        return
+    for c, a, idx in groups:
+        canvas.fill_style = c
+        canvas.global_alpha = a
+        canvas.fill_circles(x[idx], y[idx], r[idx])
     canvas.global_alpha = 1.0
 
 

@@ -15,7 +15,7 @@ from ipycanvas.canvas import _CMD_LIST
 from linkage_widget import Linkage
 from linkage_widget import render_canvas as rc
 from linkage_widget.render_canvas import draw_scene, held_canvas, hex_to_rgb
-from linkage_widget.scene import Scene, SceneState, Segments, build_scene
+from linkage_widget.scene import Disks, Scene, SceneState, Segments, build_scene
 from linkage_widget.view import ViewTransform
 
 
@@ -188,6 +188,27 @@ def test_every_primitive_kind_draws(canvas):
         "fillRects",
     }
     assert expected <= names, expected - names
+
+
+def test_outlined_opaque_disks_are_two_fills_translucent_ones_a_fill_and_a_stroke(canvas):
+    centers = np.array([[10.0, 20.0], [30.0, 40.0]])
+    ring = Disks(centers, 6.0, fill="#263238", stroke="#ffffff", width=1.5, role="vertices")
+    draw_scene(canvas, Scene(100, 100, items=[ring]))
+    commands = [(n, a) for n, a in decode(sent(canvas)[0]) if "Circle" in n or n == "set"]
+    circles = [(n, a) for n, a in commands if "Circle" in n]
+    # the outline colour as a disk of radius r + w/2 under the fill colour's r - w/2
+    assert [n for n, _ in circles] == ["fillCircles", "fillCircles"]
+    (_, outer), (_, inner) = circles
+    np.testing.assert_allclose(outer[0], centers[:, 0])
+    np.testing.assert_allclose(outer[2], [6.75, 6.75])
+    np.testing.assert_allclose(inner[2], [5.25, 5.25])
+    styles = [a[1] for n, a in commands if n == "set" and a[0] == 0]  # 0: fillStyle
+    assert styles[-2:] == ["#ffffff", "#263238"]
+    # translucent: a fill under a stroke would show through, so it is stroked
+    draw_scene(canvas, Scene(100, 100, items=[Disks(centers, 6.0, fill="#263238",
+                                                    stroke="#ffffff", width=1.5, alpha=0.5)]))
+    names = [n for n, _ in decode(sent(canvas)[-1]) if "Circle" in n]
+    assert names == ["fillCircles", "strokeCircles"]
 
 
 def test_many_colours_go_in_one_styled_call_with_rgb_bytes(canvas):
