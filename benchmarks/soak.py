@@ -92,6 +92,22 @@ class Figures:
     def rss_growth_mb(self) -> float:
         return self.rss_end_mb - self.rss_warm_mb
 
+    def record(
+        self, step: int, status: str, positions: np.ndarray, error: float, warm: int
+    ) -> None:
+        """Count one step: its status, NaN check, constraint error, RSS at warm-up."""
+        self.statuses[status] += 1
+        _check_finite(positions, self.name, step)
+        self.worst_error = max(self.worst_error, error)
+        if step + 1 == warm:
+            self.rss_warm_mb = rss_mb()
+
+    def finish(self, t0: float, steps: int) -> None:
+        """Stop the clock and take the final memory figures."""
+        self.seconds = time.perf_counter() - t0
+        self.steps = steps
+        self.rss_end_mb, self.peak_mb = rss_mb(), peak_rss_mb()
+
     def line(self) -> str:
         status = ", ".join(f"{k} {v}" for k, v in sorted(self.statuses.items()))
         notes = "".join(f", {k} {v}" for k, v in self.notes.items())
@@ -142,14 +158,8 @@ def soak_kinematic(linkage: Linkage, steps: int, seed: int = 6) -> Figures:
             left = SEGMENT
         sim.step()
         left -= 1
-        fig.statuses[sim.status] += 1
-        _check_finite(sim.positions, fig.name, k)
-        fig.worst_error = max(fig.worst_error, sim.constraint_error())
-        if k + 1 == warm:
-            fig.rss_warm_mb = rss_mb()
-    fig.seconds = time.perf_counter() - t0
-    fig.steps = steps
-    fig.rss_end_mb, fig.peak_mb = rss_mb(), peak_rss_mb()
+        fig.record(k, sim.status, sim.positions, sim.constraint_error(), warm)
+    fig.finish(t0, steps)
     return fig
 
 
@@ -167,14 +177,8 @@ def soak_dynamic(linkage: Linkage, steps: int, seed: int = 7, time_step: float =
             sim.gravity = float(rng.choice(DYNAMIC_GRAVITY))
             fig.targets += 1
         sim.step()
-        fig.statuses[sim.status] += 1
-        _check_finite(sim.positions, fig.name, k)
-        fig.worst_error = max(fig.worst_error, sim.constraint_error())
-        if k + 1 == warm:
-            fig.rss_warm_mb = rss_mb()
-    fig.seconds = time.perf_counter() - t0
-    fig.steps = steps
-    fig.rss_end_mb, fig.peak_mb = rss_mb(), peak_rss_mb()
+        fig.record(k, sim.status, sim.positions, sim.constraint_error(), warm)
+    fig.finish(t0, steps)
     fig.notes["simulated s"] = round(sim.time, 1)
     return fig
 
@@ -210,17 +214,12 @@ def _soak_widget(path, frames, seed, tracked, widget_class) -> Figures:
             w.running = True
             fig.targets += 1
         w.advance()
-        fig.statuses[w.status] += 1
-        _check_finite(w.linkage.vertices, fig.name, k)
         if w.error:
             raise AssertionError(f"widget: error after frame {k}: {w.error}")
-        fig.worst_error = max(fig.worst_error, w.simulator.constraint_error())
+        fig.record(k, w.status, w.linkage.vertices, w.simulator.constraint_error(), warm)
         if k + 1 == warm:
-            fig.rss_warm_mb = rss_mb()
             traced_warm = tracemalloc.get_traced_memory()[0]
-    fig.seconds = time.perf_counter() - t0
-    fig.steps = frames
-    fig.rss_end_mb, fig.peak_mb = rss_mb(), peak_rss_mb()
+    fig.finish(t0, frames)
     fig.notes["traced growth MB"] = round(
         (tracemalloc.get_traced_memory()[0] - traced_warm) / 2**20, 2
     )
