@@ -26,7 +26,7 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 help:
 	@echo "make lab    install into $(VENV) (first time only) and open $(NOTEBOOK) in JupyterLab"
-	@echo "make test   install, then ruff check and the whole pytest suite (needs chromium)"
+	@echo "make test   install, then ruff (lint, format) and the whole pytest suite (needs chromium)"
 	@echo "helpers:    make install | lint | chromium"
 
 lab: install
@@ -46,6 +46,7 @@ $(STAMP): pyproject.toml | $(VPY)
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check linkage_widget tests benchmarks
 
 # The browser tests drive Debian's chromium through Playwright (no Playwright browser
 # download, which needs internet access that CI does not have).

@@ -128,8 +128,14 @@ def run_legacy(link: Linkage, steps: int, budget: float) -> tuple[float, float, 
 def row(name, link, steps, legacy_max, budget) -> dict:
     ours, err, first, moved = run_ours(link, steps)
     out = {
-        "case": name, "n": link.n_vertices, "rods": link.n_rods, "angles": link.n_angles,
-        "ours_ms": 1e3 * ours, "ours_err": err, "first_ms": 1e3 * first, "moved": moved,
+        "case": name,
+        "n": link.n_vertices,
+        "rods": link.n_rods,
+        "angles": link.n_angles,
+        "ours_ms": 1e3 * ours,
+        "ours_err": err,
+        "first_ms": 1e3 * first,
+        "moved": moved,
     }
     if link.n_vertices <= legacy_max:
         leg, leg_err, done = run_legacy(link, steps, budget)
@@ -162,18 +168,31 @@ HEADER = (
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="smaller ladders, fewer steps")
-    ap.add_argument("--steps", type=int, default=None,
-                    help="steps per case (default 100, quick 20)")
-    ap.add_argument("--legacy-max", type=int, default=1200,
-                    help="largest vertex count for the 2007 algorithm (dense SVD)")
-    ap.add_argument("--legacy-budget", type=float, default=20.0,
-                    help="seconds per case for the 2007 algorithm (at least one step)")
+    ap.add_argument(
+        "--steps", type=int, default=None, help="steps per case (default 100, quick 20)"
+    )
+    ap.add_argument(
+        "--legacy-max",
+        type=int,
+        default=1200,
+        help="largest vertex count for the 2007 algorithm (dense SVD)",
+    )
+    ap.add_argument(
+        "--legacy-budget",
+        type=float,
+        default=20.0,
+        help="seconds per case for the 2007 algorithm (at least one step)",
+    )
     args = ap.parse_args(argv)
     steps = args.steps or (20 if args.quick else 100)
-    print(f"# {platform.platform()}, {os.cpu_count()} cpus, python {platform.python_version()}, "
-          f"numpy {np.__version__}; load average {os.getloadavg()[0]:.1f}")
-    print(f"# {steps} kinematic steps per case, step_size = 1; 2007 algorithm up to "
-          f"{args.legacy_max} vertices")
+    print(
+        f"# {platform.platform()}, {os.cpu_count()} cpus, python {platform.python_version()}, "
+        f"numpy {np.__version__}; load average {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"# {steps} kinematic steps per case, step_size = 1; 2007 algorithm up to "
+        f"{args.legacy_max} vertices"
+    )
     print(HEADER)
     if REFERENCE_DIR.is_dir():
         for path in sorted(REFERENCE_DIR.glob("*.txt")):
@@ -184,14 +203,20 @@ def main(argv: list[str] | None = None) -> None:
     sizes = [50, 500, 1000, 2500, 5000] if args.quick else [50, 500, 1000, 2500, 5000, 9999]
     for k in sizes:
         link = ladder(k)
-        print(fmt(row(f"ladder {k} squares", link, steps, args.legacy_max, args.legacy_budget)),
-              flush=True)
+        print(
+            fmt(row(f"ladder {k} squares", link, steps, args.legacy_max, args.legacy_budget)),
+            flush=True,
+        )
     # Two-dimensional meshes with an exact flex: transformable Penrose tilings (exact
     # coordinates, one internal DOF), where sparse factorisation fill grows faster.
     for order in [4, 5, 6] if args.quick else [4, 5, 6, 7]:
         link = penrose_tiling(order, transformable=True)
-        print(fmt(row(f"penrose_tiling({order}, T)", link, steps, args.legacy_max,
-                      args.legacy_budget)), flush=True)
+        print(
+            fmt(
+                row(f"penrose_tiling({order}, T)", link, steps, args.legacy_max, args.legacy_budget)
+            ),
+            flush=True,
+        )
     if not args.quick:
         dynamics()
 
@@ -214,8 +239,10 @@ def dynamics() -> None:
             worst = max(worst, abs(sim.kinetic_energy() + sim.potential_energy() - e0))
         ms = 1e3 * (time.process_time() - t0) / 10_000
         scale = 9.81 * 1.7  # m g L with L = l1 + l2
-        print(f"| double pendulum alpha={alpha:g} | 10000 | 1e-3 | {ms:.2f} | "
-              f"{worst / scale:.1e} | {sim.constraint_error():.1e} |")
+        print(
+            f"| double pendulum alpha={alpha:g} | 10000 | 1e-3 | {ms:.2f} | "
+            f"{worst / scale:.1e} | {sim.constraint_error():.1e} |"
+        )
     pts = [(0, 0), (-2, 0), (2, 4), (6, 0), (2, -4), (2, 0)]
     rods = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (2, 5), (1, 4)]
     link = Linkage(pts, rods=rods, pinned=[0, 5])
@@ -232,8 +259,10 @@ def dynamics() -> None:
         energy = max(energy, abs(sim.kinetic_energy() + sim.potential_energy() - e0))
     ms = 1e3 * (time.process_time() - t0) / 10_000
     scale = 9.81 * 8.0  # m g L with L = 8, the linkage's height
-    print(f"| Attia Peaucellier alpha=0.5 | 10000 | 2e-3 | {ms:.2f} | {energy / scale:.1e} | "
-          f"{sim.constraint_error():.1e}; output off x=6 by {line:.1e} (rel.) |")
+    print(
+        f"| Attia Peaucellier alpha=0.5 | 10000 | 2e-3 | {ms:.2f} | {energy / scale:.1e} | "
+        f"{sim.constraint_error():.1e}; output off x=6 by {line:.1e} (rel.) |"
+    )
 
 
 if __name__ == "__main__":

@@ -254,7 +254,7 @@ class EventMerger:
                 self._release(self.gesture.last_x, self.gesture.last_y)
             return
         if len(touches) == 1:
-            (x, y), = touches
+            ((x, y),) = touches
             self._press(Gesture(float(x), float(y), touch=True, t0=self.clock()))
 
     def touch_move(self, touches: Sequence[tuple[float, float]]) -> None:
@@ -274,8 +274,12 @@ class EventMerger:
     def dom_event(self, event: dict[str, Any]) -> None:
         """An ipyevents event dict (``mousedown``, ``mouseup``, ``wheel``, ``keydown`` …)."""
         kind = event.get("type")
-        self._note("dom", str(kind), *self._estimate(event),
-                   f"button={event.get('button')} key={event.get('key')}")
+        self._note(
+            "dom",
+            str(kind),
+            *self._estimate(event),
+            f"button={event.get('button')} key={event.get('key')}",
+        )
         if kind == "mousedown":
             self._dom_down(event)
         elif kind == "mouseup":

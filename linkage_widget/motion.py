@@ -400,7 +400,12 @@ class _Factor:
     """
 
     def __init__(
-        self, pattern: _SchurPattern, data: np.ndarray, w_inv: np.ndarray, norm: float, n_v: int,
+        self,
+        pattern: _SchurPattern,
+        data: np.ndarray,
+        w_inv: np.ndarray,
+        norm: float,
+        n_v: int,
         n_a: int,
     ) -> None:
         self.pattern, self.data, self.w_inv, self.norm = pattern, data, w_inv, norm

@@ -65,8 +65,12 @@ def _double_pendulum_angles(l1, l2, point, bar, th0, t_end, g=G):
 def test_double_pendulum_matches_reduced_coordinates(alpha):
     l1, l2, m, th0 = 1.0, 0.7, 3.0, (1.2, -0.4)
     sim = Simulator(
-        _double_pendulum(l1, l2, th0), mode="dynamic", step_size=1e-3,
-        mass_distribution=alpha, total_mass=m, gravity=G,
+        _double_pendulum(l1, l2, th0),
+        mode="dynamic",
+        step_size=1e-3,
+        mass_distribution=alpha,
+        total_mass=m,
+        gravity=G,
     )
     sim.step(1000)
     assert sim.time == pytest.approx(1.0)
@@ -166,8 +170,11 @@ def _energy(sim):
 @pytest.mark.parametrize("alpha", [0.0, 1.0])
 def test_energy_is_conserved_without_damping(alpha):
     sim = Simulator(
-        _double_pendulum(1.0, 0.7, (1.2, -0.4)), mode="dynamic", step_size=1e-3,
-        mass_distribution=alpha, gravity=G,
+        _double_pendulum(1.0, 0.7, (1.2, -0.4)),
+        mode="dynamic",
+        step_size=1e-3,
+        mass_distribution=alpha,
+        gravity=G,
     )
     e0 = _energy(sim)
     scale = sim.total_mass * G * 1.7  # the energy range the pendulum can explore
@@ -201,7 +208,10 @@ def test_energy_conserved_with_spring_and_attractor():
 def test_damping_dissipates_energy():
     sim = Simulator(
         _double_pendulum(1.0, 0.7, (1.2, -0.4)),
-        mode="dynamic", step_size=2e-3, gravity=G, damping=0.5,
+        mode="dynamic",
+        step_size=2e-3,
+        gravity=G,
+        damping=0.5,
     )
     energies = []
     for _ in range(50):
@@ -232,6 +242,7 @@ def test_spring_damper_is_a_linear_oscillator(damping):
     index = sim.add_spring(0, 1, stiffness=k, rest_length=rest, damping=damping)
     assert sim.springs[index].rest_length == rest
     sim.step(2000)
+
     def rhs(_t, y):
         return [y[1], (-k * (y[0] - rest) - damping * y[1]) / m1]
 
@@ -254,8 +265,10 @@ def test_attractor_is_a_spring_and_damper():
 def test_stiff_spring_at_frame_rate_is_substepped():
     # Two light vertices (1/202 of the mass each) on a stiff spring: omega ~ 450 rad/s,
     # far beyond what an explicit step of 1/60 s survives; the simulator splits the step.
-    link = Linkage([[0, 0], [1, 0]] + [[5 + i, 5] for i in range(200)],
-                   rods=[(2 + i, 3 + i) for i in range(199)])
+    link = Linkage(
+        [[0, 0], [1, 0]] + [[5 + i, 5] for i in range(200)],
+        rods=[(2 + i, 3 + i) for i in range(199)],
+    )
     sim = Simulator(link, mode="dynamic", step_size=1 / 60)
     sim.add_spring(0, 1, 1000.0, rest_length=2.0)
     e0 = _energy(sim)
@@ -319,7 +332,8 @@ def test_gravity_driven_peaucellier_keeps_its_output_on_the_line(alpha):
 def test_set_velocity_is_the_mass_orthogonal_projection():
     link = Linkage(
         [[0, 0], [1, 0], [2, 0.5], [1.5, 1.5], [0.2, 1.2]],
-        rods=[(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)], pinned=[0],
+        rods=[(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)],
+        pinned=[0],
     )
     for alpha in (0.0, 1.0):
         sim = Simulator(link, mode="dynamic", mass_distribution=alpha)

@@ -38,8 +38,10 @@ def test_empty_writes_nothing_and_removes_stale(tmp_path):
         ('{"linkage_widget_extensions": 1, "tracked": [1, 1]}', "twice"),
         ('{"linkage_widget_extensions": 1, "mass_distribution": 2}', "mass_distribution"),
         ('{"linkage_widget_extensions": 1, "springs": [{"i": 0, "j": 0}]}', "distinct"),
-        ('{"linkage_widget_extensions": 1, "springs": [{"i": 0, "j": 1, "stiffness": -1}]}',
-         "stiffness"),
+        (
+            '{"linkage_widget_extensions": 1, "springs": [{"i": 0, "j": 1, "stiffness": -1}]}',
+            "stiffness",
+        ),
     ],
 )
 def test_errors_name_the_problem(text, match):

@@ -32,8 +32,14 @@ def rec():
 
 def dom(x, y, type="mousedown", css_scale=2.0, **kw):
     """An ipyevents mouse event on a canvas shown at css_scale x its pixel size."""
-    return {"type": type, "relativeX": round(x * css_scale), "relativeY": round(y * css_scale),
-            "boundingRectWidth": 400 * css_scale, "boundingRectHeight": 300 * css_scale, **kw}
+    return {
+        "type": type,
+        "relativeX": round(x * css_scale),
+        "relativeY": round(y * css_scale),
+        "boundingRectWidth": 400 * css_scale,
+        "boundingRectHeight": 300 * css_scale,
+        **kw,
+    }
 
 
 @pytest.mark.parametrize("canvas_first", [True, False])
@@ -151,8 +157,11 @@ def test_touch_is_a_left_press(rec):
     m.touch_move([(30.0, 10.0)])
     m.canvas_up(30.0, 10.0)  # stray mouse event: ignored during a touch gesture
     m.touch_end([])
-    assert log == [("press", 10.0, 10.0, 0, "primary"), ("drag", 30.0, 10.0, 20.0, 0.0),
-                   ("release", True)]
+    assert log == [
+        ("press", 10.0, 10.0, 0, "primary"),
+        ("drag", 30.0, 10.0, 20.0, 0.0),
+        ("release", True),
+    ]
 
 
 def test_release_position_stands_in_for_a_late_last_move(rec):
@@ -162,5 +171,4 @@ def test_release_position_stands_in_for_a_late_last_move(rec):
     m.canvas_move(30, 20)
     m.dom_event(dom(40, 20, "mouseup", button=0))  # overtook the move to (40, 20)
     m.canvas_move(40, 20)  # late: no gesture any more
-    assert log[1:] == [("drag", 30, 20, 10, 0), ("drag", 40.0, 20.0, 10.0, 0.0),
-                       ("release", True)]
+    assert log[1:] == [("drag", 30, 20, 10, 0), ("drag", 40.0, 20.0, 10.0, 0.0), ("release", True)]

@@ -192,8 +192,15 @@ def test_step_size_limits_the_pulled_vertex():
 
 # --------------------------------------------------------------- Penrose files
 PENROSE = [
-    "penrose1.txt", "penrose1t.txt", "penrose2.txt", "penrose2t.txt", "penrose2t-2.txt",
-    "penrose3.txt", "penrose3t.txt", "penrose3t-2.txt", "penrose4.txt",
+    "penrose1.txt",
+    "penrose1t.txt",
+    "penrose2.txt",
+    "penrose2t.txt",
+    "penrose2t-2.txt",
+    "penrose3.txt",
+    "penrose3t.txt",
+    "penrose3t-2.txt",
+    "penrose4.txt",
     pytest.param("penrose4t.txt", marks=pytest.mark.slow),
 ]
 
@@ -331,7 +338,9 @@ def small_linkages(draw):
     coords = draw(
         st.lists(
             st.tuples(st.integers(-20, 20), st.integers(-20, 20)),
-            min_size=n, max_size=n, unique=True,
+            min_size=n,
+            max_size=n,
+            unique=True,
         )
     )
     pts = np.array(coords, dtype=float) * 5.0
@@ -412,11 +421,16 @@ def test_pinned_vertex_is_blocked():
 @pytest.mark.parametrize(
     ("name", "value", "error"),
     [
-        ("step_size", 0.0, ValueError), ("step_size", -1.0, ValueError),
-        ("step_size", float("nan"), ValueError), ("step_size", "big", TypeError),
-        ("mass_distribution", 1.5, ValueError), ("total_mass", 0.0, ValueError),
-        ("gravity", float("inf"), ValueError), ("damping", -0.1, ValueError),
-        ("mode", "fast", ValueError), ("attractor_stiffness", -1.0, ValueError),
+        ("step_size", 0.0, ValueError),
+        ("step_size", -1.0, ValueError),
+        ("step_size", float("nan"), ValueError),
+        ("step_size", "big", TypeError),
+        ("mass_distribution", 1.5, ValueError),
+        ("total_mass", 0.0, ValueError),
+        ("gravity", float("inf"), ValueError),
+        ("damping", -0.1, ValueError),
+        ("mode", "fast", ValueError),
+        ("attractor_stiffness", -1.0, ValueError),
         ("attractor_damping", -1.0, ValueError),
     ],
 )
@@ -426,7 +440,12 @@ def test_parameters_are_validated_and_named(name, value, error):
         setattr(sim, name, value)
     with pytest.raises(error, match=name):
         Simulator(Linkage.load("peaucellier.txt"), **{name: value}) if name in (
-            "step_size", "mass_distribution", "total_mass", "gravity", "damping", "mode"
+            "step_size",
+            "mass_distribution",
+            "total_mass",
+            "gravity",
+            "damping",
+            "mode",
         ) else setattr(sim, name, value)
 
 

@@ -205,8 +205,14 @@ def test_outlined_opaque_disks_are_two_fills_translucent_ones_a_fill_and_a_strok
     styles = [a[1] for n, a in commands if n == "set" and a[0] == 0]  # 0: fillStyle
     assert styles[-2:] == ["#ffffff", "#263238"]
     # translucent: a fill under a stroke would show through, so it is stroked
-    draw_scene(canvas, Scene(100, 100, items=[Disks(centers, 6.0, fill="#263238",
-                                                    stroke="#ffffff", width=1.5, alpha=0.5)]))
+    draw_scene(
+        canvas,
+        Scene(
+            100,
+            100,
+            items=[Disks(centers, 6.0, fill="#263238", stroke="#ffffff", width=1.5, alpha=0.5)],
+        ),
+    )
     names = [n for n, _ in decode(sent(canvas)[-1]) if "Circle" in n]
     assert names == ["fillCircles", "strokeCircles"]
 

@@ -44,8 +44,14 @@ def canvas_msg(w, event, **kw):
 
 def dom_msg(w, kind, x=0.0, y=0.0, css_scale=1.0, **kw):
     """An ipyevents message as the browser sends it: rounded CSS pixels + bounding rect."""
-    content = {"type": kind, "relativeX": round(x * css_scale), "relativeY": round(y * css_scale),
-               "boundingRectWidth": W * css_scale, "boundingRectHeight": H * css_scale, **kw}
+    content = {
+        "type": kind,
+        "relativeX": round(x * css_scale),
+        "relativeY": round(y * css_scale),
+        "boundingRectWidth": W * css_scale,
+        "boundingRectHeight": H * css_scale,
+        **kw,
+    }
     w._dom_events._handle_mouse_msg(None, content, [])
 
 
@@ -284,8 +290,9 @@ def test_v_cycles_view_options_and_i_toggles_info(peau):
 
 
 def test_arrows_show_internal_flexes_else_rigid_motions():
-    w = LinkageWidget(Linkage([[0, 0], [100, 0], [100, 100], [0, 100]],
-                              rods=[(0, 1), (1, 2), (2, 3), (3, 0)]))
+    w = LinkageWidget(
+        Linkage([[0, 0], [100, 0], [100, 100], [0, 100]], rods=[(0, 1), (1, 2), (2, 3), (3, 0)])
+    )
     assert (w.analysis.trivial_dof, w.analysis.internal_dof) == (3, 1)
     colors = set(w.scene().by_role("velocities")[0].color)
     assert len(colors) == 1  # one basis vector: the flex, not the 3 rigid motions
@@ -475,8 +482,13 @@ def test_bad_file_leaves_model_untouched_and_sets_error(peau, tmp_path):
 def uploaded(name, text):
     """One file as the browser sends it to an ipywidgets 8 FileUpload."""
     data = text.encode()
-    return {"name": name, "type": "text/plain", "size": len(data), "content": memoryview(data),
-            "last_modified": 1_700_000_000_000}
+    return {
+        "name": name,
+        "type": "text/plain",
+        "size": len(data),
+        "content": memoryview(data),
+        "last_modified": 1_700_000_000_000,
+    }
 
 
 def upload(w, *files):
@@ -677,7 +689,8 @@ def test_springs_pull_in_dynamic_mode_and_are_saved(peau, tmp_path):
     assert LinkageWidget.load(tmp_path / "s.txt").springs == peau.springs
     peau.add_spring(0, 5)  # rest length: the distance now
     assert peau.springs[1].rest_length == pytest.approx(
-        np.hypot(*(peau.linkage.vertices[0] - peau.linkage.vertices[5])))
+        np.hypot(*(peau.linkage.vertices[0] - peau.linkage.vertices[5]))
+    )
     assert peau.undo() and len(peau.springs) == 1
 
 

@@ -46,16 +46,24 @@ import pytest
 from .helpers import ART, REPO, SENTINEL
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync"]
+CHROME_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 LAB_PYTHON = os.environ.get("LAB_PYTHON") or sys.executable
 TOKEN = "browser-test-token"
-_OPEN_PAGES = []   # pages of the running test module, screenshotted when a test fails
+_OPEN_PAGES = []  # pages of the running test module, screenshotted when a test fails
 _COPY_IDS = count(1)
 
 
 # --- JupyterLab server --------------------------------------------------------------------
+
 
 @dataclass
 class LabServer:
@@ -68,8 +76,9 @@ class LabServer:
     log: Path
 
     def api(self, path, method="GET"):
-        req = urllib.request.Request(f"{self.base}{path}", method=method,
-                                     headers={"Authorization": f"token {TOKEN}"})
+        req = urllib.request.Request(
+            f"{self.base}{path}", method=method, headers={"Authorization": f"token {TOKEN}"}
+        )
         with urllib.request.urlopen(req, timeout=10) as r:
             body = r.read()
         return json.loads(body) if body else None
@@ -81,7 +90,7 @@ class LabServer:
                 self.api(f"/api/sessions/{s['id']}", method="DELETE")
 
     def stop(self):
-        self.proc.terminate()               # SIGTERM: the server shuts its kernels down
+        self.proc.terminate()  # SIGTERM: the server shuts its kernels down
         try:
             self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -101,35 +110,53 @@ def _free_port():
 def start_lab(python):
     """Start JupyterLab with ``python``; the server and its kernels see only temp state."""
     tmp = Path(tempfile.mkdtemp(prefix="labtest-"))
-    shutil.copytree(REPO / "notebooks", tmp / "notebooks",
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    shutil.copytree(
+        REPO / "notebooks", tmp / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
+    )
     for plugin, value in {
-            # no "Would you like to get notified about official Jupyter news?" toast
-            "apputils-extension/notification": {"fetchNews": "false"},
-            # defensive: keep every cell attached to the DOM
-            "notebook-extension/tracker": {"windowingMode": "none"},
-            "docmanager-extension/plugin": {"autosave": False}}.items():
+        # no "Would you like to get notified about official Jupyter news?" toast
+        "apputils-extension/notification": {"fetchNews": "false"},
+        # defensive: keep every cell attached to the DOM
+        "notebook-extension/tracker": {"windowingMode": "none"},
+        "docmanager-extension/plugin": {"autosave": False},
+    }.items():
         f = tmp / "lab-settings" / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text(json.dumps(value))
-    env = dict(os.environ,
-               PATH=os.pathsep.join([str(Path(python).parent), os.environ.get("PATH", "")]),
-               JUPYTERLAB_SETTINGS_DIR=str(tmp / "lab-settings"),
-               JUPYTERLAB_WORKSPACES_DIR=str(tmp / "lab-workspaces"),
-               JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
-               # hide the user's ~/.jupyter config and ~/.local/share/jupyter kernels/extensions
-               JUPYTER_CONFIG_DIR=str(tmp / "config"),
-               JUPYTER_DATA_DIR=str(tmp / "data"))
+    env = dict(
+        os.environ,
+        PATH=os.pathsep.join([str(Path(python).parent), os.environ.get("PATH", "")]),
+        JUPYTERLAB_SETTINGS_DIR=str(tmp / "lab-settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(tmp / "lab-workspaces"),
+        JUPYTER_RUNTIME_DIR=str(tmp / "runtime"),
+        # hide the user's ~/.jupyter config and ~/.local/share/jupyter kernels/extensions
+        JUPYTER_CONFIG_DIR=str(tmp / "config"),
+        JUPYTER_DATA_DIR=str(tmp / "data"),
+    )
     env.pop("VIRTUAL_ENV", None)
     port = _free_port()
     log = tmp / "lab.log"
     with open(log, "w") as log_f:
         proc = subprocess.Popen(
-            [python, "-m", "jupyterlab", "--no-browser", "--allow-root",
-             "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
-             f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={tmp}",
-             "--LabApp.expose_app_in_browser=True"],      # -> window.jupyterapp
-            cwd=tmp, env=env, stdin=subprocess.DEVNULL, stdout=log_f, stderr=subprocess.STDOUT)
+            [
+                python,
+                "-m",
+                "jupyterlab",
+                "--no-browser",
+                "--allow-root",
+                "--ip=127.0.0.1",
+                f"--port={port}",
+                "--ServerApp.port_retries=0",
+                f"--IdentityProvider.token={TOKEN}",
+                f"--ServerApp.root_dir={tmp}",
+                "--LabApp.expose_app_in_browser=True",
+            ],  # -> window.jupyterapp
+            cwd=tmp,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log_f,
+            stderr=subprocess.STDOUT,
+        )
     server = LabServer(python, f"http://127.0.0.1:{port}", tmp, proc, log)
     deadline = time.time() + 90
     while True:
@@ -139,8 +166,9 @@ def start_lab(python):
         except OSError:
             if proc.poll() is not None or time.time() > deadline:
                 server.stop()
-                raise RuntimeError(f"jupyter lab ({python}) did not start:\n"
-                                   + log.read_text()[-5000:]) from None
+                raise RuntimeError(
+                    f"jupyter lab ({python}) did not start:\n" + log.read_text()[-5000:]
+                ) from None
             time.sleep(0.2)
 
 
@@ -162,6 +190,7 @@ def lab_server():
 
 # --- browser and notebook pages -----------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def browser():
     """Headless Chromium, one per test module.
@@ -172,11 +201,14 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     if CHROMIUM and not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium; or set "
-                    "CHROMIUM=/path/to/chrome)")
+        pytest.skip(
+            f"no Chromium at {CHROMIUM} (Debian: apt-get install chromium; or set "
+            "CHROMIUM=/path/to/chrome)"
+        )
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM or None, headless=True,
-                              args=CHROME_FLAGS)   # playwright adds a fresh --user-data-dir
+        b = p.chromium.launch(
+            executable_path=CHROMIUM or None, headless=True, args=CHROME_FLAGS
+        )  # playwright adds a fresh --user-data-dir
         yield b
         b.close()
 
@@ -223,13 +255,15 @@ def open_notebook(lab_server, browser):
         _OPEN_PAGES.append(pg)
         pg.set_default_timeout(timeout_ms)
         pg.goto(f"{server.base}/lab/tree/{rel}?token={TOKEN}&reset")
-        pg.wait_for_function(_KERNEL_IDLE_JS)           # run-all before idle can be lost
+        pg.wait_for_function(_KERNEL_IDLE_JS)  # run-all before idle can be lost
         pg.evaluate("window.__testPanel = window.jupyterapp.shell.currentWidget")
         ok = pg.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
         if not ok:
             errors = pg.locator(".jp-OutputArea-output[data-mime-type$='stderr']")
-            raise AssertionError(f"{path}: a cell failed in JupyterLab:\n"
-                                 + "\n".join(errors.all_inner_texts())[-5000:])
+            raise AssertionError(
+                f"{path}: a cell failed in JupyterLab:\n"
+                + "\n".join(errors.all_inner_texts())[-5000:]
+            )
         pg.locator(".jp-OutputArea-output", has_text=SENTINEL).wait_for()
         return pg
 
@@ -278,16 +312,31 @@ def _binder_interpreter():
 def _repo_copy(dest):
     """Copy the repo's files as git would commit them (tracked + untracked, not ignored)."""
     try:
-        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
-                              "--exclude-standard"], cwd=REPO, check=True,
-                             capture_output=True).stdout
+        out = subprocess.run(
+            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            cwd=REPO,
+            check=True,
+            capture_output=True,
+        ).stdout
         files = [f for f in out.decode().split("\0") if f]
     except (OSError, subprocess.CalledProcessError):
         files = None
     if files is None:
-        shutil.copytree(REPO, dest, symlinks=True, ignore=shutil.ignore_patterns(
-            ".git", ".venv*", "build", "dist", "*.egg-info", "__pycache__",
-            "browser-test-artifacts", ".*_cache"))
+        shutil.copytree(
+            REPO,
+            dest,
+            symlinks=True,
+            ignore=shutil.ignore_patterns(
+                ".git",
+                ".venv*",
+                "build",
+                "dist",
+                "*.egg-info",
+                "__pycache__",
+                "browser-test-artifacts",
+                ".*_cache",
+            ),
+        )
         return
     for f in files:
         src = REPO / f
@@ -301,8 +350,7 @@ def _run_logged(cmd, log, **kw):
         f.write(f"\n$ {' '.join(map(str, cmd))}\n")
         f.flush()
         t0 = time.time()
-        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT,
-                           **kw)
+        r = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.STDOUT, **kw)
         f.write(f"# exit {r.returncode} after {time.time() - t0:.1f} s\n")
     if r.returncode:
         raise RuntimeError(f"{cmd} failed ({r.returncode}):\n" + log.read_text()[-5000:])
@@ -324,26 +372,34 @@ def binder_python():
         key.update(part.encode())
     for f in (BINDER / "runtime.txt", BINDER / "requirements.txt", REPO / "pyproject.toml"):
         key.update(f.read_bytes())
-    cache = Path(os.environ.get("BINDER_VENV_CACHE")
-                 or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-                 / "linkage_widget" / "binder")
+    cache = Path(
+        os.environ.get("BINDER_VENV_CACHE")
+        or Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        / "linkage_widget"
+        / "binder"
+    )
     cache.mkdir(parents=True, exist_ok=True)
     venv = cache / f"venv-{key.hexdigest()[:16]}"
     py, log = venv / "bin" / "python", venv.with_suffix(".log")
-    env = dict(os.environ, VIRTUAL_ENV=str(venv),
-               PATH=os.pathsep.join([str(venv / "bin"), os.environ.get("PATH", "")]))
+    env = dict(
+        os.environ,
+        VIRTUAL_ENV=str(venv),
+        PATH=os.pathsep.join([str(venv / "bin"), os.environ.get("PATH", "")]),
+    )
     env.pop("PYTHONPATH", None)
     with open(cache / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)        # two pytest runs must not build the same venv
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two pytest runs must not build the same venv
         if not (venv / ".base-complete").exists():
-            for old in cache.glob("venv-*"):    # previous keys: stale, and large
+            for old in cache.glob("venv-*"):  # previous keys: stale, and large
                 shutil.rmtree(old) if old.is_dir() else old.unlink()
             t0 = time.time()
             _run_logged([interpreter, "-m", "venv", venv], log)
-            _run_logged([py, "-m", "pip", "install", "--no-cache-dir", *BINDER_BASE], log,
-                        env=env)
-            _run_logged([py, "-m", "pip", "install", "--no-cache-dir", "-r",
-                         BINDER / "requirements.txt"], log, env=env)
+            _run_logged([py, "-m", "pip", "install", "--no-cache-dir", *BINDER_BASE], log, env=env)
+            _run_logged(
+                [py, "-m", "pip", "install", "--no-cache-dir", "-r", BINDER / "requirements.txt"],
+                log,
+                env=env,
+            )
             (venv / ".base-complete").write_text(f"{time.time() - t0:.1f} s\n")
         with tempfile.TemporaryDirectory(prefix="binder-repo-") as tmp:
             _repo_copy(Path(tmp))

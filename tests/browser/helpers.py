@@ -19,6 +19,7 @@ MAIN_CANVAS = "canvas.linkage-canvas, .linkage-canvas canvas"
 # the open_notebook fixture appends a cell printing this; tests may wait on it too
 SENTINEL = "LINKAGE-WIDGET-TEST: ALL CELLS DONE"
 
+
 def kernel_exec(pg, code, timeout=60):
     """Execute ``code`` in the notebook's own kernel (where the widgets live); return stdout.
 

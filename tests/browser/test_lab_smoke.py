@@ -41,7 +41,7 @@ def test_notebook_runs_in_jupyterlab(open_notebook):
     pg = open_notebook(NOTEBOOK)
     prefix = _check_notebook_page(pg, "smoke-lab")
     lab_python = os.environ.get("LAB_PYTHON")
-    if lab_python:                              # the kernel runs in the LAB_PYTHON environment
+    if lab_python:  # the kernel runs in the LAB_PYTHON environment
         assert prefix == Path(lab_python).parent.parent, prefix
 
 
@@ -49,14 +49,14 @@ def test_notebook_runs_in_binder_env(open_notebook, binder_python):
     pg = open_notebook(NOTEBOOK, python=binder_python)
     prefix = _check_notebook_page(pg, "smoke-binder")
     venv = Path(binder_python).parent.parent
-    assert prefix == venv, prefix               # the kernel is the Binder venv's python ...
+    assert prefix == venv, prefix  # the kernel is the Binder venv's python ...
     module = Path(kernel_json(pg, "__import__('linkage_widget').__file__"))
-    assert venv in module.parents, module       # ... with the package installed by postBuild
+    assert venv in module.parents, module  # ... with the package installed by postBuild
 
 
 # A throwaway notebook for the harness itself: a decoy canvas first, then the "main" canvas
 # carrying the linkage-canvas class, which the helpers must pick.
-HARNESS_CELL = '''
+HARNESS_CELL = """
 import ipywidgets as W
 from ipycanvas import Canvas
 
@@ -85,13 +85,16 @@ canvas.on_mouse_down(on_down)
 canvas.on_mouse_move(on_move)
 canvas.on_mouse_up(on_up)
 W.VBox([decoy, canvas])
-'''
+"""
 
 
 def test_canvas_helpers(open_notebook, tmp_path):
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(HARNESS_CELL)])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
-                                 "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
     nbformat.write(nb, tmp_path / "harness.ipynb")
     pg = open_notebook(tmp_path / "harness.ipynb")
     canvas = canvas_locator(pg)
@@ -100,7 +103,7 @@ def test_canvas_helpers(open_notebook, tmp_path):
     assert "linkage-canvas" in canvas.get_attribute("class")
 
     canvas.click(position=css_pos(pg, 100, 50))
-    (x, y), = poll(lambda: kernel_json(pg, "clicks"))
+    ((x, y),) = poll(lambda: kernel_json(pg, "clicks"))
     assert abs(x - 100) < 1 and abs(y - 50) < 1, (x, y)
     wait_pixel(pg, 100, 50, (255, 0, 0))
 
@@ -108,7 +111,7 @@ def test_canvas_helpers(open_notebook, tmp_path):
     pg.mouse.down()
     pg.mouse.move(*page_pos(pg, 250, 250), steps=10)
     pg.mouse.up()
-    wait_pixel(pg, 150, 225, (0, 0, 255))      # the stroke from (50, 200) to (250, 250)
+    wait_pixel(pg, 150, 225, (0, 0, 255))  # the stroke from (50, 200) to (250, 250)
     assert len(kernel_json(pg, "moves")) >= 5
     assert kernel_exec(pg, "print(len(clicks))").strip() == "2"
     screenshot(pg, "smoke-canvas-helpers")

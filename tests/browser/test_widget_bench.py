@@ -104,11 +104,16 @@ LATENCY_JS = """async ([sel, points, gap]) => {
 
 
 def _notebook(tmp_path, linkage_file):
-    cell = ("from linkage_widget import LinkageWidget\n"
-            f"w = LinkageWidget.load({str(linkage_file)!r})\nw")
+    cell = (
+        "from linkage_widget import LinkageWidget\n"
+        f"w = LinkageWidget.load({str(linkage_file)!r})\nw"
+    )
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
-                                 "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
     path = tmp_path / f"bench_{linkage_file.stem}.ipynb"
     nbformat.write(nb, path)
     return path
@@ -127,9 +132,12 @@ def _open(open_notebook, tmp_path, name):
 
 
 def _central_vertex(pg):
-    return kernel_json(pg, """(lambda P: (int(((P - [w.canvas.width / 2, w.canvas.height / 2])
+    return kernel_json(
+        pg,
+        """(lambda P: (int(((P - [w.canvas.width / 2, w.canvas.height / 2])
         ** 2).sum(1).argmin()), P[((P - [w.canvas.width / 2, w.canvas.height / 2]) ** 2)
-        .sum(1).argmin()].tolist()))(w.view.to_pixel(w.linkage.vertices))""")
+        .sum(1).argmin()].tolist()))(w.view.to_pixel(w.linkage.vertices))""",
+    )
 
 
 def _drag_fps(pg, name):
@@ -141,13 +149,17 @@ def _drag_fps(pg, name):
     # Playwright's mouse.move is a round trip per event (~40 ms here), too slow for 60 Hz
     n = pg.evaluate(DRAG_JS, [canvas_selector(pg), x, y, 40.0, DRAG_S])
     elapsed = DRAG_S
-    mon = pg.evaluate("window.__mon.stop = true; "
-                      "({draws: window.__mon.draws, shown: window.__mon.shown})")
+    mon = pg.evaluate(
+        "window.__mon.stop = true; ({draws: window.__mon.draws, shown: window.__mon.shown})"
+    )
     pg.mouse.up()
     draws, shown = mon["draws"], mon["shown"]
     span = (draws[-1] - draws[0]) / 1000 if len(draws) > 1 else float("nan")
-    kernel = kernel_json(pg, "[len(w.frame_times), w.frame_times[-1] - w.frame_times[0] "
-                             "if len(w.frame_times) > 1 else 0, w.linkage.n_vertices]")
+    kernel = kernel_json(
+        pg,
+        "[len(w.frame_times), w.frame_times[-1] - w.frame_times[0] "
+        "if len(w.frame_times) > 1 else 0, w.linkage.n_vertices]",
+    )
     costs = kernel_json(pg, "sorted(_bench_costs)")
     analyses = kernel_json(pg, "_bench_analyses[0]")
     kernel_exec(pg, "del w._frame, w._store_analysis")  # back to the class methods
@@ -165,7 +177,8 @@ def _drag_fps(pg, name):
         "kernel_fps": round((kernel[0] - 1) / kernel[1], 1) if kernel[1] else 0.0,
         "kernel_frame_ms_median": round(1000 * statistics.median(costs), 1) if costs else None,
         "kernel_frame_ms_p90": round(1000 * costs[int(0.9 * (len(costs) - 1))], 1)
-        if costs else None,
+        if costs
+        else None,
         "analyses_during_drag": analyses,
         "load_avg": os.getloadavg()[0],
     }
@@ -209,8 +222,11 @@ echo
 def _echo_latency(open_notebook, tmp_path):
     """Baseline: a bare ipycanvas canvas that redraws on every mouse_move, no widget logic."""
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(ECHO_CELL)])
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)",
-                                 "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
     nbformat.write(nb, tmp_path / "bench_echo.ipynb")
     pg = open_notebook(tmp_path / "bench_echo.ipynb")
     sel = "canvas.bench-echo"
@@ -223,8 +239,9 @@ def _echo_latency(open_notebook, tmp_path):
     pg.evaluate("window.__mon.stop = true")
     pg.evaluate(MONITOR_JS, sel)
     n = pg.evaluate(DRAG_JS, [sel, 320, 300, 40.0, DRAG_S])
-    mon = pg.evaluate("window.__mon.stop = true; "
-                      "({draws: window.__mon.draws, shown: window.__mon.shown})")
+    mon = pg.evaluate(
+        "window.__mon.stop = true; ({draws: window.__mon.draws, shown: window.__mon.shown})"
+    )
     draws, shown = mon["draws"], mon["shown"]
     span = (draws[-1] - draws[0]) / 1000 if len(draws) > 1 else float("nan")
     return {

@@ -39,9 +39,12 @@ def page(open_notebook):
 @pytest.fixture
 def fresh(page):
     """Stop any motion and reload the Peaucellier linkage between tests."""
-    kernel_exec(page, "w.running = False; w.attractor = None; w.tool = 'select'; "
-                      "w.load_file('peaucellier.txt'); w.tracked = (5,); w.selected_vertex = None;"
-                      "w.error = ''")
+    kernel_exec(
+        page,
+        "w.running = False; w.attractor = None; w.tool = 'select'; "
+        "w.load_file('peaucellier.txt'); w.tracked = (5,); w.selected_vertex = None;"
+        "w.error = ''",
+    )
     return page
 
 
@@ -69,8 +72,11 @@ def drawn(pg):
 def events(pg):
     """The widget's last raw input events and state (for failure messages)."""
     log = kernel_json(pg, "list(w._merger.log)[-25:]")
-    state = kernel_json(pg, "[w.selected_vertex, w.selected_rod, w.tool, w._message, "
-                            "w._drag_vertex, list(w.error_log)]")
+    state = kernel_json(
+        pg,
+        "[w.selected_vertex, w.selected_rod, w.tool, w._message, "
+        "w._drag_vertex, list(w.error_log)]",
+    )
     return "\n".join(map(str, [*log, state]))
 
 
@@ -80,8 +86,10 @@ def vertex_px(pg, v):
 
 def test_canvas_is_the_widget_canvas(page):
     size = kernel_json(page, "[w.canvas.width, w.canvas.height]")
-    got = page.evaluate("(sel) => { const c = document.querySelector(sel); "
-                        "return [c.width, c.height]; }", canvas_selector(page))
+    got = page.evaluate(
+        "(sel) => { const c = document.querySelector(sel); return [c.width, c.height]; }",
+        canvas_selector(page),
+    )
     assert got == size
     assert "DOF 1" in page.locator(".linkage-readout").inner_text()
 
@@ -99,16 +107,23 @@ def test_drag_output_vertex_moves_along_its_line(fresh):
         time.sleep(0.03)
     time.sleep(0.3)
     pg.mouse.up()
-    state = poll(lambda: (s := kernel_json(pg, "[w.linkage.vertices[5].tolist(), w.running]"))
-                 and not s[1] and s, timeout=10)
+    state = poll(
+        lambda: (
+            (s := kernel_json(pg, "[w.linkage.vertices[5].tolist(), w.running]")) and not s[1] and s
+        ),
+        timeout=10,
+    )
     (x1, y1), running = state
     assert not running
     assert abs(x1 - 128.0) <= 1e-9 * 128.0, x1
     assert y1 > y0 + 10, (y0, y1)
     assert kernel_json(pg, "w.selected_vertex") == 5
-    lengths_ok = kernel_json(pg, "bool(abs(w.linkage.rod_lengths() - "
-                                 "__import__('linkage_widget').Linkage.load('peaucellier.txt')"
-                                 ".rod_lengths()).max() < 1e-9)")
+    lengths_ok = kernel_json(
+        pg,
+        "bool(abs(w.linkage.rod_lengths() - "
+        "__import__('linkage_widget').Linkage.load('peaucellier.txt')"
+        ".rod_lengths()).max() < 1e-9)",
+    )
     assert lengths_ok
     assert poll(lambda: canvas_digest(pg) != before)
     ART.mkdir(parents=True, exist_ok=True)
@@ -166,10 +181,12 @@ def test_step_size_slider(fresh):
 def test_right_click_places_attractor_without_context_menu(fresh):
     pg = fresh
     kernel_exec(pg, "w.selected_vertex = 5")
-    pg.evaluate("""(sel) => { const c = document.querySelector(sel);
+    pg.evaluate(
+        """(sel) => { const c = document.querySelector(sel);
         window.__ctx = [];
         c.addEventListener('contextmenu', (e) => window.__ctx.push(e.defaultPrevented)); }""",
-                canvas_selector(pg))
+        canvas_selector(pg),
+    )
     x, y = 500.0, 80.0
     canvas_locator(pg).click(position=css_pos(pg, x, y), button="right")
     attractor = poll(lambda: kernel_json(pg, "w.attractor"))
