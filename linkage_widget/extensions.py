@@ -34,58 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from .errors import LinkageFormatError
+from .springs import Spring
 
 __all__ = ["Extensions", "Spring", "sibling_path", "read_extensions", "write_extensions"]
 
 VERSION = 1
 _KEY = "linkage_widget_extensions"
-
-
-@dataclass(frozen=True)
-class Spring:
-    """A spring (and optional damper) between vertices ``i`` and ``j``.
-
-    Attributes
-    ----------
-    i, j : int
-        Distinct vertex indices.
-    stiffness : float
-        Force per unit stretch (>= 0).
-    rest_length : float or None
-        ``None``: the distance when the spring was attached.
-    damping : float
-        Force per unit stretching speed (>= 0).
-    """
-
-    i: int
-    j: int
-    stiffness: float = 1.0
-    rest_length: float | None = None
-    damping: float = 0.0
-
-    def __post_init__(self) -> None:
-        if int(self.i) == int(self.j):
-            raise ValueError(f"a spring needs two distinct vertices, got {self.i} twice")
-        for name in ("stiffness", "damping"):
-            value = float(getattr(self, name))
-            if not (math.isfinite(value) and value >= 0):
-                raise ValueError(f"spring {name} must be a finite number >= 0, got {value!r}")
-        if self.rest_length is not None:
-            rest = float(self.rest_length)
-            if not (math.isfinite(rest) and rest >= 0):
-                raise ValueError(f"spring rest_length must be >= 0 or None, got {rest!r}")
-
-    def renumbered(self, removed: int) -> Spring | None:
-        """The spring after vertex ``removed`` is deleted (``None`` if it used it)."""
-        if removed in (self.i, self.j):
-            return None
-        return Spring(
-            self.i - (self.i > removed),
-            self.j - (self.j > removed),
-            self.stiffness,
-            self.rest_length,
-            self.damping,
-        )
 
 
 @dataclass(frozen=True)
