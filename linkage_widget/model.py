@@ -433,8 +433,8 @@ class Linkage:
     # ------------------------------------------------------------------- I/O
     @classmethod
     def loads(cls, text: str, *, source: str = "<string>") -> Linkage:
-        """Parse the 2007 program's text format (see :mod:`linkage_widget.fileformat`)."""
-        from .fileformat import parse_linkage
+        """Parse the 2007 program's text format (see :mod:`linkage_widget.io.text2007`)."""
+        from .io.text2007 import parse_linkage
 
         return parse_linkage(text, source=source)
 
@@ -447,18 +447,18 @@ class Linkage:
         >>> Linkage.load("peaucellier.txt").n_vertices
         6
         """
-        from .fileformat import read_linkage
+        from .io.text2007 import read_linkage
 
         return read_linkage(path)
 
     def dumps(self) -> str:
         """The linkage in the 2007 program's text format, floats at full precision."""
-        from .fileformat import format_linkage
+        from .io.text2007 import format_linkage
 
         return format_linkage(self)
 
     def save(self, path: str | PathLike[str]) -> None:
         """Write the linkage atomically (temporary file in the same folder, then rename)."""
-        from .fileformat import write_linkage
+        from .io.text2007 import write_linkage
 
         write_linkage(self, path)

@@ -3,7 +3,7 @@
 import pytest
 
 from linkage_widget import LinkageFormatError
-from linkage_widget.extensions import (
+from linkage_widget.io.sidecar import (
     Extensions,
     Spring,
     read_extensions,

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linkage_widget import Linkage, LinkageFormatError
-from linkage_widget.fileformat import format_linkage, parse_linkage, write_linkage
+from linkage_widget.io.text2007 import format_linkage, parse_linkage, write_linkage
 from linkage_widget.model import MAX_ROD_LENGTH, MIN_ROD_LENGTH
 
 REFERENCE_FILES = sorted(p.name for p in REFERENCE_DIR.glob("*.txt")) or ["peaucellier.txt"]

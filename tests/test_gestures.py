@@ -2,7 +2,7 @@
 
 import pytest
 
-from linkage_widget.gestures import DRAG_THRESHOLD, EventMerger, Key
+from linkage_widget.session.gestures import DRAG_THRESHOLD, EventMerger, Key
 
 
 class Clock:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from linkage_widget import Linkage
 from linkage_widget.constraints import ConstraintSet
 from linkage_widget.mass import mass_matrix
-from linkage_widget.motion import STATUSES, Simulator
+from linkage_widget.motion.simulator import STATUSES, Simulator
 
 try:
     from conftest import reference_linkage

@@ -5,9 +5,9 @@ import pytest
 from PIL import Image
 
 from linkage_widget import Linkage
-from linkage_widget.render_raster import save_gif, save_png, scene_to_image
-from linkage_widget.scene import DEFAULT_THEME, Scene, SceneState, build_scene
-from linkage_widget.view import ViewTransform
+from linkage_widget.draw.raster import save_gif, save_png, scene_to_image
+from linkage_widget.draw.scene import DEFAULT_THEME, Scene, SceneState, build_scene
+from linkage_widget.draw.view import ViewTransform
 
 T = DEFAULT_THEME
 

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from linkage_widget import Linkage
-from linkage_widget.render_svg import save_svg, scene_to_svg
-from linkage_widget.scene import Arcs, Scene, SceneState, Texts, build_scene
-from linkage_widget.view import ViewTransform
+from linkage_widget.draw.scene import Arcs, Scene, SceneState, Texts, build_scene
+from linkage_widget.draw.svg import save_svg, scene_to_svg
+from linkage_widget.draw.view import ViewTransform
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN", "").strip() not in ("", "0")

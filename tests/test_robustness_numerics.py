@@ -18,7 +18,7 @@ import pytest
 
 from linkage_widget import Linkage, LinkageFormatError
 from linkage_widget.model import MAX_ROD_LENGTH, MIN_ROD_LENGTH
-from linkage_widget.motion import (
+from linkage_widget.motion.simulator import (
     CONDITIONED_ROUNDOFF,
     CORRECTOR_DEVIATION,
     DATA_TOL,
@@ -27,7 +27,7 @@ from linkage_widget.motion import (
     Simulator,
 )
 from linkage_widget.rigidity import analyze
-from linkage_widget.widget import STEP_SLIDER, LinkageWidget
+from linkage_widget.widget.widget import STEP_SLIDER, LinkageWidget
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_widget import click, drag, key, px, rod_mid  # noqa: E402  (event helpers)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from linkage_widget import Linkage
-from linkage_widget.widget import LinkageWidget
+from linkage_widget.widget.widget import LinkageWidget
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_widget import click, key, px, upload, uploaded  # noqa: E402  (event helpers)

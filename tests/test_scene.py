@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from linkage_widget import Linkage
-from linkage_widget.scene import (
+from linkage_widget.draw.scene import (
     DEFAULT_THEME,
     ROLES,
     Arcs,
@@ -26,7 +26,7 @@ from linkage_widget.scene import (
     hit_test,
     per_item,
 )
-from linkage_widget.view import ViewTransform
+from linkage_widget.draw.view import ViewTransform
 
 T = DEFAULT_THEME
 
@@ -418,8 +418,8 @@ def test_hit_test_vertex_wins_and_nearest_wins():
 
 def test_drawing_modules_do_not_import_widget_libraries():
     code = (
-        "import sys; import linkage_widget.view, linkage_widget.scene, "
-        "linkage_widget.render_svg, linkage_widget.render_raster; "
+        "import sys; import linkage_widget.draw.view, linkage_widget.draw.scene, "
+        "linkage_widget.draw.svg, linkage_widget.draw.raster; "
         "bad = [m for m in ('ipywidgets', 'ipycanvas', 'ipyevents') if m in sys.modules]; "
         "assert not bad, bad"
     )

@@ -26,9 +26,9 @@ import pytest
 from conftest import reference_linkage
 
 from linkage_widget import Linkage
-from linkage_widget.history import History
-from linkage_widget.motion import DATA_TOL
-from linkage_widget.widget import TRACK_CAP
+from linkage_widget.motion.simulator import DATA_TOL
+from linkage_widget.session.history import History
+from linkage_widget.widget.widget import TRACK_CAP
 
 REPO = Path(__file__).resolve().parents[1]
 KINEMATIC_STEPS = 100_000

@@ -44,8 +44,7 @@ from hypothesis.stateful import (
 )
 
 from linkage_widget import Linkage, LinkageFormatError
-from linkage_widget.history import History
-from linkage_widget.motion import (
+from linkage_widget.motion.simulator import (
     CONDITIONED_ROUNDOFF,
     DATA_TOL,
     PROJECTION_TOL,
@@ -53,7 +52,8 @@ from linkage_widget.motion import (
     Simulator,
 )
 from linkage_widget.rigidity import analyze
-from linkage_widget.widget import STEP_SLIDER, TOOLS, LinkageWidget
+from linkage_widget.session.history import History
+from linkage_widget.widget.widget import STEP_SLIDER, TOOLS, LinkageWidget
 
 sys.path.insert(0, str(Path(__file__).parent))
 from conftest import in_ci  # noqa: E402

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from linkage_widget.view import MAX_SCALE, MIN_SCALE, ViewTransform
+from linkage_widget.draw.view import MAX_SCALE, MIN_SCALE, ViewTransform
 
 coords = st.floats(-1e4, 1e4, allow_nan=False, allow_infinity=False)
 pixels = st.floats(-2000, 2000, allow_nan=False, allow_infinity=False)

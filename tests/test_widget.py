@@ -13,7 +13,7 @@ import pytest
 from traitlets import TraitError
 
 from linkage_widget import Linkage
-from linkage_widget.widget import LinkageWidget
+from linkage_widget.widget.widget import LinkageWidget
 
 W, H = 640, 480
 
@@ -618,7 +618,7 @@ def test_tracking_draws_the_path(peau):
 
 
 def test_track_buffer_is_capped(peau):
-    from linkage_widget.widget import TRACK_CAP, _Tracks
+    from linkage_widget.widget.widget import TRACK_CAP, _Tracks
 
     t = _Tracks((0, 2), cap=5)
     P = np.zeros((3, 2))

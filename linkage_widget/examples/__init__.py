@@ -48,6 +48,6 @@ def describe(name: str) -> str:
 
 def load_example(name: str):
     """Load the bundled linkage ``name`` as a :class:`~linkage_widget.Linkage`."""
-    from ..fileformat import read_linkage
+    from ..io.text2007 import read_linkage
 
     return read_linkage(example_path(name))

@@ -27,14 +27,13 @@ True
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from .errors import LinkageFormatError
-from .springs import Spring
+from ..errors import LinkageFormatError
+from ..springs import Spring
 
 __all__ = ["Extensions", "Spring", "sibling_path", "read_extensions", "write_extensions"]
 
@@ -171,7 +170,7 @@ def write_extensions(path: str | PathLike[str], ext: Extensions) -> None:
     An empty :class:`Extensions` removes a stale sibling, so a later load does
     not pick up tracked vertices or springs this linkage no longer has.
     """
-    from .fileformat import atomic_write_text
+    from .text2007 import atomic_write_text
 
     sib = sibling_path(path)
     if ext.is_empty():

@@ -102,9 +102,9 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 from scipy.sparse.linalg import splu
 
-from .constraints import ConstraintSet, as_flat
-from .mass import check_mass_parameters, mass_matrix, mass_particles
-from .model import Linkage
+from ..constraints import ConstraintSet, as_flat
+from ..mass import check_mass_parameters, mass_matrix, mass_particles
+from ..model import Linkage
 
 __all__ = ["MODES", "STATUSES", "Simulator", "Spring"]
 

@@ -1,4 +1,4 @@
-"""Draw a :class:`~linkage_widget.scene.Scene` as a standalone SVG document.
+"""Draw a :class:`~linkage_widget.draw.scene.Scene` as a standalone SVG document.
 
 The output is deterministic: numbers are written with at most two decimals
 (trailing zeros dropped, ``-0`` written ``0``), attributes in a fixed order and
@@ -9,8 +9,8 @@ shared by its items; per-item styles go on the items.
 Examples
 --------
 >>> from linkage_widget import Linkage
->>> from linkage_widget.scene import SceneState, build_scene
->>> from linkage_widget.view import ViewTransform
+>>> from linkage_widget.draw.scene import SceneState, build_scene
+>>> from linkage_widget.draw.view import ViewTransform
 >>> link = Linkage([[0, 0], [1, 0]], rods=[(0, 1)])
 >>> svg = scene_to_svg(build_scene(link, ViewTransform.fit(link.vertices, 200, 100)))
 >>> svg.splitlines()[0]

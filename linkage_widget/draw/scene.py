@@ -1,11 +1,11 @@
 """Backend-neutral drawing primitives for a linkage, in pixel coordinates.
 
 :func:`build_scene` turns a :class:`~linkage_widget.model.Linkage`, a
-:class:`~linkage_widget.view.ViewTransform` and the UI state
+:class:`~linkage_widget.draw.view.ViewTransform` and the UI state
 (:class:`SceneState`) into a :class:`Scene`: a background colour and a list of
 small frozen primitives, in draw order. The backends
-(:mod:`~linkage_widget.render_canvas`, :mod:`~linkage_widget.render_svg`,
-:mod:`~linkage_widget.render_raster`) only translate primitives; every
+(:mod:`~linkage_widget.draw.canvas`, :mod:`~linkage_widget.draw.svg`,
+:mod:`~linkage_widget.draw.raster`) only translate primitives; every
 decision about what is drawn, where and in which colour is made here, once
 (the pymunk debug-draw idea). Tests assert on the primitive stream.
 
@@ -27,7 +27,7 @@ rings, velocity arrows, attractor, legend, info panel, error, hint.
 Examples
 --------
 >>> from linkage_widget import Linkage
->>> from linkage_widget.view import ViewTransform
+>>> from linkage_widget.draw.view import ViewTransform
 >>> link = Linkage([[0, 0], [1, 0], [0, 1]], rods=[(0, 1), (1, 2)], pinned=[0])
 >>> view = ViewTransform.fit(link.vertices, 400, 300)
 >>> scene = build_scene(link, view, SceneState(hint="drag a vertex"))
@@ -50,7 +50,7 @@ import numpy as np
 from .view import ViewTransform
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .model import Linkage
+    from ..model import Linkage
 
 __all__ = [
     "Arcs",
@@ -564,7 +564,7 @@ class Scene:
 
     def _repr_svg_(self) -> str:
         # Jupyter shows a Scene as its SVG picture (handy when debugging a drawing).
-        from .render_svg import scene_to_svg
+        from .svg import scene_to_svg
 
         return scene_to_svg(self)
 

@@ -1,4 +1,4 @@
-"""Draw a :class:`~linkage_widget.scene.Scene` on an ipycanvas ``Canvas`` in one message.
+"""Draw a :class:`~linkage_widget.draw.scene.Scene` on an ipycanvas ``Canvas`` in one message.
 
 :func:`draw_scene` clears the canvas, paints the background and translates
 each primitive into one or a few *vectorised* ipycanvas calls
@@ -117,7 +117,7 @@ def draw_scene(canvas: Canvas, scene: Scene) -> None:
         Target; ideally ``scene.width`` x ``scene.height`` pixels (the scene
         is drawn in canvas pixels, not rescaled).
     scene : Scene
-        From :func:`~linkage_widget.scene.build_scene`.
+        From :func:`~linkage_widget.draw.scene.build_scene`.
     """
     with held_canvas(canvas):
         canvas.clear()

@@ -50,8 +50,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import LinkageFormatError
-from .model import MAX_ROD_LENGTH, MIN_ROD_LENGTH, Linkage
+from ..errors import LinkageFormatError
+from ..model import MAX_ROD_LENGTH, MIN_ROD_LENGTH, Linkage
 
 __all__ = [
     "parse_linkage",
@@ -284,7 +284,7 @@ def resolve_path(path: str | PathLike[str]) -> Path:
     p = Path(path)
     if p.is_file():
         return p
-    from . import examples
+    from .. import examples
 
     if p.parent == Path(".") and examples.has_example(p.name):
         return examples.example_path(p.name)

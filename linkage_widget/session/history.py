@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .extensions import Spring
-    from .model import Linkage
+    from ..model import Linkage
+    from ..springs import Spring
 
 __all__ = ["History", "Snapshot"]
 

@@ -5,8 +5,8 @@ The only module of the package that imports ipywidgets. It holds UI state
 (:class:`~linkage_widget.model.Linkage`), the motion
 (:class:`~linkage_widget.motion.Simulator`), the analysis
 (:func:`~linkage_widget.rigidity.analyze`) and the drawing
-(:func:`~linkage_widget.scene.build_scene` →
-:func:`~linkage_widget.render_canvas.draw_scene`).
+(:func:`~linkage_widget.draw.scene.build_scene` →
+:func:`~linkage_widget.draw.canvas.draw_scene`).
 
 Interaction map (the 2007 program's controls, DESIGN.md §4)
 
@@ -60,16 +60,17 @@ from ipycanvas import Canvas
 from ipyevents import Event
 from traitlets import Bool, Float, Int, TraitError, Tuple, Unicode, observe, validate
 
-from .errors import LinkageFormatError
-from .extensions import Extensions, Spring, read_extensions, write_extensions
-from .fileformat import parse_linkage_bytes, resolve_path
-from .gestures import EventMerger, Gesture, Key
-from .history import History, Snapshot
-from .model import Linkage
-from .render_canvas import draw_scene
-from .rigidity import RigidityReport, analyze
-from .scene import Scene, SceneState, build_scene, hit_test, overlay_insets
-from .view import ViewTransform
+from ..draw.canvas import draw_scene
+from ..draw.scene import Scene, SceneState, build_scene, hit_test, overlay_insets
+from ..draw.view import ViewTransform
+from ..errors import LinkageFormatError
+from ..io.sidecar import Extensions, read_extensions, write_extensions
+from ..io.text2007 import parse_linkage_bytes, resolve_path
+from ..model import Linkage
+from ..rigidity import RigidityReport, analyze
+from ..session.gestures import EventMerger, Gesture, Key
+from ..session.history import History, Snapshot
+from ..springs import Spring
 
 __all__ = ["LinkageWidget", "TOOLS"]
 
@@ -785,20 +786,20 @@ class LinkageWidget(W.VBox):
 
     def to_svg(self) -> str:
         """The current view as an SVG document."""
-        from .render_svg import scene_to_svg
+        from ..draw.svg import scene_to_svg
 
         return scene_to_svg(self.scene())
 
     def to_png(self, path: str | PathLike[str]) -> Path:
         """Save the current view as a PNG picture; return the path."""
-        from .render_raster import save_png
+        from ..draw.raster import save_png
 
         save_png(self.scene(), path)
         return Path(path)
 
     def save_gif(self, path: str | PathLike[str], fps: float = GIF_FPS) -> Path:
         """Write the frames recorded so far (see :attr:`recording`) as an animated GIF."""
-        from .render_raster import save_gif
+        from ..draw.raster import save_gif
 
         if not self._frames:
             raise ValueError("nothing recorded: set recording = True (key r) and move something")
@@ -1208,7 +1209,7 @@ class LinkageWidget(W.VBox):
     def _simulator(self) -> Any:
         """The simulator for the current model; rebuilt after any edit (also from code)."""
         if self._sim is None or self._sim_ref is None or self._sim_ref != self._linkage:
-            from .motion import Simulator
+            from ..motion import Simulator
 
             sim = Simulator(
                 self._linkage,
@@ -1623,7 +1624,7 @@ class LinkageWidget(W.VBox):
         self._message = f"picture saved: {path}"
 
     def _export_svg(self) -> None:
-        from .fileformat import atomic_write_text
+        from ..io.text2007 import atomic_write_text
 
         path = self._export_path(".svg")
         atomic_write_text(path, self.to_svg())

@@ -1,4 +1,4 @@
-"""Draw a :class:`~linkage_widget.scene.Scene` with Pillow: PNG export and animated GIFs.
+"""Draw a :class:`~linkage_widget.draw.scene.Scene` with Pillow: PNG export and animated GIFs.
 
 Pillow comes with ipycanvas, so this works in Binder and in plain scripts
 (no browser, no canvas). Pillow does not antialias lines, so the scene is
@@ -12,8 +12,8 @@ where a good one was.
 Examples
 --------
 >>> from linkage_widget import Linkage
->>> from linkage_widget.scene import build_scene
->>> from linkage_widget.view import ViewTransform
+>>> from linkage_widget.draw.scene import build_scene
+>>> from linkage_widget.draw.view import ViewTransform
 >>> link = Linkage([[0, 0], [1, 0]], rods=[(0, 1)])
 >>> img = scene_to_image(build_scene(link, ViewTransform.fit(link.vertices, 120, 80)))
 >>> img.size, img.mode, img.getpixel((0, 0))

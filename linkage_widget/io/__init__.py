@@ -1,0 +1,1 @@
+"""Reading and writing linkages: the 2007 text format, the JSON sibling, atomic saves."""

@@ -1,0 +1,1 @@
+"""The headless session: every trait, validator and policy of the widget, no ipywidgets."""
