@@ -1,0 +1,227 @@
+"""The layer rules of docs/architecture.md, checked on the source (AST) and in a subprocess.
+
+Imports point down the layers; no cycle; no function-level import of the package's own
+modules (the lazy face in ``linkage_widget/__init__.py`` excepted); only ``widget/`` and
+``draw/canvas.py`` import the widget libraries; modules stay short, functions too.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "linkage_widget"
+
+#: Layer of each top-level module or subpackage, bottom first. A module may import
+#: its own layer or any lower one, never a higher one.
+LAYERS: dict[str, int] = {
+    "errors": 0,
+    "_checks": 0,
+    "springs": 1,
+    "io": 2,
+    "model": 3,
+    "constraints": 4,
+    "mass": 4,
+    "pebble": 4,
+    "rigidity": 5,
+    "penrose": 5,
+    "examples": 6,
+    "motion": 7,
+    "draw": 8,
+    "session": 9,
+    "widget": 10,
+}
+GUI_LIBRARIES = ("ipywidgets", "ipycanvas", "ipyevents")
+GUI_ALLOWED = ("widget", "draw.canvas")
+MAX_MODULE_LINES = 500
+MAX_FUNCTION_LINES = 50
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE).with_suffix("")
+        parts = [p for p in rel.parts if p != "__init__"]
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _resolve(module: str, path: Path, node: ast.ImportFrom | ast.Import) -> list[str]:
+    """The package-internal modules (dotted, relative to the package) that ``node`` imports."""
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names]
+        return [n.removeprefix("linkage_widget.") for n in names if n.startswith("linkage_widget.")]
+    if node.level:
+        base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+        if node.level - 1 > len(package):
+            raise AssertionError(f"{module}: relative import above the package")
+    elif node.module and (
+        node.module == "linkage_widget" or node.module.startswith("linkage_widget.")
+    ):
+        base = []
+        node_module = node.module.removeprefix("linkage_widget").lstrip(".")
+        target = node_module.split(".") if node_module else []
+        return _targets(base + target, node)
+    else:
+        return []
+    target = node.module.split(".") if node.module else []
+    return _targets(base + target, node)
+
+
+def _targets(parts: list[str], node: ast.ImportFrom | ast.Import) -> list[str]:
+    dotted = ".".join(parts)
+    out = []
+    for alias in node.names:  # `from . import x` imports the module x
+        sub = f"{dotted}.{alias.name}" if dotted else alias.name
+        out.append(sub if sub in MODULES else dotted)
+    return [t for t in out if t]
+
+
+def _layer(module: str) -> int:
+    top = module.split(".")[0]
+    assert top in LAYERS, f"{module}: not in any layer; add it to LAYERS and docs/architecture.md"
+    return LAYERS[top]
+
+
+def _imports(module: str) -> list[tuple[str, int, bool]]:
+    """``(imported module, line, at module level)`` for every internal import of ``module``."""
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top_level = set()
+    for node in tree.body:
+        for sub in ast.walk(node):
+            if not isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
+                top_level.add(id(sub))
+            else:
+                break
+    out = []
+    functions = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    inside = {id(s) for f in functions for s in ast.walk(f)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for target in _resolve(module, path, node):
+                out.append((target, node.lineno, id(node) not in inside))
+    return out
+
+
+def test_every_module_has_a_layer():
+    for module in MODULES:
+        if module:
+            _layer(module)
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if m])
+def test_imports_point_down(module):
+    for target, line, _ in _imports(module):
+        if target == "" or target.split(".")[0] not in LAYERS:
+            continue
+        assert _layer(target) <= _layer(module), (
+            f"linkage_widget/{MODULES[module].relative_to(PACKAGE)}:{line} imports {target}, "
+            f"a higher layer ({_layer(target)} > {_layer(module)})"
+        )
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if m])
+def test_no_function_level_import_of_the_package(module):
+    for target, line, top in _imports(module):
+        assert top, (
+            f"linkage_widget/{MODULES[module].relative_to(PACKAGE)}:{line}: function-level "
+            f"import of {target or 'linkage_widget'}; import at the top (layers point down)"
+        )
+
+
+def test_no_import_cycle():
+    graph = {m: {t for t, _, top in _imports(m) if top and t in MODULES} for m in MODULES if m}
+    # The lazy face (linkage_widget/__init__) imports upward on purpose; leave it out.
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(graph.get(m, ())):
+            # a package's __init__ re-exporting its own modules is not a cycle with them
+            if t == "" or m.startswith(t + ".") and not graph.get(t):
+                continue
+            if state.get(t) == 1:
+                cycle = stack[stack.index(t) :] + [t]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if t in graph and not state.get(t):
+                visit(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in graph:
+        if not state.get(m):
+            visit(m)
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if m])
+def test_only_the_view_imports_widget_libraries(module):
+    if module.startswith(GUI_ALLOWED):
+        return
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names = [node.module]
+        for name in names:
+            assert name.split(".")[0] not in GUI_LIBRARIES, (
+                f"linkage_widget/{MODULES[module].relative_to(PACKAGE)}:{node.lineno} imports "
+                f"{name}; only widget/ and draw/canvas.py may"
+            )
+
+
+def test_the_session_runs_without_widget_libraries():
+    code = (
+        "import sys, linkage_widget.session, linkage_widget.draw.svg, linkage_widget.motion;"
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {GUI_LIBRARIES!r}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip() == "[]", out.stdout
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if m])
+def test_module_is_short(module):
+    n = len(MODULES[module].read_text(encoding="utf-8").splitlines())
+    assert n <= MAX_MODULE_LINES, (
+        f"linkage_widget/{MODULES[module].relative_to(PACKAGE)} has {n} lines "
+        f"(> {MAX_MODULE_LINES}); split it"
+    )
+
+
+def _function_length(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """Lines from ``def`` to the end, less the docstring's lines."""
+    total = node.end_lineno - node.lineno + 1
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        if isinstance(body[0].value.value, str):
+            total -= body[0].end_lineno - body[0].lineno + 1
+    return total
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if m])
+def test_functions_are_short(module):
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    long = [
+        f"{n.name} (line {n.lineno}, {_function_length(n)} lines)"
+        for n in ast.walk(tree)
+        if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        and _function_length(n) > MAX_FUNCTION_LINES
+    ]
+    assert not long, (
+        f"linkage_widget/{MODULES[module].relative_to(PACKAGE)}: functions over "
+        f"{MAX_FUNCTION_LINES} lines (docstring excluded): {', '.join(long)}"
+    )
