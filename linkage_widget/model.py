@@ -439,6 +439,13 @@ class Linkage:
         return parse_linkage(text, source=source)
 
     @classmethod
+    def from_bytes(cls, data: bytes, *, source: str = "<bytes>") -> Linkage:
+        """Parse the bytes of a 2007-format file (UTF-8, a BOM allowed), as an upload gives them."""
+        from .io.text2007 import parse_linkage_bytes
+
+        return parse_linkage_bytes(data, source=source)
+
+    @classmethod
     def load(cls, path: str | PathLike[str]) -> Linkage:
         """Read a linkage file; a bare name that is not a file falls back to the bundled examples.
 
