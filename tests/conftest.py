@@ -15,6 +15,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE_DIR = REPO.parent / "shared" / "reference-linkages"
+#: The malformed-file corpus (``manifest.json`` says what each file should give).
+CORPUS_DIR = REPO / "tests" / "io" / "corpus"
 MISSING_REFERENCE = (
     "needs ../shared/reference-linkages (the 2007 program's files), absent in this clone"
 )

@@ -22,9 +22,9 @@ from linkage_widget import Linkage
 from linkage_widget.widget.widget import LinkageWidget
 
 sys.path.insert(0, str(Path(__file__).parent))
+from conftest import CORPUS_DIR as CORPUS  # noqa: E402  (tests/io/corpus)
 from test_widget import click, key, px, upload, uploaded  # noqa: E402  (event helpers)
 
-CORPUS = Path(__file__).parent / "corpus"
 MANIFEST = json.loads((CORPUS / "manifest.json").read_text())
 BAD = sorted(name for name, expect in MANIFEST.items() if "error" in expect)
 GOOD = sorted(name for name, expect in MANIFEST.items() if "ok" in expect)

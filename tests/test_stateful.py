@@ -56,10 +56,10 @@ from linkage_widget.session.history import History
 from linkage_widget.widget.widget import STEP_SLIDER, TOOLS, LinkageWidget
 
 sys.path.insert(0, str(Path(__file__).parent))
+from conftest import CORPUS_DIR as CORPUS  # noqa: E402  (tests/io/corpus)
 from conftest import in_ci  # noqa: E402
 from test_widget import canvas_msg, dom_msg, key, upload, uploaded  # noqa: E402
 
-CORPUS = Path(__file__).parent / "corpus"
 EPS = float(np.finfo(float).eps)
 #: At a singular placement a step may leave a residual along a self-stress (kinematic:
 #: 1.5e-10 for a unit collinear chain); a RATTLE step that cannot converge there may leave

@@ -1,6 +1,6 @@
 """The malformed-file corpus: each file loads correctly or raises LinkageFormatError with its line.
 
-`tests/corpus/manifest.json` says, per file, either ``{"ok": [n, m, k, q]}`` (vertices, rods,
+`tests/io/corpus/manifest.json` says, per file, either ``{"ok": [n, m, k, q]}`` (vertices, rods,
 angles, pins) or ``{"error": line-or-null, "match": regex}``.
 """
 

@@ -17,7 +17,7 @@ from linkage_widget import Linkage
 from linkage_widget.constraints import ConstraintSet
 from linkage_widget.examples import describe, example_path, has_example, list_examples, load_example
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 # name: (dof, internal dof, why). Grübler/Kutzbach for a planar linkage of pin
