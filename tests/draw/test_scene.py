@@ -423,7 +423,7 @@ def test_drawing_modules_do_not_import_widget_libraries():
         "bad = [m for m in ('ipywidgets', 'ipycanvas', 'ipyevents') if m in sys.modules]; "
         "assert not bad, bad"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[1])
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[2])
 
 
 def test_velocity_arrows_capped_with_a_note(triangle):

@@ -1,9 +1,9 @@
 """SVG output: golden files, well-formed XML, determinism, geometry of the written elements.
 
-Golden files live in ``tests/golden/*.svg``. After an intended change to the drawing,
+Golden files live in ``tests/draw/golden/*.svg``. After an intended change to the drawing,
 regenerate them and review the diff (open the SVGs in a browser):
 
-    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_render_svg.py
+    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/draw/test_render_svg.py
 """
 
 import os
