@@ -1,13 +1,29 @@
-"""Pixels: the view transform, the backend-neutral scene, and its SVG and PNG/GIF renderers.
+"""Pixels: the view transform, the scene of a linkage, and its renderers.
+
+Modules, bottom first (each imports only the ones before it)::
+
+    view        the one world <-> pixel transform (fit, zoom, pan)
+    fields      frozen point arrays and style fields of a primitive
+    primitives  the backend-neutral shapes (Segments, Disks, Arrows, ...) and Picture
+    theme       colours and sizes
+    layers      what is drawn of the linkage, where, in which colour (one function a layer)
+    overlays    legend, readout panel, error and hint lines; overlay_insets
+    hit         hit_test: what is under the pointer
+    svg         Picture -> SVG text          raster   Picture -> PNG / GIF (Pillow)
+    scene       Scene (shows itself as SVG), SceneState, build_scene (stacks the layers)
+    canvas      Picture -> ipycanvas (imported only by the widget)
 
 The names below are the layer's face; the session imports them from here. The
 ipycanvas renderer, :mod:`linkage_widget.draw.canvas`, is imported only by the
 widget, so that nothing here pulls in a widget library.
 """
 
+from .hit import hit_test
+from .overlays import overlay_insets
 from .raster import save_gif, save_png, scene_to_image
-from .scene import DEFAULT_THEME, Scene, SceneState, Theme, build_scene, hit_test, overlay_insets
+from .scene import Scene, SceneState, build_scene
 from .svg import save_svg, scene_to_svg
+from .theme import DEFAULT_THEME, Theme
 from .view import ViewTransform
 
 __all__ = [

@@ -1,7 +1,8 @@
-"""Draw a :class:`~linkage_widget.draw.scene.Scene` on an ipycanvas ``Canvas`` in one message.
+"""Draw a scene on an ipycanvas ``Canvas``, one message per frame.
 
-:func:`draw_scene` clears the canvas, paints the background and translates
-each primitive into one or a few *vectorised* ipycanvas calls
+:func:`draw_scene` takes any :class:`~linkage_widget.draw.primitives.Picture`
+(a :class:`~linkage_widget.draw.scene.Scene`), clears the canvas, paints the
+background and translates each primitive into one or a few *vectorised* ipycanvas calls
 (``stroke_line_segments``, ``fill_circles``, ``stroke_arcs``,
 ``fill_styled_polygons`` …), all inside one batch. Without the batch every call
 is its own comm message, and jupyter_server's IOPub rate limit silently drops
@@ -26,14 +27,14 @@ from typing import Any
 import numpy as np
 from ipycanvas import Canvas
 
-from .scene import (
+from .primitives import (
     Arcs,
     Arrows,
     Disks,
+    Picture,
     Polygons,
     Polylines,
     Rects,
-    Scene,
     Segments,
     Texts,
     is_uniform,
@@ -108,7 +109,7 @@ def hex_to_rgb(colors: Any) -> np.ndarray:
     return np.array(out, dtype=np.uint8).reshape(-1, 3)
 
 
-def draw_scene(canvas: Canvas, scene: Scene) -> None:
+def draw_scene(canvas: Canvas, scene: Picture) -> None:
     """Draw ``scene`` on ``canvas``: one batched message, replacing what was there.
 
     Parameters
@@ -116,7 +117,7 @@ def draw_scene(canvas: Canvas, scene: Scene) -> None:
     canvas : ipycanvas.Canvas
         Target; ideally ``scene.width`` x ``scene.height`` pixels (the scene
         is drawn in canvas pixels, not rescaled).
-    scene : Scene
+    scene : Scene or Picture
         From :func:`~linkage_widget.draw.scene.build_scene`.
     """
     with held_canvas(canvas):

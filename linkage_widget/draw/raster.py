@@ -1,19 +1,19 @@
-"""Draw a :class:`~linkage_widget.draw.scene.Scene` with Pillow: PNG export and animated GIFs.
+"""Draw a scene (any :class:`~linkage_widget.draw.primitives.Picture`) with Pillow: PNG and GIF.
 
 Pillow comes with ipycanvas, so this works in Binder and in plain scripts
 (no browser, no canvas). Pillow does not antialias lines, so the scene is
 drawn ``supersample`` times larger and reduced by box averaging; flat areas
 such as the background keep their exact colour.
 
-Files are written atomically (a temporary file in the same folder, then
-``os.replace``), so an interrupted export never leaves a truncated picture
-where a good one was.
+Files are written through the package's one atomic writer
+(:func:`linkage_widget.io.atomic_writer`: a temporary file in the same folder,
+fsync, rename), so an interrupted export never leaves a truncated picture where
+a good one was, and exports get the permissions of an ordinary new file.
 
 Examples
 --------
 >>> from linkage_widget import Linkage
->>> from linkage_widget.draw.scene import build_scene
->>> from linkage_widget.draw.view import ViewTransform
+>>> from linkage_widget.draw import ViewTransform, build_scene
 >>> link = Linkage([[0, 0], [1, 0]], rods=[(0, 1)])
 >>> img = scene_to_image(build_scene(link, ViewTransform.fit(link.vertices, 120, 80)))
 >>> img.size, img.mode, img.getpixel((0, 0))
@@ -23,8 +23,6 @@ Examples
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from os import PathLike
@@ -33,14 +31,15 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
-from .scene import (
+from ..io import atomic_writer
+from .primitives import (
     Arcs,
     Arrows,
     Disks,
+    Picture,
     Polygons,
     Polylines,
     Rects,
-    Scene,
     Segments,
     Texts,
     per_item,
@@ -61,12 +60,12 @@ _ANCHOR_X = {"left": "l", "center": "m", "right": "r"}
 _ANCHOR_Y = {"top": "a", "middle": "m", "bottom": "d"}
 
 
-def scene_to_image(scene: Scene, *, supersample: int = 2) -> Image.Image:
+def scene_to_image(scene: Picture, *, supersample: int = 2) -> Image.Image:
     """Render ``scene`` to an RGB image of ``scene.width`` x ``scene.height`` pixels.
 
     Parameters
     ----------
-    scene : Scene
+    scene : Scene or Picture
     supersample : int
         Draw this many times larger, then box-reduce (antialiasing); 1 is
         fastest and exactly aliased.
@@ -88,14 +87,18 @@ def scene_to_image(scene: Scene, *, supersample: int = 2) -> Image.Image:
     return img.reduce(ss) if ss > 1 else img
 
 
-def save_png(scene: Scene, path: str | PathLike[str], *, supersample: int = 2) -> None:
-    """Write ``scene`` as a PNG file, atomically."""
+def save_png(scene: Picture, path: str | PathLike[str], *, supersample: int = 2) -> None:
+    """Write ``scene`` as a PNG file, atomically (see :func:`linkage_widget.io.atomic_writer`).
+
+    The image is rendered first, so a scene that cannot be drawn leaves no file.
+    """
     img = scene_to_image(scene, supersample=supersample)
-    _atomic_save(os.fspath(path), ".png", lambda f: img.save(f, format="PNG", optimize=True))
+    with atomic_writer(path) as fh:
+        img.save(fh, format="PNG", optimize=True)
 
 
 def save_gif(
-    frames: Iterable[Scene],
+    frames: Iterable[Picture],
     path: str | PathLike[str],
     fps: float = 25,
     *,
@@ -115,7 +118,7 @@ def save_gif(
 
     Parameters
     ----------
-    frames : iterable of Scene
+    frames : iterable of Scene (or Picture)
         At least one; all of the same size.
     path : str or path-like
     fps : float
@@ -140,19 +143,16 @@ def save_gif(
         strip.paste(scene_to_image(scenes[i], supersample=supersample), (0, row * h))
     to_indexed = _PaletteMapper(strip)
 
-    def indexed(scene: Scene) -> Image.Image:
+    def indexed(scene: Picture) -> Image.Image:
         return to_indexed(scene_to_image(scene, supersample=supersample))
 
     first = indexed(scenes[0])
     rest = (indexed(scene) for scene in scenes[1:])
     duration = max(1, round(1000.0 / fps))
-    _atomic_save(
-        os.fspath(path),
-        ".gif",
-        lambda f: first.save(
-            f, format="GIF", save_all=True, append_images=rest, duration=duration, loop=loop
-        ),
-    )
+    with atomic_writer(path) as fh:
+        first.save(
+            fh, format="GIF", save_all=True, append_images=rest, duration=duration, loop=loop
+        )
 
 
 class _PaletteMapper:
@@ -191,19 +191,6 @@ class _PaletteMapper:
         out = snapped.quantize(palette=self.snapped, dither=Image.Dither.NONE)
         out.putpalette(self.exact)
         return out
-
-
-def _atomic_save(path: str, suffix: str, write: Callable[[Any], None]) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=suffix, dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 # ---------------------------------------------------------------- helpers

@@ -1,4 +1,4 @@
-"""Draw a :class:`~linkage_widget.draw.scene.Scene` as a standalone SVG document.
+"""Draw a scene (any :class:`~linkage_widget.draw.primitives.Picture`) as a standalone SVG document.
 
 The output is deterministic: numbers are written with at most two decimals
 (trailing zeros dropped, ``-0`` written ``0``), attributes in a fixed order and
@@ -9,8 +9,7 @@ shared by its items; per-item styles go on the items.
 Examples
 --------
 >>> from linkage_widget import Linkage
->>> from linkage_widget.draw.scene import SceneState, build_scene
->>> from linkage_widget.draw.view import ViewTransform
+>>> from linkage_widget.draw import ViewTransform, build_scene
 >>> link = Linkage([[0, 0], [1, 0]], rods=[(0, 1)])
 >>> svg = scene_to_svg(build_scene(link, ViewTransform.fit(link.vertices, 200, 100)))
 >>> svg.splitlines()[0]
@@ -22,8 +21,6 @@ True
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Callable, Iterable
 from os import PathLike
 from typing import Any
@@ -31,14 +28,15 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from .scene import (
+from ..io import atomic_write
+from .primitives import (
     Arcs,
     Arrows,
     Disks,
+    Picture,
     Polygons,
     Polylines,
     Rects,
-    Scene,
     Segments,
     Texts,
     is_uniform,
@@ -97,12 +95,12 @@ def _opacity(alpha: Any) -> float | None:
     return None if alpha is None or float(alpha) == 1.0 else float(alpha)
 
 
-def scene_to_svg(scene: Scene) -> str:
+def scene_to_svg(scene: Picture) -> str:
     """The scene as an SVG document (a string ending in a newline).
 
     Parameters
     ----------
-    scene : Scene
+    scene : Scene or Picture
 
     Returns
     -------
@@ -121,22 +119,18 @@ def scene_to_svg(scene: Scene) -> str:
     return "\n".join(out) + "\n"
 
 
-def save_svg(scene: Scene, path: str | PathLike[str]) -> None:
-    """Write :func:`scene_to_svg` atomically (temporary file in the same folder, then rename)."""
-    _atomic_write_text(os.fspath(path), scene_to_svg(scene))
+def save_svg(scene: Picture, path: str | PathLike[str]) -> None:
+    """Write :func:`scene_to_svg` to ``path`` (UTF-8) through the one atomic writer.
 
+    The document is built first, so a scene that cannot be drawn leaves no file;
+    the file gets the permissions of an ordinary new file (``0o666 & ~umask``).
 
-def _atomic_write_text(path: str, text: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".svg", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    Raises
+    ------
+    OSError
+        ``cannot save '<path>': ...``; an existing file is then untouched.
+    """
+    atomic_write(path, scene_to_svg(scene))
 
 
 # ---------------------------------------------------------------- writers

@@ -61,7 +61,7 @@ from ipyevents import Event
 from traitlets import Bool, Float, Int, TraitError, Tuple, Unicode, observe, validate
 
 from ..draw.canvas import draw_scene
-from ..draw.scene import Scene, SceneState, build_scene, hit_test, overlay_insets
+from ..draw import Scene, SceneState, build_scene, hit_test, overlay_insets
 from ..draw.view import ViewTransform
 from ..errors import LinkageFormatError
 from ..io.sidecar import Extensions, read_extensions, write_extensions

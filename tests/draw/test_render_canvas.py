@@ -13,10 +13,10 @@ from ipycanvas import Canvas, hold_canvas
 from ipycanvas.canvas import _CMD_LIST
 
 from linkage_widget import Linkage
+from linkage_widget.draw import Scene, SceneState, ViewTransform, build_scene
 from linkage_widget.draw import canvas as rc
 from linkage_widget.draw.canvas import draw_scene, held_canvas, hex_to_rgb
-from linkage_widget.draw.scene import Disks, Scene, SceneState, Segments, build_scene
-from linkage_widget.draw.view import ViewTransform
+from linkage_widget.draw.primitives import Disks, Segments
 
 
 class RecordingComm:

@@ -5,9 +5,16 @@ import pytest
 from PIL import Image
 
 from linkage_widget import Linkage
-from linkage_widget.draw.raster import save_gif, save_png, scene_to_image
-from linkage_widget.draw.scene import DEFAULT_THEME, Scene, SceneState, build_scene
-from linkage_widget.draw.view import ViewTransform
+from linkage_widget.draw import (
+    DEFAULT_THEME,
+    Scene,
+    SceneState,
+    ViewTransform,
+    build_scene,
+    save_gif,
+    save_png,
+    scene_to_image,
+)
 
 T = DEFAULT_THEME
 

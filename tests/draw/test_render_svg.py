@@ -15,9 +15,15 @@ import numpy as np
 import pytest
 
 from linkage_widget import Linkage
-from linkage_widget.draw.scene import Arcs, Scene, SceneState, Texts, build_scene
-from linkage_widget.draw.svg import save_svg, scene_to_svg
-from linkage_widget.draw.view import ViewTransform
+from linkage_widget.draw import (
+    Scene,
+    SceneState,
+    ViewTransform,
+    build_scene,
+    save_svg,
+    scene_to_svg,
+)
+from linkage_widget.draw.primitives import Arcs, Texts
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN", "").strip() not in ("", "0")

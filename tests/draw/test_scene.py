@@ -9,24 +9,26 @@ import numpy as np
 import pytest
 
 from linkage_widget import Linkage
-from linkage_widget.draw.scene import (
+from linkage_widget.draw import (
     DEFAULT_THEME,
-    ROLES,
+    Scene,
+    SceneState,
+    ViewTransform,
+    build_scene,
+    hit_test,
+)
+from linkage_widget.draw.primitives import (
     Arcs,
     Arrows,
     Disks,
     Polygons,
     Polylines,
     Rects,
-    Scene,
-    SceneState,
     Segments,
     Texts,
-    build_scene,
-    hit_test,
     per_item,
 )
-from linkage_widget.draw.view import ViewTransform
+from linkage_widget.draw.scene import ROLES
 
 T = DEFAULT_THEME
 
@@ -419,7 +421,8 @@ def test_hit_test_vertex_wins_and_nearest_wins():
 def test_drawing_modules_do_not_import_widget_libraries():
     code = (
         "import sys; import linkage_widget.draw.view, linkage_widget.draw.scene, "
-        "linkage_widget.draw.svg, linkage_widget.draw.raster; "
+        "linkage_widget.draw.svg, linkage_widget.draw.raster, linkage_widget.draw.layers, "
+        "linkage_widget.draw.overlays, linkage_widget.draw.hit; "
         "bad = [m for m in ('ipywidgets', 'ipycanvas', 'ipyevents') if m in sys.modules]; "
         "assert not bad, bad"
     )

@@ -1,0 +1,80 @@
+"""Colours and sizes of the drawing: one frozen :class:`Theme`.
+
+Every colour and pixel size the layers use is a field here, so a projector
+theme, a print theme or a test that shrinks ``max_velocity_arrows`` is one
+``dataclasses.replace`` away.
+
+>>> import dataclasses
+>>> dataclasses.replace(DEFAULT_THEME, rod_width=6.0).rod_width
+6.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DEFAULT_THEME", "Theme"]
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Colours and sizes (pixels), chosen for legibility on a projector."""
+
+    background: str = "#ffffff"
+    rod: str = "#37474f"
+    rod_width: float = 4.0
+    rod_highlight: str = "#ffc107"
+    rod_highlight_width: float = 12.0
+    vertex: str = "#263238"
+    vertex_outline: str = "#ffffff"
+    vertex_radius: float = 6.0
+    tracked_radius: float = 7.5
+    pin: str = "#546e7a"
+    pin_size: float = 13.0
+    selected: str = "#ffb300"
+    selected_radius: float = 12.0
+    angle: str = "#8e24aa"
+    angle_radius: float = 16.0
+    angle_width: float = 2.5
+    angle_fill_alpha: float = 0.16
+    attractor: str = "#d81b60"
+    attractor_size: float = 10.0
+    tension: str = "#1565c0"
+    compression: str = "#e65100"
+    unstressed: str = "#b0bec5"
+    redundant: str = "#c2185b"
+    spring: str = "#6d4c41"
+    velocity_colors: tuple[str, ...] = (
+        "#1b5e20",
+        "#43a047",
+        "#00c853",
+        "#7cb342",
+        "#2e7d32",
+        "#66bb6a",
+        "#33691e",
+        "#9ccc65",
+    )
+    velocity_arrow_px: float = 40.0
+    max_velocity_arrows: int = 2000
+    velocity_width: float = 2.5
+    track_colors: tuple[str, ...] = (
+        "#1f77b4",
+        "#ff7f0e",
+        "#9467bd",
+        "#17becf",
+        "#8c564b",
+        "#e377c2",
+        "#bcbd22",
+        "#7f7f7f",
+    )
+    track_width: float = 2.0
+    text: str = "#212121"
+    hint_text: str = "#546e7a"
+    error_text: str = "#c62828"
+    panel: str = "#ffffff"
+    panel_alpha: float = 0.85
+    font_size: float = 15.0
+    hint_size: float = 14.0
+
+
+DEFAULT_THEME = Theme()
