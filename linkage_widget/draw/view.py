@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import finite, non_negative, positive
+
 __all__ = ["ViewTransform", "MIN_SCALE", "MAX_SCALE"]
 
 #: Bounds on ``scale`` (pixels per world unit). Wide enough for linkages in
@@ -63,16 +65,12 @@ class ViewTransform:
     height: int = 500
 
     def __post_init__(self) -> None:
-        if not (math.isfinite(self.scale) and self.scale > 0):
-            raise ValueError(f"scale must be a positive finite number, got {self.scale!r}")
-        if not (math.isfinite(self.offset_x) and math.isfinite(self.offset_y)):
-            raise ValueError(f"offsets must be finite, got ({self.offset_x!r}, {self.offset_y!r})")
         if int(self.width) < 1 or int(self.height) < 1:
             raise ValueError(f"width and height must be >= 1, got {self.width}x{self.height}")
         # Normalise types so that equality and repr do not depend on what the caller passed.
-        object.__setattr__(self, "scale", float(self.scale))
-        object.__setattr__(self, "offset_x", float(self.offset_x))
-        object.__setattr__(self, "offset_y", float(self.offset_y))
+        object.__setattr__(self, "scale", positive(self.scale, "scale"))
+        object.__setattr__(self, "offset_x", finite(self.offset_x, "offset_x"))
+        object.__setattr__(self, "offset_y", finite(self.offset_y, "offset_y"))
         object.__setattr__(self, "width", int(self.width))
         object.__setattr__(self, "height", int(self.height))
 
@@ -111,11 +109,12 @@ class ViewTransform:
             Every point maps into ``[margin*width, (1-margin)*width] x
             [margin*height, (1-margin)*height]``; the tighter axis touches it.
         """
-        if not 0.0 <= margin < 0.5:
+        if not non_negative(margin, "margin") < 0.5:
             raise ValueError(f"margin must be in [0, 0.5), got {margin!r}")
         width, height = int(width), int(height)
-        if not (top >= 0 and bottom >= 0 and top + bottom < height):
-            raise ValueError(f"top and bottom must be >= 0 and leave room, got {top!r}, {bottom!r}")
+        top, bottom = non_negative(top, "top"), non_negative(bottom, "bottom")
+        if not top + bottom < height:
+            raise ValueError(f"top and bottom must leave room, got {top!r}, {bottom!r}")
         inner = height - top - bottom
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
         pts = pts[np.all(np.isfinite(pts), axis=1)]
@@ -190,6 +189,22 @@ class ViewTransform:
         out[..., 1] = -self.scale * d[..., 1]
         return out
 
+    def length_to_pixel(self, length: float) -> float:
+        """A world length (a distance, a radius) in pixels: ``scale * length``.
+
+        >>> ViewTransform(scale=20.0).length_to_pixel(0.5)
+        10.0
+        """
+        return self.scale * float(length)
+
+    def length_to_world(self, pixels: float) -> float:
+        """A pixel length (a grab radius, a drag step) in world units: ``pixels / scale``.
+
+        >>> ViewTransform(scale=20.0).length_to_world(10.0)
+        0.5
+        """
+        return float(pixels) / self.scale
+
     def world_bounds(self) -> tuple[float, float, float, float]:
         """The visible world rectangle ``(xmin, ymin, xmax, ymax)``."""
         (x0, y1), (x1, y0) = self.to_world([[0.0, 0.0], [self.width, self.height]])
@@ -203,8 +218,7 @@ class ViewTransform:
         clamped to ``[MIN_SCALE, MAX_SCALE]``, so zooming beyond the bounds
         just stops (still about the same point).
         """
-        if not (math.isfinite(factor) and factor > 0):
-            raise ValueError(f"zoom factor must be a positive finite number, got {factor!r}")
+        factor = positive(factor, "zoom factor")
         wx, wy = self.to_world([px, py])
         scale = _clamp_scale(self.scale * factor)
         return replace(self, scale=scale, offset_x=px - scale * wx, offset_y=py + scale * wy)

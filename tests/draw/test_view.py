@@ -172,3 +172,10 @@ def test_fit_keeps_points_clear_of_reserved_top_and_bottom():
     assert px[:, 1].max() <= 480 - 40 - 0.1 * inner + 1e-9
     with pytest.raises(ValueError, match="leave room"):
         ViewTransform.fit(pts, 640, 480, top=300, bottom=200)
+
+
+def test_lengths_convert_with_the_scale_alone():
+    v = ViewTransform(4.0, 13.0, -7.0, 100, 100)
+    assert v.length_to_pixel(2.5) == 10.0 and v.length_to_world(10.0) == 2.5
+    d = v.to_pixel([3.0, 0.0]) - v.to_pixel([0.0, 0.0])
+    assert np.hypot(*d) == v.length_to_pixel(3.0)
