@@ -22,13 +22,27 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "MAX_ROD_LENGTH",
+    "MIN_ROD_LENGTH",
     "finite",
     "finite_point",
+    "finite_points",
+    "first_bad_rod_length",
+    "first_row_out_of_range",
+    "item_index",
     "non_negative",
     "positive",
+    "rod_length",
     "unit_interval",
     "vertex_index",
 ]
+
+#: Shortest and longest rod. The constraint math squares rod lengths (and arm
+#: lengths of fixed angles); a square outside float64's normal range (about
+#: 1e-308 to 1e308) would be 0 or inf, and the motion would turn into NaN.
+#: Here, below the file format and the model, so that both refuse the same rods.
+MIN_ROD_LENGTH = 1e-150
+MAX_ROD_LENGTH = 1e150
 
 
 def _as_float(value: Any, name: str, what: str) -> float:
@@ -83,10 +97,97 @@ def finite_point(value: Any, name: str) -> np.ndarray:
     return p
 
 
+def item_index(value: Any, n: int, name: str, items: str = "items") -> int:
+    """``value`` as an ``int`` in ``range(n)``, an index among ``n`` ``items``.
+
+    Bools and non-integral numbers (``1.0`` too) are refused; numpy integers are fine.
+
+    >>> item_index(2, 3, "rod", "rods")
+    2
+    >>> item_index(3, 3, "rod", "rods")
+    Traceback (most recent call last):
+    ...
+    ValueError: rod 3 out of range (there are 3 rods)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be an index (a whole number), got {value!r}")
+    if not 0 <= int(value) < n:
+        raise ValueError(f"{name} {int(value)} out of range (there are {n} {items})")
+    return int(value)
+
+
 def vertex_index(value: Any, n: int, name: str) -> int:
     """``value`` as an ``int`` in ``range(n)``; bools and non-integral numbers are refused."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} must be a vertex index, got {value!r}")
-    if not 0 <= int(value) < n:
-        raise ValueError(f"{name} {int(value)} out of range (there are {n} vertices)")
-    return int(value)
+    return item_index(value, n, name, "vertices")
+
+
+def first_row_out_of_range(indices: np.ndarray, n: int) -> int | None:
+    """First row of ``indices`` (shape ``(m, w)`` or ``(m,)``) with an entry not in ``range(n)``.
+
+    The vectorised form of :func:`item_index`, for checking every rod or angle at once.
+
+    >>> first_row_out_of_range(np.array([[0, 1], [1, 2], [-1, 0]]), 3)
+    2
+    """
+    bad = (indices < 0) | (indices >= n)
+    rows = bad.any(axis=1) if bad.ndim == 2 else bad
+    return int(np.argmax(rows)) if rows.any() else None
+
+
+def finite_points(value: Any, name: str) -> np.ndarray:
+    """``value`` as a finite float64 array of shape ``(n, 2)``; the message names the first bad row.
+
+    >>> finite_points([[0, 1], [2, float("inf")]], "vertex")
+    Traceback (most recent call last):
+    ...
+    ValueError: vertex 1 has a non-finite coordinate
+    """
+    points = np.asarray(value, dtype=np.float64)
+    if points.ndim != 2 or points.shape[1] != 2:
+        raise ValueError(f"{name} positions must have shape (n, 2), got {points.shape}")
+    finite_rows = np.all(np.isfinite(points), axis=1)
+    if not finite_rows.all():
+        raise ValueError(f"{name} {int(np.argmin(finite_rows))} has a non-finite coordinate")
+    return points
+
+
+def rod_length(length: float, name: str) -> float:
+    r"""``length`` when a rod may have it: :math:`10^{-150} \le \ell \le 10^{150}`.
+
+    Outside these bounds the squared length (which the constraints use) under- or
+    overflows; NaN is refused too.
+
+    >>> rod_length(5.0, "rod 0-1")
+    5.0
+    >>> rod_length(0.0, "rod 0-1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: rod 0-1 has zero length: its vertices coincide (...)
+    """
+    length = float(length)
+    if not length <= MAX_ROD_LENGTH:
+        raise ValueError(
+            f"{name} is too long: its vertices are too far apart ({length:.3g}; rods must be "
+            f"shorter than {MAX_ROD_LENGTH:g}, or their squared length overflows)"
+        )
+    if length < MIN_ROD_LENGTH:
+        almost = "" if length == 0.0 else f" (almost: {length:.3g})"
+        raise ValueError(
+            f"{name} has zero length{almost}: its vertices coincide (a zero-length rod cannot "
+            "move; merge the two into one joint instead)"
+        )
+    return length
+
+
+def first_bad_rod_length(lengths: np.ndarray) -> int | None:
+    """Index of the first of ``lengths`` (shape ``(m,)``) that :func:`rod_length` refuses.
+
+    The vectorised form of the same bounds, for checking every rod at once.
+
+    >>> first_bad_rod_length(np.array([1.0, 2.0, 0.0, np.inf]))
+    2
+    >>> first_bad_rod_length(np.array([1.0])) is None
+    True
+    """
+    ok = (lengths >= MIN_ROD_LENGTH) & (lengths <= MAX_ROD_LENGTH)
+    return None if ok.all() else int(np.argmin(ok))

@@ -17,19 +17,27 @@ symbol        code name
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from os import PathLike
 from typing import Any
 
 import numpy as np
 
-__all__ = ["Linkage", "MIN_ROD_LENGTH", "MAX_ROD_LENGTH"]
+from . import _checks
+from ._checks import MAX_ROD_LENGTH, MIN_ROD_LENGTH
+from .errors import LinkageFormatError
+from .io import (
+    LinkageData,
+    format_linkage,
+    parse_linkage,
+    parse_linkage_bytes,
+    read_linkage,
+    write_linkage,
+)
 
-#: Shortest and longest rod. The constraint math squares rod lengths (and arm
-#: lengths of fixed angles); a square outside float64's normal range (about
-#: 1e-308 to 1e308) would be 0 or inf, and the motion would turn into NaN.
-MIN_ROD_LENGTH = 1e-150
-MAX_ROD_LENGTH = 1e150
+# MIN_ROD_LENGTH and MAX_ROD_LENGTH live in _checks (below the file format, which
+# refuses the same rods with a line number); they are re-exported here.
+__all__ = ["Linkage", "MIN_ROD_LENGTH", "MAX_ROD_LENGTH"]
 
 
 def _as_index_array(values: Iterable[Any], width: int, what: str) -> np.ndarray:
@@ -189,101 +197,39 @@ class Linkage:
     # ------------------------------------------------------------ validation
     def validate(self) -> None:
         """Check every invariant; raise ``ValueError`` naming the first violation."""
-        n = self.n_vertices
-        if not np.all(np.isfinite(self._vertices)):
-            bad = int(np.flatnonzero(~np.all(np.isfinite(self._vertices), axis=1))[0])
-            raise ValueError(f"vertex {bad} has a non-finite coordinate")
-        for what, arr in (("rod", self._rods), ("angle", self._angles)):
-            if arr.size and (arr.min() < 0 or arr.max() >= n):
-                row = int(np.flatnonzero(np.any((arr < 0) | (arr >= n), axis=1))[0])
-                raise ValueError(
-                    f"{what} {row} {tuple(arr[row].tolist())}: vertex index out of range "
-                    f"(there are {n} vertices)"
-                )
-        if self._pinned.size and (self._pinned.min() < 0 or self._pinned.max() >= n):
-            bad = int(self._pinned[(self._pinned < 0) | (self._pinned >= n)][0])
-            raise ValueError(f"pinned vertex {bad} out of range (there are {n} vertices)")
-        if len(np.unique(self._pinned)) != len(self._pinned):
-            raise ValueError("a vertex is pinned twice")
-        if self.n_rods:
-            r = self._rods
-            selfloop = np.flatnonzero(r[:, 0] == r[:, 1])
-            if selfloop.size:
-                raise ValueError(
-                    f"rod {int(selfloop[0])} joins vertex {int(r[selfloop[0], 0])} to itself"
-                )
-            key = np.sort(r, axis=1)
-            _, first, counts = np.unique(key, axis=0, return_index=True, return_counts=True)
-            if np.any(counts > 1):
-                dup = key[first[np.argmax(counts > 1)]]
-                raise ValueError(f"rod {int(dup[0])}-{int(dup[1])} appears more than once")
-            lengths = self.rod_lengths()
-            huge = np.flatnonzero(~(lengths <= MAX_ROD_LENGTH))
-            if huge.size:
-                i, j = r[huge[0]]
-                raise ValueError(
-                    f"rod {int(huge[0])} ({int(i)}-{int(j)}) is too long: its length overflows "
-                    f"(or its square does: rods must be shorter than {MAX_ROD_LENGTH:g})"
-                )
-            zero = np.flatnonzero(lengths < MIN_ROD_LENGTH)
-            if zero.size:
-                i, j = r[zero[0]]
-                almost = "" if lengths[zero[0]] == 0.0 else f" (almost: {lengths[zero[0]]:.3g})"
-                raise ValueError(
-                    f"rod {int(zero[0])} ({int(i)}-{int(j)}) has zero length{almost}: "
-                    "its vertices coincide (merge them into one joint instead)"
-                )
-        for row, (i, j, k) in enumerate(self._angles.tolist()):
-            if j == k or i == j or i == k:
-                raise ValueError(f"angle {row} ({i}, {j}, {k}) repeats a vertex")
-            for arm in (j, k):
-                if self.find_rod(i, arm) is None:
-                    raise ValueError(
-                        f"angle {row} ({i}, {j}, {k}) needs a rod {i}-{arm}, which does not exist"
-                    )
-        if self.n_angles:
-            key = np.column_stack([self._angles[:, 0], np.sort(self._angles[:, 1:], axis=1)])
-            if len(np.unique(key, axis=0)) != len(key):
-                raise ValueError("a fixed angle appears more than once")
+        _checks.finite_points(self._vertices, "vertex")
+        _check_indices(self._rods, self._angles, self._pinned, self.n_vertices)
+        _check_rods(self._rods, self.rod_lengths())
+        _check_angles(self._angles, self.find_rod)
 
     # --------------------------------------------------------------- editing
-    def _check_vertex(self, i: int) -> int:
-        i = int(i)
-        if not 0 <= i < self.n_vertices:
-            raise IndexError(f"vertex {i} out of range (there are {self.n_vertices} vertices)")
-        return i
+    def _check_vertex(self, i: Any) -> int:
+        return _editing_index(i, self.n_vertices, "vertex", "vertices")
 
     def set_positions(self, positions: Any) -> None:
         """Replace all vertex positions (shape ``(n, 2)``, finite)."""
         pos = np.asarray(positions, dtype=np.float64)
         if pos.shape != self._vertices.shape:
             raise ValueError(f"positions must have shape {self._vertices.shape}, got {pos.shape}")
-        if not np.all(np.isfinite(pos)):
-            raise ValueError("positions must be finite")
-        self._vertices = pos.copy()
+        self._vertices = _checks.finite_points(pos, "position").copy()
 
     def move_vertex(self, i: int, xy: Any) -> None:
         """Move one vertex to ``xy`` (editing, not motion: constraints are not enforced)."""
         i = self._check_vertex(i)
-        xy = np.asarray(xy, dtype=np.float64).reshape(2)
-        if not np.all(np.isfinite(xy)):
-            raise ValueError("position must be finite")
         new = self._vertices.copy()
-        new[i] = xy
+        new[i] = _checks.finite_point(xy, "position")
         with np.errstate(over="ignore"):
             lengths = np.hypot(*(new[self._rods[:, 0]] - new[self._rods[:, 1]]).T)
-        if np.any(lengths < MIN_ROD_LENGTH):
-            raise ValueError(f"moving vertex {i} onto a neighbour would give a zero-length rod")
-        if not np.all(lengths <= MAX_ROD_LENGTH):
-            raise ValueError(f"moving vertex {i} that far would make a rod too long")
+        bad = _checks.first_bad_rod_length(lengths)
+        if bad is not None:
+            a, b = self._rods[bad].tolist()
+            _checks.rod_length(lengths[bad], f"moving vertex {i} there: rod {bad} ({a}-{b})")
         self._vertices = new
 
     def add_vertex(self, xy: Any) -> int:
         """Append a vertex at ``xy``; return its index."""
-        xy = np.asarray(xy, dtype=np.float64).reshape(1, 2)
-        if not np.all(np.isfinite(xy)):
-            raise ValueError("vertex position must be finite")
-        self._vertices = np.vstack([self._vertices, xy])
+        xy = _checks.finite_point(xy, "vertex position")
+        self._vertices = np.vstack([self._vertices, xy[None, :]])
         return self.n_vertices - 1
 
     def remove_vertex(self, i: int) -> None:
@@ -311,21 +257,13 @@ class Linkage:
         if self.find_rod(i, j) is not None:
             raise ValueError(f"rod {i}-{j} exists already")
         with np.errstate(over="ignore"):
-            length = float(np.hypot(*(self._vertices[i] - self._vertices[j])))
-        if length < MIN_ROD_LENGTH:
-            raise ValueError(
-                f"vertices {i} and {j} coincide: a rod between them would have zero length"
-            )
-        if not length <= MAX_ROD_LENGTH:
-            raise ValueError(f"vertices {i} and {j} are too far apart for a rod ({length:.3g})")
+            _checks.rod_length(np.hypot(*(self._vertices[i] - self._vertices[j])), f"rod {i}-{j}")
         self._rods = np.vstack([self._rods, [[i, j]]])
         return self.n_rods - 1
 
     def remove_rod(self, r: int) -> None:
         """Remove rod ``r`` and every fixed angle that used it."""
-        r = int(r)
-        if not 0 <= r < self.n_rods:
-            raise IndexError(f"rod {r} out of range (there are {self.n_rods} rods)")
+        r = _editing_index(r, self.n_rods, "rod", "rods")
         i, j = self._rods[r]
         a = self._angles
         uses = (a[:, 0] == i) & np.any(a[:, 1:] == j, axis=1)
@@ -348,9 +286,7 @@ class Linkage:
 
     def remove_angle(self, a: int) -> None:
         """Remove fixed angle ``a``."""
-        a = int(a)
-        if not 0 <= a < self.n_angles:
-            raise IndexError(f"angle {a} out of range (there are {self.n_angles} angles)")
+        a = _editing_index(a, self.n_angles, "angle", "angles")
         self._angles = np.delete(self._angles, a, axis=0)
 
     def pin(self, i: int) -> None:
@@ -378,9 +314,7 @@ class Linkage:
         Fixed angles that used the rod keep their meaning: the arm now ends
         at the new midpoint vertex, which lies on the same ray.
         """
-        r = int(r)
-        if not 0 <= r < self.n_rods:
-            raise IndexError(f"rod {r} out of range (there are {self.n_rods} rods)")
+        r = _editing_index(r, self.n_rods, "rod", "rods")
         i, j = (int(v) for v in self._rods[r])
         mid = self.add_vertex(0.5 * (self._vertices[i] + self._vertices[j]))
         a = self._angles
@@ -431,19 +365,27 @@ class Linkage:
         )
 
     # ------------------------------------------------------------------- I/O
+    # The 2007 format is io.text2007's: it parses to and formats from plain arrays
+    # (LinkageData), with every check of the file and its line; the model only wraps them.
+    @classmethod
+    def _from_data(cls, data: LinkageData, source: str) -> Linkage:
+        try:
+            return cls(data.vertices, rods=data.rods, angles=data.angles, pinned=data.pinned)
+        except ValueError as exc:  # pragma: no cover - the codec refuses these first, by line
+            raise LinkageFormatError(str(exc), source) from exc
+
+    def _to_data(self) -> LinkageData:
+        return LinkageData(self._vertices, self._pinned, self._rods, self._angles)
+
     @classmethod
     def loads(cls, text: str, *, source: str = "<string>") -> Linkage:
         """Parse the 2007 program's text format (see :mod:`linkage_widget.io.text2007`)."""
-        from .io.text2007 import parse_linkage
-
-        return parse_linkage(text, source=source)
+        return cls._from_data(parse_linkage(text, source=source), source)
 
     @classmethod
     def from_bytes(cls, data: bytes, *, source: str = "<bytes>") -> Linkage:
         """Parse the bytes of a 2007-format file (UTF-8, a BOM allowed), as an upload gives them."""
-        from .io.text2007 import parse_linkage_bytes
-
-        return parse_linkage_bytes(data, source=source)
+        return cls._from_data(parse_linkage_bytes(data, source=source), source)
 
     @classmethod
     def load(cls, path: str | PathLike[str]) -> Linkage:
@@ -454,18 +396,72 @@ class Linkage:
         >>> Linkage.load("peaucellier.txt").n_vertices
         6
         """
-        from .io.text2007 import read_linkage
-
-        return read_linkage(path)
+        return cls._from_data(read_linkage(path), str(path))
 
     def dumps(self) -> str:
         """The linkage in the 2007 program's text format, floats at full precision."""
-        from .io.text2007 import format_linkage
-
-        return format_linkage(self)
+        return format_linkage(self._to_data())
 
     def save(self, path: str | PathLike[str]) -> None:
         """Write the linkage atomically (temporary file in the same folder, then rename)."""
-        from .io.text2007 import write_linkage
+        write_linkage(self._to_data(), path)
 
-        write_linkage(self, path)
+
+# ---------------------------------------------------------------- validation steps
+def _editing_index(value: Any, count: int, name: str, items: str) -> int:
+    """An index for an editing method: ``IndexError`` (naming it) when it is not one."""
+    try:
+        return _checks.item_index(value, count, name, items)
+    except ValueError as exc:
+        raise IndexError(str(exc)) from None
+
+
+def _check_indices(rods: np.ndarray, angles: np.ndarray, pinned: np.ndarray, n: int) -> None:
+    """Every index of a rod, angle and pin in ``range(n)``; no vertex pinned twice."""
+    for what, arr in (("rod", rods), ("angle", angles)):
+        row = _checks.first_row_out_of_range(arr, n)
+        if row is not None:
+            raise ValueError(
+                f"{what} {row} {tuple(arr[row].tolist())}: vertex index out of range "
+                f"(there are {n} vertices)"
+            )
+    bad = _checks.first_row_out_of_range(pinned, n)
+    if bad is not None:
+        raise ValueError(f"pinned vertex {int(pinned[bad])} out of range (there are {n} vertices)")
+    if len(np.unique(pinned)) != len(pinned):
+        raise ValueError("a vertex is pinned twice")
+
+
+def _check_rods(rods: np.ndarray, lengths: np.ndarray) -> None:
+    """No rod from a vertex to itself, none twice (in either order), every length usable."""
+    if not len(rods):
+        return
+    selfloop = np.flatnonzero(rods[:, 0] == rods[:, 1])
+    if selfloop.size:
+        r = int(selfloop[0])
+        raise ValueError(f"rod {r} joins vertex {int(rods[r, 0])} to itself")
+    key = np.sort(rods, axis=1)
+    _, first, counts = np.unique(key, axis=0, return_index=True, return_counts=True)
+    if np.any(counts > 1):
+        dup = key[first[np.argmax(counts > 1)]]
+        raise ValueError(f"rod {int(dup[0])}-{int(dup[1])} appears more than once")
+    bad = _checks.first_bad_rod_length(lengths)
+    if bad is not None:
+        i, j = rods[bad].tolist()
+        _checks.rod_length(lengths[bad], f"rod {bad} ({i}-{j})")
+
+
+def _check_angles(angles: np.ndarray, find_rod: Callable[[int, int], int | None]) -> None:
+    """Three distinct vertices per angle, both its rods present, no angle twice."""
+    for row, (i, j, k) in enumerate(angles.tolist()):
+        if j == k or i == j or i == k:
+            raise ValueError(f"angle {row} ({i}, {j}, {k}) repeats a vertex")
+        for arm in (j, k):
+            if find_rod(i, arm) is None:
+                raise ValueError(
+                    f"angle {row} ({i}, {j}, {k}) needs a rod {i}-{arm}, which does not exist"
+                )
+    if len(angles):
+        key = np.column_stack([angles[:, 0], np.sort(angles[:, 1:], axis=1)])
+        if len(np.unique(key, axis=0)) != len(key):
+            raise ValueError("a fixed angle appears more than once")

@@ -1,18 +1,42 @@
 """Reading and writing linkages: the 2007 text format, the JSON sibling, atomic saves.
 
+Layer 2, below the model: this package deals in plain arrays
+(:class:`LinkageData`) and never imports :mod:`linkage_widget.model`; the
+model builds itself from what :func:`parse_linkage` returns.
+
+* :mod:`.text2007`: the 2007 program's text format (parse and format, every check
+  of the file with its line);
+* :mod:`.sidecar`: the JSON sibling ``<name>.json`` with what that format cannot hold;
+* :mod:`.bundled`: where the bundled examples live, and how a bare name finds one;
+* :mod:`.atomic`: the one atomic writer, which every save and export uses.
+
 The names below are the layer's face; the layers above import them from here.
 """
 
 from .atomic import atomic_write, atomic_writer
+from .bundled import resolve_path
 from .sidecar import Extensions, read_extensions, sibling_path, write_extensions
-from .text2007 import resolve_path
+from .text2007 import (
+    LinkageData,
+    format_linkage,
+    parse_linkage,
+    parse_linkage_bytes,
+    read_linkage,
+    write_linkage,
+)
 
 __all__ = [
     "Extensions",
+    "LinkageData",
     "atomic_write",
     "atomic_writer",
+    "format_linkage",
+    "parse_linkage",
+    "parse_linkage_bytes",
     "read_extensions",
+    "read_linkage",
     "resolve_path",
     "sibling_path",
     "write_extensions",
+    "write_linkage",
 ]

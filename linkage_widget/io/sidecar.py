@@ -32,8 +32,10 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from .. import _checks
 from ..errors import LinkageFormatError
 from ..springs import Spring
+from .atomic import atomic_write
 
 __all__ = ["Extensions", "Spring", "sibling_path", "read_extensions", "write_extensions"]
 
@@ -123,30 +125,31 @@ class Extensions:
             if len(set(tracked)) != len(tracked):
                 raise ValueError("tracked: a vertex is listed twice")
             springs = tuple(_spring(s, n_vertices) for s in data.get("springs", []))
-            alpha = float(data.get("mass_distribution", 0.0))
-            if not 0.0 <= alpha <= 1.0:
-                raise ValueError(f"mass_distribution must be in [0, 1], got {alpha!r}")
+            alpha = _checks.unit_interval(data.get("mass_distribution", 0.0), "mass_distribution")
         except (TypeError, ValueError, KeyError) as exc:
             raise LinkageFormatError(str(exc), source) from None
         return cls(tracked, springs, alpha)
 
 
 def _index(value: Any, n: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        raise ValueError(f"{what}: {value!r} is not a vertex index (there are {n} vertices)")
-    return value
+    try:
+        return _checks.vertex_index(value, n, what)
+    except ValueError:  # say which key of the file holds it
+        raise ValueError(
+            f"{what}: {value!r} is not a vertex index (there are {n} vertices)"
+        ) from None
 
 
 def _spring(data: Any, n: int) -> Spring:
     if not isinstance(data, dict):
         raise ValueError(f"springs: expected an object, got {data!r}")
-    rest = data.get("rest_length")
+    # Spring checks its numbers itself (linkage_widget._checks), naming the field.
     return Spring(
         _index(data["i"], n, "springs"),
         _index(data["j"], n, "springs"),
-        float(data.get("stiffness", 1.0)),
-        None if rest is None else float(rest),
-        float(data.get("damping", 0.0)),
+        data.get("stiffness", 1.0),
+        data.get("rest_length"),
+        data.get("damping", 0.0),
     )
 
 
@@ -170,10 +173,8 @@ def write_extensions(path: str | PathLike[str], ext: Extensions) -> None:
     An empty :class:`Extensions` removes a stale sibling, so a later load does
     not pick up tracked vertices or springs this linkage no longer has.
     """
-    from .text2007 import atomic_write_text
-
     sib = sibling_path(path)
     if ext.is_empty():
         sib.unlink(missing_ok=True)
     else:
-        atomic_write_text(sib, ext.to_json())
+        atomic_write(sib, ext.to_json())

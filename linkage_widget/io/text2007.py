@@ -1,7 +1,12 @@
-"""The 2007 program's linkage text format: reading, writing, atomic saving.
+r"""The 2007 program's linkage text format: a codec between text and plain arrays.
 
-The format has four sections, each started by a line whose first character is
-``v``, ``f``, ``e`` or ``a``::
+This module knows the file format and nothing of :class:`~linkage_widget.Linkage`
+(which sits a layer above and builds itself from a :class:`LinkageData`). It
+checks everything a file can get wrong, so that every error names the file and
+the line.
+
+The format has four sections, each started by a header line that is a single
+word whose first character is ``v``, ``f``, ``e`` or ``a``::
 
     v
     50.0 300.0        one vertex per line: x y
@@ -17,63 +22,89 @@ Reading rules (decided once, documented in the README):
 * Blank lines, surrounding white space (tabs too), CRLF line ends and a UTF-8
   byte-order mark are accepted. Text after ``#`` on a line is a comment (the
   2007 program never wrote one; we never write one either).
-* A header line is recognised by its first character, exactly as the 2007
-  program did, so ``vertices`` also starts the ``v`` section. Any other letter
-  is an error (the 2007 program could not read such a file either), except
-  that a line which starts with a number Python reads (``nan 1``, ``inf 0``)
-  is data, and then rejected as non-finite.
+* A header is recognised by its first character, exactly as the 2007 program
+  did, so the one word ``vertices`` also starts the ``v`` section. A header is
+  alone on its line: a line that starts with a section letter and has more
+  fields (``v 3``, ``e 0 1``, ``abc 1``) is a malformed header and an error —
+  the 2007 program took it for a header and silently dropped the rest of the
+  line, and ours used to as well. A word starting with any other letter is an
+  unknown section (the 2007 program could not read such a file either),
+  except that a line which starts with a number Python reads (``nan 1``,
+  ``inf 0``) is data, and then rejected as non-finite.
 * Sections may come in any order and more than once; indices refer to the
   vertex list as a whole. A file must contain a ``v`` header.
-* Errors raise :class:`LinkageFormatError` naming the file and line: a wrong
-  number of fields, a non-numeric or non-finite number, a non-integer index,
-  an index out of range or negative, a rod from a vertex to itself, a repeated
-  rod (in either order), a zero-length rod, a repeated pin or angle, and a
-  fixed angle whose two rods do not both exist. The 2007 program took the
-  angle constraint's rods for granted; we reject such a file rather than
-  invent rods, because the angle alone would not hold the joints together the
-  way the picture suggests.
+* Errors raise :class:`~linkage_widget.LinkageFormatError` naming the file and
+  line: a malformed or unknown header, a wrong number of fields, a
+  non-numeric or non-finite number, a non-integer index, an index out of range
+  or negative, a rod from a vertex to itself, a repeated rod (in either
+  order), a rod of zero length or too long to square (the bounds of
+  :data:`~linkage_widget._checks.MIN_ROD_LENGTH` and ``MAX_ROD_LENGTH``, which
+  the model applies too), a repeated pin or angle, and a fixed angle whose two
+  rods do not both exist. The 2007 program took the angle constraint's rods
+  for granted; we reject such a file rather than invent rods, because the
+  angle alone would not hold the joints together the way the picture suggests.
 
 Writing: all four headers, always in the order ``v f e a``; floats with
-``repr`` (shortest exact form), so ``loads(dumps(x)) == x`` bit for bit; a
-trailing newline. Extensions the 2007 program does not know (tracked
-vertices, springs, masses) are never written into this file; they live in a
-JSON sibling ``<name>.json`` written by the widget.
+``repr`` (shortest exact form), so ``parse(format(x)) == x`` bit for bit; a
+trailing newline; saved through the one atomic writer (:mod:`.atomic`).
+Extensions the 2007 program does not know (tracked vertices, springs, masses)
+are never written into this file; they live in a JSON sibling (:mod:`.sidecar`).
+
+>>> data = parse_linkage("v\n0 0\n3 4\nf\n0\ne\n0 1\na\n")
+>>> data.vertices.tolist(), data.pinned.tolist(), data.rods.tolist(), data.angles.shape
+([[0.0, 0.0], [3.0, 4.0]], [0], [[0, 1]], (0, 3))
+>>> format_linkage(data) == "v\n0.0 0.0\n3.0 4.0\nf\n0\ne\n0 1\na\n"
+True
 """
 
 from __future__ import annotations
 
-import math
-import os
-import tempfile
 from os import PathLike
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
+from .. import _checks
 from ..errors import LinkageFormatError
-from ..model import MAX_ROD_LENGTH, MIN_ROD_LENGTH, Linkage
+from .atomic import atomic_write
+from .bundled import resolve_path
 
 __all__ = [
+    "LinkageData",
+    "format_linkage",
     "parse_linkage",
     "parse_linkage_bytes",
-    "format_linkage",
     "read_linkage",
     "write_linkage",
-    "atomic_write_text",
 ]
 
 _SECTIONS = {"v": 2, "f": 1, "e": 2, "a": 3}
 _SECTION_NAMES = {"v": "vertex", "f": "pinned vertex", "e": "rod", "a": "fixed angle"}
 
+#: Pins, rods or angles as read: the indices and the line they came from.
+_Items = list[tuple[tuple[int, ...], int]]
 
-def _number(field: str, source: str, line: int) -> float:
-    try:
-        value = float(field)
-    except ValueError:
-        raise LinkageFormatError(f"{field!r} is not a number", source, line) from None
-    if not math.isfinite(value):
-        raise LinkageFormatError(f"coordinate {field!r} is not finite", source, line)
-    return value
+
+class LinkageData(NamedTuple):
+    """The contents of a linkage file, as plain arrays (the model builds itself from them).
+
+    Attributes
+    ----------
+    vertices : ndarray, shape (n, 2), float64
+        Joint positions, in file order.
+    pinned : ndarray, shape (q,), int64
+        Pinned vertex indices, in file order.
+    rods : ndarray, shape (m, 2), int64
+        Rods ``(i, j)``, in file order and in the vertex order the file gives.
+    angles : ndarray, shape (k, 3), int64
+        Fixed angles ``(apex, j, k)``.
+    """
+
+    vertices: np.ndarray
+    pinned: np.ndarray
+    rods: np.ndarray
+    angles: np.ndarray
 
 
 def _is_number(field: str) -> bool:
@@ -85,6 +116,14 @@ def _is_number(field: str) -> bool:
     return True
 
 
+def _number(field: str, source: str, line: int) -> float:
+    try:
+        return _checks.finite(field, "coordinate")
+    except ValueError:
+        problem = "is not finite" if _is_number(field) else "is not a number"
+        raise LinkageFormatError(f"coordinate {field!r} {problem}", source, line) from None
+
+
 def _index(field: str, source: str, line: int) -> int:
     try:
         return int(field)
@@ -94,7 +133,137 @@ def _index(field: str, source: str, line: int) -> int:
         ) from None
 
 
-def parse_linkage(text: str, *, source: str = "<string>") -> Linkage:
+def _header(line: str, source: str, lineno: int) -> str | None:
+    """The section that ``line`` (stripped, not blank) starts, or ``None`` for a data line."""
+    if not line[0].isalpha():
+        return None
+    words = line.split()
+    if _is_number(words[0]):
+        return None
+    if line[0] not in _SECTIONS:
+        raise LinkageFormatError(
+            f"unknown section {words[0]!r} (sections are v, f, e and a)", source, lineno
+        )
+    if len(words) > 1:
+        raise LinkageFormatError(
+            f"malformed section header {line!r}: a header is one word alone on its line "
+            f"('{line[0]}'), the {_SECTION_NAMES[line[0]]} lines follow it",
+            source,
+            lineno,
+        )
+    return line[0]
+
+
+class _Reader:
+    """Reads a file line by line into the sections; how they fit together is checked after."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.section: str | None = None
+        self.seen_v = False
+        self.vertices: list[tuple[float, float]] = []
+        self.items: dict[str, _Items] = {"f": [], "e": [], "a": []}
+
+    def feed(self, line: str, lineno: int) -> None:
+        """Take one stripped, non-blank line."""
+        header = _header(line, self.source, lineno)
+        if header is not None:
+            self.section = header
+            self.seen_v = self.seen_v or header == "v"
+            return
+        if self.section is None:
+            raise LinkageFormatError(
+                "data before the first section header (expected a line 'v')", self.source, lineno
+            )
+        fields = line.split()
+        want = _SECTIONS[self.section]
+        if len(fields) != want:
+            raise LinkageFormatError(
+                f"a {_SECTION_NAMES[self.section]} line needs {want} field{'s' * (want > 1)}, "
+                f"got {len(fields)}: {line!r}",
+                self.source,
+                lineno,
+            )
+        if self.section == "v":
+            x, y = (_number(f, self.source, lineno) for f in fields)
+            self.vertices.append((x, y))
+        else:
+            index = tuple(_index(f, self.source, lineno) for f in fields)
+            self.items[self.section].append((index, lineno))
+
+
+class _ItemChecks:
+    """Checks the pins, rods and angles read against the vertices; errors name the line."""
+
+    def __init__(self, vertices: np.ndarray, source: str) -> None:
+        self.vertices = vertices
+        self.source = source
+        #: line of each rod, by its unordered pair of vertices (angles need them)
+        self.rod_lines: dict[frozenset[int], int] = {}
+
+    def error(self, message: str, line: int) -> LinkageFormatError:
+        return LinkageFormatError(message, self.source, line)
+
+    def in_range(self, indices: tuple[int, ...], what: str, line: int) -> None:
+        n = len(self.vertices)
+        for v in indices:
+            try:
+                _checks.vertex_index(v, n, "vertex")
+            except ValueError:
+                plural = "vertex" if n == 1 else "vertices"
+                raise self.error(
+                    f"{what}: vertex {v} does not exist (the file has {n} {plural})", line
+                ) from None
+
+    def pins(self, items: _Items) -> None:
+        seen: dict[int, int] = {}
+        for (v,), line in items:
+            self.in_range((v,), "pin", line)
+            if v in seen:
+                raise self.error(f"vertex {v} is pinned already (line {seen[v]})", line)
+            seen[v] = line
+
+    def rods(self, items: _Items) -> None:
+        for (i, j), line in items:
+            what = f"rod {i}-{j}"
+            self.in_range((i, j), what, line)
+            if i == j:
+                raise self.error(f"{what} joins a vertex to itself", line)
+            key = frozenset((i, j))
+            if key in self.rod_lines:
+                raise self.error(f"{what} repeats the rod on line {self.rod_lines[key]}", line)
+            with np.errstate(over="ignore"):
+                length = np.hypot(*(self.vertices[i] - self.vertices[j]))
+            try:
+                _checks.rod_length(length, what)
+            except ValueError as exc:
+                raise self.error(str(exc), line) from None
+            self.rod_lines[key] = line
+
+    def angles(self, items: _Items) -> None:
+        seen: dict[tuple[int, frozenset[int]], int] = {}
+        for (i, j, k), line in items:
+            what = f"angle ({i}, {j}, {k})"
+            self.in_range((i, j, k), what, line)
+            if len({i, j, k}) != 3:
+                raise self.error(f"{what} repeats a vertex", line)
+            for arm in (j, k):
+                if frozenset((i, arm)) not in self.rod_lines:
+                    raise self.error(
+                        f"{what} at vertex {i} needs a rod {i}-{arm}, which the file does not have",
+                        line,
+                    )
+            key = (i, frozenset((j, k)))
+            if key in seen:
+                raise self.error(f"{what} repeats the angle on line {seen[key]}", line)
+            seen[key] = line
+
+
+def _indices(items: _Items, width: int) -> np.ndarray:
+    return np.array([idx for idx, _ in items], dtype=np.int64).reshape(-1, width)
+
+
+def parse_linkage(text: str, *, source: str = "<string>") -> LinkageData:
     r"""Parse linkage text; raise :class:`LinkageFormatError` with the line on bad input.
 
     Parameters
@@ -104,147 +273,57 @@ def parse_linkage(text: str, *, source: str = "<string>") -> Linkage:
     source : str
         Name used in error messages (a file path, or ``"<string>"``).
 
+    Returns
+    -------
+    LinkageData
+
     Examples
     --------
-    >>> link = parse_linkage("v\n0 0\n3 4\nf\n0\ne\n0 1\na\n")
-    >>> link.rod_lengths().tolist()
-    [5.0]
+    >>> parse_linkage("v\n0 0\n3 4\nf\n0\ne\n0 1\na\n").rods.tolist()
+    [[0, 1]]
     >>> try:
     ...     parse_linkage("v\n0 0\ne\n0 7\n", source="my.txt")
     ... except LinkageFormatError as err:
     ...     print(err)
     my.txt, line 4: rod 0-7: vertex 7 does not exist (the file has 1 vertex)
+    >>> try:
+    ...     parse_linkage("v\n0 0\nv 3\n", source="my.txt")
+    ... except LinkageFormatError as err:
+    ...     print(err.line, err.message[:30])
+    3 malformed section header 'v 3'
     """
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     if "\x00" in text:
         raise LinkageFormatError("contains NUL bytes: not a linkage text file", source)
-    section: str | None = None
-    seen_v = False
-    verts: list[tuple[float, float]] = []
-    items: dict[str, list[tuple[tuple[int, ...], int]]] = {"f": [], "e": [], "a": []}
+    reader = _Reader(source)
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        head = line[0]
-        if head.isalpha() and not _is_number(line.split()[0]):
-            if head not in _SECTIONS:
-                raise LinkageFormatError(
-                    f"unknown section {line.split()[0]!r} (sections are v, f, e and a)",
-                    source,
-                    lineno,
-                )
-            section = head
-            seen_v = seen_v or head == "v"
-            continue
-        if section is None:
-            raise LinkageFormatError(
-                "data before the first section header (expected a line 'v')", source, lineno
-            )
-        fields = line.split()
-        want = _SECTIONS[section]
-        if len(fields) != want:
-            raise LinkageFormatError(
-                f"a {_SECTION_NAMES[section]} line needs {want} field{'s' * (want > 1)}, "
-                f"got {len(fields)}: {line!r}",
-                source,
-                lineno,
-            )
-        if section == "v":
-            verts.append((_number(fields[0], source, lineno), _number(fields[1], source, lineno)))
-        else:
-            items[section].append((tuple(_index(f, source, lineno) for f in fields), lineno))
-    if not seen_v:
+        if line:
+            reader.feed(line, lineno)
+    if not reader.seen_v:
         what = "is empty" if not text.strip() else "has no 'v' section"
         raise LinkageFormatError(f"{what}: not a linkage file", source)
-
-    vertices = np.array(verts, dtype=np.float64).reshape(-1, 2)
-    _check_items(vertices, items, source)
-    try:
-        return Linkage(
-            vertices,
-            rods=[r for r, _ in items["e"]],
-            angles=[a for a, _ in items["a"]],
-            pinned=[p[0] for p, _ in items["f"]],
-        )
-    except ValueError as exc:  # pragma: no cover - _check_items catches these first
-        raise LinkageFormatError(str(exc), source) from exc
-
-
-def _check_items(
-    vertices: np.ndarray, items: dict[str, list[tuple[tuple[int, ...], int]]], source: str
-) -> None:
-    """Check every pin, rod and angle against the vertices; errors name the line."""
-    n = len(vertices)
-    plural = "vertex" if n == 1 else "vertices"
-
-    def in_range(idx: tuple[int, ...], what: str, line: int) -> None:
-        for v in idx:
-            if not 0 <= v < n:
-                raise LinkageFormatError(
-                    f"{what}: vertex {v} does not exist (the file has {n} {plural})", source, line
-                )
-
-    pins: dict[int, int] = {}
-    for (v,), line in items["f"]:
-        in_range((v,), "pin", line)
-        if v in pins:
-            raise LinkageFormatError(f"vertex {v} is pinned already (line {pins[v]})", source, line)
-        pins[v] = line
-    rods: dict[frozenset[int], int] = {}
-    for (i, j), line in items["e"]:
-        what = f"rod {i}-{j}"
-        in_range((i, j), what, line)
-        if i == j:
-            raise LinkageFormatError(f"{what} joins a vertex to itself", source, line)
-        key = frozenset((i, j))
-        if key in rods:
-            raise LinkageFormatError(f"{what} repeats the rod on line {rods[key]}", source, line)
-        with np.errstate(over="ignore"):
-            length = float(np.hypot(*(vertices[i] - vertices[j])))
-        if not length <= MAX_ROD_LENGTH:
-            raise LinkageFormatError(
-                f"{what} is too long: its length overflows (or its square does: rods must be "
-                f"shorter than {MAX_ROD_LENGTH:g})",
-                source,
-                line,
-            )
-        if length < MIN_ROD_LENGTH:
-            almost = "" if length == 0.0 else f" (almost: {length:.3g})"
-            raise LinkageFormatError(
-                f"{what} has zero length{almost}: vertices {i} and {j} are at the same place",
-                source,
-                line,
-            )
-        rods[key] = line
-    angles: dict[tuple[int, frozenset[int]], int] = {}
-    for (i, j, k), line in items["a"]:
-        what = f"angle ({i}, {j}, {k})"
-        in_range((i, j, k), what, line)
-        if len({i, j, k}) != 3:
-            raise LinkageFormatError(f"{what} repeats a vertex", source, line)
-        for arm in (j, k):
-            if frozenset((i, arm)) not in rods:
-                raise LinkageFormatError(
-                    f"{what} at vertex {i} needs a rod {i}-{arm}, which the file does not have",
-                    source,
-                    line,
-                )
-        key = (i, frozenset((j, k)))
-        if key in angles:
-            raise LinkageFormatError(
-                f"{what} repeats the angle on line {angles[key]}", source, line
-            )
-        angles[key] = line
+    vertices = np.array(reader.vertices, dtype=np.float64).reshape(-1, 2)
+    checks = _ItemChecks(vertices, source)
+    checks.pins(reader.items["f"])
+    checks.rods(reader.items["e"])
+    checks.angles(reader.items["a"])
+    return LinkageData(
+        vertices=vertices,
+        pinned=_indices(reader.items["f"], 1).reshape(-1),
+        rods=_indices(reader.items["e"], 2),
+        angles=_indices(reader.items["a"], 3),
+    )
 
 
-def format_linkage(linkage: Linkage) -> str:
+def format_linkage(data: LinkageData) -> str:
     """Serialise to the 2007 text format; floats in ``repr`` form for an exact round trip.
 
     Examples
     --------
-    >>> print(format_linkage(Linkage([[0.1, 2.0], [3.0, -4.5]], rods=[(1, 0)])), end="")
+    >>> data = LinkageData(np.array([[0.1, 2.0], [3.0, -4.5]]), np.zeros(0, int),
+    ...                    np.array([[1, 0]]), np.zeros((0, 3), int))
+    >>> print(format_linkage(data), end="")
     v
     0.1 2.0
     3.0 -4.5
@@ -254,13 +333,13 @@ def format_linkage(linkage: Linkage) -> str:
     a
     """
     out = ["v"]
-    out += [f"{float(x)!r} {float(y)!r}" for x, y in linkage.vertices.tolist()]
+    out += [f"{float(x)!r} {float(y)!r}" for x, y in np.asarray(data.vertices).tolist()]
     out.append("f")
-    out += [str(int(i)) for i in linkage.pinned.tolist()]
+    out += [str(int(i)) for i in np.asarray(data.pinned).tolist()]
     out.append("e")
-    out += [f"{i} {j}" for i, j in linkage.rods.tolist()]
+    out += [f"{i} {j}" for i, j in np.asarray(data.rods).tolist()]
     out.append("a")
-    out += [f"{i} {j} {k}" for i, j, k in linkage.angles.tolist()]
+    out += [f"{i} {j} {k}" for i, j, k in np.asarray(data.angles).tolist()]
     return "\n".join(out) + "\n"
 
 
@@ -276,25 +355,7 @@ def _decode(data: bytes, source: str) -> str:
         ) from None
 
 
-def resolve_path(path: str | PathLike[str]) -> Path:
-    """The file ``path`` names, falling back to a bundled example for a bare name.
-
-    Raises ``FileNotFoundError`` listing the bundled examples when neither exists.
-    """
-    p = Path(path)
-    if p.is_file():
-        return p
-    from .. import examples
-
-    if p.parent == Path(".") and examples.has_example(p.name):
-        return examples.example_path(p.name)
-    raise FileNotFoundError(
-        f"no linkage file {str(path)!r} (and no bundled example of that name; "
-        f"bundled: {', '.join(examples.list_examples())})"
-    )
-
-
-def parse_linkage_bytes(data: bytes, *, source: str = "<bytes>") -> Linkage:
+def parse_linkage_bytes(data: bytes, *, source: str = "<bytes>") -> LinkageData:
     r"""Parse the bytes of a linkage file (UTF-8, BOM allowed), as :func:`read_linkage` does.
 
     For files that arrive as bytes rather than by path (an upload): binary or
@@ -302,53 +363,20 @@ def parse_linkage_bytes(data: bytes, *, source: str = "<bytes>") -> Linkage:
 
     Examples
     --------
-    >>> parse_linkage_bytes(b"v\n0 0\n3 4\ne\n0 1\n").rod_lengths().tolist()
-    [5.0]
+    >>> parse_linkage_bytes(b"v\n0 0\n3 4\ne\n0 1\n").vertices.shape
+    (2, 2)
     """
     return parse_linkage(_decode(bytes(data), source), source=source)
 
 
-def read_linkage(path: str | PathLike[str]) -> Linkage:
-    """Read a linkage file (or a bundled example by bare name)."""
-    p = resolve_path(path)
-    return parse_linkage_bytes(p.read_bytes(), source=str(path))
+def read_linkage(path: str | PathLike[str]) -> LinkageData:
+    """Read a linkage file (or a bundled example by bare name, see :func:`.resolve_path`).
 
-
-def atomic_write_text(path: str | PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` atomically: temporary file beside it, fsync, rename.
-
-    The old file, if any, is either fully replaced or untouched; its permission
-    bits carry over. Raises ``OSError`` naming the path when it cannot be written.
+    Errors name ``path`` as given.
     """
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    try:
-        mode = target.stat().st_mode & 0o777
-    except OSError:  # no such file yet (or no such folder: mkstemp below says so)
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        raise OSError(exc.errno, f"cannot save {str(target)!r}: {exc.strerror}") from exc
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):
-            raise OSError(exc.errno, f"cannot save {str(target)!r}: {exc.strerror}") from exc
-        raise
+    return parse_linkage_bytes(resolve_path(path).read_bytes(), source=str(path))
 
 
-def write_linkage(linkage: Linkage, path: str | PathLike[str]) -> None:
-    """Save ``linkage`` to ``path`` in the 2007 format, atomically."""
-    atomic_write_text(path, format_linkage(linkage))
+def write_linkage(data: LinkageData, path: str | PathLike[str]) -> Path:
+    """Save ``data`` to ``path`` in the 2007 format, atomically (see :mod:`.atomic`)."""
+    return atomic_write(path, format_linkage(data))

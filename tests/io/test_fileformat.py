@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linkage_widget import Linkage, LinkageFormatError
-from linkage_widget.io.text2007 import format_linkage, parse_linkage, write_linkage
 from linkage_widget.model import MAX_ROD_LENGTH, MIN_ROD_LENGTH
 
 REFERENCE_FILES = sorted(p.name for p in REFERENCE_DIR.glob("*.txt")) or ["peaucellier.txt"]
@@ -52,12 +51,12 @@ def test_saved_floats_are_exact(tmp_path):
 
 def test_whitespace_crlf_bom_comments():
     text = "\ufeffv\r\n  0 0\t\r\n\r\n3 4   # a comment\r\nf\r\ne\r\n0\t1\r\na\r\n"
-    link = parse_linkage(text)
+    link = Linkage.loads(text)
     assert link.rod_lengths().tolist() == [5.0]
 
 
 def test_long_header_words_and_any_section_order():
-    link = parse_linkage("edges\nvertices\n0 0\n1 0\nedges\n0 1\nfixed\n1\n")
+    link = Linkage.loads("edges\nvertices\n0 0\n1 0\nedges\n0 1\nfixed\n1\n")
     assert link.rods.tolist() == [[0, 1]] and link.pinned.tolist() == [1]
 
 
@@ -83,7 +82,7 @@ def test_long_header_words_and_any_section_order():
 )
 def test_errors_name_the_line(text, line, words):
     with pytest.raises(LinkageFormatError, match=words) as info:
-        parse_linkage(text, source="bad.txt")
+        Linkage.loads(text, source="bad.txt")
     assert info.value.line == line
     assert str(info.value).startswith(f"bad.txt, line {line}:")
 
@@ -91,11 +90,11 @@ def test_errors_name_the_line(text, line, words):
 @pytest.mark.parametrize("text", ["", "   \n\n", "f\ne\n"])
 def test_empty_or_headerless_files_are_errors(text):
     with pytest.raises(LinkageFormatError, match="not a linkage file"):
-        parse_linkage(text)
+        Linkage.loads(text)
 
 
 def test_only_headers_is_an_empty_linkage():
-    assert parse_linkage("v\nf\ne\na\n") == Linkage()
+    assert Linkage.loads("v\nf\ne\na\n") == Linkage()
 
 
 def test_binary_garbage_is_an_error(tmp_path):
@@ -141,7 +140,7 @@ def test_save_to_unwritable_place_is_a_clear_error(tmp_path):
 
 
 def test_format_always_writes_four_headers():
-    assert format_linkage(Linkage()) == "v\nf\ne\na\n"
+    assert Linkage().dumps() == "v\nf\ne\na\n"
 
 
 finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
@@ -171,5 +170,5 @@ def test_write_linkage_keeps_permissions(tmp_path):
     path = tmp_path / "p.txt"
     path.write_text("old")
     path.chmod(0o640)
-    write_linkage(Linkage([[0, 0]]), path)
+    Linkage([[0, 0]]).save(path)
     assert (path.stat().st_mode & 0o777) == 0o640

@@ -1,0 +1,93 @@
+"""Where the bundled example linkages live, and how a bare file name finds one.
+
+The files sit in the package folder ``linkage_widget/examples/`` (``<name>.txt``
+in the 2007 format, with an optional one-paragraph note ``<name>.md``). This
+module finds that folder by its path beside ``io/``, not by importing
+:mod:`linkage_widget.examples`, which sits higher up the layers (it builds
+:class:`~linkage_widget.Linkage` objects); that package re-exports the
+functions below.
+
+A name may be given with or without ``.txt``.
+
+>>> "peaucellier" in list_examples()
+True
+>>> example_path("peaucellier").name
+'peaucellier.txt'
+>>> resolve_path("peaucellier.txt") == example_path("peaucellier")  # no such local file
+True
+"""
+
+from __future__ import annotations
+
+from os import PathLike
+from pathlib import Path
+
+__all__ = [
+    "EXAMPLES_DIR",
+    "describe",
+    "example_path",
+    "has_example",
+    "list_examples",
+    "resolve_path",
+]
+
+#: The folder of the bundled linkages (the package is installed as plain files).
+EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _stem(name: str) -> str:
+    return name.removesuffix(".txt")
+
+
+def list_examples() -> list[str]:
+    """Names of the bundled linkages (without ``.txt``), sorted."""
+    return sorted(p.stem for p in EXAMPLES_DIR.glob("*.txt"))
+
+
+def has_example(name: str) -> bool:
+    """Whether ``name`` (with or without ``.txt``) is a bundled linkage."""
+    return (EXAMPLES_DIR / f"{_stem(name)}.txt").is_file()
+
+
+def example_path(name: str) -> Path:
+    """Path of the bundled linkage ``name`` (with or without ``.txt``).
+
+    Raises
+    ------
+    FileNotFoundError
+        Listing the bundled names, when there is no such example.
+    """
+    path = EXAMPLES_DIR / f"{_stem(name)}.txt"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"no bundled linkage {name!r}; bundled: {', '.join(list_examples())}"
+        )
+    return path
+
+
+def describe(name: str) -> str:
+    """The one-paragraph description of a bundled linkage (from its ``.md`` note, if any)."""
+    note = EXAMPLES_DIR / f"{_stem(name)}.md"
+    return note.read_text(encoding="utf-8").strip() if note.is_file() else ""
+
+
+def resolve_path(path: str | PathLike[str]) -> Path:
+    """The file ``path`` names, falling back to a bundled example for a bare name.
+
+    A file that exists wins; otherwise a name without a folder (``"watt"``,
+    ``"watt.txt"``) is looked up among the bundled examples.
+
+    Raises
+    ------
+    FileNotFoundError
+        Listing the bundled examples, when neither exists.
+    """
+    p = Path(path)
+    if p.is_file():
+        return p
+    if p.parent == Path(".") and has_example(p.name):
+        return example_path(p.name)
+    raise FileNotFoundError(
+        f"no linkage file {str(path)!r} (and no bundled example of that name; "
+        f"bundled: {', '.join(list_examples())})"
+    )
