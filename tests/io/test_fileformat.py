@@ -60,6 +60,20 @@ def test_long_header_words_and_any_section_order():
     assert link.rods.tolist() == [[0, 1]] and link.pinned.tolist() == [1]
 
 
+def test_a_header_is_one_word_alone_on_its_line():
+    # issue 11: "abc 1" used to start the angle section and drop the "1" silently
+    with pytest.raises(LinkageFormatError, match="malformed section header") as info:
+        Linkage.loads("v\n0 0\nabc 1\n", source="t.txt")
+    assert (info.value.source, info.value.line) == ("t.txt", 3)
+    # a one-word header may be longer, and a comment may follow it
+    link = Linkage.loads("vertices  # joints\n0 0\n1 0\nedges\t# rods\n0 1\n")
+    assert link.rods.tolist() == [[0, 1]]
+    # a line that starts with a number Python reads stays data (and is refused as such)
+    with pytest.raises(LinkageFormatError, match="not finite") as info:
+        Linkage.loads("v\n0 0\ninf 1\n")
+    assert info.value.line == 3
+
+
 @pytest.mark.parametrize(
     ("text", "line", "words"),
     [
@@ -77,6 +91,12 @@ def test_long_header_words_and_any_section_order():
         ("v\n0 0\nf\n0.5\n", 4, "not a vertex index"),
         ("v\n0 0\nf\n0\n0\n", 5, "pinned already"),
         ("v\n0 0\nx\n", 3, "unknown section"),
+        ("v\n0 0\nxyz 1\n", 3, "unknown section 'xyz'"),
+        ("v\n0 0\nabc 1\n", 3, "malformed section header 'abc 1'"),
+        ("v 3\n0 0\n", 1, "malformed section header 'v 3'"),
+        ("v\n0 0\n1 0\ne 0 1\n", 4, "malformed section header 'e 0 1'"),
+        ("v\n0 0\n1 0\ne1 0\n", 4, "malformed section header 'e1 0'"),
+        ("v\n0 0\nvertices 2\n", 3, "malformed section header"),
         ("0 0\nv\n", 1, "before the first section"),
     ],
 )
