@@ -154,15 +154,25 @@ def _f(x: Any) -> float:
     return float(x)
 
 
+def _first_seen(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of ``keys`` in first-seen order, and each row's index into them.
+
+    ``np.unique`` sorts; ranking the distinct rows by their first occurrence keeps
+    the draw order of the items (the first colour seen is painted first).
+    """
+    distinct, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    rank = np.empty(len(order), dtype=np.intp)
+    rank[order] = np.arange(len(order))
+    return distinct[order], rank[inverse.reshape(-1)]
+
+
 def _palette(colors: np.ndarray) -> tuple[list[str], np.ndarray]:
     """Distinct colours in first-seen order and each item's index into them."""
-    lookup: dict[str, int] = {}
-    inverse = np.fromiter(
-        (lookup.setdefault(c, len(lookup)) for c in colors.tolist()),
-        dtype=np.intp,
-        count=len(colors),
-    )
-    return list(lookup), inverse
+    if len(colors) == 0:
+        return [], np.empty(0, dtype=np.intp)
+    names, inverse = _first_seen(np.asarray(colors, dtype=str))
+    return [str(c) for c in names.tolist()], inverse
 
 
 def _rgb(color: Any, k: int) -> np.ndarray:
@@ -178,22 +188,24 @@ def _style_groups(
     if is_uniform(color) and is_uniform(alpha):
         return [(str(color), float(alpha), slice(None))]
     names, cidx = _palette(per_item(color, k))
-    alphas = per_item(alpha, k)
-    keys: dict[tuple[int, float], list[int]] = {}
-    for i, key in enumerate(zip(cidx.tolist(), alphas.tolist(), strict=True)):
-        keys.setdefault(key, []).append(i)
-        if len(keys) > MAX_PLAIN_GROUPS:
-            return None
-    return [(names[c], a, np.asarray(idx, dtype=np.intp)) for (c, a), idx in keys.items()]
+    pairs, group = _first_seen(np.column_stack([cidx, per_item(alpha, k)]))
+    if len(pairs) > MAX_PLAIN_GROUPS:
+        return None
+    return [
+        (names[int(c)], float(a), np.flatnonzero(group == g))
+        for g, (c, a) in enumerate(pairs.tolist())
+    ]
 
 
 def _take(points: np.ndarray, counts: np.ndarray | None, idx: np.ndarray | slice) -> tuple:
     """Items ``idx`` of a (points, counts) pair; ``counts`` None means one item per row."""
     if counts is None or isinstance(idx, slice):
         return (points[idx], counts if counts is None else counts[idx])
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    rows = np.concatenate([np.arange(starts[i], starts[i] + counts[i]) for i in idx.tolist()])
-    return points[rows], counts[idx]
+    starts = np.cumsum(counts) - counts
+    c = counts[idx]
+    # Row r of the output belongs to item j = idx[i]: starts[j] + (r - rows before item i).
+    rows = np.repeat(starts[idx] - (np.cumsum(c) - c), c) + np.arange(c.sum())
+    return points[rows], c
 
 
 def _stroke_segments(
