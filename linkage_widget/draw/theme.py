@@ -18,7 +18,18 @@ __all__ = ["DEFAULT_THEME", "Theme"]
 
 @dataclass(frozen=True)
 class Theme:
-    """Colours and sizes (pixels), chosen for legibility on a projector."""
+    """Colours and sizes (pixels), chosen for legibility on a projector.
+
+    Colours are CSS ``"#rrggbb"`` strings, sizes are pixels. Fields come in groups
+    named after the layer that uses them: ``rod*`` (rods, the selected-rod band),
+    ``vertex*``, ``tracked_radius``, ``pin*``, ``selected*`` (selection ring),
+    ``angle*`` (wedge and arc), ``attractor*``, ``tension``/``compression``/
+    ``unstressed`` (stress colouring), ``redundant`` (pebble game), ``spring``,
+    ``velocity_*`` (one colour per basis vector, the longest arrow's length, the
+    cap on the number of arrows), ``track_*`` (one colour per tracked vertex),
+    and the overlays' ``text``, ``hint_text``, ``error_text``, ``panel*``,
+    ``font_size`` and ``hint_size``.
+    """
 
     background: str = "#ffffff"
     rod: str = "#37474f"
