@@ -73,9 +73,8 @@ def test_error_lines_sit_above_the_hint_and_the_legend_top_right():
     assert isinstance(texts, Texts) and texts.texts == ("tension", "compression", "redundant")
 
 
-# Issue 11: rigidity.redundant_rods must include a rod between two pinned joints (the io/model
-# helper's change in rigidity.py); the drawing already colours whatever it marks.
-@pytest.mark.xfail(reason="waits for redundant_rods to mark rods between pinned joints")
+# Issue 11: redundant_rods includes a rod between two pinned joints (rigidity.py); the
+# drawing colours whatever it marks.
 def test_a_rod_between_two_pinned_joints_is_drawn_redundant():
     link = Linkage([[0, 0], [2, 0], [1, 1]], rods=[(0, 1), (1, 2), (2, 0)], pinned=[0, 1])
     report = analyze(link)
