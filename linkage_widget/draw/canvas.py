@@ -39,6 +39,7 @@ from .primitives import (
     Texts,
     is_uniform,
     per_item,
+    unit_normals,
 )
 
 __all__ = ["draw_scene", "held_canvas", "hex_to_rgb"]
@@ -273,12 +274,9 @@ def _variable_width_segments(canvas: Canvas, item: Segments) -> None:
     """
     k = len(item)
     a, b = item.points[:, 0], item.points[:, 1]
-    d = b - a
-    length = np.hypot(d[:, 0], d[:, 1])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        u = np.where(length[:, None] > 0, d / length[:, None], [1.0, 0.0])
+    _, _, normal = unit_normals(b - a, fallback=(1.0, 0.0))
     half = (per_item(item.width, k) / 2.0)[:, None]
-    n = np.column_stack([-u[:, 1], u[:, 0]]) * half
+    n = normal * half
     quads = np.stack([a + n, b + n, b - n, a - n], axis=1)  # (k, 4, 2)
     _fill_polygons(canvas, quads, item.color, item.alpha)
 

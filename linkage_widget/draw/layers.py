@@ -31,7 +31,17 @@ from typing import Any
 import numpy as np
 
 from .fields import ColorSpec, FloatSpec
-from .primitives import Arcs, Arrows, Disks, Polygons, Polylines, Primitive, Segments, Texts
+from .primitives import (
+    Arcs,
+    Arrows,
+    Disks,
+    Polygons,
+    Polylines,
+    Primitive,
+    Segments,
+    Texts,
+    unit_normals,
+)
 from .theme import Theme
 from .view import ViewTransform
 
@@ -86,7 +96,9 @@ def track_colors(tracked: Sequence[Any], n: int, theme: Theme) -> dict[int, str]
 
 
 # -------------------------------------------------------------------- rods
-def rod_highlight(P: np.ndarray, rod_ends: np.ndarray, selected: Any, theme: Theme) -> list:
+def rod_highlight(
+    P: np.ndarray, rod_ends: np.ndarray, selected: Any, theme: Theme
+) -> list[Primitive]:
     """A wide amber band under the selected rod (``rod_ends``: ``(m, 2)`` vertex indices)."""
     if selected is None or not valid_index(selected, len(rod_ends)):
         return []
@@ -153,15 +165,13 @@ def springs(P: np.ndarray, pairs: Sequence[tuple[int, int]], theme: Theme) -> li
         dtype=np.int64,
     ).reshape(-1, 2)
     d = P[ij[:, 1]] - P[ij[:, 0]]
-    length = np.hypot(d[:, 0], d[:, 1])
-    ij, d, length = ij[length > 0], d[length > 0], length[length > 0]
+    length, _, perp = unit_normals(d)
+    ij, d, length, perp = ij[length > 0], d[length > 0], length[length > 0], perp[length > 0]
     if len(ij) == 0:
         return []
     teeth = 10
     s = np.concatenate([[0.0, 0.2], 0.2 + 0.6 * (np.arange(teeth) + 0.5) / teeth, [0.8, 1.0]])
     side = np.concatenate([[0.0, 0.0], np.where(np.arange(teeth) % 2 == 0, 1.0, -1.0), [0.0, 0.0]])
-    u = d / length[:, None]
-    perp = np.column_stack([-u[:, 1], u[:, 0]])
     amp = np.minimum(6.0, 0.2 * length)  # short springs get flatter teeth
     pts = (
         P[ij[:, 0]][:, None, :]
@@ -254,7 +264,9 @@ def selection_ring(P: np.ndarray, selected: Any, theme: Theme) -> list[Primitive
 
 
 # ---------------------------------------------------------------- attractor
-def attractor_link(P: np.ndarray, vertex: int | None, at: np.ndarray | None, theme: Theme) -> list:
+def attractor_link(
+    P: np.ndarray, vertex: int | None, at: np.ndarray | None, theme: Theme
+) -> list[Primitive]:
     """A dashed line from the attracted vertex to the attractor (pixel ``at``)."""
     if vertex is None or at is None:
         return []

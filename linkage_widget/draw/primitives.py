@@ -58,7 +58,41 @@ __all__ = [
     "Texts",
     "is_uniform",
     "per_item",
+    "unit_normals",
 ]
+
+
+def unit_normals(
+    d: np.ndarray, fallback: tuple[float, float] = (0.0, 0.0)
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Lengths, unit directions and left normals of pixel vectors (arrows, springs, wide rods).
+
+    Parameters
+    ----------
+    d : ndarray, shape (k, 2)
+        Vectors in pixels.
+    fallback : (float, float)
+        Direction given to zero vectors.
+
+    Returns
+    -------
+    length : ndarray, shape (k,)
+        :math:`|d_k|`.
+    u : ndarray, shape (k, 2)
+        :math:`d_k / |d_k|` (``fallback`` where :math:`|d_k| = 0`).
+    normal : ndarray, shape (k, 2)
+        :math:`(-u_y, u_x)`, :math:`u` turned by a quarter turn.
+
+    Examples
+    --------
+    >>> length, u, normal = unit_normals(np.array([[3.0, 4.0], [0.0, 0.0]]))
+    >>> length.tolist(), u.tolist(), normal[0].tolist()
+    ([5.0, 0.0], [[0.6, 0.8], [0.0, 0.0]], [-0.8, 0.6])
+    """
+    length = np.hypot(d[:, 0], d[:, 1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        u = np.where(length[:, None] > 0, d / length[:, None], fallback)
+    return length, u, np.column_stack([-u[:, 1], u[:, 0]])
 
 
 @dataclass(frozen=True, eq=False)
@@ -275,14 +309,12 @@ class Arrows:
         """
         p = point_array(tails, (2,))
         v = point_array(vectors, (2,))
-        length = np.hypot(v[:, 0], v[:, 1])
-        with np.errstate(invalid="ignore", divide="ignore"):
-            u = np.where(length[:, None] > 0, v / length[:, None], 0.0)
+        length, u, normal = unit_normals(v)
         hl = np.minimum(head_length, 0.45 * length)
         hw = head_width * hl / head_length
         tip = p + v
         base = tip - u * hl[:, None]
-        perp = np.column_stack([-u[:, 1], u[:, 0]]) * (hw / 2.0)[:, None]
+        perp = normal * (hw / 2.0)[:, None]
         heads = np.stack([tip, base + perp, base - perp], axis=1)
         shafts = np.stack([p, base], axis=1)
         return cls(shafts, heads, **style)
