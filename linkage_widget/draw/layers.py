@@ -336,7 +336,7 @@ def velocity_arrows(
     keep[shown:] = False
     which, vert = np.nonzero(keep)
     palette = theme.velocity_colors
-    colors = tuple(palette[b % len(palette)] for b in which.tolist())
+    colors = tuple(np.asarray(palette, dtype=object)[which % len(palette)].tolist())
     items: list[Primitive] = [
         Arrows.from_vectors(
             P[vert], V[which, vert], color=colors, width=theme.velocity_width, role="velocities"
