@@ -11,6 +11,13 @@ edges are a basis of the generic rigidity matroid, so
 and a graph on :math:`n \ge 2` vertices is generically rigid exactly when that
 rank is :math:`2n - 3`. The game runs in :math:`O(n\,m)` time at worst; on
 linkages the searches stay local and it is much faster.
+
+Pins (:func:`pinned_pebble_game`) hold vertices in place. They are played as
+ground: a rigid triangle of three extra vertices, and two edges from each
+pinned vertex to it, *before* any other edge. A pinned vertex has then spent
+both its pebbles (its freedoms), all pinned vertices and the ground form one
+rigid body, and an edge that only braces that body — a rod between two pins —
+is found redundant, as the self-stress it carries says it is.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["pebble_game", "generic_rank"]
+__all__ = ["pebble_game", "generic_rank", "pinned_pebble_game"]
 
 
 class _Game:
@@ -99,3 +106,53 @@ def generic_rank(n: int, edges: Iterable[Sequence[int]]) -> int:
     3
     """
     return int(pebble_game(n, edges).sum())
+
+
+def pinned_pebble_game(
+    n: int, edges: Iterable[Sequence[int]], pinned: Iterable[int] = ()
+) -> tuple[np.ndarray, int]:
+    """Which edges are generically independent when the ``pinned`` vertices are held in place.
+
+    Each pin is two constraints (the vertex's x and y); pins come first, so
+    they are always independent and redundancy falls on the edges.
+
+    Parameters
+    ----------
+    n : int
+        Number of vertices.
+    edges : iterable of (u, v)
+        Edges, in the order redundancy is decided.
+    pinned : iterable of int
+        Distinct pinned vertices.
+
+    Returns
+    -------
+    accepted : ndarray of bool, shape (m,)
+        ``True`` for the edges independent of the pins and the edges before them.
+    rank : int
+        Generic rank of all the constraints: ``2 * len(pinned) + accepted.sum()``.
+
+    Examples
+    --------
+    >>> accepted, rank = pinned_pebble_game(2, [(0, 1)], pinned=[0, 1])
+    >>> accepted.tolist(), rank             # a rod between two pins is redundant
+    ([False], 4)
+    >>> pinned_pebble_game(3, [(0, 1), (1, 2)], pinned=[0, 2])[0].tolist()
+    [True, True]
+    """
+    pins = [int(v) for v in pinned]
+    edge_list = [(int(u), int(v)) for u, v in edges]
+    if not pins:
+        accepted = pebble_game(n, edge_list)
+        return accepted, int(accepted.sum())
+    g0, g1, g2 = n, n + 1, n + 2  # the ground triangle
+    ground = [(g0, g1), (g1, g2), (g0, g2)]
+    ground += [(v, g) for v in pins for g in (g0, g1)]
+    game = _Game(n + 3)
+    for u, v in ground:
+        # The ground triangle and two edges per pinned vertex: a Henneberg construction,
+        # independent by Laman's theorem unless a vertex is pinned twice.
+        if not game.try_edge(u, v):
+            raise ValueError(f"vertex {u} is pinned twice")
+    accepted = np.array([game.try_edge(u, v) for u, v in edge_list], dtype=bool)
+    return accepted, 2 * len(pins) + int(accepted.sum())

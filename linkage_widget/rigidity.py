@@ -22,7 +22,8 @@ Everything here derives from the scaled rigidity matrix :math:`A(p)` of
 * generic rigidity of the graph from the (2, 3) pebble game
   (:mod:`linkage_widget.pebble`); a fixed angle at ``i`` between rods to ``j``
   and ``k`` is generically a rod ``j-k``, and pins tie their vertices to a
-  rigid ground triangle by two rods each;
+  rigid ground triangle by two rods each, played first, so that a rod
+  between two pinned joints is found redundant;
 * a second-order test for placements that are infinitesimally flexible but
   rigid (``"rigid but infinitesimally flexible"``): the framework is
   *prestress stable* — hence rigid (Connelly and Whiteley, 1996) — if some
@@ -58,9 +59,10 @@ import numpy as np
 import scipy.linalg as sla
 from threadpoolctl import threadpool_limits
 
+from . import _checks
 from .constraints import ConstraintSet, as_points
 from .model import Linkage
-from .pebble import pebble_game
+from .pebble import pinned_pebble_game
 
 __all__ = [
     "RANK_RTOL",
@@ -206,10 +208,12 @@ def trivial_motions(positions: Any, pinned: Any = ()) -> np.ndarray:
 def generic_analysis(linkage: Linkage) -> tuple[int, np.ndarray]:
     """Generic rank of the constraints and the rods the pebble game finds redundant.
 
-    Rods go first (so redundancy is reported on rods when it can be), then a
-    rod ``j-k`` for each fixed angle ``(i, j, k)``, then two rods from each
-    pinned vertex to a ground triangle (three extra vertices, counted out of
-    the rank again).
+    The pins go first (see :func:`~linkage_widget.pebble.pinned_pebble_game`:
+    they are always independent, and a rod between two pinned joints is then
+    redundant), then the rods (so redundancy is reported on rods when it can
+    be), then a rod ``j-k`` for each fixed angle ``(i, j, k)``. The number of
+    redundant rods and angles is ``n_constraints - generic_rank``, the number
+    of self-stresses of a generic placement.
 
     Returns
     -------
@@ -223,23 +227,13 @@ def generic_analysis(linkage: Linkage) -> tuple[int, np.ndarray]:
     >>> rank, redundant = generic_analysis(k4)
     >>> rank, int(redundant.sum())
     (5, 1)
+    >>> between_pins = Linkage([[0, 0], [1, 0]], rods=[(0, 1)], pinned=[0, 1])
+    >>> generic_analysis(between_pins)[1].tolist()
+    [True]
     """
-    n = linkage.n_vertices
-    rods = linkage.rods.tolist()
-    angle_rods = linkage.angles[:, 1:].tolist()
-    pins = linkage.pinned.tolist()
-    edges: list[tuple[int, int]] = []
-    if pins:
-        g0, g1, g2 = n, n + 1, n + 2
-        edges += [(g0, g1), (g1, g2), (g0, g2)]
-    ground = len(edges)
-    edges += [tuple(r) for r in rods] + [tuple(a) for a in angle_rods]
-    for v in pins:
-        edges += [(v, n), (v, n + 1)]
-    accepted = pebble_game(n + (3 if pins else 0), edges)
-    rank = int(accepted.sum()) - ground
-    redundant = ~accepted[ground : ground + len(rods)]
-    return rank, redundant
+    edges = [*linkage.rods.tolist(), *linkage.angles[:, 1:].tolist()]
+    accepted, rank = pinned_pebble_game(linkage.n_vertices, edges, linkage.pinned.tolist())
+    return rank, ~accepted[: linkage.n_rods]
 
 
 def _generic_trivial_dof(n: int, n_pins: int) -> int:
@@ -380,48 +374,19 @@ def analyze(linkage: Linkage, *, rtol: float = RANK_RTOL) -> RigidityReport:
     >>> analyze(line).status
     'rigid but infinitesimally flexible'
     """
-    if not rtol > 0:
-        raise ValueError(f"rtol must be positive, got {rtol!r}")
+    rtol = _checks.positive(rtol, "rtol")
     cs = ConstraintSet.from_linkage(linkage)
     p = linkage.vertices.reshape(-1).copy()
     n, c = linkage.n_vertices, cs.n_constraints
-    m = linkage.n_rods
 
     rank, sv, kernel, stresses = _spectrum(cs.jacobian(p).toarray(), rtol)
     dof, n_stress = 2 * n - rank, c - rank
-
-    triv = trivial_motions(linkage.vertices, linkage.pinned) if n else np.zeros((0, 0))
-    t = min(triv.shape[1], dof)
-    flex = kernel - triv @ (triv.T @ kernel)
+    t, flex, velocity_basis = _split_motions(linkage, kernel)
     internal = dof - t
-    if internal > 0:
-        left, _, _ = np.linalg.svd(flex, full_matrices=False)
-        flex = left[:, :internal]
-    else:
-        flex = np.zeros((2 * n, 0))
-    basis = np.column_stack([triv[:, :t], flex]) if n else np.zeros((0, 0))
-    velocity_basis = basis.T.reshape(dof, n, 2)
-
-    rod_stress = None
-    if n_stress and m:
-        first = stresses[0, :m]
-        if np.abs(first).max() > 0:
-            rod_stress = first * np.sign(first[np.argmax(np.abs(first))])
 
     generic_rank, redundant = generic_analysis(linkage)
-    generic_trivial = _generic_trivial_dof(n, len(linkage.pinned))
-    generic_internal = 2 * n - generic_rank - generic_trivial
-    generic_stresses = c - generic_rank
-
-    if internal == 0:
-        status = STATUSES[1]
-    elif n_stress == 0:
-        # A has full row rank: the constraint set is a manifold of dimension dof near p.
-        status = STATUSES[0]
-    else:
-        forms = _stress_energy_forms(cs, p, flex, stresses)
-        status = STATUSES[2] if _prestress_stable(forms) else STATUSES[0]
-
+    generic_internal = 2 * n - generic_rank - _generic_trivial_dof(n, len(linkage.pinned))
+    status = _status(cs, p, flex, stresses)
     maxwell = 2 * n - c - t
     return RigidityReport(
         n_vertices=n,
@@ -432,7 +397,7 @@ def analyze(linkage: Linkage, *, rtol: float = RANK_RTOL) -> RigidityReport:
         internal_dof=internal,
         self_stresses=n_stress,
         stresses=stresses,
-        rod_stress=rod_stress,
+        rod_stress=_first_rod_stress(stresses, linkage.n_rods),
         maxwell_count=maxwell,
         generic_rank=generic_rank,
         generic_internal_dof=generic_internal,
@@ -442,6 +407,52 @@ def analyze(linkage: Linkage, *, rtol: float = RANK_RTOL) -> RigidityReport:
         singular_values=sv,
         status=status,
         explanation=_explain(
-            internal, maxwell, n_stress, generic_stresses, status, generic_internal == 0
+            internal, maxwell, n_stress, c - generic_rank, status, generic_internal == 0
         ),
     )
+
+
+def _split_motions(linkage: Linkage, kernel: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    r"""Split :math:`\ker A` (basis ``(2n, dof)``) into trivial motions and internal flexes.
+
+    Returns
+    -------
+    trivial_dof : int
+    flexes : ndarray, shape (2n, internal_dof)
+        Orthonormal, orthogonal to the trivial motions.
+    velocity_basis : ndarray, shape (dof, n, 2)
+        The trivial motions, then the flexes.
+    """
+    n, dof = linkage.n_vertices, kernel.shape[1]
+    if n == 0:
+        return 0, np.zeros((0, 0)), np.zeros((dof, 0, 2))
+    triv = trivial_motions(linkage.vertices, linkage.pinned)
+    t = min(triv.shape[1], dof)
+    internal = dof - t
+    flex = np.zeros((2 * n, 0))
+    if internal > 0:
+        left, _, _ = np.linalg.svd(kernel - triv @ (triv.T @ kernel), full_matrices=False)
+        flex = left[:, :internal]
+    basis = np.column_stack([triv[:, :t], flex])
+    return t, flex, basis.T.reshape(dof, n, 2)
+
+
+def _first_rod_stress(stresses: np.ndarray, m: int) -> np.ndarray | None:
+    """The rod part of the first self-stress, its largest entry a tension; ``None`` if none."""
+    if not len(stresses) or not m:
+        return None
+    first = stresses[0, :m]
+    if not np.abs(first).max() > 0:
+        return None
+    return first * np.sign(first[np.argmax(np.abs(first))])
+
+
+def _status(cs: ConstraintSet, p: np.ndarray, flexes: np.ndarray, stresses: np.ndarray) -> str:
+    """One of :data:`STATUSES`, from the internal flexes ``(2n, d)`` and stresses ``(s, c)``."""
+    if flexes.shape[1] == 0:
+        return STATUSES[1]
+    if len(stresses) == 0:
+        # A has full row rank: the constraint set is a manifold of dimension dof near p.
+        return STATUSES[0]
+    forms = _stress_energy_forms(cs, p, flexes, stresses)
+    return STATUSES[2] if _prestress_stable(forms) else STATUSES[0]

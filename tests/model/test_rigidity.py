@@ -186,6 +186,61 @@ def test_generic_rigidity_from_pebble_game():
     assert report.generically_rigid and report.generic_internal_dof == 0
 
 
+def test_a_rod_between_two_pins_is_redundant():
+    # issue 11: the analysis found its self-stress, but redundant_rods marked nothing
+    between_pins = Linkage([[0, 0], [3, 0]], rods=[(0, 1)], pinned=[0, 1])
+    report = analyze(between_pins)
+    assert report.redundant_rods.tolist() == [True]
+    assert (report.self_stresses, report.generic_rank, report.rank) == (1, 4, 4)
+    # the textbook triangle pinned at both ends of rod 0-1: that rod is the redundant one
+    assert analyze(TEXTBOOK["triangle, two pins"][0]).redundant_rods.tolist() == [
+        True,
+        False,
+        False,
+    ]
+    # a four-bar whose ground link joins its pins: the ground link is redundant, the
+    # mechanism still moves
+    four_bar = Linkage(
+        [[0, 0], [0.5, 2], [3.2, 2.4], [3, 0]], rods=[(0, 1), (1, 2), (2, 3), (3, 0)], pinned=[0, 3]
+    )
+    report = analyze(four_bar)
+    assert report.redundant_rods.tolist() == [False, False, False, True]
+    assert (report.internal_dof, report.self_stresses) == (1, 1)
+
+
+def test_pinned_triangle_with_an_extra_rod():
+    # triangle 0-1-2 pinned at 0 and 1, joint 3 braced to all three corners: rod 0-1 lies
+    # between the pins, rod 2-3 braces what 0-3 and 1-3 hold already
+    link = Linkage(
+        [[0, 0], [4, 0], [1, 3], [2.2, 1.1]],
+        rods=[(0, 1), (1, 2), (0, 2), (0, 3), (1, 3), (2, 3)],
+        pinned=[0, 1],
+    )
+    report = analyze(link)
+    assert report.redundant_rods.tolist() == [True, False, False, False, False, True]
+    assert report.generic_rank == 2 * 2 + 4 == report.rank
+    assert report.self_stresses == 2 == report.n_constraints - report.generic_rank
+    # pinned at all three corners: every triangle rod is redundant
+    all_pinned = Linkage(link.vertices, link.rods, pinned=[0, 1, 2])
+    assert analyze(all_pinned).redundant_rods.tolist() == [True, True, True, False, False, True]
+
+
+def test_redundant_rods_count_the_generic_self_stresses():
+    # At a random (generic) placement, rank and self-stresses are the graph's: the rods the
+    # pebble game marks are exactly n_constraints - generic_rank, pins or not.
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        n = int(rng.integers(2, 7))
+        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        rods = [pairs[k] for k in rng.permutation(len(pairs))[: rng.integers(1, len(pairs) + 1)]]
+        pinned = rng.permutation(n)[: rng.integers(0, n + 1)].tolist()
+        link = Linkage(rng.standard_normal((n, 2)), rods=rods, pinned=pinned)
+        report = analyze(link)
+        assert report.generic_rank == report.rank, (rods, pinned)
+        assert report.redundant_rods.sum() == report.self_stresses, (rods, pinned)
+        assert report.self_stresses == report.n_constraints - report.generic_rank
+
+
 def test_empty_linkage():
     report = analyze(Linkage())
     assert (report.dof, report.rank, report.self_stresses) == (0, 0, 0)
