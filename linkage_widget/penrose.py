@@ -63,6 +63,7 @@ from typing import Any
 import numpy as np
 from scipy.spatial import cKDTree
 
+from . import _checks
 from .model import Linkage
 
 __all__ = ["penrose_tiling", "penrose_triangles", "transform_positions", "PHI"]
@@ -422,8 +423,10 @@ def penrose_tiling(
     True
     """
     order = _check_order(order)
-    if not (np.isfinite(scale) and scale > 0):
-        raise ValueError(f"scale must be a positive edge length, got {scale!r}")
+    scale = _checks.positive(scale, "scale (the edge length)")
+    rotation = _checks.finite(rotation, "rotation")
+    twist = _checks.finite(twist, "twist")
+    center = _checks.finite_point(center, "center")
     if twist and not transformable:
         raise ValueError("twist needs transformable=True (a plain tiling has no stars to turn)")
     unit, rods = _tiling_graph(order)
@@ -438,5 +441,5 @@ def penrose_tiling(
         pts = unit
     cos_r, sin_r = np.cos(rotation), np.sin(rotation)
     rot = np.array([[cos_r, -sin_r], [sin_r, cos_r]])
-    world = scale * pts @ rot.T + np.asarray(center, dtype=np.float64).reshape(2)
+    world = scale * pts @ rot.T + center
     return Linkage(world, rods=rods, angles=angles)
