@@ -270,6 +270,25 @@ class EventMerger:
         if g is not None and g.touch and len(touches) == 0:
             self._release(g.last_x, g.last_y)
 
+    # ------------------------------------------------------------ from code
+    def press(self, g: Gesture) -> None:
+        """Start gesture ``g`` from code (a script, a test); a gesture under way ends first."""
+        if self.gesture is not None:
+            self._release(self.gesture.last_x, self.gesture.last_y)
+        self._press(g)
+
+    def move(self, x: float, y: float) -> None:
+        """The pointer of the gesture under way moved to ``(x, y)`` (nothing without one)."""
+        self.pointer = (float(x), float(y))
+        if self.gesture is not None:
+            self._move(self.gesture, float(x), float(y))
+
+    def release(self, x: float | None = None, y: float | None = None) -> None:
+        """End the gesture under way at ``(x, y)`` (default: where the pointer is)."""
+        g = self.gesture
+        if g is not None:
+            self._release(g.last_x if x is None else float(x), g.last_y if y is None else float(y))
+
     # ------------------------------------------------------------- ipyevents
     def dom_event(self, event: dict[str, Any]) -> None:
         """An ipyevents event dict (``mousedown``, ``mouseup``, ``wheel``, ``keydown`` …)."""

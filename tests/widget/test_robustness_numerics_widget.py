@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from linkage_widget import Linkage, LinkageFormatError
-from linkage_widget.motion.simulator import (
+from linkage_widget.motion import (
     CONDITIONED_ROUNDOFF,
     CORRECTOR_DEVIATION,
     DATA_TOL,
@@ -24,7 +24,8 @@ from linkage_widget.motion.simulator import (
     Simulator,
 )
 from linkage_widget.rigidity import analyze
-from linkage_widget.widget.widget import STEP_SLIDER, LinkageWidget
+from linkage_widget.session.driving import STEP_SLIDER
+from linkage_widget.widget import LinkageWidget
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_widget import click, drag, key, px, rod_mid  # noqa: E402  (event helpers)
@@ -107,7 +108,7 @@ def test_coincident_joints_that_share_no_rod():
     click(w, *px(w, 3))
     assert w.selected_vertex == 1  # the lower index wins on a tie
     w.selected_vertex = 3
-    w._key_delete()  # what "d" does
+    w.key("d")
     assert w.linkage.n_vertices == 4 and w.linkage.n_rods == 3
     assert w.error == ""
 
@@ -122,7 +123,7 @@ def test_zero_length_rod_is_refused_in_the_widget_with_a_clear_message():
     click(w, *on_zero, altKey=True)  # alt-click vertex 0: rod 2-0
     assert w.linkage == before and len(w.history) == history
     assert "zero length" in w.error and "coincide" in w.error
-    assert "zero length" in w._readout.value
+    assert "zero length" in w.controls.readout.value
     w.tool = "rod"  # the rod tool takes the same path
     w.selected_vertex = 2
     click(w, *on_zero)
@@ -185,7 +186,7 @@ def test_step_size_at_the_slider_extremes(mode, end):
     lo, hi = STEP_SLIDER[mode][:2]
     w = LinkageWidget.load("peaucellier.txt")
     w.mode = mode
-    slider = w._step_slider
+    slider = w.controls.sliders["step_size"]
     assert (slider.min, slider.max) == (lo, hi)
     slider.value = lo if end == "min" else hi
     assert w.step_size == slider.value
@@ -194,7 +195,7 @@ def test_step_size_at_the_slider_extremes(mode, end):
     y0 = w.linkage.vertices[5, 1]
     w.attractor = (128.0, y0 + 40.0)
     if mode == "dynamic":
-        w.gravity = w._gravity_slider.max
+        w.gravity = w.controls.sliders["gravity"].max
     last = w.linkage.vertices.copy()
     for _ in range(150):
         w.advance()
@@ -261,8 +262,8 @@ def test_splitting_a_pinned_rod_then_dynamics_keeps_the_rods_in_the_widget():
         key(w, "z")
     assert w.linkage.n_rods == 5 and w.analysis.status == "rigid but infinitesimally flexible"
     lengths = w.linkage.rod_lengths()
-    w._mode_buttons.value = "dynamic"
-    w._gravity_slider.value = 100.0
+    w.controls.modes.value = "dynamic"
+    w.controls.sliders["gravity"].value = 100.0
     key(w, " ")
     assert w.running
     w.advance(20)
@@ -314,7 +315,7 @@ def test_a_nearly_massless_pinned_joint_does_not_break_the_factorisation(short):
     assert np.all(np.isfinite(dyn.positions)) and dyn.constraint_error() <= exact_tolerance(dyn)
     assert dyn.positions[2, 1] < 0.85  # the four-bar swings down
     w = LinkageWidget(link, mode="dynamic", gravity=100.0)
-    w._mass_slider.value = 1.0
+    w.controls.sliders["mass_distribution"].value = 1.0
     w.running = True
     w.advance(10)
     assert w.error == "" and w.linkage.vertices[2, 1] < 0.85

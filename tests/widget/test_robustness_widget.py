@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from linkage_widget import Linkage
-from linkage_widget.widget.widget import LinkageWidget
+from linkage_widget.widget import LinkageWidget
 
 sys.path.insert(0, str(Path(__file__).parent))
 from conftest import CORPUS_DIR as CORPUS  # noqa: E402  (tests/io/corpus)
@@ -54,7 +54,7 @@ def load_via(w: LinkageWidget, how: str, path: Path) -> str:
         data = path.read_bytes()
         upload(w, {**uploaded(path.name, ""), "content": memoryview(data), "size": len(data)})
         return path.name
-    w._file_box.value = str(path)
+    w.controls.file_box.value = str(path)
     if how == "button":
         _button(w, "load").click()
     else:
@@ -104,7 +104,7 @@ def test_bad_file_keeps_linkage_and_history_and_shows_the_line(edited, name, how
     assert source in w.error
     if line is not None:
         assert f"{source}, line {line}:" in w.error
-    assert html.escape(w.error) in w._readout.value  # the readout under the canvas
+    assert html.escape(w.error) in w.controls.readout.value  # the readout under the canvas
     assert w.scene().by_role("error")  # and on the canvas
     assert_history_intact(w, states)
 
@@ -125,7 +125,7 @@ def test_missing_file_and_folder(edited, tmp_path):
     w, states = edited
     before = w.linkage.copy()
     for path in (tmp_path / "nothing.txt", tmp_path, tmp_path / "no" / "such.txt"):
-        w._file_box.value = str(path)
+        w.controls.file_box.value = str(path)
         key(w, "l")
         assert w.linkage == before
         assert str(path) in w.error
@@ -172,13 +172,13 @@ def test_upload_of_only_a_json_file_is_explained(edited):
 def test_save_into_a_missing_folder_says_so(edited, tmp_path):
     w, states = edited
     target = tmp_path / "no_such_folder" / "mine.txt"
-    w._file_box.value = str(target)
+    w.controls.file_box.value = str(target)
     for do in (lambda: key(w, "s"), lambda: _button(w, "save").click()):
         w.error = ""
         do()
         assert "cannot save" in w.error and str(target) in w.error
         assert "No such file or directory" in w.error
-        assert html.escape(w.error) in w._readout.value
+        assert html.escape(w.error) in w.controls.readout.value
     assert not target.parent.exists()
     assert_history_intact(w, states)
 
@@ -202,10 +202,10 @@ def test_failing_rename_leaves_the_old_files_intact(edited, tmp_path, monkeypatc
         return real_replace(src, dst)
 
     monkeypatch.setattr(os, "replace", failing_replace)
-    w._file_box.value = str(target)
+    w.controls.file_box.value = str(target)
     key(w, "s")
     assert "cannot save" in w.error and "Permission denied" in w.error
-    assert html.escape(w.error) in w._readout.value
+    assert html.escape(w.error) in w.controls.readout.value
     assert (tmp_path / "mine.txt.json").read_bytes() == old_json
     if fail_on == ".txt":
         assert target.read_bytes() == old_txt
@@ -222,7 +222,7 @@ def test_save_where_a_file_stands_for_the_folder(edited, tmp_path):
     w, states = edited
     blocker = tmp_path / "notes.txt"
     blocker.write_text("my notes\n")
-    w._file_box.value = str(blocker / "mine.txt")
+    w.controls.file_box.value = str(blocker / "mine.txt")
     key(w, "s")
     assert "cannot save" in w.error and "Not a directory" in w.error
     assert blocker.read_text() == "my notes\n"

@@ -1,8 +1,9 @@
 """LinkageWidget without a browser: synthetic frontend events, assertions on model and scene.
 
-Events go in through the same private hooks the frontend messages use:
-``Canvas._handle_frontend_event`` (ipycanvas) and ``Event._handle_mouse_msg`` (ipyevents,
-which dispatches to ``_dom_handlers``). Without a running event loop the widget does not
+Events go in as the frontend sends them, through ``feed_canvas_event`` (an ipycanvas
+message, dispatched by the canvas) and ``feed_dom_event`` (an ipyevents message,
+dispatched by the widget's ``dom_events``); controls are reached by name through
+``widget.controls``. Without a running event loop the widget does not
 animate by itself; ``widget.advance(frames)`` runs the frames the asyncio task would run.
 """
 
@@ -13,7 +14,7 @@ import pytest
 from traitlets import TraitError
 
 from linkage_widget import Linkage
-from linkage_widget.widget.widget import LinkageWidget
+from linkage_widget.widget import LinkageWidget
 
 W, H = 640, 480
 
@@ -39,7 +40,7 @@ class RecordingComm:
 
 # ------------------------------------------------------------------ event helpers
 def canvas_msg(w, event, **kw):
-    w.canvas._handle_frontend_event(None, {"event": event, **kw}, [])
+    w.feed_canvas_event({"event": event, **kw})
 
 
 def dom_msg(w, kind, x=0.0, y=0.0, css_scale=1.0, **kw):
@@ -52,7 +53,7 @@ def dom_msg(w, kind, x=0.0, y=0.0, css_scale=1.0, **kw):
         "boundingRectHeight": H * css_scale,
         **kw,
     }
-    w._dom_events._handle_mouse_msg(None, content, [])
+    w.feed_dom_event(content)
 
 
 def press(w, x, y, button=0, canvas_first=True, **mods):
@@ -126,7 +127,7 @@ def test_container_parts():
     assert "linkage-canvas" in w.canvas._dom_classes
     assert (w.canvas.width, w.canvas.height) == (500, 300)
     assert w.linkage == Linkage()
-    ev = w._dom_events
+    ev = w.dom_events
     assert ev.source is w.canvas and ev.prevent_default_action
     assert {"mousedown", "mouseup", "contextmenu", "wheel", "keydown"} <= set(ev.watched_events)
     sliders = {s.description: s for s in _all_children(w) if hasattr(s, "readout_format")}
@@ -145,13 +146,13 @@ def test_load_fits_view_and_analyses(peau):
     P = peau.view.to_pixel(peau.linkage.vertices)
     assert P.min() >= 0 and P[:, 0].max() <= W and P[:, 1].max() <= H
     assert peau.analysis.dof == 1
-    assert "DOF 1" in peau._readout.value
+    assert "DOF 1" in peau.controls.readout.value
     assert peau.scene().by_role("rods")
 
 
 def test_kwargs_set_traits():
     w = LinkageWidget(Linkage.load("peaucellier.txt"), step_size=2.5, tracked=(5,))
-    assert w.step_size == 2.5 and w._step_slider.value == 2.5
+    assert w.step_size == 2.5 and w.controls.sliders["step_size"].value == 2.5
     assert w.tracked == (5,)
 
 
@@ -270,11 +271,11 @@ def test_key_without_selection_explains(peau):
 
 
 def test_undo_buttons_follow_history(empty):
-    assert empty._undo_button.disabled and empty._redo_button.disabled
+    assert empty.controls.buttons["undo"].disabled and empty.controls.buttons["redo"].disabled
     click(empty, 50, 50)
-    assert not empty._undo_button.disabled
-    empty._undo_button.click()
-    assert empty.linkage.n_vertices == 0 and not empty._redo_button.disabled
+    assert not empty.controls.buttons["undo"].disabled
+    empty.controls.buttons["undo"].click()
+    assert empty.linkage.n_vertices == 0 and not empty.controls.buttons["redo"].disabled
 
 
 def test_v_cycles_view_options_and_i_toggles_info(peau):
@@ -334,7 +335,7 @@ def test_pin_angle_delete_tools(peau):
 
 
 def test_toolbar_buttons_are_linked(peau):
-    peau._tool_buttons.value = "pin"
+    peau.controls.tools.value = "pin"
     assert peau.tool == "pin"
     with pytest.raises(TraitError, match="tool"):
         peau.tool = "hammer"
@@ -422,15 +423,15 @@ def test_traits_observable(peau):
 
 
 def test_sliders_linked_both_ways(peau):
-    peau._step_slider.value = 3.0
+    peau.controls.sliders["step_size"].value = 3.0
     assert peau.step_size == 3.0
     peau.mass_distribution = 0.4
-    assert peau._mass_slider.value == 0.4
+    assert peau.controls.sliders["mass_distribution"].value == 0.4
     peau.step_size = 50.0  # beyond the slider's range: the range widens
-    assert peau._step_slider.value == 50.0 and peau.step_size == 50.0
-    peau._gravity_slider.value = 100.0
+    assert peau.controls.sliders["step_size"].value == 50.0 and peau.step_size == 50.0
+    peau.controls.sliders["gravity"].value = 100.0
     assert peau.gravity == 100.0
-    peau._mode_buttons.value = "dynamic"
+    peau.controls.modes.value = "dynamic"
     assert peau.mode == "dynamic"
 
 
@@ -446,7 +447,7 @@ def test_save_and_load_round_trip_with_extensions(peau, tmp_path):
     assert w2.linkage == peau.linkage
     assert w2.tracked == (5,) and w2.mass_distribution == 0.25
     assert not w2.history.can_undo
-    assert "download" in peau._downloads_html.value
+    assert "download" in peau.controls.downloads.value
 
 
 def test_save_without_extensions_writes_no_json(peau, tmp_path):
@@ -455,7 +456,7 @@ def test_save_without_extensions_writes_no_json(peau, tmp_path):
 
 
 def test_s_and_l_keys_use_the_file_box(peau, tmp_path):
-    peau._file_box.value = str(tmp_path / "mine.txt")
+    peau.controls.file_box.value = str(tmp_path / "mine.txt")
     key(peau, "s")
     assert (tmp_path / "mine.txt").exists()
     key(peau, "c")
@@ -471,7 +472,7 @@ def test_bad_file_leaves_model_untouched_and_sets_error(peau, tmp_path):
     assert not peau.load_file(bad)
     assert peau.linkage == before
     assert "line 3" in peau.error and "bad.txt" in peau.error
-    assert "line 3" in peau._readout.value
+    assert "line 3" in peau.controls.readout.value
     assert not peau.load_file(tmp_path / "missing.txt")
     assert peau.linkage == before and "missing.txt" in peau.error
     click(peau, *px(peau, 3))
@@ -492,14 +493,14 @@ def uploaded(name, text):
 
 
 def upload(w, *files):
-    w._upload.set_state({"value": list(files)})  # the frontend's message, deserialised
+    w.controls.upload.set_state({"value": list(files)})  # the frontend's message, deserialised
 
 
 def test_upload(peau):
     text = "v\n0 0\n10 0\ne\n0 1\n"
     upload(peau, uploaded("two.txt", text))
     assert peau.linkage.n_vertices == 2 and peau.linkage.n_rods == 1
-    assert peau._upload.value == ()
+    assert peau.controls.upload.value == ()
     bad = "v\n0 0\ne\n0 5\n"
     upload(peau, uploaded("bad.txt", bad))
     assert peau.linkage.n_vertices == 2 and "bad.txt" in peau.error
@@ -594,15 +595,15 @@ def test_step_size_slider_changes_the_running_motion(peau):
     y = peau.linkage.vertices[5, 1]
     peau.advance(1)
     slow = peau.linkage.vertices[5, 1] - y
-    peau._step_slider.value = 4.0
+    peau.controls.sliders["step_size"].value = 4.0
     assert peau.simulator is sim and sim.step_size == 4.0  # same simulator, new parameter
     y = peau.linkage.vertices[5, 1]
     peau.advance(1)
     fast = peau.linkage.vertices[5, 1] - y
     assert fast > 2.0 * slow
-    peau._mass_slider.value = 0.5
+    peau.controls.sliders["mass_distribution"].value = 0.5
     assert sim.mass_distribution == 0.5
-    peau._gravity_slider.value = 50.0
+    peau.controls.sliders["gravity"].value = 50.0
     assert sim.gravity == 50.0
 
 
@@ -618,9 +619,9 @@ def test_tracking_draws_the_path(peau):
 
 
 def test_track_buffer_is_capped(peau):
-    from linkage_widget.widget.widget import TRACK_CAP, _Tracks
+    from linkage_widget.session.recording import TRACK_CAP, Tracks
 
-    t = _Tracks((0, 2), cap=5)
+    t = Tracks((0, 2), cap=5)
     P = np.zeros((3, 2))
     for i in range(12):
         P[:, 0] = i
@@ -651,10 +652,11 @@ def test_each_mode_keeps_its_step_size(peau):
     peau.step_size = 2.0
     peau.mode = "dynamic"
     assert peau.step_size == pytest.approx(1 / 60)
-    assert peau._step_slider.max <= 0.05 and peau._step_slider.value == peau.step_size
+    slider = peau.controls.sliders["step_size"]
+    assert slider.max <= 0.05 and slider.value == peau.step_size
     peau.step_size = 0.01
     peau.mode = "kinematic"
-    assert peau.step_size == 2.0 and peau._step_slider.max >= 20
+    assert peau.step_size == 2.0 and slider.max >= 20
     peau.mode = "dynamic"
     assert peau.step_size == 0.01
     w = LinkageWidget(step_size=0.005, mode="dynamic")
@@ -696,8 +698,8 @@ def test_springs_pull_in_dynamic_mode_and_are_saved(peau, tmp_path):
 
 def test_gif_recording(peau, tmp_path):
     t = [0.0]
-    peau._clock = lambda: t[0]
-    peau._file_box.value = str(tmp_path / "rec.txt")
+    peau.recorder.clock = lambda: t[0]
+    peau.controls.file_box.value = str(tmp_path / "rec.txt")
     key(peau, "r")
     assert peau.recording
     click(peau, *px(peau, 5))

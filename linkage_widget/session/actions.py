@@ -1,0 +1,157 @@
+"""Carrying out :class:`~.tools.Action` s: what each key, click and button does to a session.
+
+Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its
+state). :mod:`.tools` decides *what* to do from the input; each ``_do_<kind>``
+here does it, through the session's undoable :meth:`_edit` when it changes the
+document (whose index-safe edits are in :class:`~.document.Document`).
+"""
+
+from __future__ import annotations
+
+from ..io import atomic_write
+from .document import DEFAULT_FILE
+from .gestures import Key
+from .tools import VIEW_PRESETS, Action, key_action
+
+__all__ = ["ActionsMixin"]
+
+
+class ActionsMixin:
+    """The ``_do_<kind>`` of every action kind of :mod:`.tools` (module docstring)."""
+
+    def _key_action(self, key: Key) -> Action | None:
+        return key_action(key.combo, self._selection())
+
+    # ------------------------------------------------------------ selection
+    def _do_none(self) -> None:
+        pass
+
+    def _do_message(self) -> None:
+        pass  # the action's message is all there is to it
+
+    def _do_select(self, kind: str, index: int | None) -> None:
+        if kind == "vertex":
+            self.selected_vertex = index
+        else:
+            self.selected_rod = index
+
+    def _do_escape(self) -> None:
+        self.running = False
+        self.selected_vertex = None
+        self.selected_rod = None
+
+    # ---------------------------------------------------------------- edits
+    def _do_add_vertex(self, x: float, y: float, link_from: int | None = None) -> None:
+        xy = self._view.to_world([x, y])
+        added: list[int] = []
+        self._edit(lambda: added.append(self.document.add_vertex(xy)))
+        if not added:
+            return
+        v = added[0]
+        self.selected_vertex = v
+        self._message = f"vertex {v} added"
+        if link_from is not None:  # the rod tool: join it to the vertex selected before
+            self._do_toggle_rod(link_from, v, v)
+
+    def _do_toggle_rod(self, i: int, j: int, select: int | None) -> None:
+        self._edit(lambda: self.document.toggle_rod(i, j))
+        if select is not None:
+            self.selected_vertex = select
+
+    def _do_toggle_angle(self, r1: int, r2: int) -> None:
+        self._edit(lambda: self.document.toggle_angle(r1, r2))
+
+    def _do_toggle_pin(self, v: int) -> None:
+        self._edit(lambda: self.document.toggle_pin(v))
+
+    def _do_toggle_track(self, v: int) -> None:
+        self._edit(lambda: self.document.toggle_track(v))
+
+    def _do_delete_vertex(self, v: int) -> None:
+        def change() -> str:
+            self.selected_vertex = None
+            self.attractor = None  # it pulled the selected vertex; nothing is selected now
+            return self.document.delete_vertex(v)
+
+        self._edit(change)
+
+    def _do_delete_rod(self, r: int) -> None:
+        def change() -> str:
+            self.selected_rod = None
+            return self.document.delete_rod(r)
+
+        self._edit(change)
+
+    def _do_split(self, r: int) -> None:
+        def change() -> str:
+            self.selected_vertex = self.document.split_rod(r)
+            return f"rod {r} split"
+
+        self._edit(change)
+
+    def _do_clear(self) -> None:
+        def change() -> str:
+            self.selected_vertex = None
+            self.selected_rod = None
+            self.attractor = None
+            self.document.clear()
+            return "cleared (ctrl-z to undo)"
+
+        self._edit(change)
+
+    def _do_undo(self) -> None:
+        self.undo()
+
+    def _do_redo(self) -> None:
+        self.redo()
+
+    # ----------------------------------------------------------------- view
+    def _do_fit(self) -> None:
+        self.fit()
+
+    def _do_view_preset(self) -> None:
+        self._preset = (self._preset + 1) % len(VIEW_PRESETS)
+        name, vel, stress, pebbles = VIEW_PRESETS[self._preset]
+        with self.hold_trait_notifications():
+            self.show_velocities, self.show_stresses, self.show_pebbles = vel, stress, pebbles
+        self._message = f"view: {name} (v for the next)"
+
+    def _do_toggle_info(self) -> None:
+        self.show_info = not self.show_info
+
+    # --------------------------------------------------------------- motion
+    def _do_toggle_running(self) -> None:
+        if not self.running and self.mode == "kinematic" and self._target() is None:
+            self._message = "right-click to place an attractor (or drag a vertex) to move"
+            self._request_draw()
+            return
+        self.running = not self.running
+
+    # ---------------------------------------------------------------- files
+    def _do_save(self) -> None:
+        path = self.save()
+        self.error = ""
+        self._message = f"saved {path}"
+        self._request_draw()
+
+    def _do_load(self) -> None:
+        name = self.file_name or DEFAULT_FILE
+        if self.load_file(name):
+            self._message = f"loaded {name}"
+
+    def _do_export_png(self) -> None:
+        path = self._export(".png", "image/png", self.to_png)
+        self._message = f"picture saved: {path}"
+
+    def _do_export_svg(self) -> None:
+        path = self._export(".svg", "image/svg+xml", lambda p: atomic_write(p, self.to_svg()))
+        self._message = f"SVG saved: {path}"
+
+    def _do_toggle_recording(self) -> None:
+        if not self.recording:
+            self.recording = True
+            self._message = "recording: move something, then r (or the button) to save the GIF"
+            return
+        self.recording = False
+        path = self._export(".gif", "image/gif", self.save_gif)
+        self._message = f"GIF saved: {path} ({len(self.recorder.frames)} frames)"

@@ -1,0 +1,136 @@
+"""The rigidity analysis of a session: now or in a worker thread, throttled, versioned.
+
+An :class:`Analyst` keeps the last :class:`~linkage_widget.rigidity.RigidityReport`
+and the versions of the model it belongs to: ``version`` counts edits of the
+structure (rods, pins, ...), ``pos_version`` changes of positions. Small
+linkages, and sessions without a running event loop (scripts, tests), are
+analysed at once; big ones in one background thread, so that the animation
+keeps its frame rate. The analyst starts the work and hands back the future;
+the session attaches its own completion callback and stores the result with
+:meth:`Analyst.store`, so that only the session assigns its state.
+
+The analysis is a dense SVD, ~(2n)^3: on two cores a 100 ms analysis in the
+background thread visibly slows the frames, even though it is off the loop. So
+during a motion it runs only for linkages of at most :data:`LIVE_ANALYSIS_MAX_2N`
+coordinates whose analysis took at most :data:`LIVE_ANALYSIS_MAX_COST_S`, and at
+most every ``max(0.1 s, 5 x cost)`` (about 1/6 of the time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from ..model import Linkage
+from ..rigidity import RigidityReport, analyze
+
+__all__ = [
+    "LIVE_ANALYSIS_MAX_2N",
+    "LIVE_ANALYSIS_MAX_COST_S",
+    "Analyst",
+    "running_loop",
+    "shown_motions",
+    "timed_analyze",
+]
+
+#: Re-analyse during a motion only up to this many coordinates (dense SVD ~ (2n)^3).
+LIVE_ANALYSIS_MAX_2N = 400
+LIVE_ANALYSIS_MAX_COST_S = 0.025  # ... and only if one analysis takes at most this
+
+_EXECUTOR: ThreadPoolExecutor | None = None
+
+
+def _executor() -> ThreadPoolExecutor:
+    # One worker: analyses queue instead of competing with the animation for the CPU.
+    global _EXECUTOR
+    if _EXECUTOR is None:
+        _EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="linkage-analysis")
+    return _EXECUTOR
+
+
+def running_loop() -> asyncio.AbstractEventLoop | None:
+    """The kernel's running event loop, or ``None`` (scripts, tests: run synchronously)."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def timed_analyze(linkage: Linkage) -> tuple[RigidityReport, float]:
+    """The analysis and its compute time in seconds (in the worker thread: no queueing)."""
+    t0 = time.perf_counter()
+    report = analyze(linkage)
+    return report, time.perf_counter() - t0
+
+
+def shown_motions(report: RigidityReport | None) -> np.ndarray | None:
+    """The velocity arrows worth drawing: the internal flexes, or the rigid motions if none.
+
+    The basis lists the trivial (rigid-body) motions first. Next to a flex they
+    only add a sea of parallel arrows that hides it.
+    """
+    if report is None:
+        return None
+    basis = report.velocity_basis
+    return basis[report.trivial_dof :] if report.internal_dof > 0 else basis
+
+
+class Analyst:
+    """The last analysis of a session, the versions it belongs to, and the thread's state."""
+
+    def __init__(self) -> None:
+        self.report: RigidityReport | None = None
+        self.version = -1  # structure version the report belongs to
+        self.pos_version = -1  # position version it belongs to
+        self.cost = 0.0  # seconds the last analysis took
+        self._time = -math.inf  # when the last one was stored or started
+        self.busy = False  # an analysis runs in the thread
+        self.pending = False  # another one was asked for meanwhile
+
+    def fresh(self, version: int) -> bool:
+        """Whether the report belongs to structure ``version``."""
+        return self.report is not None and self.version == version
+
+    def live(self, n_vertices: int) -> bool:
+        """Whether to re-analyse during motion: small and cheap enough (else on release)."""
+        return 2 * n_vertices <= LIVE_ANALYSIS_MAX_2N and self.cost <= LIVE_ANALYSIS_MAX_COST_S
+
+    def throttled(self) -> bool:
+        """Whether a live re-analysis now would come too soon after the last one."""
+        return time.perf_counter() - self._time < max(0.1, 5.0 * self.cost)
+
+    def store(self, report: RigidityReport, cost: float, version: int, pos_version: int) -> None:
+        """Keep ``report`` (of the model at ``version``/``pos_version``), computed in ``cost`` s."""
+        self.report = report
+        self.version = version
+        self.pos_version = pos_version
+        self.cost = cost
+        self._time = time.perf_counter()
+
+    def start(
+        self, loop: asyncio.AbstractEventLoop, linkage: Linkage, live: bool
+    ) -> asyncio.Future[Any] | None:
+        """Analyse a copy of ``linkage`` in the worker thread; ``None`` if one runs already.
+
+        When one runs, the request is remembered (:attr:`pending`): the caller
+        starts another when the running one is done.
+        """
+        if self.busy:
+            if not live:
+                self._time = -math.inf
+            self.pending = True
+            return None
+        self.busy = True
+        self.pending = False
+        self._time = time.perf_counter()
+        return loop.run_in_executor(_executor(), timed_analyze, linkage.copy())
+
+    def finish(self, fut: Future[Any] | asyncio.Future[Any]) -> tuple[RigidityReport, float]:
+        """The result of a finished :meth:`start` (re-raises the analysis's exception)."""
+        self.busy = False
+        return fut.result()

@@ -1,0 +1,177 @@
+"""The edited document: a linkage and what points into it (springs, tracked vertices).
+
+Every edit here keeps the indices consistent: deleting vertex ``v`` drops the
+springs and tracked entries that used it and renumbers the others; the session
+clears a selection that no longer exists. Edits change the document and return
+what the user should read (a message) or the index they made; they raise
+``ValueError``/``IndexError`` for edits the linkage refuses, and leave undo to
+the caller, which takes a :meth:`Document.snapshot` before and restores it on
+failure.
+
+Examples
+--------
+>>> from linkage_widget.model import Linkage
+>>> doc = Document(Linkage([[0, 0], [1, 0], [0, 1]], rods=[(0, 1), (1, 2)]))
+>>> doc.tracked = (0, 2)
+>>> doc.delete_vertex(1), doc.tracked, doc.linkage.n_rods
+('vertex 1 deleted', (0, 1), 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from os import PathLike
+from typing import Any
+
+import numpy as np
+
+from ..io import Extensions, read_extensions, resolve_path
+from ..model import Linkage
+from ..springs import Spring
+from .history import Snapshot
+
+__all__ = ["DEFAULT_FILE", "Document", "parse_upload", "read_linkage_file", "upload_name"]
+
+DEFAULT_FILE = "saved_linkage.txt"  # what s/l save and load when no file is named
+
+
+class Document:
+    """A linkage (edited in place: the caller's object is kept), its springs and tracked vertices.
+
+    Parameters
+    ----------
+    linkage : Linkage
+        The model, used, not copied.
+    """
+
+    def __init__(self, linkage: Linkage) -> None:
+        self.linkage = linkage
+        self.springs: tuple[Spring, ...] = ()
+        self.tracked: tuple[int, ...] = ()
+
+    # ------------------------------------------------------------ snapshots
+    def snapshot(self) -> Snapshot:
+        """A private copy of everything an edit can change (for undo)."""
+        return Snapshot(self.linkage.copy(), tuple(self.tracked), self.springs)
+
+    def restore(self, s: Snapshot) -> None:
+        """Go back to ``s`` (into the same linkage object)."""
+        self.linkage.replace_with(s.linkage)
+        self.springs = s.springs
+        self.tracked = s.tracked
+
+    def extensions(self, mass_distribution: float) -> Extensions:
+        """What the JSON sibling of a saved file holds."""
+        return Extensions(tuple(self.tracked), self.springs, float(mass_distribution))
+
+    def replace(self, linkage: Linkage, ext: Extensions) -> None:
+        """Take over another linkage (loaded or uploaded) and its extensions."""
+        self.linkage.replace_with(linkage)
+        self.tracked = ext.tracked
+        self.springs = ext.springs
+
+    # ---------------------------------------------------------------- edits
+    def add_vertex(self, xy: Any) -> int:
+        """Add a vertex at world ``xy``; return its index."""
+        return self.linkage.add_vertex(xy)
+
+    def toggle_rod(self, i: int, j: int) -> str:
+        """Add the rod ``i``-``j``, or remove it when it exists."""
+        r = self.linkage.find_rod(i, j)
+        if r is None:
+            self.linkage.add_rod(i, j)
+            return f"rod {i}-{j} added"
+        self.linkage.remove_rod(r)
+        return f"rod {i}-{j} removed"
+
+    def toggle_angle(self, r1: int, r2: int) -> str:
+        """Fix the angle between two rods that share a vertex, or free it when fixed."""
+        link = self.linkage
+        a, b = (tuple(int(v) for v in link.rods[r]) for r in (r1, r2))
+        shared = set(a) & set(b)
+        if len(shared) != 1:
+            raise ValueError(f"rods {r1} and {r2} do not share a vertex: no angle between them")
+        (apex,) = shared
+        j, k = (a[0] if a[1] == apex else a[1]), (b[0] if b[1] == apex else b[1])
+        found = link.find_angle(apex, j, k)
+        if found is None:
+            link.add_angle(apex, j, k)
+            return f"angle at {apex} fixed"
+        link.remove_angle(found)
+        return f"angle at {apex} freed"
+
+    def toggle_pin(self, v: int) -> str:
+        """Pin or unpin vertex ``v``."""
+        return f"vertex {v} {'pinned' if self.linkage.toggle_pin(v) else 'unpinned'}"
+
+    def toggle_track(self, v: int) -> str:
+        """Track vertex ``v`` (draw its path), or stop tracking it."""
+        if v in self.tracked:
+            self.tracked = tuple(t for t in self.tracked if t != v)
+            return f"vertex {v} no longer tracked"
+        self.tracked = (*self.tracked, v)
+        return f"tracking vertex {v}"
+
+    def delete_vertex(self, v: int) -> str:
+        """Delete vertex ``v`` and its rods; springs and tracked entries follow the renumbering."""
+        self.linkage.remove_vertex(v)
+        self.tracked = tuple(t - (t > v) for t in self.tracked if t != v)
+        self.springs = tuple(s for s in (sp.renumbered(v) for sp in self.springs) if s)
+        return f"vertex {v} deleted"
+
+    def delete_rod(self, r: int) -> str:
+        """Delete rod ``r`` (and the angles that use it)."""
+        i, j = (int(v) for v in self.linkage.rods[r])
+        self.linkage.remove_rod(r)
+        return f"rod {i}-{j} deleted"
+
+    def split_rod(self, r: int) -> int:
+        """Split rod ``r`` at its middle; return the new vertex."""
+        return self.linkage.split_rod(r)
+
+    def clear(self) -> None:
+        """Remove everything."""
+        self.tracked = ()
+        self.springs = ()
+        self.linkage.clear()
+
+    def spring(
+        self, i: int, j: int, stiffness: float, rest_length: float | None, damping: float
+    ) -> Spring:
+        """A spring between existing vertices; its rest length is fixed now when not given."""
+        n = self.linkage.n_vertices
+        for v in (i, j):
+            if not 0 <= int(v) < n:
+                raise IndexError(f"vertex {v} out of range (there are {n} vertices)")
+        if rest_length is None:  # fixed now: a rebuilt simulator must not reset it
+            P = self.linkage.vertices
+            rest_length = float(np.hypot(*(P[i] - P[j])))
+        return Spring(int(i), int(j), float(stiffness), rest_length, float(damping))
+
+
+def read_linkage_file(path: str | PathLike[str]) -> tuple[Linkage, Extensions]:
+    """The linkage in ``path`` and its JSON extensions (empty when there is no sibling)."""
+    linkage = Linkage.load(path)
+    ext = read_extensions(resolve_path(path), linkage.n_vertices)
+    return linkage, ext
+
+
+def upload_name(files: Mapping[str, bytes]) -> str | None:
+    """The linkage file among uploaded files: the first that is not a ``.json`` sibling."""
+    return next((name for name in files if not name.endswith(".json")), None)
+
+
+def parse_upload(name: str, files: Mapping[str, bytes]) -> tuple[Linkage, Extensions]:
+    """The linkage uploaded as ``files[name]`` and its ``<name>.json`` sibling, if uploaded.
+
+    Raises ``LinkageFormatError`` (a ``ValueError``) naming the file and line.
+    """
+    # the same decoding as a file loaded by name: binary or non-UTF-8 data is an error
+    linkage = Linkage.from_bytes(files[name], source=name)
+    side = files.get(name + ".json")
+    ext = (
+        Extensions.from_bytes(side, n_vertices=linkage.n_vertices, source=name + ".json")
+        if side is not None
+        else Extensions()
+    )
+    return linkage, ext

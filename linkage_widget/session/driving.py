@@ -1,0 +1,219 @@
+"""Driving the motion: the simulator's lifecycle and the policy of a frame's steps.
+
+A :class:`Driver` owns the :class:`~linkage_widget.motion.Simulator` of a
+session: it builds one for the current model and parameters, rebuilds it
+after any edit (also one made from code), aims it at the target (the drag
+pointer or the attractor), and runs one frame of steps. It returns what
+happened (:class:`FrameStep`: the new positions, the status); the session
+decides what to do with them.
+
+The policy of a frame:
+
+* dynamic mode: one time step per frame (``step_size`` 1/60 s is real time);
+* kinematic mode, attractor: one step of at most ``step_size`` per frame;
+* kinematic mode, dragging: a drag must keep up with the pointer, so up to
+  :data:`DRAG_SUBSTEPS` steps of up to :data:`DRAG_STEP_PX` screen pixels
+  (the projection keeps them exact), within :data:`FRAME_BUDGET_S`, and none
+  once the vertex is within :data:`DRAG_REACH_PX` of the pointer;
+* a kinematic motion *settles* when it reached its target, is blocked, or
+  moved less than :data:`STILL_PX` for :data:`STILL_FRAMES` frames; it stays
+  settled until something changes (:meth:`Driver.unsettle`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import NamedTuple
+
+import numpy as np
+
+from ..model import Linkage
+from ..motion import Simulator
+from ..springs import Spring
+
+__all__ = [
+    "DEFAULT_STEP",
+    "DRAG_REACH_PX",
+    "DRAG_STEP_PX",
+    "DRAG_SUBSTEPS",
+    "FRAME_BUDGET_S",
+    "STEP_SLIDER",
+    "STILL_FRAMES",
+    "STILL_PX",
+    "Driver",
+    "FrameStep",
+    "Setup",
+    "Target",
+]
+
+#: Step size per mode: kinematic, how far the pulled vertex moves per step (world units);
+#: dynamic, the time step in seconds (1/60: one step per frame is real time).
+DEFAULT_STEP = {"kinematic": 1.0, "dynamic": 1.0 / 60.0}
+#: Step-size slider per mode: min, max, step, readout format, tooltip.
+STEP_SLIDER = {
+    "kinematic": (0.05, 20.0, 0.05, ".2f", "largest move of the pulled vertex per step"),
+    "dynamic": (0.001, 0.05, 0.001, ".3f", "time step in seconds (1/60 = real time)"),
+}
+DRAG_STEP_PX = 20.0  # while dragging, a kinematic step may move the vertex this far on screen
+DRAG_SUBSTEPS = 10  # kinematic steps per frame while dragging (the pointer may be far) ...
+FRAME_BUDGET_S = 0.008  # ... but no more stepping than this per frame ...
+#: ... and none once the dragged vertex is this close to the pointer (pixels), until the
+#: pointer moves: the last fraction of a pixel is invisible, and chasing it costs a step or
+#: two per frame and a few more frames, whose halvings near the target also shrink the next
+#: move's first step (motion's trust region).
+DRAG_REACH_PX = 0.25
+STILL_PX = 1e-3  # a frame moving less than this (pixels) changes nothing visible ...
+STILL_FRAMES = 10  # ... and this many such frames in a row end an attractor motion
+
+
+class Target(NamedTuple):
+    """Where the motion pulls: ``vertex`` toward world ``(x, y)``."""
+
+    vertex: int
+    x: float
+    y: float
+
+
+class Setup(NamedTuple):
+    """What a simulator is built from: the model and the session's motion parameters."""
+
+    linkage: Linkage
+    springs: tuple[Spring, ...]
+    mode: str
+    step_size: float
+    mass_distribution: float
+    gravity: float
+
+
+class FrameStep(NamedTuple):
+    """What one frame of motion did.
+
+    Attributes
+    ----------
+    positions : (n, 2) ndarray or None
+        The new positions; ``None`` when nothing moved.
+    status : str
+        The simulator's status after the last step.
+    """
+
+    positions: np.ndarray | None
+    status: str
+
+
+class Driver:
+    """The simulator of a session and the policy of each frame's steps (module docstring)."""
+
+    def __init__(self) -> None:
+        self.simulator: Simulator | None = None  # None until a motion needs one
+        self._seen: Linkage | None = None  # the model as the simulator last saw it
+        self._aimed: Target | None = None  # the target the simulator pulls toward
+        self.settled = False  # the kinematic motion reached its target / is blocked
+        self._still_frames = 0  # consecutive frames that moved less than STILL_PX
+
+    # ------------------------------------------------------------ lifecycle
+    def current(self, setup: Setup) -> Simulator:
+        """The simulator for ``setup``: the one in use, or a new one after any edit."""
+        if self.simulator is None or self._seen is None or self._seen != setup.linkage:
+            sim = Simulator(
+                setup.linkage,
+                mode=setup.mode,
+                step_size=setup.step_size,
+                mass_distribution=setup.mass_distribution,
+                gravity=setup.gravity,
+            )
+            for s in setup.springs:
+                sim.add_spring(s.i, s.j, s.stiffness, rest_length=s.rest_length, damping=s.damping)
+            self.simulator = sim
+            self._seen = setup.linkage.copy()
+            self._aimed = None
+        return self.simulator
+
+    def invalidate(self) -> None:
+        """Forget the simulator (the model or the mode changed): the next frame builds one."""
+        self.simulator = None
+        self._seen = None
+        self.unsettle()
+
+    def set_parameter(self, name: str, value: float) -> None:
+        """A motion parameter changed: effective at the next step, no rebuild, no restart."""
+        if self.simulator is not None:
+            setattr(self.simulator, name, value)
+        self.unsettle()
+
+    def unsettle(self) -> None:
+        """Something changed (target, parameters, model): the motion may go on."""
+        self.settled = False
+        self._still_frames = 0
+
+    def idle(self, mode: str, target: Target | None) -> bool:
+        """Whether a frame has nothing to do: a kinematic motion without target, or settled."""
+        return mode == "kinematic" and (target is None or self.settled)
+
+    # ---------------------------------------------------------------- frames
+    def frame(self, setup: Setup, target: Target | None, dragging: bool, scale: float) -> FrameStep:
+        """One frame of motion toward ``target``; ``scale`` is pixels per world unit."""
+        sim = self.current(setup)
+        if target != self._aimed:
+            if target is None:
+                sim.release()
+            else:
+                sim.attract(target.vertex, (target.x, target.y))
+            self._aimed = target
+        if setup.mode == "dynamic":
+            sim.step(1)
+            status = str(sim.status)
+        else:
+            status = self._kinematic_steps(
+                sim, setup.step_size, target if dragging else None, scale
+            )
+        P = np.asarray(sim.positions, dtype=np.float64)
+        shift_px = float(np.abs(P - setup.linkage.vertices).max(initial=0.0)) * scale
+        if setup.mode == "kinematic":
+            self._note_stillness(shift_px, dragging)
+        if shift_px == 0.0:
+            return FrameStep(None, status)
+        assert self._seen is not None
+        self._seen.set_positions(P)
+        return FrameStep(P, status)
+
+    def _kinematic_steps(
+        self, sim: Simulator, step_size: float, drag: Target | None, scale: float
+    ) -> str:
+        """Steps of one kinematic frame: several while dragging (``drag``: the pointer)."""
+        # A drag must keep up with the pointer: steps of up to DRAG_STEP_PX on screen (the
+        # projection keeps them exact); the attractor moves at step_size per frame.
+        step = max(step_size, DRAG_STEP_PX / scale) if drag is not None else step_size
+        if sim.step_size != step:
+            sim.step_size = step
+        t0 = time.perf_counter()
+        status = str(sim.status)
+        for _ in range(DRAG_SUBSTEPS if drag is not None else 1):
+            sim.step(1)
+            status = str(sim.status)
+            if status != "moved" or time.perf_counter() - t0 > FRAME_BUDGET_S:
+                break
+            if drag is not None and _gap_px(sim, drag, scale) <= DRAG_REACH_PX:
+                self.settled = True  # until the pointer moves again
+                break
+        if status in ("reached target", "blocked"):
+            self.settled = True
+        return status
+
+    def _note_stillness(self, shift_px: float, dragging: bool) -> None:
+        """Settle a kinematic motion that creeps by less than STILL_PX for STILL_FRAMES frames.
+
+        Approaching the closest reachable point, the steps shrink geometrically
+        and the simulator may keep reporting "moved": nothing visible happens,
+        so stop spending the CPU on it.
+        """
+        self._still_frames = self._still_frames + 1 if shift_px < STILL_PX else 0
+        if self._still_frames >= STILL_FRAMES and not dragging:
+            self.settled = True
+
+
+def _gap_px(sim: Simulator, drag: Target, scale: float) -> float:
+    """Screen distance from the dragged vertex to the pointer's world position."""
+    p = sim.positions[drag.vertex]
+    gap = float(np.hypot(p[0] - drag.x, p[1] - drag.y)) * scale
+    return gap if math.isfinite(gap) else math.inf

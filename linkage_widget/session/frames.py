@@ -1,0 +1,199 @@
+"""A session's frames: one step of motion, the analysis it may need, and the drawing.
+
+Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its
+state). A frame asks the :class:`~.driving.Driver` to move toward the target
+(the drag pointer or the attractor), takes in the positions it returns,
+re-analyses when the linkage is small and cheap enough (throttled, see
+:mod:`.analysis`), and draws through the view's ``_show`` hook. Without a
+view, :meth:`~linkage_widget.session.LinkageSession.advance` runs frames.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..draw import SceneState
+from ..rigidity import RigidityReport
+from .analysis import running_loop, shown_motions, timed_analyze
+from .driving import Setup, Target
+from .tools import HintState, fit_hint, hint_text
+
+__all__ = ["FramesMixin"]
+
+
+class FramesMixin:
+    """Motion, analysis and drawing of each frame (module docstring)."""
+
+    # ================================================================ motion
+    def _setup(self) -> Setup:
+        return Setup(
+            self.linkage,
+            self.document.springs,
+            self.mode,
+            self.step_size,
+            self.mass_distribution,
+            self.gravity,
+        )
+
+    def _target(self) -> Target | None:
+        """What the motion pulls toward: the drag pointer, else the attractor."""
+        if self._drag_vertex is not None and self._drag_target is not None:
+            x, y = self._drag_target
+            return Target(self._drag_vertex, float(x), float(y))
+        if self.attractor is not None and self.selected_vertex is not None:
+            return Target(self.selected_vertex, *self.attractor)
+        return None
+
+    def _step_motion(self) -> bool:
+        """One frame of motion; return whether the positions changed."""
+        target = self._target()
+        if self.driver.idle(self.mode, target):
+            if target is None:
+                self._status = "idle"
+            return False
+        if self._motion_before is None:
+            self._motion_before = self.document.snapshot()
+        dragging = self._drag_vertex is not None
+        done = self.driver.frame(self._setup(), target, dragging, self._view.scale)
+        self._status = done.status
+        if done.positions is None:
+            return False
+        self.linkage.set_positions(done.positions)
+        self._pos_version += 1
+        self._tracks.append(done.positions)
+        return True
+
+    def _frame(self) -> bool:
+        """One animation frame: step, track, analyse (throttled), draw; return whether busy."""
+        moved = False
+        if self.running:
+            try:
+                moved = self._step_motion()
+            except Exception as exc:  # noqa: BLE001 - a failed step must not kill the loop
+                self.error = f"motion stopped: {exc}"
+                self.running = False
+            self._stop_if_done()
+        if moved:
+            self._dirty = True
+            if self._analyst.live(self.linkage.n_vertices):
+                self._refresh_analysis(live=True)
+        if self._dirty:
+            self._draw()
+        return bool(self.running)
+
+    def _stop_if_done(self) -> None:
+        """Kinematic motion toward the attractor ends when reached or blocked."""
+        if (
+            self.running
+            and self.mode == "kinematic"
+            and self._drag_vertex is None
+            and (self.driver.settled or self._target() is None)
+        ):
+            self.running = False
+
+    # =============================================================== drawing
+    def _request_draw(self) -> None:
+        """Draw soon: in the next frame when animating, at once otherwise (the view decides)."""
+        if not self._ready:
+            return
+        self._dirty = True
+        self._schedule_draw()
+
+    def _draw(self) -> None:
+        """Draw the current scene now (:meth:`_show`), and keep it when recording."""
+        self._dirty = False
+        scene = self.scene()
+        self._show(scene)
+        self.frame_times.append(time.perf_counter())
+        del self.frame_times[:-600]
+        if self.recording:
+            self.recorder.offer(scene)
+
+    def _scene_state(self) -> SceneState:
+        r = self._analyst.report
+        fresh = self._analyst.fresh(self._version)
+        # A stale velocity basis would point the wrong way once the linkage moved far.
+        live = (
+            self._analyst.live(self.linkage.n_vertices)
+            or self._analyst.pos_version == self._pos_version
+        )
+        target = self._target()
+        return SceneState(
+            selected_vertex=self.selected_vertex,
+            selected_rod=self.selected_rod,
+            attractor=self.attractor,
+            attracted_vertex=target[0] if target and self.attractor is not None else None,
+            tracked=tuple(self.tracked),
+            tracks=self._tracks.as_dict(),
+            velocity_basis=shown_motions(r) if fresh and live else None,
+            show_velocities=self.show_velocities,
+            show_vertices=self.show_vertices,
+            show_angles=self.show_angles,
+            show_info=self.show_info,
+            show_stresses=self.show_stresses,
+            show_pebbles=self.show_pebbles,
+            rod_stress=r.rod_stress if fresh else None,  # type: ignore[union-attr]
+            redundant_rods=r.redundant_rods if fresh else None,  # type: ignore[union-attr]
+            springs=tuple((s.i, s.j) for s in self.document.springs),
+            info_lines=tuple(r.summary_lines()) if fresh else ("analysing ...",),  # type: ignore[union-attr]
+            hint=fit_hint(self._hint(), self._view.width),
+            error=self.error,
+        )
+
+    def _hint(self) -> str:
+        return hint_text(
+            HintState(
+                self._message,
+                self._drag_vertex,
+                self._status,
+                self.attractor is not None,
+                self._selection(),
+                self.running,
+                self.mode,
+                self.tool,
+                self.linkage.n_vertices,
+            )
+        )
+
+    # ============================================================== analysis
+    def _refresh_analysis(self, *, sync: bool | None = None, live: bool = False) -> None:
+        """Analyse the current linkage: now when small or without a loop, else in a thread."""
+        if live and self._analyst.throttled():
+            return
+        loop = running_loop()
+        if sync or loop is None:
+            report, cost = timed_analyze(self.linkage)
+            self._store_analysis(report, cost, self._version, self._pos_version)
+            return
+        version, pos_version = self._version, self._pos_version
+        fut = self._analyst.start(loop, self.linkage, live)
+        if fut is not None:
+            fut.add_done_callback(lambda f: self._analysis_done(f, version, pos_version))
+
+    def _analysis_done(self, fut: Any, version: int, pos_version: int) -> None:
+        try:
+            report, cost = self._analyst.finish(fut)
+        except Exception as exc:  # noqa: BLE001 - show it; the session keeps working
+            self.error = f"analysis failed: {exc}"
+            return
+        if version == self._version:
+            self._store_analysis(report, cost, version, pos_version)
+            self._request_draw()
+        if self._analyst.pending or version != self._version:
+            self._refresh_analysis()
+
+    def _store_analysis(
+        self, report: RigidityReport, cost: float, version: int, pos_version: int
+    ) -> None:
+        self._analyst.store(report, cost, version, pos_version)
+        if self._ready:
+            self._controls_changed()
+
+    def _analysis_text(self) -> tuple[list[str], str]:
+        """The analysis in words: ``(summary lines, explanation)``; ``([], "")`` while analysing."""
+        if not self._analyst.fresh(self._version):
+            return [], ""
+        r = self._analyst.report
+        assert r is not None
+        return list(r.summary_lines()), r.explanation

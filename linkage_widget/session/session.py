@@ -1,0 +1,476 @@
+"""``LinkageSession``: a linkage being drawn, analysed and moved, without a browser.
+
+Every trait, validator and policy of the widget lives here; nothing imports a
+widget library. A teacher's script or a test drives a session through public
+methods only: :meth:`~LinkageSession.press`, :meth:`~LinkageSession.drag`,
+:meth:`~LinkageSession.release`, :meth:`~LinkageSession.wheel` and
+:meth:`~LinkageSession.key` are the gestures (see :mod:`.tools` for what they
+mean), :meth:`~LinkageSession.advance` runs animation frames,
+:meth:`~LinkageSession.undo`, :meth:`~LinkageSession.save`,
+:meth:`~LinkageSession.to_png` ... do what their names say.
+
+The session delegates to helpers that never call back into it: :mod:`.tools`
+turns input into :class:`~.tools.Action` s, :class:`~.document.Document` edits the
+model index-safely, :class:`~.driving.Driver` runs the simulator and says what
+a frame did, :class:`~.analysis.Analyst` keeps the analysis, :mod:`.recording`
+the tracks and GIF frames. Only the session assigns its own state.
+
+The view (:class:`~linkage_widget.widget.LinkageWidget`) overrides a few hooks,
+no-ops here: ``_schedule_draw`` (a draw was requested), ``_pointer_input`` (a
+pointer moved: a frame soon), ``_start_animation`` (the motion started),
+``_controls_changed`` (buttons and readout), ``_show`` (put a scene on screen)
+and ``_offer_file`` (a file was written: offer it for download).
+
+Examples
+--------
+>>> s = LinkageSession.load("peaucellier.txt")
+>>> x, y = s.view.to_pixel(s.linkage.vertices[2])
+>>> s.press(x, y); s.release(x, y); s.key("f")
+>>> s.linkage.is_pinned(2), s.undo(), s.linkage.is_pinned(2)
+(True, True, False)
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Mapping
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from traitlets import TraitError
+
+from ..draw import (
+    Scene,
+    ViewTransform,
+    build_scene,
+    overlay_insets,
+    save_gif,
+    save_png,
+    scene_to_svg,
+)
+from ..errors import LinkageFormatError
+from ..io import Extensions, write_extensions
+from ..model import Linkage
+from ..motion import Simulator
+from ..rigidity import RigidityReport
+from ..springs import Spring
+from .actions import ActionsMixin
+from .analysis import Analyst
+from .document import DEFAULT_FILE, Document, parse_upload, read_linkage_file, upload_name
+from .driving import DEFAULT_STEP, Driver
+from .frames import FramesMixin
+from .gestures import EventMerger, Key
+from .history import History, Snapshot
+from .pointer import PointerMixin
+from .recording import GIF_FPS, Recorder, Tracks
+from .tools import Action, Selection
+from .traits import SessionTraits
+
+__all__ = ["DEFAULT_FILE", "INFO_PANEL_LINES", "LinkageSession"]
+
+INFO_PANEL_LINES = 4  # RigidityReport.summary_lines(): fit() keeps joints clear of them
+
+
+class LinkageSession(ActionsMixin, PointerMixin, FramesMixin, SessionTraits):
+    """A planar linkage you can draw, analyse and move: the state and policy, no view.
+
+    Parameters
+    ----------
+    linkage : Linkage, optional
+        The model to edit (used, not copied). Default: empty.
+    width, height : int
+        Size of the (virtual) canvas in pixels: gestures come in its pixels.
+    **kwargs
+        Initial trait values (``step_size=2.0``, ``tracked=(5,)``, ...); the
+        rest goes to the next class (the widget's ``VBox``).
+
+    Attributes
+    ----------
+    linkage : Linkage
+        The model; editing keeps this object (undo restores into it). After
+        changing it from code, call :meth:`refresh`.
+    driver : Driver
+        The simulator's keeper (``driver.simulator`` is ``None`` until a motion
+        needs one).
+    recorder : Recorder
+        GIF frames while :attr:`recording` (``recorder.clock`` is settable).
+    frame_times : list of float
+        ``perf_counter`` of each drawn frame (the last 600).
+    error_log : deque of str
+        Every error shown, newest last (the last 20).
+    """
+
+    def __init__(
+        self, linkage: Linkage | None = None, *, width: int = 640, height: int = 480, **kwargs: Any
+    ) -> None:
+        traits = {k: kwargs.pop(k) for k in list(kwargs) if k in self._OWN_TRAITS}
+        self._ready = False  # observers do nothing until the session is set up
+        super().__init__(**kwargs)
+        self.document = Document(linkage if linkage is not None else Linkage())
+        self._init_state(int(width), int(height))
+        self._ready = True
+        for name in sorted(traits, key=lambda k: k != "mode"):  # mode decides what step_size is
+            setattr(self, name, traits[name])
+        self._refresh_analysis(sync=self.linkage.n_vertices <= 60)
+        self._controls_changed()
+        self._request_draw()
+
+    def _init_state(self, width: int, height: int) -> None:
+        self._view = self._fitted_view(width, height)
+        self._history: History[Snapshot] = History()
+        self.driver = Driver()
+        self._analyst = Analyst()
+        self._version = 0  # bumped by every edit (structure, pins, rest lengths)
+        self._pos_version = 0  # bumped whenever positions change
+        self._status = "idle"
+        self._motion_before: Snapshot | None = None  # undo point of the running motion
+        self._tracks = Tracks(())
+        self._dirty = False
+        self._message = ""
+        self._preset = 0
+        self._step_memory = dict(DEFAULT_STEP)
+        self.recorder: Recorder[Scene] = Recorder()
+        self.frame_times: list[float] = []
+        self.error_log: deque[str] = deque(maxlen=20)
+        self._merger = EventMerger(
+            width,
+            height,
+            on_press=self._on_press,
+            on_drag=self._on_drag,
+            on_release=self._on_release,
+            on_wheel=self._on_wheel,
+            on_key=self._on_key,
+        )
+        self._init_pointer()
+
+    @classmethod
+    def load(cls, path: str | PathLike[str], **kwargs: Any) -> Any:
+        """A session showing the linkage file ``path`` (or a bundled example by bare name).
+
+        Reads the JSON sibling ``<path>.json`` (tracked vertices, springs, mass
+        distribution) when there is one.
+
+        Raises
+        ------
+        LinkageFormatError, FileNotFoundError
+            When the file cannot be read.
+        """
+        linkage, ext = read_linkage_file(path)
+        session = cls(linkage, **kwargs)
+        session._apply_extensions(ext)
+        session._history.clear()
+        session._controls_changed()
+        return session
+
+    # ================================================================ hooks
+    def _schedule_draw(self) -> None:
+        """A draw was requested (``_dirty`` is set): headless, the next frame draws."""
+
+    def _pointer_input(self) -> None:
+        """Pointer input changed the view or the target: the view runs a frame soon."""
+
+    def _start_animation(self) -> None:
+        """The motion started: the view starts its frame loop (headless: :meth:`advance`)."""
+
+    def _controls_changed(self) -> None:
+        """History, running, recording, analysis or error changed: the view updates controls."""
+
+    def _show(self, scene: Scene) -> None:
+        """Put ``scene`` on the screen (headless: nothing)."""
+
+    def _offer_file(self, path: Path, mime: str) -> None:
+        """A file was written: the view offers it for download."""
+
+    # =========================================================== properties
+    @property
+    def linkage(self) -> Linkage:
+        """The model (see the class docstring)."""
+        return self.document.linkage
+
+    @linkage.setter
+    def linkage(self, new: Linkage) -> None:
+        if not isinstance(new, Linkage):
+            raise TraitError(f"linkage must be a Linkage, got {type(new).__name__}")
+        keep = Extensions(mass_distribution=self.mass_distribution)
+        self._edit(lambda: self._replace_model(new.copy(), keep), "new linkage")
+        self.fit()
+
+    @property
+    def view(self) -> ViewTransform:
+        """The current world -> pixel transform (settable)."""
+        return self._view
+
+    @view.setter
+    def view(self, new: ViewTransform) -> None:
+        if (new.width, new.height) != (self._view.width, self._view.height):
+            new = new.resized(self._view.width, self._view.height)
+        self._view = new
+        self._request_draw()
+
+    @property
+    def analysis(self) -> RigidityReport:
+        """The rigidity analysis of the current linkage (computed now if out of date)."""
+        if not self._analyst.fresh(self._version):
+            self._refresh_analysis(sync=True)
+        assert self._analyst.report is not None
+        return self._analyst.report
+
+    @property
+    def history(self) -> History[Snapshot]:
+        """Undo/redo stacks."""
+        return self._history
+
+    @property
+    def springs(self) -> tuple[Spring, ...]:
+        """Springs between vertices (dynamic mode)."""
+        return self.document.springs
+
+    @property
+    def status(self) -> str:
+        """The simulator's last status (``"idle"``, ``"moved"``, ``"reached target"``, ...)."""
+        return self._status
+
+    @property
+    def simulator(self) -> Simulator:
+        """The :class:`~linkage_widget.motion.Simulator` in use (rebuilt after edits)."""
+        return self.driver.current(self._setup())
+
+    # =========================================================== public API
+    def refresh(self) -> None:
+        """Take in changes made to :attr:`linkage` from code (redo analysis, redraw)."""
+        self._after_edit()
+
+    def fit(self) -> None:
+        """Zoom and pan so that the whole linkage fills the canvas."""
+        self._view = self._fitted_view(self._view.width, self._view.height)
+        self._request_draw()
+
+    def _fitted_view(self, width: int, height: int) -> ViewTransform:
+        """Fit the linkage clear of the info panel (when shown) and the hint line."""
+        top, bottom = overlay_insets(INFO_PANEL_LINES if self.show_info else 0)
+        return ViewTransform.fit(
+            self.linkage.vertices, width, height, margin=0.1, top=top, bottom=bottom
+        )
+
+    def undo(self) -> bool:
+        """Go back one edit (or motion); return whether there was one."""
+        return self._travel(self._history.undo, "undone")
+
+    def redo(self) -> bool:
+        """Redo the last undone edit; return whether there was one."""
+        return self._travel(self._history.redo, "redone")
+
+    def save(self, path: str | PathLike[str] | None = None) -> Path:
+        """Save the linkage atomically in the 2007 format, plus ``<path>.json`` extensions.
+
+        ``path`` defaults to :attr:`file_name`. The JSON sibling (tracked
+        vertices, springs, mass distribution) is written only when there are
+        any; otherwise a stale one is removed. Returns the path written.
+        Raises ``OSError`` when it cannot write.
+        """
+        target = Path(path if path is not None else self.file_name or DEFAULT_FILE)
+        self.linkage.save(target)
+        write_extensions(target, self.document.extensions(self.mass_distribution))
+        self._offer_file(target, "text/plain")
+        return target
+
+    def load_file(self, path: str | PathLike[str]) -> bool:
+        """Load a linkage file (undoable); return whether it worked.
+
+        On any error (format, missing file) the current linkage stays as it
+        was and :attr:`error` says what went wrong.
+        """
+        try:
+            linkage, ext = read_linkage_file(path)
+        except (LinkageFormatError, OSError, ValueError) as exc:
+            self.error = f"could not load {path}: {exc}"
+            return False
+        self._edit(lambda: self._replace_model(linkage, ext), f"loaded {path}")
+        self.fit()
+        return True
+
+    def load_bytes(self, files: Mapping[str, bytes]) -> bool:
+        """Load uploaded files, ``{name: bytes}``: a linkage and its ``.json`` sibling (undoable).
+
+        Returns whether it worked; on an error the linkage stays and
+        :attr:`error` says what went wrong (file and line).
+        """
+        name = upload_name(files)
+        if name is None:
+            self.error = "upload a linkage text file (with its .json sibling if you have one)"
+            return False
+        try:
+            linkage, ext = parse_upload(name, files)
+        except ValueError as exc:  # LinkageFormatError included
+            self.error = f"could not load {name}: {exc}"
+            return False
+        self._edit(lambda: self._replace_model(linkage, ext), f"loaded {name} (upload)")
+        self.fit()
+        return True
+
+    def add_spring(
+        self,
+        i: int,
+        j: int,
+        stiffness: float = 1.0,
+        rest_length: float | None = None,
+        damping: float = 0.0,
+    ) -> None:
+        """Attach a spring (and damper) between vertices ``i`` and ``j`` (dynamic mode)."""
+        spring = self.document.spring(i, j, stiffness, rest_length, damping)
+        springs = (*self.document.springs, spring)
+        self._edit(lambda: setattr(self.document, "springs", springs), f"spring {i}-{j}")
+
+    def scene(self) -> Scene:
+        """The current picture as backend-neutral primitives."""
+        return build_scene(self.linkage, self._view, self._scene_state())
+
+    def to_svg(self) -> str:
+        """The current view as an SVG document."""
+        return scene_to_svg(self.scene())
+
+    def to_png(self, path: str | PathLike[str]) -> Path:
+        """Save the current view as a PNG picture; return the path."""
+        save_png(self.scene(), path)
+        return Path(path)
+
+    def save_gif(self, path: str | PathLike[str], fps: float = GIF_FPS) -> Path:
+        """Write the frames recorded so far (see :attr:`recording`) as an animated GIF."""
+        if not self.recorder.frames:
+            raise ValueError("nothing recorded: set recording = True (key r) and move something")
+        save_gif(self.recorder.frames, path, fps)
+        return Path(path)
+
+    def advance(self, frames: int = 1) -> str:
+        """Run ``frames`` animation frames now (what the widget's frame loop does each frame).
+
+        Each frame steps the motion (when :attr:`running`), records tracks and
+        draws once. Returns the simulator status of the last frame.
+        """
+        for _ in range(int(frames)):
+            self._frame()
+        return self._status
+
+    def key(self, key: str, *, ctrl: bool = False, shift: bool = False, alt: bool = False) -> None:
+        """Press the key ``key`` (a DOM key name: ``"f"``, ``" "``, ``"Escape"``, ``"z"`` ...)."""
+        self._on_key(Key(str(key), ctrl, shift, alt))
+
+    # =============================================================== editing
+    def _selection(self) -> Selection:
+        return Selection(self.selected_vertex, self.selected_rod)
+
+    def _on_key(self, key: Key) -> None:
+        self._message = ""
+        from_key = self._key_action(key)
+        if from_key is not None:
+            self._guarded(lambda: self._apply(from_key))
+        self._request_draw()
+
+    def _guarded(self, action: Callable[[], Any]) -> None:
+        """Run a UI action; show expected failures instead of losing them in the log."""
+        try:
+            action()
+        except (ValueError, IndexError, OSError, TraitError) as exc:
+            self.error = str(exc)
+
+    def _apply(self, action: Action) -> None:
+        """Carry out ``action`` (from :mod:`.tools`): ``_do_<kind>(*args)``, then its message."""
+        if action.kind == "error":
+            raise ValueError(action.message)
+        getattr(self, f"_do_{action.kind}")(*action.args)
+        if action.message:
+            self._message = action.message
+
+    def _edit(self, change: Callable[[], str | None], message: str = "") -> bool:
+        """Apply one undoable edit; on failure restore the state and show the error.
+
+        ``change`` edits the document (and the selection); what it returns is
+        the message shown, else ``message``.
+        """
+        self._commit_motion()
+        before = self.document.snapshot()
+        try:
+            with self.hold_trait_notifications():
+                said = change()
+                self.tracked = self.document.tracked
+        except (ValueError, IndexError, TraitError) as exc:
+            self._restore(before)
+            self.error = str(exc)
+            return False
+        if self.document.snapshot() != before:
+            self._history.record(before)
+        self.error = ""
+        self._message = said or message
+        self._after_edit()
+        return True
+
+    def _after_edit(self) -> None:
+        """Everything that follows a change of the model: selection, motion, analysis, drawing."""
+        n, m = self.linkage.n_vertices, self.linkage.n_rods
+        if self.selected_vertex is not None and self.selected_vertex >= n:
+            self.selected_vertex = None
+        if self.selected_rod is not None and self.selected_rod >= m:
+            self.selected_rod = None
+        self._version += 1
+        self._pos_version += 1
+        self.driver.invalidate()
+        self._refresh_analysis()
+        self._controls_changed()
+        self._request_draw()
+
+    def _restore(self, s: Snapshot) -> None:
+        self.document.restore(s)
+        with self.hold_trait_notifications():
+            self.selected_vertex = None
+            self.selected_rod = None
+            self.tracked = s.tracked
+        self._restart_tracks()
+
+    def _restart_tracks(self) -> None:
+        self._tracks = Tracks(self.tracked)
+        self._tracks.append(self.linkage.vertices)
+
+    def _travel(self, step: Callable[[Snapshot], Snapshot | None], verb: str) -> bool:
+        self._commit_motion()
+        self.running = False
+        target = step(self.document.snapshot())
+        if target is None:
+            self._message = f"nothing to be {verb}"
+            self._request_draw()
+            return False
+        self._restore(target)
+        self.error = ""
+        self._message = verb
+        self._after_edit()
+        return True
+
+    def _replace_model(self, linkage: Linkage, ext: Extensions) -> None:
+        self.selected_vertex = None
+        self.selected_rod = None
+        self.attractor = None
+        self.document.replace(linkage, ext)
+        self._apply_extensions(ext)
+
+    def _apply_extensions(self, ext: Extensions) -> None:
+        self.document.springs = ext.springs
+        self.tracked = ext.tracked
+        self.mass_distribution = ext.mass_distribution
+        self.driver.invalidate()
+
+    def _commit_motion(self) -> None:
+        """Make the motion so far one undo step (called when it stops or before an edit)."""
+        before, self._motion_before = self._motion_before, None
+        if before is not None and self.document.snapshot() != before:
+            self._history.record(before)
+            self._controls_changed()
+
+    # ================================================================= files
+    def _export_path(self, suffix: str) -> Path:
+        return Path(self.file_name or DEFAULT_FILE).with_suffix(suffix)
+
+    def _export(self, suffix: str, mime: str, write: Callable[[Path], Any]) -> Path:
+        path = self._export_path(suffix)
+        write(path)
+        self._offer_file(path, mime)
+        return path

@@ -1,0 +1,275 @@
+"""What a click, a press, a drag or a key means: pure decisions, returned as :class:`Action` s.
+
+The functions here read the situation (the tool, what is under the pointer, the
+selection) and return what to do; they change nothing and never call back into
+the session. :class:`~linkage_widget.session.LinkageSession` carries actions out
+(``_do_<kind>`` methods), so that the meaning of every input is in one place
+and testable without a session.
+
+Interaction map (the 2007 program's controls, DESIGN.md §4)
+
+=============================  =================================================
+mouse / key                    effect
+=============================  =================================================
+click empty space              add a vertex (it becomes selected)
+click vertex / rod             select it; click again to deselect
+drag a vertex                  the pointer pulls it; the mechanism follows
+shift-drag a vertex            move it freely (an edit: rod lengths change)
+drag empty space               pan;  wheel: zoom about the pointer
+middle/alt-click vertex        add/remove a rod to the selected vertex
+middle/alt-click rod           fix/unfix the angle with the selected (adjacent) rod
+right/ctrl-click               place the attractor (pulls the selected vertex);
+                               on the attractor: remove it; right-drag moves it
+f / t / d / z / c              pin, track, delete, split rod, clear
+s / l                          save / load the file named in the file box
+v / i                          cycle view options / info panel on the canvas
+p / r                          PNG picture / record a GIF (toggle)
+space                          start/stop the motion
+ctrl-z, ctrl-shift-z (ctrl-y)  undo, redo;  Home: fit;  Escape: deselect, stop
+=============================  =================================================
+
+Examples
+--------
+>>> click_action("select", None, Selection(), (10.0, 20.0))
+Action(kind='add_vertex', args=(10.0, 20.0), message='')
+>>> click_action("rod", ("vertex", 4), Selection(vertex=1), (0.0, 0.0))
+Action(kind='toggle_rod', args=(1, 4, 4), message='')
+>>> key_action("f", Selection())
+Action(kind='error', args=(), message='select a vertex first to pin it')
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = [
+    "TOOLS",
+    "TOOL_TIPS",
+    "VIEW_PRESETS",
+    "Action",
+    "HintState",
+    "Selection",
+    "click_action",
+    "drag_kind",
+    "fit_hint",
+    "hint_text",
+    "key_action",
+    "link_action",
+    "press_kind",
+]
+
+#: Toolbar tools: what a plain click (or a touch) does.
+TOOLS = ("select", "vertex", "rod", "angle", "pin", "attractor", "delete")
+TOOL_TIPS = {
+    "select": "select/move: click adds or selects, drag moves a vertex or pans",
+    "vertex": "add vertex: click adds a vertex",
+    "rod": "rod: click two vertices (or empty space) to draw rods",
+    "angle": "angle: click two adjacent rods to fix/unfix their angle",
+    "pin": "pin: click a vertex to pin/unpin it",
+    "attractor": "attractor: click to place/remove the attractor",
+    "delete": "delete: click a vertex or rod to delete it",
+}
+#: What ``v`` cycles through: (name, show_velocities, show_stresses, show_pebbles).
+VIEW_PRESETS = (
+    ("velocity arrows", True, False, False),
+    ("plain", False, False, False),
+    ("self-stress colouring", False, True, False),
+    ("pebble game: redundant rods", False, False, True),
+)
+
+Hit = tuple[str, int] | None
+
+
+class Action(NamedTuple):
+    """One thing to do: ``kind`` names the session's ``_do_<kind>``, ``args`` its arguments.
+
+    ``message`` is shown in the hint line afterwards (kind ``"message"``: only
+    that; kind ``"error"``: shown as an error instead).
+    """
+
+    kind: str
+    args: tuple = ()
+    message: str = ""
+
+
+class Selection(NamedTuple):
+    """The selected vertex and rod (at most one of them is set)."""
+
+    vertex: int | None = None
+    rod: int | None = None
+
+
+def toggled(hit: tuple[str, int], sel: Selection) -> Action:
+    """Select what was hit, or deselect it when it was selected already."""
+    kind, i = hit
+    current = sel.vertex if kind == "vertex" else sel.rod
+    return Action("select", (kind, None if current == i else i))
+
+
+def press_kind(gesture_action: str, tool: str) -> str:
+    """What a press does: ``"primary"``, ``"link"`` or ``"attract"`` (the attractor tool)."""
+    return "attract" if gesture_action == "primary" and tool == "attractor" else gesture_action
+
+
+def drag_kind(press: str, hit: Hit) -> str:
+    """What a drag does: ``"attractor"`` (move it), ``"vertex"`` (pull it), ``"pan"`` or ``""``."""
+    if press == "attract":
+        return "attractor"
+    if press == "primary":
+        return "vertex" if hit is not None and hit[0] == "vertex" else "pan"
+    return ""
+
+
+def click_action(tool: str, hit: Hit, sel: Selection, xy: tuple[float, float]) -> Action:
+    """A plain click (no drag) at pixel ``xy``, where ``hit`` is, as ``tool`` means it.
+
+    ``add_vertex`` adds a vertex at ``xy``; its args are ``(x, y)``, and for
+    the rod tool ``(x, y, link_from)``: the selected vertex to join it to.
+    """
+    vertex_hit = hit is not None and hit[0] == "vertex"
+    if tool in ("select", "vertex"):
+        if hit is None or (tool == "vertex" and not vertex_hit):
+            return Action("add_vertex", tuple(xy))
+        return toggled(hit, sel)
+    if tool == "rod":
+        return _rod_tool(hit, sel, xy)
+    if tool == "angle":
+        if hit is not None and hit[0] == "rod" and sel.rod not in (None, hit[1]):
+            return Action("toggle_angle", (sel.rod, hit[1]))
+        return toggled(hit, sel) if hit is not None else Action("none")
+    if tool == "pin":
+        return Action("toggle_pin", (hit[1],)) if vertex_hit else Action("none")  # type: ignore[index]
+    if tool == "delete" and hit is not None:
+        return Action("delete_vertex" if vertex_hit else "delete_rod", (hit[1],))
+    return Action("none")
+
+
+def _rod_tool(hit: Hit, sel: Selection, xy: tuple[float, float]) -> Action:
+    s = sel.vertex
+    if hit is None:  # a new vertex, joined to the selected one: draw polygons quickly
+        return Action("add_vertex", (*xy, s) if s is not None else tuple(xy))
+    if hit[0] == "vertex" and s is not None and s != hit[1]:
+        return Action("toggle_rod", (s, hit[1], hit[1]))
+    return toggled(hit, sel)
+
+
+def link_action(hit: Hit, sel: Selection) -> Action:
+    """Middle/alt-click: rod to the selected vertex, or angle with the selected rod."""
+    if hit is None:
+        return Action(
+            "message", (), "alt-click a vertex (rod to the selected vertex) or a rod (angle)"
+        )
+    kind, i = hit
+    if kind == "vertex":
+        if sel.vertex is None or sel.vertex == i:
+            msg = f"vertex {i} selected: alt-click another vertex for a rod"
+            return Action("select", ("vertex", i), msg)
+        return Action("toggle_rod", (sel.vertex, i, None))
+    if sel.rod is None or sel.rod == i:
+        msg = f"rod {i} selected: alt-click an adjacent rod to fix the angle"
+        return Action("select", ("rod", i), msg)
+    return Action("toggle_angle", (sel.rod, i))
+
+
+#: Keys whose action does not depend on the selection: combo -> action kind.
+SIMPLE_KEYS = {
+    "c": "clear",
+    "s": "save",
+    "l": "load",
+    "v": "view_preset",
+    "i": "toggle_info",
+    "p": "export_png",
+    "r": "toggle_recording",
+    "space": "toggle_running",
+    "ctrl+z": "undo",
+    "ctrl+shift+z": "redo",
+    "ctrl+y": "redo",
+    "home": "fit",
+    "escape": "escape",
+}
+
+
+def key_action(combo: str, sel: Selection) -> Action | None:
+    """What the key ``combo`` (:attr:`~linkage_widget.session.gestures.Key.combo`) does."""
+    if combo in SIMPLE_KEYS:
+        return Action(SIMPLE_KEYS[combo])
+    if combo in ("f", "t"):
+        what, kind = ("pin", "toggle_pin") if combo == "f" else ("track", "toggle_track")
+        if sel.vertex is None:
+            return Action("error", (), f"select a vertex first to {what} it")
+        return Action(kind, (sel.vertex,))
+    if combo in ("d", "delete", "backspace"):
+        return _delete_key(sel)
+    if combo == "z":
+        if sel.rod is None:
+            return Action("message", (), "select a rod to split (z)")
+        return Action("split", (sel.rod,))
+    return None
+
+
+def _delete_key(sel: Selection) -> Action:
+    if sel.vertex is not None:
+        return Action("delete_vertex", (sel.vertex,))
+    if sel.rod is not None:
+        return Action("delete_rod", (sel.rod,))
+    return Action("message", (), "select a vertex or rod to delete")
+
+
+class HintState(NamedTuple):
+    """What the hint line depends on."""
+
+    message: str
+    drag_vertex: int | None
+    status: str
+    attractor: bool
+    selection: Selection
+    running: bool
+    mode: str
+    tool: str
+    n_vertices: int
+
+
+def hint_text(s: HintState) -> str:
+    """The hint line under the canvas: the last message, else what the user can do now."""
+    sel = s.selection
+    if s.message:
+        return s.message
+    if s.drag_vertex is not None:
+        if s.status == "blocked":
+            return f"vertex {s.drag_vertex} cannot move that way (the linkage blocks it)"
+        return f"dragging vertex {s.drag_vertex}: the mechanism follows the pointer"
+    if s.attractor and sel.vertex is not None:
+        return (
+            f"the attractor pulls vertex {sel.vertex} · right-click it to remove"
+            " · space: start/stop"
+        )
+    if s.running and s.mode == "dynamic":
+        return "dynamic: space stops; right-click places the attractor"
+    return _idle_hint(s)
+
+
+def _idle_hint(s: HintState) -> str:
+    sel = s.selection
+    if sel.vertex is not None:
+        return f"vertex {sel.vertex}: alt-click a vertex for a rod · f pin · t track · d delete"
+    if sel.rod is not None:
+        return f"rod {sel.rod}: alt-click an adjacent rod: angle · z split · d delete"
+    if s.tool != "select":
+        return TOOL_TIPS[s.tool]
+    if s.n_vertices == 0:
+        return "click to add vertices; alt-click joins the selected vertex to another"
+    return "click: add/select · drag: move/pan · wheel: zoom · right-click: attractor"
+
+
+def fit_hint(text: str, width: int, char_px: float = 7.8) -> str:
+    """Drop trailing `` · `` parts of a hint that would not fit a canvas ``width`` px wide.
+
+    ``char_px`` is the average width of a character of the 14 px hint font.
+
+    >>> fit_hint("click: add · drag: move · wheel: zoom", 200)
+    'click: add · drag: move'
+    """
+    room = int((width - 20) / char_px)
+    while len(text) > room and " · " in text:
+        text = text.rsplit(" · ", 1)[0]
+    return text

@@ -1,0 +1,201 @@
+"""The traits of a session: its state, the values each may take, and what follows a change.
+
+The base of :class:`~linkage_widget.session.LinkageSession`. Validators check
+through :mod:`linkage_widget._checks` (one check per parameter) and turn its
+``ValueError`` into the ``TraitError`` traitlets expects, with the same
+message. Observers apply the policy that follows a change: a motion parameter
+reaches the running simulator, a new mode swaps step sizes, an attractor with
+a selected vertex starts the motion, stopping commits the motion to undo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from traitlets import Bool, Float, HasTraits, Int, TraitError, Tuple, Unicode, observe, validate
+
+from .. import _checks
+from ..motion import MODES
+from .document import DEFAULT_FILE
+from .tools import TOOLS
+
+__all__ = ["SessionTraits"]
+
+
+def _checked(check: Callable[..., Any], *args: Any) -> Any:
+    """``check(*args)``, its ``ValueError`` as the ``TraitError`` traitlets expects."""
+    try:
+        return check(*args)
+    except ValueError as exc:
+        raise TraitError(str(exc)) from None
+
+
+class SessionTraits(HasTraits):
+    """Every public trait of a session, validated and observed (module docstring)."""
+
+    step_size = Float(
+        1.0, help="Kinematic: largest move of the pulled vertex per step; dynamic: time step (s)."
+    )
+    mass_distribution = Float(0.0, help="0: all mass at the joints ... 1: all in the rods.")
+    mode = Unicode("kinematic", help='"kinematic" (follow the pointer) or "dynamic" (physics).')
+    gravity = Float(0.0, help="Gravitational acceleration (dynamic mode), world units / s^2.")
+    selected_vertex = Int(None, allow_none=True, help="Selected vertex index, or None.")
+    selected_rod = Int(None, allow_none=True, help="Selected rod index, or None.")
+    attractor = Tuple(
+        Float(), Float(), default_value=None, allow_none=True, help="Attractor (world x, y)."
+    )
+    running = Bool(False, help="Whether the motion is running.")
+    show_velocities = Bool(True, help="Draw the velocity basis (infinitesimal motions).")
+    show_vertices = Bool(True, help="Draw the joints.")
+    show_angles = Bool(True, help="Draw arcs at fixed angles.")
+    show_info = Bool(False, help="Draw the analysis readout on the canvas.")
+    show_stresses = Bool(False, help="Colour rods by the first self-stress.")
+    show_pebbles = Bool(False, help="Colour redundant rods (pebble game).")
+    tracked = Tuple(help="Tracked vertices: their paths are drawn.")
+    error = Unicode("", help="Last error, shown in the readout and on the canvas.")
+    tool = Unicode("select", help="Toolbar tool: what a plain click does.")
+    recording = Bool(False, help="Whether frames are being recorded for a GIF.")
+    file_name = Unicode(DEFAULT_FILE, help="The file s/l save and load; exports take its name.")
+
+    _OWN_TRAITS = (
+        "step_size mass_distribution mode gravity selected_vertex selected_rod attractor "
+        "running show_velocities show_vertices show_angles show_info show_stresses "
+        "show_pebbles tracked error tool recording file_name"
+    ).split()
+
+    # =========================================================== validation
+    @validate("step_size")
+    def _validate_step_size(self, proposal: Any) -> float:
+        return _checked(_checks.positive, proposal["value"], "step_size")
+
+    @validate("mass_distribution")
+    def _validate_mass_distribution(self, proposal: Any) -> float:
+        return _checked(_checks.unit_interval, proposal["value"], "mass_distribution")
+
+    @validate("gravity")
+    def _validate_gravity(self, proposal: Any) -> float:
+        return _checked(_checks.finite, proposal["value"], "gravity")
+
+    @validate("mode", "tool")
+    def _validate_choice(self, proposal: Any) -> str:
+        name, v = proposal["trait"].name, proposal["value"]
+        choices = MODES if name == "mode" else TOOLS
+        if v not in choices:
+            raise TraitError(f"{name} must be one of {', '.join(choices)}; got {v!r}")
+        return v
+
+    @validate("selected_vertex", "selected_rod")
+    def _validate_selection(self, proposal: Any) -> int | None:
+        name, v = proposal["trait"].name, proposal["value"]
+        if v is None:
+            return None
+        if name == "selected_vertex":
+            return _checked(_checks.vertex_index, v, self.linkage.n_vertices, name)
+        if not 0 <= v < self.linkage.n_rods:  # an Int trait: no type check needed
+            raise TraitError(f"{name} must be None or in range({self.linkage.n_rods}), got {v!r}")
+        return int(v)
+
+    @validate("attractor")
+    def _validate_attractor(self, proposal: Any) -> tuple[float, float] | None:
+        v = proposal["value"]
+        if v is None:
+            return None
+        x, y = _checked(_checks.finite_point, v, "attractor")
+        return (float(x), float(y))
+
+    @validate("tracked")
+    def _validate_tracked(self, proposal: Any) -> tuple[int, ...]:
+        n = self.linkage.n_vertices
+        out = tuple(_checked(_checks.vertex_index, v, n, "tracked") for v in proposal["value"])
+        if len(set(out)) != len(out):
+            twice = next(v for v in out if out.count(v) > 1)
+            raise TraitError(f"tracked lists vertex {twice} twice")
+        return out
+
+    # ============================================================ observers
+    @observe("step_size", "mass_distribution", "gravity")
+    def _on_parameter_change(self, change: Any) -> None:
+        # Effective at the next step of the running motion: no rebuild, no restart.
+        self.driver.set_parameter(change["name"], change["new"])
+
+    @observe("mode")
+    def _on_mode_change(self, change: Any) -> None:
+        if not self._ready:
+            return
+        self._commit_motion()
+        # Each mode keeps its own step size: a distance (kinematic) or a time step (dynamic).
+        self._step_memory[change["old"]] = self.step_size
+        self.step_size = self._step_memory[change["new"]]
+        self.driver.invalidate()
+        self._message = f"{change['new']} mode"
+        self._controls_changed()
+        self._request_draw()
+
+    @observe("selected_vertex")
+    def _on_selected_vertex_change(self, change: Any) -> None:
+        if change["new"] is not None:
+            self.selected_rod = None  # one selection at a time: keys act on it
+        self.driver.unsettle()  # the attractor now pulls another vertex
+        if self._ready and self.attractor is not None and change["new"] is not None:
+            self.running = True
+        self._request_draw()
+
+    @observe("selected_rod")
+    def _on_selected_rod_change(self, change: Any) -> None:
+        if change["new"] is not None:
+            self.selected_vertex = None
+        self._request_draw()
+
+    @observe("attractor")
+    def _on_attractor_change(self, change: Any) -> None:
+        self.driver.unsettle()
+        if not self._ready:
+            return
+        if change["new"] is not None and self.selected_vertex is not None:
+            self.running = True
+        elif change["new"] is None and self.mode == "kinematic" and self._drag_vertex is None:
+            self.running = False
+        self._request_draw()
+
+    @observe("running")
+    def _on_running_change(self, change: Any) -> None:
+        if not self._ready:
+            return
+        if change["new"]:
+            self.driver.unsettle()
+            self._start_animation()
+        else:
+            self._commit_motion()
+            if self._analyst.pos_version != self._pos_version:
+                self._refresh_analysis()  # big linkages are not re-analysed while moving
+            self._request_draw()
+        self._controls_changed()
+
+    @observe("tracked")
+    def _on_tracked_change(self, change: Any) -> None:
+        self.document.tracked = change["new"]
+        self._restart_tracks()
+        self._request_draw()
+
+    @observe("show_velocities", "show_vertices", "show_angles", "show_info")
+    @observe("show_stresses", "show_pebbles", "tool")
+    def _on_view_option_change(self, change: Any) -> None:
+        self._request_draw()
+
+    @observe("error")
+    def _on_error_change(self, change: Any) -> None:
+        if change["new"]:
+            self.error_log.append(change["new"])
+        if self._ready:
+            self._controls_changed()
+            self._request_draw()
+
+    @observe("recording")
+    def _on_recording_change(self, change: Any) -> None:
+        if not self._ready:
+            return
+        if change["new"]:
+            self.recorder.restart()
+            self.recorder.offer(self.scene())
+        self._controls_changed()

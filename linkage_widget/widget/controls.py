@@ -1,0 +1,250 @@
+"""The widget's controls, from tables: toolbar, action buttons, sliders, checkboxes, files, readout.
+
+Each control is linked to a trait of the session (two-way) or runs an action
+kind of :mod:`linkage_widget.session.tools`; the tables below are the whole
+list. :class:`Controls` holds the built controls by name, which is also what
+tests reach them by (``controls.buttons["undo"]``, ``controls.sliders["gravity"]``).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import ipywidgets as W
+from traitlets import HasTraits
+
+from ..session.document import DEFAULT_FILE
+from ..session.driving import STEP_SLIDER
+from ..session.tools import TOOL_TIPS, TOOLS
+
+__all__ = ["BUTTONS", "CHECKS", "SLIDERS", "Controls", "ControlsState", "readout_html"]
+
+#: Buttons: name, label, tooltip, action kind (the toolbar row, then the file row).
+BUTTONS = (
+    ("undo", "↶ undo", "undo (ctrl-z)", "undo"),
+    ("redo", "↷ redo", "redo (ctrl-shift-z)", "redo"),
+    ("fit", "fit", "fit the linkage to the view (Home)", "fit"),
+    ("play", "▶ play", "start/stop the motion (space)", "toggle_running"),
+    ("record", "● record", "record a GIF (r)", "toggle_recording"),
+    ("svg", "SVG", "export an SVG picture", "export_svg"),
+    ("png", "PNG", "export a PNG picture (p)", "export_png"),
+    ("save", "save", "save to the file named on the left (s)", "save"),
+    ("load", "load", "load the file named on the left (l)", "load"),
+)
+FILE_BUTTONS = ("save", "load")
+#: Sliders: trait, description, (min, max, step) or None (step size: per mode, STEP_SLIDER).
+SLIDERS = (
+    ("step_size", "step size", None),
+    ("mass_distribution", "mass distribution", (0.0, 1.0, 0.01)),
+    ("gravity", "gravity", (0.0, 1000.0, 10.0)),
+)
+#: Checkboxes: trait, label.
+CHECKS = (
+    ("show_velocities", "velocities"),
+    ("show_vertices", "vertices"),
+    ("show_angles", "angles"),
+    ("show_info", "info"),
+    ("show_stresses", "stresses"),
+    ("show_pebbles", "pebble game"),
+)
+MODE_TIPS = ["follow the pointer/attractor", "physics: masses, gravity, inertia"]
+
+
+class ControlsState(NamedTuple):
+    """What the controls show besides the linked traits."""
+
+    can_undo: bool
+    can_redo: bool
+    running: bool
+    recording: bool
+    mode: str
+    step_size: float
+    readout: str
+
+
+def readout_html(lines: list[str], explanation: str, error: str) -> str:
+    """The readout under the canvas: the analysis summary (or "analysing ..."), and the error."""
+    if lines:
+        body = "<br>".join(html.escape(line) for line in lines)
+        body += f"<br><span style='color:#455a64'>{html.escape(explanation)}</span>"
+    else:
+        body = "<i>analysing ...</i>"
+    err = f"<div style='color:#c62828;font-weight:bold'>{html.escape(error)}</div>" if error else ""
+    return f"<div style='font-family:monospace;line-height:1.35'>{body}{err}</div>"
+
+
+class Controls:
+    """The controls of one widget, linked to ``session``'s traits; buttons call ``run(kind)``.
+
+    Attributes
+    ----------
+    tools, modes : ipywidgets.ToggleButtons
+    buttons : dict of str to ipywidgets.Button
+    sliders : dict of str to ipywidgets.FloatSlider
+        By trait name: ``step_size``, ``mass_distribution``, ``gravity``.
+    checks : dict of str to ipywidgets.Checkbox
+    file_box : ipywidgets.Text
+    upload : ipywidgets.FileUpload
+    downloads, readout, help : ipywidgets.HTML
+    """
+
+    def __init__(self, session: HasTraits, run: Callable[[str], Any]) -> None:
+        self.tools = W.ToggleButtons(
+            options=[(t, t) for t in TOOLS],
+            tooltips=[TOOL_TIPS[t] for t in TOOLS],
+            value=session.tool,
+            style={"button_width": "82px"},
+        )
+        W.link((session, "tool"), (self.tools, "value"))
+        self.buttons = {name: _button(label, tip, kind, run) for name, label, tip, kind in BUTTONS}
+        self._mode = session.mode
+        self.sliders = {name: _slider(session, name, text, r) for name, text, r in SLIDERS}
+        self.modes = W.ToggleButtons(
+            options=["kinematic", "dynamic"],
+            value=session.mode,
+            style={"button_width": "92px"},
+            tooltips=MODE_TIPS,
+        )
+        W.link((session, "mode"), (self.modes, "value"))
+        self.checks = {name: _checkbox(session, name, label) for name, label in CHECKS}
+        self.file_box = W.Text(
+            value=DEFAULT_FILE, description="file", layout=W.Layout(width="260px")
+        )
+        W.link((session, "file_name"), (self.file_box, "value"))
+        self.upload = W.FileUpload(
+            accept=".txt,.json", multiple=True, description="upload", layout=W.Layout(width="auto")
+        )
+        self.downloads = W.HTML()
+        self.readout = W.HTML()
+        self.readout.add_class("linkage-readout")
+        self.help = W.HTML(HELP_HTML)
+
+    def rows(self, canvas: W.DOMWidget) -> list[W.Widget]:
+        """The widget's children, top to bottom, with ``canvas`` in the third row."""
+        b, s = self.buttons, self.sliders
+        actions = [b[name] for name, *_ in BUTTONS if name not in FILE_BUTTONS]
+        files = [self.file_box, b["save"], b["load"], self.upload, self.downloads]
+        return [
+            self.tools,
+            W.HBox(actions),
+            canvas,
+            W.HBox([s["step_size"], s["mass_distribution"]]),
+            W.HBox([s["gravity"], self.modes]),
+            W.HBox(list(self.checks.values())),
+            self.readout,
+            W.HBox(files),
+            self.help,
+        ]
+
+    def update(self, state: ControlsState) -> None:
+        """Show ``state``: undo/redo enabled, play/record labels, the readout, the step range."""
+        b = self.buttons
+        b["undo"].disabled = not state.can_undo
+        b["redo"].disabled = not state.can_redo
+        b["play"].description = "■ stop" if state.running else "▶ play"
+        b["record"].description = "■ stop rec" if state.recording else "● record"
+        if state.mode != self._mode:
+            self._mode = state.mode
+            _set_step_range(self.sliders["step_size"], state.mode, state.step_size)
+        if self.readout.value != state.readout:  # unchanged text: no message to the browser
+            self.readout.value = state.readout
+
+    def show_downloads(self, links: str) -> None:
+        """Show the download links (HTML)."""
+        self.downloads.value = links
+
+
+def _button(label: str, tip: str, kind: str, run: Callable[[str], Any]) -> W.Button:
+    b = W.Button(description=label, tooltip=tip, layout=W.Layout(width="auto"))
+    b.on_click(lambda _b: run(kind))
+    return b
+
+
+def _checkbox(session: HasTraits, name: str, label: str) -> W.Checkbox:
+    box = W.Checkbox(
+        value=getattr(session, name),
+        description=label,
+        indent=False,
+        layout=W.Layout(width="auto", margin="0 12px 0 0"),
+    )
+    W.link((session, name), (box, "value"))
+    return box
+
+
+def _slider(
+    session: HasTraits, name: str, text: str, span: tuple[float, float, float] | None
+) -> W.FloatSlider:
+    value = getattr(session, name)
+    if span is None:  # the step size: its range depends on the mode
+        lo, hi, step, fmt, tip = STEP_SLIDER[session.mode]  # type: ignore[attr-defined]
+        extra = {"readout_format": fmt, "tooltip": tip}
+        lo, hi = min(lo, value), max(hi, value)
+    else:
+        (lo, hi, step), extra = span, {}
+    slider = W.FloatSlider(
+        value=value,
+        min=lo,
+        max=hi,
+        step=step,
+        description=text,
+        style={"description_width": "initial"},
+        **extra,
+    )
+    slider.add_class("linkage-" + name.replace("_", "-"))
+    _link_slider(session, name, slider)
+    return slider
+
+
+def _set_step_range(s: W.FloatSlider, mode: str, value: float) -> None:
+    """The step-size slider of ``mode``: its range (widened to hold ``value``), step, format."""
+    lo, hi, step, fmt, tip = STEP_SLIDER[mode]
+    # widen first so that the value is never clamped
+    s.min, s.max = min(s.min, lo, value), max(s.max, hi, value)
+    s.min, s.max = min(lo, value), max(hi, value)
+    s.step, s.readout_format, s.tooltip = step, fmt, tip
+
+
+def _link_slider(obj: HasTraits, name: str, slider: W.FloatSlider) -> None:
+    """Kernel-side two-way link of ``slider.value`` and the trait ``name``.
+
+    Unlike ``ipywidgets.link``, a trait value beyond the slider's range widens
+    the range instead of being clamped back into the trait by the slider.
+    """
+
+    def to_slider(change: Any) -> None:
+        v = change["new"]
+        if v > slider.max:
+            slider.max = v
+        if v < slider.min:
+            slider.min = v
+        if slider.value != v:
+            slider.value = v
+
+    def to_trait(change: Any) -> None:
+        if getattr(obj, name) != change["new"]:
+            setattr(obj, name, change["new"])
+
+    obj.observe(to_slider, names=name)
+    slider.observe(to_trait, names="value")
+
+
+HELP_HTML = """
+<details><summary>mouse and keys</summary>
+<table style="font-size:90%">
+<tr><td>click empty space</td><td>add a vertex</td></tr>
+<tr><td>click vertex / rod</td><td>select (again: deselect)</td></tr>
+<tr><td>drag a vertex</td><td>move the mechanism (shift-drag: move the vertex freely)</td></tr>
+<tr><td>drag empty space / wheel</td><td>pan / zoom</td></tr>
+<tr><td>middle- or alt-click</td><td>vertex: rod to the selected vertex;
+rod: fix the angle with the selected rod</td></tr>
+<tr><td>right- or ctrl-click</td>
+<td>place / remove the attractor (pulls the selected vertex)</td></tr>
+<tr><td>f t d z c</td><td>pin, track, delete, split rod, clear</td></tr>
+<tr><td>s l</td><td>save / load the file named in the file box</td></tr>
+<tr><td>v i p r</td><td>view options, info, PNG picture, record GIF</td></tr>
+<tr><td>space, Esc</td><td>start/stop the motion; deselect</td></tr>
+<tr><td>ctrl-z, ctrl-shift-z</td><td>undo, redo (Home: fit)</td></tr>
+</table></details>
+"""
