@@ -82,6 +82,8 @@ __all__ = [
 _SECTIONS = {"v": 2, "f": 1, "e": 2, "a": 3}
 _SECTION_NAMES = {"v": "vertex", "f": "pinned vertex", "e": "rod", "a": "fixed angle"}
 
+_INDEX_MIN, _INDEX_MAX = -(2**63), 2**63 - 1
+
 #: Pins, rods or angles as read: the indices and the line they came from.
 _Items = list[tuple[tuple[int, ...], int]]
 
@@ -126,11 +128,14 @@ def _number(field: str, source: str, line: int) -> float:
 
 def _index(field: str, source: str, line: int) -> int:
     try:
-        return int(field)
+        value = int(field)
     except ValueError:
         raise LinkageFormatError(
             f"{field!r} is not a vertex index (a whole number)", source, line
         ) from None
+    if not _INDEX_MIN <= value <= _INDEX_MAX:  # the checks hold indices in int64 arrays
+        raise LinkageFormatError(f"vertex {value} does not exist", source, line)
+    return value
 
 
 def _header(line: str, source: str, lineno: int) -> str | None:
@@ -193,7 +198,12 @@ class _Reader:
 
 
 class _ItemChecks:
-    """Checks the pins, rods and angles read against the vertices; errors name the line."""
+    """Checks the pins, rods and angles read against the vertices; errors name the line.
+
+    Each kind is checked in file order, so the error reported is the first one in
+    the file; the index ranges and rod lengths are tested for all items at once
+    first (a million-line file stays fast), and the loop stops at the first bad one.
+    """
 
     def __init__(self, vertices: np.ndarray, source: str) -> None:
         self.vertices = vertices
@@ -204,47 +214,56 @@ class _ItemChecks:
     def error(self, message: str, line: int) -> LinkageFormatError:
         return LinkageFormatError(message, self.source, line)
 
-    def in_range(self, indices: tuple[int, ...], what: str, line: int) -> None:
+    def first_out_of_range(self, indices: np.ndarray) -> int:
+        """The first row of ``indices`` naming a vertex the file does not have (or their count)."""
+        first = _checks.first_row_out_of_range(indices, len(self.vertices))
+        return len(indices) if first is None else first
+
+    def out_of_range(self, indices: tuple[int, ...], what: str, line: int) -> LinkageFormatError:
         n = len(self.vertices)
-        for v in indices:
-            try:
-                _checks.vertex_index(v, n, "vertex")
-            except ValueError:
-                plural = "vertex" if n == 1 else "vertices"
-                raise self.error(
-                    f"{what}: vertex {v} does not exist (the file has {n} {plural})", line
-                ) from None
+        v = indices[_checks.first_row_out_of_range(np.array(indices), n) or 0]
+        plural = "vertex" if n == 1 else "vertices"
+        return self.error(f"{what}: vertex {v} does not exist (the file has {n} {plural})", line)
 
     def pins(self, items: _Items) -> None:
+        first_out = self.first_out_of_range(_indices(items, 1))
         seen: dict[int, int] = {}
-        for (v,), line in items:
-            self.in_range((v,), "pin", line)
+        for row, ((v,), line) in enumerate(items):
+            if row == first_out:
+                raise self.out_of_range((v,), "pin", line)
             if v in seen:
                 raise self.error(f"vertex {v} is pinned already (line {seen[v]})", line)
             seen[v] = line
 
     def rods(self, items: _Items) -> None:
-        for (i, j), line in items:
-            what = f"rod {i}-{j}"
-            self.in_range((i, j), what, line)
+        ends = _indices(items, 2)
+        first_out = self.first_out_of_range(ends)
+        with np.errstate(over="ignore", invalid="ignore"):
+            d = self.vertices[ends[:first_out, 0]] - self.vertices[ends[:first_out, 1]]
+            lengths = np.hypot(d[:, 0], d[:, 1])
+        first_bad_length = _checks.first_bad_rod_length(lengths)
+        for row, ((i, j), line) in enumerate(items):
+            if row == first_out:
+                raise self.out_of_range((i, j), f"rod {i}-{j}", line)
             if i == j:
-                raise self.error(f"{what} joins a vertex to itself", line)
+                raise self.error(f"rod {i}-{j} joins a vertex to itself", line)
             key = frozenset((i, j))
             if key in self.rod_lines:
-                raise self.error(f"{what} repeats the rod on line {self.rod_lines[key]}", line)
-            with np.errstate(over="ignore"):
-                length = np.hypot(*(self.vertices[i] - self.vertices[j]))
-            try:
-                _checks.rod_length(length, what)
-            except ValueError as exc:
-                raise self.error(str(exc), line) from None
+                raise self.error(f"rod {i}-{j} repeats the rod on line {self.rod_lines[key]}", line)
+            if row == first_bad_length:
+                try:
+                    _checks.rod_length(lengths[row], f"rod {i}-{j}")
+                except ValueError as exc:
+                    raise self.error(str(exc), line) from None
             self.rod_lines[key] = line
 
     def angles(self, items: _Items) -> None:
+        first_out = self.first_out_of_range(_indices(items, 3))
         seen: dict[tuple[int, frozenset[int]], int] = {}
-        for (i, j, k), line in items:
+        for row, ((i, j, k), line) in enumerate(items):
             what = f"angle ({i}, {j}, {k})"
-            self.in_range((i, j, k), what, line)
+            if row == first_out:
+                raise self.out_of_range((i, j, k), what, line)
             if len({i, j, k}) != 3:
                 raise self.error(f"{what} repeats a vertex", line)
             for arm in (j, k):
