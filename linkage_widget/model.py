@@ -1,7 +1,13 @@
 """The linkage model: joints, rods, fixed angles and pins, with index-safe editing.
 
 A :class:`Linkage` is plain data plus editing operations. It knows nothing of
-constraints, motion or drawing; those modules read it.
+constraints, motion or drawing; those modules read it. Files go through the
+layer below, :mod:`linkage_widget.io`: its 2007 codec parses text into plain
+arrays (:class:`~linkage_widget.io.LinkageData`), checking every line, and the
+model builds itself from them (:meth:`Linkage.load`, :meth:`Linkage.loads`,
+:meth:`Linkage.from_bytes`) or hands its arrays over to be written
+(:meth:`Linkage.dumps`, :meth:`Linkage.save`). Scalar and index checks and the
+rod-length bounds are :mod:`linkage_widget._checks`', shared with the codec.
 
 Notation (used across the package)
 
