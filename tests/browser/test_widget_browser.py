@@ -174,7 +174,7 @@ def test_step_size_slider(fresh):
     # two steps of 0.05 (the slider's step), each a message from the browser
     v = poll(lambda: (v := kernel_json(pg, "w.step_size")) > 1.09 and v)
     assert v == pytest.approx(1.1), kernel_json(pg, "w.step_size")
-    assert kernel_json(pg, "w._step_slider.value") == v
+    assert kernel_json(pg, "w.controls.sliders['step_size'].value") == v
     kernel_exec(pg, "w.step_size = 1.0")
 
 
