@@ -45,7 +45,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from linkage_widget import Linkage  # noqa: E402
-from linkage_widget.motion.simulator import Simulator  # noqa: E402
+from linkage_widget.motion import Simulator  # noqa: E402
 
 DEFAULT_FILE = REPO.parent / "shared" / "reference-linkages" / "penrose3t.txt"
 SEGMENT = 200  # kinematic steps per target at most
@@ -189,7 +189,7 @@ def soak_widget(path: str | Path, frames: int, seed: int = 8, tracked: int = 2) 
     Besides the RSS, Python's own allocations are traced (``tracemalloc``) from the
     warm-up on: ``notes["traced growth MB"]`` is what the session kept.
     """
-    from linkage_widget.widget.widget import LinkageWidget
+    from linkage_widget.widget import LinkageWidget
 
     tracemalloc.start()
     try:

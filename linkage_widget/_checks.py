@@ -4,7 +4,11 @@ Each function takes a value from a user (a number, a string from a slider, a
 numpy scalar), returns it as a plain Python ``float``/``int``/array, and
 raises :class:`ValueError` naming the parameter when it is unusable. Callers
 that need another exception type (traitlets' ``TraitError``) wrap these; they
-never repeat the test.
+never repeat the test. Two refusals are also the built-in error Python itself
+would raise: a value that is no number at all (:class:`NotANumberError`, also a
+:class:`TypeError`, as from ``float("big")``'s callers) and an index out of range
+(:class:`OutOfRangeError`, also an :class:`IndexError`, as from ``list[i]``), so
+that ``Simulator.attract("a", ...)`` keeps raising the TypeError it always did.
 
 >>> positive(0.5, "step_size")
 0.5
@@ -24,6 +28,8 @@ import numpy as np
 __all__ = [
     "MAX_ROD_LENGTH",
     "MIN_ROD_LENGTH",
+    "NotANumberError",
+    "OutOfRangeError",
     "finite",
     "finite_point",
     "finite_points",
@@ -45,13 +51,21 @@ MIN_ROD_LENGTH = 1e-150
 MAX_ROD_LENGTH = 1e150
 
 
+class NotANumberError(ValueError, TypeError):
+    """A value that is no number (or, for an index, no whole number) at all."""
+
+
+class OutOfRangeError(ValueError, IndexError):
+    """An index outside its range."""
+
+
 def _as_float(value: Any, name: str, what: str) -> float:
     if isinstance(value, bool):
-        raise ValueError(f"{name} must be {what}, got {value!r}")
+        raise NotANumberError(f"{name} must be {what}, got {value!r}")
     try:
         return float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be {what}, got {value!r}") from None
+        raise NotANumberError(f"{name} must be {what}, got {value!r}") from None
 
 
 def finite(value: Any, name: str) -> float:
@@ -107,12 +121,12 @@ def item_index(value: Any, n: int, name: str, items: str = "items") -> int:
     >>> item_index(3, 3, "rod", "rods")
     Traceback (most recent call last):
     ...
-    ValueError: rod 3 out of range (there are 3 rods)
+    linkage_widget._checks.OutOfRangeError: rod 3 out of range (there are 3 rods)
     """
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} must be an index (a whole number), got {value!r}")
+        raise NotANumberError(f"{name} must be an index (a whole number), got {value!r}")
     if not 0 <= int(value) < n:
-        raise ValueError(f"{name} {int(value)} out of range (there are {n} {items})")
+        raise OutOfRangeError(f"{name} {int(value)} out of range (there are {n} {items})")
     return int(value)
 
 

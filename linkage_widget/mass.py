@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from . import _checks
 from .model import Linkage
 
 __all__ = [
@@ -58,20 +59,8 @@ def check_mass_parameters(mass_distribution: Any, total_mass: Any) -> tuple[floa
     ValueError
         Naming the offending argument.
     """
-    try:
-        alpha = float(mass_distribution)
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"mass_distribution must be a number in [0, 1], got {mass_distribution!r}"
-        ) from None
-    if not 0.0 <= alpha <= 1.0:  # also rejects nan
-        raise ValueError(f"mass_distribution must be in [0, 1], got {alpha}")
-    try:
-        m = float(total_mass)
-    except (TypeError, ValueError):
-        raise ValueError(f"total_mass must be a positive number, got {total_mass!r}") from None
-    if not (m > 0.0 and np.isfinite(m)):
-        raise ValueError(f"total_mass must be positive and finite, got {m}")
+    alpha = _checks.unit_interval(mass_distribution, "mass_distribution")
+    m = _checks.positive(total_mass, "total_mass")
     return alpha, m
 
 

@@ -1,5 +1,25 @@
-"""Motion on the constraint manifold: the :class:`Simulator` and its steppers."""
+"""Motion on the constraint manifold: the :class:`Simulator` facade and its steppers.
 
-from .simulator import MODES, STATUSES, Simulator, Spring
+The package face: :class:`Simulator`, the names of its modes and statuses, and the
+tolerances the tests use (all thresholds live in :mod:`.tolerances`).
+"""
 
-__all__ = ["MODES", "STATUSES", "Simulator", "Spring"]
+from .simulator import MODES, STATUSES, Simulator
+from .tolerances import (
+    CONDITIONED_ROUNDOFF,
+    CORRECTOR_DEVIATION,
+    DATA_TOL,
+    PROJECTION_TOL,
+    ROUNDOFF_FACTOR,
+)
+
+__all__ = [
+    "CONDITIONED_ROUNDOFF",
+    "CORRECTOR_DEVIATION",
+    "DATA_TOL",
+    "MODES",
+    "PROJECTION_TOL",
+    "ROUNDOFF_FACTOR",
+    "STATUSES",
+    "Simulator",
+]

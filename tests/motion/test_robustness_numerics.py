@@ -18,7 +18,7 @@ import pytest
 
 from linkage_widget import Linkage, LinkageFormatError
 from linkage_widget.model import MAX_ROD_LENGTH, MIN_ROD_LENGTH
-from linkage_widget.motion.simulator import (
+from linkage_widget.motion import (
     CONDITIONED_ROUNDOFF,
     DATA_TOL,
     PROJECTION_TOL,
@@ -26,7 +26,7 @@ from linkage_widget.motion.simulator import (
     Simulator,
 )
 from linkage_widget.rigidity import analyze
-from linkage_widget.widget.widget import STEP_SLIDER
+from linkage_widget.session.driving import STEP_SLIDER
 
 sys.path.insert(0, str(Path(__file__).parent))
 

@@ -17,7 +17,7 @@ from scipy.integrate import solve_ivp
 from linkage_widget import Linkage
 from linkage_widget.constraints import ConstraintSet
 from linkage_widget.mass import mass_matrix
-from linkage_widget.motion.simulator import Simulator
+from linkage_widget.motion import Simulator
 
 G = 9.81
 

@@ -7,31 +7,16 @@ simulator rather than trust it.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import numpy as np
 import pytest
+from conftest import reference_linkage
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from linkage_widget import Linkage
 from linkage_widget.constraints import ConstraintSet
 from linkage_widget.mass import mass_matrix
-from linkage_widget.motion.simulator import STATUSES, Simulator
-
-try:
-    from conftest import reference_linkage
-except ImportError:  # pragma: no cover - conftest.py is always there in this repo
-    REFERENCE_DIR = Path(__file__).resolve().parents[2] / "shared" / "reference-linkages"
-
-    def reference_linkage(name: str) -> Path:
-        path = REFERENCE_DIR / name
-        if not path.is_file():
-            if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
-                pytest.fail(f"CI: missing reference linkage {path}")
-            pytest.skip(f"needs {path} (the 2007 program's files)")
-        return path
+from linkage_widget.motion import STATUSES, Simulator
 
 
 def _rod_strain(link: Linkage, positions: np.ndarray) -> float:

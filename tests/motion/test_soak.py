@@ -26,11 +26,11 @@ import pytest
 from conftest import reference_linkage
 
 from linkage_widget import Linkage
-from linkage_widget.motion.simulator import DATA_TOL
+from linkage_widget.motion import DATA_TOL
 from linkage_widget.session.history import History
-from linkage_widget.widget.widget import TRACK_CAP
+from linkage_widget.session.recording import TRACK_CAP
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 KINEMATIC_STEPS = 100_000
 DYNAMIC_STEPS = 10_000
 WIDGET_FRAMES = 3_000

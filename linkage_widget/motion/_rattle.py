@@ -1,0 +1,264 @@
+r"""The dynamic step: RATTLE/SHAKE with gravity, springs, the attractor and damping.
+
+It integrates :math:`M\ddot p = F(p, \dot p) - A(p)^T\lambda`, :math:`g(p) = 0`.
+
+One step of length :math:`h`:
+
+.. math::
+    p_{n+1} &= p_n + h \dot p_n + \tfrac{h^2}{2} M^{-1}\big(F(p_n, \dot p_n)
+               - A(p_n)^T\lambda\big), \qquad g(p_{n+1}) = 0, \\
+    (M + \tfrac h2 C)\,\dot p_{n+1} &= M \frac{p_{n+1} - p_n}{h}
+               + \tfrac h2 F_c(p_{n+1}) - A(p_{n+1})^T\mu, \qquad A(p_{n+1})\dot p_{n+1} = 0,
+
+a half kick and drift whose constraint force is found by SHAKE iterations
+(:func:`~linkage_widget.motion._projection.project` along
+:math:`M^{-1}A(p_n)^T`), and a second half kick projected onto the allowed
+velocities. Without damping it is symplectic and time-reversible: the energy
+error stays bounded. Forces (:class:`Forces`): gravity :math:`-g M e_y`, the
+attractor as a spring and damper on the pulled vertex, global viscous damping
+:math:`-c\,M\dot p` and the springs/dampers between vertex pairs
+(:class:`~linkage_widget.springs.Spring`). Damping enters the first half kick
+explicitly and the second implicitly (:math:`C`), which keeps stiff dampers stable.
+
+A SHAKE iteration that stalls at a small residual (rounded data along an
+approximate flex) is finished by post-stabilisation; one that still does not
+converge is split in halves, at most ``MAX_SUBSTEP_DEPTH`` deep; at a singular
+placement the smallest sub-step is taken only if it leaves the constraint error
+at most ``DATA_TOL`` (or no larger than it was), else the positions stay.
+
+:func:`rattle_step` returns ``(positions, velocities, status)`` and touches nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._metric import Layout, Metric, unit_vectors
+from ._projection import held_residual, project
+from ._setup import Setup
+from .tolerances import (
+    CORRECTOR_DEVIATION,
+    DATA_TOL,
+    MAX_SPRING_SUBSTEPS,
+    MAX_SUBSTEP_DEPTH,
+    POST_STABILIZE_TOL,
+    SPRING_STEP,
+)
+
+__all__ = ["Forces", "SpringArrays", "rattle_step"]
+
+
+@dataclass(frozen=True, eq=False)
+class SpringArrays:
+    """The springs between vertex pairs as arrays, each of shape ``(k,)``."""
+
+    i: np.ndarray
+    j: np.ndarray
+    stiffness: np.ndarray
+    rest_length: np.ndarray
+    damping: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class Forces:
+    r"""The applied forces of a dynamic step.
+
+    Attributes
+    ----------
+    gravity : float
+        :math:`g` (force :math:`-g\,M e_y`).
+    damping : float
+        Global viscous rate :math:`c` (force :math:`-c\,M\dot p`).
+    attractor : tuple of (int, ndarray) or None
+        Pulled vertex and target; a spring ``attractor_stiffness`` and damper
+        ``attractor_damping`` between them.
+    springs : SpringArrays or None
+        Springs/dampers between vertex pairs (``None``: none).
+    """
+
+    gravity: float
+    damping: float
+    attractor: tuple[int, np.ndarray] | None
+    attractor_stiffness: float
+    attractor_damping: float
+    springs: SpringArrays | None
+
+    def conservative(self, metric: Metric, p: np.ndarray) -> np.ndarray:
+        """Gravity, attractor spring and spring elements at ``p``, shape ``(2n,)``."""
+        force = -self.gravity * metric.weight
+        if self.attractor is not None and self.attractor_stiffness:
+            s, t = self.attractor
+            force[2 * s : 2 * s + 2] -= self.attractor_stiffness * (p[2 * s : 2 * s + 2] - t)
+        sp = self.springs
+        if sp is not None:
+            e, length = unit_vectors(p, sp.i, sp.j)
+            pull = (sp.stiffness * (length - sp.rest_length))[:, None] * e
+            force = force + _pair_force(len(p) // 2, sp.i, sp.j, -pull)
+        return force
+
+    def dissipative(self, metric: Metric, p: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Global, attractor and element damping forces at ``(p, v)``, shape ``(2n,)``."""
+        force = -self.damping * (metric.matrix @ v)
+        if self.attractor is not None and self.attractor_damping:
+            s = self.attractor[0]
+            force[2 * s : 2 * s + 2] -= self.attractor_damping * v[2 * s : 2 * s + 2]
+        sp = self.springs
+        if sp is not None:
+            e, _ = unit_vectors(p, sp.i, sp.j)
+            vv = v.reshape(-1, 2)
+            rate = np.sum(e * (vv[sp.i] - vv[sp.j]), axis=1)
+            force = force + _pair_force(len(p) // 2, sp.i, sp.j, -(sp.damping * rate)[:, None] * e)
+        return force
+
+    def potential_energy(self, metric: Metric, p: np.ndarray) -> float:
+        r"""Gravity :math:`g\,(M e_y)^T p`, the springs, and the attractor spring."""
+        energy = self.gravity * float(metric.weight @ p)
+        if self.attractor is not None:
+            s, t = self.attractor
+            k = self.attractor_stiffness
+            energy += 0.5 * k * float(np.sum((p[2 * s : 2 * s + 2] - t) ** 2))
+        sp = self.springs
+        if sp is not None:
+            d = p.reshape(-1, 2)[sp.i] - p.reshape(-1, 2)[sp.j]
+            stretch = np.hypot(d[:, 0], d[:, 1]) - sp.rest_length
+            energy += 0.5 * float(np.sum(sp.stiffness * stretch**2))
+        return energy
+
+    def substeps(self, metric: Metric, step_size: float) -> int:
+        r"""Sub-steps that keep the explicit springs stable.
+
+        :math:`h\,\omega \le` ``SPRING_STEP`` with :math:`\omega^2 = k (1/m_i + 1/m_j)`
+        (attractor: :math:`k / m_s`), where :math:`m` are the vertex particle
+        masses: :math:`M \succeq \operatorname{diag}(m)`, and constraints only add
+        inertia, so this bounds the true frequency from above.
+        """
+        mass = metric.vertex
+        omega2 = 0.0
+        if self.attractor is not None:
+            omega2 = self.attractor_stiffness / mass[self.attractor[0]]
+        sp = self.springs
+        if sp is not None:
+            inverse = 1.0 / mass[sp.i] + 1.0 / mass[sp.j]
+            omega2 = max(omega2, float(np.max(sp.stiffness * inverse)))
+        need = step_size * np.sqrt(omega2) / SPRING_STEP
+        return int(min(MAX_SPRING_SUBSTEPS, max(1, np.ceil(need))))
+
+    def damped_weights(self, metric: Metric, h: float) -> tuple[np.ndarray, Layout] | None:
+        r"""Weights of :math:`M + \tfrac h2 C` when a local damper makes :math:`C` non-scalar.
+
+        ``None`` when the only damping is global (:math:`C = cM`: the velocity stage
+        then divides by :math:`1 + \tfrac h2 c` instead). A damper between vertices
+        becomes an extra unknown of weight :math:`\tfrac h2 c_{ij}`.
+        """
+        sp = self.springs
+        dampers = np.zeros(0, dtype=bool) if sp is None else sp.damping > 0.0
+        local = self.attractor is not None and self.attractor_damping > 0.0
+        if not (local or dampers.any()):
+            return None
+        norm, layout = metric.norm, metric.layout
+        weights = metric.weights * (1.0 + 0.5 * h * self.damping)
+        if self.attractor is not None and self.attractor_damping:
+            s = self.attractor[0]
+            weights[2 * s : 2 * s + 2] += 0.5 * h * self.attractor_damping / norm
+        if sp is not None and dampers.any():
+            pairs = tuple(zip(sp.i[dampers].tolist(), sp.j[dampers].tolist(), strict=True))
+            layout = Layout(layout.middles, pairs)
+            weights = np.concatenate([weights, 0.5 * h * sp.damping[dampers] / norm])
+        return weights, layout
+
+
+def rattle_step(
+    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, step_size: float
+) -> tuple[np.ndarray, np.ndarray, str]:
+    """One dynamic step of ``step_size`` seconds from ``(p, v)`` (shapes ``(2n,)``).
+
+    Split into :meth:`Forces.substeps` equal sub-steps for the springs' stability.
+    Returns the new positions and velocities and the status: ``"blocked"`` when
+    the positions could not move at all (then ``p`` itself is returned).
+    """
+    start = p
+    substeps = forces.substeps(setup.metric, step_size)
+    for _ in range(substeps):
+        p, v = _substep(setup, forces, p, v, step_size / substeps, 0)
+    return p, v, "blocked" if p is start else "moved"
+
+
+def _substep(
+    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, h: float, depth: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """One RATTLE step of length ``h``; split in halves if SHAKE does not converge."""
+    fac0 = setup.mass_factor(p)
+    force = forces.conservative(setup.metric, p) + forces.dissipative(setup.metric, p, v)
+    # Position stage: p1 = p + h v + (h^2/2) M^-1 (F - A(p)^T lam) with g(p1) = 0.
+    drift = fac0.minimize(0.5 * h * h * force)
+    floor = setup.roundoff(p)
+    held = held_residual(setup, p, fac0, floor)
+    p1, ok, _ = project(setup, p + h * v + drift, fac0, held, floor, allow_refactor=False)
+    if not ok:
+        p1, ok = _post_stabilize(setup, p, p1, held, floor)
+    if not ok and depth < MAX_SUBSTEP_DEPTH:
+        p, v = _substep(setup, forces, p, v, 0.5 * h, depth + 1)
+        return _substep(setup, forces, p, v, 0.5 * h, depth + 1)
+    if not ok and not setup.error(setup.residuals(p1)) <= max(
+        setup.error(setup.residuals(p)), DATA_TOL
+    ):  # (written so that a NaN residual stays too)
+        # Not even the smallest sub-step converges (a singular placement), and taking
+        # it anyway would leave more than DATA_TOL: rods would break (a straight chain
+        # of six between pins flew apart, 600% strain within a second). Stay; the
+        # velocity stage still runs.
+        p1 = p
+    return p1, _velocity_stage(setup, forces, p1, (p1 - p) / h, h)
+
+
+def _velocity_stage(
+    setup: Setup, forces: Forces, p1: np.ndarray, v_half: np.ndarray, h: float
+) -> np.ndarray:
+    r"""The second half kick, the new velocity; shape ``(2n,)``.
+
+    .. math:: (M + \tfrac h2 C) v_1 = M v_{1/2} + \tfrac h2 F_c(p_1) - A(p_1)^T\mu,
+              \qquad A(p_1) v_1 = 0.
+    """
+    metric = setup.metric
+    rhs = metric.matrix @ v_half + 0.5 * h * forces.conservative(metric, p1)
+    damped = forces.damped_weights(metric, h)
+    if damped is not None:
+        return setup.factor(p1, *damped).minimize(rhs)
+    return setup.mass_factor(p1).minimize(rhs / (1.0 + 0.5 * h * forces.damping))
+
+
+def _post_stabilize(
+    setup: Setup, p: np.ndarray, p1: np.ndarray, held: np.ndarray, floor: float
+) -> tuple[np.ndarray, bool]:
+    """Finish a stalled SHAKE iteration at ``p1`` with Newton steps from ``p1`` itself.
+
+    SHAKE corrects along :math:`M^{-1}A(p_n)^T` with ``p``'s factorisation. Along
+    an approximate flex (rounded data, the Penrose "t" files) the near-null
+    directions turn as the linkage moves, and from ``p``'s directions the last
+    ~1e-8 of the residual cannot be reached: the iteration stalls, and splitting
+    the step only shrinks that rest with the square of the move, at ten to twenty
+    times the cost (penrose3t: 127 ms per frame, measured). A projection along
+    :math:`M^{-1}A(p_{n+1})^T` (post-stabilisation, Ascher et al. 1995) removes it
+    in one or two Newton steps. Its forces are still internal (no net force or
+    torque), and its correction is of the size of the residual, so symplecticity
+    is lost only at that level. It is used only for small residuals and small
+    corrections (at most ``CORRECTOR_DEVIATION`` of the move): a step through a
+    singular placement, or onto another branch, is still split.
+    Returns the point and whether it is acceptable.
+    """
+    if not setup.error(setup.residuals(p1)) <= POST_STABILIZE_TOL:
+        return p1, False
+    q, ok, _ = project(setup, p1, setup.factor(p1), held, floor, allow_refactor=True)
+    move = float(np.max(np.abs(p1 - p)))
+    if ok and float(np.max(np.abs(q - p1))) <= CORRECTOR_DEVIATION * move:
+        return q, True
+    return p1, False
+
+
+def _pair_force(n: int, i: np.ndarray, j: np.ndarray, on_i: np.ndarray) -> np.ndarray:
+    """Stack forces ``on_i`` (shape ``(k, 2)``) on ``i`` and their opposites on ``j``."""
+    out = np.zeros((n, 2))
+    np.add.at(out, i, on_i)
+    np.add.at(out, j, -on_i)
+    return out.reshape(-1)

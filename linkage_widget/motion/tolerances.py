@@ -1,0 +1,96 @@
+"""Every numerical threshold of the motion layer, each with the reason for its value.
+
+"Relative" means :meth:`~linkage_widget.constraints.ConstraintSet.relative_residuals`:
+rod strain, angle in radians, pin offset over the typical rod length. "Normalised
+units" means the mass metric divided by the mean vertex particle mass (see
+:mod:`linkage_widget.motion._metric`), so a free vertex has unit weight.
+
+>>> PROJECTION_TOL < DATA_TOL
+True
+"""
+
+from __future__ import annotations
+
+# ------------------------------------------------------------- projection
+#: A projection has converged when the largest relative residual is at most this...
+PROJECTION_TOL = 1e-12
+#: ...but the corrector keeps iterating, refactorising if needed, down to round-off: near a
+#: singular placement a 1e-12 residual would move a Peaucellier output off its line by ~1e-9.
+#: Round-off is this many machine epsilons of the largest coordinate over the shortest rod.
+ROUNDOFF_FACTOR = 4.0
+#: When even Newton stops contracting, residuals up to this many round-offs are accepted:
+#: the conditioning amplifies round-off (a 10 000-square braced ladder reaches ~5e-11).
+CONDITIONED_ROUNDOFF = 100.0
+#: The largest whole residual a step may leave (rounded data along an approximate flex
+#: holds part of its residual; a flex that strays further is treated as blocked).
+DATA_TOL = 1e-6
+#: Along an approximate flex, the correctable residual may stay up to this fraction of the
+#: held one (it is corrected at the next step, so the error cannot drift).
+HELD_FRACTION = 0.1
+#: Diagonal regularisation of the Schur complement (normalised units; see
+#: "Regularisation" in :mod:`linkage_widget.motion.simulator`).
+REGULARIZATION = 1e-13
+#: A corrector may move the predicted point by at most this fraction of the step.
+CORRECTOR_DEVIATION = 0.1
+#: A corrector iteration that shrinks the residual less than this has stalled: refactorise
+#: (or, in RATTLE, split the time step).
+CHORD_CONTRACTION = 0.25
+#: In kinematic mode a chord iteration that shrinks the residual less than this is slow:
+#: switch to Newton (the Penrose "t" files' near-flex makes the chord crawl).
+SLOW_CONTRACTION = 0.1
+#: Chord iterations (reusing one factorisation) before switching to Newton: a banded
+#: Cholesky costs about two solves, a SuperLU factorisation about ten (measured).
+CHORD_ITERATIONS_BANDED = 2
+CHORD_ITERATIONS_SPARSE = 8
+#: Refactorisations allowed per projection before it counts as stalled.
+MAX_REFACTORISATIONS = 2
+#: Corrector iterations per projection.
+MAX_CORRECTOR_ITERATIONS = 30
+# -------------------------------------------------------- kinematic step
+#: A kinematic step starts at most this many times the last accepted move of the pulled
+#: vertex (a trust region): pushing against a dead point then costs few halvings per
+#: step, and full speed returns within a few steps after it.
+STEP_GROWTH = 4.0
+#: Step halvings per kinematic step before the pulled vertex counts as blocked.
+MAX_HALVINGS = 40
+#: Accept a kinematic step when the squared distance to the target falls by at least
+#: this fraction of its linear prediction (0.5 is exact for a straight path: no overshoot).
+DESCENT_RATIO = 0.49
+#: The target is reached within this many length scales.
+TARGET_TOL = 1e-9
+#: Blocked when the pulled vertex would move less than this times min(step_size, distance).
+#: Near a dead point its move shrinks like the square of the distance to the singular
+#: placement, so this also keeps the flow ~1e-3 (relative) away from that placement.
+BLOCK_FRACTION = 1e-4
+#: A pulled-vertex speed below this (normalised units: 1 for a free vertex) is rounding:
+#: the vertex cannot move at all (pinned, or held rigid).
+DRIVE_TOL = 1e-12
+# -------------------------------------------------------- linear algebra
+#: Use banded Cholesky when the reverse Cuthill-McKee bandwidth is at most this.
+BANDED_MAX_BANDWIDTH = 48
+# ---------------------------------------------------------- dynamic step
+#: A SHAKE iteration that stalls with the whole residual at most this is finished by
+#: post-stabilisation (Newton steps from the new point, corrections along A(p_{n+1})^T
+#: instead of A(p_n)^T) rather than by splitting the step.
+POST_STABILIZE_TOL = 1e-6
+#: A dynamic step whose SHAKE iteration fails is split in halves, at most this deep.
+MAX_SUBSTEP_DEPTH = 8
+#: Springs are explicit forces: a dynamic step is split so that h * omega stays below this
+#: for the stiffest one (omega bounded with its vertices' own masses)...
+SPRING_STEP = 0.5
+#: ...into at most this many sub-steps (beyond, stiff springs may still go unstable).
+MAX_SPRING_SUBSTEPS = 64
+# ----------------------------------------------------------- mass metric
+#: A mass distribution below this leaves the rod-middle particles out of the metric: their
+#: share changes the motion by less than this, and near alpha = 0 (a subnormal alpha) the
+#: inverse of their masses would overflow and turn the positions into NaN.
+NEGLIGIBLE_ROD_MASS = 1e-12
+#: A pinned joint lighter than this fraction of the mean vertex mass gets the mean as its
+#: weight in the metric (it never moves; a tiny weight only spoils the conditioning).
+LIGHT_PINNED = 1e-3
+
+# -------------------------------------------------------- force defaults
+#: Default attractor spring stiffness (force per length) and damping (force per speed):
+#: with the default total mass 1 about a 1 s period, damping ratio about 0.7.
+ATTRACTOR_STIFFNESS = 40.0
+ATTRACTOR_DAMPING = 9.0
