@@ -2,9 +2,38 @@
 
 :class:`LinkageSession` can be driven from a script or a test (gestures, keys,
 frames, undo, export) without a browser; the widget
-(:class:`linkage_widget.widget.LinkageWidget`) is a view over it.
+(:class:`linkage_widget.widget.LinkageWidget`) is a view over it and imports
+what it needs of this layer from here.
+
+Modules: :mod:`.session` (the facade; with :mod:`.traits`, :mod:`.pointer`,
+:mod:`.actions`, :mod:`.frames`, the parts of its class), :mod:`.tools` (input
+-> actions, pure), :mod:`.document` (index-safe edits), :mod:`.driving`
+(simulator lifecycle, drag policy), :mod:`.analysis` (sync/threaded, throttled),
+:mod:`.recording` (tracks, GIF frames), :mod:`.history`, :mod:`.gestures`.
 """
 
+from .analysis import running_loop
+from .document import DEFAULT_FILE
+from .driving import STEP_SLIDER
+from .gestures import EventMerger, Gesture, Key
+from .history import History, Snapshot
+from .recording import TRACK_CAP, Tracks
 from .session import LinkageSession
+from .tools import TOOL_TIPS, TOOLS, Action
 
-__all__ = ["LinkageSession"]
+__all__ = [
+    "DEFAULT_FILE",
+    "STEP_SLIDER",
+    "TOOLS",
+    "TOOL_TIPS",
+    "TRACK_CAP",
+    "Action",
+    "EventMerger",
+    "Gesture",
+    "History",
+    "Key",
+    "LinkageSession",
+    "Snapshot",
+    "Tracks",
+    "running_loop",
+]

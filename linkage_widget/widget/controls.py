@@ -15,9 +15,7 @@ from typing import Any, NamedTuple
 import ipywidgets as W
 from traitlets import HasTraits
 
-from ..session.document import DEFAULT_FILE
-from ..session.driving import STEP_SLIDER
-from ..session.tools import TOOL_TIPS, TOOLS
+from ..session import DEFAULT_FILE, STEP_SLIDER, TOOL_TIPS, TOOLS
 
 __all__ = ["BUTTONS", "CHECKS", "SLIDERS", "Controls", "ControlsState", "readout_html"]
 

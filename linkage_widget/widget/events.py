@@ -16,7 +16,7 @@ import ipywidgets as W
 from ipycanvas import Canvas
 from ipyevents import Event
 
-from ..session.gestures import EventMerger
+from ..session import EventMerger
 
 __all__ = ["WATCHED_EVENTS", "connect", "make_canvas"]
 

@@ -14,7 +14,7 @@ import math
 import time
 from collections.abc import Callable
 
-from ..session.analysis import running_loop
+from ..session import running_loop
 
 __all__ = ["FRAME_S", "MIN_YIELD_S", "SLEEP_OVERSHOOT_S", "FrameLoop"]
 

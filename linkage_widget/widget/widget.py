@@ -25,9 +25,7 @@ import ipywidgets as W
 
 from ..draw.canvas import draw_scene
 from ..model import Linkage
-from ..session import LinkageSession
-from ..session.analysis import running_loop
-from ..session.tools import Action
+from ..session import Action, LinkageSession, running_loop
 from .controls import Controls, ControlsState, readout_html
 from .events import connect, make_canvas
 from .files import Downloads, uploaded_files
