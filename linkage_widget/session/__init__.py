@@ -14,7 +14,7 @@ Modules: :mod:`.session` (the facade; with :mod:`.traits`, :mod:`.pointer`,
 
 from .analysis import running_loop
 from .document import DEFAULT_FILE
-from .driving import STEP_SLIDER
+from .driving import PARAMETER_RANGES, STEP_SLIDER
 from .gestures import EventMerger, Gesture, Key
 from .history import History, Snapshot
 from .recording import TRACK_CAP, Tracks
@@ -23,6 +23,7 @@ from .tools import TOOL_TIPS, TOOLS, Action
 
 __all__ = [
     "DEFAULT_FILE",
+    "PARAMETER_RANGES",
     "STEP_SLIDER",
     "TOOLS",
     "TOOL_TIPS",

@@ -38,6 +38,7 @@ __all__ = [
     "DRAG_STEP_PX",
     "DRAG_SUBSTEPS",
     "FRAME_BUDGET_S",
+    "PARAMETER_RANGES",
     "STEP_SLIDER",
     "STILL_FRAMES",
     "STILL_PX",
@@ -55,6 +56,8 @@ STEP_SLIDER = {
     "kinematic": (0.05, 20.0, 0.05, ".2f", "largest move of the pulled vertex per step"),
     "dynamic": (0.001, 0.05, 0.001, ".3f", "time step in seconds (1/60 = real time)"),
 }
+#: Slider ranges of the other motion parameters: min, max, step.
+PARAMETER_RANGES = {"mass_distribution": (0.0, 1.0, 0.01), "gravity": (0.0, 1000.0, 10.0)}
 DRAG_STEP_PX = 20.0  # while dragging, a kinematic step may move the vertex this far on screen
 DRAG_SUBSTEPS = 10  # kinematic steps per frame while dragging (the pointer may be far) ...
 FRAME_BUDGET_S = 0.008  # ... but no more stepping than this per frame ...

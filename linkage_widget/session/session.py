@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from traitlets import TraitError
 
@@ -145,7 +145,7 @@ class LinkageSession(ActionsMixin, PointerMixin, FramesMixin, SessionTraits):
         self._init_pointer()
 
     @classmethod
-    def load(cls, path: str | PathLike[str], **kwargs: Any) -> Any:
+    def load(cls, path: str | PathLike[str], **kwargs: Any) -> Self:
         """A session showing the linkage file ``path`` (or a bundled example by bare name).
 
         Reads the JSON sibling ``<path>.json`` (tracked vertices, springs, mass

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import ipywidgets as W
 from traitlets import HasTraits
 
-from ..session import DEFAULT_FILE, STEP_SLIDER, TOOL_TIPS, TOOLS
+from ..session import DEFAULT_FILE, PARAMETER_RANGES, STEP_SLIDER, TOOL_TIPS, TOOLS
 
 __all__ = ["BUTTONS", "CHECKS", "SLIDERS", "Controls", "ControlsState", "readout_html"]
 
@@ -32,11 +32,12 @@ BUTTONS = (
     ("load", "load", "load the file named on the left (l)", "load"),
 )
 FILE_BUTTONS = ("save", "load")
-#: Sliders: trait, description, (min, max, step) or None (step size: per mode, STEP_SLIDER).
+#: Sliders: trait, description. Their ranges are the session's (STEP_SLIDER per mode for
+#: the step size, PARAMETER_RANGES for the others): the view holds no numbers about motion.
 SLIDERS = (
-    ("step_size", "step size", None),
-    ("mass_distribution", "mass distribution", (0.0, 1.0, 0.01)),
-    ("gravity", "gravity", (0.0, 1000.0, 10.0)),
+    ("step_size", "step size"),
+    ("mass_distribution", "mass distribution"),
+    ("gravity", "gravity"),
 )
 #: Checkboxes: trait, label.
 CHECKS = (
@@ -98,7 +99,7 @@ class Controls:
         W.link((session, "tool"), (self.tools, "value"))
         self.buttons = {name: _button(label, tip, kind, run) for name, label, tip, kind in BUTTONS}
         self._mode = session.mode
-        self.sliders = {name: _slider(session, name, text, r) for name, text, r in SLIDERS}
+        self.sliders = {name: _slider(session, name, text) for name, text in SLIDERS}
         self.modes = W.ToggleButtons(
             options=["kinematic", "dynamic"],
             value=session.mode,
@@ -171,20 +172,17 @@ def _checkbox(session: HasTraits, name: str, label: str) -> W.Checkbox:
     return box
 
 
-def _slider(
-    session: HasTraits, name: str, text: str, span: tuple[float, float, float] | None
-) -> W.FloatSlider:
+def _slider(session: HasTraits, name: str, text: str) -> W.FloatSlider:
     value = getattr(session, name)
-    if span is None:  # the step size: its range depends on the mode
+    if name == "step_size":  # its range depends on the mode
         lo, hi, step, fmt, tip = STEP_SLIDER[session.mode]  # type: ignore[attr-defined]
         extra = {"readout_format": fmt, "tooltip": tip}
-        lo, hi = min(lo, value), max(hi, value)
     else:
-        (lo, hi, step), extra = span, {}
+        (lo, hi, step), extra = PARAMETER_RANGES[name], {}
     slider = W.FloatSlider(
         value=value,
-        min=lo,
-        max=hi,
+        min=min(lo, value),  # a value beyond the range widens it (as _link_slider does)
+        max=max(hi, value),
         step=step,
         description=text,
         style={"description_width": "initial"},

@@ -17,7 +17,7 @@ finite, UI state points at things that exist, and the simulator's constraint err
 is at its tolerance: the round-off floor for an exact linkage (motion.py:
 PROJECTION_TOL, or CONDITIONED_ROUNDOFF x ROUNDOFF_FACTOR ulps of the largest
 coordinate over the shortest rod), relaxed to :data:`SINGULAR_TOL` at singular
-placements (see ``tests/test_robustness_numerics.py``: a step at a self-stressed
+placements (see ``tests/motion/test_robustness_numerics.py``: a step at a self-stressed
 placement may keep a residual along the self-stress, a dynamic one up to DATA_TOL).
 Exceptions that ipywidgets' callback dispatcher would only log count as failures.
 

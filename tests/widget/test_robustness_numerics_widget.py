@@ -234,7 +234,7 @@ def _off_manifold(mode: str) -> Simulator:
 
 @pytest.mark.parametrize("alpha", [5e-324, 2.2e-311, 1e-300])
 def test_a_vanishing_mass_distribution_moves_like_zero(alpha):
-    # Found by tests/test_stateful.py: the rod-middle particles' inverse masses overflowed
+    # Found by the stateful tests: the rod-middle particles' inverse masses overflowed
     # for a subnormal alpha; dynamic positions turned NaN, kinematic steps were 'blocked'.
     link = Linkage([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], rods=[(0, 1), (1, 2)], pinned=[0])
     for mode in ("kinematic", "dynamic"):
@@ -274,7 +274,7 @@ def test_splitting_a_pinned_rod_then_dynamics_keeps_the_rods_in_the_widget():
 
 @pytest.mark.parametrize("gap", [5e-324, 4.962243475981511e-167, 1e-151])
 def test_an_almost_zero_rod_is_refused_everywhere(gap, tmp_path):
-    # Found by tests/test_stateful.py: a vertex moved to (0, 5e-167) beside one at the
+    # Found by the stateful tests: a vertex moved to (0, 5e-167) beside one at the
     # origin made a rod that passed the exact zero-length check; its squared length
     # underflowed to 0 and the motion divided by it (inf, then NaN).
     with pytest.raises(ValueError, match="zero length"):
@@ -298,7 +298,7 @@ def test_an_almost_zero_rod_is_refused_everywhere(gap, tmp_path):
 
 @pytest.mark.parametrize("short", [1e-3, 1e-6])
 def test_a_nearly_massless_pinned_joint_does_not_break_the_factorisation(short):
-    # Found by tests/test_stateful.py: with all mass in the rods (the mass slider at 1), a
+    # Found by the stateful tests: with all mass in the rods (the mass slider at 1), a
     # pinned joint whose only rod is short and ends at another pin is nearly massless;
     # the banded Cholesky of the Schur complement failed and LinAlgError escaped step().
     link = Linkage(
