@@ -126,7 +126,8 @@ def _open(open_notebook, tmp_path, name):
     canvas_locator(pg).wait_for(state="visible")
     # the analysis of a big linkage runs in a thread after loading: let it finish first
     t0 = time.time()
-    while time.time() - t0 < 120 and "analysing" in kernel_exec(pg, "print(w.controls.readout.value)"):
+    readout = "print(w.controls.readout.value)"
+    while time.time() - t0 < 120 and "analysing" in kernel_exec(pg, readout):
         time.sleep(0.5)
     return pg
 
