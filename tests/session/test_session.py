@@ -5,6 +5,7 @@ Only public methods: ``press``/``drag``/``release``/``wheel``/``key`` for input,
 proves it in a fresh interpreter).
 """
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -235,3 +236,27 @@ def test_hooks_are_called_by_the_session(tmp_path):
     assert s.calls["show"] == shown + 4  # one draw per frame that moved
     s.save(tmp_path / "a.txt")
     assert s.calls["offer"] == ["text/plain"] and s.calls["controls"] > 0
+
+
+def test_big_linkages_are_analysed_in_a_thread():
+    n = 40
+    grid = [(float(i % 10) * 10, float(i // 10) * 10) for i in range(2 * n)]
+    rods = [(i, i + 1) for i in range(2 * n - 1) if (i + 1) % 10]
+    link = Linkage(grid, rods=rods)
+
+    async def main():
+        s = LinkageSession(link, show_info=True)  # over 60 vertices: not analysed at once
+        first = info(s)
+        for _ in range(500):
+            if info(s) != first:
+                break
+            await asyncio.sleep(0.01)
+        return s, first
+
+    s, first = asyncio.run(main())
+    assert first == ["analysing ..."]
+    assert info(s)[0].startswith("DOF") and s.analysis.dof > 0
+
+
+def info(s):
+    return [t for p in s.scene().by_role("info") for t in getattr(p, "texts", ())]
