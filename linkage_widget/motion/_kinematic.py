@@ -117,6 +117,7 @@ class KinematicStepper:
         dist: float,
         step_size: float,
     ) -> tuple[np.ndarray, str]:
+        """Find the largest acceptable step toward ``t`` by halving; ``(q, status)``."""
         fac = setup.mass_factor(p)
         v = self._remembered_drive(setup, p, s, t)
         if v is None:

@@ -4,14 +4,14 @@
 the counts of issue 6 (about five minutes on two cores) and assert:
 
 * no NaN, ever (the soak functions stop at the first non-finite position);
-* the constraint error stays at the floor the file's rounded data allows (motion.py:
+* the constraint error stays at the floor the file's rounded data allows (motion's
   DATA_TOL at most; measured ~2e-8);
 * memory is flat: the resident set size grows by less than a few MB after warm-up
   (simulator runs), Python's traced allocations by less than the undo cap (widget);
 * the widget's tracks, undo history and frame log stay capped.
 
 Kinematic: the full 10^5 steps of the issue (~150 s); dynamic: the full 10^4 (~115 s,
-11 ms per step; before motion.py's post-stabilisation RATTLE split most of penrose3t's
+11 ms per step; before motion's post-stabilisation RATTLE split most of penrose3t's
 steps on its near-flex and took ~130 ms per step); widget: 3000 frames (~30 s with
 tracemalloc), enough to fill the 2000-point track buffer.
 """
