@@ -8,6 +8,8 @@ document (whose index-safe edits are in :class:`~.document.Document`).
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..io import atomic_write
 from .document import DEFAULT_FILE
 from .gestures import Key
@@ -104,6 +106,72 @@ class ActionsMixin:
 
     def _do_redo(self) -> None:
         self.redo()
+
+    # -------------------------------------------------------------- pointer
+    def _do_place_attractor(self, x: float, y: float) -> None:
+        self.attractor = tuple(self._view.to_world([x, y]).tolist())
+
+    def _do_remove_attractor(self) -> None:
+        self.attractor = None
+
+    def _do_move_attractor(self, x: float, y: float) -> None:
+        if self.attractor is not None:
+            self._do_place_attractor(x, y)
+
+    def _do_drag_vertex(self, v: int, x: float, y: float, shift: bool) -> None:
+        """Drag vertex ``v`` to pixel ``(x, y)``: it pulls the mechanism (shift: moves freely)."""
+        target = self._view.to_world([x, y])
+        if shift or self._free_drag:
+            self._free_move(v, target)
+            return
+        if self._drag_vertex is None:
+            self._drag_vertex = v
+            self.selected_vertex = v
+            if self.linkage.is_pinned(v):
+                self._message = f"vertex {v} is pinned: f unpins it, shift-drag moves it"
+            self.running = True
+        self._drag_target = target
+        self.driver.unsettle()
+        self._pointer_input()
+
+    def _free_move(self, v: int, target: np.ndarray) -> None:
+        if not self._free_drag:
+            self._commit_motion()
+            self._history.record(self.document.snapshot())
+            self._free_drag = True
+            self.selected_vertex = v
+        try:
+            self.linkage.move_vertex(v, target)
+        except ValueError:
+            return  # onto a neighbour: skip this position, keep dragging
+        self._pos_version += 1
+        self.driver.invalidate()
+        self._request_draw()
+
+    def _end_drag(self) -> None:
+        if self._free_drag:
+            self._free_drag = False
+            self._after_edit()
+            return
+        self._drag_vertex = None
+        self._drag_target = None
+        if self.mode == "kinematic" and self.attractor is None:
+            self.running = False
+        self._refresh_analysis()
+        self._request_draw()
+
+    def _do_end_drag(self) -> None:
+        self._end_drag()
+
+    def _do_pan(self, dx: float, dy: float) -> None:
+        self._view = self._view.panned(dx, dy)
+        self._dirty = True
+        self._pointer_input()
+
+    def _do_zoom(self, x: float, y: float, factor: float) -> None:
+        self._view = self._view.zoomed(x, y, factor)
+        self._dirty = True
+        self._pointer_input()
 
     # ----------------------------------------------------------------- view
     def _do_fit(self) -> None:

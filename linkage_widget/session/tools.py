@@ -1,7 +1,7 @@
 """What a click, a press, a drag or a key means: pure decisions, returned as :class:`Action` s.
 
 The functions here read the situation (the tool, what is under the pointer, the
-selection) and return what to do; they change nothing and never call back into
+selection, the pointer's pixels) and return what to do; they change nothing and never call back into
 the session. :class:`~linkage_widget.session.LinkageSession` carries actions out
 (``_do_<kind>`` methods), so that the meaning of every input is in one place
 and testable without a session.
@@ -40,22 +40,28 @@ Action(kind='error', args=(), message='select a vertex first to pin it')
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 __all__ = [
+    "ATTRACTOR_HIT_PX",
     "TOOLS",
     "TOOL_TIPS",
     "VIEW_PRESETS",
     "Action",
     "HintState",
     "Selection",
+    "attract_action",
     "click_action",
+    "drag_action",
     "drag_kind",
     "fit_hint",
     "hint_text",
     "key_action",
     "link_action",
     "press_kind",
+    "release_action",
+    "zoom_factor",
 ]
 
 #: Toolbar tools: what a plain click (or a touch) does.
@@ -78,6 +84,8 @@ VIEW_PRESETS = (
 )
 
 Hit = tuple[str, int] | None
+Point = tuple[float, float]
+ATTRACTOR_HIT_PX = 12.0  # a right-click this close to the attractor (pixels) removes it
 
 
 class Action(NamedTuple):
@@ -118,6 +126,51 @@ def drag_kind(press: str, hit: Hit) -> str:
     if press == "primary":
         return "vertex" if hit is not None and hit[0] == "vertex" else "pan"
     return ""
+
+
+def attract_action(xy: Point, attractor_px: Point | None, sel: Selection) -> Action:
+    """Right/ctrl-click at pixel ``xy``: remove the attractor when on it, else place it there."""
+    if attractor_px is not None:
+        if math.hypot(attractor_px[0] - xy[0], attractor_px[1] - xy[1]) <= ATTRACTOR_HIT_PX:
+            return Action("remove_attractor", (), "attractor removed")
+    msg = "attractor placed: select a vertex for it to pull" if sel.vertex is None else ""
+    return Action("place_attractor", tuple(xy), msg)
+
+
+def drag_action(press: str, hit: Hit, placed: bool, xy: Point, delta: Point, shift: bool) -> Action:
+    """The pointer of a press moved to pixel ``xy`` (by ``delta``): what that does.
+
+    ``placed``: the press placed the attractor (a right-drag then moves it);
+    ``shift``: a vertex moves freely (an edit) instead of pulling the mechanism.
+    """
+    what = drag_kind(press, hit)
+    if what == "attractor" and placed:
+        return Action("move_attractor", tuple(xy))
+    if what == "vertex":
+        return Action("drag_vertex", (hit[1], *xy, shift))  # type: ignore[index]
+    if what == "pan":
+        return Action("pan", tuple(delta))
+    return Action("none")
+
+
+def release_action(
+    press: str, dragged: bool, pulled: bool, tool: str, hit: Hit, sel: Selection, xy: Point
+) -> Action:
+    """The end of a press at pixel ``xy``: the end of a vertex drag (``pulled``), or a click."""
+    if pulled:
+        return Action("end_drag")
+    if press == "primary" and not dragged:
+        return click_action(tool, hit, sel, xy)
+    return Action("none")
+
+
+def zoom_factor(delta_y: float) -> float:
+    """Zoom per wheel turn of ``delta_y`` pixels (down: out), at most e per 500 px.
+
+    >>> round(zoom_factor(-100.0), 3), zoom_factor(1e9) == zoom_factor(500.0)
+    (1.221, True)
+    """
+    return math.exp(-min(max(float(delta_y), -500.0), 500.0) * 0.002)
 
 
 def click_action(tool: str, hit: Hit, sel: Selection, xy: tuple[float, float]) -> Action:

@@ -12,17 +12,21 @@ from linkage_widget.session.document import Document, parse_upload, upload_name
 from linkage_widget.session.driving import DRAG_STEP_PX, Driver, Setup, Target
 from linkage_widget.session.recording import Recorder
 from linkage_widget.session.tools import (
+    ATTRACTOR_HIT_PX,
     TOOLS,
     Action,
     HintState,
     Selection,
+    attract_action,
     click_action,
+    drag_action,
     drag_kind,
     fit_hint,
     hint_text,
     key_action,
     link_action,
     press_kind,
+    release_action,
 )
 from linkage_widget.springs import Spring
 
@@ -61,6 +65,31 @@ def test_press_drag_and_link():
     assert link_action(("vertex", 4), Selection(vertex=1)) == Action("toggle_rod", (1, 4, None))
     assert link_action(("rod", 4), NOTHING).kind == "select"
     assert link_action(None, NOTHING).kind == "message"
+
+
+def test_pointer_actions():
+    near = (10.0 + ATTRACTOR_HIT_PX / 2, 10.0)
+    assert attract_action(near, (10.0, 10.0), NOTHING).kind == "remove_attractor"
+    placed = attract_action((50.0, 10.0), (10.0, 10.0), Selection(vertex=1))
+    assert placed == Action("place_attractor", (50.0, 10.0))
+    assert "select a vertex" in attract_action((1.0, 2.0), None, NOTHING).message
+    vertex = ("vertex", 3)
+    assert drag_action("primary", vertex, False, (5.0, 6.0), (1.0, 1.0), True) == Action(
+        "drag_vertex", (3, 5.0, 6.0, True)
+    )
+    assert drag_action("primary", None, False, (5.0, 6.0), (1.0, 2.0), False).args == (1.0, 2.0)
+    assert drag_action("attract", None, False, (5.0, 6.0), (1.0, 2.0), False).kind == "none"
+    assert drag_action("attract", None, True, (5.0, 6.0), (1.0, 2.0), False).kind == (
+        "move_attractor"
+    )
+    assert release_action("primary", True, True, "select", vertex, NOTHING, (0, 0)).kind == (
+        "end_drag"
+    )
+    assert release_action("primary", True, False, "select", None, NOTHING, (0, 0)).kind == "none"
+    assert release_action("link", False, False, "select", None, NOTHING, (0, 0)).kind == "none"
+    assert release_action("primary", False, False, "pin", vertex, NOTHING, (0, 0)) == Action(
+        "toggle_pin", (3,)
+    )
 
 
 def test_keys():
