@@ -14,7 +14,7 @@ checks both use), ``tests/widget/test_stateful_widget.py`` the second:
 
 After every rule: the model validates (no dangling index), every coordinate is
 finite, UI state points at things that exist, and the simulator's constraint error
-is at its tolerance: the round-off floor for an exact linkage (motion.py:
+is at its tolerance: the round-off floor for an exact linkage (motion/tolerances.py:
 PROJECTION_TOL, or CONDITIONED_ROUNDOFF x ROUNDOFF_FACTOR ulps of the largest
 coordinate over the shortest rod), relaxed to :data:`SINGULAR_TOL` at singular
 placements (see ``tests/motion/test_robustness_numerics.py``: a step at a self-stressed
@@ -62,12 +62,12 @@ from conftest import in_ci  # noqa: E402
 EPS = float(np.finfo(float).eps)
 #: At a singular placement a step may leave a residual along a self-stress (kinematic:
 #: 1.5e-10 for a unit collinear chain); a RATTLE step that cannot converge there may leave
-#: up to DATA_TOL, motion.py's largest residual a step may leave (a chain stretched
+#: up to DATA_TOL, the largest residual (motion/tolerances.py) a step may leave (a chain stretched
 #: straight between pins sits near 1e-6). A strain of 1e-6 is far below a pixel.
 SINGULAR_TOL = DATA_TOL
 #: Relative singular value below which a placement counts as (nearly) singular. Near a
 #: flat polygon (a split rod's chain folded along a rod, sagged by gravity: 2e-4) RATTLE's
-#: smallest sub-steps may not converge, and motion.py then accepts up to DATA_TOL.
+#: smallest sub-steps may not converge, and the simulator then accepts up to DATA_TOL.
 NEAR_SINGULAR = 1e-3
 
 # Coordinates: snapped values make coincident and collinear joints common; the others
@@ -95,7 +95,7 @@ def is_singular(linkage: Linkage) -> bool:
     """A special placement, or nearly one: a singular value the motion treats as a flex.
 
     The rank is lower than a generic placement's, or one of the generic rank's singular
-    values is below NEAR_SINGULAR of the largest (motion.py treats singular values below
+    values is below NEAR_SINGULAR of the largest (motion/simulator.py treats singular values below
     sqrt(REGULARIZATION) ~ 3e-7, normalised, as motions, and its dynamic sub-steps may
     fail to converge well before that).
     """

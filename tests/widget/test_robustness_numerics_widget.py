@@ -1,6 +1,6 @@
 """Numerical edge cases: nothing raises, nothing turns NaN, nothing jitters or loops.
 
-Each case names the documented behaviour it checks (motion.py's module notes and
+Each case names the documented behaviour it checks (motion/simulator.py's module notes and
 tolerances): a kinematic step that cannot make progress reports ``"blocked"`` and
 leaves the positions exactly as they were; an exact linkage keeps its constraint
 error at the round-off floor; a step always returns (promptly) with finite positions.
@@ -36,7 +36,7 @@ EPS = float(np.finfo(float).eps)
 def exact_tolerance(sim: Simulator) -> float:
     """The constraint error an exact linkage may show: PROJECTION_TOL or the round-off floor.
 
-    motion.py: round-off is ROUNDOFF_FACTOR ulps of the largest coordinate over the
+    motion/tolerances.py: round-off is ROUNDOFF_FACTOR ulps of the largest coordinate over the
     shortest rod, accepted up to CONDITIONED_ROUNDOFF times when the conditioning
     amplifies it.
     """
