@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..draw import ViewTransform
 from ..model import Linkage
 from ..motion import Simulator
 from ..springs import Spring
@@ -154,8 +155,10 @@ class Driver:
         return mode == "kinematic" and (target is None or self.settled)
 
     # ---------------------------------------------------------------- frames
-    def frame(self, setup: Setup, target: Target | None, dragging: bool, scale: float) -> FrameStep:
-        """One frame of motion toward ``target``; ``scale`` is pixels per world unit."""
+    def frame(
+        self, setup: Setup, target: Target | None, dragging: bool, view: ViewTransform
+    ) -> FrameStep:
+        """One frame of motion toward ``target``; ``view`` turns pixel policies into lengths."""
         sim = self.current(setup)
         if target != self._aimed:
             if target is None:
@@ -167,11 +170,9 @@ class Driver:
             sim.step(1)
             status = str(sim.status)
         else:
-            status = self._kinematic_steps(
-                sim, setup.step_size, target if dragging else None, scale
-            )
+            status = self._kinematic_steps(sim, setup.step_size, target if dragging else None, view)
         P = np.asarray(sim.positions, dtype=np.float64)
-        shift_px = float(np.abs(P - setup.linkage.vertices).max(initial=0.0)) * scale
+        shift_px = view.length_to_pixel(np.abs(P - setup.linkage.vertices).max(initial=0.0))
         if setup.mode == "kinematic":
             self._note_stillness(shift_px, dragging)
         if shift_px == 0.0:
@@ -181,12 +182,12 @@ class Driver:
         return FrameStep(P, status)
 
     def _kinematic_steps(
-        self, sim: Simulator, step_size: float, drag: Target | None, scale: float
+        self, sim: Simulator, step_size: float, drag: Target | None, view: ViewTransform
     ) -> str:
         """Steps of one kinematic frame: several while dragging (``drag``: the pointer)."""
         # A drag must keep up with the pointer: steps of up to DRAG_STEP_PX on screen (the
         # projection keeps them exact); the attractor moves at step_size per frame.
-        step = max(step_size, DRAG_STEP_PX / scale) if drag is not None else step_size
+        step = max(step_size, view.length_to_world(DRAG_STEP_PX)) if drag is not None else step_size
         if sim.step_size != step:
             sim.step_size = step
         t0 = time.perf_counter()
@@ -196,7 +197,7 @@ class Driver:
             status = str(sim.status)
             if status != "moved" or time.perf_counter() - t0 > FRAME_BUDGET_S:
                 break
-            if drag is not None and _gap_px(sim, drag, scale) <= DRAG_REACH_PX:
+            if drag is not None and _gap_px(sim, drag, view) <= DRAG_REACH_PX:
                 self.settled = True  # until the pointer moves again
                 break
         if status in ("reached target", "blocked"):
@@ -215,8 +216,8 @@ class Driver:
             self.settled = True
 
 
-def _gap_px(sim: Simulator, drag: Target, scale: float) -> float:
+def _gap_px(sim: Simulator, drag: Target, view: ViewTransform) -> float:
     """Screen distance from the dragged vertex to the pointer's world position."""
     p = sim.positions[drag.vertex]
-    gap = float(np.hypot(p[0] - drag.x, p[1] - drag.y)) * scale
+    gap = view.length_to_pixel(np.hypot(p[0] - drag.x, p[1] - drag.y))
     return gap if math.isfinite(gap) else math.inf

@@ -55,7 +55,7 @@ class FramesMixin:
         if self._motion_before is None:
             self._motion_before = self.document.snapshot()
         dragging = self._drag_vertex is not None
-        done = self.driver.frame(self._setup(), target, dragging, self._view.scale)
+        done = self.driver.frame(self._setup(), target, dragging, self._view)
         self._status = done.status
         if done.positions is None:
             return False

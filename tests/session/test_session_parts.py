@@ -7,6 +7,7 @@ actions, messages, or what a frame did.
 import numpy as np
 import pytest
 
+from linkage_widget.draw import ViewTransform
 from linkage_widget.model import Linkage
 from linkage_widget.session.document import Document, parse_upload, upload_name
 from linkage_widget.session.driving import DRAG_STEP_PX, Driver, Setup, Target
@@ -147,7 +148,7 @@ def test_driver_drag_steps_and_settles():
     d = Driver()
     assert d.idle("kinematic", None) and not d.idle("dynamic", None)
     target = Target(1, 0.0, 100.0)
-    step = d.frame(_setup(link), target, dragging=True, scale=1.0)
+    step = d.frame(_setup(link), target, dragging=True, view=ViewTransform(scale=1.0))
     assert step.positions is not None and step.status == "moved"
     # several steps of up to DRAG_STEP_PX (scale 1: world units) in one frame
     assert np.linalg.norm(step.positions[1] - [100.0, 0.0]) > DRAG_STEP_PX
@@ -156,7 +157,7 @@ def test_driver_drag_steps_and_settles():
     for _ in range(50):
         if d.settled:
             break
-        step = d.frame(_setup(link), target, dragging=True, scale=1.0)
+        step = d.frame(_setup(link), target, dragging=True, view=ViewTransform(scale=1.0))
         if step.positions is not None:
             link.set_positions(step.positions)
     assert d.settled and np.allclose(link.vertices[1], [0.0, 100.0], atol=0.25)
