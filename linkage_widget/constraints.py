@@ -4,7 +4,9 @@ This is the only module that knows the constraint math. Positions are stacked
 :math:`p = (x_0, y_0, x_1, y_1, \dots) \in \mathbb{R}^{2n}`; every function
 also accepts the ``(n, 2)`` form.
 
-Rows come in the order rods, fixed angles, pins (two rows per pin: x then y).
+Rows come in the order rods, fixed angles, pins (two rows per pin: x then y), then
+the drive rows that a simulator adds (motors, links, holds: two rows each), so that
+the rows of a linkage keep their indices.
 Each row is scaled so that residuals are lengths and rows are dimensionless
 with norm of order one, whatever the size of the linkage:
 
@@ -25,7 +27,22 @@ with norm of order one, whatever the size of the linkage:
 
   The gradient is well defined at every angle, 0° and 180° included (the 2007
   program held :math:`a \cdot b` instead, whose gradient loses rank there);
-* pin :math:`i` at anchor :math:`p_i^0`: :math:`g = p_i - p_i^0`, unit rows.
+* pin :math:`i` at anchor :math:`p_i^0`: :math:`g = p_i - p_i^0`, unit rows;
+* motor (rheonomic, added by :meth:`ConstraintSet.with_drives`): the rod
+  pivot :math:`c` → tip :math:`t`, :math:`d = p_t - p_c`, turns relative to the
+  ground x-axis or to a reference rod :math:`r = p_{r_1} - p_{r_0}`,
+
+  .. math:: g = \ell\,\operatorname{wrap}\big(\theta(d) - \theta(r)
+            - \theta_0 - \omega t\big), \quad
+            \nabla_{p_t} g = \ell\,\frac{(-d_y, d_x)}{|d|^2} = -\nabla_{p_c} g, \quad
+            \nabla_{p_{r_1}} g = \ell\,\frac{(r_y, -r_x)}{|r|^2} = -\nabla_{p_{r_0}} g
+
+  (:math:`\theta(r) = 0` for the ground), the same wrapped form as the fixed-angle
+  row, with :math:`\ell = |d_0|` (ground) or :math:`\sqrt{|d_0||r_0|}`; its time
+  derivative is :math:`\partial g/\partial t = -\ell\omega`, so allowed velocities
+  satisfy :math:`A v = b` with :math:`b = \ell\omega` on motor rows;
+* temporary links and holds (friction sticking): a link is a rod row with its own
+  length, a hold is a pin row.
 
 Row scaling changes neither the null space (the infinitesimal motions) nor the
 Gauss-Newton step, but it makes relative tolerances meaningful. The classical
@@ -35,15 +52,17 @@ its scaled row divided by :math:`L` (see :mod:`linkage_widget.rigidity`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
+from .drive_rows import Drives
+from .drive_rows import wrap_angle as _wrap
 from .model import Linkage
 
-__all__ = ["ConstraintSet", "rigidity_matrix", "as_flat", "as_points"]
+__all__ = ["ConstraintSet", "Drives", "rigidity_matrix", "as_flat", "as_points"]
 
 
 def as_flat(p: Any) -> np.ndarray:
@@ -54,11 +73,6 @@ def as_flat(p: Any) -> np.ndarray:
 def as_points(p: Any) -> np.ndarray:
     """Positions as an ``(n, 2)`` float64 array."""
     return np.ascontiguousarray(p, dtype=np.float64).reshape(-1, 2)
-
-
-def _wrap(angle: np.ndarray) -> np.ndarray:
-    r"""Map angles to :math:`[-\pi, \pi)`."""
-    return (angle + np.pi) % (2.0 * np.pi) - np.pi
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,6 +126,7 @@ class ConstraintSet:
     _order: np.ndarray = field(repr=False)
     _indices: np.ndarray = field(repr=False)
     _indptr: np.ndarray = field(repr=False)
+    drives: Drives = field(default_factory=lambda: Drives.none(), repr=False)
 
     @classmethod
     def from_linkage(cls, linkage: Linkage, positions: Any = None) -> ConstraintSet:
@@ -156,8 +171,8 @@ class ConstraintSet:
     # ------------------------------------------------------------------ sizes
     @property
     def n_constraints(self) -> int:
-        """Number of rows: rods + angles + 2 per pin."""
-        return len(self.rods) + len(self.angles) + 2 * len(self.pinned)
+        """Number of rows: rods + angles + 2 per pin (+ the drive rows)."""
+        return len(self.rods) + len(self.angles) + 2 * len(self.pinned) + self.drives.n_rows
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -170,7 +185,60 @@ class ConstraintSet:
             ["rod"] * len(self.rods)
             + ["angle"] * len(self.angles)
             + ["pin"] * (2 * len(self.pinned))
+            + ["motor"] * len(self.drives.motors)
+            + ["link"] * len(self.drives.links)
+            + ["hold"] * (2 * len(self.drives.holds))
         )
+
+    def row_scales(self) -> np.ndarray:
+        """Scale of each row (rod length, arm scale, length scale): residual / scale is relative."""
+        pins = np.full(2 * len(self.pinned), self.length_scale)
+        parts = [self.lengths, self.angle_scales, pins]
+        if self.drives.n_rows:
+            dr = self.drives
+            parts += [
+                dr.motor_scales,
+                dr.link_lengths,
+                np.full(2 * len(dr.holds), self.length_scale),
+            ]
+        return np.concatenate(parts)
+
+    # ----------------------------------------------------------------- drives
+    def with_drives(self, drives: Drives) -> ConstraintSet:
+        """These constraints plus the rows of ``drives`` (motors, links, holds), appended."""
+        rows, cols = _pattern(self.n_vertices, self.rods, self.angles, self.pinned)
+        base = self.n_constraints - self.drives.n_rows
+        d_rows, d_cols = drives.pattern(base)
+        rows, cols = np.concatenate([rows, d_rows]), np.concatenate([cols, d_cols])
+        order, indices, indptr = _csr_layout(rows, cols, base + drives.n_rows, 2 * self.n_vertices)
+        return replace(
+            self,
+            drives=drives,
+            _rows=rows,
+            _cols=cols,
+            _order=order,
+            _indices=indices,
+            _indptr=indptr,
+        )
+
+    def at_time(self, t: float) -> ConstraintSet:
+        r"""The same rows with the motor targets :math:`\theta_0 + \omega t` of time ``t``."""
+        if not len(self.drives.motors):
+            return self
+        return replace(self, drives=self.drives.at_time(t))
+
+    def velocity_target(self) -> np.ndarray | None:
+        r""":math:`b = -\partial g/\partial t`: allowed velocities satisfy :math:`A v = b`.
+
+        ``None`` without motors.
+        """
+        dr = self.drives
+        if not len(dr.motors):
+            return None
+        b = np.zeros(self.n_constraints)
+        first = len(self.rods) + len(self.angles) + 2 * len(self.pinned)
+        b[first : first + len(dr.motors)] = dr.motor_scales * dr.speeds
+        return b
 
     # -------------------------------------------------------------- residuals
     def residuals(self, p: Any) -> np.ndarray:
@@ -184,6 +252,8 @@ class ConstraintSet:
         theta = np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], (a * b).sum(axis=1))
         g_ang = self.angle_scales * _wrap(theta - self.angle_targets)
         g_pin = (pts[self.pinned] - self.anchors).reshape(-1)
+        if self.drives.n_rows:
+            return np.concatenate([g_rod, g_ang, g_pin, self.drives.residuals(pts)])
         return np.concatenate([g_rod, g_ang, g_pin])
 
     def relative_residuals(self, p: Any) -> np.ndarray:
@@ -196,6 +266,12 @@ class ConstraintSet:
         theta = np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], (a * b).sum(axis=1))
         ang = _wrap(theta - self.angle_targets)
         pin = (pts[self.pinned] - self.anchors).reshape(-1) / self.length_scale
+        if self.drives.n_rows:
+            dr = self.drives
+            scale = np.concatenate(
+                [dr.motor_scales, dr.link_lengths, np.full(2 * len(dr.holds), self.length_scale)]
+            )
+            return np.concatenate([rod, ang, pin, dr.residuals(pts) / scale])
         return np.concatenate([rod, ang, pin])
 
     def relative_error(self, p: Any) -> float:
@@ -216,6 +292,8 @@ class ConstraintSet:
         gk = s * np.column_stack([-b[:, 1], b[:, 0]]) / (b * b).sum(axis=1, keepdims=True)
         ang = np.column_stack([-gj - gk, gj, gk]).reshape(-1)
         pin = np.ones(2 * len(self.pinned))
+        if self.drives.n_rows:
+            return np.concatenate([rod, ang, pin, self.drives.jacobian_values(pts)])
         return np.concatenate([rod, ang, pin])
 
     def jacobian(self, p: Any) -> sp.csr_array:

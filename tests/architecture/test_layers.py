@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "io": 2,
     "model": 3,
     "constraints": 4,
+    "drive_rows": 4,
     "mass": 4,
     "pebble": 4,
     "rigidity": 5,

@@ -1,0 +1,205 @@
+r"""The rows a simulator adds to a linkage's constraints: motors, temporary links, holds.
+
+Part of the constraint math of :mod:`linkage_widget.constraints` (whose docstring
+gives the row formulas); kept in its own module so that each stays short.
+:class:`~linkage_widget.constraints.ConstraintSet` appends these rows after the
+linkage's own (:meth:`~linkage_widget.constraints.ConstraintSet.with_drives`).
+
+>>> import numpy as np
+>>> d = Drives.build([[0, 0], [1, 0]], [[0, 1, -1, -1]], [0.0], [2.0], 0.0)
+>>> d.at_time(0.25).targets.tolist()      # angle0 + speed * t
+[0.5]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Drives", "wrap_angle"]
+
+
+def wrap_angle(angle: np.ndarray) -> np.ndarray:
+    r"""Map angles to :math:`[-\pi, \pi)`."""
+    return (angle + np.pi) % (2.0 * np.pi) - np.pi
+
+
+def _points(p: Any) -> np.ndarray:
+    return np.ascontiguousarray(p, dtype=np.float64).reshape(-1, 2)
+
+
+@dataclass(frozen=True, eq=False)
+class Drives:
+    r"""The rows a simulator adds to a linkage's: motors, temporary links and holds.
+
+    Attributes
+    ----------
+    motors : ndarray of int, shape (k, 4)
+        ``(pivot, tip, r0, r1)``: the rod pivot→tip turns relative to the rod
+        :math:`r_0 \to r_1`, or to the ground x-axis when ``r0 = r1 = -1``.
+    phases, speeds : ndarray, shape (k,)
+        Target angle :math:`\theta_0 + \omega t` = ``phases + speeds * t`` (radians,
+        unwrapped: a crank turning round and round has no jump at :math:`\pm\pi`).
+    targets : ndarray, shape (k,)
+        The target angles at the time of :meth:`at_time`.
+    motor_scales : ndarray, shape (k,)
+        Arm scales :math:`\ell`.
+    links : ndarray of int, shape (s, 2); link_lengths : ndarray, shape (s,)
+        Temporary rods (a friction pathway that sticks).
+    holds : ndarray of int, shape (r,); hold_anchors : ndarray, shape (r, 2)
+        Temporary pins (a joint that sticks to the table).
+    """
+
+    motors: np.ndarray
+    phases: np.ndarray
+    speeds: np.ndarray
+    targets: np.ndarray
+    motor_scales: np.ndarray
+    links: np.ndarray
+    link_lengths: np.ndarray
+    holds: np.ndarray
+    hold_anchors: np.ndarray
+    _slots: tuple[np.ndarray, np.ndarray, np.ndarray] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_slots", self._motor_slots())
+
+    @classmethod
+    def none(cls) -> Drives:
+        """No drive rows."""
+        i2, f = np.zeros((0, 2), dtype=np.int64), np.zeros(0)
+        return cls(
+            np.zeros((0, 4), dtype=np.int64),
+            f,
+            f,
+            f,
+            f,
+            i2,
+            f,
+            np.zeros(0, np.int64),
+            np.zeros((0, 2)),
+        )
+
+    @classmethod
+    def build(
+        cls,
+        p: Any,
+        motors: Any,
+        phases: Any,
+        speeds: Any,
+        t: float,
+        links: Any = None,
+        holds: Any = None,
+    ) -> Drives:
+        """Drive rows at positions ``p`` (links keep their length there, holds their place)."""
+        pts = _points(p)
+        motors = np.asarray(motors, dtype=np.int64).reshape(-1, 4)
+        d = pts[motors[:, 1]] - pts[motors[:, 0]]
+        r = pts[motors[:, 3]] - pts[motors[:, 2]]
+        ground = motors[:, 2] < 0
+        dl, rl = np.hypot(d[:, 0], d[:, 1]), np.where(ground, 1.0, np.hypot(r[:, 0], r[:, 1]))
+        scales = np.where(ground, dl, np.sqrt(dl * rl))
+        links = np.asarray([] if links is None else links, dtype=np.int64).reshape(-1, 2)
+        e = pts[links[:, 0]] - pts[links[:, 1]]
+        holds = np.asarray([] if holds is None else holds, dtype=np.int64).reshape(-1)
+        phases, speeds = (
+            np.asarray(phases, float).reshape(-1),
+            np.asarray(speeds, float).reshape(-1),
+        )
+        return cls(
+            motors,
+            phases,
+            speeds,
+            phases + speeds * t,
+            scales,
+            links,
+            np.hypot(e[:, 0], e[:, 1]),
+            holds,
+            pts[holds].copy(),
+        )
+
+    @property
+    def n_rows(self) -> int:
+        """Rows added: one per motor and link, two per hold."""
+        return len(self.motors) + len(self.links) + 2 * len(self.holds)
+
+    def at_time(self, t: float) -> Drives:
+        """The same drives with the motor targets of time ``t``."""
+        return replace(self, targets=self.phases + self.speeds * t)
+
+    def motor_angles(self, pts: np.ndarray) -> np.ndarray:
+        r"""Relative angles :math:`\theta(d) - \theta(r)`, unwrapped next to the targets."""
+        d = pts[self.motors[:, 1]] - pts[self.motors[:, 0]]
+        r = pts[self.motors[:, 3]] - pts[self.motors[:, 2]]
+        r = np.where((self.motors[:, 2] < 0)[:, None], [1.0, 0.0], r)
+        theta = np.arctan2(r[:, 0] * d[:, 1] - r[:, 1] * d[:, 0], (r * d).sum(axis=1))
+        return self.targets + wrap_angle(theta - self.targets)
+
+    def residuals(self, pts: np.ndarray) -> np.ndarray:
+        """Scaled residuals of the drive rows (lengths)."""
+        g_mot = self.motor_scales * (self.motor_angles(pts) - self.targets)
+        e = pts[self.links[:, 0]] - pts[self.links[:, 1]]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g_link = ((e * e).sum(axis=1) - self.link_lengths**2) / (2.0 * self.link_lengths)
+        g_hold = (pts[self.holds] - self.hold_anchors).reshape(-1)
+        return np.concatenate([g_mot, g_link, g_hold])
+
+    def _motor_gradients(self, pts: np.ndarray) -> np.ndarray:
+        """Gradients per role (pivot, tip, r0, r1), shape ``(k, 4, 2)``."""
+        mo = self.motors
+        d = pts[mo[:, 1]] - pts[mo[:, 0]]
+        r = pts[mo[:, 3]] - pts[mo[:, 2]]
+        s = self.motor_scales[:, None]
+        g_tip = s * np.column_stack([-d[:, 1], d[:, 0]]) / (d * d).sum(axis=1, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            g_r1 = s * np.column_stack([r[:, 1], -r[:, 0]]) / (r * r).sum(axis=1, keepdims=True)
+        g_r1 = np.where((mo[:, 2] < 0)[:, None], 0.0, g_r1)
+        return np.stack([-g_tip, g_tip, -g_r1, g_r1], axis=1)
+
+    def _motor_slots(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Distinct vertices of each motor row: ``(vertices (k, 4), role → slot (k, 4), used)``.
+
+        A reference rod often shares the pivot; its gradients then add up in one slot.
+        """
+        k = len(self.motors)
+        vertices = np.full((k, 4), -1, dtype=np.int64)
+        slot = np.zeros((k, 4), dtype=np.int64)
+        for row, roles in enumerate(self.motors.tolist()):  # once per pattern, k motors
+            seen: list[int] = []
+            for role, vertex in enumerate(roles):
+                if vertex < 0:
+                    slot[row, role] = 3
+                    continue
+                if vertex not in seen:
+                    seen.append(vertex)
+                slot[row, role] = seen.index(vertex)
+            vertices[row, : len(seen)] = seen
+        return vertices, slot, vertices >= 0
+
+    def jacobian_values(self, pts: np.ndarray) -> np.ndarray:
+        """Non-zeros of the drive rows, in the order of :meth:`pattern`."""
+        _, slot, used = self._slots
+        grads = np.zeros((len(self.motors), 4, 2))
+        rows = np.repeat(np.arange(len(self.motors)), 4)
+        np.add.at(grads, (rows, slot.reshape(-1)), self._motor_gradients(pts).reshape(-1, 2))
+        motor = grads[used].reshape(-1)
+        e = (pts[self.links[:, 0]] - pts[self.links[:, 1]]) / self.link_lengths[:, None]
+        link = np.column_stack([e, -e]).reshape(-1)
+        return np.concatenate([motor, link, np.ones(2 * len(self.holds))])
+
+    def pattern(self, first: int) -> tuple[np.ndarray, np.ndarray]:
+        """Row and column indices of the non-zeros, rows numbered from ``first``."""
+        vertices, _, used = self._slots
+        k, s = len(self.motors), len(self.links)
+        m_rows = np.repeat(first + np.arange(k)[:, None], 4, axis=1)[used]
+        m_rows = np.repeat(m_rows, 2)
+        m_cols = np.column_stack([2 * vertices[used], 2 * vertices[used] + 1]).reshape(-1)
+        l_rows = np.repeat(np.arange(first + k, first + k + s), 4)
+        lk = self.links
+        l_cols = np.column_stack([2 * lk[:, 0], 2 * lk[:, 0] + 1, 2 * lk[:, 1], 2 * lk[:, 1] + 1])
+        h_rows = np.arange(first + k + s, first + k + s + 2 * len(self.holds))
+        h_cols = np.column_stack([2 * self.holds, 2 * self.holds + 1]).reshape(-1)
+        rows = np.concatenate([m_rows, l_rows, h_rows]).astype(np.int64)
+        return rows, np.concatenate([m_cols, l_cols.reshape(-1), h_cols]).astype(np.int64)
