@@ -20,48 +20,19 @@ import pytest
 from linkage_widget import Linkage, LinkageFormatError
 from linkage_widget.model import MAX_ROD_LENGTH, MIN_ROD_LENGTH
 from linkage_widget.motion import (
-    CONDITIONED_ROUNDOFF,
     DATA_TOL,
-    PROJECTION_TOL,
-    ROUNDOFF_FACTOR,
     Simulator,
 )
 from linkage_widget.rigidity import analyze
 from linkage_widget.session.driving import STEP_SLIDER
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-EPS = float(np.finfo(float).eps)
-
-
-def exact_tolerance(sim: Simulator) -> float:
-    """The constraint error an exact linkage may show: PROJECTION_TOL or the round-off floor.
-
-    motion.tolerances: round-off is ROUNDOFF_FACTOR ulps of the largest coordinate over the
-    shortest rod, accepted up to CONDITIONED_ROUNDOFF times when the conditioning
-    amplifies it.
-    """
-    cs = sim.constraints
-    big = max(float(np.abs(sim.positions).max(initial=0.0)), cs.length_scale)
-    short = float(cs.lengths.min()) if len(cs.lengths) else cs.length_scale
-    return max(PROJECTION_TOL, CONDITIONED_ROUNDOFF * ROUNDOFF_FACTOR * EPS * big / short)
-
-
-def run_until_settled(sim: Simulator, max_steps: int = 5000) -> int:
-    for k in range(max_steps):
-        sim.step()
-        if sim.status in ("blocked", "reached target"):
-            return k + 1
-    raise AssertionError(f"still {sim.status!r} after {max_steps} steps")
-
-
-def assert_frozen(sim: Simulator, steps: int = 200) -> None:
-    """No jitter: further steps leave the positions bit for bit as they are."""
-    before = sim.positions.copy()
-    for _ in range(steps):
-        sim.step()
-        assert sim.status == "blocked"
-        assert np.array_equal(sim.positions, before)
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: conftest and shared helpers
+from motion_checks import (  # noqa: E402
+    assert_frozen,
+    exact_tolerance,
+    off_manifold,
+    run_until_settled,
+)
 
 
 def test_unreachable_attractor_stops_at_the_closest_point_without_jitter():
@@ -189,20 +160,8 @@ def test_one_vertex():
     assert dyn.positions[0, 0] == 1.0
 
 
-def _off_manifold(mode: str) -> Simulator:
-    """A triangle whose simulator is then put on one line: its three rods cannot all hold.
-
-    There is no public way to put a simulator off its constraints (its targets are
-    measured where it is built); ``_set_positions`` is the one the steps use.
-    """
-    tri = Linkage([[0.0, 0.0], [1.0, 0.0], [0.5, 0.8]], rods=[(0, 1), (1, 2), (0, 2)], pinned=[0])
-    sim = Simulator(tri, mode=mode, step_size=0.1 if mode == "kinematic" else 1 / 60)
-    sim._set_positions(np.array([0.0, 0.0, 2.0, 0.0, 1.0, 0.0]))
-    return sim
-
-
 def test_unsatisfiable_rods_kinematic_reports_blocked_promptly():
-    sim = _off_manifold("kinematic")
+    sim = off_manifold("kinematic")
     start, err0 = sim.positions.copy(), sim.constraint_error()
     assert err0 == pytest.approx(1.0)
     sim.attract(2, (0.5, 3.0))
@@ -215,7 +174,7 @@ def test_unsatisfiable_rods_kinematic_reports_blocked_promptly():
 
 
 def test_unsatisfiable_rods_dynamic_returns_promptly_and_finite():
-    sim = _off_manifold("dynamic")
+    sim = off_manifold("dynamic")
     err0 = sim.constraint_error()
     sim.attract(2, (0.5, 3.0))
     t0 = time.perf_counter()

@@ -55,7 +55,7 @@ from linkage_widget.rigidity import analyze
 from linkage_widget.session.driving import STEP_SLIDER
 from linkage_widget.session.history import History
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: conftest and shared helpers
 from conftest import CORPUS_DIR as CORPUS  # noqa: E402  (tests/io/corpus)
 from conftest import in_ci  # noqa: E402
 

@@ -16,51 +16,21 @@ import pytest
 
 from linkage_widget import Linkage, LinkageFormatError
 from linkage_widget.motion import (
-    CONDITIONED_ROUNDOFF,
     CORRECTOR_DEVIATION,
     DATA_TOL,
-    PROJECTION_TOL,
-    ROUNDOFF_FACTOR,
     Simulator,
 )
 from linkage_widget.rigidity import analyze
 from linkage_widget.session.driving import STEP_SLIDER
 from linkage_widget.widget import LinkageWidget
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: conftest and shared helpers
+from motion_checks import (  # noqa: E402
+    assert_frozen,
+    exact_tolerance,
+    run_until_settled,
+)
 from test_widget import click, drag, key, px, rod_mid  # noqa: E402  (event helpers)
-
-EPS = float(np.finfo(float).eps)
-
-
-def exact_tolerance(sim: Simulator) -> float:
-    """The constraint error an exact linkage may show: PROJECTION_TOL or the round-off floor.
-
-    motion/tolerances.py: round-off is ROUNDOFF_FACTOR ulps of the largest coordinate over the
-    shortest rod, accepted up to CONDITIONED_ROUNDOFF times when the conditioning
-    amplifies it.
-    """
-    cs = sim.constraints
-    big = max(float(np.abs(sim.positions).max(initial=0.0)), cs.length_scale)
-    short = float(cs.lengths.min()) if len(cs.lengths) else cs.length_scale
-    return max(PROJECTION_TOL, CONDITIONED_ROUNDOFF * ROUNDOFF_FACTOR * EPS * big / short)
-
-
-def run_until_settled(sim: Simulator, max_steps: int = 5000) -> int:
-    for k in range(max_steps):
-        sim.step()
-        if sim.status in ("blocked", "reached target"):
-            return k + 1
-    raise AssertionError(f"still {sim.status!r} after {max_steps} steps")
-
-
-def assert_frozen(sim: Simulator, steps: int = 200) -> None:
-    """No jitter: further steps leave the positions bit for bit as they are."""
-    before = sim.positions.copy()
-    for _ in range(steps):
-        sim.step()
-        assert sim.status == "blocked"
-        assert np.array_equal(sim.positions, before)
 
 
 def test_widget_unreachable_attractor_stops_and_stays_still():
@@ -218,18 +188,6 @@ def test_step_size_at_the_slider_extremes(mode, end):
             assert 150 * w.step_size <= moved <= 150 * w.step_size * (1 + CORRECTOR_DEVIATION)
         else:
             assert moved == pytest.approx(40.0, abs=1e-6) and w.status == "reached target"
-
-
-def _off_manifold(mode: str) -> Simulator:
-    """A triangle whose simulator is then put on one line: its three rods cannot all hold.
-
-    There is no public way to put a simulator off its constraints (its targets are
-    measured where it is built); ``_set_positions`` is the one the steps use.
-    """
-    tri = Linkage([[0.0, 0.0], [1.0, 0.0], [0.5, 0.8]], rods=[(0, 1), (1, 2), (0, 2)], pinned=[0])
-    sim = Simulator(tri, mode=mode, step_size=0.1 if mode == "kinematic" else 1 / 60)
-    sim._set_positions(np.array([0.0, 0.0, 2.0, 0.0, 1.0, 0.0]))
-    return sim
 
 
 @pytest.mark.parametrize("alpha", [5e-324, 2.2e-311, 1e-300])

@@ -21,7 +21,7 @@ import pytest
 from linkage_widget import Linkage
 from linkage_widget.widget import LinkageWidget
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: conftest and shared helpers
 from conftest import CORPUS_DIR as CORPUS  # noqa: E402  (tests/io/corpus)
 from test_widget import click, key, px, upload, uploaded  # noqa: E402  (event helpers)
 

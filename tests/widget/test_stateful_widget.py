@@ -30,7 +30,7 @@ from hypothesis.stateful import (
 from linkage_widget.session.tools import TOOLS
 from linkage_widget.widget import LinkageWidget
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: conftest and shared helpers
 sys.path.insert(0, str(Path(__file__).parents[1] / "session"))
 from conftest import CORPUS_DIR as CORPUS  # noqa: E402  (tests/io/corpus)
 from conftest import in_ci  # noqa: E402
