@@ -5,17 +5,20 @@ With :math:`d = p_i - p_j`, :math:`\ell = |d|`, :math:`e = d/\ell`, the force on
 
 .. math::
 
-    F_i = -k(\ell - \ell_0)\,e - c\,\big(e \cdot (v_i - v_j)\big)\,e
+    F_i = -\big(k x + \beta x^3\big)\,e - c\,\big(e \cdot (v_i - v_j)\big)\,e,
+    \qquad x = \ell - \ell_0,
 
-and the opposite on ``j`` (``LinearSpring`` and ``LinearDamper`` of
-sympy.physics.mechanics); the potential energy is :math:`\tfrac12 k (\ell - \ell_0)^2`.
+and the opposite on ``j`` (``DuffingSpring``, which is ``LinearSpring`` for
+:math:`\beta = 0`, and ``LinearDamper`` of sympy.physics.mechanics: an expansile
+force :math:`-(k x + \beta x^3)`); the potential energy is
+:math:`\tfrac12 k x^2 + \tfrac14 \beta x^4` (the damper dissipates).
 
 The same value object is held by the widget's document, written to the JSON
 sibling and handed to the simulator; a ``rest_length`` of ``None`` means "the
 distance when the spring is attached", which the simulator resolves.
 
 >>> Spring(0, 3, stiffness=2.0).renumbered(1)
-Spring(i=0, j=2, stiffness=2.0, rest_length=None, damping=0.0)
+Spring(i=0, j=2, stiffness=2.0, rest_length=None, damping=0.0, nonlinear_stiffness=0.0)
 >>> Spring(0, 0)
 Traceback (most recent call last):
 ...
@@ -45,6 +48,9 @@ class Spring:
         ``None``: the distance when the spring was attached.
     damping : float
         Force per unit stretching speed (>= 0).
+    nonlinear_stiffness : float
+        Duffing coefficient :math:`\beta` (force per length cubed, finite; a
+        negative value softens the spring).
     """
 
     i: int
@@ -52,6 +58,7 @@ class Spring:
     stiffness: float = 1.0
     rest_length: float | None = None
     damping: float = 0.0
+    nonlinear_stiffness: float = 0.0
 
     def __post_init__(self) -> None:
         if int(self.i) == int(self.j):
@@ -63,6 +70,8 @@ class Spring:
         set_(self, "j", int(self.j))
         set_(self, "stiffness", _checks.non_negative(self.stiffness, "spring stiffness"))
         set_(self, "damping", _checks.non_negative(self.damping, "spring damping"))
+        beta = _checks.finite(self.nonlinear_stiffness, "spring nonlinear_stiffness")
+        set_(self, "nonlinear_stiffness", beta)
         if self.rest_length is not None:
             set_(self, "rest_length", _checks.non_negative(self.rest_length, "spring rest_length"))
 
@@ -76,4 +85,5 @@ class Spring:
             self.stiffness,
             self.rest_length,
             self.damping,
+            self.nonlinear_stiffness,
         )

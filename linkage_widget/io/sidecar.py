@@ -76,6 +76,12 @@ class Extensions:
                     "stiffness": float(s.stiffness),
                     "rest_length": None if s.rest_length is None else float(s.rest_length),
                     "damping": float(s.damping),
+                    # written only when set, so files of linear springs stay as they were
+                    **(
+                        {"nonlinear_stiffness": float(s.nonlinear_stiffness)}
+                        if s.nonlinear_stiffness
+                        else {}
+                    ),
                 }
                 for s in self.springs
             ]
@@ -150,6 +156,7 @@ def _spring(data: Any, n: int) -> Spring:
         data.get("stiffness", 1.0),
         data.get("rest_length"),
         data.get("damping", 0.0),
+        data.get("nonlinear_stiffness", 0.0),
     )
 
 
