@@ -15,7 +15,16 @@ The names below are the layer's face; the layers above import them from here.
 
 from .atomic import atomic_write, atomic_writer
 from .bundled import resolve_path
-from .sidecar import Extensions, read_extensions, sibling_path, write_extensions
+from .sidecar import (
+    Extensions,
+    Load,
+    Motor,
+    PathForce,
+    PathFriction,
+    read_extensions,
+    sibling_path,
+    write_extensions,
+)
 from .text2007 import (
     LinkageData,
     format_linkage,
@@ -28,6 +37,10 @@ from .text2007 import (
 __all__ = [
     "Extensions",
     "LinkageData",
+    "Load",
+    "Motor",
+    "PathForce",
+    "PathFriction",
     "atomic_write",
     "atomic_writer",
     "format_linkage",

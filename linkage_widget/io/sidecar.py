@@ -2,18 +2,30 @@
 
 The widget saves ``name.txt`` in the 2007 format, which the old program still
 reads, and, only when there is something to keep, ``name.txt.json`` with the
-extensions: tracked vertices, springs and the mass distribution. Loading
-``name.txt`` reads the sibling when it exists. The sibling is named after the
-whole file name (not the stem), so ``a.txt`` and ``a.dat`` never share one.
+extensions: tracked vertices, springs, the mass distribution and (version 2)
+the drives and loads: motors, joint loads, path forces, path friction and the
+table friction. Loading ``name.txt`` reads the sibling when it exists. The
+sibling is named after the whole file name (not the stem), so ``a.txt`` and
+``a.dat`` never share one.
 
-Format (``version`` 1)::
+Format (``version`` 2; a file without drives is still written as version 1,
+byte for byte as before, so older readers keep reading it; both are read)::
 
-    {"linkage_widget_extensions": 1,
+    {"linkage_widget_extensions": 2,
      "tracked": [5],
      "springs": [{"i": 0, "j": 3, "stiffness": 2.0, "rest_length": null, "damping": 0.0}],
-     "mass_distribution": 0.25}
+     "mass_distribution": 0.25,
+     "motors": [{"pivot": 0, "tip": 1, "speed": 1.0, "reference": null}],
+     "loads": [{"vertex": 4, "force": [0.0, -1.0]}],
+     "forces": [{"i": 2, "j": 5, "force": 3.0}],
+     "frictions": [{"i": 2, "j": 5, "normal_force": 1.0, "mu_k": 0.3,
+                    "mu_s": null, "v_s": null, "sigma": 0.0}],
+     "table_friction": 0.2}
 
-Every key but the version is optional.
+Every key but the version is optional. Units are the linkage's: lengths in world
+units, time in seconds, forces in mass x length / s^2; signs as in
+:class:`~linkage_widget.motion.Simulator` (motor speed counter-clockwise positive,
+path force expansile positive).
 
 Examples
 --------
@@ -22,11 +34,14 @@ Examples
 True
 >>> Extensions().is_empty()
 True
+>>> Extensions(loads=(Load(2, 0.0, -1.0),)).to_json().splitlines()[1]
+' "linkage_widget_extensions": 2,'
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
@@ -37,10 +52,154 @@ from ..errors import LinkageFormatError
 from ..springs import Spring
 from .atomic import atomic_write
 
-__all__ = ["Extensions", "Spring", "sibling_path", "read_extensions", "write_extensions"]
+__all__ = [
+    "Extensions",
+    "Load",
+    "Motor",
+    "PathForce",
+    "PathFriction",
+    "Spring",
+    "read_extensions",
+    "sibling_path",
+    "write_extensions",
+]
 
-VERSION = 1
+VERSION = 2  # written when there are drives; files without them stay version 1
+VERSIONS = (1, 2)  # read
 _KEY = "linkage_widget_extensions"
+_DRIVE_KEYS = ("motors", "loads", "forces", "frictions", "table_friction")
+
+
+def _distinct(i: Any, j: Any, what: str) -> tuple[int, int]:
+    i, j = int(i), int(j)
+    if i == j:
+        raise ValueError(f"{what} needs two distinct vertices, got {i} twice")
+    return i, j
+
+
+@dataclass(frozen=True)
+class Motor:
+    """A motor turning the rod ``pivot``-``tip`` at ``speed`` rad/s (counter-clockwise > 0).
+
+    ``reference``: ``None`` (the angle is measured from the ground x-axis) or the
+    rod ``(i, k)`` it is measured from (a motor between two links).
+
+    >>> Motor(0, 1, 2.0).reversed()
+    Motor(pivot=0, tip=1, speed=-2.0, reference=None)
+    """
+
+    pivot: int
+    tip: int
+    speed: float = 1.0
+    reference: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "pivot", int(self.pivot))
+        set_(self, "tip", int(self.tip))
+        _distinct(self.pivot, self.tip, "a motor")
+        set_(self, "speed", _checks.finite(self.speed, "motor speed"))
+        if self.reference is not None:
+            set_(self, "reference", _distinct(*self.reference, "a motor's reference rod"))
+
+    def vertices(self) -> tuple[int, ...]:
+        """Every vertex the motor uses."""
+        return (self.pivot, self.tip, *(self.reference or ()))
+
+    def reversed(self) -> Motor:
+        """The same motor turning the other way."""
+        return Motor(self.pivot, self.tip, -self.speed, self.reference)
+
+    def renumbered(self, removed: int) -> Motor | None:
+        """The motor after vertex ``removed`` is deleted (``None`` if it used it)."""
+        if removed in self.vertices():
+            return None
+        ref = None if self.reference is None else tuple(v - (v > removed) for v in self.reference)
+        return Motor(
+            self.pivot - (self.pivot > removed), self.tip - (self.tip > removed), self.speed, ref
+        )  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Load:
+    """A constant force ``(fx, fy)`` on joint ``vertex``; world axes, y up: ``fy < 0`` is down."""
+
+    vertex: int
+    fx: float = 0.0
+    fy: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "vertex", int(self.vertex))
+        fx, fy = _checks.finite_point((self.fx, self.fy), f"load on vertex {self.vertex}")
+        object.__setattr__(self, "fx", float(fx))
+        object.__setattr__(self, "fy", float(fy))
+
+    def renumbered(self, removed: int) -> Load | None:
+        """The load after vertex ``removed`` is deleted (``None`` if it was on it)."""
+        if removed == self.vertex:
+            return None
+        return Load(self.vertex - (self.vertex > removed), self.fx, self.fy)
+
+
+@dataclass(frozen=True)
+class PathForce:
+    """A constant force along the straight pathway ``i``-``j`` (ForceActuator), expansile > 0."""
+
+    i: int
+    j: int
+    force: float = 0.0
+
+    def __post_init__(self) -> None:
+        i, j = _distinct(self.i, self.j, "a path force")
+        object.__setattr__(self, "i", i)
+        object.__setattr__(self, "j", j)
+        object.__setattr__(self, "force", _checks.finite(self.force, "path force"))
+
+    def renumbered(self, removed: int) -> PathForce | None:
+        """The force after vertex ``removed`` is deleted (``None`` if it used it)."""
+        if removed in (self.i, self.j):
+            return None
+        return PathForce(self.i - (self.i > removed), self.j - (self.j > removed), self.force)
+
+
+@dataclass(frozen=True)
+class PathFriction:
+    r"""Coulomb friction along the pathway ``i``-``j`` (CoulombKineticFriction of the seed).
+
+    ``normal_force`` :math:`N \ge 0`, kinetic :math:`\mu_k \ge 0`, static
+    :math:`\mu_s \ge \mu_k` (``None``: :math:`\mu_k`), Stribeck speed
+    :math:`v_s > 0` (``None``: no Stribeck term), viscous :math:`\sigma \ge 0`.
+    """
+
+    i: int
+    j: int
+    normal_force: float
+    mu_k: float
+    mu_s: float | None = None
+    v_s: float | None = None
+    sigma: float = 0.0
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        i, j = _distinct(self.i, self.j, "a friction pathway")
+        set_(self, "i", i)
+        set_(self, "j", j)
+        set_(self, "normal_force", _checks.non_negative(self.normal_force, "friction normal_force"))
+        set_(self, "mu_k", _checks.non_negative(self.mu_k, "friction mu_k"))
+        if self.mu_s is not None:
+            set_(self, "mu_s", _checks.non_negative(self.mu_s, "friction mu_s"))
+            if self.mu_s < self.mu_k:
+                raise ValueError(f"friction mu_s ({self.mu_s}) must be >= mu_k ({self.mu_k})")
+        if self.v_s is not None:
+            set_(self, "v_s", _checks.positive(self.v_s, "friction v_s"))
+        set_(self, "sigma", _checks.non_negative(self.sigma, "friction sigma"))
+
+    def renumbered(self, removed: int) -> PathFriction | None:
+        """The friction after vertex ``removed`` is deleted (``None`` if it used it)."""
+        if removed in (self.i, self.j):
+            return None
+        i, j = self.i - (self.i > removed), self.j - (self.j > removed)
+        return PathFriction(i, j, self.normal_force, self.mu_k, self.mu_s, self.v_s, self.sigma)
 
 
 @dataclass(frozen=True)
@@ -53,44 +212,60 @@ class Extensions:
     springs : tuple of Spring
     mass_distribution : float
         In ``[0, 1]``; 0 (all mass at the joints) is the default.
+    motors : tuple of Motor
+    loads : tuple of Load
+        At most one per vertex.
+    forces : tuple of PathForce
+    frictions : tuple of PathFriction
+    table_friction : float
+        Coefficient of the joints' friction against the table (>= 0; 0: none).
     """
 
     tracked: tuple[int, ...] = ()
     springs: tuple[Spring, ...] = field(default=())
     mass_distribution: float = 0.0
+    motors: tuple[Motor, ...] = ()
+    loads: tuple[Load, ...] = ()
+    forces: tuple[PathForce, ...] = ()
+    frictions: tuple[PathFriction, ...] = ()
+    table_friction: float = 0.0
+
+    def has_drives(self) -> bool:
+        """Whether there is anything only version 2 holds."""
+        return bool(self.motors or self.loads or self.forces or self.frictions) or bool(
+            self.table_friction
+        )
 
     def is_empty(self) -> bool:
         """Whether there is nothing the 2007 file does not say already."""
-        return not self.tracked and not self.springs and self.mass_distribution == 0.0
+        return (
+            not self.tracked
+            and not self.springs
+            and self.mass_distribution == 0.0
+            and not self.has_drives()
+        )
 
     def to_json(self) -> str:
         """The JSON text (stable key order, one trailing newline)."""
-        data: dict[str, Any] = {_KEY: VERSION}
+        data: dict[str, Any] = {_KEY: VERSION if self.has_drives() else 1}
         if self.tracked:
             data["tracked"] = [int(v) for v in self.tracked]
         if self.springs:
-            data["springs"] = [
-                {
-                    "i": int(s.i),
-                    "j": int(s.j),
-                    "stiffness": float(s.stiffness),
-                    "rest_length": None if s.rest_length is None else float(s.rest_length),
-                    "damping": float(s.damping),
-                    # written only when set, so files of linear springs stay as they were
-                    **(
-                        {"nonlinear_stiffness": float(s.nonlinear_stiffness)}
-                        if s.nonlinear_stiffness
-                        else {}
-                    ),
-                }
-                for s in self.springs
-            ]
+            data["springs"] = [_spring_json(s) for s in self.springs]
         if self.mass_distribution:
             data["mass_distribution"] = float(self.mass_distribution)
+        data.update(_drives_json(self))
         return json.dumps(data, indent=1) + "\n"
 
     @classmethod
-    def from_bytes(cls, data: bytes, *, n_vertices: int, source: str = "<bytes>") -> Extensions:
+    def from_bytes(
+        cls,
+        data: bytes,
+        *,
+        n_vertices: int,
+        source: str = "<bytes>",
+        rods: Sequence[Sequence[int]] | None = None,
+    ) -> Extensions:
         """Parse the bytes of a sibling file (UTF-8): :meth:`from_json` after decoding.
 
         Raises
@@ -105,36 +280,78 @@ class Extensions:
             raise LinkageFormatError(
                 f"byte {exc.start} is not UTF-8 text: not an extensions file", source, line
             ) from None
-        return cls.from_json(text, n_vertices=n_vertices, source=source)
+        return cls.from_json(text, n_vertices=n_vertices, source=source, rods=rods)
 
     @classmethod
-    def from_json(cls, text: str, *, n_vertices: int, source: str = "<string>") -> Extensions:
-        """Parse and check against a linkage of ``n_vertices`` vertices.
+    def from_json(
+        cls,
+        text: str,
+        *,
+        n_vertices: int,
+        source: str = "<string>",
+        rods: Sequence[Sequence[int]] | None = None,
+    ) -> Extensions:
+        """Parse and check against a linkage of ``n_vertices`` vertices (and its ``rods``).
+
+        With ``rods`` (``(m, 2)`` vertex pairs), a motor must turn an existing rod
+        (and measure from one).
 
         Raises
         ------
         LinkageFormatError
             On invalid JSON, a wrong version, or any value out of range; the
-            message names the key.
+            message names the key and ``source`` the file.
         """
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise LinkageFormatError(f"not valid JSON: {exc.msg}", source, exc.lineno) from None
-        if not isinstance(data, dict) or data.get(_KEY) != VERSION:
+        if not isinstance(data, dict) or data.get(_KEY) not in VERSIONS:
             raise LinkageFormatError(
                 f"not a linkage_widget extensions file (expected {{'{_KEY}': {VERSION}, ...}})",
                 source,
             )
         try:
-            tracked = tuple(_index(v, n_vertices, "tracked") for v in data.get("tracked", []))
-            if len(set(tracked)) != len(tracked):
-                raise ValueError("tracked: a vertex is listed twice")
-            springs = tuple(_spring(s, n_vertices) for s in data.get("springs", []))
-            alpha = _checks.unit_interval(data.get("mass_distribution", 0.0), "mass_distribution")
+            return _parse(data, n_vertices, rods)
         except (TypeError, ValueError, KeyError) as exc:
-            raise LinkageFormatError(str(exc), source) from None
-        return cls(tracked, springs, alpha)
+            raise LinkageFormatError(_said(exc), source) from None
+
+
+def _said(exc: Exception) -> str:
+    return f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
+
+
+def _parse(data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None) -> Extensions:
+    if data[_KEY] == 1:
+        newer = [k for k in _DRIVE_KEYS if k in data]
+        if newer:
+            raise ValueError(f"{newer[0]}: needs version 2 of the file ({_KEY}: 2)")
+    tracked = tuple(_index(v, n, "tracked") for v in _list(data, "tracked"))
+    if len(set(tracked)) != len(tracked):
+        raise ValueError("tracked: a vertex is listed twice")
+    springs = tuple(_spring(s, n) for s in _list(data, "springs"))
+    alpha = _checks.unit_interval(data.get("mass_distribution", 0.0), "mass_distribution")
+    motors = tuple(_motor(m, n, rods) for m in _list(data, "motors"))
+    loads = tuple(_load(x, n) for x in _list(data, "loads"))
+    if len({x.vertex for x in loads}) != len(loads):
+        raise ValueError("loads: a vertex has two loads")
+    forces = tuple(_path(PathForce, x, n, "forces") for x in _list(data, "forces"))
+    frictions = tuple(_path(PathFriction, x, n, "frictions") for x in _list(data, "frictions"))
+    mu = _checks.non_negative(data.get("table_friction", 0.0), "table_friction")
+    return Extensions(tracked, springs, alpha, motors, loads, forces, frictions, mu)
+
+
+def _list(data: dict[str, Any], key: str) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise ValueError(f"{key}: expected a list, got {value!r}")
+    return value
+
+
+def _object(data: Any, key: str) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise ValueError(f"{key}: expected an object, got {data!r}")
+    return data
 
 
 def _index(value: Any, n: int, what: str) -> int:
@@ -147,8 +364,7 @@ def _index(value: Any, n: int, what: str) -> int:
 
 
 def _spring(data: Any, n: int) -> Spring:
-    if not isinstance(data, dict):
-        raise ValueError(f"springs: expected an object, got {data!r}")
+    data = _object(data, "springs")
     # Spring checks its numbers itself (linkage_widget._checks), naming the field.
     return Spring(
         _index(data["i"], n, "springs"),
@@ -160,18 +376,89 @@ def _spring(data: Any, n: int) -> Spring:
     )
 
 
+def _motor(data: Any, n: int, rods: Sequence[Sequence[int]] | None) -> Motor:
+    data = _object(data, "motors")
+    pivot, tip = _index(data["pivot"], n, "motors"), _index(data["tip"], n, "motors")
+    ref = data.get("reference")
+    if ref is not None:
+        if not isinstance(ref, list) or len(ref) != 2:
+            raise ValueError(f"motors: reference must be null or [i, k], got {ref!r}")
+        ref = (_index(ref[0], n, "motors"), _index(ref[1], n, "motors"))
+    motor = Motor(pivot, tip, data.get("speed", 1.0), ref)
+    if rods is not None:
+        pairs = {frozenset((int(a), int(b))) for a, b in rods}
+        for a, b in [(pivot, tip), *([ref] if ref is not None else [])]:
+            if frozenset((a, b)) not in pairs:
+                raise ValueError(f"motors: there is no rod {a}-{b} to turn")
+    return motor
+
+
+def _load(data: Any, n: int) -> Load:
+    data = _object(data, "loads")
+    force = data["force"]
+    if not isinstance(force, list) or len(force) != 2:
+        raise ValueError(f"loads: force must be [fx, fy], got {force!r}")
+    return Load(_index(data["vertex"], n, "loads"), *force)
+
+
+def _path(kind: type, data: Any, n: int, key: str) -> Any:
+    data = dict(_object(data, key))
+    data["i"], data["j"] = _index(data["i"], n, key), _index(data["j"], n, key)
+    return kind(**data)
+
+
+def _spring_json(s: Spring) -> dict[str, Any]:
+    return {
+        "i": int(s.i),
+        "j": int(s.j),
+        "stiffness": float(s.stiffness),
+        "rest_length": None if s.rest_length is None else float(s.rest_length),
+        "damping": float(s.damping),
+        # written only when set, so files of linear springs stay as they were
+        **({"nonlinear_stiffness": float(s.nonlinear_stiffness)} if s.nonlinear_stiffness else {}),
+    }
+
+
+def _drives_json(ext: Extensions) -> dict[str, Any]:
+    """The version-2 keys that have something to say (none: a version-1 file)."""
+    out: dict[str, Any] = {}
+    if ext.motors:
+        out["motors"] = [
+            {"pivot": m.pivot, "tip": m.tip, "speed": m.speed,
+             "reference": None if m.reference is None else list(m.reference)}
+            for m in ext.motors
+        ]  # fmt: skip
+    if ext.loads:
+        out["loads"] = [{"vertex": x.vertex, "force": [x.fx, x.fy]} for x in ext.loads]
+    if ext.forces:
+        out["forces"] = [{"i": f.i, "j": f.j, "force": f.force} for f in ext.forces]
+    if ext.frictions:
+        out["frictions"] = [
+            {"i": f.i, "j": f.j, "normal_force": f.normal_force, "mu_k": f.mu_k,
+             "mu_s": f.mu_s, "v_s": f.v_s, "sigma": f.sigma}
+            for f in ext.frictions
+        ]  # fmt: skip
+    if ext.table_friction:
+        out["table_friction"] = float(ext.table_friction)
+    return out
+
+
 def sibling_path(path: str | PathLike[str]) -> Path:
     """``path`` with ``.json`` appended: ``a/b.txt`` -> ``a/b.txt.json``."""
     p = Path(path)
     return p.with_name(p.name + ".json")
 
 
-def read_extensions(path: str | PathLike[str], n_vertices: int) -> Extensions:
+def read_extensions(
+    path: str | PathLike[str], n_vertices: int, rods: Sequence[Sequence[int]] | None = None
+) -> Extensions:
     """The extensions beside the linkage file ``path``; empty when there is no sibling."""
     sib = sibling_path(path)
     if not sib.is_file():
         return Extensions()
-    return Extensions.from_bytes(sib.read_bytes(), n_vertices=n_vertices, source=str(sib))
+    return Extensions.from_bytes(
+        sib.read_bytes(), n_vertices=n_vertices, source=str(sib), rods=rods
+    )
 
 
 def write_extensions(path: str | PathLike[str], ext: Extensions) -> None:
