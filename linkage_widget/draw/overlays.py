@@ -105,18 +105,25 @@ def _legend_entries(stress: bool, pebbles: bool, theme: Theme) -> list[_Entry]:
     return []
 
 
-def legend(width: int, stress: bool, pebbles: bool, theme: Theme) -> list[Primitive]:
-    """Top-right key for the rod colours, when a stress or pebble colouring is on.
+def legend(
+    width: int, stress: bool, pebbles: bool, theme: Theme, *, marks: Sequence[str] = ()
+) -> list[Primitive]:
+    """Top-right key for the rod colours and the marks drawn, when any is on.
 
     Parameters
     ----------
     width : int
         Canvas width in pixels (the key is right-aligned).
     stress, pebbles : bool
-        Whether rods are coloured by self-stress / by the pebble game.
+        Whether rods are coloured by stress or force (tension/compression) / by the
+        pebble game.
     theme : Theme
+    marks : sequence of str
+        Further rows, from ``"load"``, ``"reaction"``, ``"motor"`` (in that order).
     """
+    mark_colors = {"load": theme.load, "reaction": theme.reaction, "motor": theme.motor}
     entries = _legend_entries(stress, pebbles, theme)
+    entries += [(mark_colors[k], k, ()) for k in mark_colors if k in marks]
     if not entries:
         return []
     size = theme.font_size - 1

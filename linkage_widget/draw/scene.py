@@ -9,9 +9,9 @@ It only chooses each layer's inputs (:mod:`~linkage_widget.draw.layers`,
 primitive stream, the renderers translate it.
 
 Draw order (bottom to top, :data:`ROLES`): tracks, selected-rod highlight,
-springs, rods, redundant-rod overlay, angle wedges and arcs, attractor link,
-pins, vertices, selection rings, velocity arrows, attractor, legend, info
-panel, error, hint.
+springs, rods, redundant-rod overlay, angle wedges and arcs, motors, attractor
+link, pins, vertices, selection rings, velocity arrows, load and reaction
+arrows, attractor, legend, info panel, error, hint.
 
 Examples
 --------
@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import layers
+from . import drives, layers
 from .overlays import error_and_hint, info_panel, legend
 from .primitives import Primitive
 from .svg import scene_to_svg
@@ -54,12 +54,15 @@ ROLES = (
     "rods",
     "rods-redundant",
     "angles",
+    "motors",
     "attractor-link",
     "pins",
     "vertices",
     "selected-vertex",
     "attracted-vertex",
     "velocities",
+    "loads",
+    "reactions",
     "attractor",
     "legend",
     "info",
@@ -147,6 +150,15 @@ class SceneState:
     redundant_rods : ndarray, shape (m,), bool, or None
     springs : sequence of (int, int)
         Drawn as zigzags.
+    rod_forces : ndarray, shape (m,), or None
+        Force in each rod (tension > 0, force units); when given it colours the
+        rods (tension / compression, width by size) instead of ``rod_stress``.
+    loads, reactions : sequence of (vertex, fx, fy)
+        Forces on joints in world axes (y up), drawn as arrows on one scale.
+    motors : sequence of (pivot, tip, speed)
+        Motors (curved arrows round the pivot, turning as ``speed``'s sign).
+    motors_running : bool
+        Motor marks solid (running) or faded (stopped).
     info_lines : sequence of str
         Readout, top left (when ``show_info``).
     hint : str
@@ -171,6 +183,11 @@ class SceneState:
     rod_stress: np.ndarray | None = None
     redundant_rods: np.ndarray | None = None
     springs: Sequence[tuple[int, int]] = ()
+    rod_forces: np.ndarray | None = None
+    loads: Sequence[tuple[int, float, float]] = ()
+    reactions: Sequence[tuple[int, float, float]] = ()
+    motors: Sequence[tuple[int, int, float]] = ()
+    motors_running: bool = False
     info_lines: Sequence[str] = ()
     hint: str = ""
     error: str = ""
@@ -208,7 +225,9 @@ def build_scene(
     rod_ends = np.asarray(linkage.rods, dtype=np.int64).reshape(-1, 2)
     m = len(rod_ends)
     tracked = layers.track_colors(st.tracked, n, theme)
+    forces = layers.per_rod(st.rod_forces, m, np.float64)
     stress = layers.per_rod(st.rod_stress, m, np.float64) if st.show_stresses else None
+    stress = forces if forces is not None else stress
     redundant = layers.per_rod(st.redundant_rods, m, bool) if st.show_pebbles else None
     attracted = int(st.attracted_vertex) if layers.valid_index(st.attracted_vertex, n) else None
     at = _attractor_pixel(view, st.attractor)
@@ -220,6 +239,8 @@ def build_scene(
     scene.extend(layers.rods(P[rod_ends], stress, redundant, theme))
     if st.show_angles:
         scene.extend(layers.angles(P, linkage.angles, theme))
+    motor_marks = drives.motors(P, st.motors, st.motors_running, theme)
+    scene.extend(motor_marks)
     scene.extend(layers.attractor_link(P, attracted, at, theme))
     scene.extend(layers.pins(P, linkage.pinned, theme))
     if st.show_vertices:
@@ -228,10 +249,19 @@ def build_scene(
     scene.extend(layers.attracted_ring(P, attracted, theme))
     if st.show_velocities:
         scene.extend(layers.velocity_arrows(view, P, st.velocity_basis, theme))
+    arrows = drives.force_arrows(view, P, st.loads, st.reactions, theme)
+    scene.extend(arrows)
     scene.extend(layers.attractor(at, theme))
     keyed = m > 0  # no rods, no key
+    marks = [a.role[:-1] for a in arrows] + (["motor"] if motor_marks else [])
     scene.extend(
-        legend(view.width, keyed and stress is not None, keyed and redundant is not None, theme)
+        legend(
+            view.width,
+            keyed and stress is not None,
+            keyed and redundant is not None,
+            theme,
+            marks=marks,
+        )
     )
     if st.show_info:
         scene.extend(info_panel(st.info_lines, theme))

@@ -24,7 +24,9 @@ class Theme:
     named after the layer that uses them: ``rod*`` (rods, the selected-rod band),
     ``vertex*``, ``tracked_radius``, ``pin*``, ``selected*`` (selection ring),
     ``angle*`` (wedge and arc), ``attractor*``, ``tension``/``compression``/
-    ``unstressed`` (stress colouring), ``redundant`` (pebble game), ``spring``,
+    ``unstressed`` (stress and rod-force colouring: a blue/orange pair that
+    colour-blind readers tell apart), ``redundant`` (pebble game), ``spring``,
+    ``load``/``reaction``/``force_*`` (force arrows), ``motor*`` (motor marks),
     ``velocity_*`` (one colour per basis vector, the longest arrow's length, the
     cap on the number of arrows), ``track_*`` (one colour per tracked vertex),
     and the overlays' ``text``, ``hint_text``, ``error_text``, ``panel*``,
@@ -55,6 +57,14 @@ class Theme:
     unstressed: str = "#b0bec5"
     redundant: str = "#c2185b"
     spring: str = "#6d4c41"
+    load: str = "#212121"
+    reaction: str = "#7b1fa2"
+    force_arrow_px: float = 60.0
+    force_arrow_min_px: float = 12.0
+    force_width: float = 3.0
+    motor: str = "#009e73"
+    motor_radius: float = 15.0
+    motor_width: float = 2.5
     velocity_colors: tuple[str, ...] = (
         "#1b5e20",
         "#43a047",
