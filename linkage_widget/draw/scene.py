@@ -225,9 +225,7 @@ def build_scene(
     rod_ends = np.asarray(linkage.rods, dtype=np.int64).reshape(-1, 2)
     m = len(rod_ends)
     tracked = layers.track_colors(st.tracked, n, theme)
-    forces = layers.per_rod(st.rod_forces, m, np.float64)
-    stress = layers.per_rod(st.rod_stress, m, np.float64) if st.show_stresses else None
-    stress = forces if forces is not None else stress
+    stress = _rod_colouring(st, m)
     redundant = layers.per_rod(st.redundant_rods, m, bool) if st.show_pebbles else None
     attracted = int(st.attracted_vertex) if layers.valid_index(st.attracted_vertex, n) else None
     at = _attractor_pixel(view, st.attractor)
@@ -254,19 +252,21 @@ def build_scene(
     scene.extend(layers.attractor(at, theme))
     keyed = m > 0  # no rods, no key
     marks = [a.role[:-1] for a in arrows] + (["motor"] if motor_marks else [])
-    scene.extend(
-        legend(
-            view.width,
-            keyed and stress is not None,
-            keyed and redundant is not None,
-            theme,
-            marks=marks,
-        )
-    )
+    key = legend(view.width, keyed and stress is not None, keyed and redundant is not None, theme,
+                 marks=marks)  # fmt: skip
+    scene.extend(key)
     if st.show_info:
         scene.extend(info_panel(st.info_lines, theme))
     scene.extend(error_and_hint(view.height, st.error, st.hint, theme))
     return scene
+
+
+def _rod_colouring(st: SceneState, m: int) -> np.ndarray | None:
+    """What colours the rods by sign: the rod forces when given, else the self-stress if shown."""
+    forces = layers.per_rod(st.rod_forces, m, np.float64)
+    if forces is not None:
+        return forces
+    return layers.per_rod(st.rod_stress, m, np.float64) if st.show_stresses else None
 
 
 def _attractor_pixel(view: ViewTransform, attractor: Sequence[float] | None) -> np.ndarray | None:
