@@ -36,6 +36,7 @@ __all__ = [
     "first_bad_rod_length",
     "first_row_out_of_range",
     "item_index",
+    "magnitude",
     "non_negative",
     "positive",
     "rod_length",
@@ -205,3 +206,19 @@ def first_bad_rod_length(lengths: np.ndarray) -> int | None:
     """
     ok = (lengths >= MIN_ROD_LENGTH) & (lengths <= MAX_ROD_LENGTH)
     return None if ok.all() else int(np.argmin(ok))
+
+
+def magnitude(value: Any, name: str) -> Any:
+    """``value`` as a finite float, or ``value`` itself when it is callable.
+
+    For loads given as a number or as a function of the state (the function's
+    results are checked where it is called).
+
+    >>> magnitude(2, "force")
+    2.0
+    >>> magnitude(abs, "force") is abs
+    True
+    """
+    if callable(value):
+        return value
+    return finite(value, name)

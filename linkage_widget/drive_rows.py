@@ -92,8 +92,14 @@ class Drives:
         t: float,
         links: Any = None,
         holds: Any = None,
+        link_lengths: Any = None,
+        hold_anchors: Any = None,
     ) -> Drives:
-        """Drive rows at positions ``p`` (links keep their length there, holds their place)."""
+        """Drive rows at positions ``p``.
+
+        Links keep their length at ``p`` and holds their place there, unless
+        ``link_lengths`` (shape ``(s,)``) and ``hold_anchors`` (``(r, 2)``) are given.
+        """
         pts = _points(p)
         motors = np.asarray(motors, dtype=np.int64).reshape(-1, 4)
         d = pts[motors[:, 1]] - pts[motors[:, 0]]
@@ -103,7 +109,11 @@ class Drives:
         scales = np.where(ground, dl, np.sqrt(dl * rl))
         links = np.asarray([] if links is None else links, dtype=np.int64).reshape(-1, 2)
         e = pts[links[:, 0]] - pts[links[:, 1]]
+        if link_lengths is None:
+            link_lengths = np.hypot(e[:, 0], e[:, 1])
         holds = np.asarray([] if holds is None else holds, dtype=np.int64).reshape(-1)
+        if hold_anchors is None:
+            hold_anchors = pts[holds]
         phases, speeds = (
             np.asarray(phases, float).reshape(-1),
             np.asarray(speeds, float).reshape(-1),
@@ -115,9 +125,9 @@ class Drives:
             phases + speeds * t,
             scales,
             links,
-            np.hypot(e[:, 0], e[:, 1]),
+            np.asarray(link_lengths, dtype=np.float64).reshape(-1),
             holds,
-            pts[holds].copy(),
+            np.array(hold_anchors, dtype=np.float64).reshape(-1, 2),
         )
 
     @property

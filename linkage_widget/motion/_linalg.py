@@ -260,6 +260,23 @@ class ConstrainedFactor:
         x = self.w_inv * (ftil - self.pattern.rmatvec(self.data, lam))
         return x[: self.n_v]
 
+    def solve(self, f: np.ndarray, b: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        r"""Minimiser (vertex part) and the multipliers :math:`\lambda` of the rows of :math:`A`.
+
+        :math:`W x = f - C^T\lambda`, :math:`C x = b`, with ``f`` and :math:`\lambda`
+        in true force units; the multipliers have shape ``(n_constraints,)``.
+        """
+        ftil = np.zeros(len(self.w_inv))
+        ftil[: self.n_v] = f / self.norm
+        if self.lu is None:
+            return (self.w_inv * ftil)[: self.n_v], np.zeros(self.n_a)
+        rhs = self.pattern.matvec(self.data, self.w_inv * ftil)
+        if b is not None:
+            rhs[: self.n_a] -= b
+        lam = self.lu.solve(rhs)
+        x = self.w_inv * (ftil - self.pattern.rmatvec(self.data, lam))
+        return x[: self.n_v], self.norm * lam[: self.n_a]
+
     def correct(self, g: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         r"""Gauss-Newton correction for residuals ``g`` and the part of ``g`` it cannot remove.
 

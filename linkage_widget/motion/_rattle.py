@@ -31,10 +31,12 @@ at most ``DATA_TOL`` (or no larger than it was), else the positions stay.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..springs import Spring
 from ._metric import Layout, Metric, unit_vectors
 from ._projection import held_residual, project
 from ._setup import Setup
@@ -59,6 +61,34 @@ class SpringArrays:
     stiffness: np.ndarray
     rest_length: np.ndarray
     damping: np.ndarray
+    #: Duffing coefficients :math:`\beta`, or ``None`` when every spring is linear
+    #: (then the arithmetic is exactly that of linear springs).
+    nonlinear: np.ndarray | None = None
+
+    @classmethod
+    def from_springs(cls, springs: Sequence[Spring]) -> SpringArrays:
+        """The arrays of ``springs`` (``nonlinear`` ``None`` when every one is linear)."""
+        beta = np.array([x.nonlinear_stiffness for x in springs])
+        return cls(
+            np.array([x.i for x in springs], dtype=np.int64),
+            np.array([x.j for x in springs], dtype=np.int64),
+            np.array([x.stiffness for x in springs]),
+            np.array([x.rest_length for x in springs]),
+            np.array([x.damping for x in springs]),
+            beta if beta.any() else None,
+        )
+
+    def tension(self, stretch: np.ndarray) -> np.ndarray:
+        r"""Contractile force :math:`k x + \beta x^3` for stretches ``x``, shape ``(k,)``."""
+        if self.nonlinear is None:
+            return self.stiffness * stretch
+        return self.stiffness * stretch + self.nonlinear * stretch**3
+
+    def energy(self, stretch: np.ndarray) -> float:
+        r""":math:`\sum \tfrac12 k x^2 + \tfrac14 \beta x^4`."""
+        if self.nonlinear is None:
+            return 0.5 * float(np.sum(self.stiffness * stretch**2))
+        return float(np.sum(0.5 * self.stiffness * stretch**2 + 0.25 * self.nonlinear * stretch**4))
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +106,10 @@ class Forces:
         ``attractor_damping`` between them.
     springs : SpringArrays or None
         Springs/dampers between vertex pairs (``None``: none).
+    extra : callable or None
+        ``extra(p, v, t) -> (2n,)``: the force elements of the actuators (torques,
+        force actuators, kinetic friction), evaluated explicitly in both half kicks
+        (at :math:`(p_n, \dot p_n, t_n)` and :math:`(p_{n+1}, \dot p_{n+1/2}, t_{n+1})`).
     """
 
     gravity: float
@@ -84,6 +118,7 @@ class Forces:
     attractor_stiffness: float
     attractor_damping: float
     springs: SpringArrays | None
+    extra: Callable[[np.ndarray, np.ndarray, float], np.ndarray] | None = None
 
     def conservative(self, metric: Metric, p: np.ndarray) -> np.ndarray:
         """Gravity, attractor spring and spring elements at ``p``, shape ``(2n,)``."""
@@ -94,7 +129,7 @@ class Forces:
         sp = self.springs
         if sp is not None:
             e, length = unit_vectors(p, sp.i, sp.j)
-            pull = (sp.stiffness * (length - sp.rest_length))[:, None] * e
+            pull = sp.tension(length - sp.rest_length)[:, None] * e
             force = force + _pair_force(len(p) // 2, sp.i, sp.j, -pull)
         return force
 
@@ -123,14 +158,15 @@ class Forces:
         if sp is not None:
             d = p.reshape(-1, 2)[sp.i] - p.reshape(-1, 2)[sp.j]
             stretch = np.hypot(d[:, 0], d[:, 1]) - sp.rest_length
-            energy += 0.5 * float(np.sum(sp.stiffness * stretch**2))
+            energy += sp.energy(stretch)
         return energy
 
-    def substeps(self, metric: Metric, step_size: float) -> int:
+    def substeps(self, metric: Metric, step_size: float, p: np.ndarray | None = None) -> int:
         r"""Sub-steps that keep the explicit springs stable.
 
         :math:`h\,\omega \le` ``SPRING_STEP`` with :math:`\omega^2 = k (1/m_i + 1/m_j)`
-        (attractor: :math:`k / m_s`), where :math:`m` are the vertex particle
+        (attractor: :math:`k / m_s`; a Duffing spring: its tangent stiffness
+        :math:`k + 3\beta x^2` at ``p``), where :math:`m` are the vertex particle
         masses: :math:`M \succeq \operatorname{diag}(m)`, and constraints only add
         inertia, so this bounds the true frequency from above.
         """
@@ -141,7 +177,11 @@ class Forces:
         sp = self.springs
         if sp is not None:
             inverse = 1.0 / mass[sp.i] + 1.0 / mass[sp.j]
-            omega2 = max(omega2, float(np.max(sp.stiffness * inverse)))
+            stiffness = sp.stiffness
+            if sp.nonlinear is not None and p is not None:
+                _, length = unit_vectors(p, sp.i, sp.j)
+                stiffness = np.abs(stiffness + 3.0 * sp.nonlinear * (length - sp.rest_length) ** 2)
+            omega2 = max(omega2, float(np.max(stiffness * inverse)))
         need = step_size * np.sqrt(omega2) / SPRING_STEP
         return int(min(MAX_SPRING_SUBSTEPS, max(1, np.ceil(need))))
 
@@ -170,37 +210,48 @@ class Forces:
 
 
 def rattle_step(
-    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, step_size: float
+    setup: Setup,
+    forces: Forces,
+    p: np.ndarray,
+    v: np.ndarray,
+    step_size: float,
+    t: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, str]:
-    """One dynamic step of ``step_size`` seconds from ``(p, v)`` (shapes ``(2n,)``).
+    r"""One dynamic step of ``step_size`` seconds from ``(p, v)`` (shapes ``(2n,)``) at time ``t``.
 
     Split into :meth:`Forces.substeps` equal sub-steps for the springs' stability.
     Returns the new positions and velocities and the status: ``"blocked"`` when
-    the positions could not move at all (then ``p`` itself is returned).
+    the positions could not move at all (then ``p`` itself is returned). Motor rows
+    (rheonomic) are met at the end of every sub-step: :math:`g(p_{n+1}, t_{n+1}) = 0`
+    and :math:`A v_{n+1} = -\partial g/\partial t`.
     """
     start = p
-    substeps = forces.substeps(setup.metric, step_size)
-    for _ in range(substeps):
-        p, v = _substep(setup, forces, p, v, step_size / substeps, 0)
+    substeps = forces.substeps(setup.metric, step_size, p)
+    h = step_size / substeps
+    for k in range(substeps):
+        p, v = _substep(setup, forces, p, v, h, 0, t + k * h)
     return p, v, "blocked" if p is start else "moved"
 
 
 def _substep(
-    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, h: float, depth: int
+    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, h: float, depth: int, t: float
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One RATTLE step of length ``h``; split in halves if SHAKE does not converge."""
+    """One RATTLE step of length ``h`` from time ``t``; halved if SHAKE does not converge."""
     fac0 = setup.mass_factor(p)
     force = forces.conservative(setup.metric, p) + forces.dissipative(setup.metric, p, v)
-    # Position stage: p1 = p + h v + (h^2/2) M^-1 (F - A(p)^T lam) with g(p1) = 0.
+    if forces.extra is not None:
+        force = force + forces.extra(p, v, t)
+    # Position stage: p1 = p + h v + (h^2/2) M^-1 (F - A(p)^T lam) with g(p1, t + h) = 0.
     drift = fac0.minimize(0.5 * h * h * force)
     floor = setup.roundoff(p)
-    held = held_residual(setup, p, fac0, floor)
+    held = held_residual(setup.at_time(t), p, fac0, floor)
+    setup = setup.at_time(t + h)
     p1, ok, _ = project(setup, p + h * v + drift, fac0, held, floor, allow_refactor=False)
     if not ok:
         p1, ok = _post_stabilize(setup, p, p1, held, floor)
     if not ok and depth < MAX_SUBSTEP_DEPTH:
-        p, v = _substep(setup, forces, p, v, 0.5 * h, depth + 1)
-        return _substep(setup, forces, p, v, 0.5 * h, depth + 1)
+        p, v = _substep(setup, forces, p, v, 0.5 * h, depth + 1, t)
+        return _substep(setup, forces, p, v, 0.5 * h, depth + 1, t + 0.5 * h)
     if not ok and not setup.error(setup.residuals(p1)) <= max(
         setup.error(setup.residuals(p)), DATA_TOL
     ):  # (written so that a NaN residual stays too)
@@ -209,22 +260,37 @@ def _substep(
         # of six between pins flew apart, 600% strain within a second). Stay; the
         # velocity stage still runs.
         p1 = p
-    return p1, _velocity_stage(setup, forces, p1, (p1 - p) / h, h)
+    return p1, _velocity_stage(setup, forces, p1, (p1 - p) / h, h, t + h, v)
 
 
 def _velocity_stage(
-    setup: Setup, forces: Forces, p1: np.ndarray, v_half: np.ndarray, h: float
+    setup: Setup,
+    forces: Forces,
+    p1: np.ndarray,
+    v_half: np.ndarray,
+    h: float,
+    t1: float,
+    v0: np.ndarray,
 ) -> np.ndarray:
     r"""The second half kick, the new velocity; shape ``(2n,)``.
 
+    The explicit velocity-dependent forces (``extra``) are evaluated at the
+    extrapolated end velocity :math:`2\dot p_{n+1/2} - \dot p_n = \dot p_{n+1} + O(h^2)`,
+    which keeps the step second order (the midpoint velocity would make it first).
+
     .. math:: (M + \tfrac h2 C) v_1 = M v_{1/2} + \tfrac h2 F_c(p_1) - A(p_1)^T\mu,
-              \qquad A(p_1) v_1 = 0.
+              \qquad A(p_1) v_1 = -\partial g/\partial t.
     """
     metric = setup.metric
     rhs = metric.matrix @ v_half + 0.5 * h * forces.conservative(metric, p1)
+    if forces.extra is not None:
+        rhs = rhs + 0.5 * h * forces.extra(p1, 2.0 * v_half - v0, t1)
+    b = setup.constraints.velocity_target()
     damped = forces.damped_weights(metric, h)
     if damped is not None:
-        return setup.factor(p1, *damped).minimize(rhs)
+        return setup.factor(p1, *damped).minimize(rhs, b)
+    if b is not None:
+        return setup.mass_factor(p1).minimize(rhs / (1.0 + 0.5 * h * forces.damping), b)
     return setup.mass_factor(p1).minimize(rhs / (1.0 + 0.5 * h * forces.damping))
 
 

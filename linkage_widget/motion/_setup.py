@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..constraints import ConstraintSet
+from ..constraints import ConstraintSet, Drives
 from ..model import Linkage
 from ._linalg import ConstrainedFactor
 from ._metric import Factoriser, Layout, Metric
@@ -65,6 +65,10 @@ class Memo:
     def remember_residuals(self, p: np.ndarray, g: np.ndarray) -> None:
         """Remember the residuals ``g`` at ``p``."""
         self._residuals = (p, g)
+
+    def forget_residuals(self) -> None:
+        """Forget the residuals: a motor's target moved, so those at ``p`` changed."""
+        self._residuals = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,8 +112,7 @@ class Setup:
         cs = ConstraintSet.from_linkage(linkage)
         pinned = np.zeros(linkage.n_vertices, dtype=bool)
         pinned[np.asarray(linkage.pinned, dtype=np.int64)] = True
-        pins = np.full(2 * len(cs.pinned), cs.length_scale)
-        inv_row_scale = 1.0 / np.concatenate([cs.lengths, cs.angle_scales, pins])
+        inv_row_scale = 1.0 / cs.row_scales()
         metric = Metric.build(linkage, cs.lengths, pinned, alpha, total_mass)
         return cls(linkage, cs, pinned, metric, Factoriser(cs), Memo(), inv_row_scale)
 
@@ -120,6 +123,32 @@ class Setup:
         cs = self.constraints
         metric = Metric.build(self.linkage, cs.lengths, self.pinned, alpha, total_mass)
         return dataclasses.replace(self, metric=metric)
+
+    def with_drives(self, drives: Drives) -> Setup:
+        """The setup with the drive rows ``drives`` (motors, links, holds) appended.
+
+        A new row pattern: new factorisation patterns and a new memo; the metric stays.
+        """
+        cs = self.constraints.with_drives(drives)
+        return dataclasses.replace(
+            self,
+            constraints=cs,
+            factoriser=Factoriser(cs),
+            memo=Memo(),
+            inv_row_scale=1.0 / cs.row_scales(),
+        )
+
+    def at_time(self, t: float) -> Setup:
+        r"""The setup whose motor rows hold the targets :math:`\theta_0 + \omega t` of time ``t``.
+
+        Itself without motors. The Jacobian does not depend on time, so the
+        factorisations stay valid; remembered residuals do not and are forgotten.
+        """
+        cs = self.constraints
+        if not len(cs.drives.motors):
+            return self
+        self.memo.forget_residuals()
+        return dataclasses.replace(self, constraints=cs.at_time(t))
 
     # -------------------------------------------------------------- residuals
     def residuals(self, p: np.ndarray) -> np.ndarray:

@@ -45,16 +45,9 @@ Dynamic mode (``step_size`` = time step in seconds)
     vertex pairs (``LinearSpring`` / ``LinearDamper`` of
     ``sympy.physics.mechanics``). Damping forces enter the first half kick
     explicitly and the second implicitly, which keeps stiff dampers stable.
-    A SHAKE iteration that stalls at a small residual (rounded data along an
-    approximate flex) is finished by post-stabilisation: Newton steps along
-    :math:`M^{-1}A(p_{n+1})^T`, accepted when they move the point by a small
-    fraction of the step. A step whose SHAKE iteration still does not converge is
-    split in halves, at most :data:`MAX_SUBSTEP_DEPTH` deep. At a singular
-    placement (a chain stretched straight between pins) even the smallest
-    sub-step may not converge: such a
-    sub-step is taken only if it leaves the constraint error at most
-    :data:`DATA_TOL` (or no larger than it was), else the positions stay; a
-    step that could not move at all reports ``"blocked"``.
+    A stalled SHAKE iteration is finished by post-stabilisation or the step split
+    (see :mod:`~linkage_widget.motion._rattle`); a step that could not move at all
+    reports ``"blocked"``.
 
 Linear algebra
     Every solve is the equality-constrained quadratic program above. The
@@ -89,16 +82,22 @@ Regularisation
     function of how many steps it took to get there, and the linkage is not
     pulled back along its flex.
 
+Drives and loads (:class:`~linkage_widget.motion._drive_api.DriveMixin`)
+    Motors (exact rheonomic angle rows), torque and force actuators, Duffing springs,
+    Coulomb friction with a stick phase along pathways and on the table, constraint
+    forces and accelerations; without them every path is the arithmetic above.
+
 Modules
     :mod:`~linkage_widget.motion.tolerances` (every threshold and its reason),
     :mod:`~linkage_widget.motion._linalg` (Schur pattern, factorisations),
     :mod:`~linkage_widget.motion._metric` (the mass metric as diagonal weights),
     :mod:`~linkage_widget.motion._setup` (what the steppers share),
-    :mod:`~linkage_widget.motion._projection` (Gauss-Newton projection),
-    :mod:`~linkage_widget.motion._kinematic` and :mod:`~linkage_widget.motion._rattle`
-    (the steppers). A stepper takes what it needs and returns the new state, like
-    :meth:`scipy.integrate.OdeSolver.step`; only :class:`Simulator` assigns
-    positions, velocities, time and status.
+    :mod:`~linkage_widget.motion._projection` (Gauss-Newton projection), the steppers
+    :mod:`~linkage_widget.motion._kinematic`, :mod:`~linkage_widget.motion._rattle`
+    and :mod:`~linkage_widget.motion._drive_step`, and the drives
+    (:mod:`~linkage_widget.motion._drives`, ``_actuators``, ``_friction``,
+    ``_reactions``). A stepper takes what it needs and returns the new state, like
+    :meth:`scipy.integrate.OdeSolver.step`; only :class:`Simulator` assigns state.
 """
 
 from __future__ import annotations
@@ -112,6 +111,8 @@ from .. import _checks
 from ..constraints import ConstraintSet, as_flat
 from ..model import Linkage
 from ..springs import Spring
+from ._drive_api import DriveMixin
+from ._drives import Actuators
 from ._kinematic import KinematicStepper
 from ._rattle import Forces, SpringArrays, rattle_step
 from ._setup import Setup
@@ -123,7 +124,7 @@ MODES = ("kinematic", "dynamic")
 STATUSES = ("idle", "moved", "reached target", "blocked")
 
 
-class Simulator:
+class Simulator(DriveMixin):
     r"""Kinematic (attractor) and dynamic motion of a linkage on its constraints.
 
     The simulator works on **its own copy** of the positions: the linkage passed
@@ -172,9 +173,11 @@ class Simulator:
 
     Notes
     -----
-    In kinematic mode :attr:`time` counts steps, :attr:`velocities` is the
-    displacement of the last step, and only the attractor drives the motion
-    (gravity, springs and damping are dynamic-mode forces).
+    In kinematic mode :attr:`time` counts steps (``step_size`` per step while a motor
+    exists), :attr:`velocities` is the displacement of the last step, and only the
+    attractor or the motors drive the motion (gravity, springs, damping, actuators
+    and friction are dynamic-mode forces). ``table_friction``: see
+    :attr:`table_friction`.
 
     Examples
     --------
@@ -197,10 +200,14 @@ class Simulator:
         total_mass: float = 1.0,
         gravity: float = 0.0,
         damping: float = 0.0,
+        table_friction: float = 0.0,
     ) -> None:
         if not isinstance(linkage, Linkage):
             raise TypeError(f"linkage must be a Linkage, got {type(linkage).__name__}")
         self._n = linkage.n_vertices
+        self._actuators = Actuators()  # motors, loads, friction: DriveMixin
+        self._reason, self._reaction_memo = None, None
+        self._actuators.table = _checks.non_negative(table_friction, "table_friction")
         self._p = as_flat(linkage.vertices).copy()
         self._v = np.zeros(2 * self._n)
         self._time = 0.0
@@ -220,6 +227,7 @@ class Simulator:
         # stepper's own memory (trust region, blocked verdict) lives in the stepper.
         self._setup = Setup.build(linkage.copy(), self._alpha, self._total_mass)
         self._kinematic = KinematicStepper()
+        self._stick = self._rest_state(self._v)
 
     # ------------------------------------------------------------ parameters
     @property
@@ -233,6 +241,8 @@ class Simulator:
             raise ValueError(f"mode must be one of {MODES}, got {value!r}")
         if value != self._mode:
             self._v = np.zeros(2 * self._n)
+            if getattr(self, "_setup", None) is not None:  # not while __init__ runs
+                self._after_change(project=False)  # friction restarts from rest
         self._mode = value
 
     @property
@@ -377,17 +387,21 @@ class Simulator:
         stiffness: float,
         rest_length: float | None = None,
         damping: float = 0.0,
+        *,
+        nonlinear_stiffness: float = 0.0,
     ) -> int:
-        """Add a :class:`~linkage_widget.springs.Spring` between ``i`` and ``j``; return its index.
+        r"""Add a :class:`~linkage_widget.springs.Spring` between ``i`` and ``j``; return its index.
 
-        ``rest_length`` defaults to the current distance. Dynamic mode only.
+        ``rest_length`` defaults to the current distance. A ``DuffingSpring``:
+        expansile force :math:`-(k x + \beta x^3)`, :math:`\beta` = ``nonlinear_stiffness``,
+        energy :math:`\tfrac12 k x^2 + \tfrac14 \beta x^4`. Dynamic mode only.
         """
         i = _checks.vertex_index(i, self._n, "i")
         j = _checks.vertex_index(j, self._n, "j")
         if rest_length is None:
             d = self._p[2 * i : 2 * i + 2] - self._p[2 * j : 2 * j + 2]
             rest_length = float(np.hypot(d[0], d[1]))
-        self._springs.append(Spring(i, j, stiffness, rest_length, damping))
+        self._springs.append(Spring(i, j, stiffness, rest_length, damping, nonlinear_stiffness))
         return len(self._springs) - 1
 
     def remove_spring(self, index: int) -> None:
@@ -404,7 +418,11 @@ class Simulator:
         return 0.5 * float(self._v @ (self._current_setup().metric.matrix @ self._v))
 
     def potential_energy(self) -> float:
-        r"""Gravity :math:`g\,(M e_y)^T p`, springs, and the attractor spring (if attached)."""
+        r"""Gravity :math:`g\,(M e_y)^T p`, springs (Duffing terms included), the attractor.
+
+        The conservative part of the forces; dampers, friction and the actuators'
+        forces and torques have no potential (they do work, or dissipate it).
+        """
         return self._forces().potential_energy(self._current_setup().metric, self._p)
 
     def set_velocity(self, velocity: Any) -> None:
@@ -421,6 +439,9 @@ class Simulator:
             raise ValueError("velocity must be finite")
         if self._n == 0:
             return
+        if self._actuators.drives_motion("dynamic"):  # motor rows: A v = b; friction restarts
+            self._v = v
+            return self._after_change(project=True)
         setup = self._current_setup()
         self._v = setup.mass_factor(self._p).minimize(setup.metric.matrix @ v)
 
@@ -433,9 +454,13 @@ class Simulator:
         n = int(n)
         if n < 0:
             raise ValueError(f"n must be non-negative, got {n}")
+        self._reaction_memo = None
         for _ in range(n):
             if self._n == 0:
                 self._status = "idle"
+            elif self._actuators.drives_motion(self._mode):
+                self._drive_step()
+                continue
             elif self._mode == "kinematic":
                 p, self._status = self._kinematic.step(
                     self._current_setup(), self._p, self._attractor, self._step_size
@@ -463,16 +488,7 @@ class Simulator:
 
     def _forces(self) -> Forces:
         """The applied forces as they are set now."""
-        springs = None
-        if self._springs:
-            s = self._springs
-            springs = SpringArrays(
-                np.array([x.i for x in s], dtype=np.int64),
-                np.array([x.j for x in s], dtype=np.int64),
-                np.array([x.stiffness for x in s]),
-                np.array([x.rest_length for x in s]),
-                np.array([x.damping for x in s]),
-            )
+        springs = SpringArrays.from_springs(self._springs) if self._springs else None
         attractor = self._attractor
         return Forces(self._gravity, self._damping, attractor, self._k_att, self._c_att, springs)
 

@@ -94,3 +94,9 @@ LIGHT_PINNED = 1e-3
 #: with the default total mass 1 about a 1 s period, damping ratio about 0.7.
 ATTRACTOR_STIFFNESS = 40.0
 ATTRACTOR_DAMPING = 9.0
+
+# ---------------------------------------------------------------- drives
+#: A kinematic motor step that does not converge is split in halves at most this deep
+#: before the motor counts as blocked (a dead point): 2**-10 of a step is far below any
+#: step a user would choose, and a true dead point fails at every depth.
+MAX_MOTOR_HALVINGS = 10

@@ -1,0 +1,203 @@
+r"""The steps of a driven simulator: motors in both modes, friction's stick and release.
+
+Dynamic (:func:`dynamic_drive_step`)
+    1. Release: each stuck friction element's multiplier (the force needed to hold
+       it, :func:`~linkage_widget.motion._reactions.stick_multipliers`) is compared
+       with its static limit; beyond it the element slides.
+    2. A RATTLE step (:func:`~linkage_widget.motion._rattle.rattle_step`) with the
+       motor rows :math:`g(p, t_{n+1}) = 0`, :math:`A v = -\partial g/\partial t`, the
+       stuck elements' rows and the explicit forces of the actuators.
+    3. A motor that did not reach its angle (a dead point) blocks the step: the state
+       stays as it was, time included, and the reason is returned.
+    4. Stick: the sliding elements whose speed reversed stick (see
+       :mod:`~linkage_widget.motion._friction` for when that is accepted).
+
+Kinematic (:func:`kinematic_motor_step`)
+    Each step turns every motor by ``speed * h``: the least-kinetic-energy
+    displacement :math:`\delta = \arg\min \tfrac12\delta^T M\delta` s.t.
+    :math:`A\delta = h\,b` (:math:`b = \ell\omega` on motor rows) is projected onto
+    :math:`g(q, t + h) = 0`. A step that does not converge, or whose correction
+    exceeds ``CORRECTOR_DEVIATION`` of the move (a jump to another branch), is split
+    in halves; when even the smallest part fails the linkage is at a dead point and
+    the step is ``"blocked"``: positions and time stay.
+
+Every function returns the new state; only the facade assigns it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import NamedTuple
+
+import numpy as np
+
+from ._drives import Actuators
+from ._friction import StickState, joint_directions, path_speeds, sliding_direction
+from ._projection import held_residual, project
+from ._rattle import Forces, rattle_step
+from ._reactions import stick_multipliers
+from ._setup import Setup
+from .tolerances import CORRECTOR_DEVIATION, DATA_TOL, MAX_MOTOR_HALVINGS
+
+__all__ = ["DriveOutcome", "dynamic_drive_step", "kinematic_motor_step"]
+
+
+class DriveOutcome(NamedTuple):
+    """New positions and velocities (``(2n,)``), status, blocked reason, stick state."""
+
+    p: np.ndarray
+    v: np.ndarray
+    status: str
+    reason: str | None
+    state: StickState
+
+
+class Context(NamedTuple):
+    """What a driven step reads: the base setup, actuators, forces, pinned mask, gravity."""
+
+    base: Setup
+    actuators: Actuators
+    forces: Forces
+    pinned: np.ndarray
+    gravity: float
+
+    def setup(self, p: np.ndarray, state: StickState) -> Setup:
+        """The setup with the motor rows and the rows of ``state``'s stuck elements."""
+        return self.actuators.setup(self.base, p, state)
+
+    def forces_for(self, setup: Setup, state: StickState) -> Forces:
+        """The applied forces with the actuators' explicit forces for ``state``."""
+        extra = self.actuators.extra(setup.metric, self.pinned, self.gravity, state)
+        return dataclasses.replace(self.forces, extra=extra)
+
+
+def dynamic_drive_step(
+    ctx: Context, p: np.ndarray, v: np.ndarray, t: float, h: float, state: StickState
+) -> DriveOutcome:
+    """One dynamic step of ``h`` seconds from ``(p, v)`` at time ``t`` (see the module)."""
+    state = _directions(ctx, p, v, _release(ctx, p, v, t, state))
+    setup = ctx.setup(p, state)
+    p1, v1, status = rattle_step(setup, ctx.forces_for(setup, state), p, v, h, t)
+    reason = _motor_failure(ctx.actuators, setup.at_time(t + h), p1, t + h)
+    if reason is not None:
+        return DriveOutcome(p, np.zeros_like(v), "blocked", reason, state)
+    state, v1 = _stick(ctx, p, v, p1, v1, t + h, h, state)
+    return DriveOutcome(p1, v1, status, None, state)
+
+
+def _motor_failure(act: Actuators, setup: Setup, p1: np.ndarray, t1: float) -> str | None:
+    """Why the motors missed their angles at ``p1`` (``None`` when they all met them)."""
+    if not act.motors:
+        return None
+    cs = setup.constraints
+    g = cs.drives.residuals(p1.reshape(-1, 2))[: len(act.motors)] / cs.drives.motor_scales
+    if np.all(np.abs(g) <= DATA_TOL):
+        return None
+    k = int(np.argmax(np.abs(g)))
+    m = act.motors[k]
+    return (
+        f"motor {k} (rod {m.pivot}->{m.tip}) cannot reach its angle "
+        f"{float(cs.drives.targets[k]):.6g} rad at time {t1:.6g}: the linkage is at a dead "
+        "point (a rocker at its limit, or locked), where no motion turns that rod further"
+    )
+
+
+def _directions(ctx: Context, p: np.ndarray, v: np.ndarray, state: StickState) -> StickState:
+    """``state`` with the sliding directions at the start of a step (kept through the step)."""
+    sign = sliding_direction(path_speeds(tuple(ctx.actuators.frictions), p, v), state.path_sign)
+    return state.with_paths(state.paths, sign).with_joints(state.joints, joint_directions(v, state))
+
+
+def _release(ctx: Context, p: np.ndarray, v: np.ndarray, t: float, state: StickState) -> StickState:
+    """``state`` with the stuck elements released whose holding force exceeds the limit."""
+    if not (state.paths.any() or state.joints.any()):
+        return state
+    setup = ctx.setup(p, state)
+    links, holds = stick_multipliers(setup, ctx.forces_for(setup, state), p, v, t)
+    act = ctx.actuators
+    stuck = np.flatnonzero(state.paths)
+    limit = np.array([act.frictions[k].limit for k in stuck])
+    over = np.abs(links) > limit
+    paths, sign = state.paths.copy(), state.path_sign.copy()
+    paths[stuck[over]] = False
+    sign[stuck[over]] = np.sign(links[over])  # it slides the way the hold pulled
+    held = np.flatnonzero(state.joints)
+    normal = act.normal_forces(setup.metric, ctx.gravity)[held] * act.table
+    size = np.hypot(holds[:, 0], holds[:, 1])
+    free = size > normal
+    joints, direction = state.joints.copy(), state.joint_dir.copy()
+    joints[held[free]] = False
+    direction[held[free]] = holds[free] / size[free, None]
+    if not (over.any() or free.any()):
+        return state
+    return state.with_paths(paths, sign).with_joints(joints, direction)
+
+
+def _stick(
+    ctx: Context,
+    p: np.ndarray,
+    v: np.ndarray,
+    p1: np.ndarray,
+    v1: np.ndarray,
+    t1: float,
+    h: float,
+    state: StickState,
+) -> tuple[StickState, np.ndarray]:
+    """Stick the sliding elements whose speed reversed in the step, if the stop is plausible."""
+    act = ctx.actuators
+    frictions = tuple(act.frictions)
+    u0, u1 = path_speeds(frictions, p, v), path_speeds(frictions, p1, v1)
+    s = state.path_sign
+    limits = np.array([f.limit + f.mu_k * f.normal_force for f in frictions])
+    paths = ~state.paths & (s != 0) & (u1 * s <= 0) & (limits > 0)
+    joints = np.zeros_like(state.joints)
+    work = h * float(np.sum(limits[paths] * (np.abs(u0[paths]) + np.abs(u1[paths]))))
+    if act.table > 0.0:
+        d0 = state.joint_dir
+        w1 = np.sum(v1.reshape(-1, 2) * d0, axis=1)
+        joints = ~ctx.pinned & ~state.joints & np.any(d0 != 0, axis=1) & (w1 <= 0)
+        normal = act.normal_forces(ctx.base.metric, ctx.gravity) * act.table
+        speeds = np.hypot(*v.reshape(-1, 2).T) + np.hypot(*v1.reshape(-1, 2).T)
+        work += h * float(np.sum((normal * speeds)[joints]))
+    if not (paths.any() or joints.any()):
+        return state, v1
+    new = state.stuck_at(frictions, p1, paths, joints)
+    setup = ctx.setup(p1, new).at_time(t1)
+    metric = setup.metric
+    v_stuck = setup.mass_factor(p1).minimize(
+        metric.matrix @ v1, setup.constraints.velocity_target()
+    )
+    dv = v1 - v_stuck
+    if 0.5 * float(dv @ (metric.matrix @ dv)) <= work:
+        return new, v_stuck
+    return state, v1
+
+
+def kinematic_motor_step(
+    setup: Setup, p: np.ndarray, t: float, h: float, depth: int = 0
+) -> np.ndarray | None:
+    """Positions after turning the motors from time ``t`` to ``t + h``; ``None`` if blocked."""
+    q = _motor_move(setup, p, t, h)
+    if q is not None:
+        return q
+    if depth >= MAX_MOTOR_HALVINGS:
+        return None
+    mid = kinematic_motor_step(setup, p, t, 0.5 * h, depth + 1)
+    if mid is None:
+        return None
+    return kinematic_motor_step(setup, mid, t + 0.5 * h, 0.5 * h, depth + 1)
+
+
+def _motor_move(setup: Setup, p: np.ndarray, t: float, h: float) -> np.ndarray | None:
+    """One predictor-corrector move of the motors over ``[t, t + h]``; ``None`` if it fails."""
+    now = setup.at_time(t)
+    fac = now.mass_factor(p)
+    delta = fac.minimize(None, h * now.constraints.velocity_target())
+    floor = now.roundoff(p)
+    held = held_residual(now, p, fac, floor)
+    later = setup.at_time(t + h)
+    q, ok, _ = project(later, p + delta, fac, held, floor, allow_refactor=True)
+    move = float(np.max(np.abs(delta)))
+    if not ok or float(np.max(np.abs(q - p - delta))) > CORRECTOR_DEVIATION * move:
+        return None
+    return q

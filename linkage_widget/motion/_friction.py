@@ -1,0 +1,188 @@
+r"""Coulomb friction with a real stick phase: along pathways, and of the joints on the table.
+
+Sliding (the seed's ``CoulombKineticFriction``)
+    Along the pathway :math:`i`–:math:`j` with extension velocity :math:`u`, the
+    expansile friction force is
+
+    .. math:: f = -\Big(\big(\mu_k + (\mu_s - \mu_k)\,e^{-(u/v_s)^2}\big) N\,
+              \operatorname{sign}(u) + \sigma u\Big),
+
+    opposite to :math:`u` (Stribeck term only when :math:`v_s` is given; with
+    :math:`\mu_s = \mu_k` it vanishes). A joint sliding on the table feels
+    :math:`-\mu N_i\,\dot p_i/|\dot p_i|` with :math:`N_i = m_i g_n`, :math:`m_i` its
+    lumped mass (the row sum of :math:`M`) and :math:`g_n = |g|`, or 1 when
+    :math:`g = 0` (then :math:`\mu` is a deceleration). Both are explicit forces of
+    the RATTLE step. Friction dissipates: it is no part of the potential energy.
+
+Sticking
+    A sliding element whose speed reverses within a step (:math:`u_{n+1}\,s \le 0`,
+    :math:`s` the direction it was sliding in) sticks: it becomes a temporary
+    bilateral constraint — the pathway's length frozen like a rod, a joint held like
+    a pin — and the velocities are projected onto the motions it allows. The
+    projection is accepted only when the kinetic energy it removes is at most the
+    work friction could have done in the step (a block that stops loses
+    :math:`\tfrac12 m u_{n+1}^2 \le \mu N |u_{n+1}| h`); a rocker joint reversing in
+    a swinging mechanism does not stick, because stopping it would stop everything.
+    While stuck, the constraint's multiplier (from the acceleration-level solve at
+    the start of each step) is the friction force needed to hold it; the element
+    releases when that exceeds the static limit :math:`\mu_s N` (table:
+    :math:`\mu N_i`), and then slides in the direction the multiplier pulled, at
+    first with the full static force. A stopped mass therefore stays exactly where it
+    is (no chatter, no creep), and starts only when the driving force exceeds the
+    static limit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ._actuators import scalar
+
+__all__ = ["PathFriction", "StickState", "joint_friction", "path_speeds"]
+
+
+@dataclass(frozen=True)
+class PathFriction:
+    r"""``CoulombKineticFriction`` along the pathway ``i``–``j``.
+
+    ``normal_force`` :math:`N \ge 0`; ``mu_k``, ``mu_s`` (default ``mu_k``) with
+    :math:`\mu_s \ge \mu_k \ge 0`; ``v_s`` the Stribeck speed (``None``: no Stribeck
+    term); ``sigma`` the viscous coefficient (force per speed).
+    """
+
+    i: int
+    j: int
+    normal_force: float
+    mu_k: float
+    mu_s: float
+    v_s: float | None
+    sigma: float
+
+    @property
+    def limit(self) -> float:
+        r"""Largest force the element can hold while stuck, :math:`\mu_s N`."""
+        return self.mu_s * self.normal_force
+
+    def kinetic(self, u: float, s: float) -> float:
+        """Expansile friction force while sliding at ``u`` in direction ``s`` (±1)."""
+        level = self.mu_k
+        if self.v_s is not None:
+            level += (self.mu_s - self.mu_k) * math.exp(-((u / self.v_s) ** 2))
+        f = -(level * self.normal_force * s + self.sigma * u)
+        return scalar(f, (), f"friction {self.i}-{self.j}")
+
+
+@dataclass(frozen=True, eq=False)
+class StickState:
+    """Which friction elements stick, and the direction each slides in.
+
+    Attributes
+    ----------
+    paths : ndarray of bool, shape (k,)
+        Pathway ``k`` is stuck.
+    path_sign : ndarray, shape (k,)
+        Direction of sliding (or of the slide a release starts), ±1; 0 unknown.
+    joints : ndarray of bool, shape (n,)
+        Joint held on the table.
+    joint_dir : ndarray, shape (n, 2)
+        Unit direction each joint slides in (or a released joint's first slide; 0 unknown).
+    lengths : ndarray, shape (k,); anchors : ndarray, shape (n, 2)
+        Where each element stuck: the pathway's length, the joint's place (the
+        targets of its temporary row; meaningful where stuck).
+    """
+
+    paths: np.ndarray
+    path_sign: np.ndarray
+    joints: np.ndarray
+    joint_dir: np.ndarray
+    lengths: np.ndarray
+    anchors: np.ndarray
+
+    @classmethod
+    def free(cls, k: int, n: int) -> StickState:
+        """Nothing stuck."""
+        b, z = np.zeros, np.zeros
+        return cls(b(k, bool), z(k), b(n, bool), z((n, 2)), z(k), z((n, 2)))
+
+    def key(self) -> tuple:
+        """What the constraint rows depend on (which elements, and where they stuck)."""
+        paths, joints = np.flatnonzero(self.paths), np.flatnonzero(self.joints)
+        return (
+            tuple(paths),
+            tuple(joints),
+            self.lengths[paths].tobytes(),
+            self.anchors[joints].tobytes(),
+        )
+
+    def with_paths(self, paths: np.ndarray, sign: np.ndarray) -> StickState:
+        """The state with new pathway flags and directions."""
+        return replace(self, paths=paths, path_sign=sign)
+
+    def with_joints(self, joints: np.ndarray, direction: np.ndarray) -> StickState:
+        """The state with new joint flags and directions."""
+        return replace(self, joints=joints, joint_dir=direction)
+
+    def stuck_at(
+        self,
+        frictions: tuple[PathFriction, ...],
+        p: np.ndarray,
+        paths: np.ndarray,
+        joints: np.ndarray,
+    ) -> StickState:
+        """The state with the pathways ``paths`` and joints ``joints`` (masks) stuck at ``p``."""
+        lengths, anchors = self.lengths.copy(), self.anchors.copy()
+        pts = p.reshape(-1, 2)
+        if paths.any():
+            ij = np.array([(f.i, f.j) for f in frictions], dtype=np.int64)[paths]
+            d = pts[ij[:, 0]] - pts[ij[:, 1]]
+            lengths[paths] = np.hypot(d[:, 0], d[:, 1])
+        anchors[joints] = pts[joints]
+        return replace(
+            self,
+            paths=self.paths | paths,
+            joints=self.joints | joints,
+            lengths=lengths,
+            anchors=anchors,
+        )
+
+
+def path_speeds(frictions: tuple[PathFriction, ...], p: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Extension velocity :math:`u` of each friction pathway, shape ``(k,)``."""
+    if not frictions:
+        return np.zeros(0)
+    ij = np.array([(f.i, f.j) for f in frictions], dtype=np.int64)
+    pts, vel = p.reshape(-1, 2), v.reshape(-1, 2)
+    d = pts[ij[:, 0]] - pts[ij[:, 1]]
+    e = d / np.hypot(d[:, 0], d[:, 1])[:, None]
+    return np.sum(e * (vel[ij[:, 0]] - vel[ij[:, 1]]), axis=1)
+
+
+def sliding_direction(speed: np.ndarray, remembered: np.ndarray) -> np.ndarray:
+    """``sign(speed)``, or the remembered direction where the speed is exactly zero."""
+    return np.where(speed != 0.0, np.sign(speed), remembered)
+
+
+def joint_friction(
+    normal: np.ndarray, mu: float, v: np.ndarray, state: StickState, movable: np.ndarray
+) -> np.ndarray:
+    r"""Table friction :math:`-\mu N_i\,s_i` on the sliding joints, shape ``(2n,)``.
+
+    ``normal`` :math:`N_i` shape ``(n,)``; ``movable`` masks the joints friction acts on
+    (not pinned, not stuck); :math:`s_i` is ``state.joint_dir``, the direction each
+    joint slides in at the start of the step (fixed for the step, like a pathway's
+    ``path_sign``: a reversal within the step is a stick event, never a flip of the
+    force). ``v`` is not used.
+    """
+    force = -(mu * normal * movable)[:, None] * state.joint_dir
+    return force.reshape(-1)
+
+
+def joint_directions(v: np.ndarray, state: StickState) -> np.ndarray:
+    """Unit sliding direction of every joint (release direction where at rest), ``(n, 2)``."""
+    vel = v.reshape(-1, 2)
+    speed = np.hypot(vel[:, 0], vel[:, 1])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where((speed > 0)[:, None], vel / speed[:, None], state.joint_dir)

@@ -1,0 +1,118 @@
+r"""Constraint forces and accelerations at a state, from the acceleration-level equations.
+
+At :math:`(p, \dot p, t)` the accelerations and multipliers solve
+
+.. math:: M \ddot p = F(p, \dot p, t) - A(p)^T \lambda, \qquad
+          A(p)\,\ddot p = -g''(p)[\dot p, \dot p]
+
+(differentiate :math:`A\dot p = -\partial g/\partial t` once more; the motor rows'
+:math:`\partial^2 g/\partial t^2` vanishes at constant speed). This is the exact
+Lagrange-multiplier solution at the state, not a by-product of the integrator's
+multipliers (which approximate it to :math:`O(h)`). The generalised constraint force
+on the vertices is :math:`-A^T\lambda`; read row by row (scaled rows, see
+:mod:`linkage_widget.constraints`):
+
+* rod :math:`(i, j)`: the force on :math:`i` is :math:`-\lambda\,(p_i - p_j)/L`, so
+  the **tension** (positive when the rod pulls its ends together) is
+  :math:`T = \lambda\,|p_i - p_j|/L`;
+* pin: the **reaction** on the joint is :math:`-\lambda` (a hanging mass's pin
+  pushes up: reaction = minus its weight);
+* fixed angle :math:`(i, j, k)` and motor: the force on the second arm's end is
+  :math:`-\lambda\,\ell\,J b/|b|^2`, a **torque** :math:`\tau = -\ell\lambda` about the
+  corner, counter-clockwise positive, exerted on the arm :math:`i \to k` (the motor's
+  driven rod), and :math:`-\tau` on the other arm (the reference, or the ground).
+
+>>> import numpy as np
+>>> from linkage_widget import Linkage
+>>> from linkage_widget.motion._rattle import Forces
+>>> from linkage_widget.motion._setup import Setup
+>>> link = Linkage([[0, 0], [0, -2]], rods=[(0, 1)], pinned=[0])
+>>> setup = Setup.build(link, 0.0, 1.0)     # half the mass in each joint
+>>> p, v = np.array([0.0, 0.0, 0.0, -2.0]), np.array([0.0, 0.0, 3.0, 0.0])
+>>> cf, a = reactions(setup, Forces(9.81, 0.0, None, 0.0, 0.0, None), p, v, 0.0)
+>>> round(float(cf.rods[0]), 9)              # m g + m v^2 / l = 0.5 (9.81 + 9 / 2)
+7.155
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..constraints import ConstraintSet
+from ._rattle import Forces
+from ._setup import Setup
+
+__all__ = ["ConstraintForces", "reactions", "stick_multipliers"]
+
+
+@dataclass(frozen=True, eq=False)
+class ConstraintForces:
+    """The forces the constraints exert at one state (see the module docstring for signs).
+
+    Attributes
+    ----------
+    rods : ndarray, shape (m,)
+        Tension of each rod, in rod order (compression negative); force units.
+    pins : ndarray, shape (q, 2)
+        Reaction force on each pinned joint, in the order of ``linkage.pinned``.
+    angles : ndarray, shape (k,)
+        Torque each fixed angle exerts on its second arm (counter-clockwise positive).
+    motors : ndarray, shape (k_m,)
+        Torque each motor exerts on its driven rod (counter-clockwise positive).
+    """
+
+    rods: np.ndarray
+    pins: np.ndarray
+    angles: np.ndarray
+    motors: np.ndarray
+
+
+def reactions(
+    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float
+) -> tuple[ConstraintForces, np.ndarray]:
+    """Constraint forces and accelerations (shape ``(2n,)``) at ``(p, v, t)``.
+
+    ``setup`` carries the rows enforced (with motors and stuck friction elements).
+    """
+    cs, a, lam = _solve(setup, forces, p, v, t)
+    m, k, q = len(cs.rods), len(cs.angles), len(cs.pinned)
+    pts = p.reshape(-1, 2)
+    d = pts[cs.rods[:, 0]] - pts[cs.rods[:, 1]]
+    tension = lam[:m] * np.hypot(d[:, 0], d[:, 1]) / cs.lengths
+    first = m + k + 2 * q
+    motors = -cs.drives.motor_scales * lam[first : first + len(cs.drives.motors)]
+    out = ConstraintForces(
+        rods=tension,
+        pins=-lam[m + k : first].reshape(-1, 2),
+        angles=-cs.angle_scales * lam[m : m + k],
+        motors=motors,
+    )
+    return out, a
+
+
+def stick_multipliers(
+    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Multipliers of the link rows (tension) and hold rows (``(r, 2)``) at ``(p, v, t)``."""
+    cs, _, lam = _solve(setup, forces, p, v, t)
+    dr = cs.drives
+    first = cs.n_constraints - dr.n_rows + len(dr.motors)
+    links = lam[first : first + len(dr.links)]
+    holds = lam[first + len(dr.links) :].reshape(-1, 2)
+    return links, holds
+
+
+def _solve(
+    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float
+) -> tuple[ConstraintSet, np.ndarray, np.ndarray]:
+    """The constraints at ``t``, the accelerations and the multipliers at ``(p, v, t)``."""
+    setup = setup.at_time(t)
+    cs, metric = setup.constraints, setup.metric
+    force = forces.conservative(metric, p) + forces.dissipative(metric, p, v)
+    if forces.extra is not None:
+        force = force + forces.extra(p, v, t)
+    b = -cs.second_derivative(p, v, v) if np.any(v) else None
+    a, lam = setup.mass_factor(p).solve(force, b)
+    return cs, a, lam
