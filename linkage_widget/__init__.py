@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import LinkageFormatError
 from .model import Linkage
 from .rigidity import RigidityReport, analyze
+from .statics import StaticsReport, static_forces
 
 if TYPE_CHECKING:  # pragma: no cover
     from .motion import Simulator
@@ -30,7 +31,9 @@ __all__ = [
     "LinkageWidget",
     "RigidityReport",
     "Simulator",
+    "StaticsReport",
     "analyze",
+    "static_forces",
     "__version__",
 ]
 

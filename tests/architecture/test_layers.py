@@ -30,6 +30,7 @@ LAYERS: dict[str, int] = {
     "pebble": 4,
     "rigidity": 5,
     "penrose": 5,
+    "statics": 5,
     "examples": 6,
     "motion": 7,
     "draw": 8,
