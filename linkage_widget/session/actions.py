@@ -155,7 +155,7 @@ class ActionsMixin:
             return
         self._drag_vertex = None
         self._drag_target = None
-        if self.mode == "kinematic" and self.attractor is None:
+        if self.mode == "kinematic" and self.attractor is None and not self._motors_on():
             self.running = False
         self._refresh_analysis()
         self._request_draw()
@@ -189,7 +189,8 @@ class ActionsMixin:
 
     # --------------------------------------------------------------- motion
     def _do_toggle_running(self) -> None:
-        if not self.running and self.mode == "kinematic" and self._target() is None:
+        idle = self._target() is None and not self._motors_on()
+        if not self.running and self.mode == "kinematic" and idle:
             self._message = "right-click to place an attractor (or drag a vertex) to move"
             self._request_draw()
             return

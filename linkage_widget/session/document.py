@@ -1,7 +1,8 @@
-"""The edited document: a linkage and what points into it (springs, tracked vertices).
+"""The edited document: a linkage and what points into it (springs, tracked vertices, drives).
 
 Every edit here keeps the indices consistent: deleting vertex ``v`` drops the
-springs and tracked entries that used it and renumbers the others; the session
+springs, tracked entries and drives (motors, loads, path forces and friction) that
+used it and renumbers the others, and removing a rod drops the motor on it; the session
 clears a selection that no longer exists. Edits change the document and return
 what the user should read (a message) or the index they made; they raise
 ``ValueError``/``IndexError`` for edits the linkage refuses, and leave undo to
@@ -28,6 +29,7 @@ import numpy as np
 from ..io import Extensions, read_extensions, resolve_path
 from ..model import Linkage
 from ..springs import Spring
+from .drives import Drives
 from .history import Snapshot
 
 __all__ = ["DEFAULT_FILE", "Document", "parse_upload", "read_linkage_file", "upload_name"]
@@ -48,27 +50,40 @@ class Document:
         self.linkage = linkage
         self.springs: tuple[Spring, ...] = ()
         self.tracked: tuple[int, ...] = ()
+        self.drives = Drives()
 
     # ------------------------------------------------------------ snapshots
     def snapshot(self) -> Snapshot:
         """A private copy of everything an edit can change (for undo)."""
-        return Snapshot(self.linkage.copy(), tuple(self.tracked), self.springs)
+        return Snapshot(self.linkage.copy(), tuple(self.tracked), self.springs, self.drives)
 
     def restore(self, s: Snapshot) -> None:
         """Go back to ``s`` (into the same linkage object)."""
         self.linkage.replace_with(s.linkage)
         self.springs = s.springs
         self.tracked = s.tracked
+        self.drives = s.drives
 
-    def extensions(self, mass_distribution: float) -> Extensions:
+    def extensions(self, mass_distribution: float, table_friction: float = 0.0) -> Extensions:
         """What the JSON sibling of a saved file holds."""
-        return Extensions(tuple(self.tracked), self.springs, float(mass_distribution))
+        d = self.drives
+        return Extensions(
+            tuple(self.tracked),
+            self.springs,
+            float(mass_distribution),
+            d.motors,
+            d.loads,
+            d.forces,
+            d.frictions,
+            float(table_friction),
+        )
 
     def replace(self, linkage: Linkage, ext: Extensions) -> None:
         """Take over another linkage (loaded or uploaded) and its extensions."""
         self.linkage.replace_with(linkage)
         self.tracked = ext.tracked
         self.springs = ext.springs
+        self.drives = Drives.of(ext)
 
     # ---------------------------------------------------------------- edits
     def add_vertex(self, xy: Any) -> int:
@@ -82,7 +97,7 @@ class Document:
             self.linkage.add_rod(i, j)
             return f"rod {i}-{j} added"
         self.linkage.remove_rod(r)
-        return f"rod {i}-{j} removed"
+        return f"rod {i}-{j} removed" + self._drop_motors()
 
     def toggle_angle(self, r1: int, r2: int) -> str:
         """Fix the angle between two rods that share a vertex, or free it when fixed."""
@@ -117,26 +132,43 @@ class Document:
         self.linkage.remove_vertex(v)
         self.tracked = tuple(t - (t > v) for t in self.tracked if t != v)
         self.springs = tuple(s for s in (sp.renumbered(v) for sp in self.springs) if s)
+        self.drives = self.drives.renumbered(v)
         return f"vertex {v} deleted"
 
     def delete_rod(self, r: int) -> str:
         """Delete rod ``r`` (and the angles that use it)."""
         i, j = (int(v) for v in self.linkage.rods[r])
         self.linkage.remove_rod(r)
-        return f"rod {i}-{j} deleted"
+        return f"rod {i}-{j} deleted" + self._drop_motors()
 
     def split_rod(self, r: int) -> int:
-        """Split rod ``r`` at its middle; return the new vertex."""
-        return self.linkage.split_rod(r)
+        """Split rod ``r`` at its middle; return the new vertex (a motor on it goes)."""
+        v = self.linkage.split_rod(r)
+        self._drop_motors()
+        return v
+
+    def _drop_motors(self) -> str:
+        """Drop the motors whose rod is gone; say so (``""`` when none)."""
+        before = len(self.drives.motors)
+        self.drives = self.drives.on_rods(self.linkage.rods)
+        gone = before - len(self.drives.motors)
+        return " (and its motor)" if gone == 1 else f" (and {gone} motors)" if gone else ""
 
     def clear(self) -> None:
         """Remove everything."""
         self.tracked = ()
         self.springs = ()
+        self.drives = Drives()
         self.linkage.clear()
 
     def spring(
-        self, i: int, j: int, stiffness: float, rest_length: float | None, damping: float
+        self,
+        i: int,
+        j: int,
+        stiffness: float,
+        rest_length: float | None,
+        damping: float,
+        nonlinear_stiffness: float = 0.0,
     ) -> Spring:
         """A spring between existing vertices; its rest length is fixed now when not given."""
         n = self.linkage.n_vertices
@@ -146,13 +178,15 @@ class Document:
         if rest_length is None:  # fixed now: a rebuilt simulator must not reset it
             P = self.linkage.vertices
             rest_length = float(np.hypot(*(P[i] - P[j])))
-        return Spring(int(i), int(j), float(stiffness), rest_length, float(damping))
+        return Spring(
+            int(i), int(j), float(stiffness), rest_length, float(damping), nonlinear_stiffness
+        )
 
 
 def read_linkage_file(path: str | PathLike[str]) -> tuple[Linkage, Extensions]:
     """The linkage in ``path`` and its JSON extensions (empty when there is no sibling)."""
     linkage = Linkage.load(path)
-    ext = read_extensions(resolve_path(path), linkage.n_vertices)
+    ext = read_extensions(resolve_path(path), linkage.n_vertices, rods=linkage.rods)
     return linkage, ext
 
 
@@ -170,7 +204,9 @@ def parse_upload(name: str, files: Mapping[str, bytes]) -> tuple[Linkage, Extens
     linkage = Linkage.from_bytes(files[name], source=name)
     side = files.get(name + ".json")
     ext = (
-        Extensions.from_bytes(side, n_vertices=linkage.n_vertices, source=name + ".json")
+        Extensions.from_bytes(
+            side, n_vertices=linkage.n_vertices, source=name + ".json", rods=linkage.rods
+        )
         if side is not None
         else Extensions()
     )

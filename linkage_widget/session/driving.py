@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -32,6 +32,7 @@ from ..draw import ViewTransform
 from ..model import Linkage
 from ..motion import Simulator
 from ..springs import Spring
+from .drives import Drives
 
 __all__ = [
     "DEFAULT_STEP",
@@ -47,6 +48,7 @@ __all__ = [
     "FrameStep",
     "Setup",
     "Target",
+    "motor_step",
 ]
 
 #: Step size per mode: kinematic, how far the pulled vertex moves per step (world units);
@@ -58,7 +60,11 @@ STEP_SLIDER = {
     "dynamic": (0.001, 0.05, 0.001, ".3f", "time step in seconds (1/60 = real time)"),
 }
 #: Slider ranges of the other motion parameters: min, max, step.
-PARAMETER_RANGES = {"mass_distribution": (0.0, 1.0, 0.01), "gravity": (0.0, 1000.0, 10.0)}
+PARAMETER_RANGES = {
+    "mass_distribution": (0.0, 1.0, 0.01),
+    "gravity": (0.0, 1000.0, 10.0),
+    "table_friction": (0.0, 2.0, 0.01),
+}
 DRAG_STEP_PX = 20.0  # while dragging, a kinematic step may move the vertex this far on screen
 DRAG_SUBSTEPS = 10  # kinematic steps per frame while dragging (the pointer may be far) ...
 FRAME_BUDGET_S = 0.008  # ... but no more stepping than this per frame ...
@@ -80,7 +86,11 @@ class Target(NamedTuple):
 
 
 class Setup(NamedTuple):
-    """What a simulator is built from: the model and the session's motion parameters."""
+    """What a simulator is built from: the model and the session's motion parameters.
+
+    ``drives`` are added to the simulator (the motors only when ``motors_on``);
+    ``table_friction`` is the joints' friction coefficient against the table.
+    """
 
     linkage: Linkage
     springs: tuple[Spring, ...]
@@ -88,6 +98,14 @@ class Setup(NamedTuple):
     step_size: float
     mass_distribution: float
     gravity: float
+    drives: Drives = Drives()
+    motors_on: bool = False
+    table_friction: float = 0.0
+
+    def elements(self) -> tuple[Any, ...]:
+        """What the simulator holds besides the model: a new value means a new simulator."""
+        motors = self.drives.motors if self.motors_on else ()
+        return (self.springs, motors, self.drives.forces, self.drives.frictions)
 
 
 class FrameStep(NamedTuple):
@@ -112,26 +130,38 @@ class Driver:
         self.simulator: Simulator | None = None  # None until a motion needs one
         self._seen: Linkage | None = None  # the model as the simulator last saw it
         self._aimed: Target | None = None  # the target the simulator pulls toward
+        self._elements: tuple[Any, ...] = ()  # Setup.elements() the simulator was built with
         self.settled = False  # the kinematic motion reached its target / is blocked
         self._still_frames = 0  # consecutive frames that moved less than STILL_PX
 
     # ------------------------------------------------------------ lifecycle
     def current(self, setup: Setup) -> Simulator:
-        """The simulator for ``setup``: the one in use, or a new one after any edit."""
-        if self.simulator is None or self._seen is None or self._seen != setup.linkage:
-            sim = Simulator(
-                setup.linkage,
-                mode=setup.mode,
-                step_size=setup.step_size,
-                mass_distribution=setup.mass_distribution,
-                gravity=setup.gravity,
-            )
-            for s in setup.springs:
-                sim.add_spring(s.i, s.j, s.stiffness, rest_length=s.rest_length, damping=s.damping)
-            self.simulator = sim
-            self._seen = setup.linkage.copy()
-            self._aimed = None
-        return self.simulator
+        """The simulator for ``setup``: the one in use, or a new one after any edit.
+
+        When only the force elements changed (a motor started or stopped, say),
+        the new simulator goes on with the old one's velocities: the motion does
+        not stop dead.
+        """
+        old = self.simulator
+        if old is None or self._seen is None or self._seen != setup.linkage:
+            old = None
+        elif self._elements == setup.elements():
+            return old
+        sim = Simulator(
+            setup.linkage,
+            mode=setup.mode,
+            step_size=setup.step_size,
+            mass_distribution=setup.mass_distribution,
+            gravity=setup.gravity,
+        )
+        _add_elements(sim, setup)
+        if old is not None and setup.mode == "dynamic":
+            sim.set_velocity(old.velocities)
+        self.simulator = sim
+        self._seen = setup.linkage.copy()
+        self._elements = setup.elements()
+        self._aimed = None
+        return sim
 
     def invalidate(self) -> None:
         """Forget the simulator (the model or the mode changed): the next frame builds one."""
@@ -150,9 +180,12 @@ class Driver:
         self.settled = False
         self._still_frames = 0
 
-    def idle(self, mode: str, target: Target | None) -> bool:
-        """Whether a frame has nothing to do: a kinematic motion without target, or settled."""
-        return mode == "kinematic" and (target is None or self.settled)
+    def idle(self, mode: str, target: Target | None, driven: bool = False) -> bool:
+        """Whether a frame has nothing to do: kinematic, settled or with nothing to pull.
+
+        ``driven``: motors run (they move a kinematic linkage without a target).
+        """
+        return mode == "kinematic" and ((target is None and not driven) or self.settled)
 
     # ---------------------------------------------------------------- frames
     def frame(
@@ -170,7 +203,8 @@ class Driver:
             sim.step(1)
             status = str(sim.status)
         else:
-            status = self._kinematic_steps(sim, setup.step_size, target if dragging else None, view)
+            step = motor_step(setup) if setup.motors_on and setup.drives.motors else setup.step_size
+            status = self._kinematic_steps(sim, step, target if dragging else None, view)
         P = np.asarray(sim.positions, dtype=np.float64)
         shift_px = view.length_to_pixel(np.abs(P - setup.linkage.vertices).max(initial=0.0))
         if setup.mode == "kinematic":
@@ -214,6 +248,51 @@ class Driver:
         self._still_frames = self._still_frames + 1 if shift_px < STILL_PX else 0
         if self._still_frames >= STILL_FRAMES and not dragging:
             self.settled = True
+
+
+def motor_step(setup: Setup) -> float:
+    r"""Kinematic time step with motors: no motor's tip moves more than ``step_size`` per step.
+
+    A kinematic motor turns by :math:`\omega h` per step (``h`` the simulator's
+    step size); its tip, at distance :math:`\ell` from the pivot, moves
+    :math:`|\omega| \ell h`. So :math:`h = s / \max_k |\omega_k| \ell_k`, with
+    :math:`s` the session's kinematic ``step_size`` (the same bound on a step as a
+    pulled vertex has).
+
+    >>> from linkage_widget.model import Linkage
+    >>> from linkage_widget.io import Motor
+    >>> link = Linkage([[0, 0], [2, 0]], rods=[(0, 1)], pinned=[0])
+    >>> setup = Setup(link, (), "kinematic", 0.5, 0.0, 0.0, Drives((Motor(0, 1, 2.0),)), True)
+    >>> motor_step(setup)
+    0.125
+    """
+    P = setup.linkage.vertices
+    fastest = max(
+        abs(m.speed) * float(np.hypot(*(P[m.tip] - P[m.pivot]))) for m in setup.drives.motors
+    )
+    return setup.step_size / fastest if fastest > 0 else setup.step_size
+
+
+def _add_elements(sim: Simulator, setup: Setup) -> None:
+    """Springs, path forces and friction, table friction and (when on) motors, into ``sim``.
+
+    Each is added only when present, so a linkage without them steps exactly as before.
+    """
+    for s in setup.springs:
+        extra = {"nonlinear_stiffness": s.nonlinear_stiffness} if s.nonlinear_stiffness else {}
+        sim.add_spring(s.i, s.j, s.stiffness, rest_length=s.rest_length, damping=s.damping, **extra)
+    d = setup.drives
+    for f in d.forces:
+        sim.add_force(f.i, f.j, f.force)
+    for fr in d.frictions:
+        sim.add_friction(
+            fr.i, fr.j, fr.normal_force, fr.mu_k, mu_s=fr.mu_s, v_s=fr.v_s, sigma=fr.sigma
+        )
+    if setup.table_friction:
+        sim.table_friction = setup.table_friction
+    if setup.motors_on:
+        for m in d.motors:
+            sim.add_motor(m.pivot, m.tip, m.speed, reference=m.reference)
 
 
 def _gap_px(sim: Simulator, drag: Target, view: ViewTransform) -> float:

@@ -34,7 +34,14 @@ class FramesMixin:
             self.step_size,
             self.mass_distribution,
             self.gravity,
+            self.document.drives,
+            self._motors_on(),
+            self.table_friction,
         )
+
+    def _motors_on(self) -> bool:
+        """Whether motors drive the motion: switched on, and there are some."""
+        return bool(self.motors_running and self.document.drives.motors)
 
     def _target(self) -> Target | None:
         """What the motion pulls toward: the drag pointer, else the attractor."""
@@ -48,7 +55,7 @@ class FramesMixin:
     def _step_motion(self) -> bool:
         """One frame of motion; return whether the positions changed."""
         target = self._target()
-        if self.driver.idle(self.mode, target):
+        if self.driver.idle(self.mode, target, self._motors_on()):
             if target is None:
                 self._status = "idle"
             return False
@@ -83,12 +90,16 @@ class FramesMixin:
         return bool(self.running)
 
     def _stop_if_done(self) -> None:
-        """Kinematic motion toward the attractor ends when reached or blocked."""
+        """Kinematic motion toward the attractor ends when reached or blocked (motors too)."""
+        if self._motors_on() and self._status == "blocked":
+            reason = getattr(self.driver.simulator, "blocked_reason", None) or "a dead point"
+            self.motors_running = False
+            self._message = f"motor blocked: {reason} (n reverses, m restarts)"
         if (
             self.running
             and self.mode == "kinematic"
             and self._drag_vertex is None
-            and (self.driver.settled or self._target() is None)
+            and (self.driver.settled or (self._target() is None and not self._motors_on()))
         ):
             self.running = False
 
@@ -119,6 +130,7 @@ class FramesMixin:
             or self._analyst.pos_version == self._pos_version
         )
         target = self._target()
+        rod_forces, reactions, _ = self._force_view()
         return SceneState(
             selected_vertex=self.selected_vertex,
             selected_rod=self.selected_rod,
@@ -136,6 +148,11 @@ class FramesMixin:
             rod_stress=r.rod_stress if fresh else None,  # type: ignore[union-attr]
             redundant_rods=r.redundant_rods if fresh else None,  # type: ignore[union-attr]
             springs=tuple((s.i, s.j) for s in self.document.springs),
+            rod_forces=rod_forces,
+            loads=self._shown_loads(),
+            reactions=reactions,
+            motors=tuple((m.pivot, m.tip, m.speed) for m in self.document.drives.motors),
+            motors_running=self._motors_on(),
             info_lines=tuple(r.summary_lines()) if fresh else ("analysing ...",),  # type: ignore[union-attr]
             hint=fit_hint(self._hint(), self._view.width),
             error=self.error,

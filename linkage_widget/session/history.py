@@ -23,6 +23,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from .drives import Drives
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import Linkage
     from ..springs import Spring
@@ -104,11 +106,14 @@ class Snapshot:
         Tracked vertices.
     springs : tuple of Spring
         Springs between vertices (they live outside the 2007 model).
+    drives : Drives
+        Motors, loads, path forces and friction (also outside the model).
     """
 
     linkage: Linkage
     tracked: tuple[int, ...] = ()
     springs: tuple[Spring, ...] = field(default=())
+    drives: Drives = field(default=Drives())
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Snapshot):
@@ -117,6 +122,7 @@ class Snapshot:
             self.linkage == other.linkage
             and self.tracked == other.tracked
             and self.springs == other.springs
+            and self.drives == other.drives
         )
 
     __hash__ = None  # type: ignore[assignment]  # holds a mutable Linkage

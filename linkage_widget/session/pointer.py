@@ -102,7 +102,7 @@ class PointerMixin:
             self.tool,
             g.data.get("hit"),
             self._selection(),
-            (g.x, g.y),
+            (x, y) if g.dragged else (g.x, g.y),  # a drag ends where the pointer is
         )
         if action.kind == "end_drag":
             self._end_drag()  # it draws

@@ -58,6 +58,8 @@ from ..springs import Spring
 from .actions import ActionsMixin
 from .analysis import Analyst
 from .document import DEFAULT_FILE, Document, parse_upload, read_linkage_file, upload_name
+from .driven import DrivenMixin
+from .drives import Drives
 from .driving import DEFAULT_STEP, Driver
 from .frames import FramesMixin
 from .gestures import EventMerger, Key
@@ -72,7 +74,7 @@ __all__ = ["DEFAULT_FILE", "INFO_PANEL_LINES", "LinkageSession"]
 INFO_PANEL_LINES = 4  # RigidityReport.summary_lines(): fit() keeps joints clear of them
 
 
-class LinkageSession(ActionsMixin, PointerMixin, FramesMixin, SessionTraits):
+class LinkageSession(DrivenMixin, ActionsMixin, PointerMixin, FramesMixin, SessionTraits):
     """A planar linkage you can draw, analyse and move: the state and policy, no view.
 
     Parameters
@@ -143,6 +145,7 @@ class LinkageSession(ActionsMixin, PointerMixin, FramesMixin, SessionTraits):
             on_key=self._on_key,
         )
         self._init_pointer()
+        self._init_driven()
 
     @classmethod
     def load(cls, path: str | PathLike[str], **kwargs: Any) -> Self:
@@ -192,7 +195,9 @@ class LinkageSession(ActionsMixin, PointerMixin, FramesMixin, SessionTraits):
     def linkage(self, new: Linkage) -> None:
         if not isinstance(new, Linkage):
             raise TraitError(f"linkage must be a Linkage, got {type(new).__name__}")
-        keep = Extensions(mass_distribution=self.mass_distribution)
+        keep = Extensions(
+            mass_distribution=self.mass_distribution, table_friction=self.table_friction
+        )
         self._edit(lambda: self._replace_model(new.copy(), keep), "new linkage")
         self.fit()
 
@@ -271,7 +276,9 @@ class LinkageSession(ActionsMixin, PointerMixin, FramesMixin, SessionTraits):
         """
         target = Path(path if path is not None else self.file_name or DEFAULT_FILE)
         self.linkage.save(target)
-        write_extensions(target, self.document.extensions(self.mass_distribution))
+        write_extensions(
+            target, self.document.extensions(self.mass_distribution, self.table_friction)
+        )
         self._offer_file(target, "text/plain")
         return target
 
@@ -316,9 +323,11 @@ class LinkageSession(ActionsMixin, PointerMixin, FramesMixin, SessionTraits):
         stiffness: float = 1.0,
         rest_length: float | None = None,
         damping: float = 0.0,
+        *,
+        nonlinear_stiffness: float = 0.0,
     ) -> None:
-        """Attach a spring (and damper) between vertices ``i`` and ``j`` (dynamic mode)."""
-        spring = self.document.spring(i, j, stiffness, rest_length, damping)
+        """Attach a spring (Duffing: ``nonlinear_stiffness``) and damper between ``i`` and ``j``."""
+        spring = self.document.spring(i, j, stiffness, rest_length, damping, nonlinear_stiffness)
         springs = (*self.document.springs, spring)
         self._edit(lambda: setattr(self.document, "springs", springs), f"spring {i}-{j}")
 
@@ -454,8 +463,11 @@ class LinkageSession(ActionsMixin, PointerMixin, FramesMixin, SessionTraits):
 
     def _apply_extensions(self, ext: Extensions) -> None:
         self.document.springs = ext.springs
+        self.document.drives = Drives.of(ext)
         self.tracked = ext.tracked
         self.mass_distribution = ext.mass_distribution
+        self.table_friction = ext.table_friction
+        self.motors_running = False
         self.driver.invalidate()
 
     def _commit_motion(self) -> None:

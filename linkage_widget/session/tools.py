@@ -21,6 +21,12 @@ middle/alt-click rod           fix/unfix the angle with the selected (adjacent) 
 right/ctrl-click               place the attractor (pulls the selected vertex);
                                on the attractor: remove it; right-drag moves it
 f / t / d / z / c              pin, track, delete, split rod, clear
+m / n                          motors start/stop / reverse the motors
+spring tool                    click two vertices: a spring between them
+motor tool                     click a rod: a motor on it (pivot: the pinned end,
+                               else the end nearer the click)
+load tool                      click a vertex: a downward load (again: remove it);
+                               drag from a vertex: a load along the drag
 s / l                          save / load the file named in the file box
 v / i                          cycle view options / info panel on the canvas
 p / r                          PNG picture / record a GIF (toggle)
@@ -65,7 +71,18 @@ __all__ = [
 ]
 
 #: Toolbar tools: what a plain click (or a touch) does.
-TOOLS = ("select", "vertex", "rod", "angle", "pin", "attractor", "delete")
+TOOLS = (
+    "select",
+    "vertex",
+    "rod",
+    "angle",
+    "pin",
+    "attractor",
+    "delete",
+    "spring",
+    "motor",
+    "load",
+)
 TOOL_TIPS = {
     "select": "select/move: click adds or selects, drag moves a vertex or pans",
     "vertex": "add vertex: click adds a vertex",
@@ -74,6 +91,9 @@ TOOL_TIPS = {
     "pin": "pin: click a vertex to pin/unpin it",
     "attractor": "attractor: click to place/remove the attractor",
     "delete": "delete: click a vertex or rod to delete it",
+    "spring": "spring: click two vertices to join them with a spring",
+    "motor": "motor: click a rod to drive it (m starts/stops, n reverses)",
+    "load": "load: click a vertex for a downward load (again: remove), drag to aim it",
 }
 #: What ``v`` cycles through: (name, show_velocities, show_stresses, show_pebbles).
 VIEW_PRESETS = (
@@ -115,14 +135,21 @@ def toggled(hit: tuple[str, int], sel: Selection) -> Action:
 
 
 def press_kind(gesture_action: str, tool: str) -> str:
-    """What a press does: ``"primary"``, ``"link"`` or ``"attract"`` (the attractor tool)."""
-    return "attract" if gesture_action == "primary" and tool == "attractor" else gesture_action
+    """What a press does: ``"primary"``, ``"link"``, ``"attract"`` or ``"load"`` (by the tool)."""
+    if gesture_action == "primary" and tool in ("attractor", "load"):
+        return "attract" if tool == "attractor" else "load"
+    return gesture_action
 
 
 def drag_kind(press: str, hit: Hit) -> str:
-    """What a drag does: ``"attractor"`` (move it), ``"vertex"`` (pull it), ``"pan"`` or ``""``."""
+    """What a drag does: ``"attractor"``, ``"vertex"``, ``"load"``, ``"pan"`` or ``""``.
+
+    The attractor moves, a vertex is pulled, the load of the vertex pressed is aimed.
+    """
     if press == "attract":
         return "attractor"
+    if press == "load":
+        return "load" if hit is not None and hit[0] == "vertex" else "pan"
     if press == "primary":
         return "vertex" if hit is not None and hit[0] == "vertex" else "pan"
     return ""
@@ -148,6 +175,8 @@ def drag_action(press: str, hit: Hit, placed: bool, xy: Point, delta: Point, shi
         return Action("move_attractor", tuple(xy))
     if what == "vertex":
         return Action("drag_vertex", (hit[1], *xy, shift))  # type: ignore[index]
+    if what == "load":
+        return Action("aim_load", (hit[1], *xy))  # type: ignore[index]
     if what == "pan":
         return Action("pan", tuple(delta))
     return Action("none")
@@ -159,8 +188,10 @@ def release_action(
     """The end of a press at pixel ``xy``: the end of a vertex drag (``pulled``), or a click."""
     if pulled:
         return Action("end_drag")
-    if press == "primary" and not dragged:
+    if press in ("primary", "load") and not dragged:
         return click_action(tool, hit, sel, xy)
+    if press == "load" and drag_kind(press, hit) == "load":
+        return Action("set_load", (hit[1], *xy))  # type: ignore[index]
     return Action("none")
 
 
@@ -190,11 +221,34 @@ def click_action(tool: str, hit: Hit, sel: Selection, xy: tuple[float, float]) -
         if hit is not None and hit[0] == "rod" and sel.rod not in (None, hit[1]):
             return Action("toggle_angle", (sel.rod, hit[1]))
         return toggled(hit, sel) if hit is not None else Action("none")
-    if tool == "pin":
-        return Action("toggle_pin", (hit[1],)) if vertex_hit else Action("none")  # type: ignore[index]
-    if tool == "delete" and hit is not None:
-        return Action("delete_vertex" if vertex_hit else "delete_rod", (hit[1],))
+    if tool in ("pin", "delete"):
+        return _pin_or_delete(tool, hit)
+    if tool in ("spring", "motor", "load"):
+        return _drive_tool(tool, hit, sel, xy)
     return Action("none")
+
+
+def _pin_or_delete(tool: str, hit: Hit) -> Action:
+    if hit is None or (tool == "pin" and hit[0] != "vertex"):
+        return Action("none")
+    if tool == "pin":
+        return Action("toggle_pin", (hit[1],))
+    return Action("delete_vertex" if hit[0] == "vertex" else "delete_rod", (hit[1],))
+
+
+def _drive_tool(tool: str, hit: Hit, sel: Selection, xy: tuple[float, float]) -> Action:
+    """The spring, motor and load tools (the session picks a motor's pivot, see drives)."""
+    if hit is None:
+        return Action("none")
+    kind, i = hit
+    if tool == "motor":
+        return Action("motor_at", (i, *xy)) if kind == "rod" else toggled(hit, sel)
+    if tool == "load":
+        return Action("toggle_load", (i,)) if kind == "vertex" else toggled(hit, sel)
+    if kind == "vertex" and sel.vertex is not None and sel.vertex != i:
+        return Action("spring_between", (sel.vertex, i))
+    msg = f"vertex {i} selected: click another vertex for a spring" if kind == "vertex" else ""
+    return Action("select", (kind, None if kind == "vertex" and sel.vertex == i else i), msg)
 
 
 def _rod_tool(hit: Hit, sel: Selection, xy: tuple[float, float]) -> Action:
@@ -234,6 +288,8 @@ SIMPLE_KEYS = {
     "p": "export_png",
     "r": "toggle_recording",
     "space": "toggle_running",
+    "m": "toggle_motors",
+    "n": "reverse_motors",
     "ctrl+z": "undo",
     "ctrl+shift+z": "redo",
     "ctrl+y": "redo",

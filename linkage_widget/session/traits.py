@@ -57,11 +57,16 @@ class SessionTraits(HasTraits):
     tool = Unicode("select", help="Toolbar tool: what a plain click does.")
     recording = Bool(False, help="Whether frames are being recorded for a GIF.")
     file_name = Unicode(DEFAULT_FILE, help="The file s/l save and load; exports take its name.")
+    motors_running = Bool(False, help="Whether the motors turn (m starts/stops them).")
+    show_forces = Bool(True, help="Draw rod forces, loads and reactions when there are drives.")
+    table_friction = Float(0.0, help="Friction coefficient of the joints on the table (dynamic).")
+    load_size = Float(1.0, help="Force of a load placed by a click of the load tool (downward).")
 
     _OWN_TRAITS = (
         "step_size mass_distribution mode gravity selected_vertex selected_rod attractor "
         "running show_velocities show_vertices show_angles show_info show_stresses "
-        "show_pebbles tracked error tool recording file_name"
+        "show_pebbles tracked error tool recording file_name motors_running show_forces "
+        "table_friction load_size"
     ).split()
 
     # =========================================================== validation
@@ -72,6 +77,14 @@ class SessionTraits(HasTraits):
     @validate("mass_distribution")
     def _validate_mass_distribution(self, proposal: Any) -> float:
         return _checked(_checks.unit_interval, proposal["value"], "mass_distribution")
+
+    @validate("table_friction")
+    def _validate_table_friction(self, proposal: Any) -> float:
+        return _checked(_checks.non_negative, proposal["value"], "table_friction")
+
+    @validate("load_size")
+    def _validate_load_size(self, proposal: Any) -> float:
+        return _checked(_checks.positive, proposal["value"], "load_size")
 
     @validate("gravity")
     def _validate_gravity(self, proposal: Any) -> float:
@@ -114,10 +127,23 @@ class SessionTraits(HasTraits):
         return out
 
     # ============================================================ observers
-    @observe("step_size", "mass_distribution", "gravity")
+    @observe("step_size", "mass_distribution", "gravity", "table_friction")
     def _on_parameter_change(self, change: Any) -> None:
         # Effective at the next step of the running motion: no rebuild, no restart.
         self.driver.set_parameter(change["name"], change["new"])
+
+    @observe("motors_running")
+    def _on_motors_running_change(self, change: Any) -> None:
+        # The driver adds or drops the motors at the next frame (Setup.elements changed).
+        self.driver.unsettle()
+        if not self._ready:
+            return
+        if change["new"]:
+            self.running = True
+        elif self.mode == "kinematic" and self._target() is None:
+            self.running = False
+        self._controls_changed()
+        self._request_draw()
 
     @observe("mode")
     def _on_mode_change(self, change: Any) -> None:
@@ -154,7 +180,12 @@ class SessionTraits(HasTraits):
             return
         if change["new"] is not None and self.selected_vertex is not None:
             self.running = True
-        elif change["new"] is None and self.mode == "kinematic" and self._drag_vertex is None:
+        elif (
+            change["new"] is None
+            and self.mode == "kinematic"
+            and self._drag_vertex is None
+            and not self.motors_running
+        ):
             self.running = False
         self._request_draw()
 
@@ -178,9 +209,18 @@ class SessionTraits(HasTraits):
         self._restart_tracks()
         self._request_draw()
 
-    @observe("show_velocities", "show_vertices", "show_angles", "show_info")
-    @observe("show_stresses", "show_pebbles", "tool")
+    # one observe() for all: stacked observe decorators register only the outer one's names
+    @observe(
+        "show_velocities", "show_vertices", "show_angles", "show_info", "show_stresses",
+        "show_pebbles", "tool", "load_size",
+    )  # fmt: skip
     def _on_view_option_change(self, change: Any) -> None:
+        self._request_draw()
+
+    @observe("show_forces")
+    def _on_show_forces_change(self, change: Any) -> None:
+        if self._ready:
+            self._controls_changed()  # the readout's force lines come and go with it
         self._request_draw()
 
     @observe("error")

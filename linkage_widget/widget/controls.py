@@ -9,7 +9,7 @@ tests reach them by (``controls.buttons["undo"]``, ``controls.sliders["gravity"]
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import ipywidgets as W
@@ -25,9 +25,12 @@ BUTTONS = (
     ("redo", "↷ redo", "redo (ctrl-shift-z)", "redo"),
     ("fit", "fit", "fit the linkage to the view (Home)", "fit"),
     ("play", "▶ play", "start/stop the motion (space)", "toggle_running"),
+    ("motors", "⟳ motors", "start/stop the motors (m)", "toggle_motors"),
+    ("reverse", "⇄ reverse", "turn the motors the other way (n)", "reverse_motors"),
     ("record", "● record", "record a GIF (r)", "toggle_recording"),
     ("svg", "SVG", "export an SVG picture", "export_svg"),
     ("png", "PNG", "export a PNG picture (p)", "export_png"),
+    ("csv", "tracks CSV", "save the loci of the tracked joints (t) as CSV", "export_tracks"),
     ("save", "save", "save to the file named on the left (s)", "save"),
     ("load", "load", "load the file named on the left (l)", "load"),
 )
@@ -38,6 +41,7 @@ SLIDERS = (
     ("step_size", "step size"),
     ("mass_distribution", "mass distribution"),
     ("gravity", "gravity"),
+    ("table_friction", "table friction"),
 )
 #: Checkboxes: trait, label.
 CHECKS = (
@@ -47,6 +51,7 @@ CHECKS = (
     ("show_info", "info"),
     ("show_stresses", "stresses"),
     ("show_pebbles", "pebble game"),
+    ("show_forces", "forces"),
 )
 MODE_TIPS = ["follow the pointer/attractor", "physics: masses, gravity, inertia"]
 
@@ -58,18 +63,25 @@ class ControlsState(NamedTuple):
     can_redo: bool
     running: bool
     recording: bool
+    motors_running: bool
     mode: str
     step_size: float
     readout: str
 
 
-def readout_html(lines: list[str], explanation: str, error: str) -> str:
-    """The readout under the canvas: the analysis summary (or "analysing ..."), and the error."""
+def readout_html(lines: list[str], explanation: str, error: str, forces: Sequence[str] = ()) -> str:
+    """The readout under the canvas: the analysis summary (or "analysing ..."), forces, error.
+
+    ``forces``: lines about rod forces, motors and the selected joint's motion.
+    """
     if lines:
         body = "<br>".join(html.escape(line) for line in lines)
         body += f"<br><span style='color:#455a64'>{html.escape(explanation)}</span>"
     else:
         body = "<i>analysing ...</i>"
+    if forces:
+        body += "<div class='linkage-forces' style='color:#263238'>"
+        body += "<br>".join(html.escape(line) for line in forces) + "</div>"
     err = f"<div style='color:#c62828;font-weight:bold'>{html.escape(error)}</div>" if error else ""
     return f"<div style='font-family:monospace;line-height:1.35'>{body}{err}</div>"
 
@@ -84,6 +96,8 @@ class Controls:
     sliders : dict of str to ipywidgets.FloatSlider
         By trait name: ``step_size``, ``mass_distribution``, ``gravity``.
     checks : dict of str to ipywidgets.Checkbox
+    load_size : ipywidgets.BoundedFloatText
+        The force of a load placed by a click of the load tool.
     file_box : ipywidgets.Text
     upload : ipywidgets.FileUpload
     downloads, readout, help : ipywidgets.HTML
@@ -108,6 +122,15 @@ class Controls:
         )
         W.link((session, "mode"), (self.modes, "value"))
         self.checks = {name: _checkbox(session, name, label) for name, label in CHECKS}
+        self.load_size = W.BoundedFloatText(
+            value=session.load_size,  # type: ignore[attr-defined]
+            min=1e-9,
+            max=1e12,
+            description="load",
+            tooltip="force of a load placed by the load tool (downward)",
+            layout=W.Layout(width="150px"),
+        )
+        W.link((session, "load_size"), (self.load_size, "value"))
         self.file_box = W.Text(
             value=DEFAULT_FILE, description="file", layout=W.Layout(width="260px")
         )
@@ -131,6 +154,7 @@ class Controls:
             canvas,
             W.HBox([s["step_size"], s["mass_distribution"]]),
             W.HBox([s["gravity"], self.modes]),
+            W.HBox([s["table_friction"], self.load_size]),
             W.HBox(list(self.checks.values())),
             self.readout,
             W.HBox(files),
@@ -144,6 +168,7 @@ class Controls:
         b["redo"].disabled = not state.can_redo
         b["play"].description = "■ stop" if state.running else "▶ play"
         b["record"].description = "■ stop rec" if state.recording else "● record"
+        b["motors"].description = "■ motors" if state.motors_running else "⟳ motors"
         if state.mode != self._mode:
             self._mode = state.mode
             _set_step_range(self.sliders["step_size"], state.mode, state.step_size)
@@ -238,6 +263,10 @@ rod: fix the angle with the selected rod</td></tr>
 <tr><td>right- or ctrl-click</td>
 <td>place / remove the attractor (pulls the selected vertex)</td></tr>
 <tr><td>f t d z c</td><td>pin, track, delete, split rod, clear</td></tr>
+<tr><td>spring / motor / load tools</td><td>click two vertices: spring; click a rod: motor
+(pivot: the pinned end, else the end nearer the click); click a vertex: downward load
+(again: remove), drag from it: a load along the drag</td></tr>
+<tr><td>m n</td><td>motors start/stop, reverse</td></tr>
 <tr><td>s l</td><td>save / load the file named in the file box</td></tr>
 <tr><td>v i p r</td><td>view options, info, PNG picture, record GIF</td></tr>
 <tr><td>space, Esc</td><td>start/stop the motion; deselect</td></tr>

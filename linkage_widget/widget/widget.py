@@ -18,6 +18,7 @@ feed a frontend message in as the browser would send it,
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,9 @@ from .events import connect, make_canvas
 from .files import Downloads, uploaded_files
 from .loop import FrameLoop
 
-__all__ = ["LinkageWidget"]
+__all__ = ["READOUT_S", "LinkageWidget"]
+
+READOUT_S = 0.25  # while moving, the readout (forces, joint motion) refreshes this often
 
 
 class LinkageWidget(LinkageSession, W.VBox):
@@ -77,6 +80,7 @@ class LinkageWidget(LinkageSession, W.VBox):
         self, linkage: Linkage | None = None, *, width: int = 640, height: int = 480, **kwargs: Any
     ) -> None:
         self._built = False  # the hooks do nothing until the view is built
+        self._readout_time = float("-inf")  # when a moving frame last refreshed the readout
         super().__init__(linkage, width=width, height=height, **kwargs)
         self.canvas = make_canvas(int(width), int(height))
         self.dom_events = connect(self.canvas, self._merger, on_ready=self._draw)
@@ -124,6 +128,10 @@ class LinkageWidget(LinkageSession, W.VBox):
     def _show(self, scene: Any) -> None:
         if self._built:
             draw_scene(self.canvas, scene)
+            now = time.perf_counter()
+            if self.running and now - self._readout_time >= READOUT_S:
+                self._readout_time = now  # forces and the joint's motion change as it moves
+                self._controls_changed()
 
     def _controls_changed(self) -> None:
         if not self._built:
@@ -135,9 +143,10 @@ class LinkageWidget(LinkageSession, W.VBox):
                 self.history.can_redo,
                 self.running,
                 self.recording,
+                self._motors_on(),
                 self.mode,
                 self.step_size,
-                readout_html(lines, explanation, self.error),
+                readout_html(lines, explanation, self.error, self._drive_lines()),
             )
         )
 

@@ -58,3 +58,19 @@ def test_the_faces():
 def test_choice_traits_name_their_choices(name):
     with pytest.raises(Exception, match=name):
         setattr(LinkageWidget(), name, "nonsense")
+
+
+#: Public names added by issue 12 (motors, loads, forces, friction, tracks), on both faces.
+DRIVES = [
+    "add_force", "add_friction", "add_load", "add_motor", "loads", "motors", "remove_load",
+    "remove_motor", "reverse_motors", "save_tracks_csv", "statics", "toggle_motors", "tracks",
+]  # fmt: skip
+DRIVE_TRAITS = ["load_size", "motors_running", "show_forces", "table_friction"]
+
+
+@pytest.mark.parametrize("cls", [LinkageSession, LinkageWidget])
+def test_the_drive_names_are_public(cls):
+    obj = cls()
+    missing = [name for name in DRIVES if not hasattr(obj, name)]
+    assert not missing
+    assert set(DRIVE_TRAITS) <= set(obj.trait_names())

@@ -1,0 +1,223 @@
+r"""What drives and loads the document's linkage, and the pure policy around it.
+
+:class:`Drives` is the part of the document the 2007 format cannot hold besides
+springs and tracked vertices: motors, joint loads, path forces and path friction
+(value objects of :mod:`linkage_widget.io.sidecar`, which saves them). Like the
+rest of the :class:`~.document.Document` it is a value: every edit returns a new
+one with the message to show, so a :class:`~.history.Snapshot` keeps it for undo
+for free, and deleting a vertex or a rod keeps its indices consistent.
+
+The helpers below decide, from values only, where a motor tool click puts the
+pivot (:func:`motor_ends`), what force a load-tool drag means
+(:func:`load_from_drag`), the rows of the tracks CSV (:func:`tracks_csv`) and
+the readout lines of forces and of the selected joint's motion.
+
+Signs and units: a motor's ``speed`` is in rad/s, counter-clockwise positive
+(world axes, y up); a load ``(fx, fy)`` and every force are in the linkage's force
+units (mass x length / s^2); rod forces are tensions (positive pulls the ends
+together, negative is compression).
+
+Examples
+--------
+>>> d = Drives().with_motor(Motor(0, 1, 2.0)).with_load(Load(2, 0.0, -1.0))
+>>> d.renumbered(1).motors, d.renumbered(1).loads
+((), (Load(vertex=1, fx=0.0, fy=-1.0),))
+>>> motor_ends((3, 4), ((0.0, 0.0), (10.0, 0.0)), (False, False), (8.0, 1.0))
+(4, 3)
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ..io import Extensions, Load, Motor, PathForce, PathFriction
+from ..model import Linkage
+
+__all__ = [
+    "LOAD_DRAG_PX",
+    "Drives",
+    "check_motor",
+    "joint_motion_lines",
+    "load_from_drag",
+    "motor_ends",
+    "rod_force_lines",
+    "tracks_csv",
+]
+
+#: A load-tool drag this many pixels long sets a load of ``load_size`` (longer: more).
+LOAD_DRAG_PX = 60.0
+
+
+@dataclass(frozen=True)
+class Drives:
+    """Motors, loads (at most one per joint), path forces and path friction of a linkage."""
+
+    motors: tuple[Motor, ...] = ()
+    loads: tuple[Load, ...] = ()
+    forces: tuple[PathForce, ...] = ()
+    frictions: tuple[PathFriction, ...] = ()
+
+    @classmethod
+    def of(cls, ext: Extensions) -> Drives:
+        """The drives a JSON sibling holds."""
+        return cls(ext.motors, ext.loads, ext.forces, ext.frictions)
+
+    def is_empty(self) -> bool:
+        """Whether there is nothing at all."""
+        return not (self.motors or self.loads or self.forces or self.frictions)
+
+    def load_map(self) -> dict[int, tuple[float, float]]:
+        """``{vertex: (fx, fy)}``: the loads as :func:`~linkage_widget.static_forces` takes them."""
+        return {x.vertex: (x.fx, x.fy) for x in self.loads}
+
+    # ---------------------------------------------------------------- edits
+    def with_motor(self, motor: Motor) -> Drives:
+        """Add ``motor`` (a motor already on its rod is replaced: one motor per rod)."""
+        same = {motor.pivot, motor.tip}
+        kept = tuple(m for m in self.motors if {m.pivot, m.tip} != same)
+        return replace(self, motors=(*kept, motor))
+
+    def without_motor(self, k: int) -> Drives:
+        """Remove motor ``k`` (later ones shift down)."""
+        if not 0 <= int(k) < len(self.motors):
+            raise IndexError(f"motor {k} out of range (there are {len(self.motors)} motors)")
+        return replace(self, motors=self.motors[: int(k)] + self.motors[int(k) + 1 :])
+
+    def reversed(self) -> Drives:
+        """Every motor turning the other way."""
+        return replace(self, motors=tuple(m.reversed() for m in self.motors))
+
+    def with_load(self, load: Load) -> Drives:
+        """Set the load on ``load.vertex`` (replacing the one there)."""
+        kept = tuple(x for x in self.loads if x.vertex != load.vertex)
+        return replace(self, loads=(*kept, load))
+
+    def without_load(self, v: int) -> Drives:
+        """Remove the load on joint ``v`` (none there: ``ValueError``)."""
+        if all(x.vertex != v for x in self.loads):
+            raise ValueError(f"there is no load on vertex {v}")
+        return replace(self, loads=tuple(x for x in self.loads if x.vertex != v))
+
+    def renumbered(self, removed: int) -> Drives:
+        """The drives after vertex ``removed`` is deleted: what used it goes, the rest renumbers."""
+
+        def keep(items: Sequence[Any]) -> tuple[Any, ...]:
+            return tuple(y for y in (x.renumbered(removed) for x in items) if y is not None)
+
+        return Drives(keep(self.motors), keep(self.loads), keep(self.forces), keep(self.frictions))
+
+    def on_rods(self, rods: np.ndarray) -> Drives:
+        """Without the motors whose rod (or reference rod) is no longer in ``rods`` ``(m, 2)``."""
+        pairs = {frozenset((int(a), int(b))) for a, b in np.asarray(rods).reshape(-1, 2)}
+
+        def ok(m: Motor) -> bool:
+            ref_ok = m.reference is None or frozenset(m.reference) in pairs
+            return frozenset((m.pivot, m.tip)) in pairs and ref_ok
+
+        return replace(self, motors=tuple(m for m in self.motors if ok(m)))
+
+
+def check_motor(
+    linkage: Linkage, pivot: int, tip: int, reference: tuple[int, int] | None = None
+) -> None:
+    """Refuse a motor the linkage cannot take (unknown rod, both ends pinned): ``ValueError``."""
+    n = linkage.n_vertices
+    for v in (pivot, tip, *(reference or ())):
+        if not 0 <= int(v) < n:
+            raise IndexError(f"motor: vertex {v} out of range (there are {n} vertices)")
+    for a, b in [(pivot, tip), *([reference] if reference is not None else [])]:
+        if linkage.find_rod(int(a), int(b)) is None:
+            raise ValueError(f"motor: there is no rod {a}-{b} to turn")
+    if reference is None and linkage.is_pinned(int(pivot)) and linkage.is_pinned(int(tip)):
+        raise ValueError(f"motor: rod {pivot}-{tip} has both ends pinned; it cannot turn")
+
+
+def motor_ends(
+    ends: tuple[int, int],
+    ends_px: Sequence[Sequence[float]],
+    pinned: tuple[bool, bool],
+    xy: Sequence[float],
+) -> tuple[int, int]:
+    """``(pivot, tip)`` of a motor on the rod ``ends`` clicked at pixel ``xy``.
+
+    The pinned end is the pivot (a crank turns about its ground joint); when
+    neither or both ends are pinned, the end nearer the click.
+    """
+    if pinned[0] != pinned[1]:
+        return (ends[0], ends[1]) if pinned[0] else (ends[1], ends[0])
+    d = [float(np.hypot(px[0] - xy[0], px[1] - xy[1])) for px in ends_px]
+    return (ends[0], ends[1]) if d[0] <= d[1] else (ends[1], ends[0])
+
+
+def load_from_drag(
+    joint_px: Sequence[float], xy: Sequence[float], load_size: float
+) -> tuple[float, float]:
+    """The load a drag from the joint (pixel ``joint_px``) to pixel ``xy`` sets (world axes).
+
+    :data:`LOAD_DRAG_PX` pixels of drag are ``load_size`` force units; pixel y is
+    down, world y up.
+
+    >>> load_from_drag((100.0, 100.0), (100.0, 160.0), 2.0)
+    (0.0, -2.0)
+    """
+    k = float(load_size) / LOAD_DRAG_PX
+    return (k * (xy[0] - joint_px[0]) + 0.0, k * (joint_px[1] - xy[1]) + 0.0)
+
+
+def tracks_csv(tracks: Mapping[int, np.ndarray]) -> str:
+    """The joint loci as CSV text: ``point,x<v>,y<v>,...``, one row per recorded point.
+
+    Every tracked joint gets a point in every frame, so the columns have equal length.
+
+    >>> print(tracks_csv({5: np.array([[0.0, 1.0], [0.5, 2.0]])}), end="")
+    point,x5,y5
+    0,0.0,1.0
+    1,0.5,2.0
+    """
+    vertices = list(tracks)
+    out = io.StringIO()
+    out.write(",".join(["point", *(f"{c}{v}" for v in vertices for c in "xy")]) + "\n")
+    if not vertices:
+        return out.getvalue()
+    table = np.column_stack([np.asarray(tracks[v], dtype=np.float64) for v in vertices])
+    for k, row in enumerate(table):
+        out.write(",".join([str(k), *(repr(float(x)) for x in row)]) + "\n")
+    return out.getvalue()
+
+
+def rod_force_lines(
+    forces: np.ndarray | None, rods: np.ndarray, selected_rod: int | None, source: str
+) -> list[str]:
+    """Readout lines of the rod forces: the selected rod's, else the largest tension/compression.
+
+    ``source`` names where they come from (``"statics"``, ``"dynamics"``).
+    """
+    if forces is None or len(forces) != len(rods) or len(forces) == 0:
+        return []
+
+    def said(r: int) -> str:
+        f = float(forces[r])
+        kind = "tension" if f > 0 else "compression" if f < 0 else "no force"
+        return f"rod {r} ({rods[r][0]}-{rods[r][1]}): {kind} {abs(f):.4g}"
+
+    if selected_rod is not None and 0 <= selected_rod < len(forces):
+        return [f"{source}: {said(selected_rod)}"]
+    lines = [f"{source}: rod forces (tension > 0), click a rod for its force"]
+    hi, lo = int(np.argmax(forces)), int(np.argmin(forces))
+    lines += [f"  max {said(r)}" for r in dict.fromkeys((hi, lo)) if forces[r] != 0]
+    return lines
+
+
+def joint_motion_lines(vertex: int, velocity: Sequence[float], acceleration: Any) -> list[str]:
+    """Readout line of the selected joint's velocity and acceleration (world units, s)."""
+    vx, vy = (float(c) for c in velocity)
+    line = f"vertex {vertex}: v = ({vx:.4g}, {vy:.4g}) |v| = {np.hypot(vx, vy):.4g}"
+    if acceleration is not None:
+        ax, ay = (float(c) for c in acceleration)
+        line += f"  a = ({ax:.4g}, {ay:.4g}) |a| = {np.hypot(ax, ay):.4g}"
+    return [line]
