@@ -76,20 +76,22 @@ from a few steps of block inverse iteration with the same LU (a self-stress is a
 eigenvector of :math:`AA^T + \alpha^2 I` with eigenvalue :math:`\alpha^2`).
 
 A long beam is nearly a mechanism: the braced ladder of ``benchmarks/bench_motion.py``
-has :math:`\sigma_{\min}/\sigma_{\max} pprox 0.76/N^2` for :math:`N` squares
+has :math:`\sigma_{\min}/\sigma_{\max} \approx 0.76/N^2` for :math:`N` squares
 (measured for :math:`N` = 50 to 400), about 8e-9 at :math:`N` = 9 999 (20 000
 joints), below the default tolerance: there ``static_forces`` reports the load
 unbalanced, as ``analyze`` would call it flexible; pass ``rtol=1e-12`` to resolve it.
 
-Measured (``benchmarks/bench_statics.py``, one BLAS thread, CPU time): penrose4t
-(571 joints, 141 self-stresses) 0.09 s against 0.26 s for a dense ``lstsq`` with the
-same cut-off (the forces agree to 1e-11); the 20 000-joint braced ladder 0.15 s
-with ``rtol=1e-12`` (balanced, relative residual 1e-11).
+Measured (``benchmarks/bench_statics.py``, one BLAS thread, CPU time, best of 3):
+penrose4t (571 joints, 141 self-stresses) 0.067 s against 0.21 s for a dense
+``lstsq`` with the same cut-off, 3.2 times faster, the forces agreeing to 1e-12
+(most of the 0.067 s is the basis of 141 self-stresses; the LU takes 4 ms); the
+20 000-joint braced ladder 0.13 s with ``rtol=1e-12`` (balanced, relative residual
+1.3e-11) and 0.19 s at the default tolerance.
 
 >>> from linkage_widget import Linkage
 >>> two_bar = Linkage([[0, 0], [0, 2], [2, 1]], rods=[(0, 2), (1, 2)], pinned=[0, 1])
 >>> report = static_forces(two_bar, {2: (0.0, -1.0)})
->>> report.rod_forces.round(6).tolist()     # upper rod in tension, lower in compression
+>>> report.rod_forces.round(6).tolist()  # rod 0-2 (below) compressed, 1-2 in tension
 [-1.118034, 1.118034]
 >>> report.balanced, report.determinate
 (True, True)
@@ -98,7 +100,7 @@ with ``rtol=1e-12`` (balanced, relative residual 1e-11).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -110,8 +112,11 @@ from .constraints import ConstraintSet, as_points
 from .model import Linkage
 from .rigidity import RANK_RTOL, analyze
 
-__all__ = ["BALANCE_RTOL", "DENSE_FLEX_VERTICES", "StaticsReport", "static_forces"]
+__all__ = ["BALANCE_RTOL", "DENSE_FLEX_VERTICES", "MIN_RTOL", "StaticsReport", "static_forces"]
 
+#: The smallest ``rtol``: the augmented matrix's condition number is 1/rtol, and its LU
+#: must stay meaningful in float64 (at 1e-16 SuperLU finds it exactly singular).
+MIN_RTOL = 1e-13
 #: A load is balanced when its unresolvable part is at most this fraction of it.
 BALANCE_RTOL = 1e-8
 #: Up to this many joints the excited flex is also named by its index in
@@ -119,8 +124,10 @@ BALANCE_RTOL = 1e-8
 DENSE_FLEX_VERTICES = 300
 #: Iterated-Tikhonov steps: components above the rank tolerance converge in a few.
 REFINEMENT_STEPS = 12
-#: Block inverse-iteration steps for the self-stress basis.
-STRESS_ITERATIONS = 4
+#: Block inverse-iteration steps for the self-stress basis: each divides the part of a
+#: non-stress of singular value sigma by (sigma / alpha)^2 + 1, and a Ritz value is never
+#: below its eigenvalue (Courant-Fischer: no stress is invented), so a few suffice.
+STRESS_ITERATIONS = 3
 
 
 @dataclass(frozen=True, eq=False)
@@ -281,6 +288,13 @@ def static_forces(linkage: Linkage, loads: Any, *, rtol: float = RANK_RTOL) -> S
     loads : mapping or array_like
         ``{vertex: (fx, fy)}`` or an ``(n, 2)`` array of forces on the joints (any
         consistent force unit; a load on a pinned joint goes to its support).
+    rtol : float, keyword-only
+        Singular values of :math:`A` below ``rtol`` times the largest count as zero
+        (default :data:`~linkage_widget.rigidity.RANK_RTOL`, as in
+        :func:`~linkage_widget.rigidity.analyze`): loads along such directions are
+        unresolvable, and their stresses are self-stresses. Lower it (to 1e-12 at
+        least; :data:`MIN_RTOL` is the floor) to resolve loads on very long, nearly
+        flexible structures.
 
     Returns
     -------
@@ -292,7 +306,8 @@ def static_forces(linkage: Linkage, loads: Any, *, rtol: float = RANK_RTOL) -> S
     Raises
     ------
     ValueError
-        An unknown vertex, a non-finite force, or an array of the wrong shape.
+        An unknown vertex, a non-finite force, an array of the wrong shape, or
+        ``rtol`` outside ``[MIN_RTOL, 1)``.
 
     Examples
     --------
@@ -301,6 +316,9 @@ def static_forces(linkage: Linkage, loads: Any, *, rtol: float = RANK_RTOL) -> S
     >>> r.balanced, round(r.flex_work, 12)
     (False, 2.0)
     """
+    rtol = _checks.positive(rtol, "rtol")
+    if not MIN_RTOL <= rtol < 1.0:
+        raise ValueError(f"rtol must be in [{MIN_RTOL:g}, 1), got {rtol!r}")
     n = linkage.n_vertices
     f = _load_vector(loads, n).reshape(-1)
     cs = ConstraintSet.from_linkage(linkage)
@@ -378,4 +396,4 @@ def _with_explanation(report: StaticsReport, load: float) -> StaticsReport:
             f"The forces are not unique: {s} self-stress{'es' * (s != 1)} (redundant rods) can "
             "be added; these are the smallest forces (least squares)."
         )
-    return StaticsReport(**{**report.__dict__, "explanation": " ".join(parts)})
+    return replace(report, explanation=" ".join(parts))

@@ -376,3 +376,44 @@ def test_no_constraints_and_no_load():
     r = static_forces(point, {0: (0.0, -1.0)})
     assert not r.balanced and r.flex_work == 1.0 and r.rod_forces.shape == (0,)
     assert r.reactions.shape == (0, 2) and r.angle_torques.shape == (0,)
+
+
+@pytest.mark.parametrize("rtol", [0.0, -1e-7, float("nan"), 1e-20, 1.0, "tight"])
+def test_bad_tolerance_is_refused(rtol):
+    with pytest.raises(ValueError, match="rtol must be"):
+        static_forces(Linkage.load("four_bar.txt"), {2: (1.0, 0.0)}, rtol=rtol)
+
+
+def test_a_load_on_a_pinned_joint_goes_to_its_support():
+    link = Linkage.load("four_bar.txt")
+    r = static_forces(link, {0: (2.0, -3.0)})
+    assert r.balanced
+    np.testing.assert_allclose(r.reactions, [[-2.0, 3.0], [0.0, 0.0]], atol=1e-12)
+    np.testing.assert_allclose(r.rod_forces, 0.0, atol=1e-12)
+
+
+@pytest.mark.parametrize("squares", [40, 300])
+def test_a_long_braced_ladder_against_dense_least_squares(squares):
+    """The beam of the benchmark, short enough for numpy: same forces, down to rtol=1e-12."""
+    k = squares
+    xs = np.arange(k + 1) * 10.0
+    verts = np.column_stack([np.repeat(xs, 2), np.tile([0.0, 10.0], k + 1)])
+    c = np.arange(k)
+    rods = np.concatenate(
+        [
+            np.column_stack([2 * np.arange(k + 1), 2 * np.arange(k + 1) + 1]),
+            np.column_stack([2 * c, 2 * c + 2]),
+            np.column_stack([2 * c + 1, 2 * c + 3]),
+            np.column_stack([2 * c, 2 * c + 3]),
+        ]
+    )
+    link = Linkage(verts, rods, pinned=[0, 1])
+    f = np.random.default_rng(5).standard_normal((link.n_vertices, 2))
+    a = ConstraintSet.from_linkage(link).jacobian(link.vertices).toarray()
+    for rtol in (RANK_RTOL, 1e-12):
+        r = static_forces(link, f, rtol=rtol)
+        lam = np.linalg.lstsq(a.T, f.reshape(-1), rcond=rtol)[0]
+        assert r.balanced and r.self_stresses == 1  # the rung between the two pins
+        np.testing.assert_allclose(r.multipliers, lam, atol=1e-9 * np.abs(lam).max())
+        scale = np.abs(r.multipliers).max()
+        assert np.abs(net_joint_forces(link, r, f)).max() <= 1e-9 * scale
