@@ -53,6 +53,8 @@ __all__ = [
     "pendulum_with_torque",
     "two_link_with_torque",
     "vertex_masses",
+    "four_bar_driven",
+    "two_link_loads",
 ]
 
 RTOL, ATOL = 1e-11, 1e-13
@@ -72,6 +74,8 @@ class Reference:
         The integrated state ``(q, u)`` (generalised coordinates, then speeds).
     energy : ndarray, shape (k,) or None
         Kinetic plus potential energy (gravity, springs) where the model defines it.
+    accelerations : ndarray, shape (k, n, 2) or None
+        Of every vertex, from the equations of motion at each state.
     events : tuple of float
         Friction models only: the times at which the sliding speed reached zero.
     """
@@ -82,6 +86,7 @@ class Reference:
     state: np.ndarray
     energy: np.ndarray | None = None
     events: tuple[float, ...] = ()
+    accelerations: np.ndarray | None = None
 
 
 def vertex_masses(n_vertices: int, rod_lengths: Sequence[float], alpha: float, m: float):
@@ -128,8 +133,28 @@ class _System:
         self.energy = None
         if potential is not None:
             self.energy = compile_(me.kinetic_energy(frame, *bodies) + potential)
+        accel = sm.Matrix([[p.acc(frame).dot(frame.x), p.acc(frame).dot(frame.y)] for p in points])
+        self.udot = [sm.Symbol(f"_a{k}") for k in range(len(u))]
+        self.accel = self.compile_with_rates(accel, kane)
         self._kane = kane
         self._compile = compile_
+
+    def compile_with_rates(self, expr, kane):
+        """Lambdify ``expr(t, y, udot, params)``: speeds' time derivatives as arguments."""
+        qdot = kane.kindiffdict()
+        q, u = list(kane.q), list(kane.u)
+        rates = {x.diff(T): a for x, a in zip(u, self.udot, strict=True)}
+        plain = {x: sm.Symbol(f"_y{k}") for k, x in enumerate(q + u)}
+        expr = sm.sympify(expr).xreplace(qdot).xreplace(rates)
+        expr = expr.xreplace(qdot).xreplace(plain)  # udot may bring back q' terms
+        if expr.has(sm.Derivative):
+            raise AssertionError(f"time derivative left in {expr}")
+        args = (T, list(plain.values()), self.udot, self.params)
+        return sm.lambdify(args, expr, modules="numpy", cse=True)
+
+    def rates(self, t, y, values):
+        """Time derivatives of the speeds at ``(t, y)``, shape ``(n_u,)``."""
+        return self.rhs(values)(t, y)[self.n_q :]
 
     def rhs(self, values, **subs):
         """The first-order right-hand side ``f(t, y)`` for numeric parameter ``values``."""
@@ -141,7 +166,7 @@ class _System:
 
         return f
 
-    def sample(self, sol, times, values, events=()):
+    def sample(self, sol, times, values, events=(), *, accelerations=True):
         """Evaluate a dense solution at ``times`` as a :class:`Reference`."""
         states = np.array([sol(t) for t in times]) if callable(sol) else np.asarray(sol)
         pos = np.array([self.place(t, y, values) for t, y in zip(times, states, strict=True)])
@@ -151,7 +176,16 @@ class _System:
             energy = np.array(
                 [self.energy(t, y, values) for t, y in zip(times, states, strict=True)]
             )
-        return Reference(np.asarray(times, float), pos, vel, states, energy, tuple(events))
+        acc = None
+        if accelerations:
+            acc = np.array(
+                [
+                    self.accel(t, y, self.rates(t, y, values), values)
+                    for t, y in zip(times, states, strict=True)
+                ]
+            )
+        times = np.asarray(times, float)
+        return Reference(times, pos, vel, states, energy, tuple(events), acc)
 
 
 def _integrate(system: _System, values, y0, times, **kw) -> Reference:
@@ -401,8 +435,8 @@ def force_on_pendulum(
 @functools.cache
 def _four_bar_system() -> _System:
     q1, q2, q3, u1, u2, u3 = me.dynamicsymbols("q1 q2 q3 u1 u2 u3")
-    a, b, c, d, m_v, mu1, mu2, mu3, k, rest, damp, g = sm.symbols(
-        "a b c d m_v mu1 mu2 mu3 k L0 c_d g"
+    a, b, c, d, m_v, mu1, mu2, mu3, k, rest, damp, g, tau = sm.symbols(
+        "a b c d m_v mu1 mu2 mu3 k L0 c_d g tau"
     )
     N, F1, F2, F3 = (me.ReferenceFrame(x) for x in ("N", "F1", "F2", "F3"))
     for frame, q, u in ((F1, q1, u1), (F2, q2, u2), (F3, q3, u3)):
@@ -429,6 +463,8 @@ def _four_bar_system() -> _System:
     velocity = [sm.expand(e.xreplace(kde)) for e in velocity]
     path = me.LinearPathway(B, D)
     loads = me.LinearSpring(k, path, rest).to_loads() + me.LinearDamper(damp, path).to_loads()
+    # A torque on the crank from the ground: zero except in four_bar_driven (a motor).
+    loads += me.TorqueActuator(tau, N.z, F1, N).to_loads()
     loads += _gravity(N, g, [(B, m_v), (C, m_v), (cen1, mu1), (cen2, mu2), (cen3, mu3)])
     bodies = [me.Particle("B", B, m_v), me.Particle("C", C, m_v), rod1, rod2, rod3]
     kane = me.KanesMethod(
@@ -445,7 +481,7 @@ def _four_bar_system() -> _System:
     heights = [(m_v, B), (m_v, C), (mu1, cen1), (mu2, cen2), (mu3, cen3)]
     potential = g * sum(m * _height(N, A, p) for m, p in heights)
     potential += k * (path.length - rest) ** 2 / 2
-    params = (a, b, c, d, m_v, mu1, mu2, mu3, k, rest, damp, g)
+    params = (a, b, c, d, m_v, mu1, mu2, mu3, k, rest, damp, g, tau)
     system = _System(kane, bodies, N, A, [A, B, C, D], params, potential)
     system.closure = system._compile(sm.Matrix(holonomic))
     system.extension = system._compile(path.extension_velocity)
@@ -489,22 +525,133 @@ def four_bar_spring_damper(
     q2 = np.arctan2(*(place[2] - place[1])[::-1])
     q3 = np.arctan2(*(place[2] - place[3])[::-1])
     point, mus = vertex_masses(4, [a, b, c], alpha, total_mass)
-    values = (a, b, c, d, point, *mus, stiffness, rest_length, damping, g)
+    values = (a, b, c, d, point, *mus, stiffness, rest_length, damping, g, 0.0)
     return _integrate(_four_bar_system(), values, [theta0, q2, q3, 0.0, 0.0, 0.0], times)
 
 
 def four_bar_closure(ref: Reference, sides, **kw):
     """Loop-closure residual of every state of a four-bar reference, shape ``(k, 2)``."""
     system = _four_bar_system()
-    values = (*sides, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    values = (*sides, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     return np.array([np.ravel(system.closure(0.0, y, values)) for y in ref.state])
 
 
 def four_bar_extension_speed(ref: Reference, sides):
     """:math:`\\dot\\ell` of the spring B–D along a four-bar reference, shape ``(k,)``."""
     system = _four_bar_system()
-    values = (*sides, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    values = (*sides, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
     return np.array([float(system.extension(0.0, y, values)) for y in ref.state])
+
+
+def _cross(d, v):
+    """Planar cross product :math:`d_x v_y - d_y v_x`."""
+    return d[0] * v[1] - d[1] * v[0]
+
+
+def four_bar_driven(
+    theta, omega, *, sides, stiffness, rest_length, damping, alpha=0.0, total_mass=1.0, g=9.81
+):
+    r"""The torque that turns the crank of the four-bar at the constant speed ``omega``.
+
+    At crank angle ``theta`` with :math:`\dot q_1 = \omega`, :math:`\ddot q_1 = 0`, the
+    KanesMethod equations (one dynamic row, two rows of the differentiated loop
+    closure) are linear in the unknowns :math:`\dot u_2, \dot u_3` and the crank torque
+    :math:`\tau` of a ``TorqueActuator(tau, N.z, crank, ground)``:
+    :math:`M(q)\,(0, \dot u_2, \dot u_3) = f_0(q, u) + \tau f_1(q)`.
+
+    Returns
+    -------
+    tau : float
+        Counter-clockwise torque on the crank (what a motor must exert).
+    positions, velocities, accelerations : ndarray, shape (4, 2)
+        The vertices A, B, C, D in that state.
+    """
+    a, b, c, d = sides
+    place = four_bar_place(theta, a, b, c, d)
+    B, C, D = place[1], place[2], place[3]
+    v_b = omega * np.array([-B[1], B[0]])
+    # C moves on circles about B (rod BC) and about D (rod DC): two linear equations.
+    v_c = np.linalg.solve(np.array([C - B, C - D]), np.array([v_b @ (C - B), 0.0]))
+    u2 = _cross(C - B, v_c - v_b) / b**2
+    u3 = _cross(C - D, v_c) / c**2
+    q2 = np.arctan2(*(C - B)[::-1])
+    q3 = np.arctan2(*(C - D)[::-1])
+    y = np.array([theta, q2, q3, omega, u2, u3])
+    system = _four_bar_system()
+    point, mus = vertex_masses(4, [a, b, c], alpha, total_mass)
+    values = [a, b, c, d, point, *mus, stiffness, rest_length, damping, g, 0.0]
+    n = system.n_q
+    mass = np.asarray(system.mass(0.0, y, values), float)[n:, n:]
+    f0 = np.asarray(system.forcing(0.0, y, values), float).reshape(-1)[n:]
+    f1 = np.asarray(system.forcing(0.0, y, values[:-1] + [1.0]), float).reshape(-1)[n:] - f0
+    u2dot, u3dot, tau = np.linalg.solve(np.column_stack([mass[:, 1], mass[:, 2], -f1]), f0)
+    rates = np.array([0.0, u2dot, u3dot])
+    return (
+        float(tau),
+        np.asarray(system.place(0.0, y, values), float),
+        np.asarray(system.speed(0.0, y, values), float),
+        np.asarray(system.accel(0.0, y, rates, values), float),
+    )
+
+
+# ------------------------------------------ rod tensions by auxiliary speeds
+@functools.cache
+def _two_link_tensions(torque: Callable) -> Callable:
+    r"""Tensions of the massless rods of :func:`two_link_with_torque`, ``f(t, y, udot, params)``.
+
+    Kane's auxiliary speeds: ``ua1`` lets joint 1 slide along rod 0→1 (carrying
+    joint 2 with it), ``ua2`` lets joint 2 slide along rod 1→2. The rods' tensions
+    :math:`T_1, T_2` (pulling the ends together) are the non-contributing forces
+    those speeds expose: ``kane.auxiliary_eqs``, linear in :math:`T_1, T_2`.
+    """
+    q1, q2, u1, u2, ua1, ua2 = me.dynamicsymbols("q1 q2 u1 u2 ua1 ua2")
+    l1, l2, m_v, g, t1, t2 = sm.symbols("l1 l2 m_v g T1 T2")
+    N, A, B = (me.ReferenceFrame(x) for x in "NAB")
+    A.orient_axis(N, N.z, q1)
+    A.set_ang_vel(N, u1 * N.z)
+    B.orient_axis(N, N.z, q2)
+    B.set_ang_vel(N, u2 * N.z)
+    origin = me.Point("O")
+    origin.set_vel(N, 0)
+    p1 = origin.locatenew("p1", l1 * A.x)
+    p1.set_vel(N, l1 * u1 * A.y + ua1 * A.x)
+    p2 = p1.locatenew("p2", l2 * B.x)
+    p2.set_vel(N, p1.vel(N) + l2 * u2 * B.y + ua2 * B.x)
+    loads = _gravity(N, g, [(p1, m_v), (p2, m_v)])
+    loads += me.TorqueActuator(torque(T, q2 - q1, u2 - u1, lib=sm), N.z, B, A).to_loads()
+    loads += [me.Force(p1, -t1 * A.x + t2 * B.x), me.Force(p2, -t2 * B.x)]
+    kane = me.KanesMethod(
+        N, [q1, q2], [u1, u2], kd_eqs=[q1.diff(T) - u1, q2.diff(T) - u2], u_auxiliary=[ua1, ua2]
+    )
+    kane.kanes_equations([me.Particle("b1", p1, m_v), me.Particle("b2", p2, m_v)], loads)
+    found = sm.solve(list(kane.auxiliary_eqs), [t1, t2], dict=True)[0]
+    rates = sm.symbols("_a0 _a1")
+    plain = sm.symbols("_y0:4")
+    sub = {x.diff(T): r for x, r in zip((u1, u2), rates, strict=True)}
+    sub |= {x.diff(T): r for x, r in zip((q1, q2), (u1, u2), strict=True)}
+    expr = sm.Matrix([found[t1], found[t2]]).xreplace(sub)
+    expr = expr.xreplace(dict(zip((q1, q2, u1, u2), plain, strict=True)))
+    return sm.lambdify((T, list(plain), list(rates), (l1, l2, m_v, g)), expr, cse=True)
+
+
+def two_link_loads(times, states, lengths, *, torque, total_mass=1.0, g=9.81):
+    """Rod tensions and accelerations of :func:`two_link_with_torque` (``alpha = 0``) at states.
+
+    ``states`` rows are ``(q1, q2, u1, u2)``: absolute rod angles and their rates (any
+    states, e.g. a simulator's). Returns tensions of rods 0-1 and 1-2, shape ``(k, 2)``,
+    positive pulling, and the vertices' accelerations, shape ``(k, 3, 2)``, both from
+    the reference's own equations of motion at each state.
+    """
+    point, _ = vertex_masses(3, list(lengths), 0.0, total_mass)
+    system = _two_link_system(torque)
+    values = (*lengths, point, 0.0, 0.0, g)
+    tension = _two_link_tensions(torque)
+    forces, accelerations = [], []
+    for t, y in zip(times, np.asarray(states, float), strict=True):
+        rates = system.rates(t, y, values)
+        forces.append(np.ravel(tension(t, y, rates, (*lengths, point, g))))
+        accelerations.append(system.accel(t, y, rates, values))
+    return np.array(forces), np.array(accelerations, dtype=float)
 
 
 # ---------------------------------------------- (e) CoulombKineticFriction block
@@ -619,4 +766,5 @@ def block_with_friction(
         return pieces[-1][2](t)
 
     states = np.array([state(t) for t in times])
-    return system.sample(states, times, values(0.0), events=stops)
+    # The phase direction s is not part of the state: no accelerations from here.
+    return system.sample(states, times, values(0.0), events=stops, accelerations=False)

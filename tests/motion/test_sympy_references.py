@@ -268,3 +268,53 @@ def test_block_below_the_static_limit_never_starts():
         rest_length=rest,
     )
     assert out.positions[-1, 1, 0] == rest + stretch and out.events == ()
+
+
+# ------------------------------------------------- constraint forces, motor torque
+def _angles(positions, velocities, chain):
+    """Absolute angles and rates of the rods along ``chain`` (vertex pairs)."""
+    q, u = [], []
+    for i, j in chain:
+        d, dd = positions[j] - positions[i], velocities[j] - velocities[i]
+        q.append(np.arctan2(d[1], d[0]))
+        u.append((d[0] * dd[1] - d[1] * dd[0]) / (d @ d))
+    return [*q, *u]
+
+
+@pytest.mark.parametrize("law", [lambda t, a, w, lib=np: 0 * t, torque_law], ids=["free", "torque"])
+def test_two_link_tensions_are_newtons_law_on_the_joints(law):
+    # Massless rods: joint 2 feels gravity, the pull -T2 e2 of rod 1-2 and the elbow
+    # couple's force, perpendicular to rod 1-2; joint 1 also the pull -T1 e1 and +T2 e2
+    # and the couples' forces. Without torque both rods are two-force members, so
+    # Newton at joint 1 alone fixes T1 and T2.
+    lengths, m = (1.0, 0.7), 1.2
+    out = ref.two_link_with_torque(
+        (1.0, 0.7), (-0.3, 0.4), [0.0, 1.0, 2.0], torque=law, alpha=0.0, total_mass=m
+    )
+    tensions, acc = ref.two_link_loads(out.times, out.state, lengths, torque=law, total_mass=m)
+    assert acc == pytest.approx(out.accelerations, abs=1e-12)
+    mv, weight = m / 3, np.array([0.0, -m / 3 * G])
+    for p, a, (t1, t2) in zip(out.positions, acc, tensions, strict=True):
+        e1, e2 = (p[1] - p[0]) / lengths[0], (p[2] - p[1]) / lengths[1]
+        assert t2 == pytest.approx(-(mv * a[2] - weight) @ e2, rel=1e-10)
+        if law is not torque_law:
+            assert mv * a[1] - weight == pytest.approx(-t1 * e1 + t2 * e2, abs=1e-10)
+    assert np.ptp(tensions) > 1.0
+
+
+def test_motor_torque_pays_for_the_energy_and_the_damper():
+    # Point masses (alpha = 0), crank at constant speed w: tau w = dT/dt + dV/dt + c ldot^2,
+    # with dT/dt = sum m a.v and dV/dt = sum m g v_y + k (l - L0) ldot.
+    sides, w, m, k, rest, c = (1.0, 2.2, 1.6, 2.0), 1.5, 2.0, 6.0, 1.5, 0.8
+    for theta in np.linspace(0.0, 2 * np.pi, 7):
+        tau, p, v, a = ref.four_bar_driven(
+            theta, w, sides=sides, stiffness=k, rest_length=rest, damping=c, total_mass=m
+        )
+        mv = m / 4
+        d = p[1] - p[3]
+        ell = np.linalg.norm(d)
+        rate = d @ (v[1] - v[3]) / ell
+        power = mv * np.sum(a * v) + mv * G * v[:, 1].sum() + k * (ell - rest) * rate
+        assert tau * w == pytest.approx(power + c * rate**2, rel=1e-10, abs=1e-12)
+        assert np.linalg.norm(p[2] - p[1]) == pytest.approx(sides[1], rel=1e-12)
+        assert _angles(p, v, [(0, 1)])[1] == pytest.approx(w, rel=1e-12)
