@@ -110,7 +110,7 @@ import scipy.sparse.linalg as spla
 from . import _checks
 from .constraints import ConstraintSet, as_points
 from .model import Linkage
-from .rigidity import RANK_RTOL, analyze
+from .rigidity import RANK_RTOL, analyze, trivial_motions
 
 __all__ = ["BALANCE_RTOL", "DENSE_FLEX_VERTICES", "MIN_RTOL", "StaticsReport", "static_forces"]
 
@@ -232,7 +232,7 @@ def _refined_multipliers(a: sp.csr_array, f: np.ndarray, step: Any) -> np.ndarra
 def _self_stresses(a: sp.csr_array, inverse: Any, threshold: float, n_cols: int) -> np.ndarray:
     r"""Orthonormal basis ``(s, c)`` of :math:`\ker A^T` (singular values below ``threshold``).
 
-    Block inverse iteration with the factorised :math:`AA^T + \delta I`: the block
+    Block inverse iteration with the factorised :math:`AA^T + \alpha^2 I`: the block
     starts at :math:`c - 2n + 8` vectors (there are at least :math:`c - 2n` stresses)
     and doubles while every vector of it is a stress.
     """
@@ -364,7 +364,7 @@ def _report(
         flex_index=flex_index,
         stresses=stresses,
     )
-    return _with_explanation(report, float(np.linalg.norm(f)))
+    return _with_explanation(report, float(np.linalg.norm(f)), _is_rigid_motion(linkage, flex))
 
 
 def _flex_index(linkage: Linkage, f: np.ndarray) -> int | None:
@@ -375,7 +375,15 @@ def _flex_index(linkage: Linkage, f: np.ndarray) -> int | None:
     return int(np.argmax(np.abs(basis @ f))) if len(basis) else None
 
 
-def _with_explanation(report: StaticsReport, load: float) -> StaticsReport:
+def _is_rigid_motion(linkage: Linkage, flex: np.ndarray | None) -> bool:
+    """Whether the unit motion ``flex`` is (within 1%) a rigid motion the pins leave."""
+    if flex is None:
+        return False
+    trivial = trivial_motions(linkage.vertices, linkage.pinned)
+    return bool(np.linalg.norm(trivial.T @ flex.reshape(-1)) > 0.99)
+
+
+def _with_explanation(report: StaticsReport, load: float, rigid_motion: bool) -> StaticsReport:
     parts = []
     if report.balanced:
         parts.append(
@@ -390,6 +398,8 @@ def _with_explanation(report: StaticsReport, load: float) -> StaticsReport:
             f"{load:.4g} of the load cannot be carried (shown as `unresolved`, the motion "
             "as `flex`)."
         )
+        if rigid_motion:
+            parts.append("That motion moves the linkage as a whole: it needs more supports.")
     if not report.determinate:
         s = report.self_stresses
         parts.append(
