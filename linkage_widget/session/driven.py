@@ -248,6 +248,8 @@ class DrivenMixin:
             report = self.statics
             if not report.balanced or not report.determinate:
                 lines.append(report.explanation.split(". ")[0].rstrip(".") + ".")
+        if self.mode == "dynamic" and self.document.drives.loads:
+            lines.append("loads act in statics only (the motion feels gravity, springs, forces)")
         sim = self.driver.simulator
         if self.motors:
             state = "running" if self.motors_running else "stopped (m starts)"

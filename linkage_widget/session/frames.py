@@ -170,6 +170,8 @@ class FramesMixin:
                 self.mode,
                 self.tool,
                 self.linkage.n_vertices,
+                len(self.document.drives.motors),
+                self._motors_on(),
             )
         )
 

@@ -336,6 +336,8 @@ class HintState(NamedTuple):
     mode: str
     tool: str
     n_vertices: int
+    motors: int = 0
+    motors_running: bool = False
 
 
 def hint_text(s: HintState) -> str:
@@ -352,6 +354,8 @@ def hint_text(s: HintState) -> str:
             f"the attractor pulls vertex {sel.vertex} · right-click it to remove"
             " · space: start/stop"
         )
+    if s.motors_running:
+        return "motors turning: m stops · n reverses · space pauses"
     if s.running and s.mode == "dynamic":
         return "dynamic: space stops; right-click places the attractor"
     return _idle_hint(s)
@@ -365,6 +369,8 @@ def _idle_hint(s: HintState) -> str:
         return f"rod {sel.rod}: alt-click an adjacent rod: angle · z split · d delete"
     if s.tool != "select":
         return TOOL_TIPS[s.tool]
+    if s.motors:
+        return f"{s.motors} motor{'s' * (s.motors > 1)}: m starts them · n reverses"
     if s.n_vertices == 0:
         return "click to add vertices; alt-click joins the selected vertex to another"
     return "click: add/select · drag: move/pan · wheel: zoom · right-click: attractor"

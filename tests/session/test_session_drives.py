@@ -82,8 +82,12 @@ def test_m_turns_the_crank_kinematically_and_n_reverses():
     s = four_bar()
     s.add_motor(0, 2, 1.0)
     a0 = crank_angle(s)
+    s._message = ""
+    assert "m starts them" in s._hint()
     s.key("m")
     assert s.running and s.motors_running
+    s._message = ""
+    assert s._hint().startswith("motors turning: m stops")
     s.advance(5)
     turned = crank_angle(s) - a0
     assert turned > 0  # counter-clockwise
@@ -302,6 +306,8 @@ def test_dynamic_readout_has_the_selected_joints_velocity_and_acceleration():
     assert source == "dynamics"
     np.testing.assert_array_equal(forces, sim.constraint_forces.rods)
     assert [r[0] for r in reactions] == [0, 1]
+    s.add_load(3)
+    assert any("statics only" in line for line in s._drive_lines())
 
 
 def test_statics_matches_the_function_and_is_cached():
