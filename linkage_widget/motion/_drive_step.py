@@ -81,8 +81,24 @@ def dynamic_drive_step(
     reason = _motor_failure(ctx.actuators, setup.at_time(t + h), p1, t + h)
     if reason is not None:
         return DriveOutcome(p, np.zeros_like(v), "blocked", reason, state)
+    p1, v1 = _snap_held(p1, v1, state)
     state, v1 = _stick(ctx, p, v, p1, v1, t + h, h, state)
     return DriveOutcome(p1, v1, status, None, state)
+
+
+def _snap_held(p1: np.ndarray, v1: np.ndarray, state: StickState) -> tuple[np.ndarray, np.ndarray]:
+    """Joints held on the table exactly at their anchors, at rest (new arrays).
+
+    The hold rows already put them there to round-off; with redundant rows (a held
+    joint whose rods also fix it) the regularised solve leaves ~1e-17 that would
+    accumulate into a creep. A held joint does not move at all.
+    """
+    if not state.joints.any():
+        return p1, v1
+    p1, v1 = p1.copy(), v1.copy()
+    p1.reshape(-1, 2)[state.joints] = state.anchors[state.joints]
+    v1.reshape(-1, 2)[state.joints] = 0.0
+    return p1, v1
 
 
 def _motor_failure(act: Actuators, setup: Setup, p1: np.ndarray, t1: float) -> str | None:

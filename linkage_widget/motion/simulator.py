@@ -454,7 +454,7 @@ class Simulator(DriveMixin):
         n = int(n)
         if n < 0:
             raise ValueError(f"n must be non-negative, got {n}")
-        self._reaction_memo = None
+        self._reaction_memo = self._reason = None
         for _ in range(n):
             if self._n == 0:
                 self._status = "idle"
