@@ -41,9 +41,10 @@ def relative_error(sim_positions: np.ndarray, ref_positions: np.ndarray) -> floa
     return float(np.linalg.norm(sim_positions - ref_positions, axis=1).max() / scale)
 
 
-def run(sim: Simulator, t_end: float = T_END) -> Simulator:
-    sim.step(round(t_end / sim.step_size))
-    assert sim.time == pytest.approx(t_end)
+def run(sim: Simulator, duration: float = T_END) -> Simulator:
+    start = sim.time
+    sim.step(round(duration / sim.step_size))
+    assert sim.time == pytest.approx(start + duration)
     return sim
 
 
