@@ -33,6 +33,7 @@ from .drives import (
     load_from_drag,
     motor_ends,
     rod_force_lines,
+    statics_lines,
     tracks_csv,
 )
 
@@ -245,9 +246,7 @@ class DrivenMixin:
         forces, _, source = self._force_view()
         lines = rod_force_lines(forces, self.linkage.rods, self.selected_rod, source)
         if source == "statics":
-            report = self.statics
-            if not report.balanced or not report.determinate:
-                lines.append(report.explanation.split(". ")[0].rstrip(".") + ".")
+            lines += statics_lines(self.statics)
         if self.mode == "dynamic" and self.document.drives.loads:
             lines.append("loads act in statics only (the motion feels gravity, springs, forces)")
         sim = self.driver.simulator

@@ -46,6 +46,7 @@ __all__ = [
     "load_from_drag",
     "motor_ends",
     "rod_force_lines",
+    "statics_lines",
     "tracks_csv",
 ]
 
@@ -210,6 +211,25 @@ def rod_force_lines(
     lines = [f"{source}: rod forces (tension > 0), click a rod for its force"]
     hi, lo = int(np.argmax(forces)), int(np.argmin(forces))
     lines += [f"  max {said(r)}" for r in dict.fromkeys((hi, lo)) if forces[r] != 0]
+    return lines
+
+
+def statics_lines(report: Any) -> list[str]:
+    """What a :class:`~linkage_widget.statics.StaticsReport` says beyond the rod forces.
+
+    Unbalanced: the work on the flex it excites (and which basis motion, when named);
+    indeterminate: how many self-stresses the least-squares forces are unique up to.
+    """
+    lines = []
+    if not report.balanced:
+        named = "" if report.flex_index is None else f" (motion {report.flex_index})"
+        lines.append(
+            f"unbalanced: the load excites a flex{named}, work {report.flex_work:.4g}; "
+            f"{report.residual:.4g} of it is not carried"
+        )
+    if not report.determinate:
+        s = report.self_stresses
+        lines.append(f"indeterminate: least-squares forces, up to {s} self-stress{'es' * (s > 1)}")
     return lines
 
 
