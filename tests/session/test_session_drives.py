@@ -324,3 +324,19 @@ def test_statics_matches_the_function_and_is_cached():
     s.add_load(2, (0.0, -1.0))
     assert s.statics is not first
     assert Load(2, 0.0, -1.0) in s.document.drives.loads
+
+
+def test_hoekens_crank_turns_round_and_the_coupler_curve_closes():
+    s = LinkageSession(Linkage.load("hoeken.txt"), tracked=(4,))  # crank 0-2, 0 and 1 pinned
+    crank = np.hypot(*(s.linkage.vertices[2] - s.linkage.vertices[0]))
+    frames = 90  # the crank tip moves step_size per frame: 90 frames are one turn
+    s.step_size = crank * 2 * np.pi / frames
+    s.add_motor(0, 2, 1.0)
+    start = s.linkage.vertices.copy()
+    s.toggle_motors()
+    for _turn in range(2):
+        s.advance(frames)
+        assert s.status == "moved" and s.running
+        np.testing.assert_allclose(s.linkage.vertices, start, atol=1e-7 * crank)
+    np.testing.assert_allclose(s.linkage.rod_lengths(), Linkage.load("hoeken.txt").rod_lengths())
+    assert len(s.tracks[4]) == 2 * frames + 1  # the start, then a point per frame
