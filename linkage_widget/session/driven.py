@@ -18,6 +18,7 @@ What the drawing and the readout show of forces:
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 from os import PathLike
 from pathlib import Path
@@ -37,10 +38,11 @@ from .drives import (
     tracks_csv,
 )
 
-__all__ = ["DrivenMixin", "STATICS_WHILE_MOVING_MAX_N"]
+__all__ = ["STATICS_LIVE_MAX_S", "DrivenMixin"]
 
-#: Statics are recomputed every frame of a motion only up to this many joints (else: on stop).
-STATICS_WHILE_MOVING_MAX_N = 300
+#: While the linkage moves, statics are recomputed each frame only when the last solve took
+#: at most this long (seconds); a slower one keeps showing the last forces until it stops.
+STATICS_LIVE_MAX_S = 0.02
 
 JointForces = list[tuple[int, float, float]]
 
@@ -50,6 +52,7 @@ class DrivenMixin:
 
     def _init_driven(self) -> None:
         self._statics_memo: tuple[Any, StaticsReport] | None = None
+        self._statics_cost = 0.0  # seconds the last solve took
         self._load_aim: tuple[int, float, float] | None = None  # load-tool drag under way
 
     # ============================================================ public API
@@ -148,7 +151,9 @@ class DrivenMixin:
         """:func:`~linkage_widget.static_forces` of the linkage as it is, under :attr:`loads`."""
         key = (self._version, self._pos_version, self.document.drives.loads)
         if self._statics_memo is None or self._statics_memo[0] != key:
+            t0 = time.perf_counter()
             self._statics_memo = (key, static_forces(self.linkage, self.loads))
+            self._statics_cost = time.perf_counter() - t0
         return self._statics_memo[1]
 
     @property
@@ -236,17 +241,25 @@ class DrivenMixin:
             return cf.rods, _pinned_forces(self.linkage.pinned, cf.pins), "dynamics"
         if not drives.loads:
             return None, [], ""
-        if self.running and self.linkage.n_vertices > STATICS_WHILE_MOVING_MAX_N:
+        report = self._live_statics()
+        if report is None:
             return None, [], ""
-        report = self.statics
         return report.rod_forces, _pinned_forces(self.linkage.pinned, report.reactions), "statics"
+
+    def _live_statics(self) -> StaticsReport | None:
+        """:attr:`statics`, or while moving after a slow solve the last one (``None``: stale)."""
+        memo = self._statics_memo
+        if not self.running or memo is None or self._statics_cost <= STATICS_LIVE_MAX_S:
+            return self.statics
+        same = memo[0][0] == self._version and memo[0][2] == self.document.drives.loads
+        return memo[1] if same else None
 
     def _drive_lines(self) -> list[str]:
         """Readout lines: rod forces (statics or dynamics), motors, the selected joint's motion."""
         forces, _, source = self._force_view()
         lines = rod_force_lines(forces, self.linkage.rods, self.selected_rod, source)
         if source == "statics":
-            lines += statics_lines(self.statics)
+            lines += statics_lines(self._live_statics())
         if self.mode == "dynamic" and self.document.drives.loads:
             lines.append("loads act in statics only (the motion feels gravity, springs, forces)")
         sim = self.driver.simulator

@@ -340,3 +340,19 @@ def test_hoekens_crank_turns_round_and_the_coupler_curve_closes():
         np.testing.assert_allclose(s.linkage.vertices, start, atol=1e-7 * crank)
     np.testing.assert_allclose(s.linkage.rod_lengths(), Linkage.load("hoeken.txt").rod_lengths())
     assert len(s.tracks[4]) == 2 * frames + 1  # the start, then a point per frame
+
+
+def test_slow_statics_are_not_redone_every_frame_of_a_motion(monkeypatch):
+    from linkage_widget.session import driven
+
+    monkeypatch.setattr(driven, "STATICS_LIVE_MAX_S", -1.0)  # every solve counts as slow
+    s = four_bar()
+    s.add_motor(0, 2)
+    s.add_load(3, (0.0, -1.0))
+    shown = s.statics
+    s.toggle_motors()
+    s.advance(3)
+    assert s._live_statics() is shown  # the last forces, not a new solve per frame
+    s.toggle_motors()
+    assert not s.running
+    assert s._live_statics() is not shown and s._live_statics() is s.statics
