@@ -7,7 +7,11 @@ point masses (``Particle``) and uniform rods (``RigidBody``), lambdifies
 ``mass_matrix_full`` and ``forcing_full`` and integrates them with
 :func:`scipy.integrate.solve_ivp` (``DOP853``, ``rtol = 1e-11``). The result is a
 :class:`Reference`: the positions (and velocities) of the linkage's vertices, in the
-linkage's vertex order, at the requested times.
+linkage's vertex order, at the requested times, with their accelerations.
+
+Quantities at a state, for the constraint-force tests: :func:`two_link_loads` (rod
+tensions from Kane's auxiliary speeds) and :func:`four_bar_driven` (the crank torque
+that holds a constant speed, from the same equations with :math:`\ddot q_1 = 0`).
 
 Conventions shared with the simulator under test (and nothing else):
 
@@ -27,7 +31,7 @@ reference calls it with ``lib=sympy`` on sympy symbols, so both sides evaluate t
 law but nothing else is shared. Example: ``def torque(t, angle, speed, lib=np):
 return 0.5 * lib.cos(2 * t) - 0.1 * speed``.
 
-Derivations are cached per structure (:func:`functools.lru_cache`), with every number
+Derivations are cached per structure (:func:`functools.cache`), with every number
 a lambdify argument, so a test session derives each system once.
 """
 
@@ -49,12 +53,15 @@ __all__ = [
     "duffing_mass",
     "force_between_free_points",
     "force_on_pendulum",
+    "four_bar_closure",
+    "four_bar_driven",
+    "four_bar_extension_speed",
+    "four_bar_place",
     "four_bar_spring_damper",
     "pendulum_with_torque",
+    "two_link_loads",
     "two_link_with_torque",
     "vertex_masses",
-    "four_bar_driven",
-    "two_link_loads",
 ]
 
 RTOL, ATOL = 1e-11, 1e-13
@@ -106,57 +113,40 @@ class _System:
     """A KanesMethod system lambdified: :math:`M(t, y)\\,\\dot y = f(t, y)`, :math:`y = (q, u)`.
 
     ``points`` are the vertices (in linkage order); ``params`` are the symbols every
-    lambdified function takes after ``(t, q, u)``; ``potential`` (optional) is the
-    potential energy, so that ``energy`` is :math:`T + V`.
+    lambdified function takes after ``(t, y)``; ``potential`` (optional) is the
+    potential energy, so that ``energy`` is :math:`T + V`. Point accelerations take
+    the speeds' rates as a third argument, ``accel(t, y, udot, params)``.
     """
 
     def __init__(self, kane, bodies, frame, origin, points, params, potential=None):
-        qdot = kane.kindiffdict()
         q, u = list(kane.q), list(kane.u)
-        plain = {x: sm.Symbol(f"_y{k}") for k, x in enumerate(q + u)}
-        ys = list(plain.values())
-        self.n_q, self.n_u = len(q), len(u)
-        self.params = tuple(params)
+        self.n_q, self.params = len(q), tuple(params)
+        self._qdot = kane.kindiffdict()  # q' -> u
+        self._udot = {x.diff(T): sm.Symbol(f"_a{k}") for k, x in enumerate(u)}
+        self._plain = {x: sm.Symbol(f"_y{k}") for k, x in enumerate(q + u)}
+        self.mass = self.compile(kane.mass_matrix_full)
+        self.forcing = self.compile(kane.forcing_full)
 
-        def compile_(expr):
-            expr = sm.sympify(expr).xreplace(qdot).xreplace(plain)
-            if expr.has(sm.Derivative):
-                raise AssertionError(f"time derivative left in {expr}")
-            return sm.lambdify((T, ys, self.params), expr, modules="numpy", cse=True)
+        def planar(vectors):
+            return sm.Matrix([[w.dot(frame.x), w.dot(frame.y)] for w in vectors])
 
-        self.mass = compile_(kane.mass_matrix_full)
-        self.forcing = compile_(kane.forcing_full)
-        rows = [[p.pos_from(origin).dot(frame.x), p.pos_from(origin).dot(frame.y)] for p in points]
-        self.place = compile_(sm.Matrix(rows))
-        rows = [[p.vel(frame).dot(frame.x), p.vel(frame).dot(frame.y)] for p in points]
-        self.speed = compile_(sm.Matrix(rows))
+        self.place = self.compile(planar([p.pos_from(origin) for p in points]))
+        self.speed = self.compile(planar([p.vel(frame) for p in points]))
+        self.accel = self.compile(planar([p.acc(frame) for p in points]), rates=True)
         self.energy = None
         if potential is not None:
-            self.energy = compile_(me.kinetic_energy(frame, *bodies) + potential)
-        accel = sm.Matrix([[p.acc(frame).dot(frame.x), p.acc(frame).dot(frame.y)] for p in points])
-        self.udot = [sm.Symbol(f"_a{k}") for k in range(len(u))]
-        self.accel = self.compile_with_rates(accel, kane)
-        self._kane = kane
-        self._compile = compile_
+            self.energy = self.compile(me.kinetic_energy(frame, *bodies) + potential)
 
-    def compile_with_rates(self, expr, kane):
-        """Lambdify ``expr(t, y, udot, params)``: speeds' time derivatives as arguments."""
-        qdot = kane.kindiffdict()
-        q, u = list(kane.q), list(kane.u)
-        rates = {x.diff(T): a for x, a in zip(u, self.udot, strict=True)}
-        plain = {x: sm.Symbol(f"_y{k}") for k, x in enumerate(q + u)}
-        expr = sm.sympify(expr).xreplace(qdot).xreplace(rates)
-        expr = expr.xreplace(qdot).xreplace(plain)  # udot may bring back q' terms
+    def compile(self, expr, *, rates=False):
+        """Lambdify ``expr`` as ``f(t, y, params)`` (``rates``: ``f(t, y, udot, params)``)."""
+        expr = sm.sympify(expr).xreplace(self._udot).xreplace(self._qdot).xreplace(self._plain)
         if expr.has(sm.Derivative):
             raise AssertionError(f"time derivative left in {expr}")
-        args = (T, list(plain.values()), self.udot, self.params)
+        y = list(self._plain.values())
+        args = (T, y, list(self._udot.values()), self.params) if rates else (T, y, self.params)
         return sm.lambdify(args, expr, modules="numpy", cse=True)
 
-    def rates(self, t, y, values):
-        """Time derivatives of the speeds at ``(t, y)``, shape ``(n_u,)``."""
-        return self.rhs(values)(t, y)[self.n_q :]
-
-    def rhs(self, values, **subs):
+    def rhs(self, values):
         """The first-order right-hand side ``f(t, y)`` for numeric parameter ``values``."""
 
         def f(t, y):
@@ -165,6 +155,10 @@ class _System:
             return np.linalg.solve(mm, ff)
 
         return f
+
+    def rates(self, t, y, values):
+        """Time derivatives of the speeds at ``(t, y)``, shape ``(n_u,)``."""
+        return self.rhs(values)(t, y)[self.n_q :]
 
     def sample(self, sol, times, values, events=(), *, accelerations=True):
         """Evaluate a dense solution at ``times`` as a :class:`Reference`."""
@@ -483,8 +477,8 @@ def _four_bar_system() -> _System:
     potential += k * (path.length - rest) ** 2 / 2
     params = (a, b, c, d, m_v, mu1, mu2, mu3, k, rest, damp, g, tau)
     system = _System(kane, bodies, N, A, [A, B, C, D], params, potential)
-    system.closure = system._compile(sm.Matrix(holonomic))
-    system.extension = system._compile(path.extension_velocity)
+    system.closure = system.compile(sm.Matrix(holonomic))
+    system.extension = system.compile(path.extension_velocity)
     return system
 
 
@@ -708,6 +702,8 @@ def block_with_friction(
     Loads along the pathway 0–1: ``CoulombKineticFriction(mu_k, normal_force, ...,
     v_s, sigma, mu_s)`` and a ``LinearSpring(stiffness, rest_length)``. The block
     carries :math:`m/2` and must stay at :math:`x > 0` (the pathway's direction).
+    ``v_s`` matters only when ``mu_s`` differs from ``mu_k`` (the seed's class always
+    has a Stribeck speed; the simulator's ``v_s=None`` means no Stribeck term).
 
     The seed's law has :math:`\operatorname{sign}(v)` and :math:`F(0) = 0`: a smooth
     integrator can neither stop on it nor stick. So the motion is integrated in
