@@ -4,6 +4,8 @@ The package face: :class:`Simulator`, the names of its modes and statuses, and t
 tolerances the tests use (all thresholds live in :mod:`.tolerances`).
 """
 
+from ._drives import Motor
+from ._reactions import ConstraintForces
 from .simulator import MODES, STATUSES, Simulator
 from .tolerances import (
     CONDITIONED_ROUNDOFF,
@@ -15,9 +17,11 @@ from .tolerances import (
 
 __all__ = [
     "CONDITIONED_ROUNDOFF",
+    "ConstraintForces",
     "CORRECTOR_DEVIATION",
     "DATA_TOL",
     "MODES",
+    "Motor",
     "PROJECTION_TOL",
     "ROUNDOFF_FACTOR",
     "STATUSES",

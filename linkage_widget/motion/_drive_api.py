@@ -278,10 +278,15 @@ class DriveMixin:
         memo = self._reaction_memo
         if memo is not None and all(a is b for a, b in zip(memo[0], key, strict=True)):
             return memo[1]
-        v = self._v if self._mode == "dynamic" else np.zeros_like(self._v)
-        setup = self._drive_setup()
-        ctx = self._context()
-        out = reactions(setup, ctx.forces_for(setup, self._stick), self._p, v, self._time)
+        if self._mode == "dynamic":
+            v, state = self._v, self._stick
+        else:  # quasi-static: at rest, and friction (a dynamic-mode force) holds nothing
+            v, state = (
+                np.zeros_like(self._v),
+                StickState.free(len(self._actuators.frictions), self._n),
+            )
+        setup = self._actuators.setup(self._current_setup(), self._p, state)
+        out = reactions(setup, self._context().forces_for(setup, state), self._p, v, self._time)
         self._reaction_memo = (key, out)
         return out
 

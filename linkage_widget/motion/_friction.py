@@ -8,7 +8,11 @@ Sliding (the seed's ``CoulombKineticFriction``)
               \operatorname{sign}(u) + \sigma u\Big),
 
     opposite to :math:`u` (Stribeck term only when :math:`v_s` is given; with
-    :math:`\mu_s = \mu_k` it vanishes). A joint sliding on the table feels
+    :math:`\mu_s = \mu_k` it vanishes). Within a step :math:`\operatorname{sign}(u)` is the
+    direction at the start of the step (the Stribeck and viscous terms follow
+    :math:`u`): a Coulomb force that flipped inside a step would make the block creep
+    back and forth; a reversal within the step is the stick event instead. A joint
+    sliding on the table feels
     :math:`-\mu N_i\,\dot p_i/|\dot p_i|` with :math:`N_i = m_i g_n`, :math:`m_i` its
     lumped mass (the row sum of :math:`M`) and :math:`g_n = |g|`, or 1 when
     :math:`g = 0` (then :math:`\mu` is a deceleration). Both are explicit forces of
