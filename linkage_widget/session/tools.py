@@ -354,7 +354,7 @@ def hint_text(s: HintState) -> str:
             f"the attractor pulls vertex {sel.vertex} · right-click it to remove"
             " · space: start/stop"
         )
-    if s.motors_running:
+    if s.motors_running and s.running:
         return "motors turning: m stops · n reverses · space pauses"
     if s.running and s.mode == "dynamic":
         return "dynamic: space stops; right-click places the attractor"

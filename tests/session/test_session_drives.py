@@ -356,3 +356,15 @@ def test_slow_statics_are_not_redone_every_frame_of_a_motion(monkeypatch):
     s.toggle_motors()
     assert not s.running
     assert s._live_statics() is not shown and s._live_statics() is s.statics
+
+
+def test_undo_while_the_motors_turn_stops_the_motion():
+    s = four_bar()
+    s.add_motor(0, 2)
+    start = s.linkage.vertices.copy()
+    s.toggle_motors()
+    s.advance(4)
+    assert s.undo()  # the motion so far was one undo step
+    np.testing.assert_array_equal(s.linkage.vertices, start)
+    assert not s.running and "motors turning" not in s._hint()
+    assert s.motors == (Motor(0, 2, 1.0),)
