@@ -301,11 +301,12 @@ class DriveMixin:
     def _after_change(self, *, project: bool) -> None:
         """Refresh the stick state (and the velocities onto new motor rows) after an edit."""
         self._reaction_memo = None
-        self._stick = self._rest_state(self._v)
-        if project and self._n:
-            setup = self._drive_setup().at_time(self._time)
+        if project and self._n:  # onto the motor rows first: what a motor moves slides
+            setup = self._actuators.setup(self._current_setup(), self._p, None)
+            setup = setup.at_time(self._time)
             b = setup.constraints.velocity_target()
             self._v = setup.mass_factor(self._p).minimize(setup.metric.matrix @ self._v, b)
+        self._stick = self._rest_state(self._v)
 
     def _rest_state(self, v: np.ndarray) -> StickState:
         """Elements at rest stick, the others slide (friction starts from the state)."""

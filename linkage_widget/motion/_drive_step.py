@@ -184,9 +184,21 @@ def _stick(
         metric.matrix @ v1, setup.constraints.velocity_target()
     )
     dv = v1 - v_stuck
-    if 0.5 * float(dv @ (metric.matrix @ dv)) <= work:
+    if 0.5 * float(dv @ (metric.matrix @ dv)) <= work and _motors_free(setup, p1, v_stuck):
         return new, v_stuck
     return state, v1
+
+
+def _motors_free(setup: Setup, p1: np.ndarray, v: np.ndarray) -> bool:
+    """Whether ``v`` still turns every motor at its speed (a stick must not stop a motor)."""
+    b = setup.constraints.velocity_target()
+    if b is None:
+        return True
+    cs = setup.constraints
+    first = cs.n_constraints - cs.drives.n_rows
+    rows = slice(first, first + len(cs.drives.motors))
+    miss = (cs.jacobian(p1) @ v - b)[rows]
+    return bool(np.max(np.abs(miss)) <= 1e-6 * np.max(np.abs(b[rows])))
 
 
 def kinematic_motor_step(

@@ -137,3 +137,18 @@ def test_bad_friction_is_refused_and_changes_nothing(kwargs, match):
         sim.table_friction = -0.1
     assert sim.frictions == () and sim.table_friction == 0.0
     assert np.array_equal(sim.velocities, v)
+
+
+def test_a_motor_keeps_turning_a_four_bar_against_table_friction():
+    # The rocker's joint reverses at each limit; holding it there would lock the motor,
+    # so it must not stick, and the crank turns a full turn, exactly on time.
+    link = Linkage.load("four_bar.txt")
+    sim = Simulator(link, mode="dynamic", step_size=1 / 120, table_friction=0.5)
+    sim.add_motor(0, 2, 2.0)
+    steps = round(np.pi / (2.0 / 120)) + 1  # a full turn and a step
+    for _ in range(steps):
+        sim.step()
+        assert sim.status == "moved", sim.blocked_reason
+    assert sim.motor_angles[0] - sim.motors[0].phase == pytest.approx(2.0 * sim.time, abs=1e-10)
+    assert sim.constraint_error() < 1e-10
+    assert sim.motor_torques[0] != 0.0  # it works against the friction
