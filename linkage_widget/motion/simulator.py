@@ -160,6 +160,8 @@ class Simulator(DriveMixin):
         Global viscous damping rate :math:`c \ge 0` (1/s): force :math:`-c M \dot p`.
         Mass-proportional, so it slows the motion without changing its path.
         Dynamic mode only.
+    table_friction : float
+        Coulomb :math:`\mu \ge 0` of every joint on the table (:attr:`table_friction`).
 
     All parameters are attributes that may be set at any time (the widget's
     sliders do); they are validated and take effect on the next step. Setting
@@ -176,8 +178,7 @@ class Simulator(DriveMixin):
     In kinematic mode :attr:`time` counts steps (``step_size`` per step while a motor
     exists), :attr:`velocities` is the displacement of the last step, and only the
     attractor or the motors drive the motion (gravity, springs, damping, actuators
-    and friction are dynamic-mode forces). ``table_friction``: see
-    :attr:`table_friction`.
+    and friction are dynamic-mode forces).
 
     Examples
     --------
