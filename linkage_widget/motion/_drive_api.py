@@ -324,7 +324,9 @@ class DriveMixin:
         """One driven step (motors, actuators, friction); the only place it assigns state."""
         h, t = self._step_size, self._time
         if self._mode == "kinematic":
-            q = kinematic_motor_step(self._drive_setup(), self._p, t, h)
+            # friction is a dynamic-mode force: nothing sticks in kinematic mode
+            setup = self._actuators.setup(self._current_setup(), self._p, None)
+            q = kinematic_motor_step(setup, self._p, t, h)
             self._reason = None if q is not None else self._blocked_text(t)
             self._v = q - self._p if q is not None else np.zeros(2 * self._n)
             self._status = "moved" if q is not None else "blocked"

@@ -188,3 +188,11 @@ def test_without_motors_the_path_is_the_old_one_bit_for_bit():
         sim.step(50)
     assert np.array_equal(plain.positions, edited.positions)
     assert np.array_equal(plain.velocities, edited.velocities)
+
+
+def test_friction_does_not_hold_a_kinematic_motor():
+    sim = Simulator(Linkage.load("four_bar.txt"), step_size=0.05, table_friction=0.5)
+    sim.add_friction(0, 3, 1.0, 0.5)
+    sim.add_motor(0, 2, 1.0)
+    sim.step(10)
+    assert sim.status == "moved" and sim.time == pytest.approx(0.5)
