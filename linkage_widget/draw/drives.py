@@ -33,7 +33,7 @@ from .primitives import Arcs, Arrows, Primitive
 from .theme import Theme
 from .view import ViewTransform
 
-__all__ = ["force_arrows", "force_scale", "motors"]
+__all__ = ["force_arrows", "motors"]
 
 #: A force on a joint: ``(vertex, fx, fy)`` in world axes (y up).
 JointForce = tuple[int, float, float]
@@ -45,12 +45,6 @@ def _valid(forces: Sequence[JointForce], n: int) -> tuple[np.ndarray, np.ndarray
     arr = np.array(rows, dtype=np.float64).reshape(-1, 3)
     keep = np.all(np.isfinite(arr), axis=1) & np.any(arr[:, 1:] != 0.0, axis=1)
     return arr[keep, 0].astype(np.intp), arr[keep, 1:]
-
-
-def force_scale(vectors: np.ndarray, theme: Theme) -> float:
-    """Pixels per unit force: the longest of ``vectors`` (``(k, 2)``) gets ``force_arrow_px``."""
-    biggest = float(np.max(np.hypot(vectors[:, 0], vectors[:, 1]), initial=0.0))
-    return theme.force_arrow_px / biggest if biggest > 0 else 0.0
 
 
 def force_arrows(
@@ -75,23 +69,30 @@ def force_arrows(
 
     Notes
     -----
-    One scale for both (:func:`force_scale`); arrows shorter than
+    One scale for both (the biggest force is ``force_arrow_px`` long); arrows shorter than
     :attr:`Theme.force_arrow_min_px` are lengthened to it so a small reaction next
     to a big one stays visible (its direction is what matters there).
     """
     n = len(P)
     (lv, lf), (rv, rf) = _valid(loads, n), _valid(reactions, n)
-    k = float(force_scale(np.concatenate([lf, rf]), theme))
+    biggest = float(np.max(np.hypot(*np.concatenate([lf, rf]).T), initial=0.0))
+    if not (0.0 < biggest < np.inf):
+        return []
     items: list[Primitive] = []
     for which, F, color, role in (
         (lv, lf, theme.load, "loads"),
         (rv, rf, theme.reaction, "reactions"),
     ):
-        if len(which) == 0 or k == 0.0:
+        # relative to the biggest first: tiny or huge forces neither underflow nor overflow
+        V = view.vector_to_pixel(F / biggest) / view.length_to_pixel(1.0) * theme.force_arrow_px
+        big = np.max(np.abs(V), axis=1)
+        keep = big > 0
+        which, V, big = which[keep], V[keep], big[keep]
+        if len(which) == 0:
             continue
-        V = view.vector_to_pixel(F) / view.length_to_pixel(1.0) * k  # pixels, y down
-        length = np.hypot(V[:, 0], V[:, 1])
-        V *= (np.maximum(length, theme.force_arrow_min_px) / length)[:, None]
+        U = V / big[:, None]  # each arrow's direction, scaled so no division can overflow
+        U /= np.hypot(U[:, 0], U[:, 1])[:, None]
+        V = U * np.maximum(np.hypot(V[:, 0], V[:, 1]), theme.force_arrow_min_px)[:, None]
         items.append(
             Arrows.from_vectors(P[which], V, color=color, width=theme.force_width, role=role)
         )

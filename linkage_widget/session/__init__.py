@@ -6,14 +6,17 @@ frames, undo, export) without a browser; the widget
 what it needs of this layer from here.
 
 Modules: :mod:`.session` (the facade; with :mod:`.traits`, :mod:`.pointer`,
-:mod:`.actions`, :mod:`.frames`, the parts of its class), :mod:`.tools` (input
--> actions, pure), :mod:`.document` (index-safe edits), :mod:`.driving`
-(simulator lifecycle, drag policy), :mod:`.analysis` (sync/threaded, throttled),
-:mod:`.recording` (tracks, GIF frames), :mod:`.history`, :mod:`.gestures`.
+:mod:`.actions`, :mod:`.frames`, :mod:`.driven`, the parts of its class),
+:mod:`.tools` (input -> actions, pure), :mod:`.document` (index-safe edits),
+:mod:`.drives` (motors, loads, path forces and friction of the document, and their
+pure policy), :mod:`.driving` (simulator lifecycle, drag and motor step policy),
+:mod:`.analysis` (sync/threaded, throttled), :mod:`.recording` (tracks, GIF
+frames), :mod:`.history`, :mod:`.gestures`.
 """
 
 from .analysis import running_loop
 from .document import DEFAULT_FILE
+from .drives import Drives
 from .driving import PARAMETER_RANGES, STEP_SLIDER
 from .gestures import EventMerger, Gesture, Key
 from .history import History, Snapshot
@@ -29,6 +32,7 @@ __all__ = [
     "TOOL_TIPS",
     "TRACK_CAP",
     "Action",
+    "Drives",
     "EventMerger",
     "Gesture",
     "History",

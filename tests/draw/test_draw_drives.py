@@ -107,3 +107,21 @@ def test_motor_mark_turns_the_way_the_motor_turns(truss):
     assert cross(cw_head.tips[0] - P[0], d_cw) > 0
     assert (ccw_head.alpha, cw_head.alpha) == (1.0, 0.45)
     assert motors(P, [(0, 7, 1.0)], True, T) == []
+
+
+@pytest.mark.parametrize("size", [5e-324, 2.2e-308, 1e-200, 1e200, 1.7e308])
+def test_force_arrows_of_any_finite_size(truss, size):
+    view = view_for(truss)
+    P = view.to_pixel(truss.vertices)
+    (loads, reactions) = force_arrows(view, P, [(2, 0.0, -size)], [(0, size, 0.0)], T)
+    np.testing.assert_allclose(loads.tips - loads.tails, [[0.0, T.force_arrow_px]])
+    np.testing.assert_allclose(reactions.tips - reactions.tails, [[T.force_arrow_px, 0.0]])
+
+
+def test_a_reaction_vanishingly_small_beside_its_load_keeps_its_direction(truss):
+    view = view_for(truss)
+    P = view.to_pixel(truss.vertices)
+    _, reactions = force_arrows(view, P, [(2, 0.0, 1.0)], [(0, 2.2e-308, 0.0)], T)
+    np.testing.assert_allclose(
+        reactions.tips - reactions.tails, [[T.force_arrow_min_px, 0.0]], atol=1e-12
+    )
