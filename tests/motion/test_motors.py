@@ -196,3 +196,25 @@ def test_friction_does_not_hold_a_kinematic_motor():
     sim.add_motor(0, 2, 1.0)
     sim.step(10)
     assert sim.status == "moved" and sim.time == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("mode", ["kinematic", "dynamic"])
+def test_a_motor_on_a_locked_linkage_is_blocked_at_once(mode):
+    # A pinned triangle cannot move: its rod 0->2 has no motion to turn it.
+    tri = Linkage([[0, 0], [2, 0], [1, 1.5]], rods=[(0, 1), (1, 2), (0, 2)], pinned=[0, 1])
+    sim = Simulator(tri, mode=mode, step_size=0.01)
+    sim.add_motor(0, 2, 1.0)
+    sim.step()
+    assert sim.status == "blocked" and "dead point" in sim.blocked_reason
+    assert np.array_equal(sim.positions, tri.vertices) and sim.time == 0.0
+
+
+def test_a_uniformly_turning_crank_tip_accelerates_toward_the_pivot():
+    w, ell = 1.3, 2.0
+    crank = Linkage([[0, 0], [ell, 0]], rods=[(0, 1)], pinned=[0])
+    sim = Simulator(crank, mode="dynamic", step_size=0.01, gravity=9.81)
+    sim.add_motor(0, 1, w)
+    sim.step(77)
+    p = sim.positions[1]
+    assert sim.accelerations[1] == pytest.approx(-(w**2) * p, abs=1e-9)
+    assert np.linalg.norm(sim.velocities[1]) == pytest.approx(w * ell, rel=1e-12)
