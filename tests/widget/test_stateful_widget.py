@@ -53,7 +53,7 @@ class _CallbackErrors(logging.Handler):
 
 W, H = 640, 480
 PIXEL = st.tuples(st.floats(0.0, W - 1.0), st.floats(0.0, H - 1.0))
-KEYS = ["f", "t", "d", "z", "c", "v", "i", " ", "Escape", "Home", "s", "l"]
+KEYS = ["f", "t", "d", "z", "c", "v", "i", " ", "Escape", "Home", "s", "l", "m", "n"]
 
 
 class WidgetMachine(RuleBasedStateMachine):
@@ -210,6 +210,16 @@ class WidgetMachine(RuleBasedStateMachine):
         self.w.controls.sliders["mass_distribution"].value = alpha
         self.w.controls.sliders["gravity"].value = gravity
 
+    @rule(
+        button=st.sampled_from(["motors", "reverse", "csv"]),
+        mu=st.sampled_from([0.0, 0.3, 2.0]),
+        load=st.sampled_from([0.5, 1.0, 100.0]),
+    )
+    def drive_controls(self, button, mu, load) -> None:
+        self.w.controls.sliders["table_friction"].value = mu
+        self.w.controls.load_size.value = load
+        self.w.controls.buttons[button].click()
+
     @rule(mode=st.sampled_from(["kinematic", "dynamic"]))
     def mode_buttons(self, mode) -> None:
         self.w.controls.modes.value = mode
@@ -265,6 +275,9 @@ class WidgetMachine(RuleBasedStateMachine):
         assert w.selected_rod is None or 0 <= w.selected_rod < m
         assert all(0 <= v < n for v in w.tracked) and len(set(w.tracked)) == len(w.tracked)
         assert all(0 <= s.i < n and 0 <= s.j < n for s in w.springs)
+        rods = {frozenset(map(int, r)) for r in link.rods}
+        assert all(frozenset((mo.pivot, mo.tip)) in rods for mo in w.motors)
+        assert all(0 <= v < n for v in w.loads)
         assert w.attractor is None or np.all(np.isfinite(w.attractor))
         assert np.isfinite(w.view.scale) and w.view.scale > 0
         # the catch-alls around motion and analysis report bugs, not user mistakes
