@@ -24,8 +24,9 @@ from ._actuators import ForceActuator, TorqueActuator, element_forces
 from ._drive_step import Context, dynamic_drive_step, kinematic_motor_step
 from ._drives import Actuators, Motor
 from ._friction import PathFriction, StickState, path_speeds
-from ._reactions import ConstraintForces, reactions
+from ._reactions import ConstraintForces, FrictionInput, reactions
 from ._setup import Setup
+from .tolerances import REST_SPEED
 
 __all__ = ["DriveMixin"]
 
@@ -285,8 +286,15 @@ class DriveMixin:
                 np.zeros_like(self._v),
                 StickState.free(len(self._actuators.frictions), self._n),
             )
-        setup = self._actuators.setup(self._current_setup(), self._p, state)
-        out = reactions(setup, self._context().forces_for(setup, state), self._p, v, self._time)
+        ctx = self._context()
+        setup = self._actuators.setup(ctx.base, self._p, state)
+        friction = None
+        if self._mode == "dynamic":
+            act = self._actuators
+            limits = act.normal_forces(ctx.base.metric, self._gravity) * act.table * ~ctx.pinned
+            friction = FrictionInput(tuple(act.frictions), state, limits)
+        forces = ctx.forces_for(setup, state)
+        out = reactions(setup, forces, self._p, v, self._time, friction)
         self._reaction_memo = (key, out)
         return out
 
@@ -310,14 +318,15 @@ class DriveMixin:
 
     def _rest_state(self, v: np.ndarray) -> StickState:
         """Elements at rest stick, the others slide (friction starts from the state)."""
-        act = self._actuators
+        act, setup = self._actuators, self._current_setup()
         state = StickState.free(len(act.frictions), self._n)
+        rest = REST_SPEED * setup.constraints.length_scale
         u = path_speeds(tuple(act.frictions), self._p, v)
-        paths = (u == 0.0) & np.array([f.limit > 0 for f in act.frictions], dtype=bool)
+        paths = (np.abs(u) <= rest) & np.array([f.limit > 0 for f in act.frictions], dtype=bool)
         joints = np.zeros(self._n, dtype=bool)
         if act.table > 0.0:
             vel = v.reshape(-1, 2)
-            joints = ~self._current_setup().pinned & ~np.any(vel != 0.0, axis=1)
+            joints = ~setup.pinned & (np.hypot(vel[:, 0], vel[:, 1]) <= rest)
         return state.stuck_at(tuple(act.frictions), self._p, paths, joints)
 
     def _drive_step(self) -> None:

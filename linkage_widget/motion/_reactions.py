@@ -36,20 +36,28 @@ on the vertices is :math:`-A^T\lambda`; read row by row (scaled rows, see
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numpy as np
 
 from ..constraints import ConstraintSet
+from ._friction import (
+    PathFriction,
+    StickState,
+    joint_directions,
+    path_speeds,
+    sliding_direction,
+)
 from ._rattle import Forces
 from ._setup import Setup
 
-__all__ = ["ConstraintForces", "reactions", "stick_multipliers"]
+__all__ = ["ConstraintForces", "FrictionInput", "reactions", "stick_multipliers"]
 
 
 @dataclass(frozen=True, eq=False)
 class ConstraintForces:
-    """The forces the constraints exert at one state (see the module docstring for signs).
+    r"""The forces the constraints exert at one state (see the module docstring for signs).
 
     Attributes
     ----------
@@ -61,20 +69,46 @@ class ConstraintForces:
         Torque each fixed angle exerts on its second arm (counter-clockwise positive).
     motors : ndarray, shape (k_m,)
         Torque each motor exerts on its driven rod (counter-clockwise positive).
+    frictions : ndarray, shape (k_f,)
+        Expansile force of each pathway friction element (dynamic mode): while stuck
+        the force that holds it, while sliding the kinetic force at the state.
+    table : ndarray, shape (n, 2)
+        Force of the table on each joint (dynamic mode): on a held joint the force
+        that holds it, on a sliding one :math:`-\mu N_i` along its velocity.
     """
 
     rods: np.ndarray
     pins: np.ndarray
     angles: np.ndarray
     motors: np.ndarray
+    frictions: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    table: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+
+
+class FrictionInput(NamedTuple):
+    r"""What :func:`reactions` needs to report friction forces.
+
+    ``limits`` (shape ``(n,)``): :math:`\mu N_i` of each joint on the table, 0 where
+    no table friction acts (pinned joints).
+    """
+
+    frictions: tuple[PathFriction, ...]
+    state: StickState
+    limits: np.ndarray
 
 
 def reactions(
-    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float
+    setup: Setup,
+    forces: Forces,
+    p: np.ndarray,
+    v: np.ndarray,
+    t: float,
+    friction: FrictionInput | None = None,
 ) -> tuple[ConstraintForces, np.ndarray]:
     """Constraint forces and accelerations (shape ``(2n,)``) at ``(p, v, t)``.
 
-    ``setup`` carries the rows enforced (with motors and stuck friction elements).
+    ``setup`` carries the rows enforced (with motors and stuck friction elements);
+    ``friction`` the elements whose forces to report (``None``: none).
     """
     cs, a, lam = _solve(setup, forces, p, v, t)
     m, k, q = len(cs.rods), len(cs.angles), len(cs.pinned)
@@ -89,7 +123,30 @@ def reactions(
         angles=-cs.angle_scales * lam[m : m + k],
         motors=motors,
     )
+    if friction is not None:
+        frictions, table = _friction_forces(cs, lam, friction, p, v)
+        out = replace(out, frictions=frictions, table=table)
     return out, a
+
+
+def _friction_forces(
+    cs: ConstraintSet, lam: np.ndarray, friction: FrictionInput, p: np.ndarray, v: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pathway friction forces ``(k,)`` and table forces ``(n, 2)`` at the state."""
+    dr, state = cs.drives, friction.state
+    first = cs.n_constraints - dr.n_rows + len(dr.motors)
+    links = lam[first : first + len(dr.links)]
+    holds = lam[first + len(dr.links) :].reshape(-1, 2)
+    u = path_speeds(friction.frictions, p, v)
+    s = sliding_direction(u, state.path_sign)
+    out = np.array([f.kinetic(float(u[k]), float(s[k])) for k, f in enumerate(friction.frictions)])
+    pts = p.reshape(-1, 2)
+    e = pts[dr.links[:, 0]] - pts[dr.links[:, 1]]
+    out[np.flatnonzero(state.paths)] = -links * np.hypot(e[:, 0], e[:, 1]) / dr.link_lengths
+    sliding = (friction.limits > 0) & ~state.joints
+    table = -(friction.limits * sliding)[:, None] * joint_directions(v, state)
+    table[state.joints] = -holds
+    return out.reshape(-1), table
 
 
 def stick_multipliers(

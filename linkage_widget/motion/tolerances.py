@@ -100,3 +100,7 @@ ATTRACTOR_DAMPING = 9.0
 #: before the motor counts as blocked (a dead point): 2**-10 of a step is far below any
 #: step a user would choose, and a true dead point fails at every depth.
 MAX_MOTOR_HALVINGS = 10
+#: A friction element (or a joint on the table) whose speed is below this many length
+#: scales per unit time counts as at rest when friction is (re)started: it starts stuck.
+#: Velocities projected onto a stick are zero only to round-off (~1e-17).
+REST_SPEED = 1e-12

@@ -152,3 +152,16 @@ def test_a_motor_keeps_turning_a_four_bar_against_table_friction():
     assert sim.motor_angles[0] - sim.motors[0].phase == pytest.approx(2.0 * sim.time, abs=1e-10)
     assert sim.constraint_error() < 1e-10
     assert sim.motor_torques[0] != 0.0  # it works against the friction
+
+
+def test_constraint_forces_report_the_friction_force():
+    sim = block(1.0)
+    sim.add_friction(0, 1, G, 0.3, mu_s=0.5)
+    assert sim.constraint_forces.frictions == pytest.approx([-0.3 * G])  # kinetic, opposing
+    sim.step(1000)  # stopped (after 0.34 s) and stuck: holds what pushes it
+    k = sim.add_force(0, 1, 0.4 * G)
+    sim.step()
+    assert sim.constraint_forces.frictions == pytest.approx([-0.4 * G], rel=1e-9)
+    sim.remove_actuator(k)
+    sim.table_friction = 0.2  # a joint at rest on the table: held, nothing to hold
+    assert sim.constraint_forces.table == pytest.approx(np.zeros((2, 2)), abs=1e-12)
