@@ -71,7 +71,9 @@ class DriveMixin:
         :math:`\theta_0` its angle now, :math:`t_0` the time now, ``speed``
         :math:`\omega` in radians per unit time (counter-clockwise positive).
         Dynamic mode: the angle holds to round-off whatever the loads, and the motor
-        exerts the torque :attr:`motor_torques`. Kinematic mode: each step turns it by
+        exerts the torque :attr:`motor_torques` (it does work at the rate
+        :math:`\tau\omega`: the mechanical energy is not conserved while it drives).
+        Kinematic mode: each step turns it by
         ``speed * step_size`` and advances :attr:`time` by ``step_size`` (while a
         motor exists; without motors a kinematic step counts one), the rest following
         the least-kinetic-energy motion, and the attractor is not used.
