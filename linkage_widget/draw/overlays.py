@@ -106,7 +106,14 @@ def _legend_entries(stress: bool, pebbles: bool, theme: Theme) -> list[_Entry]:
 
 
 def legend(
-    width: int, stress: bool, pebbles: bool, theme: Theme, *, marks: Sequence[str] = ()
+    width: int,
+    stress: bool,
+    pebbles: bool,
+    theme: Theme,
+    *,
+    marks: Sequence[str] = (),
+    free: tuple[int, int] | None = None,
+    avoid: np.ndarray | None = None,
 ) -> list[Primitive]:
     """Top-right key for the rod colours and the marks drawn, when any is on.
 
@@ -120,6 +127,13 @@ def legend(
     theme : Theme
     marks : sequence of str
         Further rows, from ``"load"``, ``"reaction"``, ``"motor"`` (in that order).
+    free : (int, int), optional
+        Canvas ``(width, height)`` when the key may move to another corner (the top
+        left must then be free of the info panel).
+    avoid : ndarray, shape (k, 2), optional
+        Pixels the key should not cover (joints, arrow tips): when it covers some at
+        the top right, it goes to the corner that covers fewest (see
+        :func:`_legend_corner`).
     """
     mark_colors = {"load": theme.load, "reaction": theme.reaction, "motor": theme.motor}
     entries = _legend_entries(stress, pebbles, theme)
@@ -132,8 +146,9 @@ def legend(
     text_w = max(text_width(label, size, "sans-serif") for _, label, _ in entries)
     panel_w = 10 + swatch + 8 + text_w + 10
     panel_h = 8 + row * len(entries) + 2
-    x0 = width - EDGE - panel_w
-    y0 = EDGE
+    x0, y0 = (width - EDGE - panel_w, EDGE)
+    if free is not None:
+        x0, y0 = _legend_corner(panel_w, panel_h, free, avoid, theme)
     ys = y0 + 8 + row * (np.arange(len(entries)) + 0.5)
     panel = [[x0, y0, panel_w, panel_h]]
     items: list[Primitive] = [
@@ -148,6 +163,32 @@ def legend(
     pos = np.column_stack([np.full(len(entries), x0 + 10 + swatch + 8), ys])
     items.append(Texts(labels, pos, theme.text, size, baseline="middle", role="legend"))
     return items
+
+
+def _legend_corner(
+    w: float, h: float, size: tuple[int, int] | None, avoid: np.ndarray | None, theme: Theme
+) -> tuple[float, float]:
+    """Top-left pixel of the key: the top right, or the first other free corner.
+
+    Tried in turn: top right, top left (``size`` and ``avoid`` given: the info panel
+    is hidden), bottom right (above the hint and error lines); the one covering the
+    fewest points of ``avoid`` wins, the earlier on a tie.
+    """
+    width = w + 2 * EDGE if size is None else size[0]
+    top_right = (width - EDGE - w, EDGE)
+    if size is None or avoid is None or len(avoid) == 0:
+        return top_right
+    low = size[1] - overlay_insets(0, theme)[1] - h - 4.0
+    corners = [top_right, (EDGE, EDGE)] + ([(top_right[0], low)] if low > EDGE + h else [])
+    pad = theme.vertex_radius
+
+    def covered(corner: tuple[float, float]) -> int:
+        x0, y0 = corner
+        inside = (avoid[:, 0] >= x0 - pad) & (avoid[:, 0] <= x0 + w + pad)
+        inside &= (avoid[:, 1] >= y0 - pad) & (avoid[:, 1] <= y0 + h + pad)
+        return int(inside.sum())
+
+    return min(corners, key=covered)  # min keeps the first of equals
 
 
 def error_and_hint(height: int, error: str, hint: str, theme: Theme) -> list[Primitive]:

@@ -252,8 +252,10 @@ def build_scene(
     scene.extend(layers.attractor(at, theme))
     keyed = m > 0  # no rods, no key
     marks = [a.role[:-1] for a in arrows] + (["motor"] if motor_marks else [])
+    tips = [a.tips for a in arrows]
     key = legend(view.width, keyed and stress is not None, keyed and redundant is not None, theme,
-                 marks=marks)  # fmt: skip
+                 marks=marks, free=None if st.show_info else (view.width, view.height),
+                 avoid=np.concatenate([P, *tips]))  # fmt: skip
     scene.extend(key)
     if st.show_info:
         scene.extend(info_panel(st.info_lines, theme))

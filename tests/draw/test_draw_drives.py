@@ -125,3 +125,15 @@ def test_a_reaction_vanishingly_small_beside_its_load_keeps_its_direction(truss)
     np.testing.assert_allclose(
         reactions.tips - reactions.tails, [[T.force_arrow_min_px, 0.0]], atol=1e-12
     )
+
+
+def test_the_key_moves_off_a_joint_under_it(truss):
+    view = ViewTransform(scale=10.0, width=400, height=300)
+    link = Linkage([[2, -28], [38, -2], [20, -20]], rods=[(0, 1), (1, 2)], pinned=[0])
+    assert view.to_pixel(link.vertices[1]).tolist() == [380.0, 20.0]  # under the top-right key
+    state = SceneState(loads=[(2, 0.0, -1.0)], show_info=False)
+    (panel,) = [i for i in build_scene(link, view, state).by_role("legend") if hasattr(i, "rects")]
+    assert panel.rects[0][:2].tolist() == [10.0, 10.0]  # top left: free
+    state.show_info = True  # the info panel holds the top left: the key stays top right
+    (panel,) = [i for i in build_scene(link, view, state).by_role("legend") if hasattr(i, "rects")]
+    assert panel.rects[0][0] > 200
