@@ -152,7 +152,7 @@ class LinkageSession(DrivenMixin, ActionsMixin, PointerMixin, FramesMixin, Sessi
         """A session showing the linkage file ``path`` (or a bundled example by bare name).
 
         Reads the JSON sibling ``<path>.json`` (tracked vertices, springs, mass
-        distribution) when there is one.
+        distribution, motors, loads, forces, friction) when there is one.
 
         Raises
         ------
@@ -270,8 +270,9 @@ class LinkageSession(DrivenMixin, ActionsMixin, PointerMixin, FramesMixin, Sessi
         """Save the linkage atomically in the 2007 format, plus ``<path>.json`` extensions.
 
         ``path`` defaults to :attr:`file_name`. The JSON sibling (tracked
-        vertices, springs, mass distribution) is written only when there are
-        any; otherwise a stale one is removed. Returns the path written.
+        vertices, springs, mass distribution, motors, loads, path forces and
+        friction, table friction) is written only when there are any; otherwise
+        a stale one is removed. Returns the path written.
         Raises ``OSError`` when it cannot write.
         """
         target = Path(path if path is not None else self.file_name or DEFAULT_FILE)
