@@ -36,7 +36,7 @@ __all__ = ["Spring"]
 
 @dataclass(frozen=True)
 class Spring:
-    """A spring (and optional damper) between vertices ``i`` and ``j``.
+    r"""A spring (and optional damper) between vertices ``i`` and ``j``.
 
     Attributes
     ----------

@@ -5,6 +5,7 @@ the kernel's loop, and the frame task does the work.
 """
 
 import asyncio
+import time
 
 import numpy as np
 
@@ -19,13 +20,18 @@ def test_the_frame_task_moves_to_the_attractor_and_stops():
         target = w.linkage.vertices[5] + [0.0, 10.0]
         w.attractor = tuple(target)
         assert w.running
-        for _ in range(200):
+        # A hang guard, not a speed target: on a busy machine the ~20 frames take longer.
+        deadline = time.monotonic() + 60.0
+        while w.running and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
-            if not w.running:
-                break
         assert not w.running and np.allclose(w.linkage.vertices[5], target, atol=1e-6)
         times = np.diff(w.frame_times[-20:])
-        assert len(times) and times.min() >= FRAME_S - 0.003  # paced: at most ~60 per second
+        # Paced: at most ~60 frames per second. The loop paces frame *starts* (at least
+        # FRAME_S - MIN_YIELD_S apart); frame_times holds frame *ends*, whose spacing also
+        # carries the difference of two frames' durations (a busy machine: 12 ms after a
+        # slow frame), so the rate is checked over the run, where those differences cancel.
+        assert len(times) >= 10
+        assert times.mean() >= FRAME_S - 0.003
         await asyncio.sleep(0.05)
         return w
 
