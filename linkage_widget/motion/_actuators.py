@@ -22,10 +22,13 @@ their ends apart when positive):
   way, or on the ground (then on nothing that moves). ``torque`` is a number or a
   callable ``torque(time, angle, angular_speed)`` of the rod's angle relative to
   the reference (radians in :math:`(-\pi, \pi]`) and its rate.
+* :class:`JointLoad`: a constant force :math:`f` on one vertex :math:`i` (a load, as
+  in statics). It is conservative, with potential :math:`V = -f \cdot p_i`, which
+  :func:`element_potential` adds to the potential energy.
 * kinetic friction (:mod:`~linkage_widget.motion._friction`).
 
-Constant forces and torques are conservative only when their line of action does not
-turn; none of these elements has a potential here, so
+Actuator forces and torques are conservative only when their line of action does not
+turn; they have no potential here, so
 :meth:`~linkage_widget.motion.Simulator.potential_energy` leaves them out.
 """
 
@@ -38,7 +41,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ForceActuator", "TorqueActuator", "element_forces", "scalar"]
+__all__ = [
+    "ForceActuator",
+    "JointLoad",
+    "TorqueActuator",
+    "element_forces",
+    "element_potential",
+    "scalar",
+]
 
 #: A number, or a callable of the element's state returning one.
 Magnitude = float | Callable[..., Any]
@@ -104,6 +114,24 @@ class TorqueActuator:
             _couple(pts, *self.reference, -torque, out)
 
 
+@dataclass(frozen=True)
+class JointLoad:
+    r"""A constant force ``(fx, fy)`` on vertex ``i``; potential :math:`-f \cdot p_i`."""
+
+    i: int
+    fx: float
+    fy: float
+
+    def __call__(self, pts: np.ndarray, vel: np.ndarray, t: float, out: np.ndarray) -> None:
+        """Add the load to ``out`` (shape ``(n, 2)``)."""
+        out[self.i, 0] += self.fx
+        out[self.i, 1] += self.fy
+
+    def potential(self, pts: np.ndarray) -> float:
+        r""":math:`V = -f \cdot p_i` (shape of ``pts``: ``(n, 2)``)."""
+        return -(self.fx * float(pts[self.i, 0]) + self.fy * float(pts[self.i, 1]))
+
+
 def _couple(pts: np.ndarray, c: int, t: int, torque: float, out: np.ndarray) -> None:
     r"""Add the couple :math:`\pm T J d/|d|^2` of torque ``torque`` on the rod ``c``→``t``."""
     d = pts[t] - pts[c]
@@ -122,3 +150,9 @@ def element_forces(elements: tuple[Any, ...], p: np.ndarray, v: np.ndarray, t: f
     for element in elements:
         element(pts, vel, t, out)
     return out.reshape(-1)
+
+
+def element_potential(elements: tuple[Any, ...], p: np.ndarray) -> float:
+    """Potential energy of the conservative elements (the joint loads) at ``p`` (``(2n,)``)."""
+    pts = p.reshape(-1, 2)
+    return sum((e.potential(pts) for e in elements if isinstance(e, JointLoad)), 0.0)

@@ -20,7 +20,13 @@ from typing import Any
 import numpy as np
 
 from .. import _checks
-from ._actuators import ForceActuator, TorqueActuator, element_forces
+from ._actuators import (
+    ForceActuator,
+    JointLoad,
+    TorqueActuator,
+    element_forces,
+    element_potential,
+)
 from ._drive_step import Context, dynamic_drive_step, kinematic_motor_step
 from ._drives import Actuators, Motor
 from ._friction import PathFriction, StickState, path_speeds
@@ -149,7 +155,7 @@ class DriveMixin:
     # ----------------------------------------------------------- force elements
     @property
     def actuators(self) -> tuple[Any, ...]:
-        """The torque and force actuators, in the order they were added."""
+        """The torque and force actuators and joint loads, in the order they were added."""
         return tuple(self._actuators.elements)
 
     def add_torque(
@@ -186,6 +192,23 @@ class DriveMixin:
             raise ValueError(f"a force actuator needs two distinct vertices, got {i} twice")
         self._add_element(ForceActuator(i, j, _checks.magnitude(force, "force")))
         return len(self._actuators.elements) - 1
+
+    def add_load(self, vertex: int, force: Any) -> int:
+        r"""A constant load ``force = (fx, fy)`` on ``vertex``; return its actuator index.
+
+        The load of statics (:func:`~linkage_widget.static_forces`) acting in the
+        motion: a conservative force with potential :math:`-f \cdot p_v`, which
+        :meth:`potential_energy` includes. Dynamic mode (kinematic steps follow the
+        attractor or the motors and ignore forces).
+        """
+        v = _checks.vertex_index(vertex, self._n, "load vertex")
+        fx, fy = _checks.finite_point(force, "load force")
+        self._add_element(JointLoad(v, float(fx), float(fy)))
+        return len(self._actuators.elements) - 1
+
+    def _load_potential(self) -> float:
+        """Potential energy of the joint loads at the current positions."""
+        return element_potential(tuple(self._actuators.elements), self._p)
 
     def _add_element(self, element: Any) -> None:
         """Try ``element`` at the current state (a bad callable fails now), then keep it."""

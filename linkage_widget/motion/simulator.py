@@ -419,12 +419,12 @@ class Simulator(DriveMixin):
         return 0.5 * float(self._v @ (self._current_setup().metric.matrix @ self._v))
 
     def potential_energy(self) -> float:
-        r"""Gravity :math:`g\,(M e_y)^T p`, springs (Duffing terms included), the attractor.
+        r"""Gravity :math:`g\,(M e_y)^T p`, springs, the attractor, joint loads :math:`-f \cdot p`.
 
-        The conservative part of the forces; dampers, friction and the actuators'
-        forces and torques have no potential (they do work, or dissipate it).
+        Dampers, friction, actuator forces and torques have no potential (work, or dissipate).
         """
-        return self._forces().potential_energy(self._current_setup().metric, self._p)
+        conservative = self._forces().potential_energy(self._current_setup().metric, self._p)
+        return conservative + self._load_potential()
 
     def set_velocity(self, velocity: Any) -> None:
         """Set the velocities (shape ``(n, 2)``), projected M-orthogonally onto the allowed motions.
