@@ -260,8 +260,6 @@ class DrivenMixin:
         lines = rod_force_lines(forces, self.linkage.rods, self.selected_rod, source)
         if source == "statics":
             lines += statics_lines(self._live_statics())
-        if self.mode == "dynamic" and self.document.drives.loads:
-            lines.append("loads act in statics only (the motion feels gravity, springs, forces)")
         sim = self.driver.simulator
         if self.motors:
             state = "running" if self.motors_running else "stopped (m starts)"

@@ -274,7 +274,7 @@ def motor_step(setup: Setup) -> float:
 
 
 def _add_elements(sim: Simulator, setup: Setup) -> None:
-    """Springs, path forces and friction, table friction and (when on) motors, into ``sim``.
+    """Springs, joint loads, path forces and friction, table friction and motors, into ``sim``.
 
     Each is added only when present, so a linkage without them steps exactly as before.
     """
@@ -282,6 +282,8 @@ def _add_elements(sim: Simulator, setup: Setup) -> None:
         extra = {"nonlinear_stiffness": s.nonlinear_stiffness} if s.nonlinear_stiffness else {}
         sim.add_spring(s.i, s.j, s.stiffness, rest_length=s.rest_length, damping=s.damping, **extra)
     d = setup.drives
+    for load in d.loads:
+        sim.add_load(load.vertex, (load.fx, load.fy))
     for f in d.forces:
         sim.add_force(f.i, f.j, f.force)
     for fr in d.frictions:
