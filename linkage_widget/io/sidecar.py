@@ -101,6 +101,10 @@ class Motor:
         set_(self, "speed", _checks.finite(self.speed, "motor speed"))
         if self.reference is not None:
             set_(self, "reference", _distinct(*self.reference, "a motor's reference rod"))
+            if set(self.reference) == {self.pivot, self.tip}:
+                raise ValueError(
+                    f"a motor on rod {self.pivot}-{self.tip} cannot turn relative to itself"
+                )
 
     def vertices(self) -> tuple[int, ...]:
         """Every vertex the motor uses."""

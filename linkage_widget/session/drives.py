@@ -126,7 +126,7 @@ class Drives:
 def check_motor(
     linkage: Linkage, pivot: int, tip: int, reference: tuple[int, int] | None = None
 ) -> None:
-    """Refuse a motor the linkage cannot take (unknown rod, both ends pinned): ``ValueError``."""
+    """Refuse a motor the linkage cannot take (no rod, pinned, own reference): ``ValueError``."""
     n = linkage.n_vertices
     for v in (pivot, tip, *(reference or ())):
         if not 0 <= int(v) < n:
@@ -136,6 +136,13 @@ def check_motor(
             raise ValueError(f"motor: there is no rod {a}-{b} to turn")
     if reference is None and linkage.is_pinned(int(pivot)) and linkage.is_pinned(int(tip)):
         raise ValueError(f"motor: rod {pivot}-{tip} has both ends pinned; it cannot turn")
+    if reference is not None and set(reference) == {int(pivot), int(tip)}:
+        raise ValueError(f"motor: rod {pivot}-{tip} cannot turn relative to itself")
+    if reference is not None and all(linkage.is_pinned(int(v)) for v in (pivot, tip, *reference)):
+        raise ValueError(
+            f"motor: rods {pivot}-{tip} and {reference[0]}-{reference[1]} are pinned; "
+            "they cannot turn"
+        )
 
 
 def motor_ends(

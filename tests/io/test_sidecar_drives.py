@@ -111,3 +111,11 @@ def test_renumbering_follows_a_deleted_vertex():
     assert PathForce(1, 4, 2.0).renumbered(0) == PathForce(0, 3, 2.0)
     assert PathFriction(1, 4, 1.0, 0.2).renumbered(4) is None
     assert Motor(0, 1, 2.0).reversed().reversed() == Motor(0, 1, 2.0)
+
+
+def test_a_motor_measured_from_its_own_rod_is_refused():
+    with pytest.raises(ValueError, match="relative to itself"):
+        Motor(0, 1, 1.0, reference=(1, 0))
+    with pytest.raises(LinkageFormatError, match="relative to itself"):
+        text = V2 + '"motors": [{"pivot": 0, "tip": 1, "reference": [0, 1]}]}'
+        Extensions.from_json(text, n_vertices=3, source="x.txt.json", rods=[(0, 1), (1, 2)])

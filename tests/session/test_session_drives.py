@@ -369,3 +369,20 @@ def test_undo_while_the_motors_turn_stops_the_motion():
     np.testing.assert_array_equal(s.linkage.vertices, start)
     assert not s.running and "motors turning" not in s._hint()
     assert s.motors == (Motor(0, 2, 1.0),)
+
+
+@pytest.mark.parametrize(
+    "pins, reference, match",
+    [([0, 1], (2, 0), "relative to itself"), ([0, 1, 2, 3], (1, 3), "pinned")],
+)
+def test_a_motor_the_simulator_would_refuse_is_refused_at_once(pins, reference, match):
+    # A motor measured from its own rod, or between two rods whose ends are all pinned,
+    # cannot turn: refused when added (nothing changed), not later when the motors start.
+    link = Linkage.load("four_bar.txt")
+    for v in pins:
+        if not link.is_pinned(v):
+            link.toggle_pin(v)
+    s = LinkageSession(link)
+    with pytest.raises(ValueError, match=match):
+        s.add_motor(0, 2, reference=reference)
+    assert s.motors == () and not s.history.can_undo
