@@ -53,6 +53,13 @@ class DriveMixin:
     _stick: StickState
     _reason: str | None
     _reaction_memo: tuple[Any, ...] | None
+    _alpha: float
+    _total_mass: float
+    _damping: float
+    _k_att: float
+    _c_att: float
+    _attractor: tuple[int, np.ndarray] | None
+    _springs: list[Any]
 
     def _current_setup(self) -> Setup:  # pragma: no cover - the facade's
         raise NotImplementedError
@@ -301,8 +308,12 @@ class DriveMixin:
 
     def _reactions(self) -> tuple[ConstraintForces, np.ndarray]:
         key = (self._p, self._v, self._time, self._mode, len(self._actuators.motors))
-        memo = self._reaction_memo
-        if memo is not None and all(a is b for a, b in zip(memo[0], key, strict=True)):
+        memo, parameters = self._reaction_memo, self._force_parameters()
+        if (
+            memo is not None
+            and all(a is b for a, b in zip(memo[0], key, strict=True))
+            and memo[2] == parameters
+        ):
             return memo[1]
         if self._mode == "dynamic":
             v, state = self._v, self._stick
@@ -320,8 +331,27 @@ class DriveMixin:
             friction = FrictionInput(tuple(act.frictions), state, limits)
         forces = ctx.forces_for(setup, state)
         out = reactions(setup, forces, self._p, v, self._time, friction)
-        self._reaction_memo = (key, out)
+        self._reaction_memo = (key, out, parameters)
         return out
+
+    def _force_parameters(self) -> tuple[Any, ...]:
+        """What the forces depend on besides the state and the actuators (a memo key).
+
+        Gravity, masses, damping, the attractor and the springs change without a step;
+        the constraint forces at the same state must follow them.
+        """
+        att = self._attractor
+        target = None if att is None else (att[0], float(att[1][0]), float(att[1][1]))
+        return (
+            self._gravity,
+            self._alpha,
+            self._total_mass,
+            self._damping,
+            self._k_att,
+            self._c_att,
+            target,
+            tuple(self._springs),
+        )
 
     # ------------------------------------------------------------------ helpers
     def _context(self) -> Context:

@@ -81,3 +81,26 @@ def test_without_motors_the_motor_torques_are_empty_and_kinematic_mode_is_static
     assert sim.motor_torques.shape == (0,)
     assert sim.constraint_forces.rods == pytest.approx([G], rel=1e-12)  # hangs: m g
     assert sim.constraint_forces.pins.shape == (1, 2)
+
+
+def test_constraint_forces_follow_a_change_of_the_forces_at_the_same_state():
+    # A hanging point mass m at depth l: the rod carries m g (+ a spring's pull, + the
+    # attractor's). Changing a parameter at the same state must change the answer (the
+    # memo of the state's forces must not return the forces of the old parameters).
+    link = Linkage([[0, 0], [0, -2]], rods=[(0, 1)], pinned=[0])
+    sim = Simulator(link, mode="dynamic", step_size=1e-3, gravity=G, total_mass=2.0)
+    assert sim.constraint_forces.rods == pytest.approx([G], rel=1e-12)
+    sim.gravity = 2 * G
+    assert sim.constraint_forces.rods == pytest.approx([2 * G], rel=1e-12)
+    sim.total_mass = 4.0
+    assert sim.constraint_forces.rods == pytest.approx([4 * G], rel=1e-12)
+    assert sim.accelerations == pytest.approx(np.zeros((2, 2)), abs=1e-10)
+    k = sim.add_spring(0, 1, 10.0, rest_length=1.0)  # stretched by 1: pulls 10 up
+    assert sim.constraint_forces.rods == pytest.approx([4 * G - 10.0], rel=1e-12)
+    sim.remove_spring(k)
+    assert sim.constraint_forces.rods == pytest.approx([4 * G], rel=1e-12)
+    sim.attract(1, (0.0, -3.0))  # the attractor pulls down by its stiffness times 1
+    pull = sim.attractor_stiffness
+    assert sim.constraint_forces.rods == pytest.approx([4 * G + pull], rel=1e-12)
+    sim.release()
+    assert sim.constraint_forces.rods == pytest.approx([4 * G], rel=1e-12)
