@@ -233,7 +233,7 @@ class Simulator(DriveMixin):
     # ------------------------------------------------------------ parameters
     @property
     def mode(self) -> str:
-        """``"kinematic"`` or ``"dynamic"``; setting it resets the velocities to zero."""
+        """``"kinematic"`` or ``"dynamic"``; a change restarts from rest (motors at speed)."""
         return self._mode
 
     @mode.setter
@@ -242,8 +242,8 @@ class Simulator(DriveMixin):
             raise ValueError(f"mode must be one of {MODES}, got {value!r}")
         if value != self._mode:
             self._v = np.zeros(2 * self._n)
-            if getattr(self, "_setup", None) is not None:  # not while __init__ runs
-                self._after_change(project=False)  # friction restarts from rest
+            if getattr(self, "_setup", None) is not None:  # from rest; motors turn (no hold)
+                self._after_change(project=value == "dynamic" and bool(self._actuators.motors))
         self._mode = value
 
     @property

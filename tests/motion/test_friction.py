@@ -165,3 +165,17 @@ def test_constraint_forces_report_the_friction_force():
     sim.remove_actuator(k)
     sim.table_friction = 0.2  # a joint at rest on the table: held, nothing to hold
     assert sim.constraint_forces.table == pytest.approx(np.zeros((2, 2)), abs=1e-12)
+
+
+def test_a_motor_added_in_kinematic_mode_keeps_turning_after_a_switch_to_dynamic():
+    # The switch starts the motion from rest, but the motor's rod turns at its speed:
+    # the table must not hold the crank tip (a stick never stops a motor).
+    link = Linkage.load("four_bar.txt")
+    sim = Simulator(link, mode="kinematic", step_size=1 / 120, table_friction=0.5)
+    sim.add_motor(0, 2, 2.0)
+    sim.mode = "dynamic"
+    for _ in range(60):
+        sim.step()
+        assert sim.status == "moved", sim.blocked_reason
+    assert sim.motor_angles[0] - sim.motors[0].phase == pytest.approx(2.0 * sim.time, abs=1e-10)
+    assert sim.constraint_error() < 1e-10
