@@ -218,3 +218,24 @@ def test_a_uniformly_turning_crank_tip_accelerates_toward_the_pivot():
     p = sim.positions[1]
     assert sim.accelerations[1] == pytest.approx(-(w**2) * p, abs=1e-9)
     assert np.linalg.norm(sim.velocities[1]) == pytest.approx(w * ell, rel=1e-12)
+
+
+def test_a_motor_between_two_links_is_internal_no_angular_momentum_about_the_pin():
+    # Without gravity the motor between rods 0-1 and 1-2 is an internal couple: the only
+    # external force is the pin's at joint 0, which has no moment about it, so the
+    # angular momentum about joint 0 stays zero (it would not if the reaction on the
+    # reference rod were missing), while the relative angle turns at the motor's speed.
+    link = Linkage([[0, 0], [1, 0], [1, 1]], rods=[(0, 1), (1, 2)], pinned=[0])
+    sim = Simulator(link, mode="dynamic", step_size=1e-3, total_mass=3.0)  # 1 per joint
+    sim.add_motor(1, 2, 3.0, reference=(0, 1))
+    for _ in range(10):
+        sim.step(100)
+        p, v = sim.positions, sim.velocities
+        momentum = np.sum(p[:, 0] * v[:, 1] - p[:, 1] * v[:, 0])
+        assert momentum == pytest.approx(0.0, abs=1e-9)
+    assert abs(np.arctan2(p[1, 1], p[1, 0])) > 0.1  # the reference rod turned back
+    # Newton on joint 2 (mass 1): the rod 1-2 pulls along d, so the moment of m a_2
+    # about joint 1 is the motor's torque on its rod (counter-clockwise positive)
+    d, a2 = p[2] - p[1], sim.accelerations[2]
+    assert sim.motor_torques[0] == pytest.approx(d[0] * a2[1] - d[1] * a2[0], rel=1e-8)
+    assert abs(sim.motor_torques[0]) > 1.0
