@@ -75,7 +75,7 @@ def dynamic_drive_step(
     ctx: Context, p: np.ndarray, v: np.ndarray, t: float, h: float, state: StickState
 ) -> DriveOutcome:
     """One dynamic step of ``h`` seconds from ``(p, v)`` at time ``t`` (see the module)."""
-    state = _directions(ctx, p, v, _release(ctx, p, v, t, state))
+    state = _directions(ctx, p, v, _release(ctx, p, v, t, state), state)
     setup = ctx.setup(p, state)
     p1, v1, status = rattle_step(setup, ctx.forces_for(setup, state), p, v, h, t)
     reason = _motor_failure(ctx.actuators, setup.at_time(t + h), p1, t + h)
@@ -118,10 +118,18 @@ def _motor_failure(act: Actuators, setup: Setup, p1: np.ndarray, t1: float) -> s
     )
 
 
-def _directions(ctx: Context, p: np.ndarray, v: np.ndarray, state: StickState) -> StickState:
-    """``state`` with the sliding directions at the start of a step (kept through the step)."""
+def _directions(
+    ctx: Context, p: np.ndarray, v: np.ndarray, state: StickState, stuck: StickState
+) -> StickState:
+    """``state`` with the sliding directions at the start of a step (kept through the step).
+
+    An element that was ``stuck`` keeps its direction (a released one: the way the hold
+    pulled): its speed is zero up to round-off, whose sign says nothing.
+    """
     sign = sliding_direction(path_speeds(tuple(ctx.actuators.frictions), p, v), state.path_sign)
-    return state.with_paths(state.paths, sign).with_joints(state.joints, joint_directions(v, state))
+    sign = np.where(stuck.paths, state.path_sign, sign)
+    direction = np.where(stuck.joints[:, None], state.joint_dir, joint_directions(v, state))
+    return state.with_paths(state.paths, sign).with_joints(state.joints, direction)
 
 
 def _release(ctx: Context, p: np.ndarray, v: np.ndarray, t: float, state: StickState) -> StickState:

@@ -179,3 +179,26 @@ def test_a_motor_added_in_kinematic_mode_keeps_turning_after_a_switch_to_dynamic
         assert sim.status == "moved", sim.blocked_reason
     assert sim.motor_angles[0] - sim.motors[0].phase == pytest.approx(2.0 * sim.time, abs=1e-10)
     assert sim.constraint_error() < 1e-10
+
+
+@pytest.mark.parametrize("spin", [0.5, 1.0, 1.5, 2.0, 3.0])
+@pytest.mark.parametrize("push", [-80.0, 80.0])
+def test_a_stuck_pathway_in_a_spinning_arm_releases_the_way_it_is_pushed(spin, push):
+    # A two-link arm spins rigidly about its pin with the friction pathway 0-2 (across
+    # the elbow) stuck: its extension velocity is zero up to round-off (~1e-16, either
+    # sign). A push of 80 beyond the static limit mu_s N = 50 must release it at the
+    # next step, sliding the way it is pushed, against kinetic friction mu_k N = 30 --
+    # not the way the round-off of the stuck velocity points (which made friction
+    # help the push for a step and stuck the pathway again).
+    link = Linkage([[0, 0], [1, 0], [1.7, 0.7]], rods=[(0, 1), (1, 2)], pinned=[0])
+    sim = Simulator(link, mode="dynamic", step_size=1e-3, total_mass=3.0)
+    sim.add_friction(0, 2, 100.0, 0.3, mu_s=0.5)
+    sim.set_velocity(spin * np.array([[0.0, 0.0], [0.0, 1.0], [-0.7, 1.7]]))
+    sim.step(200)
+    length = np.linalg.norm(sim.positions[2])
+    assert sim.constraint_forces.frictions[0] != 0.0  # stuck: it holds the spin
+    sim.add_force(0, 2, push)
+    sim.step()
+    stretch = np.linalg.norm(sim.positions[2]) - length
+    assert np.sign(stretch) == np.sign(push) and abs(stretch) > 1e-6
+    assert sim.constraint_forces.frictions[0] == pytest.approx(-np.sign(push) * 30.0)
