@@ -198,7 +198,11 @@ def _stick(
 
 
 def _motors_free(setup: Setup, p1: np.ndarray, v: np.ndarray) -> bool:
-    """Whether ``v`` still turns every motor at its speed (a stick must not stop a motor)."""
+    """Whether ``v`` still turns every motor at its speed (a stick must not stop a motor).
+
+    The miss is measured against the motors' speeds and, for motors at rest (speed 0,
+    a lock: any ``v`` they allow keeps them), against the round-off of ``v``.
+    """
     b = setup.constraints.velocity_target()
     if b is None:
         return True
@@ -206,7 +210,8 @@ def _motors_free(setup: Setup, p1: np.ndarray, v: np.ndarray) -> bool:
     first = cs.n_constraints - cs.drives.n_rows
     rows = slice(first, first + len(cs.drives.motors))
     miss = (cs.jacobian(p1) @ v - b)[rows]
-    return bool(np.max(np.abs(miss)) <= 1e-6 * np.max(np.abs(b[rows])))
+    scale = max(float(np.max(np.abs(b[rows]))), float(np.max(np.abs(v))))
+    return bool(np.max(np.abs(miss)) <= 1e-6 * scale)
 
 
 def kinematic_motor_step(

@@ -202,3 +202,24 @@ def test_a_stuck_pathway_in_a_spinning_arm_releases_the_way_it_is_pushed(spin, p
     stretch = np.linalg.norm(sim.positions[2]) - length
     assert np.sign(stretch) == np.sign(push) and abs(stretch) > 1e-6
     assert sim.constraint_forces.frictions[0] == pytest.approx(-np.sign(push) * 30.0)
+
+
+def test_table_friction_brings_a_five_bar_with_a_locked_motor_to_rest():
+    # A motor of speed 0 locks the crank 0-2 of a five-bar; the remaining one degree of
+    # freedom, flung, must come to rest on the table as it does without the motor (the
+    # check that a stick does not stop a motor compared the miss with 1e-6 |b|, 0 here,
+    # so nothing could ever stick: 10 s later it still moved).
+    link = Linkage(
+        [[0, 0], [4, 0], [0, 1.5], [2, 2.5], [4, 1.5]],
+        rods=[(0, 2), (2, 3), (3, 4), (4, 1)],
+        pinned=[0, 1],
+    )
+    sim = Simulator(link, mode="dynamic", step_size=1e-3, table_friction=20.0)
+    sim.add_motor(0, 2, 0.0)
+    sim.set_velocity([[0, 0], [0, 0], [0, 0], [3.0, 0], [0, 0]])
+    assert sim.kinetic_energy() > 0.05
+    sim.step(1000)
+    assert sim.kinetic_energy() == 0.0
+    stays(sim)
+    assert sim.motor_angles[0] == pytest.approx(sim.motors[0].phase, abs=1e-10)
+    assert sim.constraint_error() < 1e-10
