@@ -252,7 +252,9 @@ class DriveMixin:
         ``mu_k``, :math:`\mu_s \ge \mu_k \ge 0`), Stribeck speed ``v_s > 0`` (``None``:
         no Stribeck term), viscous ``sigma >= 0``. See
         :mod:`~linkage_widget.motion._friction` for the stick phase. An element whose
-        pathway is not moving starts stuck. Dynamic mode; dissipative.
+        pathway is not moving starts stuck;
+        one along a rod never acts (nothing slides: the rod carries the load).
+        Dynamic mode; dissipative.
         """
         i = _checks.vertex_index(i, self._n, "friction i")
         j = _checks.vertex_index(j, self._n, "friction j")
@@ -265,7 +267,9 @@ class DriveMixin:
             raise ValueError(f"friction mu_s ({mu_s}) must be at least mu_k ({mu_k})")
         v_s = None if v_s is None else _checks.positive(v_s, "friction v_s")
         sigma = _checks.non_negative(sigma, "friction sigma")
-        self._actuators.frictions.append(PathFriction(i, j, normal, mu_k, mu_s, v_s, sigma))
+        rods = {frozenset(r) for r in self._current_setup().linkage.rods}
+        rigid = frozenset((i, j)) in rods  # a rod keeps the length: nothing slides
+        self._actuators.frictions.append(PathFriction(i, j, normal, mu_k, mu_s, v_s, sigma, rigid))
         self._after_change(project=False)
         return len(self._actuators.frictions) - 1
 

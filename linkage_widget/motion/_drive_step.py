@@ -172,7 +172,7 @@ def _stick(
     frictions = tuple(act.frictions)
     u0, u1 = path_speeds(frictions, p, v), path_speeds(frictions, p1, v1)
     s = state.path_sign
-    limits = np.array([f.limit + f.mu_k * f.normal_force for f in frictions])
+    limits = np.array([(f.limit + f.mu_k * f.normal_force) * (not f.rigid) for f in frictions])
     paths = ~state.paths & (s != 0) & (u1 * s <= 0) & (limits > 0)
     joints = np.zeros_like(state.joints)
     work = h * float(np.sum(limits[paths] * (np.abs(u0[paths]) + np.abs(u1[paths]))))

@@ -54,7 +54,9 @@ class PathFriction:
 
     ``normal_force`` :math:`N \ge 0`; ``mu_k``, ``mu_s`` (default ``mu_k``) with
     :math:`\mu_s \ge \mu_k \ge 0`; ``v_s`` the Stribeck speed (``None``: no Stribeck
-    term); ``sigma`` the viscous coefficient (force per speed).
+    term); ``sigma`` the viscous coefficient (force per speed). ``rigid``: a rod joins
+    ``i`` and ``j``, so nothing slides along the pathway and the element never acts
+    (neither sticks nor pushes: the rod carries the whole load).
     """
 
     i: int
@@ -64,14 +66,17 @@ class PathFriction:
     mu_s: float
     v_s: float | None
     sigma: float
+    rigid: bool = False
 
     @property
     def limit(self) -> float:
-        r"""Largest force the element can hold while stuck, :math:`\mu_s N`."""
-        return self.mu_s * self.normal_force
+        r"""Largest force the element can hold while stuck, :math:`\mu_s N` (0 if rigid)."""
+        return 0.0 if self.rigid else self.mu_s * self.normal_force
 
     def kinetic(self, u: float, s: float) -> float:
         """Expansile friction force while sliding at ``u`` in direction ``s`` (±1)."""
+        if self.rigid:  # u is round-off: no force
+            return 0.0
         level = self.mu_k
         if self.v_s is not None:
             level += (self.mu_s - self.mu_k) * math.exp(-((u / self.v_s) ** 2))

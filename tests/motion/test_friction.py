@@ -223,3 +223,23 @@ def test_table_friction_brings_a_five_bar_with_a_locked_motor_to_rest():
     stays(sim)
     assert sim.motor_angles[0] == pytest.approx(sim.motors[0].phase, abs=1e-10)
     assert sim.constraint_error() < 1e-10
+
+
+def test_friction_along_a_rod_carries_nothing_and_leaves_the_rod_its_tension():
+    # A pathway whose ends a rod joins cannot slide: its friction never acts, and the
+    # rod carries the whole load (a stuck temporary link along it took half the tension
+    # of a hanging pendulum, and the friction element reported holding the other half).
+    link = Linkage([[0, 0], [0, -2]], rods=[(0, 1)], pinned=[0])
+    sim = Simulator(link, mode="dynamic", step_size=1e-3, gravity=G, total_mass=2.0)
+    sim.add_friction(1, 0, 100.0, 0.3, mu_s=0.5)
+    assert sim.constraint_forces.rods == pytest.approx([G], rel=1e-12)
+    assert sim.constraint_forces.frictions == pytest.approx([0.0], abs=1e-12)
+    sim.set_velocity([[0, 0], [2.0, 0.0]])  # swinging: still nothing slides along the rod
+    for _ in range(50):
+        sim.step(10)
+        assert sim.constraint_forces.frictions == pytest.approx([0.0], abs=1e-12)
+    v = np.hypot(*sim.velocities[1])
+    theta = np.arctan2(sim.positions[1, 0], -sim.positions[1, 1])
+    want = v**2 / 2.0 + G * np.cos(theta)  # m v^2 / l + m g cos(theta), m = 1, l = 2
+    assert sim.constraint_forces.rods == pytest.approx([want], rel=1e-8)
+    assert sim.kinetic_energy() + sim.potential_energy() == pytest.approx(2.0 - 2 * G, rel=1e-5)
