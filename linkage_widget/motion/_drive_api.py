@@ -253,7 +253,7 @@ class DriveMixin:
         no Stribeck term), viscous ``sigma >= 0``. See
         :mod:`~linkage_widget.motion._friction` for the stick phase. An element whose
         pathway is not moving starts stuck;
-        one along a rod never acts (nothing slides: the rod carries the load).
+        one along a rod or between two pinned joints never acts (nothing slides).
         Dynamic mode; dissipative.
         """
         i = _checks.vertex_index(i, self._n, "friction i")
@@ -267,8 +267,10 @@ class DriveMixin:
             raise ValueError(f"friction mu_s ({mu_s}) must be at least mu_k ({mu_k})")
         v_s = None if v_s is None else _checks.positive(v_s, "friction v_s")
         sigma = _checks.non_negative(sigma, "friction sigma")
-        rods = {frozenset(r) for r in self._current_setup().linkage.rods}
-        rigid = frozenset((i, j)) in rods  # a rod keeps the length: nothing slides
+        setup = self._current_setup()
+        rods = {frozenset(r) for r in setup.linkage.rods}
+        # a rod, or two supports, keep the length: nothing slides
+        rigid = frozenset((i, j)) in rods or bool(setup.pinned[i] and setup.pinned[j])
         self._actuators.frictions.append(PathFriction(i, j, normal, mu_k, mu_s, v_s, sigma, rigid))
         self._after_change(project=False)
         return len(self._actuators.frictions) - 1

@@ -55,8 +55,8 @@ class PathFriction:
     ``normal_force`` :math:`N \ge 0`; ``mu_k``, ``mu_s`` (default ``mu_k``) with
     :math:`\mu_s \ge \mu_k \ge 0`; ``v_s`` the Stribeck speed (``None``: no Stribeck
     term); ``sigma`` the viscous coefficient (force per speed). ``rigid``: a rod joins
-    ``i`` and ``j``, so nothing slides along the pathway and the element never acts
-    (neither sticks nor pushes: the rod carries the whole load).
+    ``i`` and ``j`` (or both are pinned), so nothing slides along the pathway and the
+    element never acts (neither sticks nor pushes: the rod or the supports carry the load).
     """
 
     i: int

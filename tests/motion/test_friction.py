@@ -243,3 +243,16 @@ def test_friction_along_a_rod_carries_nothing_and_leaves_the_rod_its_tension():
     want = v**2 / 2.0 + G * np.cos(theta)  # m v^2 / l + m g cos(theta), m = 1, l = 2
     assert sim.constraint_forces.rods == pytest.approx([want], rel=1e-8)
     assert sim.kinetic_energy() + sim.potential_energy() == pytest.approx(2.0 - 2 * G, rel=1e-5)
+
+
+def test_friction_between_two_pinned_joints_leaves_the_supports_their_reactions():
+    # Two supports and a joint hanging from both in a V: a friction pathway between the
+    # supports cannot slide, so the reactions stay those without it (a stuck link
+    # between the supports took 3.3 of the 4.9 horizontal pull of each support).
+    link = Linkage([[0, 0], [1, -1], [2, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 2])
+    sim = Simulator(link, mode="dynamic", step_size=1e-3, gravity=G, total_mass=3.0)
+    want = [[-G / 2, 1.5 * G], [G / 2, 1.5 * G]]  # m g / 2 each way, plus its own weight
+    assert sim.constraint_forces.pins == pytest.approx(np.array(want), rel=1e-9)
+    sim.add_friction(0, 2, 100.0, 0.3)
+    assert sim.constraint_forces.pins == pytest.approx(np.array(want), rel=1e-9)
+    assert sim.constraint_forces.frictions == pytest.approx([0.0], abs=1e-12)
