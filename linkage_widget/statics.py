@@ -27,12 +27,13 @@ scaled rows are dimensionless):
   :math:`i\to k`, counter-clockwise; row :math:`\ell\,\nabla\theta`, arm scale
   :math:`\ell`): the forces at :math:`j` and :math:`k` have moments about :math:`i`
 
-  .. math:: \tau = \lambda \ell \ \text{on the arm } i\to j, \qquad
-            -\tau \ \text{on the arm } i\to k ,
+  .. math:: \tau = -\lambda \ell \ \text{on the arm } i\to k, \qquad
+            -\tau \ \text{on the arm } i\to j ,
 
-  and :math:`\tau` (``angle_torques``) is reported: **positive closes the angle**
-  (it turns :math:`i\to j` counter-clockwise and :math:`i\to k` clockwise), as a
-  positive tension shortens a rod.
+  and :math:`\tau` (``angle_torques``) is reported: the torque on the **second arm**
+  :math:`i\to k`, counter-clockwise positive, exactly as
+  :attr:`~linkage_widget.motion.Simulator.constraint_forces` reports ``angles`` (and
+  as a motor's torque on its driven rod), so statics and dynamics agree at rest.
 
 Which loads can be carried. :math:`A^T\lambda = f` is solvable exactly when
 :math:`f \in \operatorname{range}(A^T) = (\ker A)^\perp`: the load does no work on
@@ -142,9 +143,9 @@ class StaticsReport:
     reactions : ndarray, shape (q, 2)
         Force each support exerts on its pinned joint, in ``linkage.pinned`` order.
     angle_torques : ndarray, shape (k,)
-        Torque of each fixed angle :math:`(i, j, k)` on its arm :math:`i\to j` about
-        :math:`i` (force x length, counter-clockwise positive; the arm :math:`i\to k`
-        gets the opposite): positive closes the angle.
+        Torque of each fixed angle :math:`(i, j, k)` on its second arm :math:`i\to k`
+        about :math:`i` (force x length, counter-clockwise positive; the arm
+        :math:`i\to j` gets the opposite), as ``Simulator.constraint_forces.angles``.
     multipliers : ndarray, shape (c,)
         :math:`\lambda`, one per constraint row (rods, angles, pins x then y).
     balanced : bool
@@ -361,7 +362,7 @@ def _report(
     report = StaticsReport(
         rod_forces=lam[:m].copy(),
         reactions=-lam[m + k :].reshape(-1, 2),
-        angle_torques=lam[m : m + k] * cs.angle_scales,
+        angle_torques=-lam[m : m + k] * cs.angle_scales,
         multipliers=lam,
         balanced=bool(balanced),
         determinate=len(stresses) == 0,

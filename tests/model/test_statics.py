@@ -3,7 +3,7 @@
 Every solution is checked joint by joint with forces rebuilt from the geometry
 (:func:`net_joint_forces`, which never uses the rigidity matrix), so the signs of
 ``rod_forces`` (tension positive), ``reactions`` (support on joint) and
-``angle_torques`` (on the first arm, closing positive) are tested, not assumed.
+``angle_torques`` (on the second arm, counter-clockwise positive) are tested, not assumed.
 """
 
 import math
@@ -14,7 +14,7 @@ from conftest import reference_linkage
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from linkage_widget import Linkage, StaticsReport, analyze, static_forces
+from linkage_widget import Linkage, Simulator, StaticsReport, analyze, static_forces
 from linkage_widget.constraints import ConstraintSet
 from linkage_widget.mass import mass_matrix
 from linkage_widget.rigidity import RANK_RTOL
@@ -30,8 +30,8 @@ def net_joint_forces(link: Linkage, report: StaticsReport, loads: np.ndarray) ->
         net[j] -= pull
     for (i, j, k), tau in zip(link.angles, report.angle_torques, strict=True):
         a, b = p[j] - p[i], p[k] - p[i]
-        fj = tau * np.array([-a[1], a[0]]) / (a @ a)  # moment tau about i on the arm i->j
-        fk = -tau * np.array([-b[1], b[0]]) / (b @ b)  # and -tau on the arm i->k
+        fk = tau * np.array([-b[1], b[0]]) / (b @ b)  # moment tau about i on the arm i->k
+        fj = -tau * np.array([-a[1], a[0]]) / (a @ a)  # and -tau on the arm i->j
         net[j] += fj
         net[k] += fk
         net[i] -= fj + fk
@@ -224,8 +224,10 @@ def test_angle_torques_on_a_bent_bracket(load):
     angle needs rods on both arms; between two supports that rod is redundant, so its
     force is indeterminate); the fixed angle (W, G, B) is the built-in end, the fixed
     angle (B, W, C) the bend. By hand (moments of the load about W and about B;
-    C - W = (a, -b)): tau_W = a Fy + b Fx, tau_B = b Fx, tension in W-B = Fx, in
-    B-C = -Fy. The self-stress (W-G and the two supports) touches none of them.
+    C - W = (a, -b)): the wall holds the bracket with the torque tau_W = -(a Fy + b Fx) on
+    the arm W->B (the second arm of (W, G, B)), the bend holds C with tau_B = -b Fx on
+    the arm B->C; tension in W-B = Fx, in B-C = -Fy. The self-stress (W-G and the two
+    supports) touches none of them.
     """
     a, b = 2.0, 1.5
     fx, fy = load
@@ -237,7 +239,7 @@ def test_angle_torques_on_a_bent_bracket(load):
     )
     r = static_forces(link, {3: load})
     assert r.balanced and not r.determinate and r.self_stresses == 1
-    np.testing.assert_allclose(r.angle_torques, [a * fy + b * fx, b * fx], atol=1e-12)
+    np.testing.assert_allclose(r.angle_torques, [-(a * fy + b * fx), -b * fx], atol=1e-12)
     np.testing.assert_allclose(r.rod_forces[1:], [fx, -fy], atol=1e-12)
     stress = np.zeros(9)
     stress[[0, 5, 7]] = 1 / 3**0.5  # rod W-G (rows: 3 rods, 2 angles, pins x, y)
@@ -418,3 +420,17 @@ def test_a_long_braced_ladder_against_dense_least_squares(squares):
         np.testing.assert_allclose(r.multipliers, lam, atol=1e-9 * np.abs(lam).max())
         scale = np.abs(r.multipliers).max()
         assert np.abs(net_joint_forces(link, r, f)).max() <= 1e-9 * scale
+
+
+def test_statics_and_dynamics_report_the_same_angle_torque_at_rest():
+    # A cantilever held by a fixed angle (the case of tests/motion/test_constraint_forces):
+    # at rest the simulator's constraint torque must be the statics answer, sign and all.
+    g, ell, m = 9.81, 1.5, 1.0
+    link = Linkage(
+        [[0, 0], [1, 0], [1 + ell, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 1], angles=[(1, 0, 2)]
+    )
+    report = static_forces(link, {v: (0.0, -m * g) for v in range(3)})
+    sim = Simulator(link, mode="dynamic", step_size=1e-3, gravity=g, total_mass=3 * m)
+    np.testing.assert_allclose(report.angle_torques, [m * g * ell], rtol=1e-12)
+    np.testing.assert_allclose(sim.constraint_forces.angles, report.angle_torques, rtol=1e-10)
+    np.testing.assert_allclose(sim.constraint_forces.rods, report.rod_forces, atol=1e-9)
