@@ -31,11 +31,16 @@ LAYERS: dict[str, int] = {
     "rigidity": 5,
     "penrose": 5,
     "statics": 5,
+    "second_order": 5,
+    "local_dimension": 5,
+    "groebner": 5,
+    "sparse_rank": 5,
     "examples": 6,
     "motion": 7,
-    "draw": 8,
-    "session": 9,
-    "widget": 10,
+    "configuration": 8,
+    "draw": 9,
+    "session": 10,
+    "widget": 11,
 }
 GUI_LIBRARIES = ("ipywidgets", "ipycanvas", "ipyevents")
 GUI_ALLOWED = ("widget", "draw.canvas")
