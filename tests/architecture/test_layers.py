@@ -32,6 +32,7 @@ LAYERS: dict[str, int] = {
     "penrose": 5,
     "statics": 5,
     "second_order": 5,
+    "second_order_solve": 5,
     "local_dimension": 5,
     "groebner": 5,
     "sparse_rank": 5,
