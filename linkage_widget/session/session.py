@@ -57,6 +57,7 @@ from ..rigidity import RigidityReport
 from ..springs import Spring
 from .actions import ActionsMixin
 from .analysis import Analyst
+from .configuration_panel import ConfigurationPanelMixin
 from .document import DEFAULT_FILE, Document, parse_upload, read_linkage_file, upload_name
 from .driven import DrivenMixin
 from .drives import Drives
@@ -74,7 +75,9 @@ __all__ = ["DEFAULT_FILE", "INFO_PANEL_LINES", "LinkageSession"]
 INFO_PANEL_LINES = 4  # RigidityReport.summary_lines(): fit() keeps joints clear of them
 
 
-class LinkageSession(DrivenMixin, ActionsMixin, PointerMixin, FramesMixin, SessionTraits):
+class LinkageSession(
+    ConfigurationPanelMixin, DrivenMixin, ActionsMixin, PointerMixin, FramesMixin, SessionTraits
+):
     """A planar linkage you can draw, analyse and move: the state and policy, no view.
 
     Parameters
@@ -146,6 +149,7 @@ class LinkageSession(DrivenMixin, ActionsMixin, PointerMixin, FramesMixin, Sessi
         )
         self._init_pointer()
         self._init_driven()
+        self._init_panel()
 
     @classmethod
     def load(cls, path: str | PathLike[str], **kwargs: Any) -> Self:

@@ -1,0 +1,201 @@
+"""The configuration panel of a session, headless: public gestures and properties only.
+
+The four-rod chain with pinned ends is built, scaled, turned and moved away from the
+chart's frame, so every check also exercises the similarity. References: the chart's
+own ``positions`` (the point must reproduce the linkage), the kinetic metric
+``SphereChart.metric`` (the flick's kinetic energy), rod lengths (every animated placement
+is a placement of the linkage), and the undo history.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from linkage_widget import Linkage
+from linkage_widget.configuration import SphereChart
+from linkage_widget.draw.configuration_panel import SphereProjection
+from linkage_widget.session import LinkageSession
+from linkage_widget.session.configuration_charts import FLICK_GAIN
+
+SCALE, TURN, SHIFT = 40.0, 0.6, np.array([100.0, -30.0])
+
+
+def chain(L=3.0, phi=0.3, t=0.5):
+    """The chart's chain at (phi, t), scaled, turned and moved; and the map to its frame."""
+    link = SphereChart(L).linkage(phi, t)
+    c, s = math.cos(TURN), math.sin(TURN)
+    rot = np.array([[c, -s], [s, c]])
+    link.set_positions(SHIFT + SCALE * link.vertices @ rot.T)
+    return link, lambda p: (np.asarray(p) - SHIFT) @ rot / SCALE
+
+
+class Recording(LinkageSession):
+    """A session that keeps what its panel hook was given (the widget's hook, headless)."""
+
+    def _show_panel(self, static, dynamic):
+        self.shown = [*getattr(self, "shown", []), (static, dynamic)]
+
+
+def lengths(p):
+    return np.hypot(*(p[1:] - p[:-1]).T)
+
+
+def test_panel_is_off_by_default_and_charts_the_chain():
+    link, to_chart = chain()
+    s = LinkageSession(link)
+    assert s.show_configuration is False
+    assert s.configuration_kind == "sphere" and s.configuration_message == ""
+    phi, t = s.configuration_point
+    assert (phi, t) == pytest.approx((0.3, 0.5), abs=1e-9)
+    chart = SphereChart(3.0)
+    assert np.allclose(chart.positions(phi, t), to_chart(s.linkage.vertices[1:4]), atol=1e-9)
+
+
+def test_turning_it_on_for_a_linkage_without_chart_shows_a_message():
+    five_rods = Linkage(
+        [[0, 0], [1, 0.5], [2, 0.8], [3, 0.5], [4, 0.2], [4.5, 0]],
+        rods=[(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)],
+        pinned=[0, 5],
+    )
+    s = Recording(five_rods, show_configuration=True)
+    assert s.configuration_kind == "none"
+    assert s.configuration_message and "configuration" in s.configuration_message
+    static, dynamic = s.shown[-1]
+    (msg,) = static.by_role("message")
+    assert " ".join(msg.texts).split() == s.configuration_message.split()
+    assert not dynamic.items and s.configuration_point is None
+    s.panel_press(100, 100)
+    s.panel_drag(150, 120)
+    s.panel_release()  # nothing happens, nothing raises
+    assert s.error == "" and s.linkage == five_rods
+
+
+def test_the_point_follows_a_drag_of_the_linkage_and_leaves_a_trail():
+    link, to_chart = chain()
+    s = Recording(link, show_configuration=True)
+    before = s.configuration_point
+    x, y = s.view.to_pixel(s.linkage.vertices[2])
+    s.press(x, y)
+    for k in range(1, 9):
+        s.drag(x + 4 * k, y - 3 * k)
+        s.advance()
+    s.release()
+    s.advance(5)
+    after = s.configuration_point
+    assert np.hypot(after[0] - before[0], after[1] - before[1]) > 0.05
+    chart = SphereChart(3.0)
+    assert np.allclose(chart.positions(*after), to_chart(s.linkage.vertices[1:4]), atol=1e-8)
+    trail = s.configuration_trail
+    assert len(trail) >= 5 and np.allclose(trail[-1], after)
+    # frames that only moved the linkage redrew the dynamic layer, never the static one
+    assert all(static is None for static, _ in s.shown[1:])
+    (point,) = s.shown[-1][1].by_role("point")
+    assert np.allclose(point.centers[0], s.configuration_point_px)
+
+
+def test_a_drag_away_from_the_point_turns_the_sphere_only():
+    link, _ = chain()
+    s = Recording(link, show_configuration=True)
+    r0, p0, n = s.panel_rotation, s.linkage.vertices.copy(), len(s.shown)
+    s.panel_press(20, 200)
+    s.panel_drag(80, 230)
+    s.panel_release()
+    r1 = s.panel_rotation
+    assert not np.allclose(r0, r1)
+    assert np.allclose(r1 @ r1.T, np.eye(3)) and np.isclose(np.linalg.det(r1), 1.0)
+    assert np.array_equal(s.linkage.vertices, p0) and not s.running
+    assert any(static is not None for static, _ in s.shown[n:])  # the sphere was redrawn
+
+
+def test_a_flick_starts_the_geodesic_with_the_arrow_as_velocity():
+    link, to_chart = chain(phi=0.2, t=-0.4)
+    s = LinkageSession(link, show_configuration=True, gravity=50.0)
+    x, y = s.configuration_point_px
+    dx, dy = 40.0, -25.0
+    s.panel_press(x + 2, y - 1)  # within reach of the point
+    s.panel_drag(x + dx / 2, y + dy / 2)
+    s.panel_release(x + dx, y + dy)
+    assert (s.mode, s.gravity, s.running) == ("dynamic", 0.0, True)
+    # expected chart velocity: the arrow lifted to the sphere (independently of the session)
+    phi, t = s.configuration_point
+    q = np.array([math.cos(phi) * math.cos(t), math.cos(phi) * math.sin(t), math.sin(phi)])
+    proj = SphereProjection.fit(*s.panel_size, s.panel_rotation)
+    w = proj.rotation.T @ _lift(proj.rotation @ q, dx / proj.radius, -dy / proj.radius)
+    e_phi = [-math.sin(phi) * math.cos(t), -math.sin(phi) * math.sin(t), math.cos(phi)]
+    e_t = [-math.cos(phi) * math.sin(t), math.cos(phi) * math.cos(t), 0.0]
+    rates = np.linalg.lstsq(np.column_stack([e_phi, e_t]), FLICK_GAIN * w, rcond=None)[0]
+    g = SphereChart(3.0).metric(phi, t)
+    # the simulator's unit total mass is 1/5 per joint; velocities scale with SCALE
+    expected = 0.5 * rates @ g @ rates * SCALE**2 / 5.0
+    energy = s.simulator.kinetic_energy()
+    assert energy == pytest.approx(expected, rel=1e-6)
+    start = np.array(s.configuration_point)
+    s.advance(1)
+    moved = np.array(s.configuration_point) - start
+    assert moved @ rates / (np.linalg.norm(moved) * np.linalg.norm(rates)) > 0.99
+    s.advance(90)
+    assert s.simulator.kinetic_energy() == pytest.approx(energy, rel=1e-5)
+    p = to_chart(s.linkage.vertices)
+    assert np.allclose(lengths(p), 1.0, atol=1e-8)
+    assert len(s.configuration_trail) > 60
+
+
+def _lift(v, wx, wy):
+    """The tangent vector at the view point v whose screen image is (wx, wy)."""
+    w = np.array([wx, wy, -(wx * v[0] + wy * v[1]) / v[2]])
+    return w - (w @ v) * v
+
+
+def test_a_short_flick_is_not_a_velocity():
+    link, _ = chain()
+    s = LinkageSession(link, show_configuration=True)
+    x, y = s.configuration_point_px
+    s.panel_press(x, y)
+    s.panel_release(x + 2, y)
+    assert s.mode == "kinematic" and not s.running
+
+
+def test_a_click_on_the_sphere_moves_the_linkage_there_along_a_motion():
+    link, to_chart = chain()
+    s = LinkageSession(link, show_configuration=True)
+    start = s.linkage.vertices.copy()
+    proj = SphereProjection.fit(*s.panel_size, s.panel_rotation)
+    px, py = proj.project(np.array([0.0, 0.0, 0.0]) + _front_point(proj))[0]
+    s.panel_press(px, py)
+    s.panel_release(px, py)
+    assert s.panel_animating
+    target = proj.unproject(px, py)
+    frames, previous = 0, s.configuration_point
+    while s.panel_animating and frames < 200:
+        s.advance()
+        frames += 1
+        p = to_chart(s.linkage.vertices)
+        assert np.allclose(lengths(p), 1.0, atol=1e-9)
+        now = s.configuration_point
+        assert math.dist(now, previous) < 0.3  # no jump
+        previous = now
+    assert not s.panel_animating and frames > 3
+    phi, t = s.configuration_point
+    reached = np.array([math.cos(phi) * math.cos(t), math.cos(phi) * math.sin(t), math.sin(phi)])
+    assert np.allclose(reached, target, atol=1e-9)
+    assert s.undo() and np.allclose(s.linkage.vertices, start)
+
+
+def _front_point(proj):
+    """A visible body point away from the current view centre."""
+    v = np.array([-0.5, 0.4, math.sqrt(1 - 0.41)])
+    return proj.rotation.T @ v
+
+
+def test_editing_the_linkage_recharts_it():
+    link, _ = chain()
+    s = LinkageSession(link, show_configuration=True)
+    assert s.configuration_kind == "sphere"
+    x, y = s.view.to_pixel(s.linkage.vertices[4])
+    s.press(x, y)
+    s.release(x, y)  # select the end ...
+    s.key("f")  # ... and unpin it: not the pinned chain any more
+    assert s.configuration_kind == "none" and "pinned" in s.configuration_message
+    s.undo()
+    assert s.configuration_kind == "sphere"
