@@ -246,8 +246,10 @@ class ConfigurationPanelMixin(HasTraits):
         if self.show_configuration:
             self._draw_panel()
 
-    def _draw_panel(self) -> None:
-        """Show the panel: the static layer only when it changed, the dynamic one always."""
+    def _draw_panel(self, force: bool = False) -> None:
+        """Show the panel: the static layer when it changed (or ``force``), the dynamic one."""
+        if force:
+            self._panel_shown = None
         model = self._panel_current()
         self._note_panel_point()
         key, static = self._panel_static_picture(model)

@@ -17,7 +17,7 @@ from traitlets import HasTraits
 
 from ..session import DEFAULT_FILE, PARAMETER_RANGES, STEP_SLIDER, TOOL_TIPS, TOOLS
 
-__all__ = ["BUTTONS", "CHECKS", "SLIDERS", "Controls", "ControlsState", "readout_html"]
+__all__ = ["BUTTONS", "CHECKS", "SLIDERS", "TOGGLES", "Controls", "ControlsState", "readout_html"]
 
 #: Buttons: name, label, tooltip, action kind (the toolbar row, then the file row).
 BUTTONS = (
@@ -42,6 +42,14 @@ SLIDERS = (
     ("mass_distribution", "mass distribution"),
     ("gravity", "gravity"),
     ("table_friction", "table friction"),
+)
+#: Toggle buttons in the toolbar: trait, label, tooltip.
+TOGGLES = (
+    (
+        "show_configuration",
+        "◐ configuration space",
+        "show the configuration space beside the linkage (a curve, a torus chart or a sphere)",
+    ),
 )
 #: Checkboxes: trait, label.
 CHECKS = (
@@ -96,6 +104,8 @@ class Controls:
     sliders : dict of str to ipywidgets.FloatSlider
         By trait name: ``step_size``, ``mass_distribution``, ``gravity``.
     checks : dict of str to ipywidgets.Checkbox
+    toggles : dict of str to ipywidgets.ToggleButton
+        By trait name: ``show_configuration`` (the configuration-space panel).
     load_size : ipywidgets.BoundedFloatText
         The force of a load placed by a click of the load tool.
     file_box : ipywidgets.Text
@@ -122,6 +132,7 @@ class Controls:
         )
         W.link((session, "mode"), (self.modes, "value"))
         self.checks = {name: _checkbox(session, name, label) for name, label in CHECKS}
+        self.toggles = {name: _toggle(session, name, label, tip) for name, label, tip in TOGGLES}
         self.load_size = W.BoundedFloatText(
             value=session.load_size,  # type: ignore[attr-defined]
             min=1e-9,
@@ -147,6 +158,7 @@ class Controls:
         """The widget's children, top to bottom, with ``canvas`` in the third row."""
         b, s = self.buttons, self.sliders
         actions = [b[name] for name, *_ in BUTTONS if name not in FILE_BUTTONS]
+        actions += list(self.toggles.values())
         files = [self.file_box, b["save"], b["load"], self.upload, self.downloads]
         return [
             self.tools,
@@ -195,6 +207,15 @@ def _checkbox(session: HasTraits, name: str, label: str) -> W.Checkbox:
     )
     W.link((session, name), (box, "value"))
     return box
+
+
+def _toggle(session: HasTraits, name: str, label: str, tip: str) -> W.ToggleButton:
+    button = W.ToggleButton(
+        value=getattr(session, name), description=label, tooltip=tip, layout=W.Layout(width="auto")
+    )
+    button.add_class("linkage-" + name.replace("_", "-"))
+    W.link((session, name), (button, "value"))
+    return button
 
 
 def _slider(session: HasTraits, name: str, text: str) -> W.FloatSlider:

@@ -13,12 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as W
-from ipycanvas import Canvas
+from ipycanvas import Canvas, MultiCanvas
 from ipyevents import Event
 
 from ..session import EventMerger
 
-__all__ = ["WATCHED_EVENTS", "connect", "make_canvas"]
+__all__ = ["WATCHED_EVENTS", "connect", "make_canvas", "make_layered_canvas"]
 
 #: ipyevents events of the canvas ("contextmenu" only to suppress the browser's menu).
 WATCHED_EVENTS = ["mousedown", "mouseup", "contextmenu", "wheel", "keydown"]
@@ -36,7 +36,9 @@ def make_canvas(width: int, height: int) -> Canvas:
     return canvas
 
 
-def connect(canvas: Canvas, merger: EventMerger, on_ready: Callable[[], Any]) -> Event:
+def connect(
+    canvas: Canvas | MultiCanvas, merger: EventMerger, on_ready: Callable[[], Any]
+) -> Event:
     """Send the canvas's input to ``merger``; ``on_ready`` repaints when a view connects.
 
     Returns the ipyevents :class:`~ipyevents.Event` (default actions prevented:
@@ -56,3 +58,20 @@ def connect(canvas: Canvas, merger: EventMerger, on_ready: Callable[[], Any]) ->
     events = Event(source=canvas, watched_events=WATCHED_EVENTS, prevent_default_action=True)
     events.on_dom_event(m.dom_event)
     return events
+
+
+def make_layered_canvas(width: int, height: int, layers: int, css_class: str) -> MultiCanvas:
+    """A ``width`` x ``height`` ipycanvas ``MultiCanvas`` of ``layers`` stacked canvases.
+
+    Layers are drawn separately (a static one need not be sent again when only the top
+    one changes); input arrives from the top layer, and :func:`connect` takes it like a
+    canvas. CSS class ``css_class`` on the container.
+    """
+    canvas = MultiCanvas(
+        layers,
+        width=width,
+        height=height,
+        layout=W.Layout(width=f"{width}px", height=f"{height}px", max_width="100%"),
+    )
+    canvas.add_class(css_class)
+    return canvas

@@ -27,6 +27,7 @@ import ipywidgets as W
 from ..draw.canvas import draw_scene
 from ..model import Linkage
 from ..session import Action, LinkageSession, running_loop
+from .configuration_panel import PanelWidgetMixin
 from .controls import Controls, ControlsState, readout_html
 from .events import connect, make_canvas
 from .files import Downloads, uploaded_files
@@ -37,7 +38,7 @@ __all__ = ["READOUT_S", "LinkageWidget"]
 READOUT_S = 0.25  # while moving, the readout (forces, joint motion) refreshes this often
 
 
-class LinkageWidget(LinkageSession, W.VBox):
+class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
     """A planar linkage you can draw, analyse and move with the mouse.
 
     Parameters
@@ -89,6 +90,7 @@ class LinkageWidget(LinkageSession, W.VBox):
         self._downloads = Downloads()
         self._loop = FrameLoop(frame=lambda: self._frame(), dirty=lambda: self._dirty)
         self.children = self.controls.rows(self.canvas)
+        self._build_panel_view()  # the configuration-space panel beside the canvas
         self.add_class("linkage-widget")
         self._built = True
         self._controls_changed()

@@ -1,0 +1,110 @@
+"""The configuration-space panel in the widget: a second canvas beside the linkage's.
+
+The view only. :class:`PanelWidgetMixin` (a base of
+:class:`~linkage_widget.widget.LinkageWidget`, before the session) puts a two-layer
+ipycanvas ``MultiCanvas`` (CSS class ``linkage-configuration-canvas``) beside the linkage
+canvas, shown while :attr:`~linkage_widget.session.LinkageSession.show_configuration` is
+on (the toolbar's "configuration space" toggle, in :mod:`.controls`; while it is off the
+linkage canvas stays a child of the widget on its own), and routes its
+input to the session's panel gestures through the same
+:class:`~linkage_widget.session.EventMerger` as the main canvas (:mod:`.events`).
+
+Drawing: the session's ``_show_panel(static, dynamic)`` hook gives the cached layer only
+when it changed; the bottom canvas layer is redrawn then, the top one every frame. The
+frame's linkage and panel commands go out in one batched message
+(:func:`~linkage_widget.draw.canvas.held_canvas` around the whole draw).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets as W
+from ipycanvas import MultiCanvas
+
+from ..draw.canvas import draw_scene, held_canvas
+from ..draw.configuration_panel import PanelPicture
+from .events import connect, make_layered_canvas
+
+__all__ = ["PANEL_CSS_CLASS", "PanelView", "PanelWidgetMixin"]
+
+PANEL_CSS_CLASS = "linkage-configuration-canvas"
+
+
+class PanelView:
+    """The panel's canvas, its input and its container.
+
+    Attributes
+    ----------
+    canvas : ipycanvas.MultiCanvas
+        Layer 0 static (sphere, curve, chart), layer 1 dynamic (point, trail, arrow).
+    dom_events : ipyevents.Event
+    box : ipywidgets.Box
+        What the widget lays out beside the linkage canvas (hidden while the panel is off).
+    """
+
+    def __init__(self, session: Any) -> None:
+        w, h = session.panel_size
+        self.canvas: MultiCanvas = make_layered_canvas(w, h, 2, PANEL_CSS_CLASS)
+        self.dom_events = connect(
+            self.canvas, session._panel_merger, on_ready=lambda: session._draw_panel(force=True)
+        )
+        self.box = W.Box([self.canvas], layout=W.Layout(margin="0 0 0 8px"))
+        self.set_visible(session.show_configuration)
+
+    def set_visible(self, visible: bool) -> None:
+        """Show or hide the panel."""
+        self.box.layout.display = None if visible else "none"
+
+    def show(self, static: PanelPicture | None, dynamic: PanelPicture) -> None:
+        """Draw the layers: ``static`` only when given (it changed), ``dynamic`` always."""
+        with held_canvas(self.canvas[1]):
+            if static is not None:
+                draw_scene(self.canvas[0], static)
+            draw_scene(self.canvas[1], dynamic)
+
+
+class PanelWidgetMixin:
+    """The widget's side of the panel (module docstring); needs the session before it."""
+
+    def _build_panel_view(self) -> None:
+        """Make the panel (after the widget's children are laid out)."""
+        self.panel_view = PanelView(self)
+        self._panel_row = W.HBox([])
+        self._place_panel(self.show_configuration)  # type: ignore[attr-defined]
+        self.observe(self._on_panel_toggle, names="show_configuration")  # type: ignore[attr-defined]
+
+    def _on_panel_toggle(self, change: Any) -> None:
+        self._place_panel(bool(change["new"]))
+
+    def _place_panel(self, visible: bool) -> None:
+        """The canvas alone in its row while the panel is off, beside the panel while on."""
+        canvas, row = self.canvas, self._panel_row  # type: ignore[attr-defined]
+        self.panel_view.set_visible(visible)
+        old, new = (canvas, row) if visible else (row, canvas)
+        row.children = (canvas, self.panel_view.box) if visible else ()
+        children = self.children  # type: ignore[has-type]
+        self.children = tuple(new if c is old else c for c in children)
+
+    def _show_panel(self, static: PanelPicture | None, dynamic: PanelPicture) -> None:
+        view = getattr(self, "panel_view", None)
+        if view is not None:
+            view.show(static, dynamic)
+
+    def _draw(self) -> None:
+        """The linkage and the panel of a frame in one canvas message."""
+        view = getattr(self, "panel_view", None)
+        if view is None or not self.show_configuration:  # type: ignore[attr-defined]
+            super()._draw()  # type: ignore[misc]
+            return
+        with held_canvas(view.canvas[1]):
+            super()._draw()  # type: ignore[misc]
+
+    # ------------------------------------------------------------ testing
+    def feed_panel_event(self, content: dict[str, Any]) -> None:
+        """Handle an ipycanvas message of the panel canvas (``{"event": "mouse_down", ...}``)."""
+        self.panel_view.canvas[1]._handle_frontend_event(None, content, [])
+
+    def feed_panel_dom_event(self, content: dict[str, Any]) -> None:
+        """Handle an ipyevents message of the panel canvas (``{"type": "mousedown", ...}``)."""
+        self.panel_view.dom_events._handle_mouse_msg(None, content, [])

@@ -1,0 +1,148 @@
+"""The configuration panel in the widget, without a browser: its canvas, toggle and input.
+
+Input goes in as the frontend sends it (``feed_panel_event``: an ipycanvas message of the
+panel canvas; ``feed_panel_dom_event``: an ipyevents message); what the canvases send is
+recorded through a stand-in comm and decoded, to check that a frame in which only the
+linkage moves sends one message that leaves the panel's static layer alone.
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+from linkage_widget.configuration import SphereChart
+from linkage_widget.widget import LinkageWidget
+from linkage_widget.widget.configuration_panel import PANEL_CSS_CLASS
+
+
+class RecordingComm:
+    """Stands in for the canvas manager's comm: keeps every message (data, buffers)."""
+
+    kernel = "recording"
+    comm_id = "recording-comm"
+
+    def __init__(self):
+        self.messages = []
+
+    def send(self, data=None, metadata=None, buffers=None):
+        self.messages.append((data, list(buffers or [])))
+
+    def on_msg(self, callback):
+        pass
+
+    def close(self, *args, **kwargs):
+        pass
+
+
+@pytest.fixture
+def messages():
+    from ipycanvas.canvas import _CANVAS_MANAGER
+
+    old = _CANVAS_MANAGER.comm
+    _CANVAS_MANAGER.comm = RecordingComm()
+    yield lambda: _CANVAS_MANAGER.comm.messages
+    _CANVAS_MANAGER.comm = old
+
+
+def commands(message):
+    """The JSON command list of one canvas message (its first buffer)."""
+    _, buffers = message
+    return json.loads(bytes(buffers[0]).decode())
+
+
+def canvases_drawn(message):
+    """Model ids of the canvases a batched message switches to."""
+    text = json.dumps(commands(message))
+    return {part[:32] for part in text.split("IPY_MODEL_")[1:]}
+
+
+@pytest.fixture
+def w():
+    return LinkageWidget(SphereChart(3.0).linkage(0.3, 0.5), width=500, height=360)
+
+
+def click_panel(w, x, y, dx=0.0, dy=0.0):
+    """A press (both streams), an optional drag and a release, as the browser sends them."""
+    size = w.panel_size
+    w.feed_panel_event({"event": "mouse_move", "x": x, "y": y})
+    w.feed_panel_dom_event(
+        {
+            "type": "mousedown",
+            "button": 0,
+            "relativeX": round(x),
+            "relativeY": round(y),
+            "boundingRectWidth": size[0],
+            "boundingRectHeight": size[1],
+        }
+    )
+    w.feed_panel_event({"event": "mouse_down", "x": x, "y": y})
+    for k in range(1, 5):
+        w.feed_panel_event({"event": "mouse_move", "x": x + k * dx / 4, "y": y + k * dy / 4})
+    w.feed_panel_event({"event": "mouse_up", "x": x + dx, "y": y + dy})
+
+
+def test_the_toggle_shows_the_panel_beside_the_canvas(w):
+    assert w.canvas in w.children and not w.show_configuration
+    toggle = w.controls.toggles["show_configuration"]
+    assert toggle.value is False
+    toggle.value = True
+    assert w.show_configuration
+    (row,) = [c for c in w.children if w.canvas in getattr(c, "children", ())]
+    assert list(row.children) == [w.canvas, w.panel_view.box]
+    assert w.panel_view.box.layout.display is None
+    panel = w.panel_view.canvas
+    assert PANEL_CSS_CLASS in panel._dom_classes
+    assert (panel.width, panel.height) == w.panel_size == (360, 360)
+    assert {"mousedown", "mouseup", "keydown"} <= set(w.panel_view.dom_events.watched_events)
+    w.show_configuration = False
+    assert toggle.value is False and w.canvas in w.children
+    assert w.panel_view.box.layout.display == "none"
+
+
+def test_a_flick_through_frontend_messages_starts_the_geodesic(w):
+    w.show_configuration = True
+    x, y = w.configuration_point_px
+    start = np.array(w.configuration_point)
+    click_panel(w, x, y, dx=50.0, dy=20.0)
+    assert (w.mode, w.gravity, w.running) == ("dynamic", 0.0, True)
+    w.advance(30)
+    assert np.linalg.norm(np.array(w.configuration_point) - start) > 0.05
+    assert len(w.configuration_trail) >= 30
+    assert w.controls.modes.value == "dynamic"  # the controls follow
+
+
+def test_a_drag_on_the_panel_turns_the_sphere(w):
+    w.show_configuration = True
+    r0 = w.panel_rotation
+    click_panel(w, 30.0, 300.0, dx=60.0, dy=-30.0)
+    assert not np.allclose(w.panel_rotation, r0) and not w.running
+
+
+def test_a_moving_frame_sends_one_message_without_the_static_layer(w, messages):
+    w.show_configuration = True
+    x, y = w.configuration_point_px
+    click_panel(w, x, y, dx=40.0, dy=0.0)
+    w.advance(2)
+    before = len(messages())
+    w.advance(1)
+    sent = messages()[before:]
+    assert len(sent) == 1  # the linkage and the panel in one batch
+    static, dynamic = (layer.model_id for layer in w.panel_view.canvas._canvases)
+    drawn = canvases_drawn(sent[0])
+    assert dynamic in drawn and static not in drawn and w.canvas.model_id in drawn
+    # a turn of the sphere redraws the static layer
+    before = len(messages())
+    click_panel(w, 30.0, 300.0, dx=40.0, dy=0.0)
+    assert any(static in canvases_drawn(m) for m in messages()[before:])
+
+
+def test_a_linkage_without_chart_shows_the_message_on_the_panel(messages):
+    from linkage_widget import Linkage
+
+    w = LinkageWidget(Linkage([[0, 0], [1, 0], [0, 1]], rods=[(0, 1), (1, 2), (2, 0)]))
+    w.show_configuration = True
+    assert w.configuration_kind == "none"
+    texts = json.dumps([commands(m) for m in messages()])
+    assert "configuration space" in texts  # the message was drawn, no traceback
+    assert w.error == ""
