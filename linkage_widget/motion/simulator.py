@@ -87,17 +87,17 @@ Drives and loads (:class:`~linkage_widget.motion._drive_api.DriveMixin`)
     Coulomb friction with a stick phase along pathways and on the table, constraint
     forces and accelerations; without them every path is the arithmetic above.
 
+Singular placements (:class:`~linkage_widget.motion._branch_api.BranchMixin`)
+    Where the rank of the Jacobian (motor rows included) drops, the motion stops:
+    status ``"singular"``, :meth:`branches`, :meth:`follow_branch`.
+
 Modules
-    :mod:`~linkage_widget.motion.tolerances` (every threshold and its reason),
-    :mod:`~linkage_widget.motion._linalg` (Schur pattern, factorisations),
-    :mod:`~linkage_widget.motion._metric` (the mass metric as diagonal weights),
-    :mod:`~linkage_widget.motion._setup` (what the steppers share),
-    :mod:`~linkage_widget.motion._projection` (Gauss-Newton projection), the steppers
-    :mod:`~linkage_widget.motion._kinematic`, :mod:`~linkage_widget.motion._rattle`
-    and :mod:`~linkage_widget.motion._drive_step`, and the drives
-    (:mod:`~linkage_widget.motion._drives`, ``_actuators``, ``_friction``,
-    ``_reactions``). A stepper takes what it needs and returns the new state, like
-    :meth:`scipy.integrate.OdeSolver.step`; only :class:`Simulator` assigns state.
+    :mod:`.tolerances` (every threshold and its reason), :mod:`._linalg` (Schur
+    pattern, factorisations), :mod:`._metric`, :mod:`._setup` (what the steppers
+    share), :mod:`._projection`, the steppers :mod:`._kinematic`, :mod:`._rattle`,
+    :mod:`._drive_step`, the drives (``_drives``, ``_actuators``, ``_friction``,
+    ``_reactions``) and the watch :mod:`._singular`. A stepper returns the new
+    state, like :meth:`scipy.integrate.OdeSolver.step`; only :class:`Simulator` assigns it.
 """
 
 from __future__ import annotations
@@ -111,20 +111,22 @@ from .. import _checks
 from ..constraints import ConstraintSet, as_flat
 from ..model import Linkage
 from ..springs import Spring
+from ._branch_api import BranchMixin
 from ._drive_api import DriveMixin
 from ._drives import Actuators
 from ._kinematic import KinematicStepper
 from ._rattle import Forces, SpringArrays, rattle_step
 from ._setup import Setup
+from ._singular import SingularWatch
 from .tolerances import ATTRACTOR_DAMPING, ATTRACTOR_STIFFNESS
 
 __all__ = ["MODES", "STATUSES", "Simulator"]
 
 MODES = ("kinematic", "dynamic")
-STATUSES = ("idle", "moved", "reached target", "blocked")
+STATUSES = ("idle", "moved", "reached target", "blocked", "singular")
 
 
-class Simulator(DriveMixin):
+class Simulator(DriveMixin, BranchMixin):
     r"""Kinematic (attractor) and dynamic motion of a linkage on its constraints.
 
     The simulator works on **its own copy** of the positions: the linkage passed
@@ -175,10 +177,9 @@ class Simulator(DriveMixin):
 
     Notes
     -----
-    In kinematic mode :attr:`time` counts steps (``step_size`` per step while a motor
-    exists), :attr:`velocities` is the displacement of the last step, and only the
-    attractor or the motors drive the motion (gravity, springs, damping, actuators
-    and friction are dynamic-mode forces).
+    Kinematic mode: :attr:`time` counts steps (``step_size`` per step with motors),
+    :attr:`velocities` is the last step's displacement, only the attractor or the motors
+    drive (gravity, springs, damping, actuators, friction are dynamic-mode forces).
 
     Examples
     --------
@@ -211,8 +212,7 @@ class Simulator(DriveMixin):
         self._actuators.table = _checks.non_negative(table_friction, "table_friction")
         self._p = as_flat(linkage.vertices).copy()
         self._v = np.zeros(2 * self._n)
-        self._time = 0.0
-        self._status = "idle"
+        self._time, self._status = 0.0, "idle"
         self._attractor: tuple[int, np.ndarray] | None = None
         self._springs: list[Spring] = []
         self._mode = "kinematic"
@@ -228,6 +228,7 @@ class Simulator(DriveMixin):
         # stepper's own memory (trust region, blocked verdict) lives in the stepper.
         self._setup = Setup.build(linkage.copy(), self._alpha, self._total_mass)
         self._kinematic = KinematicStepper()
+        self._stop, self._watch, self._trail = None, SingularWatch(), None  # BranchMixin
         self._stick = self._rest_state(self._v)
 
     # ------------------------------------------------------------ parameters
@@ -241,7 +242,7 @@ class Simulator(DriveMixin):
         if value not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {value!r}")
         if value != self._mode:
-            self._v = np.zeros(2 * self._n)
+            self._v, self._stop = np.zeros(2 * self._n), None
             if getattr(self, "_setup", None) is not None:  # from rest; motors turn (no hold)
                 self._after_change(project=value == "dynamic" and bool(self._actuators.motors))
         self._mode = value
@@ -331,7 +332,7 @@ class Simulator(DriveMixin):
 
     @property
     def status(self) -> str:
-        """Outcome of the last step: "idle", "moved", "reached target" or "blocked"."""
+        """Outcome of the last step: "idle", "moved", "reached target", "blocked", "singular"."""
         return self._status
 
     @property
@@ -457,25 +458,26 @@ class Simulator(DriveMixin):
             raise ValueError(f"n must be non-negative, got {n}")
         self._reaction_memo = self._reason = None
         for _ in range(n):
-            if self._n == 0:
-                self._status = "idle"
-            elif self._actuators.drives_motion(self._mode):
-                self._drive_step()
-                continue
-            elif self._mode == "kinematic":
-                p, self._status = self._kinematic.step(
-                    self._current_setup(), self._p, self._attractor, self._step_size
-                )
-                # the velocity of a kinematic step is its displacement
-                self._v = p - self._p if p is not self._p else np.zeros(2 * self._n)
-                self._set_positions(p)
-            else:
-                setup, forces = self._current_setup(), self._forces()
-                p, self._v, self._status = rattle_step(
-                    setup, forces, self._p, self._v, self._step_size
-                )
-                self._set_positions(p)
-            self._time += 1.0 if self._mode == "kinematic" else self._step_size
+            self._watched_step()  # BranchMixin: stops at a singular placement
+
+    def _one_step(self) -> None:
+        """One step of the mode's stepper, no singular watch."""
+        if self._n == 0:
+            self._status = "idle"
+        elif self._actuators.drives_motion(self._mode):
+            return self._drive_step()
+        elif self._mode == "kinematic":
+            p, self._status = self._kinematic.step(
+                self._current_setup(), self._p, self._attractor, self._step_size
+            )
+            # the velocity of a kinematic step is its displacement
+            self._v = p - self._p if p is not self._p else np.zeros(2 * self._n)
+            self._set_positions(p)
+        else:
+            setup, forces = self._current_setup(), self._forces()
+            p, self._v, self._status = rattle_step(setup, forces, self._p, self._v, self._step_size)
+            self._set_positions(p)
+        self._time += 1.0 if self._mode == "kinematic" else self._step_size
 
     # ------------------------------------------------------------- helpers
     def _set_positions(self, p: np.ndarray) -> None:
@@ -490,11 +492,9 @@ class Simulator(DriveMixin):
     def _forces(self) -> Forces:
         """The applied forces as they are set now."""
         springs = SpringArrays.from_springs(self._springs) if self._springs else None
-        attractor = self._attractor
-        return Forces(self._gravity, self._damping, attractor, self._k_att, self._c_att, springs)
+        att = self._attractor
+        return Forces(self._gravity, self._damping, att, self._k_att, self._c_att, springs)
 
     def __repr__(self) -> str:
-        return (
-            f"Simulator({self._n} vertices, mode={self._mode!r}, step_size={self._step_size}, "
-            f"status={self._status!r})"
-        )
+        h, mode, status = self._step_size, self._mode, self._status
+        return f"Simulator({self._n} vertices, {mode=}, step_size={h}, {status=})"

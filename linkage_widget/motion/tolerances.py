@@ -104,3 +104,33 @@ MAX_MOTOR_HALVINGS = 10
 #: scales per unit time counts as at rest when friction is (re)started: it starts stuck.
 #: Velocities projected onto a stick are zero only to round-off (~1e-17).
 REST_SPEED = 1e-12
+
+# ------------------------------------------------------ singular placements
+#: Linkages with more coordinates than this are not watched for singular placements: the
+#: watch costs a dense determinant per step (cubic in this), more than the step itself
+#: beyond about a hundred vertices (measured with benchmarks/bench_motion.py).
+SINGULAR_WATCH_MAX_COLUMNS = 200
+#: Numerical rank of the constraint Jacobian at a reference placement of the watch,
+#: relative to the largest singular value (that of the rigidity analysis, RANK_RTOL).
+WATCH_RANK_RTOL = 1e-7
+#: A located placement counts as singular when its smallest singular value (of the rank
+#: the reference had) is at most this fraction of the largest: bisection to 2**-40 of a
+#: step puts it within ~1e-12 relative of the singular placement.
+SINGULAR_RTOL = 1e-6
+#: Bisection steps that locate a sign change of the watch along a step.
+LOCATE_ITERATIONS = 40
+#: A motor blocked where the smallest singular value of the constraint Jacobian with the
+#: motor rows is below this fraction of the largest is at a fold of the motion (a driven
+#: rod at its limit, the rest in line): the ten halvings of a blocked motor step leave it
+#: ~sqrt(2**-10 * step) from the fold, a ratio of ~1e-2 for a step of 0.1 rad.
+FOLD_RTOL = 0.05
+#: Following a branch starts with a predictor step of this many length scales (median rod
+#: length) along it, so that the projection onto the constraints keeps to that branch.
+BRANCH_STEP = 0.02
+#: Flex tolerance of the tangent cone at a located singular placement (relative singular
+#: value): the placement is within ~1e-12 of the singular one, and a regular flex direction
+#: of a unit linkage has a singular value of order one.
+BRANCH_FLEX_RTOL = 1e-5
+#: A pulled vertex blocked next to a singular placement creeps on along the configuration
+#: curve by 2**-k step sizes, k from this down to 0, looking for the watch's sign change.
+CREEP_HALVINGS = 10

@@ -1,0 +1,293 @@
+r"""Singular placements and branches: the public branch methods of the Simulator.
+
+A mixin of :class:`~linkage_widget.motion.Simulator` (kept apart so that each
+module stays short). After every step that moved, the
+:class:`~linkage_widget.motion._singular.SingularWatch` looks for a drop of the
+rank of the constraint Jacobian (motor rows included) along the step; when it
+finds one, the step is cut back to the singular placement (located by bisection),
+the velocity is set to zero and the status is ``"singular"``. A motor blocked at a
+fold (the driven rod at its limit, coupler and rocker in line: the Jacobian with
+the motor row loses rank there) stops the same way. The simulator stays there,
+step after step, until :meth:`BranchMixin.follow_branch` chooses how to go on.
+
+Branches
+    :meth:`BranchMixin.branches` returns one unit direction per branch *line* through
+    the placement (the tangent cone of the constraints without the motor rows,
+    :func:`linkage_widget.second_order.tangent_cone`): two lines (the parallelogram
+    and the antiparallelogram) at a flat parallelogram; one line at a motor's fold,
+    where the motion can only go back or through to the other assembly.
+    ``follow_branch(k, sense)`` moves by a predictor step of
+    :data:`~linkage_widget.motion.tolerances.BRANCH_STEP` length scales along
+    ``sense * directions[k]``, projects onto the constraints and resumes: kinematic
+    motion goes on from there; dynamic motion gets back the kinetic energy it had
+    at the stop, directed along the branch; motors turn the way the branch turns
+    them (a motor that would have to turn backward is reversed, its speed kept).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import _checks
+from ._cone import tangent_cone
+from ._drive_step import kinematic_motor_step
+from ._drives import Actuators
+from ._projection import held_residual, project
+from ._setup import Setup
+from ._singular import SingularWatch, creep, locate, smallest_ratio
+from .tolerances import BRANCH_FLEX_RTOL, BRANCH_STEP, FOLD_RTOL, LOCATE_ITERATIONS
+
+__all__ = ["BranchMixin"]
+
+
+class _Stop(NamedTuple):
+    """A singular stop: the placement (by identity), kinetic energy, status, the directions."""
+
+    p: np.ndarray
+    energy: float
+    status: str  # "singular", or "blocked" for a motor at a fold
+    reason: str | None  # the blocked motor's reason, said again at every step
+    motors: tuple  # the motors it stopped with: a change of motors leaves the stop
+    directions: list[np.ndarray]  # one slot, filled by the first branches() call
+
+
+class BranchMixin:
+    """Singular stops, :meth:`branches` and :meth:`follow_branch` (see the module)."""
+
+    # provided by the facade
+    _n: int
+    _p: np.ndarray
+    _v: np.ndarray
+    _time: float
+    _mode: str
+    _status: str
+    _step_size: float
+    _actuators: Actuators
+    _stop: _Stop | None
+    _reason: str | None
+    _watch: SingularWatch
+    _trail: np.ndarray | None  # the positions before the last step that moved
+
+    def _current_setup(self) -> Setup:  # pragma: no cover - the facade's
+        raise NotImplementedError
+
+    def _one_step(self) -> None:  # pragma: no cover - the facade's
+        raise NotImplementedError
+
+    def _after_change(self, *, project: bool) -> None:  # pragma: no cover - DriveMixin's
+        raise NotImplementedError
+
+    def _blocked_text(self, t: float) -> str:  # pragma: no cover - DriveMixin's
+        raise NotImplementedError
+
+    def kinetic_energy(self) -> float:  # pragma: no cover - the facade's
+        raise NotImplementedError
+
+    def potential_energy(self) -> float:  # pragma: no cover - the facade's
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- public
+    @property
+    def singular(self) -> bool:
+        """Whether the motion stopped at a singular placement (until a branch is followed).
+
+        Status ``"singular"``, or ``"blocked"`` for a motor at a fold (its dead point),
+        where :meth:`branches` offers the way back and the way on to the other assembly.
+        """
+        stop = self._stop
+        return (
+            stop is not None and stop.p is self._p and stop.motors == tuple(self._actuators.motors)
+        )
+
+    def branches(self) -> np.ndarray:
+        r"""Unit tangent directions of the branch lines through the placement, ``(k, n, 2)``.
+
+        At a singular stop (:attr:`status` ``"singular"``): the tangent cone of the
+        constraints (motor rows left out), one direction per line, each usable in
+        both senses; empty ``(0, n, 2)`` anywhere else. Directions are Euclidean unit
+        vectors of the stacked coordinates, orthogonal to the trivial motions.
+        """
+        stop = self._stop
+        if stop is None or not self.singular:
+            return np.zeros((0, self._n, 2))
+        if not stop.directions:
+            setup = self._current_setup()
+            cone = tangent_cone(
+                setup.linkage, positions=self._p.reshape(-1, 2), flex_rtol=BRANCH_FLEX_RTOL
+            )
+            stop.directions.append(np.asarray(cone.directions, dtype=np.float64))
+        return stop.directions[0].copy()
+
+    def follow_branch(self, k: int, sense: int = +1) -> None:
+        """Leave a singular stop along branch line ``k`` in direction ``sense`` (+1 or -1).
+
+        Raises ``ValueError`` when the simulator is not at a singular stop or
+        ``sense`` is not ±1, ``IndexError`` when ``k`` is not a branch (the
+        simulator unchanged). See the module for what happens in each mode.
+        """
+        if not self.singular:
+            raise ValueError(
+                f"follow_branch: the simulator is not at a singular placement (status "
+                f"{self._status!r}); branches exist only where the motion stopped at one"
+            )
+        directions = self.branches()
+        k = _checks.item_index(k, len(directions), "branch", "branches")
+        if sense not in (1, -1):
+            raise ValueError(f"follow_branch: sense must be +1 or -1, got {sense!r}")
+        stop = self._stop
+        assert stop is not None
+        d = float(sense) * directions[k].reshape(-1)
+        q = self._branch_predictor(d)
+        self._turn_motors(q)
+        self._p, self._stop = q, None
+        self._watch.reset()
+        self._v = np.zeros(2 * self._n)
+        if self._mode == "dynamic":
+            self._v = self._branch_velocity(d, stop.energy)
+        if self._actuators.motors:  # the motors' speed on their new rows
+            self._after_change(project=self._mode == "dynamic")
+        self._status = "moved"
+
+    # --------------------------------------------------------------- helpers
+    def _watched_step(self) -> None:
+        """One step, cut back to a singular placement if it crossed one (see the module)."""
+        if self.singular and self._stop is not None:
+            self._status, self._reason = self._stop.status, self._stop.reason  # until a choice
+            return
+        p0, t0 = self._p, self._time
+        self._one_step()
+        if self._status == "blocked" and self._actuators.motors:
+            self._fold_stop()
+        elif self._status == "blocked" and self._mode == "kinematic":
+            self._creep_stop()
+        elif self._p is not p0 and self._status in ("moved", "reached target"):
+            self._trail = p0
+            self._watch_step(p0, t0)
+
+    def _watch_setup(self) -> Setup:
+        """The setup the watch reads: the constraints and the motor rows (no stick rows)."""
+        base = self._current_setup()
+        if not self._actuators.motors:
+            return base
+        return self._actuators.setup(base, self._p, None)
+
+    def _watch_step(self, p0: np.ndarray, t0: float) -> None:
+        setup = self._watch_setup()
+        if not self._watch.watches(setup):
+            return
+        borders = self._watch.crossed(setup, self._p)
+        if borders is None:
+            return
+        t1 = self._time
+        found = locate(lambda tau: setup.at_time(t0 + tau * (t1 - t0)), p0, self._p, borders)
+        self._watch.reset()
+        if found is None:
+            return
+        q, tau = found
+        energy = self._energy_at(q)
+        self._p, self._v = q, np.zeros(2 * self._n)
+        self._time = t0 + tau * (t1 - t0)
+        self._stop_here(energy)
+
+    def _stop_here(self, energy: float, status: str = "singular") -> None:
+        if status == "singular":
+            self._reason = None
+        motors = tuple(self._actuators.motors)
+        self._stop = _Stop(self._p, energy, status, self._reason, motors, [])
+        self._status = status
+        self._after_change(project=False)
+
+    def _energy_at(self, q: np.ndarray) -> float:
+        """Kinetic energy the motion would have at ``q`` (energy balance of the step)."""
+        if self._mode != "dynamic":
+            return 0.0
+        total = self.kinetic_energy() + self.potential_energy()
+        p = self._p
+        self._p = q
+        try:
+            potential = self.potential_energy()
+        finally:
+            self._p = p
+        return max(total - potential, 0.0)
+
+    def _fold_stop(self) -> None:
+        """A blocked motor at a fold (the Jacobian with motor rows nearly loses rank) stops."""
+        setup = self._watch_setup()
+        if not self._watch.watches(setup):
+            return
+        a = setup.constraints.jacobian(self._p).toarray()
+        base = self._current_setup().constraints.jacobian(self._p).toarray()
+        rank = np.linalg.matrix_rank(base) + len(self._actuators.motors)
+        if smallest_ratio(a, min(rank, *a.shape)) > FOLD_RTOL:
+            return
+        if self._mode == "kinematic":
+            self._to_fold(setup)
+            self._reason = self._blocked_text(self._time)
+        self._stop_here(0.0, "blocked")
+
+    def _creep_stop(self) -> None:
+        """A pulled vertex blocked next to a singular placement goes on to it (``creep``)."""
+        trail, p = self._trail, self._p
+        setup = self._current_setup()
+        if trail is None or trail is p or not self._watch.watches(setup):
+            return
+        self._trail = p  # one try per blocked placement
+        v = setup.mass_factor(p).minimize(setup.metric.matrix @ (p - trail))
+        size = float(np.linalg.norm(v))
+        if size == 0.0:
+            return
+        q = creep(setup, p, v / size, self._step_size)
+        if q is not None:
+            self._p, self._v = q, np.zeros(2 * self._n)
+            self._stop_here(0.0)
+
+    def _to_fold(self, setup: Setup) -> None:
+        """Turn the motors as far as they go within the blocked step (bisection on time)."""
+        lo, hi, p, t = 0.0, self._step_size, self._p, self._time
+        for _ in range(LOCATE_ITERATIONS):
+            mid = 0.5 * (lo + hi)
+            q = kinematic_motor_step(setup, p, t, mid)
+            if q is None:
+                hi = mid
+            else:
+                lo, self._p, self._time = mid, q, t + mid
+
+    def _branch_predictor(self, d: np.ndarray) -> np.ndarray:
+        """``p + delta d`` projected onto the constraints without motor rows."""
+        setup = self._current_setup()
+        step = BRANCH_STEP * setup.constraints.length_scale
+        fac = setup.factor(self._p)
+        floor = setup.roundoff(self._p)
+        held = held_residual(setup, self._p, fac, floor)
+        q, ok, _ = project(setup, self._p + step * d, fac, held, floor, allow_refactor=True)
+        if not ok:
+            raise ValueError("follow_branch: the branch could not be followed (no placement)")
+        return q
+
+    def _turn_motors(self, q: np.ndarray) -> None:
+        """Re-anchor each motor at ``q`` (now), turning the way the branch turned it."""
+        act = self._actuators
+        if not act.motors:
+            return
+        now = act.setup(self._current_setup(), self._p, None).at_time(self._time)
+        drives = now.constraints.drives
+        before = drives.motor_angles(self._p.reshape(-1, 2))
+        after = drives.motor_angles(q.reshape(-1, 2))
+        for i, m in enumerate(act.motors):
+            turn = float(after[i] - before[i])
+            speed = abs(m.speed) if turn >= 0.0 else -abs(m.speed)
+            phase = float(after[i]) - speed * self._time
+            act.motors[i] = dataclasses.replace(m, speed=speed, phase=phase)
+
+    def _branch_velocity(self, d: np.ndarray, energy: float) -> np.ndarray:
+        r"""The allowed velocity along ``d`` at the new placement with kinetic energy ``energy``."""
+        setup = self._current_setup()
+        metric = setup.metric
+        v = setup.mass_factor(self._p).minimize(metric.matrix @ d)
+        t = 0.5 * float(v @ (metric.matrix @ v))
+        if t <= 0.0 or energy <= 0.0:
+            return np.zeros_like(v)
+        return v * np.sqrt(energy / t)

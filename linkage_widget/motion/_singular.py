@@ -1,0 +1,256 @@
+r"""Singular placements on the way: a cheap watch along the steps, and their location.
+
+A placement is *singular* when the rank of the constraint Jacobian :math:`A(p)`
+(motor rows included) drops below its rank nearby: a self-stress appears and with it
+one more infinitesimal flex (a flat parallelogram, Peaucellier's flat rhombus). Two
+branches of the configuration set may cross there, and the motion has to choose.
+
+The watch
+    At a reference placement :math:`p_0` the singular value decomposition of
+    :math:`A(p_0)` (shape :math:`(m, N)`, rank :math:`r`) gives the stresses
+    :math:`U_0` (:math:`m \times s`, left null space) and the flexes :math:`W_0`
+    (:math:`N \times d`, null space). The bordered matrix
+
+    .. math:: B(p) = \begin{pmatrix} A(p) & U_0 \\ W_0^T & 0 \end{pmatrix},
+              \qquad (m + d) \times (N + s) \text{ square},
+
+    is regular near :math:`p_0`, and :math:`\det B(p)` changes sign where the path
+    crosses a placement at which the rank of :math:`A` drops by one transversally
+    (the test function of bifurcation detection in numerical continuation,
+    Allgower & Georg, *Numerical Continuation Methods*, ch. 8). Each step then costs
+    one dense ``slogdet`` of :math:`B(q)`; the borders are renewed (one SVD) when
+    :math:`|\det B|` has changed by more than a factor :data:`REFRESH_FACTOR` or
+    after :data:`REFRESH_STEPS` steps, so that they stay a good basis. Linkages with
+    more than :data:`~linkage_widget.motion.tolerances.SINGULAR_WATCH_MAX_COLUMNS`
+    coordinates are not watched (a dense determinant per step would cost more
+    than the step).
+
+The location
+    A sign change between :math:`p` and :math:`q` is located by bisection on the
+    path :math:`r(\tau) = \Pi(p + \tau (q - p))`, :math:`\Pi` the projection onto the
+    constraints, to :math:`2^{-40}` of the step; the placement on the near side is
+    kept, and accepted as singular only when the rank of :math:`A` there has
+    dropped (smallest singular value at most
+    :data:`~linkage_widget.motion.tolerances.SINGULAR_RTOL` of the largest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+from ._projection import held_residual, project
+from ._setup import Setup
+from .tolerances import (
+    CREEP_HALVINGS,
+    LOCATE_ITERATIONS,
+    SINGULAR_RTOL,
+    SINGULAR_WATCH_MAX_COLUMNS,
+    WATCH_RANK_RTOL,
+)
+
+__all__ = ["SingularWatch", "creep", "locate", "rank_dropped", "smallest_ratio"]
+
+#: Renew the borders when |det B| changed by more than this factor since they were made...
+REFRESH_FACTOR = 8.0
+#: ... or after this many steps.
+REFRESH_STEPS = 32
+
+
+class _Borders(NamedTuple):
+    shape: tuple[int, int]
+    u: np.ndarray  # (m, s) stresses at the reference placement
+    w: np.ndarray  # (N, d) flexes at the reference placement
+    sign: float
+    logabs: float
+    rank: int
+    template: np.ndarray  # B with A = 0, raveled
+    flat: np.ndarray  # where A's non-zeros (COO order) go in the raveled B
+    flat_csr: np.ndarray  # the same in CSR order
+
+    def det(self, setup: Setup, q: np.ndarray) -> tuple[float, float]:
+        """``slogdet`` of :math:`B(q)` (A's non-zeros scattered into the template)."""
+        # The step's factorisation at q holds A's non-zeros (CSR order) first: reuse them;
+        # else evaluate them in their fixed COO pattern (no sparse matrix, a third the cost).
+        fac = setup.memo.factor(q, setup.metric)
+        if fac is not None:
+            vals, flat = fac.data[: len(self.flat_csr)], self.flat_csr
+        else:
+            vals, flat = setup.constraints.jacobian_values(q), self.flat
+        b = self.template + np.bincount(flat, weights=vals, minlength=self.template.size)
+        sign, logabs = np.linalg.slogdet(b.reshape(self.w.shape[1] + self.shape[0], -1))
+        return float(sign), float(logabs)
+
+
+def _dense(setup: Setup, p: np.ndarray) -> np.ndarray:
+    """:math:`A(p)` as a dense ``(m, N)`` array."""
+    return setup.constraints.jacobian(p).toarray()
+
+
+def _bordered(a: np.ndarray, u: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """:math:`B = [[A, U], [W^T, 0]]`, square ``(m + d, N + s)``."""
+    return np.block([[a, u], [w.T, np.zeros((w.shape[1], u.shape[1]))]])
+
+
+def _make_borders(setup: Setup, q: np.ndarray) -> _Borders:
+    """Stresses and flexes of :math:`A(q)` (rank relative to :data:`WATCH_RANK_RTOL`), borders."""
+    j = setup.constraints.jacobian(q)
+    a = j.toarray()
+    u, s, vt = np.linalg.svd(a, full_matrices=True)
+    top = float(s[0]) if s.size else 0.0
+    r = int(np.count_nonzero(s > WATCH_RANK_RTOL * top)) if top > 0 else 0
+    uu, ww = u[:, r:], vt[r:].T
+    sign, logabs = np.linalg.slogdet(_bordered(a, uu, ww))
+    template = _bordered(np.zeros_like(a), uu, ww)
+    cs, width = setup.constraints, template.shape[1]
+    flat = cs._rows * width + cs._cols  # the Jacobian's fixed COO pattern
+    rows = np.repeat(np.arange(a.shape[0]), np.diff(j.indptr))
+    flat_csr = rows * width + j.indices
+    return _Borders(
+        a.shape, uu, ww, float(sign), float(logabs), r, template.ravel(), flat, flat_csr
+    )
+
+
+def smallest_ratio(a: np.ndarray, rank: int | None = None) -> float:
+    r"""The ``rank``-th singular value of ``a`` over the largest (``rank`` default: all)."""
+    s = np.linalg.svd(a, compute_uv=False)
+    if not s.size or s[0] == 0.0:
+        return 0.0
+    k = min(a.shape) if rank is None else rank
+    return float(s[k - 1] / s[0]) if k > 0 else 1.0
+
+
+def rank_dropped(setup: Setup, p: np.ndarray, rank: int) -> bool:
+    """Whether the numerical rank of :math:`A(p)` is below ``rank`` (:data:`SINGULAR_RTOL`)."""
+    return smallest_ratio(_dense(setup, p), rank) <= SINGULAR_RTOL
+
+
+class SingularWatch:
+    """The bordered-determinant watch along a simulator's steps (see the module)."""
+
+    def __init__(self) -> None:
+        self._borders: _Borders | None = None
+        self._age = 0
+
+    def reset(self) -> None:
+        """Forget the reference placement (a jump, a new row set, a branch followed)."""
+        self._borders = None
+
+    @staticmethod
+    def watches(setup: Setup) -> bool:
+        """Whether the linkage is small enough to be watched."""
+        return 0 < setup.constraints.shape[1] <= SINGULAR_WATCH_MAX_COLUMNS
+
+    def crossed(self, setup: Setup, q: np.ndarray) -> _Borders | None:
+        """The borders in use if the step to ``q`` crossed a singular placement, else ``None``.
+
+        Without a crossing the borders may be renewed at ``q``.
+        """
+        ref = self._borders
+        if ref is None or ref.shape != setup.constraints.shape:
+            self._borders, self._age = _make_borders(setup, q), 0
+            return None
+        sign, logabs = ref.det(setup, q)
+        if sign != ref.sign:
+            return ref
+        self._age += 1
+        if abs(logabs - ref.logabs) > np.log(REFRESH_FACTOR) or self._age >= REFRESH_STEPS:
+            self._borders, self._age = _make_borders(setup, q), 0
+        return None
+
+
+def locate(
+    setup_at: Callable[[float], Setup],
+    p: np.ndarray,
+    q: np.ndarray,
+    borders: _Borders,
+) -> tuple[np.ndarray, float] | None:
+    r"""The singular placement between ``p`` and ``q`` and its fraction :math:`\tau` of the step.
+
+    ``setup_at(tau)`` is the setup at that fraction of the step (motor targets move
+    with time). Returns ``None`` when the sign change was not a rank drop (the
+    borders had turned too far), or a projection failed.
+    """
+    base = setup_at(0.0)
+    fac = base.factor(p)
+    floor = base.roundoff(p)
+    held = held_residual(base, p, fac, floor)
+    lo, near = 0.0, p
+    hi = 1.0
+    for _ in range(LOCATE_ITERATIONS):
+        mid = 0.5 * (lo + hi)
+        setup = setup_at(mid)
+        r, ok, _ = project(setup, p + mid * (q - p), fac, held, floor, allow_refactor=True)
+        if not ok:
+            return None
+        sign, _ = borders.det(setup, r)
+        if sign == borders.sign:
+            lo, near = mid, r
+        else:
+            hi = mid
+    if not rank_dropped(setup_at(lo), near, borders.rank):
+        return None
+    return near, lo
+
+
+def creep(setup: Setup, p: np.ndarray, direction: np.ndarray, longest: float) -> np.ndarray | None:
+    r"""The singular placement just beyond a blocked ``p`` along the flex ``direction``, or None.
+
+    A pulled vertex is blocked where its path folds; when the fold is a singular
+    placement (Peaucellier's flat rhombus: the inversor's input at its nearest to
+    the centre) the configuration curve goes on through it. Creep along it: from
+    ``p`` by :math:`\delta_k = 2^{-k}` ``longest`` (k = 10, ..., 0, ``direction`` a
+    unit flex that continues the motion), projected back. A sign change of the
+    watch is located by :func:`locate`; a rank drop by two (the flat rhombus: two
+    self-stresses at once) leaves the sign alone, and :math:`|\det B|` dips to zero
+    instead: its smallest value over the :math:`\delta_k` is refined by golden-section
+    search. Either way the result counts only where the rank has dropped.
+    """
+    borders = _make_borders(setup, p)
+    fac = setup.factor(p)
+    floor = setup.roundoff(p)
+    held = held_residual(setup, p, fac, floor)
+
+    def at(delta: float) -> tuple[np.ndarray, float, float] | None:
+        q, ok, _ = project(setup, p + delta * direction, fac, held, floor, allow_refactor=True)
+        return (q, *borders.det(setup, q)) if ok else None
+
+    deltas = longest * 2.0 ** -np.arange(CREEP_HALVINGS, -1, -1.0)
+    logs: list[float] = []
+    for delta in deltas:
+        point = at(float(delta))
+        if point is None:
+            break
+        if point[1] != borders.sign:
+            found = locate(lambda _: setup, p, point[0], borders)
+            return None if found is None else found[0]
+        logs.append(point[2])
+    k = int(np.argmin(logs)) if logs else 0
+    if not 0 < k < len(logs) - 1:
+        return None
+    q = _golden(at, float(deltas[k - 1]), float(deltas[k + 1]))
+    return q if q is not None and rank_dropped(setup, q, borders.rank) else None
+
+
+def _golden(
+    at: Callable[[float], tuple[np.ndarray, float, float] | None], lo: float, hi: float
+) -> np.ndarray | None:
+    """Golden-section search of the smallest ``log|det B|`` on ``[lo, hi]``; its placement."""
+    ratio = 0.5 * (np.sqrt(5.0) - 1.0)
+    a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
+    fa, fb = at(a), at(b)
+    for _ in range(LOCATE_ITERATIONS + 20):
+        if fa is None or fb is None:
+            return None
+        if fa[2] < fb[2]:
+            hi, b, fb = b, a, fa
+            a = hi - ratio * (hi - lo)
+            fa = at(a)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + ratio * (hi - lo)
+            fb = at(b)
+    best = min((x for x in (fa, fb) if x is not None), key=lambda x: x[2], default=None)
+    return None if best is None else best[0]

@@ -1,0 +1,281 @@
+"""Singular placements and branches (issue 13): the motion stops, offers the branches, follows one.
+
+References are closed forms: the branch directions of a flat parallelogram from the
+second-order expansion of its coupler's length, the parallelogram law and Ptolemy's
+equality telling a parallelogram from an antiparallelogram by distances, the inversor's
+product |OP| |OQ| = a^2 - s^2 and its flat rhombus at |OP| = a - s, and the law of cosines
+for the input limit of a triple rocker.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from linkage_widget import Linkage
+from linkage_widget.motion import STATUSES, Simulator
+
+# Parallelogram: ground 0-3 of length 2 (pinned), crank 0-1 and rocker 3-2 of length 1,
+# coupler 1-2 of length 2. Flat at crank angle 0.
+GROUND, CRANK = 2.0, 1.0
+
+
+def parallelogram(angle: float) -> Linkage:
+    c, s = np.cos(angle), np.sin(angle)
+    return Linkage(
+        [[0.0, 0.0], [c, s], [GROUND + c, s], [GROUND, 0.0]],
+        rods=[(0, 1), (1, 2), (2, 3)],
+        pinned=[0, 3],
+    )
+
+
+def run_until_stop(sim: Simulator, steps: int = 400) -> int:
+    for i in range(steps):
+        sim.step()
+        if sim.status != "moved":
+            return i
+    return steps
+
+
+def flat_stop(mode: str = "kinematic") -> Simulator:
+    if mode == "kinematic":
+        sim = Simulator(parallelogram(1.0), step_size=0.05)
+        sim.attract(1, (1.0, -2.0))  # pull the crank tip down through the flat placement
+    else:
+        sim = Simulator(parallelogram(0.8), mode="dynamic", step_size=1 / 60, gravity=9.81)
+    run_until_stop(sim)
+    return sim
+
+
+def diagonals(p: np.ndarray) -> tuple[float, float]:
+    return float(np.linalg.norm(p[0] - p[2])), float(np.linalg.norm(p[1] - p[3]))
+
+
+def is_parallelogram(p: np.ndarray) -> bool:
+    # parallelogram law: |02|^2 + |13|^2 = 2 (ground^2 + crank^2)
+    a, b = diagonals(p)
+    return abs(a * a + b * b - 2 * (GROUND**2 + CRANK**2)) < 1e-9
+
+
+def is_antiparallelogram(p: np.ndarray) -> bool:
+    # an isosceles trapezoid 0-1-3-2 with legs = crank, diagonals = ground: Ptolemy |02||13|
+    # + crank^2 = ground^2
+    a, b = diagonals(p)
+    return abs(a * b + CRANK**2 - GROUND**2) < 1e-9
+
+
+def closed_form_branches() -> np.ndarray:
+    r"""Crank angle phi, rocker angle psi near flat: the coupler keeps its length iff
+    :math:`(\psi - \phi)(\psi + 3\phi) = 0` to second order, so the tips move with
+    :math:`(0, \dot\phi)` and :math:`(0, \dot\psi)`, :math:`\dot\psi = \dot\phi` or
+    :math:`-3\dot\phi`."""
+    out = np.zeros((2, 4, 2))
+    out[0, 1, 1], out[0, 2, 1] = 1.0, 1.0
+    out[1, 1, 1], out[1, 2, 1] = 1.0, -3.0
+    return out / np.linalg.norm(out.reshape(2, -1), axis=1)[:, None, None]
+
+
+def match(directions: np.ndarray, expected: np.ndarray) -> list[int]:
+    """Index into ``directions`` of each expected line (up to sign), asserting a close match."""
+    order = []
+    for e in expected:
+        cos = np.abs(directions.reshape(len(directions), -1) @ e.reshape(-1))
+        k = int(np.argmax(cos))
+        assert cos[k] == pytest.approx(1.0, abs=1e-6)
+        order.append(k)
+    assert sorted(order) == list(range(len(expected)))
+    return order
+
+
+def test_singular_is_a_status():
+    assert "singular" in STATUSES
+
+
+def test_a_dragged_parallelogram_stops_flat_with_the_two_closed_form_branches():
+    sim = flat_stop()
+    assert sim.status == "singular" and sim.singular
+    assert np.max(np.abs(sim.positions[:, 1])) < 1e-9  # flat
+    assert np.all(sim.velocities == 0.0)
+    assert sim.constraint_error() < 1e-12
+    directions = sim.branches()
+    assert directions.shape == (2, 4, 2)
+    match(directions, closed_form_branches())
+    frozen = sim.positions.copy()
+    sim.step(5)  # it waits for a choice
+    assert sim.status == "singular" and np.array_equal(sim.positions, frozen)
+
+
+@pytest.mark.parametrize("sense", [1, -1])
+@pytest.mark.parametrize("line", ["parallelogram", "antiparallelogram"])
+def test_follow_branch_continues_on_the_chosen_branch(line, sense):
+    sim = flat_stop()
+    k = match(sim.branches(), closed_form_branches())[0 if line == "parallelogram" else 1]
+    sim.follow_branch(k, sense)
+    assert sim.status == "moved" and not sim.singular
+    assert len(sim.branches()) == 0
+    sim.step(30)
+    p = sim.positions
+    assert np.max(np.abs(p[:, 1])) > 0.1  # it went on, off the flat placement
+    assert is_parallelogram(p) == (line == "parallelogram")
+    assert is_antiparallelogram(p) == (line == "antiparallelogram")
+    assert sim.constraint_error() < 1e-12
+
+
+def test_a_falling_parallelogram_stops_flat_and_keeps_its_energy_on_the_branch():
+    sim = flat_stop("dynamic")
+    assert sim.status == "singular"
+    assert np.max(np.abs(sim.positions[:, 1])) < 1e-9 and sim.kinetic_energy() == 0.0
+    # energy: from rest at 0.8 rad down to flat, the crank and rocker tips fall sin(0.8)
+    # (unit hinge masses, total mass 1: the two moving joints weigh 1/4 each)
+    expected = 2 * 0.25 * 9.81 * np.sin(0.8)
+    k = match(sim.branches(), closed_form_branches())[1]
+    sim.follow_branch(k, -1)
+    assert sim.kinetic_energy() == pytest.approx(expected, rel=1e-3)
+    for _ in range(20):
+        sim.step()
+        assert sim.status == "moved"
+    assert is_antiparallelogram(sim.positions)
+
+
+@pytest.mark.parametrize("mode", ["kinematic", "dynamic"])
+def test_a_motor_turns_a_parallelogram_into_flat_and_on_along_either_branch(mode):
+    for line in ("parallelogram", "antiparallelogram"):
+        sim = Simulator(parallelogram(0.5), mode=mode, step_size=0.01)
+        sim.add_motor(0, 1, -1.0)
+        run_until_stop(sim)
+        assert sim.status == "singular"
+        assert sim.time == pytest.approx(0.5, abs=1e-9)  # the crank angle reached 0
+        k = match(sim.branches(), closed_form_branches())[0 if line == "parallelogram" else 1]
+        sim.follow_branch(k, 1)
+        for _ in range(60):
+            sim.step()
+            assert sim.status == "moved"
+        assert is_parallelogram(sim.positions) == (line == "parallelogram")
+        assert sim.constraint_error() < 1e-10
+
+
+def peaucellier_at_flat() -> tuple[Simulator, float, float]:
+    link = Linkage.load("peaucellier.txt")
+    lengths = link.rod_lengths()
+    arm, side = float(lengths[0]), float(lengths[3])  # rods 0-3 and 2-3
+    sim = Simulator(link, step_size=2.0)
+    sim.attract(2, (10.0, 40.0))  # the input P toward the centre O
+    run_until_stop(sim)
+    return sim, arm, side
+
+
+def test_peaucellier_stops_at_its_flat_rhombus():
+    sim, arm, side = peaucellier_at_flat()
+    p = sim.positions
+    assert sim.status == "singular"
+    assert np.linalg.norm(p[3] - p[4]) < 1e-5 * side  # the rhombus is flat: 3 and 4 meet
+    assert np.linalg.norm(p[2] - p[0]) == pytest.approx(arm - side, rel=1e-9)
+    product = np.linalg.norm(p[2] - p[0]) * np.linalg.norm(p[5] - p[0])
+    assert product == pytest.approx(arm**2 - side**2, rel=1e-9)
+
+
+@pytest.mark.xfail(reason="until second_order.tangent_cone lands: the stand-in cone has 2 flexes")
+def test_peaucellier_goes_on_through_its_flat_rhombus():
+    sim, arm, side = peaucellier_at_flat()
+    directions = sim.branches()
+    assert len(directions) >= 1
+    # the inversor's own curve goes on through the flat rhombus: 3 and 4 part
+    apart = np.linalg.norm(directions[:, 3] - directions[:, 4], axis=1)
+    k = int(np.argmax(apart))
+    assert apart[k] > 0.5
+    sim.follow_branch(k, 1)
+    sim.step(10)
+    p = sim.positions
+    assert np.linalg.norm(p[3] - p[4]) > 1.0
+    product = np.linalg.norm(p[2] - p[0]) * np.linalg.norm(p[5] - p[0])
+    assert product == pytest.approx(arm**2 - side**2, rel=1e-9)
+    assert sim.constraint_error() < 1e-12
+
+
+def triple_rocker(phi: float) -> Linkage:
+    """Ground 0-3 = 4, input 0-1 = 2, coupler 1-2 = 1.5, rocker 3-2 = 2 (no link turns round)."""
+    p1 = 2.0 * np.array([np.cos(phi), np.sin(phi)])
+    p3 = np.array([4.0, 0.0])
+    e = p3 - p1
+    d = float(np.linalg.norm(e))
+    x = (d * d + 1.5**2 - 2.0**2) / (2 * d)
+    h = np.sqrt(1.5**2 - x * x)
+    p2 = p1 + x * e / d + h * np.array([-e[1], e[0]]) / d
+    return Linkage([[0.0, 0.0], p1, p2, p3], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
+
+
+def coupler_rocker_sine(p: np.ndarray) -> float:
+    e1, e2 = p[2] - p[1], p[2] - p[3]
+    return float((e1[0] * e2[1] - e1[1] * e2[0]) / (np.linalg.norm(e1) * np.linalg.norm(e2)))
+
+
+def test_a_motor_at_its_dead_point_offers_the_way_back_and_the_way_on():
+    sim = Simulator(triple_rocker(0.6), step_size=0.01)
+    sim.add_motor(0, 1, 1.0)
+    run_until_stop(sim)
+    # a dead point stays "blocked" (and says why), but it is a singular placement of the
+    # constraints with the motor row: coupler and rocker in line
+    assert sim.status == "blocked" and "dead point" in sim.blocked_reason and sim.singular
+    limit = np.arccos((2.0**2 + 4.0**2 - 3.5**2) / (2 * 2.0 * 4.0))  # law of cosines
+    assert sim.motor_angles[0] == pytest.approx(limit, abs=1e-4)
+    assert abs(coupler_rocker_sine(sim.positions)) < 1e-2
+    directions = sim.branches()
+    assert directions.shape == (1, 4, 2)
+    sides = set()
+    for sense in (1, -1):
+        s = Simulator(triple_rocker(0.6), step_size=0.01)
+        s.add_motor(0, 1, 1.0)
+        run_until_stop(s)
+        s.follow_branch(0, sense)
+        assert s.motors[0].speed == -1.0  # away from its limit the input must turn back
+        for _ in range(20):
+            s.step()
+            assert s.status == "moved"
+        assert s.motor_angles[0] < limit - 0.1
+        sides.add(np.sign(coupler_rocker_sine(s.positions)))
+    assert sides == {1.0, -1.0}  # one sense goes back, the other on to the other assembly
+
+
+def test_a_generic_four_bar_turns_round_without_a_false_singular_stop():
+    # Grashof crank-rocker: ground 4, crank 1, coupler 3.5, rocker 3
+    link = Linkage(
+        [[0.0, 0.0], [1.0, 0.0], [1.0 + 2.4, 2.5], [4.0, 0.0]],
+        rods=[(0, 1), (1, 2), (2, 3)],
+        pinned=[0, 3],
+    )
+    # put 2 on both circles exactly
+    p1, p3 = link.vertices[1], link.vertices[3]
+    d = float(np.linalg.norm(p3 - p1))
+    x = (d * d + 3.5**2 - 3.0**2) / (2 * d)
+    p2 = p1 + x * (p3 - p1) / d + np.sqrt(3.5**2 - x * x) * np.array([0.0, 1.0])
+    link = Linkage([[0.0, 0.0], p1, p2, p3], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
+    for mode in ("kinematic", "dynamic"):
+        sim = Simulator(link, mode=mode, step_size=0.02)
+        sim.add_motor(0, 1, 1.0)
+        for _ in range(int(2 * 2 * np.pi / 0.02)):  # two full turns
+            sim.step()
+            assert sim.status == "moved"
+    swing = Simulator(link, mode="dynamic", step_size=1 / 60, gravity=9.81)
+    for _ in range(300):
+        swing.step()
+        assert swing.status == "moved"
+
+
+def test_branches_elsewhere_are_empty_and_follow_branch_refuses():
+    sim = Simulator(parallelogram(1.0), step_size=0.05)
+    assert sim.branches().shape == (0, 4, 2)
+    with pytest.raises(ValueError, match="not at a singular placement"):
+        sim.follow_branch(0)
+    stop = flat_stop()
+    frozen = stop.positions.copy()
+    with pytest.raises(IndexError, match="branch"):
+        stop.follow_branch(2)
+    with pytest.raises(ValueError, match="sense"):
+        stop.follow_branch(0, 0)
+    assert stop.singular and np.array_equal(stop.positions, frozen)
+
+
+def test_a_mode_change_leaves_the_stop():
+    sim = flat_stop()
+    sim.mode = "dynamic"
+    assert not sim.singular and len(sim.branches()) == 0
