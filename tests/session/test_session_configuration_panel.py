@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from linkage_widget import Linkage
-from linkage_widget.configuration import SphereChart
+from linkage_widget.configuration import SphereChart, geodesic_christoffel
 from linkage_widget.draw.configuration_panel import SphereProjection
 from linkage_widget.session import LinkageSession
 from linkage_widget.session.configuration_charts import FLICK_GAIN
@@ -108,23 +108,38 @@ def test_a_drag_away_from_the_point_turns_the_sphere_only():
     assert any(static is not None for static, _ in s.shown[n:])  # the sphere was redrawn
 
 
-def test_a_flick_starts_the_geodesic_with_the_arrow_as_velocity():
-    link, to_chart = chain(phi=0.2, t=-0.4)
-    s = LinkageSession(link, show_configuration=True, gravity=50.0)
+def _lift(v, wx, wy):
+    """The tangent vector at the view point v whose screen image is (wx, wy)."""
+    w = np.array([wx, wy, -(wx * v[0] + wy * v[1]) / v[2]])
+    return w - (w @ v) * v
+
+
+def flick(s, dx, dy):
+    """Flick the point by (dx, dy) pixels; return the expected chart rates (phidot, tdot).
+
+    The expectation is computed here, not by the session: the arrow lifted to the tangent
+    plane of the sphere as drawn, times FLICK_GAIN, in the basis of the analytic partial
+    derivatives of (cos phi cos t, cos phi sin t, sin phi).
+    """
     x, y = s.configuration_point_px
-    dx, dy = 40.0, -25.0
     s.panel_press(x + 2, y - 1)  # within reach of the point
     s.panel_drag(x + dx / 2, y + dy / 2)
     s.panel_release(x + dx, y + dy)
-    assert (s.mode, s.gravity, s.running) == ("dynamic", 0.0, True)
-    # expected chart velocity: the arrow lifted to the sphere (independently of the session)
     phi, t = s.configuration_point
     q = np.array([math.cos(phi) * math.cos(t), math.cos(phi) * math.sin(t), math.sin(phi)])
     proj = SphereProjection.fit(*s.panel_size, s.panel_rotation)
     w = proj.rotation.T @ _lift(proj.rotation @ q, dx / proj.radius, -dy / proj.radius)
     e_phi = [-math.sin(phi) * math.cos(t), -math.sin(phi) * math.sin(t), math.cos(phi)]
     e_t = [-math.cos(phi) * math.sin(t), math.cos(phi) * math.cos(t), 0.0]
-    rates = np.linalg.lstsq(np.column_stack([e_phi, e_t]), FLICK_GAIN * w, rcond=None)[0]
+    return np.linalg.lstsq(np.column_stack([e_phi, e_t]), FLICK_GAIN * w, rcond=None)[0]
+
+
+def test_a_flick_starts_the_geodesic_with_the_arrow_as_velocity():
+    link, to_chart = chain(phi=0.2, t=-0.4)
+    s = LinkageSession(link, show_configuration=True, gravity=50.0)
+    rates = flick(s, 40.0, -25.0)
+    assert (s.mode, s.gravity, s.running) == ("dynamic", 0.0, True)
+    phi, t = s.configuration_point
     g = SphereChart(3.0).metric(phi, t)
     # the simulator's unit total mass is 1/5 per joint; velocities scale with SCALE
     expected = 0.5 * rates @ g @ rates * SCALE**2 / 5.0
@@ -141,10 +156,22 @@ def test_a_flick_starts_the_geodesic_with_the_arrow_as_velocity():
     assert len(s.configuration_trail) > 60
 
 
-def _lift(v, wx, wy):
-    """The tangent vector at the view point v whose screen image is (wx, wy)."""
-    w = np.array([wx, wy, -(wx * v[0] + wy * v[1]) / v[2]])
-    return w - (w @ v) * v
+@pytest.mark.parametrize("alpha", [0.0, 0.5])
+def test_the_point_follows_the_christoffel_geodesic_of_the_mass_model(alpha):
+    link, _ = chain(phi=0.2, t=-0.4)
+    s = LinkageSession(link, show_configuration=True, mass_distribution=alpha)
+    rates = flick(s, 40.0, -25.0)
+    start = s.configuration_point
+    seen = []
+    for _ in range(60):  # one second at the dynamic step 1/60 s
+        s.advance()
+        seen.append(s.configuration_point)
+    chart = SphereChart(3.0)
+    ref = geodesic_christoffel(chart, start, rates, 1.0, mass_distribution=alpha, samples=61)
+    assert np.abs(np.array(seen) - ref.coordinates[1:]).max() < 1e-4
+    # the mass distribution changes the metric, hence the path
+    other = geodesic_christoffel(chart, start, rates, 1.0, mass_distribution=0.5 - alpha)
+    assert np.abs(other.coordinates[-1] - ref.coordinates[-1]).max() > 1e-3
 
 
 def test_a_short_flick_is_not_a_velocity():

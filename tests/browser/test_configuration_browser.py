@@ -1,0 +1,163 @@
+"""The configuration-space panel in JupyterLab + headless Chromium, driven with the real mouse.
+
+A notebook made at test time shows the four-rod chain with pinned ends (the seed's sphere)
+with the panel on. The tests check that the panel appears and is drawn, that dragging a
+joint of the linkage moves the point on the sphere (the kernel's coordinates and the
+panel's pixels), and that a flick on the sphere (press on the point, drag, release) starts
+a geodesic: dynamic mode without gravity, and the point and the linkage keep moving after
+the mouse is released. The last test saves the screenshot used in the docs.
+"""
+
+import math
+import shutil
+import time
+
+import nbformat
+import pytest
+
+from .helpers import (
+    ART,
+    REPO,
+    canvas_locator,
+    kernel_exec,
+    kernel_json,
+    page_pos,
+    pixel,
+    poll,
+)
+
+pytestmark = pytest.mark.browser
+
+PANEL = ".linkage-configuration-canvas canvas"
+SETUP = """\
+from linkage_widget.configuration import SphereChart
+from linkage_widget.widget import LinkageWidget
+
+w = LinkageWidget(SphereChart(3.0).linkage(0.35, 0.6), width=480, height=400,
+                  show_configuration=True, show_velocities=False)
+w"""
+
+
+@pytest.fixture(scope="module")
+def page(open_notebook, tmp_path_factory):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SETUP)])
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    path = tmp_path_factory.mktemp("nb") / "configuration_panel.ipynb"
+    nbformat.write(nb, path)
+    pg = open_notebook(path)
+    canvas_locator(pg).wait_for(state="visible")
+    pg.locator(PANEL).first.wait_for(state="visible")
+    assert poll(lambda: drawn(pg, PANEL), timeout=20)
+    return pg
+
+
+@pytest.fixture
+def fresh(page):
+    kernel_exec(
+        page,
+        "w.running = False; w.mode = 'kinematic'; "
+        "w.linkage.set_positions(SphereChart(3.0).linkage(0.35, 0.6).vertices); w.refresh(); "
+        "w.show_configuration = False; w.show_configuration = True",
+    )
+    return page
+
+
+def drawn(pg, selector):
+    """Whether the canvas ``selector`` shows anything (an undrawn canvas is transparent)."""
+    return pg.evaluate(
+        """(sel) => { const c = document.querySelector(sel);
+        return c.getContext('2d').getImageData(0, 0, c.width, c.height).data
+            .some((v, i) => i % 4 === 3 && v !== 0); }""",
+        selector,
+    )
+
+
+def point_on_panel(pg):
+    return kernel_json(pg, "list(w.configuration_point_px)")
+
+
+def test_the_panel_appears_beside_the_linkage(page):
+    box = page.locator(".linkage-configuration-canvas").first.bounding_box()
+    main = canvas_locator(page).bounding_box()
+    assert box["x"] >= main["x"] + main["width"] - 1  # beside, to the right
+    size = kernel_json(page, "list(w.panel_size)")
+    layers = page.locator(PANEL)
+    assert layers.count() == 2
+    assert page.evaluate(
+        "(sel) => Array.from(document.querySelectorAll(sel)).map(c => [c.width, c.height])", PANEL
+    ) == [size, size]
+    # the sphere is shaded: its centre is neither white nor transparent
+    r, g, b, a = pixel(page, size[0] // 2, size[1] // 2, canvas=PANEL)
+    assert a == 255 and (r, g, b) != (255, 255, 255)
+    assert kernel_json(page, "w.configuration_kind") == "sphere"
+    assert page.locator(".linkage-show-configuration").first.is_visible()
+
+
+def test_dragging_the_linkage_moves_the_point(fresh):
+    pg = fresh
+    before = kernel_json(pg, "list(w.configuration_point)")
+    x, y = kernel_json(pg, "w.view.to_pixel(w.linkage.vertices[2]).tolist()")
+    pg.mouse.move(*page_pos(pg, x, y))
+    pg.mouse.down()
+    for k in range(1, 16):
+        pg.mouse.move(*page_pos(pg, x + 3 * k, y - 4 * k))
+        time.sleep(0.03)
+    time.sleep(0.3)
+    pg.mouse.up()
+    assert poll(lambda: not kernel_json(pg, "w.running"), timeout=10)
+    after = kernel_json(pg, "list(w.configuration_point)")
+    assert math.dist(before, after) > 0.05, (before, after)
+    # the panel's top layer shows the point where the kernel says it is
+    px, py = point_on_panel(pg)
+    top = _top_layer(pg)
+    assert poll(lambda: pixel(pg, round(px), round(py), canvas=top)[3] > 200)
+    assert kernel_json(pg, "len(w.configuration_trail)") > 3
+
+
+def _top_layer(pg):
+    """A selector of the panel's top (dynamic) layer: the second canvas of the panel."""
+    pg.evaluate(
+        """(sel) => { const cs = document.querySelectorAll(sel);
+        cs[cs.length - 1].classList.add('panel-top-layer'); }""",
+        PANEL,
+    )
+    return "canvas.panel-top-layer"
+
+
+def test_a_flick_on_the_sphere_starts_a_geodesic(fresh):
+    pg = fresh
+    px, py = point_on_panel(pg)
+    top = _top_layer(pg)
+    start_point = kernel_json(pg, "list(w.configuration_point)")
+    start_joint = kernel_json(pg, "w.linkage.vertices[2].tolist()")
+    pg.mouse.move(*page_pos(pg, px, py, canvas=top))
+    pg.mouse.down()
+    for k in range(1, 11):
+        pg.mouse.move(*page_pos(pg, px + 5 * k, py + 2 * k, canvas=top))
+        time.sleep(0.02)
+    pg.mouse.up()
+    state = poll(lambda: (s := kernel_json(pg, "[w.mode, w.gravity, w.running]"))[2] and s)
+    assert state == ["dynamic", 0.0, True], kernel_json(pg, "[w._message, list(w.error_log)]")
+    released = kernel_json(pg, "list(w.configuration_point)")
+    time.sleep(1.0)  # the mouse is up: the geodesic goes on by itself
+    later = kernel_json(pg, "list(w.configuration_point)")
+    assert math.dist(later, released) > 0.05, (start_point, released, later)
+    joint = kernel_json(pg, "w.linkage.vertices[2].tolist()")
+    assert math.dist(joint, start_joint) > 0.05
+    energy = kernel_json(pg, "w.simulator.kinetic_energy()")
+    assert energy > 0
+    time.sleep(1.0)
+    assert kernel_json(pg, "w.simulator.kinetic_energy()") == pytest.approx(energy, rel=1e-4)
+    # the screenshot of the docs: linkage and sphere with the geodesic's trail
+    ART.mkdir(parents=True, exist_ok=True)
+    shot = ART / "configuration_panel.png"
+    row = ".linkage-widget > .widget-hbox:has(.linkage-configuration-canvas)"
+    pg.locator(row).first.screenshot(path=str(shot))
+    docs = REPO / "docs" / "img"
+    docs.mkdir(parents=True, exist_ok=True)
+    shutil.copy(shot, docs / "configuration_panel.png")
+    kernel_exec(pg, "w.running = False")
