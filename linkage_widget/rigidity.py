@@ -24,18 +24,25 @@ Everything here derives from the scaled rigidity matrix :math:`A(p)` of
   and ``k`` is generically a rod ``j-k``, and pins tie their vertices to a
   rigid ground triangle by two rods each, played first, so that a rod
   between two pinned joints is found redundant;
-* a second-order test for placements that are infinitesimally flexible but
-  rigid (``"rigid but infinitesimally flexible"``): the framework is
-  *prestress stable* — hence rigid (Connelly and Whiteley, 1996) — if some
-  self-stress :math:`\omega` makes the stress energy
+* the status, decided by tests that are sure of what they say:
 
-  .. math:: q_\omega(u) = \omega^T g''(p)[u, u]
-
-  positive definite on the internal flexes :math:`u`. For one flex or one
-  stress the search is exact; for several it maximises the least eigenvalue
-  over stress combinations numerically. The test is sufficient, not
-  necessary: a placement rigid only at third or higher order (rare, and never
-  robust to perturbation) is reported ``"flexible"``.
+  - ``"infinitesimally rigid"``: no internal flex;
+  - ``"flexible"``: no self-stress (apart from those of rods between pinned
+    joints, which the pins imply): then :math:`A` has full row rank, and by the
+    implicit function theorem the placements nearby form a smooth family of
+    dimension ``internal_dof``; or, with self-stresses, nearby placements found
+    by :func:`~linkage_widget.local_dimension.mobility`'s numerical sampling
+    (projecting steps along the flexes back onto the constraints) for linkages
+    of at most :data:`MOBILITY_MAX_2N` coordinates or with a single flex;
+  - ``"rigid but infinitesimally flexible"``: some flex exists, but none
+    extends to second order (:mod:`linkage_widget.second_order`: prestress
+    stability — some self-stress :math:`\omega` makes the stress energy
+    :math:`\omega^T g''(p)[u, u]` positive definite on the flexes, Connelly and
+    Whiteley 1996 — or an exact or closed-form solution of the second-order
+    equations). Either way the placement is rigid;
+  - ``"undecided"``: self-stresses, flexes that no test above settles. A
+    placement rigid only at third or higher order lands here, as do large
+    linkages whose sampling would be too slow for an interactive analysis.
 
 Numerical rank: a singular value counts as zero when it is at most
 ``rtol`` times the largest (default :data:`RANK_RTOL` = 1e-7). The rows are
@@ -53,34 +60,44 @@ The analysis uses a dense SVD: :math:`O(n^3)`, about a second for the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
-import scipy.linalg as sla
-from threadpoolctl import threadpool_limits
 
 from . import _checks
-from .constraints import ConstraintSet, as_points
+from .constraints import ConstraintSet, as_flat
+from .local_dimension import ground_rows, numerical_mobility
 from .model import Linkage
 from .pebble import pinned_pebble_game
+from .second_order import (
+    RANK_RTOL,
+    SECOND_ORDER_RTOL,
+    Infinitesimal,
+    decide_second_order,
+    infinitesimal,
+    trivial_motions,
+)
 
 __all__ = [
+    "MOBILITY_MAX_2N",
     "RANK_RTOL",
     "SECOND_ORDER_RTOL",
+    "STATUSES",
     "RigidityReport",
     "analyze",
     "trivial_motions",
     "generic_analysis",
 ]
 
-#: Relative tolerance of the numerical rank (singular values / largest).
-RANK_RTOL = 1e-7
-#: Matrices with more entries than this are decomposed with one BLAS thread (see _spectrum).
-SINGLE_THREAD_SIZE = 40_000
-#: A dimensionless stress energy below this counts as zero in the second-order test.
-SECOND_ORDER_RTOL = 1e-6
+#: The numerical mobility test runs for linkages up to this many coordinates 2n (and for
+#: any size when there is a single flex: two projections on the sparse Jacobian).
+MOBILITY_MAX_2N = 200
 
-STATUSES = ("flexible", "infinitesimally rigid", "rigid but infinitesimally flexible")
+STATUSES = (
+    "flexible",
+    "infinitesimally rigid",
+    "rigid but infinitesimally flexible",
+    "undecided",
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,8 +139,9 @@ class RigidityReport:
     singular_values : ndarray
         Singular values of :math:`A(p)`, descending.
     status : str
-        ``"flexible"``, ``"infinitesimally rigid"`` or
-        ``"rigid but infinitesimally flexible"``.
+        ``"flexible"``, ``"infinitesimally rigid"``,
+        ``"rigid but infinitesimally flexible"`` or ``"undecided"`` (see the
+        module notes: ``"flexible"`` only when a motion is certain or found).
     explanation : str
         One or two sentences saying why, in words for students.
     """
@@ -144,7 +162,7 @@ class RigidityReport:
     redundant_rods: np.ndarray = field(default_factory=lambda: np.zeros(0, bool), repr=False)
     velocity_basis: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 2)), repr=False)
     singular_values: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
-    status: str = "flexible"
+    status: str = "undecided"
     explanation: str = ""
 
     def summary_lines(self) -> list[str]:
@@ -159,50 +177,6 @@ class RigidityReport:
 
     def __str__(self) -> str:
         return "\n".join([*self.summary_lines(), self.explanation])
-
-
-def trivial_motions(positions: Any, pinned: Any = ()) -> np.ndarray:
-    r"""Orthonormal basis of the rigid-body motions that keep the pins still.
-
-    Translations :math:`(1, 0)`, :math:`(0, 1)` and the rotation
-    :math:`(-(y - \bar y), x - \bar x)`, restricted to the combinations that
-    vanish at every pinned vertex.
-
-    Parameters
-    ----------
-    positions : array_like, shape (n, 2)
-    pinned : array_like of int
-
-    Returns
-    -------
-    ndarray, shape (2n, t)
-        ``t`` is 3 without pins (2 for a single point), 1 with one pin, 0 with
-        two pins at distinct places.
-
-    Examples
-    --------
-    >>> trivial_motions([[0, 0], [1, 0]]).shape
-    (4, 3)
-    >>> trivial_motions([[0, 0], [1, 0]], pinned=[0]).shape
-    (4, 1)
-    >>> trivial_motions([[0, 0]]).shape
-    (2, 2)
-    """
-    p = as_points(positions)
-    n = len(p)
-    if n == 0:
-        return np.zeros((0, 0))
-    c = p.mean(axis=0)
-    radius = float(np.sqrt(((p - c) ** 2).sum(axis=1).mean()))
-    rot = np.column_stack([-(p[:, 1] - c[1]), p[:, 0] - c[0]]) / (radius if radius > 0 else 1.0)
-    basis = np.column_stack([np.tile([1.0, 0.0], n), np.tile([0.0, 1.0], n), rot.reshape(-1)])
-    pins = np.asarray(pinned, dtype=np.int64).reshape(-1)
-    if pins.size:
-        at_pins = basis.reshape(n, 2, 3)[pins].reshape(-1, 3)
-        basis = basis @ sla.null_space(at_pins, rcond=1e-10)
-    if basis.shape[1] == 0:
-        return np.zeros((2 * n, 0))
-    return sla.orth(basis, rcond=1e-10)
 
 
 def generic_analysis(linkage: Linkage) -> tuple[int, np.ndarray]:
@@ -244,61 +218,29 @@ def _generic_trivial_dof(n: int, n_pins: int) -> int:
     return (3, 1)[n_pins] if n_pins < 2 else 0
 
 
-def _stress_energy_forms(
-    cs: ConstraintSet, p: np.ndarray, flexes: np.ndarray, stresses: np.ndarray
-) -> np.ndarray:
-    r"""Dimensionless forms :math:`H_k[a, b] = \ell\,\omega_k^T g''(p)[u_a, u_b]`, (s, d, d)."""
-    d = flexes.shape[1]
-    second = np.empty((d, d, cs.n_constraints))
-    for a in range(d):
-        for b in range(a, d):
-            second[a, b] = second[b, a] = cs.second_derivative(p, flexes[:, a], flexes[:, b])
-    return cs.length_scale * np.einsum("sc,abc->sab", stresses, second)
-
-
-def _prestress_stable(forms: np.ndarray) -> bool:
-    """Whether some combination of the symmetric forms is positive definite."""
-    s, d, _ = forms.shape
-    if d == 0:
-        return True
-    if s == 0:
-        return False
-    if d == 1:
-        return bool(np.abs(forms[:, 0, 0]).max() > SECOND_ORDER_RTOL)
-    if s == 1:
-        eig = np.linalg.eigvalsh(forms[0])
-        return bool(eig[0] > SECOND_ORDER_RTOL or eig[-1] < -SECOND_ORDER_RTOL)
-    from scipy.optimize import minimize
-
-    def neg_min_eig(c: np.ndarray) -> float:
-        c = c / max(np.linalg.norm(c), 1e-300)
-        return -float(np.linalg.eigvalsh(np.tensordot(c, forms, axes=1))[0])
-
-    rng = np.random.default_rng(0)
-    starts = [np.eye(s)[k] * sign for k in range(s) for sign in (1, -1)]
-    starts += list(rng.standard_normal((8, s)))
-    for c0 in starts:
-        if -neg_min_eig(c0) > SECOND_ORDER_RTOL:
-            return True
-        res = minimize(neg_min_eig, c0, method="Nelder-Mead", options={"maxiter": 400 * s})
-        if -res.fun > SECOND_ORDER_RTOL:
-            return True
-    return False
+_FIRST_SENTENCE = {
+    "infinitesimally rigid": "No internal motion, not even infinitesimally.",
+    "rigid but infinitesimally flexible": (
+        "An infinitesimal flex exists, but no flex extends to second order (a self-stress "
+        "resists it): this placement is rigid, yet singular (e.g. collinear joints)."
+    ),
+    "undecided": (
+        "{internal} infinitesimal flex{es}, blocked by no self-stress at second order, but no "
+        "motion was found either: the placement may move, or be rigid at a higher order. "
+        "mobility() says more."
+    ),
+}
 
 
 def _explain(
-    internal: int, maxwell: int, s: int, generic_s: int, status: str, generically_rigid: bool
-) -> str:
-    parts = []
-    if status == "infinitesimally rigid":
-        parts.append("No internal motion, not even infinitesimally.")
-    elif status == "rigid but infinitesimally flexible":
-        parts.append(
-            "An infinitesimal flex exists, but a self-stress resists it at second order: "
-            "this placement is rigid, yet singular (e.g. collinear joints)."
-        )
+    internal: int, maxwell: int, s: int, generic_s: int, status: str, how: str
+) -> list[str]:
+    """The explanation's sentences (the caller adds the generic-rigidity remark)."""
+    es = "es" * (internal != 1)
+    if status in _FIRST_SENTENCE:
+        parts = [_FIRST_SENTENCE[status].format(internal=internal, es=es)]
     else:
-        parts.append(f"{internal} independent internal motion{'s' * (internal != 1)}.")
+        parts = [f"{internal} independent internal motion{'s' * (internal != 1)}{how}."]
     if maxwell != internal:
         special = s - generic_s
         why = []
@@ -314,41 +256,7 @@ def _explain(
             + " and ".join(why or [f"{s} self-stresses"])
             + "."
         )
-    if generically_rigid and internal > 0:
-        parts.append("A generic placement of the same graph would be rigid.")
-    return " ".join(parts)
-
-
-def _spectrum(a: np.ndarray, rtol: float) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """Rank, singular values, kernel basis ``(2n, dof)`` and left-kernel basis ``(s, c)``.
-
-    A thin SVD gives the right singular vectors; when there are more rows than
-    columns the left kernel is completed by a Householder QR of the range
-    basis, several times cheaper than a full SVD of a tall matrix.
-    """
-    c, cols = a.shape
-    if c == 0:
-        return 0, np.zeros(0), np.eye(cols), np.zeros((0, 0))
-    if a.size > SINGLE_THREAD_SIZE:
-        # Multithreaded BLAS collapses when the cores are shared (Binder, or the widget's
-        # analysis thread beside its animation): penrose4t took 18-37 s with two threads
-        # under load against 2.3 s with one.
-        with threadpool_limits(limits=1, user_api="blas"):
-            return _spectrum_dense(a, rtol)
-    return _spectrum_dense(a, rtol)
-
-
-def _spectrum_dense(a: np.ndarray, rtol: float) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    c, cols = a.shape
-    u, sv, vt = sla.svd(a, full_matrices=cols > c, lapack_driver="gesdd")
-    rank = int(np.sum(sv > rtol * sv[0]))
-    kernel = vt[rank:].T
-    if c > cols:
-        q, _ = sla.qr(u[:, :rank], mode="full")
-        left = q[:, rank:]
-    else:
-        left = u[:, rank:]
-    return rank, sv, kernel, left.T
+    return parts
 
 
 def analyze(linkage: Linkage, *, rtol: float = RANK_RTOL) -> RigidityReport:
@@ -376,18 +284,21 @@ def analyze(linkage: Linkage, *, rtol: float = RANK_RTOL) -> RigidityReport:
     """
     rtol = _checks.positive(rtol, "rtol")
     cs = ConstraintSet.from_linkage(linkage)
-    p = linkage.vertices.reshape(-1).copy()
+    p = as_flat(linkage.vertices).copy()
     n, c = linkage.n_vertices, cs.n_constraints
 
-    rank, sv, kernel, stresses = _spectrum(cs.jacobian(p).toarray(), rtol)
+    inf = infinitesimal(cs.jacobian(p), p, linkage.pinned, rtol=rtol)
+    rank, t, internal = inf.rank, inf.trivial.shape[1], inf.n_flexes
     dof, n_stress = 2 * n - rank, c - rank
-    t, flex, velocity_basis = _split_motions(linkage, kernel)
-    internal = dof - t
+    velocity_basis = np.column_stack([inf.trivial, inf.flexes]).T.reshape(dof, n, 2)
 
     generic_rank, redundant = generic_analysis(linkage)
     generic_internal = 2 * n - generic_rank - _generic_trivial_dof(n, len(linkage.pinned))
-    status = _status(cs, p, flex, stresses)
+    status, how = _status(linkage, cs, inf, rtol)
     maxwell = 2 * n - c - t
+    text = _explain(internal, maxwell, n_stress, c - generic_rank, status, how)
+    if generic_internal == 0 and internal > 0:
+        text.append("A generic placement of the same graph would be rigid.")
     return RigidityReport(
         n_vertices=n,
         n_constraints=c,
@@ -396,45 +307,41 @@ def analyze(linkage: Linkage, *, rtol: float = RANK_RTOL) -> RigidityReport:
         trivial_dof=t,
         internal_dof=internal,
         self_stresses=n_stress,
-        stresses=stresses,
-        rod_stress=_first_rod_stress(stresses, linkage.n_rods),
+        stresses=inf.stresses,
+        rod_stress=_first_rod_stress(inf.stresses, linkage.n_rods),
         maxwell_count=maxwell,
         generic_rank=generic_rank,
         generic_internal_dof=generic_internal,
         generically_rigid=generic_internal == 0,
         redundant_rods=redundant,
         velocity_basis=velocity_basis,
-        singular_values=sv,
+        singular_values=inf.singular_values,
         status=status,
-        explanation=_explain(
-            internal, maxwell, n_stress, c - generic_rank, status, generic_internal == 0
-        ),
+        explanation=" ".join(text),
     )
 
 
-def _split_motions(linkage: Linkage, kernel: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-    r"""Split :math:`\ker A` (basis ``(2n, dof)``) into trivial motions and internal flexes.
-
-    Returns
-    -------
-    trivial_dof : int
-    flexes : ndarray, shape (2n, internal_dof)
-        Orthonormal, orthogonal to the trivial motions.
-    velocity_basis : ndarray, shape (dof, n, 2)
-        The trivial motions, then the flexes.
-    """
-    n, dof = linkage.n_vertices, kernel.shape[1]
-    if n == 0:
-        return 0, np.zeros((0, 0)), np.zeros((dof, 0, 2))
-    triv = trivial_motions(linkage.vertices, linkage.pinned)
-    t = min(triv.shape[1], dof)
-    internal = dof - t
-    flex = np.zeros((2 * n, 0))
-    if internal > 0:
-        left, _, _ = np.linalg.svd(kernel - triv @ (triv.T @ kernel), full_matrices=False)
-        flex = left[:, :internal]
-    basis = np.column_stack([triv[:, :t], flex])
-    return t, flex, basis.T.reshape(dof, n, 2)
+def _status(
+    linkage: Linkage, cs: ConstraintSet, inf: Infinitesimal, rtol: float
+) -> tuple[str, str]:
+    """One of :data:`STATUSES`, and for ``"flexible"`` how the motion was established."""
+    if inf.n_flexes == 0:
+        return STATUSES[1], ""
+    if inf.n_stresses - ground_rows(linkage) <= 0:
+        # A has full row rank (once the rows the pins imply are dropped): the constraint
+        # set is a manifold of dimension internal_dof near p.
+        return STATUSES[0], ""
+    rigid, _ = decide_second_order(linkage, cs, inf)
+    if rigid:
+        return STATUSES[2], ""
+    if 2 * linkage.n_vertices <= MOBILITY_MAX_2N or inf.n_flexes == 1:
+        dimension, _ = numerical_mobility(linkage, cs, inf, rtol=rtol)
+        if dimension:
+            return STATUSES[0], (
+                ": a real motion, found by projecting steps along the flexes back onto the "
+                "constraints"
+            )
+    return STATUSES[3], ""
 
 
 def _first_rod_stress(stresses: np.ndarray, m: int) -> np.ndarray | None:
@@ -445,14 +352,3 @@ def _first_rod_stress(stresses: np.ndarray, m: int) -> np.ndarray | None:
     if not np.abs(first).max() > 0:
         return None
     return first * np.sign(first[np.argmax(np.abs(first))])
-
-
-def _status(cs: ConstraintSet, p: np.ndarray, flexes: np.ndarray, stresses: np.ndarray) -> str:
-    """One of :data:`STATUSES`, from the internal flexes ``(2n, d)`` and stresses ``(s, c)``."""
-    if flexes.shape[1] == 0:
-        return STATUSES[1]
-    if len(stresses) == 0:
-        # A has full row rank: the constraint set is a manifold of dimension dof near p.
-        return STATUSES[0]
-    forms = _stress_energy_forms(cs, p, flexes, stresses)
-    return STATUSES[2] if _prestress_stable(forms) else STATUSES[0]

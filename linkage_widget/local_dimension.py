@@ -1,0 +1,420 @@
+r"""Real mobility: the local dimension of the configuration set through a placement.
+
+Counting (Maxwell) and ranks (the internal flexes ``d`` of
+:mod:`linkage_widget.rigidity`) only bound it: mobility is the dimension of the
+set :math:`\{q : g(q) = 0\}` near the placement :math:`p`, rigid motions
+removed. :func:`mobility` decides it by the first test that applies:
+
+1. ``d = 0``: infinitesimally rigid, dimension 0 (certified).
+2. No self-stress beyond those of rods between pinned joints (implied by the
+   pins): :math:`A` has full row rank once those are dropped, and by the
+   implicit function theorem the set is a manifold of dimension ``d`` near
+   :math:`p` (certified, ``"implicit-function"``).
+3. Second-order rigid (:func:`~linkage_widget.second_order.decide_second_order`):
+   dimension 0 (certified when prestress stable or decided exactly).
+4. Exact (``"sympy-groebner"``), for small linkages, when
+   ``linkage_widget.groebner`` provides ``exact_local_dimension``.
+5. Numerical sampling (``"numerical-sampling"``, not certified): placements
+   :math:`p + hVc` a step :math:`h` (1 % of the rod length) along random flexes
+   are projected back onto the constraints by Levenberg-Marquardt (minimum-norm
+   Gauss-Newton; singular values below ``rtol`` are damped, not inverted, so
+   coordinates rounded to a few decimals do not block a motion) on the sparse
+   Jacobian, with the rigid motions fixed by the slice :math:`T^T (q - p) = 0`.
+   If every projection falls back to :math:`p` the placement is rigid. Else the
+   landing directions, clustered up to sign, are the branch lines. A branch's
+   dimension is at most the number of flexes at a point where it landed; when
+   that is more than one, a second round of samples from there tells how many
+   of them extend to motions (the rank of the landing displacements).
+
+The dimension never exceeds ``d``: the rows of :math:`A(p)` that are
+independent define a manifold of dimension ``d`` (plus trivial) containing the
+set near :math:`p`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from . import _checks
+from .constraints import ConstraintSet, as_flat
+from .model import Linkage
+from .second_order import (
+    RANK_RTOL,
+    Infinitesimal,
+    decide_second_order,
+    infinitesimal,
+    stress_energy_forms,
+    trivial_motions,
+)
+from .second_order_solve import cone_lines
+
+__all__ = ["MobilityReport", "ground_rows", "mobility", "numerical_mobility"]
+
+#: Sampling step, relative to the constraints' length scale (median rod).
+STEP = 1e-2
+#: A projection that ends closer to where it is measured from than this fraction of
+#: the step has collapsed: no solution that far along that direction.
+COLLAPSE = 0.05
+#: Landing directions closer than this |cosine| are the same branch line.
+SAME_LINE = 0.98
+#: A landing is accepted when its relative constraint error is at most this ...
+LANDED_TOL = 1e-9
+#: ... and the last correction was below this fraction of the step (a projection that
+#: still moves that much is sliding back, as onto a placement rigid at a higher order).
+SETTLED = 1e-3
+METHODS = ("auto", "numerical", "exact")
+
+
+@dataclass(frozen=True, eq=False)
+class MobilityReport:
+    """Result of :func:`mobility`.
+
+    Attributes
+    ----------
+    dimension : int or None
+        Local dimension of the configuration set at the placement, trivial
+        motions removed; ``None`` when undecided.
+    branches : int
+        Number of branches through the placement (1 at a regular point that
+        moves, 0 when rigid).
+    branch_directions : ndarray, shape (k, n, 2)
+        A unit internal tangent direction per branch line (sign arbitrary); for
+        a regular point of dimension ``d > 1`` an orthonormal basis of the
+        tangent space (``k = d``).
+    certified : bool
+        Whether ``dimension`` is proved (implicit function theorem, exact
+        arithmetic, prestress stability), not only found numerically.
+    method : str
+        ``"infinitesimal-rigidity"``, ``"implicit-function"``, ``"second-order"``,
+        ``"sympy-groebner"`` or ``"numerical-sampling"``.
+    status : str
+        ``"moves (certified, dimension d)"``, ``"moves (dimension d)"``,
+        ``"rigid"``, ``"rigid although infinitesimally flexible"`` or
+        ``"undecided"``.
+    explanation : str
+        Why, in words for students.
+    """
+
+    dimension: int | None
+    branches: int
+    branch_directions: np.ndarray = field(repr=False)
+    certified: bool
+    method: str
+    status: str
+    explanation: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.status}: {self.explanation}"
+
+
+def ground_rows(linkage: Linkage) -> int:
+    """Rods between two pinned joints and angles with all three pinned: implied by the pins.
+
+    Each carries one self-stress at every placement (with the pins' reactions).
+    """
+    pinned = np.zeros(linkage.n_vertices, bool)
+    pinned[linkage.pinned] = True
+    rods = int(np.all(pinned[linkage.rods], axis=1).sum()) if linkage.n_rods else 0
+    angles = int(np.all(pinned[linkage.angles], axis=1).sum()) if linkage.n_angles else 0
+    return rods + angles
+
+
+def _status(dimension: int | None, certified: bool, n_flexes: int) -> str:
+    if dimension is None:
+        return "undecided"
+    if dimension > 0:
+        return f"moves ({'certified, ' if certified else ''}dimension {dimension})"
+    return "rigid" if n_flexes == 0 else "rigid although infinitesimally flexible"
+
+
+def _report(
+    dimension: int | None,
+    branches: int,
+    directions: np.ndarray,
+    certified: bool,
+    method: str,
+    n_flexes: int,
+    explanation: str,
+) -> MobilityReport:
+    return MobilityReport(
+        dimension=dimension,
+        branches=branches,
+        branch_directions=directions,
+        certified=certified,
+        method=method,
+        status=_status(dimension, certified, n_flexes),
+        explanation=explanation,
+    )
+
+
+def mobility(
+    linkage: Linkage, *, method: str = "auto", rtol: float = RANK_RTOL, seed: int = 0
+) -> MobilityReport:
+    """Local dimension of the configuration set through the current placement.
+
+    Parameters
+    ----------
+    linkage : Linkage
+    method : {"auto", "numerical", "exact"}
+        ``"auto"``: the first applicable test of the module notes. ``"numerical"``:
+        skip the exact Gröbner route. ``"exact"``: no numerical sampling (the
+        answer is ``"undecided"`` where the certified tests do not conclude).
+    rtol : float
+        Relative tolerance of the numerical rank.
+    seed : int
+        Random sample directions.
+
+    Returns
+    -------
+    MobilityReport
+
+    Examples
+    --------
+    >>> crank = Linkage([[0, 0], [0, 1], [2, 1.5], [2, 0]],
+    ...                 rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
+    >>> mobility(crank).status
+    'moves (certified, dimension 1)'
+    >>> line = Linkage([[0, 0], [1, 0], [2, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 2])
+    >>> mobility(line).status
+    'rigid although infinitesimally flexible'
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    rtol = _checks.positive(rtol, "rtol")
+    cs = ConstraintSet.from_linkage(linkage)
+    p = as_flat(linkage.vertices)
+    inf = infinitesimal(cs.jacobian(p), p, linkage.pinned, rtol=rtol)
+    return mobility_from(linkage, cs, inf, method=method, rtol=rtol, seed=seed)
+
+
+def mobility_from(
+    linkage: Linkage,
+    cs: ConstraintSet,
+    inf: Infinitesimal,
+    *,
+    method: str = "auto",
+    rtol: float = RANK_RTOL,
+    seed: int = 0,
+) -> MobilityReport:
+    """:func:`mobility` from first-order data computed already (``analyze`` has them)."""
+    n, d = linkage.n_vertices, inf.n_flexes
+    none = np.zeros((0, n, 2))
+    if d == 0:
+        return _report(0, 0, none, True, "infinitesimal-rigidity", 0, _NO_FLEX)
+    flexes = inf.flexes.T.reshape(d, n, 2)
+    if inf.n_stresses - ground_rows(linkage) <= 0:
+        return _report(d, 1, flexes, True, "implicit-function", d, _regular_text(d))
+    rigid, how = decide_second_order(linkage, cs, inf)
+    if rigid:
+        certified = how in ("prestress stable", "exact")
+        return _report(0, 0, none, certified, "second-order", d, _second_order_text(d, how))
+    if method == "exact":
+        return _report(None, 0, none, False, "second-order", d, _UNDECIDED)
+    dimension, directions = numerical_mobility(linkage, cs, inf, rtol=rtol, seed=seed)
+    branches = len(directions) if dimension else 0
+    text = _numerical_text(dimension, branches, d)
+    return _report(dimension, branches, directions, False, "numerical-sampling", d, text)
+
+
+_NO_FLEX = "No internal motion, not even infinitesimally."
+_UNDECIDED = (
+    "Some infinitesimal flex is not blocked at second order, and no exact test applies: "
+    "whether the linkage moves is not decided here."
+)
+
+
+def _regular_text(d: int) -> str:
+    return (
+        "The constraints are independent (no self-stress), so by the implicit function "
+        f"theorem the nearby placements form a smooth family with {d} internal degree"
+        f"{'s' * (d != 1)} of freedom."
+    )
+
+
+def _second_order_text(d: int, how: str) -> str:
+    proof = {
+        "prestress stable": "a self-stress whose energy grows along every flex",
+        "exact": "an exact solution of the second-order equations",
+    }.get(how, "the second-order equations, solved numerically")
+    return (
+        f"There {'are' if d != 1 else 'is'} {d} infinitesimal flex{'es' * (d != 1)}, but no "
+        f"flex extends to second order ({proof}): the placement is rigid."
+    )
+
+
+def _numerical_text(dimension: int, branches: int, d: int) -> str:
+    if dimension == 0:
+        return (
+            f"Every placement a small step along the {d} infinitesimal flex"
+            f"{'es' * (d != 1)} projects back onto this one: no motion found "
+            "(numerically, not proved)."
+        )
+    lines = f" on {branches} branches that cross here" if branches > 1 else ""
+    return (
+        "Placements a small step along the flexes project onto nearby solutions"
+        f"{lines}: they form a family of dimension {dimension} (found numerically, not "
+        "proved; counting and ranks alone cannot tell)."
+    )
+
+
+# -------------------------------------------------------------- numerical sampling
+class _Projector:
+    r"""Levenberg-Marquardt projection onto :math:`g(q) = 0,\ T^T (q - p) = 0`."""
+
+    def __init__(self, cs: ConstraintSet, p: np.ndarray, gauge: np.ndarray, mu: float) -> None:
+        self.cs, self.p, self.mu = cs, p, mu
+        self.gauge = sp.csr_array(gauge.T)
+        self.scale = cs.length_scale
+
+    def project(self, q0: np.ndarray, origin: np.ndarray, h: float) -> np.ndarray | None:
+        """The landing point from ``q0``; ``None`` if it collapsed onto ``origin`` or failed."""
+        q = q0.copy()
+        eye = sp.identity(len(q), format="csc") * self.mu
+        for _ in range(80):
+            g = np.concatenate([self.cs.residuals(q), self.gauge @ (q - self.p)])
+            jac = sp.vstack([self.cs.jacobian(q), self.gauge], format="csc")
+            normal = (jac.T @ jac + eye).tocsc()
+            dq = -spla.splu(normal).solve(jac.T @ g)
+            q = q + dq
+            if np.linalg.norm(q - origin) < COLLAPSE * h:
+                return None
+            # Landed: at round-off, or at the floor of rounded data (a residual the damped
+            # near-flexes hold) where the steps only creep along the flex.
+            small = np.linalg.norm(dq) <= SETTLED * h
+            if small and self.cs.relative_error(q) <= LANDED_TOL:
+                return q
+        return None
+
+
+def _unit_samples(d: int, rng: np.random.Generator) -> np.ndarray:
+    """Sample directions ``(K, d)``: both senses of the flex for ``d = 1``, else random."""
+    if d == 1:
+        return np.array([[1.0], [-1.0]])
+    c = rng.standard_normal((max(8, 8 * d), d))
+    return c / np.linalg.norm(c, axis=1, keepdims=True)
+
+
+def _landings(
+    proj: _Projector, origin: np.ndarray, basis: np.ndarray, h: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Landing points ``(k, 2n)`` of steps ``h`` along random unit combinations of ``basis``.
+
+    Returns the landings and the sample directions ``(K, d)``; collapsed samples are
+    left out of the landings.
+    """
+    samples = _unit_samples(basis.shape[1], rng)
+    out = [proj.project(origin + h * (basis @ c), origin, h) for c in samples]
+    landed = [q for q in out if q is not None]
+    return np.array(landed).reshape(len(landed), len(origin)), samples
+
+
+def _clusters(dirs: np.ndarray) -> list[list[int]]:
+    """Indices of the unit directions ``(k, 2n)`` grouped into lines (up to sign)."""
+    groups: list[list[int]] = []
+    for i, u in enumerate(dirs):
+        for grp in groups:
+            if abs(float(u @ dirs[grp[0]])) >= SAME_LINE:
+                grp.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups
+
+
+def numerical_mobility(
+    linkage: Linkage, cs: ConstraintSet, inf: Infinitesimal, *, rtol: float, seed: int = 0
+) -> tuple[int, np.ndarray]:
+    """The numerical sampling of the module notes: dimension and one direction per branch.
+
+    Returns
+    -------
+    dimension : int
+    directions : ndarray, shape (branches, n, 2)
+    """
+    n, d = linkage.n_vertices, inf.n_flexes
+    p = as_flat(linkage.vertices)
+    h = STEP * cs.length_scale
+    sv0 = float(inf.singular_values[0]) if inf.singular_values.size else 1.0
+    proj = _Projector(cs, p, trivial_motions(p, linkage.pinned), (rtol * sv0) ** 2)
+    rng = np.random.default_rng(seed)
+    landed, _ = _landings(proj, p, inf.flexes, h, rng)
+    if not len(landed):
+        return 0, np.zeros((0, n, 2))
+    dirs = (landed - p) / np.linalg.norm(landed - p, axis=1, keepdims=True)
+    groups = _clusters(dirs)
+    dims, tangents = [], []
+    for grp in groups:
+        q = landed[max(grp, key=lambda i: np.linalg.norm(landed[i] - p))]
+        k, tangent = _branch_dimension(proj, cs, linkage, q, h, rtol, rng) if d > 1 else (1, None)
+        dims.append(k)
+        tangents.append(tangent)
+    keep = _merge(dirs, groups, dims, tangents)
+    directions = _refined(linkage, cs, inf, np.array([dirs[groups[g][0]] for g in keep]))
+    return max(dims), directions.reshape(-1, n, 2)
+
+
+def _branch_dimension(
+    proj: _Projector,
+    cs: ConstraintSet,
+    linkage: Linkage,
+    q: np.ndarray,
+    h: float,
+    rtol: float,
+    rng: np.random.Generator,
+) -> tuple[int, np.ndarray | None]:
+    """Dimension of the branch through the landing ``q`` and its tangent basis ``(2n, k)``.
+
+    At most the internal flexes at ``q``; when there are several, the rank of the
+    landing displacements of a second round of samples from ``q`` says how many
+    extend to motions (a flex that does not collapses back onto the branch).
+    """
+    at_q = infinitesimal(cs.jacobian(q), q, linkage.pinned, rtol=rtol)
+    k = at_q.n_flexes
+    if k <= 1:
+        return max(k, 1), None
+    landed, _ = _landings(proj, q, at_q.flexes, h, rng)
+    if not len(landed):
+        return 1, None
+    _, sv, vt = np.linalg.svd((landed - q) / h, full_matrices=False)
+    rank = int(np.sum(sv > 0.25 * sv[0]))
+    return min(rank, k), vt[:rank].T
+
+
+def _merge(
+    dirs: np.ndarray, groups: list[list[int]], dims: list[int], tangents: list[np.ndarray | None]
+) -> list[int]:
+    """Indices of the groups that remain after folding lines into higher-dimensional branches."""
+    order = sorted(range(len(groups)), key=lambda g: -dims[g])
+    keep: list[int] = []
+    for g in order:
+        u = dirs[groups[g][0]]
+        inside = any(
+            tangents[k] is not None and np.linalg.norm(u - tangents[k] @ (tangents[k].T @ u)) < 0.2
+            for k in keep
+        )
+        if not inside:
+            keep.append(g)
+    return keep
+
+
+def _refined(
+    linkage: Linkage, cs: ConstraintSet, inf: Infinitesimal, secants: np.ndarray
+) -> np.ndarray:
+    """Secant directions ``(k, 2n)`` replaced by the tangent-cone line each is closest to."""
+    if inf.n_flexes < 2 or not len(secants):
+        return secants if inf.n_flexes != 1 else inf.flexes.T[:1].copy()
+    forms = stress_energy_forms(cs, linkage.vertices, inf.flexes, inf.stresses)
+    lines, continuum = cone_lines(forms)
+    if continuum or not len(lines):
+        return secants
+    cone = (inf.flexes @ lines.T).T  # (k', 2n), unit
+    out = secants.copy()
+    for i, u in enumerate(secants):
+        cos = np.abs(cone @ u)
+        if cos.max() > 0.95:
+            out[i] = cone[int(np.argmax(cos))]
+    return out

@@ -1,0 +1,451 @@
+r"""Infinitesimal and second-order analysis: flexes, self-stresses, stress energies, tangent cone.
+
+Notation: :math:`A(p)` is the scaled rigidity matrix of
+:mod:`linkage_widget.constraints` (``c`` rows, ``2n`` columns), :math:`g''(p)[u, v]`
+the bilinear second derivative of the constraints. The internal flexes are an
+orthonormal basis :math:`V` (``(2n, d)``) of :math:`\ker A` orthogonal to the
+trivial (rigid-body) motions the pins leave; the self-stresses a basis
+:math:`W` (``(s, c)``) of :math:`\ker A^T`.
+
+Second order. A path :math:`p(t) = p + t u + \tfrac12 t^2 u' + \dots` keeps
+:math:`g = 0` to second order exactly when :math:`A u = 0` and
+:math:`A u' = -g''[u, u]`; the second equation is solvable exactly when
+:math:`g''[u, u] \perp \ker A^T`. With :math:`u = V c` this is the system of
+homogeneous quadratics (the *stress energies*)
+
+.. math:: Q_j(c) = c^T H_j c = 0, \qquad H_j = \ell\, V^T (w_j^T g'') V,
+          \quad j = 1 \dots s,
+
+(:func:`stress_energy_forms`, dimensionless through the length scale
+:math:`\ell`). Trivial motions never enter: the stress energy of a self-stress
+vanishes on them, since the constraints are invariant under rigid motions.
+
+* *second-order rigid* (:func:`second_order_rigid`): :math:`c = 0` is the only
+  real solution. It implies rigidity (Connelly and Whiteley, 1996).
+* *prestress stable* (:func:`prestress_stable`): some combination
+  :math:`\sum_j \omega_j H_j` is positive definite. It implies second-order
+  rigidity; the converse fails when :math:`d, s \ge 2`.
+* *tangent cone* (:func:`tangent_cone`): the real solution lines of
+  :math:`Q = 0`. Every branch of the configuration set through :math:`p` is
+  tangent to one of them. At a flat parallelogram (:math:`d = 2`, :math:`s = 1`)
+  :math:`Q` is one indefinite binary quadratic form: two lines, the parallelogram
+  branch and the crossed one.
+
+The exact decision for small problems, with rational arithmetic, is
+:mod:`linkage_widget.second_order_solve`; the rest is numerical and says where it
+is not sure (``None``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
+
+from . import _checks
+from .constraints import ConstraintSet, as_flat, as_points
+from .model import Linkage
+from .second_order_solve import SECOND_ORDER_RTOL, cone_lines, exact_second_order_rigid
+
+__all__ = [
+    "RANK_RTOL",
+    "SECOND_ORDER_RTOL",
+    "Infinitesimal",
+    "TangentCone",
+    "infinitesimal",
+    "prestress_stable",
+    "second_order_rigid",
+    "stress_energy_forms",
+    "tangent_cone",
+    "trivial_motions",
+]
+
+#: Relative tolerance of the numerical rank (singular values / largest).
+RANK_RTOL = 1e-7
+#: Matrices with more entries than this are decomposed with one BLAS thread (see spectrum).
+SINGLE_THREAD_SIZE = 40_000
+#: Extra second derivative of extra rows: ``(u, v) -> (r,)``.
+ExtraSecond = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def trivial_motions(positions: Any, pinned: Any = ()) -> np.ndarray:
+    r"""Orthonormal basis of the rigid-body motions that keep the pins still.
+
+    Translations :math:`(1, 0)`, :math:`(0, 1)` and the rotation
+    :math:`(-(y - \bar y), x - \bar x)`, restricted to the combinations that
+    vanish at every pinned vertex.
+
+    Parameters
+    ----------
+    positions : array_like, shape (n, 2)
+    pinned : array_like of int
+
+    Returns
+    -------
+    ndarray, shape (2n, t)
+        ``t`` is 3 without pins (2 for a single point), 1 with one pin, 0 with
+        two pins at distinct places.
+
+    Examples
+    --------
+    >>> trivial_motions([[0, 0], [1, 0]]).shape
+    (4, 3)
+    >>> trivial_motions([[0, 0], [1, 0]], pinned=[0]).shape
+    (4, 1)
+    >>> trivial_motions([[0, 0]]).shape
+    (2, 2)
+    """
+    p = as_points(positions)
+    n = len(p)
+    if n == 0:
+        return np.zeros((0, 0))
+    c = p.mean(axis=0)
+    radius = float(np.sqrt(((p - c) ** 2).sum(axis=1).mean()))
+    rot = np.column_stack([-(p[:, 1] - c[1]), p[:, 0] - c[0]]) / (radius if radius > 0 else 1.0)
+    basis = np.column_stack([np.tile([1.0, 0.0], n), np.tile([0.0, 1.0], n), rot.reshape(-1)])
+    pins = np.asarray(pinned, dtype=np.int64).reshape(-1)
+    if pins.size:
+        at_pins = basis.reshape(n, 2, 3)[pins].reshape(-1, 3)
+        basis = basis @ sla.null_space(at_pins, rcond=1e-10)
+    if basis.shape[1] == 0:
+        return np.zeros((2 * n, 0))
+    return sla.orth(basis, rcond=1e-10)
+
+
+def spectrum(a: np.ndarray, rtol: float) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """Rank, singular values, kernel basis ``(2n, dof)`` and left-kernel basis ``(s, c)``.
+
+    A thin SVD gives the right singular vectors; when there are more rows than
+    columns the left kernel is completed by a Householder QR of the range
+    basis, several times cheaper than a full SVD of a tall matrix.
+    """
+    c, cols = a.shape
+    if c == 0:
+        return 0, np.zeros(0), np.eye(cols), np.zeros((0, 0))
+    if a.size > SINGLE_THREAD_SIZE:
+        # Multithreaded BLAS collapses when the cores are shared (Binder, or the widget's
+        # analysis thread beside its animation): penrose4t took 18-37 s with two threads
+        # under load against 2.3 s with one.
+        with threadpool_limits(limits=1, user_api="blas"):
+            return _spectrum_dense(a, rtol)
+    return _spectrum_dense(a, rtol)
+
+
+def _spectrum_dense(a: np.ndarray, rtol: float) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    c, cols = a.shape
+    u, sv, vt = sla.svd(a, full_matrices=cols > c, lapack_driver="gesdd")
+    rank = int(np.sum(sv > rtol * sv[0])) if sv.size else 0
+    kernel = vt[rank:].T
+    if c > cols:
+        q, _ = sla.qr(u[:, :rank], mode="full")
+        left = q[:, rank:]
+    else:
+        left = u[:, rank:]
+    return rank, sv, kernel, left.T
+
+
+@dataclass(frozen=True, eq=False)
+class Infinitesimal:
+    r"""The first-order data of a placement (see :func:`infinitesimal`).
+
+    Attributes
+    ----------
+    rank : int
+        Numerical rank of :math:`A` (with the extra rows).
+    singular_values : ndarray, shape (min(c, 2n),)
+    trivial : ndarray, shape (2n, t)
+        Orthonormal rigid-body motions inside :math:`\ker A`.
+    flexes : ndarray, shape (2n, d)
+        Orthonormal internal flexes, orthogonal to ``trivial``.
+    stresses : ndarray, shape (s, c)
+        Orthonormal self-stresses (coefficients of the scaled rows).
+    """
+
+    rank: int
+    singular_values: np.ndarray = field(repr=False)
+    trivial: np.ndarray = field(repr=False)
+    flexes: np.ndarray = field(repr=False)
+    stresses: np.ndarray = field(repr=False)
+
+    @property
+    def n_flexes(self) -> int:
+        """``d``, the number of internal flexes."""
+        return int(self.flexes.shape[1])
+
+    @property
+    def n_stresses(self) -> int:
+        """``s``, the number of self-stresses."""
+        return int(self.stresses.shape[0])
+
+
+def infinitesimal(
+    a: Any, positions: Any, pinned: Any = (), *, rtol: float = RANK_RTOL
+) -> Infinitesimal:
+    r"""Split :math:`\ker A` into trivial motions and internal flexes; find the self-stresses.
+
+    The trivial part is :math:`\ker A \cap \operatorname{span}(T)` with :math:`T`
+    from :func:`trivial_motions`, so that extra rows (a motor on a pinned crank)
+    that forbid a rigid motion are honoured.
+
+    Parameters
+    ----------
+    a : array_like or sparse, shape (c, 2n)
+    positions : array_like, shape (n, 2)
+    pinned : array_like of int
+    rtol : float
+        Relative tolerance of the rank.
+
+    Returns
+    -------
+    Infinitesimal
+    """
+    a = a.toarray() if sp.issparse(a) else np.asarray(a, dtype=np.float64)
+    rank, sv, kernel, stresses = spectrum(a, rtol)
+    n2, dof = a.shape[1], kernel.shape[1]
+    if n2 == 0 or dof == 0:
+        return Infinitesimal(rank, sv, np.zeros((n2, 0)), np.zeros((n2, 0)), stresses)
+    triv = trivial_motions(positions, pinned)
+    rest = kernel - triv @ (triv.T @ kernel)
+    u, s_rest, _ = np.linalg.svd(rest, full_matrices=False)
+    internal = int(np.sum(s_rest > 1e-6))
+    flex = u[:, :internal]
+    # what is left of the kernel once the flexes are removed lies in span(T)
+    trivial_part = kernel - flex @ (flex.T @ kernel)
+    tu, ts, _ = np.linalg.svd(trivial_part, full_matrices=False)
+    trivial = tu[:, : int(np.sum(ts > 1e-6))]
+    return Infinitesimal(rank, sv, trivial, flex, stresses)
+
+
+def stress_energy_forms(
+    cs: ConstraintSet,
+    p: Any,
+    flexes: np.ndarray,
+    stresses: np.ndarray,
+    extra_second: ExtraSecond | None = None,
+) -> np.ndarray:
+    r"""Dimensionless forms :math:`H_j[a, b] = \ell\, w_j^T g''(p)[u_a, u_b]`.
+
+    Parameters
+    ----------
+    cs : ConstraintSet
+        Its rows are the first ``cs.n_constraints`` columns of ``stresses``.
+    p : array_like, shape (n, 2) or (2n,)
+    flexes : ndarray, shape (2n, d)
+    stresses : ndarray, shape (s, c + r)
+        ``r`` extra rows after those of ``cs`` (see :func:`tangent_cone`).
+    extra_second : callable or None
+        ``(u, v) -> (r,)``, the second derivative of the extra rows; ``None``
+        means zero (rows linear in the positions).
+
+    Returns
+    -------
+    ndarray, shape (s, d, d)
+        Symmetric; :math:`\ell` is ``cs.length_scale``.
+    """
+    d, c = flexes.shape[1], cs.n_constraints
+    r = stresses.shape[1] - c if stresses.ndim == 2 and stresses.size else 0
+    second = np.zeros((d, d, c + r))
+    for a in range(d):
+        for b in range(a, d):
+            row = cs.second_derivative(p, flexes[:, a], flexes[:, b])
+            if r and extra_second is not None:
+                row = np.concatenate([row, extra_second(flexes[:, a], flexes[:, b])])
+            else:
+                row = np.concatenate([row, np.zeros(r)])
+            second[a, b] = second[b, a] = row
+    return cs.length_scale * np.einsum("sc,abc->sab", stresses.reshape(-1, c + r), second)
+
+
+def prestress_stable(forms: np.ndarray, tol: float = SECOND_ORDER_RTOL) -> bool:
+    """Whether some combination of the symmetric forms ``(s, d, d)`` is positive definite.
+
+    Exact for one flex or one stress; for several of both the least eigenvalue
+    is maximised over stress combinations from several starts (Nelder-Mead), so
+    ``False`` there means only that no such combination was found.
+    """
+    s, d, _ = forms.shape
+    if d == 0:
+        return True
+    if s == 0:
+        return False
+    if d == 1:
+        return bool(np.abs(forms[:, 0, 0]).max() > tol)
+    if s == 1:
+        eig = np.linalg.eigvalsh(forms[0])
+        return bool(eig[0] > tol or eig[-1] < -tol)
+    from scipy.optimize import minimize
+
+    def neg_min_eig(c: np.ndarray) -> float:
+        c = c / max(np.linalg.norm(c), 1e-300)
+        return -float(np.linalg.eigvalsh(np.tensordot(c, forms, axes=1))[0])
+
+    rng = np.random.default_rng(0)
+    starts = [np.eye(s)[k] * sign for k in range(s) for sign in (1, -1)]
+    starts += list(rng.standard_normal((8, s)))
+    for c0 in starts:
+        if -neg_min_eig(c0) > tol:
+            return True
+        res = minimize(neg_min_eig, c0, method="Nelder-Mead", options={"maxiter": 400 * s})
+        if -res.fun > tol:
+            return True
+    return False
+
+
+@dataclass(frozen=True, eq=False)
+class TangentCone:
+    """Result of :func:`tangent_cone`.
+
+    Attributes
+    ----------
+    directions : ndarray, shape (k, n, 2)
+        One unit (Euclidean) internal direction per branch line (sign arbitrary).
+        Where the flexes are not cut down to lines (no self-stress, or all stress
+        energies zero: a regular point of a ``d``-dimensional set) an orthonormal
+        basis of the flexes, with ``singular`` false.
+    singular : bool
+        More infinitesimal flexes than the branches' dimension: the rank dropped.
+    n_flexes, n_stresses : int
+    flexes : ndarray, shape (d, n, 2)
+        The orthonormal internal flexes the lines are combinations of.
+    """
+
+    directions: np.ndarray = field(repr=False)
+    singular: bool
+    n_flexes: int
+    n_stresses: int
+    flexes: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0, 2)))
+
+
+def tangent_cone(
+    linkage: Linkage,
+    *,
+    positions: Any = None,
+    extra_rows: Any = None,
+    extra_second: ExtraSecond | None = None,
+    constraints: ConstraintSet | None = None,
+    rtol: float = RANK_RTOL,
+    flex_rtol: float | None = None,
+) -> TangentCone:
+    r"""The lines of second-order flexes through a placement: the branch directions.
+
+    Parameters
+    ----------
+    linkage : Linkage
+        Supplies the pins (and the constraints, unless ``constraints`` is given).
+    positions : array_like, shape (n, 2), optional
+        Where to evaluate (default: the linkage's vertices). The targets stay
+        those of ``linkage`` (or ``constraints``).
+    extra_rows : array_like or sparse, shape (r, 2n), optional
+        Extra constraint Jacobian rows (motor or drive rows) appended to :math:`A`.
+    extra_second : callable, optional
+        ``(u, v) -> (r,)``: their second derivative. ``None``: zero, exact for rows
+        linear in the positions (pins, holds). A motor row is an angle, not
+        linear: pass its second derivative, or instead give ``constraints`` built
+        with :meth:`~linkage_widget.constraints.ConstraintSet.with_drives`, whose
+        own second derivative covers every drive row.
+    constraints : ConstraintSet, optional
+        Use these rows (drives included) instead of ``linkage``'s.
+    rtol : float
+        Relative tolerance of the rank.
+    flex_rtol : float, optional
+        Count singular values up to ``flex_rtol`` times the largest as flexes
+        (and their left vectors as stresses), so that a placement within about
+        ``flex_rtol`` (relative) of a singular one is treated as that one. The
+        lines then move by about that much.
+
+    Returns
+    -------
+    TangentCone
+
+    Examples
+    --------
+    >>> flat = Linkage([[0, 0], [2, 0], [3, 0], [1, 0]], rods=[(0, 3), (1, 2), (3, 2)],
+    ...                pinned=[0, 1])
+    >>> cone = tangent_cone(flat)
+    >>> cone.singular, len(cone.directions), cone.n_flexes, cone.n_stresses
+    (True, 2, 2, 1)
+    """
+    tol = max(_checks.positive(rtol, "rtol"), flex_rtol or 0.0)
+    cs = constraints if constraints is not None else ConstraintSet.from_linkage(linkage)
+    p = as_flat(linkage.vertices if positions is None else positions)
+    a = cs.jacobian(p).toarray()
+    if extra_rows is not None:
+        extra = extra_rows.toarray() if sp.issparse(extra_rows) else np.asarray(extra_rows, float)
+        a = np.vstack([a, extra.reshape(-1, a.shape[1])])
+    inf = infinitesimal(a, p, linkage.pinned, rtol=tol)
+    n, d = linkage.n_vertices, inf.n_flexes
+    forms = stress_energy_forms(cs, p, inf.flexes, inf.stresses, extra_second)
+    lines, continuum = cone_lines(forms, max(SECOND_ORDER_RTOL, 10.0 * tol))
+    flat_cone = continuum and len(lines) == d and np.allclose(lines, np.eye(d))
+    singular = d > 0 and not flat_cone and (d > 1 or len(lines) == 0)
+    directions = (inf.flexes @ lines.T).T.reshape(-1, n, 2) if d else np.zeros((0, n, 2))
+    return TangentCone(
+        directions=directions,
+        singular=bool(singular),
+        n_flexes=d,
+        n_stresses=inf.n_stresses,
+        flexes=inf.flexes.T.reshape(d, n, 2),
+    )
+
+
+def second_order_rigid(linkage: Linkage, *, rtol: float = RANK_RTOL) -> bool | None:
+    r"""Whether the only second-order flex at the placement is zero.
+
+    ``True`` (second-order rigid, hence rigid) or ``False`` (a nonzero real
+    solution of :math:`Q_j(c) = 0` exists), ``None`` when undecided. Order of the
+    tests: no flex (``True``); no stress (``False``); prestress stability
+    (``True``); a real solution line found numerically within
+    :data:`SECOND_ORDER_RTOL` (:func:`~linkage_widget.second_order_solve.cone_lines`:
+    closed form for one or two flexes, multi-start Gauss-Newton for more) gives
+    ``False``; else the exact rational decision of
+    :func:`~linkage_widget.second_order_solve.exact_second_order_rigid` for
+    small linkages with rational coordinates; else ``True`` for at most two
+    flexes (the closed form found every line) and ``None`` for more.
+
+    Examples
+    --------
+    >>> line = Linkage([[0, 0], [1, 0], [2, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 2])
+    >>> second_order_rigid(line)
+    True
+    """
+    rtol = _checks.positive(rtol, "rtol")
+    cs = ConstraintSet.from_linkage(linkage)
+    p = as_flat(linkage.vertices)
+    inf = infinitesimal(cs.jacobian(p), p, linkage.pinned, rtol=rtol)
+    return decide_second_order(linkage, cs, inf)[0]
+
+
+def decide_second_order(
+    linkage: Linkage, cs: ConstraintSet, inf: Infinitesimal
+) -> tuple[bool | None, str]:
+    """:func:`second_order_rigid` from its first-order data, with how it was decided.
+
+    Returns
+    -------
+    rigid : bool or None
+    how : str
+        ``"no flex"``, ``"no self-stress"``, ``"prestress stable"``, ``"exact"``
+        (rational arithmetic) or ``"numerical"``.
+    """
+    if inf.n_flexes == 0:
+        return True, "no flex"
+    if inf.n_stresses == 0:
+        return False, "no self-stress"
+    forms = stress_energy_forms(cs, linkage.vertices, inf.flexes, inf.stresses)
+    if prestress_stable(forms):
+        return True, "prestress stable"
+    # Numerical lines first: with coordinates rounded to a few decimals the exact rational
+    # placement is rigid at second order by a stress energy of 1e-9, which the tolerances
+    # everywhere else (rank, motion) read as zero; a flex within tolerance is a flex.
+    lines, _ = cone_lines(forms)
+    if len(lines):
+        return False, "numerical"
+    exact = exact_second_order_rigid(linkage, rank=inf.rank)
+    if exact is not None:
+        return exact, "exact"
+    return (True, "numerical") if inf.n_flexes <= 2 else (None, "numerical")
