@@ -3,20 +3,36 @@
 - :class:`SphereChart`: the sphere of a four-rod chain with pinned ends (:mod:`.sphere`).
 - :func:`geodesic_christoffel`, :func:`geodesic_embedded`, :func:`geodesic_simulated`:
   its force-free motion three independent ways (:mod:`.geodesics`).
+- :class:`AngleCoordinate`, :func:`angle_coordinates`, :func:`default_coordinates`: the
+  angles a chart plots (:mod:`.angles`).
+- :func:`trace_curve`: every branch of a 1-DOF linkage's configuration curve, its singular
+  placements, paths along it (:mod:`.curves`).
+- :func:`chart_kind`: ``"curve"``, ``"surface"`` or ``"sphere"`` (:mod:`.kind`).
 """
 
 from __future__ import annotations
 
 from ._errors import ConfigurationError
+from .angles import AngleCoordinate, angle_coordinates, default_coordinates
+from .curves import Branch, ConfigurationCurve, trace_curve
 from .geodesics import Geodesic, geodesic_christoffel, geodesic_embedded, geodesic_simulated
+from .kind import chart_kind, internal_dimension
 from .sphere import Similarity, SphereChart
 
 __all__ = [
+    "AngleCoordinate",
+    "Branch",
+    "ConfigurationCurve",
     "ConfigurationError",
     "Geodesic",
     "Similarity",
     "SphereChart",
+    "angle_coordinates",
+    "chart_kind",
+    "default_coordinates",
     "geodesic_christoffel",
     "geodesic_embedded",
     "geodesic_simulated",
+    "internal_dimension",
+    "trace_curve",
 ]

@@ -1,0 +1,273 @@
+"""Seeding, pseudo-arclength continuation and singular placements for :mod:`.curves`.
+
+Lengths are in the linkage's length scale (median rod). See :mod:`.curves` for the method.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._system import SOLVE_TOL, LinkageSystem
+from .angles import AngleCoordinate
+
+__all__ = ["TraceSettings", "trace_all"]
+
+#: Largest continuation step, smallest before the branch counts as ended (length scales).
+MAX_STEP, MIN_STEP = 0.08, 1e-7
+#: Largest change of an angle coordinate per step (radians, ~4 degrees).
+MAX_TURN = 0.07
+#: The corrector may move the predicted point by at most this fraction of the step.
+DEVIATION = 0.2
+#: Consecutive tangents must agree this well (cosine), else the step is halved.
+ALIGN = 0.9
+#: A seed within this many length scales of a traced branch lies on it.
+COVER = 2e-3
+#: Steps per branch before giving up (a branch this long is drawn as traced so far).
+MAX_STEPS = 6000
+#: A local minimum of the rank measure below this fraction of its median is refined.
+DIP = 0.3
+#: Rank measure below which a refined placement is singular (see curves.SINGULAR_TOL).
+SINGULAR = 1e-6
+#: Two singular placements closer than this (length scales) are the same.
+SAME = 1e-5
+
+
+@dataclass(frozen=True)
+class TraceSettings:
+    """Seeding effort: ``samples`` held values per coordinate, ``guesses`` random starts each."""
+
+    samples: int = 36
+    guesses: int = 24
+    seed: int = 0
+
+
+def _seeds(system: LinkageSystem, coords: Sequence[AngleCoordinate], s: TraceSettings):
+    """Distinct placements with one coordinate held at sampled values, current one first."""
+    rng = np.random.default_rng(s.seed)
+    x_now = system.unknowns(system.linkage.vertices)
+    found = [x_now[None]]
+    values = np.linspace(-np.pi, np.pi, s.samples, endpoint=False)
+    for c in coords:
+        starts = np.concatenate([x_now[None], system.random_guesses(s.guesses, rng)])
+        x0 = np.repeat(starts, len(values), axis=0)
+        target = np.tile(values, len(starts))[:, None]
+        x, ok = system.solve(x0, [c], target)
+        found.append(x[ok])
+    seeds = np.concatenate(found)
+    seeds = seeds[system.solved(seeds)]
+    key = np.round(seeds / (1e-6 * system.scale))
+    _, first = np.unique(key, axis=0, return_index=True)
+    return seeds[np.sort(first)]
+
+
+def _null_vector(system: LinkageSystem, x: np.ndarray) -> np.ndarray:
+    jac = system.jacobian(x[None])[0]
+    if jac.shape[0] == 0:
+        raise ValueError("no constraints")
+    return np.linalg.svd(jac)[2][-1]
+
+
+def _correct(system: LinkageSystem, pred: np.ndarray, tau: np.ndarray) -> np.ndarray | None:
+    """Gauss-Newton onto ``F = 0`` within the hyperplane through ``pred`` normal to ``tau``."""
+    x = pred.copy()
+    for _ in range(12):
+        f, jac = system.residual_and_jacobian(x[None])
+        if np.abs(f).max() <= SOLVE_TOL * system.scale:
+            return x if system.solved(x[None])[0] else None
+        a = np.vstack([jac[0], tau])
+        b = np.r_[f[0], tau @ (x - pred)]
+        x = x - np.linalg.lstsq(a, b, rcond=None)[0]
+        if not np.all(np.isfinite(x)):
+            return None
+    return None
+
+
+def _angles(system: LinkageSystem, coords, x: np.ndarray) -> np.ndarray:
+    p = system.positions(x)
+    return np.array([c.value(p) for c in coords])
+
+
+def _step(system, coords, x, tau, h):
+    """One accepted continuation step ``(x, tau, h)`` from ``x``, or None when h underflows."""
+    scale = system.scale
+    while h >= MIN_STEP * scale:
+        new = _correct(system, x + h * tau, tau)
+        if new is not None and np.linalg.norm(new - x - h * tau) <= DEVIATION * h:
+            turn = np.angle(
+                np.exp(1j * (_angles(system, coords, new) - _angles(system, coords, x)))
+            )
+            t_new = _null_vector(system, new)
+            t_new = t_new if t_new @ tau >= 0 else -t_new
+            if t_new @ tau >= ALIGN and np.abs(turn).max() <= MAX_TURN:
+                return new, t_new, h
+        h *= 0.5
+    return None
+
+
+def _walk(system, coords, x0, tau0):
+    """Points from ``x0`` along ``tau0`` until back at ``x0`` (closed) or stuck."""
+    points, x, tau, h = [x0], x0, tau0, 0.25 * MAX_STEP * system.scale
+    for _ in range(MAX_STEPS):
+        got = _step(system, coords, x, tau, h)
+        if got is None:
+            return np.array(points), False
+        new, tau, taken = got
+        if len(points) > 3 and tau @ tau0 > 0:
+            seg = new - x
+            s = np.clip((x0 - x) @ seg / (seg @ seg), 0.0, 1.0)
+            if np.linalg.norm(x + s * seg - x0) < 0.25 * taken:
+                return np.array(points), True
+        points.append(new)
+        x, h = new, min(1.5 * taken, MAX_STEP * system.scale)
+    return np.array(points), False
+
+
+def _trace_branch(system, coords, seed):
+    tau = _null_vector(system, seed)
+    forward, closed = _walk(system, coords, seed, tau)
+    if closed:
+        return forward, True
+    backward, _ = _walk(system, coords, seed, -tau)
+    return np.concatenate([backward[::-1], forward[1:]]), False
+
+
+def _distance_to_polyline(points: np.ndarray, line: np.ndarray, closed: bool) -> np.ndarray:
+    """Distance of each of ``points (s, d)`` to the polyline ``line (k, d)``."""
+    a = line if not closed else np.vstack([line, line[:1]])
+    if len(a) == 1:
+        return np.linalg.norm(points - a[0], axis=1)
+    seg = a[1:] - a[:-1]
+    rel = points[:, None, :] - a[None, :-1, :]
+    s = np.clip((rel * seg).sum(-1) / np.maximum((seg * seg).sum(-1), 1e-300), 0.0, 1.0)
+    return np.linalg.norm(rel - s[..., None] * seg, axis=-1).min(axis=1)
+
+
+def _rank_measure(system: LinkageSystem, xs: np.ndarray) -> np.ndarray:
+    """sigma_{2f-1}(J) / sigma_1(J) at each row of ``xs`` (0 where two flexes exist)."""
+    sv = np.linalg.svd(system.jacobian(xs), compute_uv=False)
+    pad = max(system.size - sv.shape[-1], 0)  # fewer rows than unknowns: zeros at the end
+    sv = np.concatenate([sv, np.zeros(sv.shape[:-1] + (pad,))], axis=-1)
+    return sv[..., system.size - 2] / sv[..., 0]
+
+
+def _refine(system: LinkageSystem, xa: np.ndarray, xb: np.ndarray):
+    """The placement of least rank measure on the curve between ``xa`` and ``xb``."""
+    chord = xb - xa
+    tau = chord / np.linalg.norm(chord)
+
+    def at(s: float):
+        y = _correct(system, xa + s * chord, tau)
+        return (np.inf, None) if y is None else (_rank_measure(system, y[None])[0], y)
+
+    lo, hi, g = 0.0, 1.0, (np.sqrt(5.0) - 1.0) / 2.0
+    c, d = hi - g * (hi - lo), lo + g * (hi - lo)
+    fc, fd = at(c)[0], at(d)[0]
+    for _ in range(60):
+        if fc < fd:
+            hi, d, fd = d, c, fc
+            c = hi - g * (hi - lo)
+            fc = at(c)[0]
+        else:
+            lo, c, fc = c, d, fd
+            d = lo + g * (hi - lo)
+            fd = at(d)[0]
+    s = 0.5 * (lo + hi)
+    value, y = at(s)
+    return s, value, y
+
+
+def _polish(system: LinkageSystem, y: np.ndarray) -> np.ndarray | None:
+    r"""Newton on the singular-placement system from a nearby placement ``y``.
+
+    Unknowns :math:`(X, v)`: :math:`F(X) = 0`, :math:`J(X)v = 0`, :math:`|v|^2 = 1`,
+    :math:`v \cdot e = 0` with :math:`e` the tangent at ``y``: :math:`v` is the second
+    infinitesimal flex, which exists exactly at a rank drop. Square for a generic 1-DOF
+    linkage (:math:`c = 2f - 1`), consistent least squares otherwise; the derivative of
+    :math:`J(X)v` is a central difference (exact for the quadratic rod rows). A crossing
+    is not transversal (rank drops are not generic), so this system is singular there
+    and Newton converges linearly, halving the error per step, to about the square root
+    of round-off (1e-8 length scales): a singular placement is that well determined.
+    """
+    n, eps = system.size, 1e-6 * system.scale
+    jac = system.jacobian(y[None])[0]
+    vt = np.linalg.svd(np.vstack([jac, np.zeros((max(n - len(jac), 0), n))]))[2]
+    e, v, x = vt[-1], vt[-2], y.copy()
+    for _ in range(60):
+        f, jac = system.residual_and_jacobian(x[None])
+        res = np.r_[f[0], jac[0] @ v, v @ v - 1.0, v @ e]
+        if np.abs(res).max() <= 1e-15 * system.scale:
+            break
+        shifted = system.jacobian(x[None] + eps * np.eye(n))
+        back = system.jacobian(x[None] - eps * np.eye(n))
+        hv = ((shifted - back) @ v).T / (2 * eps)  # (c, n): d(J v)/dX
+        zeros = np.zeros_like(jac[0])
+        a = np.block([[jac[0], zeros], [hv, jac[0]], [np.zeros((2, n)), np.vstack([2 * v, e])]])
+        delta = np.linalg.lstsq(a, -res, rcond=None)[0]
+        x, v = x + delta[:n], v + delta[n:]
+        if np.abs(delta).max() <= 1e-14 * system.scale:
+            break
+    return x if system.solved(x[None])[0] else None
+
+
+def _singular_on(system, xs: np.ndarray, closed: bool):
+    """Refined singular placements along one branch: list of (insert_after, x)."""
+    k = len(xs)
+    if k < 3:
+        return []
+    mu = _rank_measure(system, xs)
+    prev, nxt = np.roll(mu, 1), np.roll(mu, -1)
+    idx = np.flatnonzero((mu <= prev) & (mu <= nxt) & (mu < DIP * np.median(mu)))
+    out = []
+    for i in idx.tolist():
+        if not closed and i in (0, k - 1):
+            continue
+        a, b = xs[(i - 1) % k], xs[(i + 1) % k]
+        s, _, y = _refine(system, a, b)
+        y = _polish(system, xs[i] if y is None else y)
+        if y is None or _rank_measure(system, y[None])[0] > SINGULAR:
+            continue
+        chord = b - a
+        s_mid = (xs[i] - a) @ chord / (chord @ chord)
+        out.append(((i - 1) % k if s < s_mid else i, y))
+    return out
+
+
+def _insert(xs: np.ndarray, found: list) -> tuple[np.ndarray, list[int]]:
+    """``xs`` with each singular placement inserted after its index; their new indices."""
+    order = sorted(range(len(found)), key=lambda j: found[j][0])
+    rows, where, shift = list(xs), [0] * len(found), 0
+    for j in order:
+        after, y = found[j]
+        rows.insert(after + 1 + shift, y)
+        where[j] = after + 1 + shift
+        shift += 1
+    return np.array(rows), where
+
+
+def trace_all(system: LinkageSystem, coords, settings: TraceSettings):
+    """All branches ``[(X (k, 2f), closed)]`` and singular placements ``[(x, [(b, i)])]``."""
+    seeds = _seeds(system, coords, settings)
+    branches = []
+    while len(seeds):
+        xs, closed = _trace_branch(system, coords, seeds[0])
+        branches.append((xs, closed))
+        near = _distance_to_polyline(seeds, xs, closed) <= COVER * system.scale
+        near[0] = True
+        seeds = seeds[~near]
+    singular: list[tuple[np.ndarray, list[tuple[int, int]]]] = []
+    for b, (xs, closed) in enumerate(branches):
+        found = _singular_on(system, xs, closed)
+        xs, where = _insert(xs, found)
+        branches[b] = (xs, closed)
+        for (_, y), i in zip(found, where, strict=True):
+            for x_known, places in singular:
+                if np.linalg.norm(x_known - y) < SAME * system.scale:
+                    places.append((b, i))
+                    xs[i] = x_known  # one placement, the same on every branch through it
+                    break
+            else:
+                singular.append((y, [(b, i)]))
+    return branches, singular

@@ -1,0 +1,193 @@
+r"""A linkage's constraints as a batched square-ish system in the free coordinates.
+
+The configuration set of a pinned linkage is :math:`\{X : F(X) = 0\}`, :math:`X \in
+\mathbb{R}^{2f}` the positions of its ``f`` unpinned vertices. Rows (all in length units,
+so one tolerance fits all):
+
+* rod :math:`(i, j)`: :math:`(|p_i - p_j|^2 - L^2) / (2L)`;
+* fixed angle at :math:`i` between :math:`a = p_j - p_i`, :math:`b = p_k - p_i`, target
+  :math:`\theta_0`: :math:`(a \times b\,\cos\theta_0 - a \cdot b\,\sin\theta_0) / \ell`,
+  :math:`\ell = \sqrt{|a_0||b_0|}` (also zero at :math:`\theta_0 + \pi`; solutions are
+  checked against the true angle afterwards);
+* optional angle coordinates held at values :math:`c`: :math:`s\,\mathrm{wrap}(\vartheta(p)
+  - c)` with :math:`s` the median rod length.
+
+Everything is vectorised over a leading batch axis: Newton's method runs on thousands of
+starting guesses at once (seeding every branch of a curve, every cell of a torus grid).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..constraints import ConstraintSet
+from ..model import Linkage
+from .angles import AngleCoordinate
+
+__all__ = ["LinkageSystem"]
+
+#: A placement solves the constraints when every row is at most this many length scales.
+SOLVE_TOL = 1e-10
+#: Levenberg-Marquardt damping relative to the mean diagonal of J^T J (a regular solve
+#: where the system is regular; a least-squares step where it is not).
+_DAMPING = 1e-12
+#: A Newton step moves no vertex coordinate more than this many length scales (keeps
+#: random starting guesses from flying off).
+_MAX_MOVE = 0.5
+
+
+def _wrap(x: np.ndarray) -> np.ndarray:
+    return (x + np.pi) % (2.0 * np.pi) - np.pi
+
+
+@dataclass(frozen=True, eq=False)
+class LinkageSystem:
+    """The constraints of a pinned linkage in its free coordinates (module docstring)."""
+
+    linkage: Linkage
+    free: np.ndarray
+    constraints: ConstraintSet
+    scale: float
+
+    @classmethod
+    def build(cls, linkage: Linkage) -> LinkageSystem:
+        """The system of ``linkage`` with targets at its current placement."""
+        free = np.setdiff1d(np.arange(linkage.n_vertices), linkage.pinned)
+        cs = ConstraintSet.from_linkage(linkage)
+        return cls(linkage.copy(), free, cs, float(cs.length_scale))
+
+    @property
+    def size(self) -> int:
+        """Number of unknowns ``2f``."""
+        return 2 * len(self.free)
+
+    def unknowns(self, positions: np.ndarray) -> np.ndarray:
+        """``X (..., 2f)`` from positions ``(..., n, 2)``."""
+        p = np.asarray(positions, np.float64)
+        return p[..., self.free, :].reshape(p.shape[:-2] + (self.size,))
+
+    def positions(self, x: np.ndarray) -> np.ndarray:
+        """Positions ``(..., n, 2)`` from ``X (..., 2f)`` (pinned vertices at their pins)."""
+        x = np.asarray(x, np.float64)
+        out = np.array(
+            np.broadcast_to(self.linkage.vertices, x.shape[:-1] + (self.linkage.n_vertices, 2))
+        )
+        out[..., self.free, :] = x.reshape(x.shape[:-1] + (len(self.free), 2))
+        return out
+
+    def residual_and_jacobian(
+        self,
+        x: np.ndarray,
+        coords: Sequence[AngleCoordinate] = (),
+        targets: np.ndarray | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``F (B, c)`` and ``J (B, c, 2f)`` at ``X (B, 2f)``; coordinate rows last."""
+        p = self.positions(x)
+        rows, grads = self._rod_rows(p)
+        r2, g2 = self._angle_rows(p)
+        rows, grads = rows + r2, grads + g2
+        for k, c in enumerate(coords):
+            rows.append(self.scale * _wrap(c.value(p) - targets[..., k]))
+            grads.append(self.scale * c.gradient(p))
+        if not rows:
+            return np.zeros(x.shape[:-1] + (0,)), np.zeros(x.shape[:-1] + (0, self.size))
+        f = np.stack(rows, axis=-1)
+        jac = np.stack(grads, axis=-3)[..., self.free, :]
+        return f, jac.reshape(jac.shape[:-2] + (self.size,))
+
+    def _rod_rows(self, p: np.ndarray) -> tuple[list, list]:
+        cs = self.constraints
+        if not len(cs.rods):
+            return [], []
+        i, j = cs.rods[:, 0], cs.rods[:, 1]
+        d = p[..., i, :] - p[..., j, :]
+        f = ((d * d).sum(axis=-1) - cs.lengths**2) / (2.0 * cs.lengths)
+        g = np.zeros(p.shape[:-2] + (len(i),) + p.shape[-2:])
+        r = np.arange(len(i))
+        g[..., r, i, :] = d / cs.lengths[:, None]
+        g[..., r, j, :] = -d / cs.lengths[:, None]
+        return list(np.moveaxis(f, -1, 0)), list(np.moveaxis(g, -3, 0))
+
+    def _angle_rows(self, p: np.ndarray) -> tuple[list, list]:
+        cs = self.constraints
+        if not len(cs.angles):
+            return [], []
+        i, j, k = cs.angles.T
+        a, b = p[..., j, :] - p[..., i, :], p[..., k, :] - p[..., i, :]
+        c0, s0, ell = np.cos(cs.angle_targets), np.sin(cs.angle_targets), cs.angle_scales
+        f = ((a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]) * c0 - (a * b).sum(-1) * s0) / ell
+        # d/da and d/db of cross(a, b) c0 - dot(a, b) s0
+        da = (np.stack([b[..., 1], -b[..., 0]], -1) * c0[:, None] - b * s0[:, None]) / ell[:, None]
+        db = (np.stack([-a[..., 1], a[..., 0]], -1) * c0[:, None] - a * s0[:, None]) / ell[:, None]
+        g = np.zeros(p.shape[:-2] + (len(i),) + p.shape[-2:])
+        r = np.arange(len(i))
+        g[..., r, j, :] = da
+        g[..., r, k, :] = db
+        g[..., r, i, :] = -da - db
+        return list(np.moveaxis(f, -1, 0)), list(np.moveaxis(g, -3, 0))
+
+    def solve(
+        self,
+        x0: np.ndarray,
+        coords: Sequence[AngleCoordinate] = (),
+        targets: np.ndarray | None = None,
+        iterations: int = 40,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Damped Gauss-Newton from every row of ``x0 (B, 2f)``: ``(X, converged (B,))``.
+
+        A converged row satisfies every constraint (and coordinate target) to
+        :data:`SOLVE_TOL` length scales, fixed angles checked against their true value.
+        """
+        x = np.array(x0, np.float64)
+        for _ in range(iterations):
+            f, jac = self.residual_and_jacobian(x, coords, targets)
+            if f.shape[-1] == 0:
+                break
+            done = np.abs(f).max(axis=-1) <= SOLVE_TOL * self.scale
+            if done.all():
+                break
+            jt = np.swapaxes(jac, -1, -2)
+            normal = jt @ jac
+            mu = _DAMPING * (np.trace(normal, axis1=-2, axis2=-1) / self.size + 1e-300)
+            normal = normal + mu[..., None, None] * np.eye(self.size)
+            step = -np.linalg.solve(normal, (jt @ f[..., None]))[..., 0]
+            big = np.abs(step).max(axis=-1) / (_MAX_MOVE * self.scale)
+            step = step / np.maximum(big, 1.0)[..., None]
+            x = np.where(done[..., None], x, x + step)
+        return x, self.solved(x, coords, targets)
+
+    def solved(
+        self,
+        x: np.ndarray,
+        coords: Sequence[AngleCoordinate] = (),
+        targets: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Whether each row of ``x`` satisfies the constraints (true angles) and targets."""
+        f, _ = self.residual_and_jacobian(x, coords, targets)
+        ok = (
+            np.abs(f).max(axis=-1) <= 10 * SOLVE_TOL * self.scale
+            if f.shape[-1]
+            else np.ones(len(x), bool)
+        )
+        if len(self.constraints.angles):
+            p = self.positions(x)
+            i, j, k = self.constraints.angles.T
+            a, b = p[..., j, :] - p[..., i, :], p[..., k, :] - p[..., i, :]
+            ang = np.arctan2(a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0], (a * b).sum(-1))
+            ok &= np.abs(_wrap(ang - self.constraints.angle_targets)).max(axis=-1) < 1e-6
+        return ok & np.all(np.isfinite(x), axis=-1)
+
+    def jacobian(self, x: np.ndarray) -> np.ndarray:
+        """The constraint Jacobian alone, ``(..., c, 2f)``."""
+        return self.residual_and_jacobian(np.asarray(x, np.float64))[1]
+
+    def random_guesses(self, count: int, rng: np.random.Generator) -> np.ndarray:
+        """``count`` random ``X`` in the linkage's bounding box grown by its size."""
+        p = self.linkage.vertices
+        lo, hi = p.min(axis=0), p.max(axis=0)
+        pad = max(float(np.max(hi - lo)), self.scale)
+        pts = rng.uniform(lo - pad, hi + pad, size=(count, len(self.free), 2))
+        return pts.reshape(count, self.size)

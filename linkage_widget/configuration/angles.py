@@ -1,0 +1,163 @@
+r"""Angle coordinates of a linkage: a rod's direction, or the angle at a joint between two rods.
+
+A configuration chart plots a placement by two angles. :class:`AngleCoordinate` is one
+such angle, a smooth function of the positions with its gradient (for Newton's method
+and continuation). :func:`angle_coordinates` lists the candidates of a linkage, the rods
+at a pinned joint (cranks, rockers) first; :func:`default_coordinates` picks two that
+vary independently along the linkage's motion at its current placement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+
+from ..constraints import ConstraintSet
+from ..model import Linkage
+from ._errors import ConfigurationError
+
+__all__ = ["AngleCoordinate", "angle_coordinates", "default_coordinates"]
+
+#: An angle varies along a flex when its rate is at least this (radians per unit of flex,
+#: the flex normalised to unit length over the median rod).
+_VARIES = 1e-6
+
+
+def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+
+
+@dataclass(frozen=True)
+class AngleCoordinate:
+    r"""One angle of a placement, radians in :math:`(-\pi, \pi]`.
+
+    Attributes
+    ----------
+    kind : {"direction", "joint"}
+        ``"direction"``: the direction of the rod from ``vertices[0]`` to ``vertices[1]``,
+        :math:`\operatorname{atan2}(p_j - p_i)`. ``"joint"``: the signed angle at apex
+        ``vertices[0]`` from the rod to ``vertices[1]`` to the rod to ``vertices[2]``,
+        :math:`\operatorname{atan2}(a \times b, a \cdot b)`.
+    vertices : tuple of int
+    label : str
+        For axes, e.g. ``"direction of rod 0→1"`` or ``"angle at 2 (1, 3)"``.
+    """
+
+    kind: str
+    vertices: tuple[int, ...]
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        size = {"direction": 2, "joint": 3}.get(self.kind)
+        if size is None or len(self.vertices) != size or len(set(self.vertices)) != size:
+            raise ConfigurationError(
+                f"an angle coordinate is a 'direction' (2 distinct vertices) or a 'joint' "
+                f"(3 distinct vertices); got {self.kind!r} with {self.vertices}"
+            )
+        if not self.label:
+            v = self.vertices
+            text = f"direction of rod {v[0]}→{v[1]}" if size == 2 else f"angle at {v[0]} {v[1:]}"
+            object.__setattr__(self, "label", text)
+
+    def _arms(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        v = self.vertices
+        if self.kind == "direction":
+            return np.broadcast_to([1.0, 0.0], p[..., 0, :].shape), p[..., v[1], :] - p[
+                ..., v[0], :
+            ]
+        return p[..., v[1], :] - p[..., v[0], :], p[..., v[2], :] - p[..., v[0], :]
+
+    def value(self, positions: Any) -> np.ndarray:
+        """The angle at placements ``(..., n, 2)``, shape ``(...)``."""
+        a, b = self._arms(np.asarray(positions, np.float64))
+        return np.arctan2(_cross(a, b), (a * b).sum(axis=-1))
+
+    def gradient(self, positions: Any) -> np.ndarray:
+        r"""Its derivative with respect to the positions, shape ``(..., n, 2)``.
+
+        For an arm :math:`b` the angle's gradient is :math:`b^\perp / |b|^2` with
+        :math:`b^\perp = (-b_y, b_x)`.
+        """
+        p = np.asarray(positions, np.float64)
+        a, b = self._arms(p)
+        out = np.zeros_like(p)
+        v = self.vertices
+        db = np.stack([-b[..., 1], b[..., 0]], axis=-1) / (b * b).sum(axis=-1)[..., None]
+        if self.kind == "direction":
+            out[..., v[1], :] += db
+            out[..., v[0], :] -= db
+            return out
+        da = np.stack([-a[..., 1], a[..., 0]], axis=-1) / (a * a).sum(axis=-1)[..., None]
+        out[..., v[2], :] += db
+        out[..., v[1], :] -= da
+        out[..., v[0], :] += da - db
+        return out
+
+
+def angle_coordinates(linkage: Linkage) -> list[AngleCoordinate]:
+    """Candidate angle coordinates of ``linkage``, the most natural first.
+
+    Directions of rods with exactly one pinned end, measured from that end (cranks and
+    rockers); then the angle between each pair of consecutive rods at every joint
+    without a fixed angle there; then the directions of the remaining rods.
+    """
+    pinned = set(linkage.pinned.tolist())
+    cranks, others = [], []
+    for i, j in linkage.rods.tolist():
+        if (i in pinned) != (j in pinned):
+            root, tip = (i, j) if i in pinned else (j, i)
+            cranks.append(AngleCoordinate("direction", (root, tip)))
+        elif not (i in pinned and j in pinned):
+            others.append(AngleCoordinate("direction", (i, j)))
+    fixed = {(int(a), int(min(b, c)), int(max(b, c))) for a, b, c in linkage.angles.tolist()}
+    joints = []
+    for apex in range(linkage.n_vertices):
+        arms = sorted(int(v) for v in linkage.neighbors(apex))
+        for j, k in zip(arms, arms[1:], strict=False):
+            if (apex, j, k) not in fixed:
+                joints.append(AngleCoordinate("joint", (apex, j, k)))
+    return cranks + joints + others
+
+
+def _internal_flexes(linkage: Linkage) -> np.ndarray:
+    """Orthonormal infinitesimal flexes at the current placement, ``(k, 2n)`` (pinned)."""
+    a = ConstraintSet.from_linkage(linkage).jacobian(linkage.vertices).toarray()
+    if a.shape[0] == 0:
+        return np.eye(a.shape[1])
+    return sla.null_space(a, rcond=1e-9).T
+
+
+def default_coordinates(linkage: Linkage) -> tuple[AngleCoordinate, AngleCoordinate]:
+    """Two candidates of :func:`angle_coordinates` that move independently.
+
+    With one internal degree of freedom: the first two whose rates along the flex are
+    nonzero (a crank and the output rocker of a four-bar). With two: the first pair whose
+    2x2 rate matrix on the flexes is regular (the two cranks of a five-bar).
+
+    Raises
+    ------
+    ConfigurationError
+        When no such pair exists (a rigid linkage, or one whose angles do not move).
+    """
+    flexes = _internal_flexes(linkage)
+    candidates = angle_coordinates(linkage)
+    p = linkage.vertices
+    scale = float(np.median(linkage.rod_lengths())) if linkage.n_rods else 1.0
+    rates = np.array([c.gradient(p).reshape(-1) @ flexes.T for c in candidates]) * scale
+    rates = rates.reshape(len(candidates), len(flexes))
+    if len(flexes) == 1:
+        moving = [k for k in range(len(candidates)) if abs(rates[k, 0]) > _VARIES]
+        if len(moving) >= 2:
+            return candidates[moving[0]], candidates[moving[1]]
+    elif len(flexes) == 2:
+        for i in range(len(candidates)):
+            for j in range(i + 1, len(candidates)):
+                if abs(np.linalg.det(rates[[i, j]])) > _VARIES:
+                    return candidates[i], candidates[j]
+    raise ConfigurationError(
+        f"no two angles of this linkage move independently along its {len(flexes)} "
+        "infinitesimal motion(s) here; pick the angle coordinates explicitly"
+    )
