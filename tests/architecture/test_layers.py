@@ -36,6 +36,7 @@ LAYERS: dict[str, int] = {
     "local_dimension": 5,
     "groebner": 5,
     "sparse_rank": 5,
+    "sparse_bases": 5,
     "examples": 6,
     "motion": 7,
     "configuration": 8,
