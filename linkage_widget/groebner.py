@@ -1,0 +1,265 @@
+r"""Exact local dimension of a linkage's configuration set, by Gröbner bases (sympy).
+
+Mobility is the dimension of the component of the configuration variety that
+passes through the current placement, not a count and not a rank (the theme of
+the Bennett and Bricard papers that use Gröbner bases to prove that an
+overconstrained linkage moves). This module decides it exactly for small
+linkages whose coordinates are short decimals.
+
+The variety
+-----------
+The unknowns are the coordinates of the unpinned joints; pinned joints are
+constants. Every rod :math:`ij` gives
+:math:`|x_i - x_j|^2 - |p_i - p_j|^2`, every fixed angle :math:`(i, j, k)`
+(at :math:`i`, :math:`a = x_j - x_i`, :math:`b = x_k - x_i`) gives
+:math:`(a \times b)(a_0 \cdot b_0) - (a \cdot b)(a_0 \times b_0)`, where
+:math:`p` and :math:`a_0, b_0` are the current placement made rational. The
+lengths are taken from that rational placement, so :math:`p` lies exactly on
+the variety :math:`V`. The trivial motions that the pins leave are removed by
+fixing a joint and putting a second joint on its current ray from the first
+(a rotation and two translations; only a discrete reflection is left).
+
+The local dimension
+-------------------
+Let :math:`D` be the largest dimension of a component of :math:`V` through
+:math:`p`. Cut :math:`V` with :math:`d` random hyperplanes :math:`H_1, \dots,
+H_d` through :math:`p`: a component of dimension :math:`e \ge d` through
+:math:`p` leaves components of dimension :math:`e - d` through :math:`p`. With
+one more random linear form :math:`f` vanishing at :math:`p`,
+
+.. math:: V(J : f^\infty) = \overline{V(J) \setminus V(f)}, \qquad
+          J = I + (H_1, \dots, H_d),
+
+keeps exactly the components of :math:`V(J)` not inside the hyperplane
+:math:`f = 0` — every positive-dimensional one through :math:`p`, but not the
+isolated point :math:`p`. So :math:`p \in V(J : f^\infty)` if and only if
+:math:`d < D`, and :math:`D` is the least :math:`d` for which the test fails.
+The saturation is one Gröbner basis of :math:`J + (1 - t f)` in an elimination
+order (:math:`t` first, then degree reverse lexicographic), keeping the
+elements free of :math:`t`. Components away from :math:`p` (a folded
+placement, the mirror image) never enter: this is how the component through
+the placement is chosen without a primary decomposition.
+
+Complex and real
+----------------
+Gröbner bases see complex points, so :math:`D` is the *complex* local
+dimension, an upper bound of the real one. :math:`D = 0` therefore proves
+that the placement is rigid (isolated even among complex placements); a real
+motion of dimension :math:`D` found numerically (:mod:`linkage_widget.local_dimension`)
+proves that the bound is attained.
+
+Cost (sympy 1.14, one core): a flat parallelogram 0.1 s, three parallel cranks
+0.5 s, a five-bar 2.4 s, the collinear :math:`K_{3,3}` (9 unknowns) 4.5 s.
+The cost grows quickly with the number of unknowns, hence ``max_variables``.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from .model import Linkage
+
+__all__ = ["MAX_VARIABLES", "exact_local_dimension", "rational_placement"]
+
+#: Above this many unknowns :func:`exact_local_dimension` declines (returns ``None``).
+MAX_VARIABLES = 10
+#: Largest denominator tried when a coordinate is not a short decimal.
+MAX_DENOMINATOR = 10**6
+#: Coordinates with more significant digits than this are not taken as exact decimals.
+MAX_DIGITS = 12
+
+
+def rational_placement(vertices: Any) -> list[tuple[Fraction, Fraction]] | None:
+    """The placement as exact fractions, or ``None`` if a coordinate is not a short rational.
+
+    A coordinate is taken at its shortest decimal form (``0.1`` is 1/10) when that has
+    at most :data:`MAX_DIGITS` significant digits, else as the simplest fraction with
+    denominator at most :data:`MAX_DENOMINATOR` whose float is exactly the coordinate.
+
+    >>> rational_placement([[0.1, 2.0], [1 / 3, -0.75]])
+    [(Fraction(1, 10), Fraction(2, 1)), (Fraction(1, 3), Fraction(-3, 4))]
+    """
+    points = np.asarray(vertices, dtype=float).reshape(-1, 2)
+    out = []
+    for x, y in points:
+        rx, ry = _rational(float(x)), _rational(float(y))
+        if rx is None or ry is None:
+            return None
+        out.append((rx, ry))
+    return out
+
+
+def _rational(x: float) -> Fraction | None:
+    if not np.isfinite(x):
+        return None
+    text = repr(x)
+    mantissa = text.split("e")[0].replace("-", "").replace(".", "").lstrip("0")
+    if len(mantissa) <= MAX_DIGITS:
+        return Fraction(text)
+    # Only a fraction whose float is exactly this coordinate (2/3, 1/7): accepting one that
+    # is merely close would move the joints and could undo a special position (three
+    # parallel cranks of irrational direction), and the exact answer would then be wrong.
+    guess = Fraction(x).limit_denominator(MAX_DENOMINATOR)
+    return guess if float(guess) == x else None
+
+
+def exact_local_dimension(
+    linkage: Linkage, *, max_variables: int = MAX_VARIABLES, seed: int = 0
+) -> int | None:
+    r"""Complex local dimension of the configuration set at the current placement.
+
+    Trivial motions (those the pins leave) are removed, so a mechanism that moves
+    with one internal degree of freedom gives 1 and a rigid placement 0.
+
+    Parameters
+    ----------
+    linkage : Linkage
+    max_variables : int, keyword-only
+        Decline (return ``None``) when more unknowns remain after pins and the
+        trivial-motion gauge; the Gröbner basis grows quickly with their number.
+    seed : int, keyword-only
+        Seed of the random hyperplanes (any seed gives the same answer except on a
+        set of measure zero).
+
+    Returns
+    -------
+    int or None
+        :math:`D`, an upper bound of the real local dimension and equal to it when
+        a real motion of that dimension exists; ``None`` when the linkage is too
+        large or its coordinates are not short rationals.
+
+    Examples
+    --------
+    >>> four_bar = Linkage([[0, 0], [0.6, 0.8], [3.6, 2.4], [4, 0]],
+    ...                    rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
+    >>> exact_local_dimension(four_bar)
+    1
+    >>> line = Linkage([[0, 0], [1, 0], [2, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 2])
+    >>> exact_local_dimension(line)
+    0
+    """
+    placement = rational_placement(linkage.vertices)
+    if placement is None:
+        return None
+    system = _polynomial_system(linkage, placement)
+    if system is None:
+        return 0
+    polys, gens, point = system
+    if len(gens) > max_variables:
+        return None
+    rng = random.Random(seed)
+    for d in range(len(gens) + 1):
+        cuts = [_random_form(gens, point, rng) for _ in range(d)]
+        if not _on_positive_dimensional_part(
+            polys + cuts, _random_form(gens, point, rng), gens, point
+        ):
+            return d
+    return len(gens)
+
+
+def _polynomial_system(
+    linkage: Linkage, placement: list[tuple[Fraction, Fraction]]
+) -> tuple[list[Any], list[Any], dict[Any, Any]] | None:
+    """Polynomials, unknowns and the exact point; ``None`` when nothing can move."""
+    import sympy as sp
+
+    n = linkage.n_vertices
+    pinned = {int(i) for i in linkage.pinned}
+    P = [
+        (sp.Rational(x.numerator, x.denominator), sp.Rational(y.numerator, y.denominator))
+        for x, y in placement
+    ]
+    X: dict[int, tuple[Any, Any]] = {}
+    gens, point = [], {}
+    gauge = _gauge(linkage, pinned)
+    for i in range(n):
+        if i in pinned or (gauge and i == gauge[0]):
+            X[i] = P[i]
+            continue
+        xi, yi = sp.symbols(f"x{i} y{i}")
+        X[i] = (xi, yi)
+        gens += [xi, yi]
+        point[xi], point[yi] = P[i]
+    if not gens:
+        return None
+    polys = [_rod(X[i], X[j], P[i], P[j]) for i, j in linkage.rods]
+    polys += [_angle(X, P, i, j, k) for i, j, k in linkage.angles]
+    if gauge:
+        a, b = gauge
+        dx, dy = P[b][0] - P[a][0], P[b][1] - P[a][1]
+        polys.append((X[b][0] - P[a][0]) * dy - (X[b][1] - P[a][1]) * dx)
+    return [sp.expand(q) for q in polys if sp.expand(q) != 0], gens, point
+
+
+def _gauge(linkage: Linkage, pinned: set[int]) -> tuple[int, int] | None:
+    """``(a, b)``: fix joint ``a`` (if unpinned) and put ``b`` on its ray; ``None`` if pins do."""
+    p = linkage.vertices
+    if len(pinned) >= 2 and np.ptp(p[sorted(pinned)], axis=0).max() > 0:
+        return None
+    anchor = min(pinned) if pinned else (int(linkage.rods[0][0]) if linkage.n_rods else 0)
+    far = np.flatnonzero(np.abs(p - p[anchor]).max(axis=1) > 0)
+    if not len(far):
+        return None
+    return anchor, int(far[0])
+
+
+def _rod(xi: Any, xj: Any, pi: Any, pj: Any) -> Any:
+    return (xi[0] - xj[0]) ** 2 + (xi[1] - xj[1]) ** 2 - (pi[0] - pj[0]) ** 2 - (pi[1] - pj[1]) ** 2
+
+
+def _angle(X: dict[int, Any], P: list[Any], i: int, j: int, k: int) -> Any:
+    def cross_dot(u: Any, v: Any) -> tuple[Any, Any]:
+        return u[0] * v[1] - u[1] * v[0], u[0] * v[0] + u[1] * v[1]
+
+    a = (X[j][0] - X[i][0], X[j][1] - X[i][1])
+    b = (X[k][0] - X[i][0], X[k][1] - X[i][1])
+    a0 = (P[j][0] - P[i][0], P[j][1] - P[i][1])
+    b0 = (P[k][0] - P[i][0], P[k][1] - P[i][1])
+    c, d = cross_dot(a, b)
+    c0, d0 = cross_dot(a0, b0)
+    return c * d0 - d * c0
+
+
+def _random_form(gens: list[Any], point: dict[Any, Any], rng: random.Random) -> Any:
+    """A random linear form with small integer coefficients that vanishes at ``point``."""
+    return sum(rng.choice([-1, 1]) * rng.randint(1, 9) * (g - point[g]) for g in gens)
+
+
+def _on_positive_dimensional_part(polys: list[Any], f: Any, gens: list[Any], point: dict) -> bool:
+    r"""Whether ``point`` lies in :math:`V(J : f^\infty)`, :math:`J` = ``(polys)``."""
+    import sympy as sp
+
+    t = sp.Dummy("t")
+    basis = sp.groebner([*polys, 1 - t * f], t, *gens, order=_elimination_order())
+    return all(g.subs(point) == 0 for g in basis.exprs if t not in g.free_symbols)
+
+
+@functools.cache
+def _elimination_order() -> Any:
+    """Eliminate the first variable: a lex block for it, then degree reverse lexicographic.
+
+    Built on first use so that importing this module does not import sympy.
+    """
+    from sympy.polys.orderings import MonomialOrder
+
+    class EliminateFirst(MonomialOrder):
+        alias = "eliminate_first"
+        is_global = True
+        is_default = False
+
+        def __call__(self, monomial: tuple[int, ...]) -> tuple[Any, ...]:
+            rest = monomial[1:]
+            return (monomial[0], sum(rest), tuple(reversed([-m for m in rest])))
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, EliminateFirst)
+
+        def __hash__(self) -> int:  # sympy's own product order is unhashable, hence this class
+            return hash("eliminate_first")
+
+    return EliminateFirst()
