@@ -1,0 +1,415 @@
+r"""Rank, degrees of freedom and self-stresses of the sparse rigidity matrix, without a dense SVD.
+
+:func:`sparse_rank_report` counts what :func:`linkage_widget.rigidity.analyze`
+counts — the numerical rank of the scaled rigidity matrix :math:`A` (``c`` rows,
+:math:`N = 2n` columns), ``dof = N - rank`` and ``self_stresses = c - rank`` —
+with the same rule (a singular value is zero when it is at most
+:math:`\tau = \text{rtol}\cdot\sigma_{\max}`), in time and memory that grow
+nearly linearly with the linkage, and computes bases of the flexes and stresses
+lazily, only as far as they are asked for.
+
+Method
+------
+1. **Which side.** The smaller of :math:`M = AA^T` (``c x c``, kernel = the
+   self-stresses) and :math:`M = A^TA` (``N x N``, kernel = the motions) has the
+   smaller kernel (``c - rank`` against ``N - rank``), so the count is made there.
+2. **Count: Sylvester's inertia.** The number of eigenvalues of :math:`M` below
+   :math:`\tau^2` — the number of singular values of :math:`A` at most
+   :math:`\tau` on that side — is the number of negative pivots of
+   :math:`M - \tau^2 I = L D L^T` (Sylvester's law of inertia). SciPy has no
+   sparse :math:`LDL^T`, but SuperLU in *symmetric mode* (one symmetric
+   fill-reducing ordering, ``diag_pivot_thresh=0``: always the diagonal pivot)
+   computes :math:`P(M - \tau^2 I)P^T = LU` with :math:`U = DL^T`; the signs of
+   ``diag(U)`` are the inertia. The code checks that SuperLU really kept the
+   diagonal (row and column permutations equal) and falls back otherwise.
+   No pivoting is safe here because :math:`M - \tau^2 I` is a tiny shift of a
+   positive semi-definite matrix: a pivot can only be small where the leading
+   block is (nearly) singular, and then the round-off below it, of order
+   :math:`\varepsilon\|M\|`, is divided by a pivot of order :math:`\tau^2 =
+   10^{-14}\|M\|`, a growth of at most about :math:`10^{-2}`.
+3. **Check and gap: shift-invert Lanczos plus Ritz values on A.** The same
+   factor is the shift-invert operator of ARPACK (``eigsh``), which returns the
+   ``count + 6`` eigenvectors of :math:`M` nearest :math:`\tau^2`. Their Ritz
+   values on :math:`A` itself (the singular values of the thin product
+   :math:`AV`), *not* on :math:`M`, resolve singular values down to round-off,
+   where :math:`M` only resolves :math:`\sqrt{\varepsilon}\,\sigma_{\max}
+   \approx 10^{-8}\sigma_{\max}`. They must give the same count; they also give
+   the singular values on both sides of the threshold (``sigma_below``,
+   ``sigma_above``, ``gap``), and when one lies within a factor
+   :data:`MARGIN_MIN` of it the report says ``"near-singular, undecided"``.
+4. **Bases.** Kernel vectors from Lanczos on a normal matrix are accurate only to
+   :math:`\varepsilon\sigma_{\max}^2/\sigma_{\text{gap}}^2` (``5e-5`` on the
+   locked Penrose file, whose smallest genuine singular value is ``1.5e-6``).
+   Each vector is therefore projected onto the kernel once more with the
+   regularised *augmented* system
+   :math:`\begin{pmatrix} I & A^T \\ A & -\delta I\end{pmatrix}`, whose LU
+   (partial pivoting) is backward stable on :math:`A` itself, not on
+   :math:`A^TA`; with :math:`\delta = \sigma_{\text{below}}\sigma_{\text{above}}`
+   the projection damps the non-kernel part by the gap. The flexes (the
+   motions' side when the count was made on the stresses' side) are computed
+   only when asked, and only the first ``n_flexes``.
+
+Tolerance
+---------
+``rtol`` (default :data:`~linkage_widget.rigidity.RANK_RTOL` = 1e-7) keeps the
+dense path's rule exactly: the Penrose "t" files, whose coordinates were rounded
+to six decimals, flex with a singular value near 1e-9, and the locked variant's
+smallest genuine one is 1.5e-6. ``rtol="auto"`` is scale-aware
+(:func:`scale_aware_rtol`): the larger of the floating-point floor
+:math:`10\max(c, N)\,\varepsilon` and, when the coordinates are decimals
+rounded at a quantum :math:`q` finer than :data:`EXACT_QUANTUM` of the shortest
+rod (computed data, like the 2007 files' ``%.6f``), the rounding's effect
+:math:`10\,(q/2)/(\ell_{\min}\sigma_{\max})`. Integers and coarser decimals
+(hand-typed coordinates) are taken as exact, so a Laman framework at integer
+coordinates with smallest singular value 1.2e-8 is infinitesimally rigid, as
+PyRigi's exact rank says, where the fixed 1e-7 calls it flexible.
+
+Measurements (``benchmarks/bench_analysis.py``, one process, a loaded 2-core
+machine; counts only / with bases): see the table in that file's docstring.
+
+SuiteSparseQR was considered and not taken: its Python bindings are GPL
+(``pyspqr``, wheels bundle SuiteSparse) or need Debian's ``libsuitesparse-dev``
+and a C build (``sparseqr``); this package is MIT; and SPQR's rank detection is
+Heath's column-norm heuristic, not rank-revealing (it keeps a column whose
+singular value is 1e-9 when its norm is large, exactly the Penrose flex), so it
+would need the check of step 3 anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+from threadpoolctl import threadpool_limits
+
+from .constraints import ConstraintSet, as_points
+from .model import Linkage
+from .rigidity import RANK_RTOL
+from .sparse_bases import Bases, projection_plan
+
+__all__ = [
+    "EXACT_QUANTUM",
+    "MARGIN_MIN",
+    "SparseRankReport",
+    "scale_aware_rtol",
+    "sparse_rank_report",
+]
+
+EPS = float(np.finfo(float).eps)
+#: Floating-point floor of the scale-aware tolerance, in units of max(c, N) * eps.
+ROUNDOFF_FACTOR = 10.0
+#: Safety factor on the effect of the coordinates' decimal rounding.
+ROUNDING_FACTOR = 10.0
+#: Decimal quanta coarser than this fraction of the shortest rod count as exact data.
+EXACT_QUANTUM = 1e-4
+#: A singular value within this factor of the threshold leaves the rank undecided.
+MARGIN_MIN = 3.0
+#: Eigenpairs computed beyond the count, to see the singular values above the threshold.
+EXTRA_PAIRS = 6
+#: Below this many rows of M, a dense eigensolver of M is cheaper than ARPACK.
+SMALL_SIDE = 64
+#: Power iterations for sigma_max (its error only moves the threshold by as much).
+POWER_STEPS = 40
+
+STATUSES = ("decided", "near-singular, undecided")
+
+
+class _NotDiagonal(RuntimeError):
+    """SuperLU left the diagonal: its pivots are no inertia."""
+
+
+@dataclass(frozen=True, eq=False)
+class SparseRankReport:
+    r"""Result of :func:`sparse_rank_report`. Counts are plain ``int``.
+
+    Attributes
+    ----------
+    n_vertices, n_constraints : int
+    rank, dof, self_stresses : int
+        Numerical rank of :math:`A`, :math:`N - \text{rank}` and
+        :math:`c - \text{rank}` at the tolerance ``tolerance``.
+    tolerance : float
+        The relative tolerance used (``rtol``, or the scale-aware one).
+    sigma_max : float
+        :math:`\sigma_{\max}(A)` (power iteration, relative accuracy ~1e-4).
+    sigma_below, sigma_above : float or None
+        Relative singular values nearest the threshold, at or below it and above
+        it (``None``: none seen on that side).
+    gap : float
+        ``sigma_above / sigma_below`` (``inf`` when either is missing).
+    status : str
+        ``"decided"`` or ``"near-singular, undecided"`` (a singular value lies
+        within :data:`MARGIN_MIN` of the threshold).
+    method : str
+        How the counts were obtained, with any fallback.
+    """
+
+    n_vertices: int
+    n_constraints: int
+    rank: int
+    dof: int
+    self_stresses: int
+    tolerance: float
+    sigma_max: float
+    sigma_below: float | None
+    sigma_above: float | None
+    gap: float
+    status: str
+    method: str
+    _lazy: Bases = field(repr=False)
+
+    @property
+    def decided(self) -> bool:
+        """Whether the rank is decided (no singular value near the threshold)."""
+        return self.status == STATUSES[0]
+
+    def kernel(self, k: int | None = None) -> np.ndarray:
+        r"""Orthonormal vectors of :math:`\ker A`, shape (N, k'): the first ``k`` of them.
+
+        ``k`` defaults to the report's ``n_flexes``; ``k' = min(k, dof)``, so
+        ``kernel(report.dof)`` is a basis of the whole kernel.
+        """
+        k = min(self._lazy.n_flexes if k is None else int(k), self.dof)
+        with threadpool_limits(limits=1, user_api="blas"):
+            return self._lazy.kernel(k)
+
+    def flexes(self, k: int | None = None) -> np.ndarray:
+        """Internal flexes: the first ``k`` kernel vectors orthogonal to trivial motions, (N, d)."""
+        return self._lazy.flexes(self.kernel(k))
+
+    def stresses(self, k: int | None = None) -> np.ndarray:
+        r"""Orthonormal self-stresses, vectors of :math:`\ker A^T`, shape (k', c): the first ``k``.
+
+        ``k`` defaults to ``n_flexes``; ``stresses(report.self_stresses)`` is a basis.
+        Coefficients of the scaled rows, as ``RigidityReport.stresses``.
+        """
+        k = min(self._lazy.n_flexes if k is None else int(k), self.self_stresses)
+        with threadpool_limits(limits=1, user_api="blas"):
+            return self._lazy.stresses(k)
+
+
+def _sigma_max(a: sp.csr_array) -> float:
+    """Largest singular value of ``a`` by power iteration on :math:`A^TA` (a lower bound)."""
+    x = np.random.default_rng(0).standard_normal(a.shape[1])
+    norm = 0.0
+    for _ in range(POWER_STEPS):
+        y = a.T @ (a @ x)
+        norm = float(np.linalg.norm(y))
+        if norm == 0.0:
+            return 0.0
+        x = y / norm
+    return float(np.sqrt(norm))
+
+
+def _decimal_quantum(values: np.ndarray) -> float | None:
+    """Coarsest ``10**-d`` (d = -3..12) that every value is a multiple of, else ``None``."""
+    v = np.asarray(values, dtype=float).reshape(-1)
+    if not v.size:
+        return None
+    big = float(np.abs(v).max())
+    for d in range(-3, 13):
+        scaled = v * 10.0**d
+        if np.abs(scaled - np.round(scaled)).max() <= 1e-9 * max(1.0, big * 10.0**d * 1e-6):
+            return 10.0**-d
+    return None
+
+
+def scale_aware_rtol(linkage: Linkage, sigma_max: float) -> float:
+    r"""Relative rank tolerance from the matrix size and the coordinates' own rounding.
+
+    .. math:: \text{rtol} = \max\Big(10\max(c, N)\,\varepsilon,\;
+              10\,\frac{q/2}{\ell_{\min}\,\sigma_{\max}}\Big)
+
+    where the second term counts only when the coordinates are decimal fractions
+    rounded at a quantum :math:`q < 1` with :math:`q \le` :data:`EXACT_QUANTUM`
+    :math:`\ell_{\min}` (see the module docstring): integers and coordinates with few
+    decimals are exact data. ``c`` and ``N`` are the rigidity matrix's shape.
+    """
+    cs = ConstraintSet.from_linkage(linkage)
+    floor = ROUNDOFF_FACTOR * max(cs.shape) * EPS
+    q = _decimal_quantum(linkage.vertices)
+    ell = float(cs.lengths.min()) if len(cs.lengths) else cs.length_scale
+    if q is None or q >= 1.0 or sigma_max <= 0 or ell <= 0 or q > EXACT_QUANTUM * ell:
+        return floor  # float data, integers or few decimals: exact, only round-off counts
+    return max(floor, ROUNDING_FACTOR * 0.5 * q / (ell * sigma_max))
+
+
+def _inertia(m: sp.csc_array, theta: float) -> tuple[int, Any]:
+    """Negative eigenvalues of ``m - theta I`` (symmetric) and the SuperLU factor."""
+    shifted = (m - theta * sp.identity(m.shape[0], format="csc")).tocsc()
+    lu = spla.splu(
+        shifted,
+        permc_spec="MMD_AT_PLUS_A",
+        diag_pivot_thresh=0.0,
+        options={"SymmetricMode": True},
+    )
+    if not np.array_equal(lu.perm_r, lu.perm_c):
+        raise _NotDiagonal("SuperLU pivoted off the diagonal")
+    return int(np.count_nonzero(lu.U.diagonal() < 0)), lu
+
+
+def _nearest_pairs(m: sp.csc_array, lu: Any, theta: float, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` eigenpairs of symmetric ``m`` nearest ``theta`` (ascending), via ``lu``."""
+    size = m.shape[0]
+    if size <= SMALL_SIDE or k >= size - 1:
+        w, v = np.linalg.eigh(m.toarray())
+        order = np.argsort(np.abs(w - theta))[:k]
+        order = order[np.argsort(w[order])]
+        return w[order], v[:, order]
+    op = spla.LinearOperator((size, size), matvec=lu.solve, dtype=float)
+    v0 = np.random.default_rng(1).standard_normal(size)
+    w, v = spla.eigsh(m, k=k, sigma=theta, OPinv=op, which="LM", v0=v0, tol=1e-12)
+    order = np.argsort(w)
+    return w[order], v[:, order]
+
+
+def _ritz(a: sp.csr_array, stress_side: bool, vecs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Singular values of ``A V`` (or ``A^T W``), ascending, and the vectors rotated to them."""
+    if vecs.shape[1] == 0:
+        return np.zeros(0), vecs
+    q, _ = np.linalg.qr(vecs)
+    prod = (a.T @ q) if stress_side else (a @ q)
+    _, s, vt = np.linalg.svd(prod, full_matrices=False)
+    return s[::-1], q @ vt[::-1].T
+
+
+@dataclass
+class _Counted:
+    """The count on one side, its Ritz values (relative) and vectors."""
+
+    count: int
+    ritz: np.ndarray
+    vectors: np.ndarray
+    complete: bool
+    method: str
+
+
+def _count_side(a: sp.csr_array, stress_side: bool, smax: float, rtol: float) -> _Counted:
+    """Inertia count at ``rtol * smax`` on the chosen side, checked by Ritz values on ``A``."""
+    m = ((a @ a.T) if stress_side else (a.T @ a)).tocsc()
+    theta = (rtol * smax) ** 2
+    count, lu = _inertia(m, theta)
+    size = m.shape[0]
+    k = min(count + EXTRA_PAIRS, size)
+    while True:
+        _, vecs = _nearest_pairs(m, lu, theta, k)
+        ritz, vecs = _ritz(a, stress_side, vecs)
+        found = int(np.count_nonzero(ritz <= rtol * smax))
+        if found >= count or k >= size:
+            break
+        k = min(2 * k, size)
+    method = "sparse: SuperLU inertia of " + ("AA^T" if stress_side else "A^TA")
+    method += " - tau^2 I, Lanczos + Ritz values on A"
+    if found != count:
+        method += f" (inertia {count}, Ritz values {found}: Ritz values kept)"
+    return _Counted(found, ritz / smax, vecs, k >= size, method)
+
+
+def _empty_report(linkage: Linkage, cs: ConstraintSet, tol: float) -> SparseRankReport:
+    """No rows or no columns: everything is kernel."""
+    c, cols = cs.shape
+    bases = Bases(linkage, sp.csr_array(cs.shape), True, np.eye(c))
+    bases.kernel_cache = np.eye(cols)
+    bases.refined = {"kernel", "stress"}
+    return SparseRankReport(
+        linkage.n_vertices, c, 0, cols, c, tol, 0.0, None, None, np.inf, STATUSES[0], "empty", bases
+    )
+
+
+def sparse_rank_report(
+    linkage: Linkage,
+    *,
+    rtol: float | str = RANK_RTOL,
+    n_flexes: int = 50,
+    positions: Any = None,
+) -> SparseRankReport:
+    """Rank, DOF and self-stress count of ``linkage``'s rigidity matrix, from sparse factors.
+
+    Parameters
+    ----------
+    linkage : Linkage
+    rtol : float or "auto", keyword-only
+        Relative rank tolerance (default the dense path's
+        :data:`~linkage_widget.rigidity.RANK_RTOL`); ``"auto"``:
+        :func:`scale_aware_rtol`.
+    n_flexes : int, keyword-only
+        How many kernel vectors :meth:`SparseRankReport.kernel` computes by default.
+    positions : array_like, shape (n, 2), optional
+        Placement to analyse (default the linkage's own).
+
+    Returns
+    -------
+    SparseRankReport
+
+    Examples
+    --------
+    >>> square = Linkage([[0, 0], [1, 0], [1, 1], [0, 1]],
+    ...                  rods=[(0, 1), (1, 2), (2, 3), (3, 0)])
+    >>> r = sparse_rank_report(square)
+    >>> r.rank, r.dof, r.self_stresses, r.status
+    (4, 4, 0, 'decided')
+    """
+    # One BLAS thread: the dense work here is thin (N x k), and threads collapse when the
+    # cores are shared (see rigidity._spectrum).
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _report(linkage, rtol, n_flexes, positions)
+
+
+def _report(linkage: Linkage, rtol: float | str, n_flexes: int, positions: Any) -> SparseRankReport:
+    """The body of :func:`sparse_rank_report`."""
+    cs = ConstraintSet.from_linkage(linkage)
+    p = as_points(linkage.vertices if positions is None else positions)
+    a = cs.jacobian(p).tocsr()
+    c, cols = a.shape
+    smax = _sigma_max(a) if min(c, cols) else 0.0
+    tol = scale_aware_rtol(linkage, smax) if rtol == "auto" else float(rtol)
+    if not tol > 0:
+        raise ValueError(f"rtol must be positive or 'auto', got {rtol!r}")
+    if smax == 0.0:
+        return _empty_report(linkage, cs, tol)
+    stress_side = c <= cols
+    try:
+        counted = _count_side(a, stress_side, smax, tol)
+    except (_NotDiagonal, RuntimeError):
+        # RuntimeError: SuperLU met an exactly zero pivot (theta hit an eigenvalue).
+        return _dense_fallback(linkage, a, tol, smax)
+    rank = (c if stress_side else cols) - counted.count
+    below, above = _around(counted, tol)
+    gap = above / below if below and above else np.inf
+    margin = min(above / tol if above else np.inf, tol / below if below else np.inf)
+    status = STATUSES[0] if margin >= MARGIN_MIN else STATUSES[1]
+    bases = Bases(linkage, a, stress_side, counted.vectors[:, : counted.count])
+    delta, bases.passes = projection_plan(below, above, tol)
+    bases.n_flexes, bases.delta = n_flexes, delta * smax**2
+    return SparseRankReport(
+        linkage.n_vertices, c, rank, cols - rank, c - rank, tol, smax,
+        below, above, float(gap), status, counted.method, bases,
+    )  # fmt: skip
+
+
+def _around(counted: _Counted, tol: float) -> tuple[float | None, float | None]:
+    """Relative singular values nearest the threshold on each side (``None``: none seen)."""
+    r = counted.ritz
+    low, high = r[r <= tol], r[r > tol]
+    below = float(low.max()) if low.size and low.max() > 0 else None
+    return below, (float(high.min()) if high.size else None)
+
+
+def _dense_fallback(linkage: Linkage, a: sp.csr_array, tol: float, smax: float) -> SparseRankReport:
+    """Dense SVD when the sparse inertia is not available (said in ``method``)."""
+    u, s, vt = np.linalg.svd(a.toarray(), full_matrices=True)
+    c, cols = a.shape
+    rank = int(np.count_nonzero(s > tol * s[0]))
+    rel = s / s[0]
+    below = float(rel[rank]) if rank < len(rel) else None
+    above = float(rel[rank - 1]) if rank else None
+    bases = Bases(linkage, a, True, u[:, rank:])
+    bases.kernel_cache = vt[rank:].T
+    gap = above / below if below and above else np.inf
+    return SparseRankReport(
+        linkage.n_vertices, c, rank, cols - rank, c - rank, tol, smax, below, above,
+        float(gap), STATUSES[0], "dense-svd (fallback: SuperLU left the diagonal)", bases,
+    )  # fmt: skip

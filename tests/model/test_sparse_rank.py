@@ -1,0 +1,255 @@
+"""The sparse rank route (issue 14) against the dense SVD, PyRigi's exact rank and a memory budget.
+
+Every check compares :func:`sparse_rank_report` with an independent dense SVD of the
+same scaled rigidity matrix (``numpy.linalg.svd``, the reference path): identical
+rank / DOF / stress counts at the same relative tolerance, and the flex and stress
+subspaces equal up to principal angles of 1e-8 (``scipy.linalg.subspace_angles``).
+"""
+
+import tracemalloc
+
+import numpy as np
+import pytest
+import scipy.linalg as sla
+from conftest import reference_linkage
+
+from linkage_widget.constraints import ConstraintSet
+from linkage_widget.examples import list_examples, load_example
+from linkage_widget.model import Linkage
+from linkage_widget.rigidity import RANK_RTOL, analyze
+from linkage_widget.sparse_rank import scale_aware_rtol, sparse_rank_report
+
+REFERENCE_FILES = [
+    "peaucellier.txt",
+    "watt.txt",
+    "penrose1.txt",
+    "penrose1t.txt",
+    "penrose1t-locked.txt",
+    "penrose2.txt",
+    "penrose2t.txt",
+    "penrose2t-2.txt",
+    "penrose3.txt",
+    "penrose3t.txt",
+    "penrose3t-2.txt",
+    "penrose4.txt",
+    "penrose4t.txt",
+]
+ANGLE_TOL = 1e-8
+
+
+def dense_reference(link: Linkage, rtol: float = RANK_RTOL):
+    """Rank, kernel basis (N, dof), left-kernel basis (c, s) and relative singular values."""
+    a = ConstraintSet.from_linkage(link).jacobian(link.vertices).toarray()
+    u, s, vt = np.linalg.svd(a, full_matrices=True)
+    rank = int(np.sum(s > rtol * s[0])) if s.size else 0
+    return rank, vt[rank:].T, u[:, rank:], s / (s[0] if s.size else 1.0)
+
+
+def max_angle(x: np.ndarray, y: np.ndarray) -> float:
+    assert x.shape == y.shape, (x.shape, y.shape)
+    return float(sla.subspace_angles(x, y).max()) if x.shape[1] else 0.0
+
+
+def assert_agrees(link: Linkage, rtol: float = RANK_RTOL):
+    """Counts identical to the dense SVD's; kernel and stress subspaces within ANGLE_TOL."""
+    rank, kernel, left, _ = dense_reference(link, rtol)
+    rep = sparse_rank_report(link, rtol=rtol)
+    cols, c = 2 * link.n_vertices, rep.n_constraints
+    assert (rep.rank, rep.dof, rep.self_stresses) == (rank, cols - rank, c - rank)
+    assert max_angle(rep.kernel(rep.dof), kernel) <= ANGLE_TOL
+    assert max_angle(rep.stresses(rep.self_stresses).T, left) <= ANGLE_TOL
+    return rep
+
+
+@pytest.mark.parametrize("name", REFERENCE_FILES)
+def test_reference_files_agree_with_dense(name):
+    link = Linkage.load(reference_linkage(name))
+    rep = assert_agrees(link)
+    assert rep.decided, rep
+    # The same counts as the product's dense analysis (the DOF readout and stress count).
+    dense = analyze(link)
+    assert (rep.dof, rep.self_stresses) == (dense.dof, dense.self_stresses)
+
+
+@pytest.mark.parametrize("name", list_examples())
+def test_bundled_examples_agree_with_dense(name):
+    rep = assert_agrees(load_example(name))
+    assert rep.decided
+
+
+def random_framework(seed: int) -> Linkage:
+    """Seeded frameworks of four kinds: generic, special (collinear grid points), pins, angles."""
+    rng = np.random.default_rng(seed)
+    kind = seed % 4
+    n = int(rng.integers(3, 15))
+    if kind == 1:  # distinct points of a 5 x 5 integer grid: collinear triples abound
+        cells = rng.choice(25, size=min(n, 25), replace=False)
+        pts = np.column_stack([cells // 5, cells % 5]).astype(float)
+    else:
+        pts = rng.standard_normal((n, 2)) * 10
+    pairs = np.array([(i, j) for i in range(n) for j in range(i + 1, n)])
+    m = min(len(pairs), max(1, 2 * n - 3 + int(rng.integers(-3, 4))))
+    rods = pairs[rng.choice(len(pairs), size=m, replace=False)]
+    angles = []
+    if kind == 3:
+        for i in rng.permutation(n)[:3]:
+            nb = [int(j) for a, b in rods for j in (a, b) if i in (a, b) and j != i]
+            if len(nb) >= 2:
+                angles.append((int(i), nb[0], nb[1]))
+    pinned = rng.choice(n, size=int(rng.integers(1, 3)), replace=False) if kind >= 2 else []
+    return Linkage(pts, rods, angles=angles, pinned=pinned)
+
+
+@pytest.mark.parametrize("block", range(8))
+def test_random_frameworks_agree_with_dense(block):
+    """200 seeded frameworks (25 per block): same counts and subspaces as the dense SVD."""
+    for seed in range(25 * block, 25 * block + 25):
+        link = random_framework(seed)
+        _, _, _, rel = dense_reference(link)
+        near = np.any((rel > RANK_RTOL / 3) & (rel < 3 * RANK_RTOL))
+        rep = assert_agrees(link)
+        # Undecided exactly when a singular value is within a factor 3 of the threshold.
+        assert rep.decided != near, (seed, rel)
+
+
+def collinear_chain(offset: float) -> Linkage:
+    """Two rods between pins at (0, 0) and (2, 0), the middle joint ``offset`` off the line."""
+    return Linkage([[0, 0], [1, offset], [2, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 2])
+
+
+@pytest.mark.parametrize(
+    ("offset", "dof", "status"),
+    [
+        (1e-3, 0, "decided"),
+        (1e-7, 0, "near-singular, undecided"),
+        (1e-12, 1, "decided"),
+    ],
+)
+def test_gap_decides_or_says_undecided(offset, dof, status):
+    rep = sparse_rank_report(collinear_chain(offset))
+    assert rep.status == status
+    if status == "decided":
+        assert rep.dof == dof
+    else:
+        # the singular value it saw is reported, relative to the largest: the dense one
+        seen = rep.sigma_below if rep.sigma_below is not None else rep.sigma_above
+        rel = dense_reference(collinear_chain(offset))[3]
+        assert seen == pytest.approx(rel[-1], rel=1e-6)
+        assert RANK_RTOL / 3 < seen < 3 * RANK_RTOL
+
+
+def laman_with_flat_joint(seed: int) -> Linkage:
+    """A 12-joint Laman framework at exact integer coordinates with sigma_min ~ 1e-8 sigma_max.
+
+    Eleven joints built by Henneberg vertex additions at random integers up to 1e8;
+    the twelfth joint hangs on rods to joints 0 and 1 and sits one unit off the segment
+    between them (half-way), so the framework is infinitesimally rigid, but only just.
+    """
+    rng = np.random.default_rng(seed)
+    pts = [rng.integers(0, 10**8, size=2) for _ in range(11)]
+    pts[1] = pts[0] + 2 * rng.integers(10**7, 4 * 10**7, size=2)
+    rods = [(0, 1), (0, 2), (1, 2)]
+    for v in range(3, 11):
+        a, b = rng.choice(v, size=2, replace=False)
+        rods += [(int(a), v), (int(b), v)]
+    d = (pts[1] - pts[0]) // 2
+    normal = np.array([1, 0]) if abs(d[1]) > abs(d[0]) else np.array([0, 1])
+    pts.append(pts[0] + d + normal)
+    rods += [(0, 11), (1, 11)]
+    return Linkage(np.array(pts, dtype=float), rods)
+
+
+def test_scale_aware_tolerance_matches_pyrigi_exact_rank():
+    """Fixed 1e-7 calls it flexible; rtol='auto' and PyRigi's exact rank say inf. rigid."""
+    from pyrigi import Framework, Graph
+
+    link = laman_with_flat_joint(0)
+    _, _, _, rel = dense_reference(link)
+    assert 1e-12 < rel[2 * 12 - 3 - 1] < 1e-7  # the smallest genuine singular value
+    fixed = sparse_rank_report(link)
+    auto = sparse_rank_report(link, rtol="auto")
+    framework = Framework(
+        Graph([tuple(map(int, r)) for r in link.rods]),
+        {i: [int(x), int(y)] for i, (x, y) in enumerate(link.vertices)},
+    )
+    assert framework.is_inf_rigid()  # exact arithmetic on the integer coordinates
+    assert fixed.dof == 4  # today's rule: one spurious flex
+    assert auto.dof == 3 and auto.decided  # the trivial motions only, as PyRigi says
+    assert auto.tolerance < 1e-12
+
+
+@pytest.mark.parametrize("name", ["penrose2t.txt", "penrose4t.txt", "penrose1t-locked.txt"])
+def test_scale_aware_tolerance_keeps_the_penrose_story(name):
+    """Six-decimal data: its rounded flex stays a flex, the locked file's 1.5e-6 stays rigid."""
+    link = Linkage.load(reference_linkage(name))
+    auto = sparse_rank_report(link, rtol="auto")
+    fixed = sparse_rank_report(link)
+    assert (auto.dof, auto.self_stresses) == (fixed.dof, fixed.self_stresses)
+    assert 1e-9 < auto.tolerance < 1e-7 and auto.decided
+    assert scale_aware_rtol(link, fixed.sigma_max) == auto.tolerance
+
+
+def braced_ladder(k: int) -> Linkage:
+    """A ladder of ``k`` squares, every square braced, slightly bent (no collinear rails)."""
+    xs = np.arange(k + 1, dtype=float) * 10
+    bend = 0.5 * np.sin(np.arange(k + 1))
+    verts = np.column_stack([np.repeat(xs, 2), np.ravel(np.column_stack([bend, bend + 10]))])
+    c = np.arange(k)
+    rods = np.concatenate(
+        [
+            np.column_stack([2 * np.arange(k + 1), 2 * np.arange(k + 1) + 1]),
+            np.column_stack([2 * c, 2 * c + 2]),
+            np.column_stack([2 * c + 1, 2 * c + 3]),
+            np.column_stack([2 * c, 2 * c + 3]),
+        ]
+    )
+    return Linkage(verts, rods)
+
+
+def square_grid(k: int, every: int = 7) -> Linkage:
+    """A k x k grid of squares' corners, every ``every``-th square braced."""
+    ij = np.arange(k * k).reshape(k, k)
+    verts = np.column_stack([np.repeat(np.arange(k), k), np.tile(np.arange(k), k)]) * 10.0
+    sq = ij[:-1, :-1].ravel()[::every]
+    rods = np.concatenate(
+        [
+            np.column_stack([ij[:, :-1].ravel(), ij[:, 1:].ravel()]),
+            np.column_stack([ij[:-1, :].ravel(), ij[1:, :].ravel()]),
+            np.column_stack([sq, sq + k + 1]),
+        ]
+    )
+    return Linkage(verts, rods)
+
+
+@pytest.mark.parametrize("make", [lambda: braced_ladder(1249), lambda: square_grid(50)])
+def test_no_dense_square_matrix_above_2000_joints(make):
+    """Peak traced memory far below one dense 2n x 2n (or c x c) float64 matrix."""
+    link = make()
+    assert link.n_vertices >= 2000
+    dense_bytes = 8 * (2 * link.n_vertices) ** 2
+    tracemalloc.start()
+    try:
+        rep = sparse_rank_report(link)
+        rep.kernel()
+        rep.stresses()
+        rep.flexes(10)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert rep.dof >= 3 and rep.rank > 0
+    assert peak < dense_bytes / 8, (peak, dense_bytes)
+
+
+def test_bad_rtol_is_refused():
+    with pytest.raises(ValueError, match="rtol"):
+        sparse_rank_report(collinear_chain(1.0), rtol=-1.0)
+
+
+def test_flexes_are_orthogonal_to_trivial_motions():
+    rep = sparse_rank_report(Linkage.load(reference_linkage("penrose3t.txt")))
+    flexes = rep.flexes()
+    assert flexes.shape == (2 * rep.n_vertices, rep.dof - 3)
+    assert np.allclose(flexes.T @ flexes, np.eye(rep.dof - 3), atol=1e-10)
+    dense = analyze(Linkage.load(reference_linkage("penrose3t.txt")))
+    ref = dense.velocity_basis[3:].reshape(dense.internal_dof, -1).T
+    assert max_angle(flexes, ref) <= ANGLE_TOL
