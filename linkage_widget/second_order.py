@@ -380,7 +380,7 @@ def tangent_cone(
     inf = infinitesimal(a, p, linkage.pinned, rtol=tol)
     n, d = linkage.n_vertices, inf.n_flexes
     forms = stress_energy_forms(cs, p, inf.flexes, inf.stresses, extra_second)
-    lines, continuum = cone_lines(forms, max(SECOND_ORDER_RTOL, 10.0 * tol))
+    lines, continuum = cone_lines(forms, max(SECOND_ORDER_RTOL, tol))
     flat_cone = continuum and len(lines) == d and np.allclose(lines, np.eye(d))
     singular = d > 0 and not flat_cone and (d > 1 or len(lines) == 0)
     directions = (inf.flexes @ lines.T).T.reshape(-1, n, 2) if d else np.zeros((0, n, 2))

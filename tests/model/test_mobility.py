@@ -1,0 +1,154 @@
+"""mobility(): the local dimension of the configuration set, not a count and not a rank.
+
+Each linkage's true mobility is known in closed form (the cases of issue 13); where counting
+(Maxwell) says otherwise the test says so too. Branch directions are checked against the
+second-order expansion of the flat parallelogram's loop equation.
+"""
+
+import numpy as np
+import pytest
+from test_second_order import CHAIN, K33, branch_lines, flat_parallelogram, same_lines
+
+from linkage_widget import Linkage, analyze
+from linkage_widget.constraints import ConstraintSet
+from linkage_widget.local_dimension import MobilityReport, ground_rows, mobility
+from linkage_widget.penrose import penrose_tiling, transform_positions
+from linkage_widget.second_order import trivial_motions
+
+
+def parallel_cranks():
+    """Three equal parallel cranks from pins on a line to a rigid triangle: counting says 0."""
+    base = np.array([[0.0, 0.0], [2.0, 0.0], [5.0, 0.0]])
+    tips = base + [0.6, 0.8]
+    rods = [(0, 3), (1, 4), (2, 5), (3, 4), (4, 5), (3, 5)]
+    return Linkage(np.vstack([base, tips]), rods=rods, pinned=[0, 1, 2])
+
+
+FOUR_BAR = Linkage(
+    [[0, 0], [0, 1], [2, 1.5], [2.2, 0]], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3]
+)
+FIVE_BAR = Linkage(
+    [[0, 0], [0.3, 1], [1.5, 1.6], [2.6, 0.9], [3, 0]],
+    rods=[(0, 1), (1, 2), (2, 3), (3, 4)],
+    pinned=[0, 4],
+)
+TRIANGLE = Linkage([[0, 0], [4, 0], [0, 3]], rods=[(0, 1), (1, 2), (0, 2)])
+
+CASES = {
+    # name: (linkage, dimension, branches, certified)
+    "straight chain between pins": (CHAIN, 0, 0, True),
+    "three parallel cranks": (parallel_cranks(), 1, 1, False),
+    "generic four-bar": (FOUR_BAR, 1, 1, True),
+    "flat parallelogram": (flat_parallelogram(), 1, 2, False),
+    "five-bar": (FIVE_BAR, 2, 1, True),
+    "rigid triangle": (TRIANGLE, 0, 0, True),
+    "peaucellier": (Linkage.load("peaucellier.txt"), 1, 1, True),
+    "collinear K33": (K33, 0, 0, True),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_mobility_of_the_issue_cases(name):
+    linkage, dimension, branches, certified = CASES[name]
+    report = mobility(linkage)
+    assert isinstance(report, MobilityReport)
+    assert (report.dimension, report.branches) == (dimension, branches)
+    assert report.certified is certified
+    assert report.branch_directions.shape[1:] == (linkage.n_vertices, 2)
+    # the dimension never exceeds the number of internal flexes
+    assert report.dimension <= analyze(linkage).internal_dof
+    assert report.explanation
+
+
+def test_status_strings():
+    assert mobility(FOUR_BAR).status == "moves (certified, dimension 1)"
+    assert mobility(FIVE_BAR).status == "moves (certified, dimension 2)"
+    assert mobility(parallel_cranks()).status == "moves (dimension 1)"
+    assert mobility(TRIANGLE).status == "rigid"
+    assert mobility(CHAIN).status == "rigid although infinitesimally flexible"
+    assert mobility(K33).status == "rigid although infinitesimally flexible"
+    assert mobility(parallel_cranks(), method="exact").status == "undecided"
+
+
+def test_methods_say_what_was_done():
+    assert mobility(FOUR_BAR).method == "implicit-function"
+    assert mobility(TRIANGLE).method == "infinitesimal-rigidity"
+    assert mobility(K33).method == "second-order"
+    assert mobility(flat_parallelogram()).method == "numerical-sampling"
+
+
+def test_counting_says_rigid_where_the_cranks_move():
+    cranks = parallel_cranks()
+    report = analyze(cranks)
+    assert report.maxwell_count == 0 and report.internal_dof == 1 and report.self_stresses == 1
+    assert report.status == "flexible"
+    # the branch is the common translation of the coupler along the cranks' normal
+    motion = np.zeros((6, 2))
+    motion[3:] = [-0.8, 0.6]
+    got = mobility(cranks).branch_directions[0].reshape(-1)
+    want = motion.reshape(-1) / np.linalg.norm(motion)
+    assert min(np.linalg.norm(got - want), np.linalg.norm(got + want)) < 1e-8
+
+
+def test_flat_parallelogram_branch_directions():
+    report = mobility(flat_parallelogram(3.0, 1.2))
+    same_lines(report.branch_directions, branch_lines(3.0, 1.2), 1e-6)
+
+
+def test_mobility_of_a_transformable_penrose_tiling_where_counting_says_rigid():
+    tiling = penrose_tiling(1, transformable=True)
+    rep = analyze(tiling)
+    assert rep.maxwell_count <= 0 < rep.internal_dof
+    report = mobility(tiling)
+    assert report.status == "moves (dimension 1)"
+    # the branch direction is the tangent of the known transformation at twist 0
+    unit, rods = _tiling_graph_of(tiling)
+    eps = 1e-6
+    tangent = (transform_positions(unit, rods, eps) - transform_positions(unit, rods, -eps)) / (
+        2 * eps
+    )
+    tangent = (60.0 * tangent).reshape(-1)
+    trivial = trivial_motions(tiling.vertices)
+    tangent -= trivial @ (trivial.T @ tangent)  # the branch directions are internal
+    tangent /= np.linalg.norm(tangent)
+    got = report.branch_directions[0].reshape(-1)
+    assert abs(got @ tangent) > 1 - 1e-6
+
+
+def _tiling_graph_of(tiling):
+    """The untwisted tile corners (unit edges) and tile rods of a transformable tiling."""
+    n_tiles = tiling.n_vertices - tiling.n_rods // 2
+    unit = tiling.vertices[:n_tiles] / 60.0
+    rods = tiling.rods.reshape(-1, 2, 2)[:, :, 0]  # each tile rod was split into two halves
+    return unit, rods
+
+
+def test_pinned_rods_are_implied_by_the_pins():
+    # a four-bar with its ground rod: the rod between the pins carries a self-stress at every
+    # placement, which does not stop the implicit function theorem
+    grounded = Linkage(FOUR_BAR.vertices, rods=[*FOUR_BAR.rods.tolist(), (0, 3)], pinned=[0, 3])
+    assert ground_rows(grounded) == 1
+    report = mobility(grounded)
+    assert report.status == "moves (certified, dimension 1)"
+    assert analyze(grounded).status == "flexible"
+
+
+def test_landed_points_lie_on_the_constraints():
+    # the numerical route projects onto the constraints: the branch directions are flexes
+    flat = flat_parallelogram()
+    cs = ConstraintSet.from_linkage(flat)
+    for u in mobility(flat).branch_directions:
+        assert np.linalg.norm(cs.jacobian(flat.vertices) @ u.reshape(-1)) < 1e-8
+
+
+def test_bad_method_and_rtol():
+    with pytest.raises(ValueError, match="method must be one of"):
+        mobility(FOUR_BAR, method="guess")
+    with pytest.raises(ValueError, match="rtol"):
+        mobility(FOUR_BAR, rtol=-1.0)
+
+
+def test_seeds_agree():
+    flat = flat_parallelogram()
+    reports = [mobility(flat, seed=s) for s in range(3)]
+    assert {(r.dimension, r.branches) for r in reports} == {(1, 2)}
