@@ -7,6 +7,8 @@
   angles a chart plots (:mod:`.angles`).
 - :func:`trace_curve`: every branch of a 1-DOF linkage's configuration curve, its singular
   placements, paths along it (:mod:`.curves`).
+- :func:`sample_surface`: a 2-DOF linkage's configuration surface on a torus chart
+  (:mod:`.surface`).
 - :func:`chart_kind`: ``"curve"``, ``"surface"`` or ``"sphere"`` (:mod:`.kind`).
 """
 
@@ -18,12 +20,14 @@ from .curves import Branch, ConfigurationCurve, trace_curve
 from .geodesics import Geodesic, geodesic_christoffel, geodesic_embedded, geodesic_simulated
 from .kind import chart_kind, internal_dimension
 from .sphere import Similarity, SphereChart
+from .surface import ConfigurationSurface, sample_surface
 
 __all__ = [
     "AngleCoordinate",
     "Branch",
     "ConfigurationCurve",
     "ConfigurationError",
+    "ConfigurationSurface",
     "Geodesic",
     "Similarity",
     "SphereChart",
@@ -34,5 +38,6 @@ __all__ = [
     "geodesic_embedded",
     "geodesic_simulated",
     "internal_dimension",
+    "sample_surface",
     "trace_curve",
 ]
