@@ -20,24 +20,32 @@ from .rigidity import RigidityReport, analyze
 from .statics import StaticsReport, static_forces
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .configuration import ConfigurationError, SphereChart
     from .motion import Simulator
     from .widget import LinkageWidget
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ConfigurationError",
     "Linkage",
     "LinkageFormatError",
     "LinkageWidget",
     "RigidityReport",
     "Simulator",
+    "SphereChart",
     "StaticsReport",
     "analyze",
     "static_forces",
     "__version__",
 ]
 
-_LAZY = {"Simulator": ".motion", "LinkageWidget": ".widget"}
+_LAZY = {
+    "Simulator": ".motion",
+    "LinkageWidget": ".widget",
+    "SphereChart": ".configuration",
+    "ConfigurationError": ".configuration",
+}
 
 
 def __getattr__(name: str) -> Any:
