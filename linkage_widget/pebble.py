@@ -26,16 +26,19 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["pebble_game", "generic_rank", "pinned_pebble_game"]
+__all__ = ["pebble_game", "generic_rank", "pinned_pebble_game", "PebbleGame"]
 
 
 class _Game:
     def __init__(self, n: int) -> None:
         self.pebbles = [2] * n
         self.out: list[list[int]] = [[] for _ in range(n)]
+        #: Pebble searches made so far (how much work an edit cost).
+        self.searches = 0
 
     def _find_pebble(self, start: int, blocked: tuple[int, int]) -> bool:
         """Move one free pebble to ``start`` along a directed path avoiding ``blocked``."""
+        self.searches += 1
         parent = {start: -1, blocked[0]: -2, blocked[1]: -2}
         parent[start] = -1
         stack = [start]
@@ -71,6 +74,12 @@ class _Game:
         self.pebbles[u] -= 1
         self.out[u].append(v)
         return True
+
+    def drop_edge(self, u: int, v: int) -> None:
+        """Remove the accepted edge ``u-v``: its covering pebble returns to its tail."""
+        tail, head = (u, v) if v in self.out[u] else (v, u)
+        self.out[tail].remove(head)
+        self.pebbles[tail] += 1
 
 
 def pebble_game(n: int, edges: Iterable[Sequence[int]]) -> np.ndarray:
@@ -156,3 +165,139 @@ def pinned_pebble_game(
             raise ValueError(f"vertex {u} is pinned twice")
     accepted = np.array([game.try_edge(u, v) for u, v in edge_list], dtype=bool)
     return accepted, 2 * len(pins) + int(accepted.sum())
+
+
+class PebbleGame:
+    """The pinned (2, 3) pebble game kept between edits: an edit is a few pebble searches.
+
+    The state is the game after playing the pins (as ground, first) and then the
+    edges in insertion order, exactly as :func:`pinned_pebble_game` would play them
+    from scratch, and it stays so under every edit (tested against the full game):
+
+    * :meth:`add_edge` plays one more edge: at most four pebble searches;
+    * :meth:`remove_edge` of an accepted edge returns its pebble and retries the
+      rejected edges after it, in order, until one is accepted. This gives the
+      full game's answer: accepted edges stay independent without the removed
+      one, and the first later edge independent of them is the one the full game
+      would take (greedy bases of a matroid); the rank drops by at most one, so
+      at most one edge changes;
+    * :meth:`add_pin` plays the pin's two ground edges; when both are accepted,
+      pins-first and pin-last give the same accepted edges. Otherwise the pin
+      conflicts with edges already accepted and the game is replayed (one full
+      game, as a new one);
+    * :meth:`remove_pin` drops the pin's ground edges and retries the rejected
+      edges in order.
+
+    Internally vertex ``v`` is ``v + 3``; 0, 1, 2 are the ground triangle.
+
+    Examples
+    --------
+    >>> game = PebbleGame(4)
+    >>> [game.add_edge(i, j) for i, j in [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]]
+    [True, True, True, True, True, False]
+    >>> game.remove_edge(0)                 # (0, 1) goes; the redundant (2, 3) is now needed
+    >>> game.accepted.tolist(), game.rank
+    ([True, True, True, True, True], 5)
+    >>> game.add_pin(0); game.add_pin(1)    # a rod between two pins would be redundant
+    True
+    True
+    """
+
+    def __init__(
+        self, n: int = 0, edges: Iterable[Sequence[int]] = (), pinned: Iterable[int] = ()
+    ) -> None:
+        self._replay(n, [(int(u), int(v)) for u, v in edges], [int(p) for p in pinned])
+
+    def _replay(self, n: int, edges: list[tuple[int, int]], pins: list[int]) -> None:
+        """Play a new game: ground triangle, pins, then the edges in order."""
+        if len(set(pins)) != len(pins):
+            raise ValueError(f"a vertex is pinned twice in {pins}")
+        self.n, self.pins, self.edges = n, [], []
+        self._accepted: list[bool] = []
+        self._game = _Game(n + 3)
+        for u, v in ((0, 1), (1, 2), (0, 2)):
+            self._game.try_edge(u, v)
+        for p in pins:
+            self._check(p)
+            self._play_pin(p)
+        for u, v in edges:
+            self.add_edge(u, v)
+
+    def _check(self, v: int) -> int:
+        if not 0 <= v < self.n:
+            raise IndexError(f"vertex {v} out of range 0..{self.n - 1}")
+        return v + 3
+
+    def _play_pin(self, v: int) -> bool:
+        x = v + 3
+        first = self._game.try_edge(x, 0)
+        second = first and self._game.try_edge(x, 1)
+        if second:
+            self.pins.append(v)
+            return True
+        if first:
+            self._game.drop_edge(x, 0)
+        return False
+
+    @property
+    def accepted(self) -> np.ndarray:
+        """Whether each edge (in :attr:`edges` order) is independent, shape (m,)."""
+        return np.array(self._accepted, dtype=bool)
+
+    @property
+    def rank(self) -> int:
+        """Generic rank of pins and edges: ``2 * len(pins) + accepted.sum()``."""
+        return 2 * len(self.pins) + sum(self._accepted)
+
+    @property
+    def searches(self) -> int:
+        """Pebble searches made since the last (re)play: the work the edits cost."""
+        return self._game.searches
+
+    def add_vertex(self) -> int:
+        """A new vertex with two free pebbles; returns its index."""
+        self._game.pebbles.append(2)
+        self._game.out.append([])
+        self.n += 1
+        return self.n - 1
+
+    def add_edge(self, u: int, v: int) -> bool:
+        """Play edge ``u-v`` after the others; ``True`` if it is independent."""
+        ok = self._game.try_edge(self._check(int(u)), self._check(int(v)))
+        self.edges.append((int(u), int(v)))
+        self._accepted.append(ok)
+        return ok
+
+    def remove_edge(self, index: int) -> None:
+        """Remove edge number ``index`` (in :attr:`edges`); later edges move up by one."""
+        u, v = self.edges.pop(index)
+        if self._accepted.pop(index):
+            self._game.drop_edge(u + 3, v + 3)
+            self._retry(index, 1)
+
+    def _retry(self, start: int, wanted: int) -> None:
+        """Retry rejected edges from ``start`` on, in order, until ``wanted`` are accepted."""
+        for k in range(start, len(self.edges)):
+            if wanted == 0:
+                return
+            if not self._accepted[k]:
+                u, v = self.edges[k]
+                if self._game.try_edge(u + 3, v + 3):
+                    self._accepted[k] = True
+                    wanted -= 1
+
+    def add_pin(self, v: int) -> bool:
+        """Pin ``v`` (played as if first, like :func:`pinned_pebble_game`); always ``True``."""
+        self._check(int(v))
+        if int(v) in self.pins:
+            raise ValueError(f"vertex {v} is pinned twice")
+        if not self._play_pin(int(v)):
+            self._replay(self.n, self.edges, [*self.pins, int(v)])
+        return True
+
+    def remove_pin(self, v: int) -> None:
+        """Unpin ``v``; rejected edges that it made redundant are retried in order."""
+        self.pins.remove(int(v))
+        self._game.drop_edge(int(v) + 3, 0)
+        self._game.drop_edge(int(v) + 3, 1)
+        self._retry(0, 2)
