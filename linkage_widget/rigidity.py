@@ -225,9 +225,9 @@ _FIRST_SENTENCE = {
         "resists it): this placement is rigid, yet singular (e.g. collinear joints)."
     ),
     "undecided": (
-        "{internal} infinitesimal flex{es}, blocked by no self-stress at second order, but no "
-        "motion was found either: the placement may move, or be rigid at a higher order. "
-        "mobility() says more."
+        "{internal} infinitesimal flex{es} and self-stresses: neither the second-order test "
+        "nor a search for nearby placements settles whether this placement moves (it may be "
+        "rigid only at a higher order). mobility() says more."
     ),
 }
 

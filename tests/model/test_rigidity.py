@@ -334,3 +334,62 @@ def test_rank_tolerance_separates_the_reference_gaps():
         assert not np.any((rel > RANK_RTOL / 10) & (rel < RANK_RTOL * 10)), name
     s = analyze(Linkage.load(reference_linkage("penrose2t.txt"))).singular_values
     assert np.any((s / s[0] > 1e-12) & (s / s[0] < RANK_RTOL / 10))
+
+
+# --- statuses after issue 13: "flexible" only when a motion is certain or found -----------
+def _k33(scale):
+    return Linkage(
+        [[scale * i, 0.0] for i in range(6)], rods=[(i, j) for i in range(3) for j in range(3, 6)]
+    )
+
+
+def test_statuses_include_undecided():
+    from linkage_widget.rigidity import STATUSES
+
+    assert STATUSES == (
+        "flexible",
+        "infinitesimally rigid",
+        "rigid but infinitesimally flexible",
+        "undecided",
+    )
+
+
+def test_collinear_k33_is_no_longer_called_flexible():
+    # 4 flexes, 4 self-stresses, not prestress stable: the old sufficient test said "flexible"
+    report = analyze(_k33(1.0))
+    assert (report.internal_dof, report.self_stresses) == (4, 4)
+    assert report.status == "rigid but infinitesimally flexible"
+
+
+def test_undecided_where_no_test_concludes():
+    # the same placement scaled by sqrt(2): no exact rational route, 4 flexes (too many for the
+    # closed form), no motion found: the analysis says so instead of guessing
+    report = analyze(_k33(np.sqrt(2.0)))
+    assert report.status == "undecided"
+    assert "neither" in report.explanation
+
+
+def test_overconstrained_cranks_are_flexible_by_their_motion():
+    base = np.array([[0.0, 0.0], [2.0, 0.0], [5.0, 0.0]])
+    cranks = Linkage(
+        np.vstack([base, base + [0.6, 0.8]]),
+        rods=[(0, 3), (1, 4), (2, 5), (3, 4), (4, 5), (3, 5)],
+        pinned=[0, 1, 2],
+    )
+    report = analyze(cranks)
+    assert report.maxwell_count == 0 and report.self_stresses == 1
+    assert report.status == "flexible"
+    assert "found by projecting" in report.explanation
+
+
+def test_flexible_only_for_placements_that_move():
+    from linkage_widget.local_dimension import mobility
+
+    rigid_but_flexible = [
+        _k33(1.0),
+        Linkage([[0, 0], [1, 0], [2, 0], [3, 0]], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3]),
+        Linkage([[0, 0], [1, 0], [2, 0]], rods=[(0, 1), (1, 2), (0, 2)]),
+    ]
+    for link in rigid_but_flexible:
+        assert mobility(link).dimension == 0
+        assert analyze(link).status != "flexible"
