@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import LinkageFormatError
+from .local_dimension import MobilityReport, mobility
 from .model import Linkage
 from .rigidity import RigidityReport, analyze
 from .statics import StaticsReport, static_forces
@@ -31,11 +32,13 @@ __all__ = [
     "Linkage",
     "LinkageFormatError",
     "LinkageWidget",
+    "MobilityReport",
     "RigidityReport",
     "Simulator",
     "SphereChart",
     "StaticsReport",
     "analyze",
+    "mobility",
     "static_forces",
     "__version__",
 ]
