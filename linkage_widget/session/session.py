@@ -72,7 +72,7 @@ from .traits import SessionTraits
 
 __all__ = ["DEFAULT_FILE", "INFO_PANEL_LINES", "LinkageSession"]
 
-INFO_PANEL_LINES = 4  # RigidityReport.summary_lines(): fit() keeps joints clear of them
+INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() keeps joints clear
 
 
 class LinkageSession(
