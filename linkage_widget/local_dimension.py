@@ -110,6 +110,27 @@ class MobilityReport:
     def __str__(self) -> str:
         return f"{self.status}: {self.explanation}"
 
+    def plain(self) -> str:
+        """The status in a few plain words, for a readout line.
+
+        Examples
+        --------
+        >>> chain = Linkage([[0, 0], [1, 0], [2, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 2])
+        >>> mobility(chain).plain()
+        'cannot move (proved), though it flexes infinitesimally'
+        """
+        d, proof = self.dimension, "proved" if self.certified else "found numerically"
+        if d is None:
+            return "undecided: neither proved rigid nor seen to move"
+        if d > 0:
+            crossing = f", {self.branches} branches cross here" if self.branches > 1 else ""
+            return f"moves with {d} degree{'s' * (d != 1)} of freedom ({proof}){crossing}"
+        if self.status == "rigid":
+            return "cannot move, not even infinitesimally"
+        if self.certified:
+            return "cannot move (proved), though it flexes infinitesimally"
+        return "no motion found (numerically), though it flexes infinitesimally"
+
 
 def ground_rows(linkage: Linkage) -> int:
     """Rods between two pinned joints and angles with all three pinned: implied by the pins.

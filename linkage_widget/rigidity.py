@@ -65,7 +65,7 @@ import numpy as np
 
 from . import _checks
 from .constraints import ConstraintSet, as_flat
-from .local_dimension import ground_rows, numerical_mobility
+from .local_dimension import MobilityReport, ground_rows, mobility_from, numerical_mobility
 from .model import Linkage
 from .pebble import pinned_pebble_game
 from .second_order import (
@@ -144,6 +144,9 @@ class RigidityReport:
         module notes: ``"flexible"`` only when a motion is certain or found).
     explanation : str
         One or two sentences saying why, in words for students.
+    mobility : MobilityReport or None
+        The local dimension (:func:`~linkage_widget.local_dimension.mobility`),
+        when ``analyze`` was asked for it.
     """
 
     n_vertices: int
@@ -164,6 +167,7 @@ class RigidityReport:
     singular_values: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
     status: str = "undecided"
     explanation: str = ""
+    mobility: MobilityReport | None = field(default=None, repr=False)
 
     def summary_lines(self) -> list[str]:
         """Short lines for a readout (the widget's info panel)."""
@@ -173,7 +177,7 @@ class RigidityReport:
             f"status: {self.status}",
             f"self-stresses: {self.self_stresses}",
             f"Maxwell count 2n-c-t: {self.maxwell_count}  (graph: {gen})",
-        ]
+        ] + ([f"motion: {self.mobility.plain()}"] if self.mobility is not None else [])
 
     def __str__(self) -> str:
         return "\n".join([*self.summary_lines(), self.explanation])
@@ -259,7 +263,9 @@ def _explain(
     return parts
 
 
-def analyze(linkage: Linkage, *, rtol: float = RANK_RTOL) -> RigidityReport:
+def analyze(
+    linkage: Linkage, *, rtol: float = RANK_RTOL, with_mobility: bool = False
+) -> RigidityReport:
     """Analyse the rigidity of ``linkage`` at its current placement.
 
     Parameters
@@ -267,6 +273,10 @@ def analyze(linkage: Linkage, *, rtol: float = RANK_RTOL) -> RigidityReport:
     linkage : Linkage
     rtol : float, keyword-only
         Relative tolerance of the numerical rank (default :data:`RANK_RTOL`).
+    with_mobility : bool, keyword-only
+        Also compute :func:`~linkage_widget.local_dimension.mobility` (the
+        report's ``mobility``, and a ``motion:`` line in its summary). It may
+        run an exact Gröbner computation: meant for small linkages.
 
     Returns
     -------
@@ -318,6 +328,7 @@ def analyze(linkage: Linkage, *, rtol: float = RANK_RTOL) -> RigidityReport:
         singular_values=inf.singular_values,
         status=status,
         explanation=" ".join(text),
+        mobility=mobility_from(linkage, cs, inf, rtol=rtol) if with_mobility else None,
     )
 
 

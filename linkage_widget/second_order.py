@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import numpy as np
 import scipy.linalg as sla
@@ -436,6 +437,17 @@ def decide_second_order(
         return True, "no flex"
     if inf.n_stresses == 0:
         return False, "no self-stress"
+    if inf in _DECIDED:  # analyze and mobility ask about the same first-order data
+        return _DECIDED[inf]
+    _DECIDED[inf] = answer = _decide(linkage, cs, inf)
+    return answer
+
+
+#: Decisions by first-order data (each Infinitesimal belongs to one placement).
+_DECIDED: WeakKeyDictionary[Infinitesimal, tuple[bool | None, str]] = WeakKeyDictionary()
+
+
+def _decide(linkage: Linkage, cs: ConstraintSet, inf: Infinitesimal) -> tuple[bool | None, str]:
     forms = stress_energy_forms(cs, linkage.vertices, inf.flexes, inf.stresses)
     if prestress_stable(forms):
         return True, "prestress stable"

@@ -32,6 +32,7 @@ from ..rigidity import RigidityReport, analyze
 __all__ = [
     "LIVE_ANALYSIS_MAX_2N",
     "LIVE_ANALYSIS_MAX_COST_S",
+    "READOUT_MOBILITY_MAX_JOINTS",
     "Analyst",
     "running_loop",
     "shown_motions",
@@ -41,6 +42,8 @@ __all__ = [
 #: Re-analyse during a motion only up to this many coordinates (dense SVD ~ (2n)^3).
 LIVE_ANALYSIS_MAX_2N = 400
 LIVE_ANALYSIS_MAX_COST_S = 0.025  # ... and only if one analysis takes at most this
+#: The readout states the mobility (does it really move?) up to this many joints.
+READOUT_MOBILITY_MAX_JOINTS = 30
 
 _EXECUTOR: ThreadPoolExecutor | None = None
 
@@ -62,9 +65,13 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def timed_analyze(linkage: Linkage) -> tuple[RigidityReport, float]:
-    """The analysis and its compute time in seconds (in the worker thread: no queueing)."""
+    """The analysis and its compute time in seconds (in the worker thread: no queueing).
+
+    Up to :data:`READOUT_MOBILITY_MAX_JOINTS` joints it includes the mobility (the
+    readout's "motion:" line): once per analysis, never per frame.
+    """
     t0 = time.perf_counter()
-    report = analyze(linkage)
+    report = analyze(linkage, with_mobility=linkage.n_vertices <= READOUT_MOBILITY_MAX_JOINTS)
     return report, time.perf_counter() - t0
 
 

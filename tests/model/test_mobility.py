@@ -152,3 +152,22 @@ def test_seeds_agree():
     flat = flat_parallelogram()
     reports = [mobility(flat, seed=s) for s in range(3)]
     assert {(r.dimension, r.branches) for r in reports} == {(1, 2)}
+
+
+def test_readout_states_the_mobility_of_small_linkages():
+    from linkage_widget.session.analysis import READOUT_MOBILITY_MAX_JOINTS, timed_analyze
+
+    report, _ = timed_analyze(FOUR_BAR)
+    assert report.summary_lines()[-1] == "motion: moves with 1 degree of freedom (proved)"
+    report, _ = timed_analyze(K33)
+    assert report.summary_lines()[-1] == (
+        "motion: cannot move (proved), though it flexes infinitesimally"
+    )
+    report, _ = timed_analyze(flat_parallelogram())
+    assert report.summary_lines()[-1] == (
+        "motion: moves with 1 degree of freedom (found numerically), 2 branches cross here"
+    )
+    big = penrose_tiling(2)
+    assert big.n_vertices > READOUT_MOBILITY_MAX_JOINTS
+    report, _ = timed_analyze(big)
+    assert report.mobility is None and len(report.summary_lines()) == 4
