@@ -11,7 +11,9 @@ primitive stream, the renderers translate it.
 Draw order (bottom to top, :data:`ROLES`): tracks, selected-rod highlight,
 springs, rods, redundant-rod overlay, angle wedges and arcs, motors, attractor
 link, pins, vertices, selection rings, velocity arrows, load and reaction
-arrows, attractor, legend, info panel, error, hint.
+arrows, attractor, legend, info panel, error, hint. At a singular placement the
+ways on (:data:`~linkage_widget.draw.branches.BRANCH_ROLES`: dashed previews,
+numbered arrows, labels) come between the reactions and the attractor.
 
 Examples
 --------
@@ -35,6 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import drives, layers
+from .branches import branch_handles, branch_layers
 from .overlays import error_and_hint, info_panel, legend
 from .primitives import Primitive
 from .svg import scene_to_svg
@@ -159,6 +162,9 @@ class SceneState:
         Motors (curved arrows round the pivot, turning as ``speed``'s sign).
     motors_running : bool
         Motor marks solid (running) or faded (stopped).
+    branches : ndarray, shape (k, n, 2), or None
+        Branch lines through a singular placement (world unit motions): numbered
+        arrows ``1 .. 2k`` and dashed previews (:mod:`~linkage_widget.draw.branches`).
     info_lines : sequence of str
         Readout, top left (when ``show_info``).
     hint : str
@@ -188,6 +194,7 @@ class SceneState:
     reactions: Sequence[tuple[int, float, float]] = ()
     motors: Sequence[tuple[int, int, float]] = ()
     motors_running: bool = False
+    branches: np.ndarray | None = None
     info_lines: Sequence[str] = ()
     hint: str = ""
     error: str = ""
@@ -249,13 +256,14 @@ def build_scene(
         scene.extend(layers.velocity_arrows(view, P, st.velocity_basis, theme))
     arrows = drives.force_arrows(view, P, st.loads, st.reactions, theme)
     scene.extend(arrows)
+    ways = branch_handles(view, linkage.vertices, st.branches, theme)  # a singular stop's
+    scene.extend(branch_layers(ways, rod_ends, theme))
     scene.extend(layers.attractor(at, theme))
     keyed = m > 0  # no rods, no key
     marks = [a.role[:-1] for a in arrows] + (["motor"] if motor_marks else [])
-    tips = [a.tips for a in arrows]
     key = legend(view.width, keyed and stress is not None, keyed and redundant is not None, theme,
                  marks=marks, free=None if st.show_info else (view.width, view.height),
-                 avoid=np.concatenate([P, *tips]))  # fmt: skip
+                 avoid=np.concatenate([P, *(a.tips for a in arrows)]))  # fmt: skip
     scene.extend(key)
     if st.show_info:
         scene.extend(info_panel(st.info_lines, theme))

@@ -28,7 +28,9 @@ class Theme:
     colour-blind readers tell apart), ``redundant`` (pebble game), ``spring``,
     ``load``/``reaction``/``force_*`` (force arrows), ``motor*`` (motor marks),
     ``velocity_*`` (one colour per basis vector, the longest arrow's length, the
-    cap on the number of arrows), ``track_*`` (one colour per tracked vertex),
+    cap on the number of arrows), ``branch_*`` (the ways on at a singular
+    placement: one colour per branch line, arrow length, dashed previews),
+    ``track_*`` (one colour per tracked vertex),
     and the overlays' ``text``, ``hint_text``, ``error_text``, ``panel*``,
     ``font_size`` and ``hint_size``.
     """
@@ -89,6 +91,13 @@ class Theme:
         "#7f7f7f",
     )
     track_width: float = 2.0
+    branch_colors: tuple[str, ...] = ("#0072b2", "#d55e00", "#cc79a7", "#e69f00", "#56b4e9")
+    branch_arrow_px: float = 55.0
+    branch_width: float = 3.5
+    branch_preview_px: float = 28.0
+    branch_preview_width: float = 2.0
+    branch_preview_alpha: float = 0.55
+    branch_label_gap: float = 12.0
     text: str = "#212121"
     hint_text: str = "#546e7a"
     error_text: str = "#c62828"

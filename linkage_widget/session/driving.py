@@ -15,7 +15,8 @@ The policy of a frame:
   :data:`DRAG_SUBSTEPS` steps of up to :data:`DRAG_STEP_PX` screen pixels
   (the projection keeps them exact), within :data:`FRAME_BUDGET_S`, and none
   once the vertex is within :data:`DRAG_REACH_PX` of the pointer;
-* a kinematic motion *settles* when it reached its target, is blocked, or
+* a kinematic motion *settles* when it reached its target, is blocked, stopped
+  at a singular placement (until a branch is picked: :meth:`Driver.follow_branch`), or
   moved less than :data:`STILL_PX` for :data:`STILL_FRAMES` frames; it stays
   settled until something changes (:meth:`Driver.unsettle`).
 """
@@ -234,9 +235,24 @@ class Driver:
             if drag is not None and _gap_px(sim, drag, view) <= DRAG_REACH_PX:
                 self.settled = True  # until the pointer moves again
                 break
-        if status in ("reached target", "blocked"):
-            self.settled = True
+        if status in ("reached target", "blocked", "singular"):
+            self.settled = True  # singular: until a branch is picked (follow_branch)
         return status
+
+    def follow_branch(self, line: int, sense: int) -> np.ndarray:
+        """Leave the simulator's singular stop along branch ``line``; the new positions (n, 2).
+
+        The simulator goes on (not rebuilt: the model is told its positions here).
+        """
+        sim = self.simulator
+        if sim is None:
+            raise ValueError("no motion under way: nothing stopped at a singular placement")
+        sim.follow_branch(line, sense)
+        P = np.asarray(sim.positions, dtype=np.float64)
+        if self._seen is not None:
+            self._seen.set_positions(P)
+        self.unsettle()
+        return P
 
     def _note_stillness(self, shift_px: float, dragging: bool) -> None:
         """Settle a kinematic motion that creeps by less than STILL_PX for STILL_FRAMES frames.

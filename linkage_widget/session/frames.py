@@ -153,6 +153,7 @@ class FramesMixin:
             reactions=reactions,
             motors=tuple((m.pivot, m.tip, m.speed) for m in self.document.drives.motors),
             motors_running=self._motors_on(),
+            branches=self._branch_directions(),
             info_lines=tuple(r.summary_lines()) if fresh else ("analysing ...",),  # type: ignore[union-attr]
             hint=fit_hint(self._hint(), self._view.width),
             error=self.error,
@@ -172,6 +173,7 @@ class FramesMixin:
                 self.linkage.n_vertices,
                 len(self.document.drives.motors),
                 self._motors_on(),
+                self._branch_count(),
             )
         )
 

@@ -57,6 +57,7 @@ from ..rigidity import RigidityReport
 from ..springs import Spring
 from .actions import ActionsMixin
 from .analysis import Analyst
+from .branching import BranchingMixin
 from .configuration_panel import ConfigurationPanelMixin
 from .document import DEFAULT_FILE, Document, parse_upload, read_linkage_file, upload_name
 from .driven import DrivenMixin
@@ -76,7 +77,13 @@ INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() k
 
 
 class LinkageSession(
-    ConfigurationPanelMixin, DrivenMixin, ActionsMixin, PointerMixin, FramesMixin, SessionTraits
+    ConfigurationPanelMixin,
+    DrivenMixin,
+    ActionsMixin,
+    BranchingMixin,
+    PointerMixin,
+    FramesMixin,
+    SessionTraits,
 ):
     """A planar linkage you can draw, analyse and move: the state and policy, no view.
 

@@ -31,6 +31,7 @@ s / l                          save / load the file named in the file box
 v / i                          cycle view options / info panel on the canvas
 p / r                          PNG picture / record a GIF (toggle)
 space                          start/stop the motion
+1 .. 9, click an arrow         at a singular placement: go on along that way
 ctrl-z, ctrl-shift-z (ctrl-y)  undo, redo;  Home: fit;  Escape: deselect, stop
 =============================  =================================================
 
@@ -58,6 +59,7 @@ __all__ = [
     "HintState",
     "Selection",
     "attract_action",
+    "branch_message",
     "click_action",
     "drag_action",
     "drag_kind",
@@ -309,6 +311,8 @@ def key_action(combo: str, sel: Selection) -> Action | None:
         return Action(kind, (sel.vertex,))
     if combo in ("d", "delete", "backspace"):
         return _delete_key(sel)
+    if len(combo) == 1 and combo in "123456789":  # the numbered arrows of a singular placement
+        return Action("pick_branch", (int(combo),))
     if combo == "z":
         if sel.rod is None:
             return Action("message", (), "select a rod to split (z)")
@@ -338,6 +342,19 @@ class HintState(NamedTuple):
     n_vertices: int
     motors: int = 0
     motors_running: bool = False
+    branches: int = 0  # branch lines offered at a singular stop
+
+
+def branch_message(lines: int) -> str:
+    """The hint at a singular stop with ``lines`` branch lines (``2 * lines`` ways on).
+
+    >>> branch_message(2)
+    'singular placement: 2 ways on — pick an arrow or press 1-4'
+    """
+    if lines == 0:
+        return "singular placement: no way on found here (drag back, or space to stop)"
+    ways = "1 way" if lines == 1 else f"{lines} ways"
+    return f"singular placement: {ways} on — pick an arrow or press 1-{2 * lines}"
 
 
 def hint_text(s: HintState) -> str:
@@ -345,6 +362,8 @@ def hint_text(s: HintState) -> str:
     sel = s.selection
     if s.message:
         return s.message
+    if s.status == "singular":
+        return branch_message(s.branches)
     if s.drag_vertex is not None:
         if s.status == "blocked":
             return f"vertex {s.drag_vertex} cannot move that way (the linkage blocks it)"
