@@ -58,6 +58,9 @@ def _seeds(system: LinkageSystem, coords: Sequence[AngleCoordinate], s: TraceSet
         found.append(x[ok])
     seeds = np.concatenate(found)
     seeds = seeds[system.solved(seeds)]
+    # a seed with two or more flexes lies on a crossing or on a component of higher
+    # dimension (Peaucellier's two arms folded onto each other): not a start for a curve
+    seeds = seeds[_rank_measure(system, seeds) > SINGULAR]
     key = np.round(seeds / (1e-6 * system.scale))
     _, first = np.unique(key, axis=0, return_index=True)
     return seeds[np.sort(first)]

@@ -26,7 +26,10 @@ Singular placements
     measure are refined by a golden-section search along the curve and kept where it
     falls below :data:`SINGULAR_TOL`; the placement is inserted into the branch, and
     :attr:`ConfigurationCurve.crossings` records where each singular placement lies on
-    every branch through it.
+    every branch through it. A seed with two or more flexes is not a start: it lies on a
+    crossing or on a component of higher dimension (Peaucellier's linkage with its two
+    long arms folded onto each other, where the rhombus spins freely: a 2-D component
+    that the 1-D curve meets at singular placements), which the curve does not chart.
 
 :meth:`ConfigurationCurve.path` walks along branches, switching branch only at a singular
 placement they share: the motion can reach nothing else.

@@ -191,3 +191,33 @@ def test_three_parallel_cranks_move_although_counting_says_rigid():
     assert len(curve.branches) == 1 and curve.branches[0].closed
     crank = np.unwrap(curve.branches[0].angles[:, 0])
     assert abs(abs(crank[-1] - crank[0]) - 2 * np.pi) < 0.2
+
+
+def test_peaucellier_two_modes_cross_at_the_flat_rhombus():
+    # the rhombus 2-3-5-4 either opens (5 the mirror image of 2 in the line 3-4: the
+    # inversor) or folds (5 on 2); the two motions cross where the rhombus is flat,
+    # |p2| = sqrt(200^2 - 120^2) = 160, at two crank angles for each order of 3 and 4
+    link = Linkage.load("peaucellier.txt")
+    curve = trace_curve(link)
+    assert [b.closed for b in curve.branches] == [True, True]
+    flat = [
+        (pos, where)
+        for pos, where in zip(curve.singular_positions, curve.crossings, strict=True)
+        if abs(np.linalg.norm(pos[2]) - 160.0) < 1e-4
+    ]
+    assert len(flat) == 4
+    for pos, where in flat:
+        assert np.linalg.norm(pos[5] - pos[2]) < 1e-4  # flat: the mirror image is 2 itself
+        assert sorted(b for b, _ in where) == [0, 1]
+    # branch 0 is the inversor: |p2| |p5| = 200^2 - 120^2 (at regular placements; the
+    # singular ones, e.g. the arms folded onto each other, are polished to ~1e-5 only)
+    singular = [i for where in curve.crossings for b, i in where if b == 0]
+    inversor = np.delete(curve.branches[0].positions, singular, axis=0)
+    r2, r5 = (np.linalg.norm(inversor[:, k], axis=1) for k in (2, 5))
+    assert np.allclose(r2 * r5, 200.0**2 - 120.0**2, rtol=1e-9)
+    # inversion maps the crank's circle through pin 0 to the line x = 25600 / 200 = 128
+    assert np.abs(inversor[:, 5, 0] - 128.0).max() < 1e-6  # 1e-8 relative
+    folded = curve.branches[1].angles[len(curve.branches[1].angles) // 4]
+    walk = curve.path(link.vertices, folded)
+    assert walk is not None
+    assert (np.abs(np.linalg.norm(walk[:, 2], axis=1) - 160.0) < 1e-4).any()  # via a flat one
