@@ -7,9 +7,20 @@ whose ``message`` says why, never an exception. The functions below it take a mo
 placements and return numbers: the current point, a flick's initial state, a path to
 animate. The session (:mod:`.configuration_panel`) keeps the state and draws.
 
-The sphere
+The kinds (:func:`~linkage_widget.configuration.chart_kind`)
+
+sphere
     :class:`~linkage_widget.configuration.SphereChart` with latitude :math:`\varphi` and
     longitude :math:`t`; the panel's unit sphere is ``chart.embed(phi, t)``.
+curve
+    one internal degree of freedom: :func:`~linkage_widget.configuration.trace_curve` in two
+    angle coordinates, all branches and the singular placements.
+surface
+    two: :func:`~linkage_widget.configuration.sample_surface`, a torus chart of two angles.
+
+:func:`static_items` and :func:`dynamic_items` turn a model and the current state into the
+panel's two layers (through :mod:`linkage_widget.draw.configuration_panel` and
+:mod:`linkage_widget.draw.angle_charts`).
 """
 
 from __future__ import annotations
@@ -20,16 +31,42 @@ from typing import Any
 
 import numpy as np
 
-from ..configuration import ConfigurationError, Similarity, SphereChart
+from ..configuration import (
+    AngleCoordinate,
+    ConfigurationCurve,
+    ConfigurationError,
+    ConfigurationSurface,
+    Similarity,
+    SphereChart,
+    angle_coordinates,
+    chart_kind,
+    default_coordinates,
+    sample_surface,
+    trace_curve,
+)
+from ..draw.angle_charts import AnglePlot, chart_dynamic, curve_static, surface_static
+from ..draw.configuration_panel import (
+    SphereProjection,
+    message_items,
+    sphere_dynamic,
+    sphere_static,
+)
+from ..draw.primitives import Primitive
 from ..model import Linkage
 
 __all__ = [
     "FLICK_GAIN",
+    "SURFACE_RESOLUTION",
     "PanelModel",
+    "chart_point",
+    "coordinate_choices",
+    "curve_path",
+    "dynamic_items",
     "flick_state",
     "panel_model",
     "sphere_path",
     "sphere_point",
+    "static_items",
 ]
 
 #: Speed on the panel's unit sphere (radians per second) per sphere radius of flick arrow.
@@ -38,6 +75,8 @@ FLICK_GAIN = 1.5
 LATITUDES = (-60.0, -30.0, 30.0, 60.0)
 LONGITUDES = tuple(range(-180, 180, 30))
 LINE_SAMPLES = 73
+#: Grid points per angle of a torus chart (sample_surface's resolution).
+SURFACE_RESOLUTION = 48
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,6 +88,12 @@ class PanelModel:
     kind : {"sphere", "curve", "surface", "none"}
     message : str
         Why there is no chart (kind ``"none"``), else empty.
+    coords : tuple of AngleCoordinate
+        The two angles of a curve or a surface (empty for the sphere).
+    choices : tuple of str
+        Labels of every angle the curve or surface could be charted in.
+    curve : ConfigurationCurve or None
+    surface : ConfigurationSurface or None
     title : tuple of str
         The panel's heading lines.
     chart : SphereChart or None
@@ -68,15 +113,50 @@ class PanelModel:
     grid: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, 3)))
     equator: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     poles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    coords: tuple[AngleCoordinate, ...] = ()
+    choices: tuple[str, ...] = ()
+    curve: ConfigurationCurve | None = None
+    surface: ConfigurationSurface | None = None
 
 
-def panel_model(linkage: Linkage) -> PanelModel:
-    """The chart of ``linkage``, or a model of kind ``"none"`` saying why there is none."""
+def coordinate_choices(linkage: Linkage) -> tuple[str, ...]:
+    """Labels of the angle coordinates a curve or surface chart of ``linkage`` may use."""
+    return tuple(c.label for c in angle_coordinates(linkage))
+
+
+def _coordinates(linkage: Linkage, labels: tuple[str, ...]) -> tuple[AngleCoordinate, ...]:
+    """The coordinates named by ``labels`` (two labels), else the default pair."""
+    if not labels:
+        return tuple(default_coordinates(linkage))
+    by_label = {c.label: c for c in angle_coordinates(linkage)}
+    missing = [label for label in labels if label not in by_label]
+    if missing:
+        raise ConfigurationError(f"no angle coordinate {missing[0]!r} in this linkage")
+    return tuple(by_label[label] for label in labels)
+
+
+def panel_model(linkage: Linkage, labels: tuple[str, ...] = ()) -> PanelModel:
+    """The chart of ``linkage`` in the angles named ``labels`` (default pair when empty).
+
+    Never raises for a linkage it cannot chart: the model's kind is then ``"none"`` and
+    its message says why, in words a student understands.
+    """
     try:
-        chart, sim = SphereChart.for_linkage(linkage)
+        kind = chart_kind(linkage)
+        if kind == "sphere":
+            return _sphere_model(*SphereChart.for_linkage(linkage))
+        coords = _coordinates(linkage, labels)
+        choices = coordinate_choices(linkage)
+        if kind == "curve":
+            curve = trace_curve(linkage, coords)
+            title = (f"configuration curve: {len(curve.branches)} branch(es), "
+                     f"{len(curve.singular_angles)} singular",)  # fmt: skip
+            return PanelModel("curve", title=title, coords=coords, choices=choices, curve=curve)
+        surface = sample_surface(linkage, coords, SURFACE_RESOLUTION)
+        title = ("configuration surface (2 DOF): torus chart, reachable part shaded",)
+        return PanelModel("surface", title=title, coords=coords, choices=choices, surface=surface)
     except ConfigurationError as exc:
         return PanelModel("none", message=f"no configuration space chart: {exc}")
-    return _sphere_model(chart, sim)
 
 
 def _sphere_model(chart: SphereChart, sim: Similarity) -> PanelModel:
@@ -176,3 +256,68 @@ def sphere_path(model: PanelModel, positions: Any, target: Any, frames: int) -> 
     else:
         q = (np.sin((1.0 - s) * omega) * q0 + np.sin(s * omega) * q1) / math.sin(omega)
     return model.similarity.placement(_interior_at(model, _unit(q)), base)
+
+
+# ============================================================ angle charts
+def chart_point(model: PanelModel, positions: Any) -> tuple[float, float]:
+    """The two chart angles of ``positions`` ``(n, 2)`` (a curve or a surface)."""
+    a, b = (float(c.value(positions)) for c in model.coords)
+    return a, b
+
+
+def curve_path(
+    model: PanelModel, positions: Any, target: Any, max_frames: int
+) -> np.ndarray | None:
+    """Placements ``(k, n, 2)`` to animate along the curve toward ``target`` angles ``(2,)``.
+
+    :meth:`~linkage_widget.configuration.ConfigurationCurve.path` (along branches, changing
+    branch only at a shared singular placement), thinned to at most ``max_frames``
+    placements, the last one exact. None when the motion cannot reach the point.
+    """
+    assert model.curve is not None
+    path = model.curve.path(positions, target)
+    if path is None:
+        return None
+    path = path[1:] if len(path) > 1 else path  # the first placement is the current one
+    stride = max(1, math.ceil(len(path) / max(int(max_frames), 1)))
+    keep = np.unique(np.r_[np.arange(0, len(path), stride), len(path) - 1])
+    return path[keep]
+
+
+# ================================================================ pictures
+def static_items(
+    model: PanelModel, size: tuple[int, int], proj: SphereProjection
+) -> list[Primitive]:
+    """The panel's static layer: the shaded sphere, the curve, the torus chart or a message."""
+    w, h = size
+    if model.kind == "sphere":
+        return sphere_static(proj, model.grid, model.equator, model.poles, model.title)
+    plot = AnglePlot.fit(w, h)
+    labels = (model.coords[0].label, model.coords[1].label) if model.coords else ("", "")
+    if model.curve is not None:
+        branches = [(b.angles, b.closed) for b in model.curve.branches]
+        return curve_static(plot, branches, model.curve.singular_angles, labels, model.title)
+    if model.surface is not None:
+        s = model.surface
+        return surface_static(plot, s.a, s.b, s.reachable, s.boundary, labels, model.title)
+    return message_items(w, h, model.message or "(no chart)")
+
+
+def dynamic_items(
+    model: PanelModel,
+    size: tuple[int, int],
+    proj: SphereProjection,
+    point: tuple[float, float] | None,
+    trail: np.ndarray,
+    flick: np.ndarray | None,
+) -> list[Primitive]:
+    """The panel's dynamic layer: the point, its trail ``(k, 2)`` (chart coordinates), the flick."""
+    if model.kind == "sphere":
+        assert model.chart is not None
+        trail3 = model.chart.embed(trail[:, 0], trail[:, 1])
+        point3 = None if point is None else model.chart.embed(*point)
+        return sphere_dynamic(proj, point3, trail3, flick)
+    if model.kind in ("curve", "surface"):
+        p = None if point is None else np.asarray(point)
+        return chart_dynamic(AnglePlot.fit(*size), p, trail)
+    return []

@@ -32,23 +32,23 @@ from collections import deque
 from typing import Any
 
 import numpy as np
-from traitlets import Bool, HasTraits, observe
+from traitlets import Bool, HasTraits, TraitError, Tuple, Unicode, observe, validate
 
-from ..draw.configuration_panel import (
-    PanelPicture,
-    SphereProjection,
-    message_items,
-    panel_picture,
-    sphere_dynamic,
-    sphere_static,
-)
+from ..draw.angle_charts import AnglePlot
+from ..draw.configuration_panel import PanelPicture, SphereProjection, panel_picture
+from .analysis import running_loop
 from .configuration_charts import (
     FLICK_GAIN,
     PanelModel,
+    chart_point,
+    coordinate_choices,
+    curve_path,
+    dynamic_items,
     flick_state,
     panel_model,
     sphere_path,
     sphere_point,
+    static_items,
 )
 from .gestures import EventMerger, Gesture
 from .traits import SessionTraits
@@ -67,13 +67,21 @@ class ConfigurationPanelMixin(HasTraits):
     """The configuration-space panel of a session (module docstring)."""
 
     show_configuration = Bool(False, help="Show the configuration-space panel.")
+    configuration_coordinates = Tuple(
+        Unicode(),
+        Unicode(),
+        default_value=None,
+        allow_none=True,
+        help="Labels of the two angles a curve or surface is charted in (None: the default).",
+    )
 
-    _OWN_TRAITS = [*SessionTraits._OWN_TRAITS, "show_configuration"]
+    _OWN_TRAITS = [*SessionTraits._OWN_TRAITS, "show_configuration", "configuration_coordinates"]
 
     def _init_panel(self) -> None:
         side = min(int(self._view.height), PANEL_MAX_SIZE)
         self._panel_size = (side, side)
-        self._panel_model: tuple[int, PanelModel] | None = None  # (_version, model)
+        self._panel_model: tuple[Any, PanelModel] | None = None  # (key, model)
+        self._panel_job: Any = None  # key of the model being computed in a thread
         self._panel_proj = SphereProjection.fit(side, side)
         self._panel_trail: deque[tuple[float, float]] = deque(maxlen=TRAIL_LENGTH)
         self._panel_seen = -1  # _pos_version of the last point in the trail
@@ -102,8 +110,21 @@ class ConfigurationPanelMixin(HasTraits):
 
     @property
     def configuration_kind(self) -> str:
-        """What the panel charts: ``"sphere"``, ``"curve"``, ``"surface"`` or ``"none"``."""
+        """What the panel charts: ``"sphere"``, ``"curve"``, ``"surface"`` or ``"none"``.
+
+        ``"pending"`` while a widget computes the chart in a thread (never headless).
+        """
         return self._panel_current().kind
+
+    @property
+    def configuration_choices(self) -> tuple[str, ...]:
+        """Labels of the angles a curve or surface may be charted in (see the trait)."""
+        return coordinate_choices(self.linkage)
+
+    @property
+    def configuration_chart(self) -> PanelModel:
+        """What the panel charts now: kind, message, coordinates, the curve or surface."""
+        return self._panel_current()
 
     @property
     def configuration_message(self) -> str:
@@ -112,19 +133,27 @@ class ConfigurationPanelMixin(HasTraits):
 
     @property
     def configuration_point(self) -> tuple[float, float] | None:
-        """The current configuration's coordinates (sphere: ``(phi, t)``); None: no chart."""
+        """The current configuration's coordinates: sphere ``(phi, t)``, else the two angles.
+
+        None without a chart.
+        """
         model = self._panel_current()
         if model.kind == "sphere":
             return sphere_point(model, self.linkage.vertices)
+        if model.kind in ("curve", "surface"):
+            return chart_point(model, self.linkage.vertices)
         return None
 
     @property
     def configuration_point_px(self) -> tuple[float, float] | None:
         """Where the panel draws the current configuration (panel pixels); None: no chart."""
-        point = self._panel_point3()
+        point = self.configuration_point
         if point is None:
             return None
-        px, _ = self._panel_proj.project(point)
+        if self._panel_current().kind == "sphere":
+            px, _ = self._panel_proj.project(self._panel_point3())
+        else:
+            px = AnglePlot.fit(*self._panel_size).to_pixel(np.angle(np.exp(1j * np.array(point))))
         return float(px[0]), float(px[1])
 
     @property
@@ -165,14 +194,70 @@ class ConfigurationPanelMixin(HasTraits):
         return panel_picture(*self._panel_size, static.items, dynamic.items)
 
     # ================================================================ model
+    @validate("configuration_coordinates")
+    def _validate_configuration_coordinates(self, proposal: Any) -> tuple[str, str] | None:
+        labels = proposal["value"]
+        if labels is None:
+            return None
+        choices = coordinate_choices(self.linkage)
+        for label in labels:
+            if label not in choices:
+                raise TraitError(
+                    f"configuration_coordinates: {label!r} is not an angle of this linkage; "
+                    f"choose from {', '.join(choices) or '(none)'}"
+                )
+        if labels[0] == labels[1]:
+            raise TraitError("configuration_coordinates: choose two different angles")
+        return (str(labels[0]), str(labels[1]))
+
+    @observe("configuration_coordinates")
+    def _on_configuration_coordinates_change(self, change: Any) -> None:
+        if self._ready and self.show_configuration:
+            self._draw_panel()  # the model's key changed: it is charted again
+
+    def _panel_key(self) -> tuple[int, tuple[str, ...]]:
+        return (self._version, tuple(self.configuration_coordinates or ()))
+
     def _panel_current(self) -> PanelModel:
-        """The chart of the linkage as edited now (recomputed after an edit)."""
-        if self._panel_model is None or self._panel_model[0] != self._version:
-            self._panel_model = (self._version, panel_model(self.linkage))
-            self._panel_trail.clear()
-            self._panel_path.clear()
-            self._panel_seen = -1
-        return self._panel_model[1]
+        """The chart of the linkage as edited now (recomputed after an edit).
+
+        Headless, computed at once. With an event loop running (a widget in Jupyter), in a
+        thread (a curve takes about a second, a surface a few): meanwhile the panel says so.
+        """
+        key = self._panel_key()
+        if self._panel_model is not None and self._panel_model[0] == key:
+            return self._panel_model[1]
+        loop = running_loop()
+        if loop is None:
+            self._set_panel_model(key, panel_model(self.linkage, key[1]))
+            return self._panel_model[1]  # type: ignore[index]
+        if self._panel_job != key:
+            self._panel_job = key
+            job = loop.run_in_executor(None, panel_model, self.linkage.copy(), key[1])
+            job.add_done_callback(lambda f: self._panel_model_done(key, f))
+        return PanelModel("pending", title=("computing the configuration space ...",))
+
+    def _panel_model_done(self, key: Any, job: Any) -> None:
+        if self._panel_job == key:
+            self._panel_job = None
+        if job.cancelled() or key != self._panel_key():
+            return
+        exc = job.exception()
+        if exc is not None:
+            model = PanelModel("none", message=f"no configuration space chart: {exc}")
+        else:
+            model = job.result()
+        self._set_panel_model(key, model)
+        if self.show_configuration:
+            self._message = model.message or f"configuration space: {model.kind}"
+            self._draw_panel()
+            self._request_draw()
+
+    def _set_panel_model(self, key: Any, model: PanelModel) -> None:
+        self._panel_model = (key, model)
+        self._panel_trail.clear()
+        self._panel_path.clear()
+        self._panel_seen = -1
 
     def _panel_point3(self) -> np.ndarray | None:
         model = self._panel_current()
@@ -184,7 +269,7 @@ class ConfigurationPanelMixin(HasTraits):
     def _note_panel_point(self) -> None:
         """Add the current configuration to the trail when the linkage moved."""
         model = self._panel_current()
-        if self._panel_seen == self._pos_version or model.kind == "none":
+        if self._panel_seen == self._pos_version or model.kind in ("none", "pending"):
             return
         self._panel_seen = self._pos_version
         point = self.configuration_point
@@ -259,35 +344,35 @@ class ConfigurationPanelMixin(HasTraits):
 
     def _panel_static_picture(self, model: PanelModel) -> tuple[Any, PanelPicture]:
         """The static layer, cached by (model, rotation, size)."""
-        key = (id(model), id(self._panel_proj), self._panel_size)
+        # the sphere's turn matters only to the sphere: a chart keeps its layer while turning
+        turn = id(self._panel_proj) if model.kind == "sphere" else None
+        key = (id(model), turn, self._panel_size)
         if self._panel_static is None or self._panel_static[0] != key:
-            w, h = self._panel_size
-            if model.kind == "sphere":
-                items = sphere_static(
-                    self._panel_proj, model.grid, model.equator, model.poles, model.title
-                )
-            else:
-                items = message_items(w, h, model.message or "(no chart)")
-            self._panel_static = (key, panel_picture(w, h, items))
+            items = static_items(model, self._panel_size, self._panel_proj)
+            self._panel_static = (key, panel_picture(*self._panel_size, items))
         return self._panel_static
 
     def _panel_dynamic_picture(self, model: PanelModel) -> PanelPicture:
         """The point, its trail and the flick arrow, on a transparent layer."""
-        w, h = self._panel_size
-        if model.kind != "sphere":
-            return panel_picture(w, h, background="transparent")
-        assert model.chart is not None
-        trail = self.configuration_trail
-        trail3 = model.chart.embed(trail[:, 0], trail[:, 1])
-        items = sphere_dynamic(self._panel_proj, self._panel_point3(), trail3, self._panel_flick)
-        return panel_picture(w, h, items, background="transparent")
+        items = dynamic_items(
+            model,
+            self._panel_size,
+            self._panel_proj,
+            self.configuration_point,
+            self.configuration_trail,
+            self._panel_flick,
+        )
+        return panel_picture(*self._panel_size, items, background="transparent")
 
     # ============================================================= gestures
     def _on_panel_press(self, g: Gesture) -> None:
         assert g.data is not None
         model = self._panel_current()
-        if not self.show_configuration or model.kind == "none":
+        if not self.show_configuration or model.kind in ("none", "pending"):
             g.data["kind"] = "none"
+            return
+        if model.kind != "sphere":
+            g.data["kind"] = "chart"
             return
         point = self.configuration_point_px
         near = point is not None and math.hypot(g.x - point[0], g.y - point[1]) <= POINT_HIT_PX
@@ -320,6 +405,8 @@ class ConfigurationPanelMixin(HasTraits):
             self._guarded(lambda: self._flick(flick[0], (x, y)))
         elif kind == "rotate" and not g.dragged:
             self._guarded(lambda: self._panel_click(x, y))
+        elif kind == "chart" and not g.dragged:
+            self._guarded(lambda: self._chart_click(x, y))
         if kind != "none":
             self._draw_panel()
         self._request_draw()
@@ -335,6 +422,24 @@ class ConfigurationPanelMixin(HasTraits):
         frames = int(np.clip(math.ceil(angle / PATH_STEP), *PATH_FRAMES))
         path = sphere_path(model, self.linkage.vertices, target, frames)
         self._start_panel_path(path, "moving to the configuration clicked on the sphere")
+
+    def _chart_click(self, x: float, y: float) -> None:
+        """A click on a curve's chart: move the linkage there through the motion."""
+        model = self._panel_current()
+        plot = AnglePlot.fit(*self._panel_size)
+        if not plot.inside(x, y):
+            return
+        if model.kind != "curve":
+            self._message = "two degrees of freedom: drag the linkage, the point follows"
+            return
+        path = curve_path(model, self.linkage.vertices, plot.to_angles([x, y]), PATH_FRAMES[1])
+        if path is None:
+            self._message = (
+                "that part of the curve cannot be reached by moving the linkage "
+                "(another assembly mode): reassemble it to get there"
+            )
+            return
+        self._start_panel_path(path, "moving along the configuration curve")
 
     def _flick(self, tail: np.ndarray, tip: tuple[float, float]) -> None:
         """Start the geodesic: position and velocity from the flick arrow ``tail -> tip``."""

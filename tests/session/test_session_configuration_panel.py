@@ -11,9 +11,11 @@ import math
 
 import numpy as np
 import pytest
+from traitlets import TraitError
 
 from linkage_widget import Linkage
 from linkage_widget.configuration import SphereChart, geodesic_christoffel
+from linkage_widget.draw.angle_charts import AnglePlot
 from linkage_widget.draw.configuration_panel import SphereProjection
 from linkage_widget.session import LinkageSession
 from linkage_widget.session.configuration_charts import FLICK_GAIN
@@ -223,6 +225,170 @@ def test_editing_the_linkage_recharts_it():
     s.press(x, y)
     s.release(x, y)  # select the end ...
     s.key("f")  # ... and unpin it: not the pinned chain any more
-    assert s.configuration_kind == "none" and "pinned" in s.configuration_message
+    assert s.configuration_kind == "none" and "pin at least two" in s.configuration_message
     s.undo()
     assert s.configuration_kind == "sphere"
+
+
+# ------------------------------------------------------------------ curve and surface
+def four_bar():
+    return LinkageSession.load("four_bar.txt", show_configuration=True)
+
+
+def crank_and_rocker(p):
+    """The four-bar's two default angles, computed here: directions of rods 0→2 and 1→3."""
+    d02, d13 = p[2] - p[0], p[3] - p[1]
+    return math.atan2(d02[1], d02[0]), math.atan2(d13[1], d13[0])
+
+
+def test_a_four_bar_is_charted_as_a_curve_in_crank_and_rocker_angles():
+    s = four_bar()
+    assert s.configuration_kind == "curve"
+    labels = [c.label for c in s.configuration_chart.coords]
+    assert labels == ["direction of rod 0→2", "direction of rod 1→3"]
+    assert s.configuration_point == pytest.approx(crank_and_rocker(s.linkage.vertices))
+    (point,) = s.panel_layers()[1].by_role("point")
+    assert np.allclose(point.centers[0], s.configuration_point_px)
+    static = s.panel_layers()[0]
+    assert static.by_role("branch-0") and static.by_role("branch-1")
+
+
+def test_dragging_the_crank_moves_the_point_along_the_curve():
+    s = four_bar()
+    x, y = s.view.to_pixel(s.linkage.vertices[2])
+    s.press(x, y)
+    for k in range(1, 11):
+        s.drag(x - 6 * k, y + 2 * k)
+        s.advance()
+    s.release()
+    s.advance(3)
+    trail = s.configuration_trail
+    assert len(trail) >= 8
+    assert trail[-1] == pytest.approx(crank_and_rocker(s.linkage.vertices))
+    # every trail point lies on the traced curve (within its sampling)
+    curve = np.concatenate([b.angles for b in s.configuration_chart.curve.branches])
+    gap = np.angle(np.exp(1j * (trail[:, None, :] - curve[None])))
+    assert np.sqrt((gap**2).sum(-1)).min(axis=1).max() < 0.05
+
+
+def click_angles(s, angles):
+    x, y = AnglePlot.fit(*s.panel_size).to_pixel(angles)
+    s.panel_press(x, y)
+    s.panel_release(x, y)
+
+
+def test_a_click_on_the_curve_moves_the_linkage_there_through_the_motion():
+    s = four_bar()
+    rest = s.linkage.rod_lengths().copy()
+    start = s.linkage.vertices.copy()
+    here, _ = s.configuration_chart.curve.locate(s.linkage.vertices)
+    target = s.configuration_chart.curve.branches[here].angles[60]
+    click_angles(s, target)
+    assert s.panel_animating
+    frames, previous = 0, s.linkage.vertices.copy()
+    while s.panel_animating and frames < 200:
+        s.advance()
+        frames += 1
+        now = s.linkage.vertices
+        assert np.allclose(s.linkage.rod_lengths(), rest, rtol=1e-6)
+        assert np.abs(now - previous).max() < 0.1 * rest.max()  # no jump
+        previous = now.copy()
+    assert 3 < frames <= 91
+    assert np.abs(np.angle(np.exp(1j * (np.array(s.configuration_point) - target)))).max() < 0.02
+    assert s.undo() and np.allclose(s.linkage.vertices, start)
+
+
+def test_a_click_on_the_other_assembly_mode_does_not_teleport():
+    s = four_bar()
+    start = s.linkage.vertices.copy()
+    here, _ = s.configuration_chart.curve.locate(s.linkage.vertices)
+    other = s.configuration_chart.curve.branches[1 - here].angles[10]
+    click_angles(s, other)
+    assert not s.panel_animating
+    s.advance(5)
+    assert np.array_equal(s.linkage.vertices, start)
+    texts = [t for item in s.scene().by_role("hint") for t in item.texts]
+    assert any("cannot be reached" in t for t in texts), texts
+
+
+def parallelogram():
+    """A pinned parallelogram four-bar, not a rhombus: two motions crossing where it is flat."""
+    link = Linkage(
+        [[0, 0], [3, 0], [0.6, 0.8], [3.6, 0.8]], rods=[(0, 2), (2, 3), (3, 1)], pinned=[0, 1]
+    )
+    return LinkageSession(link, show_configuration=True)
+
+
+def test_a_parallelogram_reaches_its_other_motion_through_the_flat_placement():
+    s = parallelogram()
+    curve = s.configuration_chart.curve
+    assert len(curve.branches) == 2 and len(curve.singular_angles) == 2
+    assert s.panel_layers()[0].by_role("singular")
+    rest = s.linkage.rod_lengths().copy()
+    here, _ = curve.locate(s.linkage.vertices)
+    other = curve.branches[1 - here]
+    # a point of the other motion away from the flat placements
+    far = np.angle(np.exp(1j * (other.angles[:, None] - curve.singular_angles[None])))
+    target = other.angles[np.argmax(np.sqrt((far**2).sum(-1)).min(axis=1))]
+    click_angles(s, target)
+    assert s.panel_animating
+    flat_seen = False
+    while s.panel_animating:
+        s.advance()
+        assert np.allclose(s.linkage.rod_lengths(), rest, rtol=1e-6)
+        flat_seen |= abs(s.linkage.vertices[2, 1]) < 1e-6  # the crank lies on the ground line
+    assert flat_seen  # the motion changed branch only at the singular placement
+    now, _ = curve.locate(s.linkage.vertices)
+    assert now == 1 - here
+
+
+def test_the_chart_angles_can_be_chosen_and_are_checked():
+    s = four_bar()
+    choices = s.configuration_choices
+    assert "angle at 2 (0, 3)" in choices
+    s.configuration_coordinates = ("direction of rod 0→2", "angle at 2 (0, 3)")
+    assert [c.label for c in s.configuration_chart.coords] == list(s.configuration_coordinates)
+    p = s.linkage.vertices
+    a, b = p[0] - p[2], p[3] - p[2]
+    expected = math.atan2(a[0] * b[1] - a[1] * b[0], a @ b)
+    assert s.configuration_point[1] == pytest.approx(expected)
+    with pytest.raises(TraitError, match="not an angle of this linkage"):
+        s.configuration_coordinates = ("direction of rod 0→2", "angle at 9 (1, 2)")
+    with pytest.raises(TraitError, match="two different"):
+        s.configuration_coordinates = ("direction of rod 0→2", "direction of rod 0→2")
+    s.configuration_coordinates = None
+    assert s.configuration_chart.coords[1].label == "direction of rod 1→3"
+
+
+def five_bar():
+    link = Linkage(
+        [[0, 0], [-0.5, 2], [1.5, 3], [3.5, 2], [3, 0]],
+        rods=[(0, 1), (1, 2), (2, 3), (3, 4)],
+        pinned=[0, 4],
+    )
+    return LinkageSession(link, show_configuration=True)
+
+
+def test_a_five_bar_is_a_torus_chart_with_the_point_in_the_reachable_region():
+    s = five_bar()
+    assert s.configuration_kind == "surface"
+    surf = s.configuration_chart.surface
+    p = s.linkage.vertices
+    expected = [math.atan2(*(p[1] - p[0])[::-1]), math.atan2(*(p[3] - p[4])[::-1])]
+    assert s.configuration_point == pytest.approx(expected)
+    i = np.argmin(np.abs(np.angle(np.exp(1j * (surf.a - expected[0])))))
+    j = np.argmin(np.abs(np.angle(np.exp(1j * (surf.b - expected[1])))))
+    assert surf.reachable[i, j]
+    static = s.panel_layers()[0]
+    assert static.by_role("reachable") and static.by_role("boundary")
+    x, y = s.configuration_point_px
+    s.panel_press(x + 30, y)
+    s.panel_release(x + 30, y)  # a 2-DOF chart has no path: nothing moves
+    assert not s.panel_animating and np.array_equal(s.linkage.vertices, p)
+
+
+def test_a_rigid_linkage_says_it_cannot_move():
+    triangle = Linkage([[0, 0], [2, 0], [1, 1.5]], rods=[(0, 1), (1, 2), (2, 0)], pinned=[0, 1])
+    s = LinkageSession(triangle, show_configuration=True)
+    assert s.configuration_kind == "none"
+    assert "cannot move" in s.configuration_message
