@@ -39,22 +39,54 @@ class PanelView:
     canvas : ipycanvas.MultiCanvas
         Layer 0 static (sphere, curve, chart), layer 1 dynamic (point, trail, arrow).
     dom_events : ipyevents.Event
+    choosers : dict of str to ipywidgets.Dropdown
+        ``"a"`` and ``"b"``: the two angles of a curve or torus chart (hidden otherwise).
     box : ipywidgets.Box
         What the widget lays out beside the linkage canvas (hidden while the panel is off).
     """
 
     def __init__(self, session: Any) -> None:
         w, h = session.panel_size
+        self._session = session
         self.canvas: MultiCanvas = make_layered_canvas(w, h, 2, PANEL_CSS_CLASS)
         self.dom_events = connect(
             self.canvas, session._panel_merger, on_ready=lambda: session._draw_panel(force=True)
         )
-        self.box = W.Box([self.canvas], layout=W.Layout(margin="0 0 0 8px"))
+        self.choosers = {
+            name: W.Dropdown(description=text, layout=W.Layout(width=f"{w // 2 - 4}px"))
+            for name, text in (("a", "→"), ("b", "↑"))
+        }
+        self._syncing = False
+        for chooser in self.choosers.values():
+            chooser.style.description_width = "18px"
+            chooser.observe(self._on_choice, names="value")
+        self._choosers_row = W.HBox(list(self.choosers.values()))
+        self._choosers_row.layout.display = "none"
+        self.box = W.VBox([self.canvas, self._choosers_row], layout=W.Layout(margin="0 0 0 8px"))
         self.set_visible(session.show_configuration)
 
     def set_visible(self, visible: bool) -> None:
         """Show or hide the panel."""
         self.box.layout.display = None if visible else "none"
+
+    def sync_choices(self, labels: tuple[str, ...], chosen: tuple[str, ...]) -> None:
+        """Offer ``labels`` in both choosers with ``chosen`` selected (hidden when empty)."""
+        self._syncing = True
+        try:
+            for chooser, value in zip(self.choosers.values(), chosen, strict=False):
+                if tuple(chooser.options) != labels:
+                    chooser.options = labels
+                chooser.value = value
+        finally:
+            self._syncing = False
+        self._choosers_row.layout.display = None if chosen else "none"
+
+    def _on_choice(self, change: Any) -> None:
+        if self._syncing:
+            return
+        a, b = self.choosers["a"].value, self.choosers["b"].value
+        session = self._session
+        session._guarded(lambda: setattr(session, "configuration_coordinates", (a, b)))
 
     def show(self, static: PanelPicture | None, dynamic: PanelPicture) -> None:
         """Draw the layers: ``static`` only when given (it changed), ``dynamic`` always."""
@@ -73,6 +105,8 @@ class PanelWidgetMixin:
         self._panel_row = W.HBox([])
         self._place_panel(self.show_configuration)  # type: ignore[attr-defined]
         self.observe(self._on_panel_toggle, names="show_configuration")  # type: ignore[attr-defined]
+        if self.show_configuration:  # type: ignore[attr-defined]
+            self._draw_panel(force=True)  # type: ignore[attr-defined]  # drawn before the view
 
     def _on_panel_toggle(self, change: Any) -> None:
         self._place_panel(bool(change["new"]))
@@ -88,8 +122,12 @@ class PanelWidgetMixin:
 
     def _show_panel(self, static: PanelPicture | None, dynamic: PanelPicture) -> None:
         view = getattr(self, "panel_view", None)
-        if view is not None:
-            view.show(static, dynamic)
+        if view is None:
+            return
+        view.show(static, dynamic)
+        if static is not None:  # the chart changed: the choosers show its angles
+            model = self.configuration_chart  # type: ignore[attr-defined]
+            view.sync_choices(model.choices, tuple(c.label for c in model.coords))
 
     def _draw(self) -> None:
         """The linkage and the panel of a frame in one canvas message."""

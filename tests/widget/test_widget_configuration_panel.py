@@ -6,6 +6,7 @@ recorded through a stand-in comm and decoded, to check that a frame in which onl
 linkage moves sends one message that leaves the panel's static layer alone.
 """
 
+import asyncio
 import json
 
 import numpy as np
@@ -146,3 +147,39 @@ def test_a_linkage_without_chart_shows_the_message_on_the_panel(messages):
     texts = json.dumps([commands(m) for m in messages()])
     assert "configuration space" in texts  # the message was drawn, no traceback
     assert w.error == ""
+
+
+def test_the_choosers_pick_the_angles_of_a_curve():
+    w = LinkageWidget.load("four_bar.txt", show_configuration=True)
+    a, b = w.panel_view.choosers["a"], w.panel_view.choosers["b"]
+    assert w.panel_view.box.children[1].layout.display is None  # shown for a curve
+    assert (a.value, b.value) == ("direction of rod 0→2", "direction of rod 1→3")
+    assert set(a.options) == set(w.configuration_choices)
+    b.value = "angle at 2 (0, 3)"
+    assert w.configuration_coordinates == ("direction of rod 0→2", "angle at 2 (0, 3)")
+    assert w.configuration_chart.coords[1].label == "angle at 2 (0, 3)"
+    b.value = "direction of rod 0→2"  # the same angle twice: refused, shown, nothing changes
+    assert "two different" in w.error
+    assert w.configuration_chart.coords[1].label == "angle at 2 (0, 3)"
+
+
+def test_the_sphere_has_no_choosers(w):
+    w.show_configuration = True
+    assert w.panel_view.box.children[1].layout.display == "none"
+
+
+def test_with_an_event_loop_the_chart_is_computed_in_a_thread():
+    async def run():
+        w = LinkageWidget.load("four_bar.txt")
+        w.show_configuration = True
+        assert w.configuration_kind == "pending"  # the kernel is not blocked meanwhile
+        for _ in range(400):
+            await asyncio.sleep(0.02)
+            if w.configuration_kind != "pending":
+                break
+        assert w.configuration_kind == "curve"
+        assert w.configuration_point is not None
+        w.show_configuration = False
+        await asyncio.sleep(0.1)  # the frame task draws the last frame and ends
+
+    asyncio.run(run())
