@@ -32,15 +32,50 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _checks
-from ._cone import tangent_cone
+from ..second_order import tangent_cone
 from ._drive_step import kinematic_motor_step
 from ._drives import Actuators
 from ._projection import held_residual, project
 from ._setup import Setup
 from ._singular import SingularWatch, creep, locate, smallest_ratio
-from .tolerances import BRANCH_FLEX_RTOL, BRANCH_STEP, FOLD_RTOL, LOCATE_ITERATIONS
+from .tolerances import (
+    BRANCH_FLEX_RTOL,
+    BRANCH_STEP,
+    FOLD_RTOL,
+    LOCATE_ITERATIONS,
+    MAX_BRANCH_LINES,
+    SAME_LINE_COS,
+)
 
-__all__ = ["BranchMixin"]
+__all__ = ["BranchMixin", "spread_lines"]
+
+
+def spread_lines(lines: np.ndarray, limit: int = MAX_BRANCH_LINES) -> np.ndarray:
+    r"""At most ``limit`` of the unit ``lines`` (k, n, 2), isolated ones first, then spread out.
+
+    A tangent cone that contains a plane (a component of dimension two through the
+    placement: Peaucellier's flat rhombus with its two joints welded) comes as many
+    sampled lines; a student can pick among a few. Lines closer than
+    :data:`~linkage_widget.motion.tolerances.SAME_LINE_COS` are one line. Order: by
+    isolation :math:`1 - \max_{j \ne i} |\cos(d_i, d_j)|`, then farthest-point:
+    each next line the one whose largest :math:`|\cos|` with those kept is smallest.
+    """
+    k = len(lines)
+    if k <= 1:
+        return lines
+    flat = lines.reshape(k, -1)
+    cos = np.abs(flat @ flat.T)
+    np.fill_diagonal(cos, 0.0)
+    isolation = 1.0 - cos.max(axis=1)
+    kept = [int(np.argmax(isolation))]
+    while len(kept) < min(limit, k):
+        nearest = cos[:, kept].max(axis=1)
+        nearest[kept] = np.inf
+        i = int(np.argmin(nearest))
+        if nearest[i] >= SAME_LINE_COS:
+            break
+        kept.append(i)
+    return lines[sorted(kept, key=lambda i: -isolation[i])]
 
 
 class _Stop(NamedTuple):
@@ -116,9 +151,12 @@ class BranchMixin:
         if not stop.directions:
             setup = self._current_setup()
             cone = tangent_cone(
-                setup.linkage, positions=self._p.reshape(-1, 2), flex_rtol=BRANCH_FLEX_RTOL
+                setup.linkage,
+                positions=self._p.reshape(-1, 2),
+                constraints=setup.constraints,
+                flex_rtol=BRANCH_FLEX_RTOL,
             )
-            stop.directions.append(np.asarray(cone.directions, dtype=np.float64))
+            stop.directions.append(spread_lines(np.asarray(cone.directions, dtype=np.float64)))
         return stop.directions[0].copy()
 
     def follow_branch(self, k: int, sense: int = +1) -> None:

@@ -134,3 +134,10 @@ BRANCH_FLEX_RTOL = 1e-5
 #: A pulled vertex blocked next to a singular placement creeps on along the configuration
 #: curve by 2**-k step sizes, k from this down to 0, looking for the watch's sign change.
 CREEP_HALVINGS = 10
+#: At most this many branch lines are offered at a singular placement (2 ways on each): a
+#: tangent cone containing a plane comes as many sampled lines, and a few spread-out ones
+#: are what a student can choose among (Peaucellier's flat rhombus: its curve and two
+#: lines of the plane where the rhombus stays flat).
+MAX_BRANCH_LINES = 4
+#: Two branch lines whose directions have |cos| at least this are the same line.
+SAME_LINE_COS = 0.999

@@ -14,6 +14,8 @@ import pytest
 
 from linkage_widget import Linkage
 from linkage_widget.motion import STATUSES, Simulator
+from linkage_widget.motion._branch_api import spread_lines
+from linkage_widget.motion.tolerances import MAX_BRANCH_LINES
 
 # Parallelogram: ground 0-3 of length 2 (pinned), crank 0-1 and rocker 3-2 of length 1,
 # coupler 1-2 of length 2. Flat at crank angle 0.
@@ -174,22 +176,35 @@ def test_peaucellier_stops_at_its_flat_rhombus():
     assert product == pytest.approx(arm**2 - side**2, rel=1e-9)
 
 
-@pytest.mark.xfail(reason="until second_order.tangent_cone lands: the stand-in cone has 2 flexes")
 def test_peaucellier_goes_on_through_its_flat_rhombus():
     sim, arm, side = peaucellier_at_flat()
     directions = sim.branches()
-    assert len(directions) >= 1
-    # the inversor's own curve goes on through the flat rhombus: 3 and 4 part
+    # its own curve, and the plane where 3 and 4 stay welded (a 2-dimensional component
+    # through the flat rhombus: Q swings about them), offered as a few spread-out lines
+    assert 2 <= len(directions) <= MAX_BRANCH_LINES
     apart = np.linalg.norm(directions[:, 3] - directions[:, 4], axis=1)
     k = int(np.argmax(apart))
-    assert apart[k] > 0.5
+    assert apart[k] == pytest.approx(np.sqrt(2.0), abs=1e-6)  # only 3 and 4 move, opposite
+    assert np.all(np.delete(apart, k) < 1e-6)  # on the plane they move together
     sim.follow_branch(k, 1)
-    sim.step(10)
+    sim.attract(2, (200.0, 0.0))  # then the input P away from the centre
+    sim.step(20)
     p = sim.positions
+    assert sim.status == "moved"
     assert np.linalg.norm(p[3] - p[4]) > 1.0
     product = np.linalg.norm(p[2] - p[0]) * np.linalg.norm(p[5] - p[0])
     assert product == pytest.approx(arm**2 - side**2, rel=1e-9)
     assert sim.constraint_error() < 1e-12
+
+
+def test_spread_lines_keeps_isolated_lines_and_a_few_spread_ones():
+    plane = [np.array([np.cos(a), np.sin(a), 0.0]) for a in np.linspace(0, np.pi, 36)]
+    lines = np.array([[0.0, 0.0, 1.0], *plane, plane[3]]).reshape(-1, 3, 1)
+    kept = spread_lines(lines, 4).reshape(-1, 3)
+    assert len(kept) == 4 and np.allclose(kept[0], [0.0, 0.0, 1.0])  # the isolated one first
+    gram = np.abs(kept @ kept.T) - np.eye(4)
+    assert gram.max() < 0.75  # spread out over the plane
+    assert len(spread_lines(lines[:1], 4)) == 1
 
 
 def triple_rocker(phi: float) -> Linkage:
