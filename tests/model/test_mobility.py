@@ -171,3 +171,19 @@ def test_readout_states_the_mobility_of_small_linkages():
     assert big.n_vertices > READOUT_MOBILITY_MAX_JOINTS
     report, _ = timed_analyze(big)
     assert report.mobility is None and len(report.summary_lines()) == 4
+
+
+def test_peaucellier_flat_rhombus_joins_a_two_dimensional_component():
+    # O pinned at 0, the input P on its circle about (100, 0) at |OP| = 80 = arm - side: the
+    # rhombus is flat, its two side joints meet. Through here pass the inversor's own curve
+    # and a 2-dimensional set where the side joints stay welded and Q swings about them.
+    u = np.array([32.0, np.sqrt(6400.0 - 32.0**2)]) / 80.0
+    pts = [[0, 0], [100, 0], 80 * u, 200 * u, 200 * u, 320 * u]
+    rods = [(0, 3), (0, 4), (1, 2), (2, 3), (2, 4), (3, 5), (4, 5)]
+    flat = Linkage(pts, rods=rods, pinned=[0, 1])
+    report = mobility(flat)
+    assert (report.dimension, report.branches, report.certified) == (2, 2, False)
+    apart = np.linalg.norm(report.branch_directions[:, 3] - report.branch_directions[:, 4], axis=1)
+    # the curve's line: only the side joints move, in opposite senses; on the welded set
+    # they move together
+    assert sorted(apart.round(2).tolist()) == [0.0, 1.41]
