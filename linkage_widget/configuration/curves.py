@@ -50,6 +50,7 @@ from ._curve_trace import TraceSettings, trace_all
 from ._errors import ConfigurationError
 from ._system import LinkageSystem
 from .angles import AngleCoordinate, default_coordinates
+from .kind import internal_dimension
 
 __all__ = ["Branch", "ConfigurationCurve", "SINGULAR_TOL", "trace_curve"]
 
@@ -186,7 +187,8 @@ def trace_curve(
     Raises
     ------
     ConfigurationError
-        Not exactly two coordinates, or nothing found (no solution near the placement).
+        Not exactly two coordinates, not pinned, or not one internal degree of freedom
+        (:func:`~.kind.internal_dimension`).
     """
     coords = tuple(default_coordinates(linkage) if coords is None else coords)
     if len(coords) != 2 or not all(isinstance(c, AngleCoordinate) for c in coords):
@@ -194,6 +196,12 @@ def trace_curve(
     for c in coords:
         if max(c.vertices) >= linkage.n_vertices:
             raise ConfigurationError(f"{c.label}: vertex out of range for this linkage")
+    dim = internal_dimension(linkage)
+    if dim != 1:
+        raise ConfigurationError(
+            f"trace_curve charts linkages with one internal degree of freedom; this one has {dim}"
+            + (" (use sample_surface)" if dim == 2 else "")
+        )
     system = LinkageSystem.build(linkage)
     settings = TraceSettings(samples=int(samples), guesses=int(guesses), seed=int(seed))
     traced, singular = trace_all(system, coords, settings)

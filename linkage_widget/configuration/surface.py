@@ -30,6 +30,7 @@ from ..model import Linkage
 from ._errors import ConfigurationError
 from ._system import LinkageSystem
 from .angles import AngleCoordinate, default_coordinates
+from .kind import internal_dimension
 
 __all__ = ["ConfigurationSurface", "sample_surface"]
 
@@ -216,7 +217,7 @@ def sample_surface(
     Raises
     ------
     ConfigurationError
-        Bad coordinates or resolution.
+        Bad coordinates or resolution, not pinned, or not two internal degrees of freedom.
     """
     coords = tuple(default_coordinates(linkage) if coords is None else coords)
     if len(coords) != 2 or not all(isinstance(c, AngleCoordinate) for c in coords):
@@ -224,6 +225,12 @@ def sample_surface(
     n = int(resolution)
     if not 4 <= n <= 512:
         raise ConfigurationError(f"resolution must be between 4 and 512, got {resolution}")
+    dim = internal_dimension(linkage)
+    if dim != 2:
+        raise ConfigurationError(
+            "sample_surface charts linkages with two internal degrees of freedom; this one "
+            f"has {dim}" + (" (use trace_curve)" if dim == 1 else "")
+        )
     system = LinkageSystem.build(linkage)
     rng = np.random.default_rng(seed)
     angles = np.linspace(-np.pi, np.pi, n, endpoint=False)

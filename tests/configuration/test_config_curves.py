@@ -124,6 +124,24 @@ def test_parallelogram_has_two_branches_crossing_at_the_flat_placements():
     assert flat.any()
 
 
+def test_trace_curve_from_a_singular_placement_and_bad_input():
+    flat = four_bar(1.0, 3.0, 1.0, 3.0, crank=0.0)  # the flat parallelogram: two flexes
+    curve = trace_curve(flat)
+    assert len(curve.branches) == 2 and len(curve.singular_angles) == 2
+    assert curve.path(flat.vertices, curve.branches[1].angles[9]) is not None
+    five = Linkage(
+        [[0, 0], [0.3, 1.0], [1.5, 2.0], [2.7, 1.0], [3, 0]],
+        rods=[(0, 1), (1, 2), (2, 3), (3, 4)],
+        pinned=[0, 4],
+    )
+    with pytest.raises(ConfigurationError, match="has 2 \\(use sample_surface\\)"):
+        trace_curve(five)
+    with pytest.raises(ConfigurationError, match="two AngleCoordinate"):
+        trace_curve(four_bar(1.0, 3.0, 2.5, 3.0), coords=["crank", "rocker"])
+    with pytest.raises(ConfigurationError, match="2-D target|2 finite angles"):
+        trace_curve(four_bar(1.0, 3.0, 2.5, 3.0)).path(flat.vertices, [np.nan, 0.0])
+
+
 def test_locate_finds_the_nearest_traced_placement():
     link = four_bar(1.0, 3.0, 2.5, 3.0)
     curve = trace_curve(link)

@@ -93,3 +93,6 @@ def test_bad_input():
         sample_surface(five_bar(), resolution=2)
     with pytest.raises(ConfigurationError, match="two AngleCoordinate"):
         sample_surface(five_bar(), coords=[AngleCoordinate("direction", (0, 1))])
+    four = Linkage([[0, 0], [0, 1], [2, 1.5], [2, 0]], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
+    with pytest.raises(ConfigurationError, match="has 1 \\(use trace_curve\\)"):
+        sample_surface(four)
