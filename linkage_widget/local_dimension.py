@@ -12,8 +12,11 @@ removed. :func:`mobility` decides it by the first test that applies:
    :math:`p` (certified, ``"implicit-function"``).
 3. Second-order rigid (:func:`~linkage_widget.second_order.decide_second_order`):
    dimension 0 (certified when prestress stable or decided exactly).
-4. Exact (``"sympy-groebner"``), for small linkages, when
-   ``linkage_widget.groebner`` provides ``exact_local_dimension``.
+4. Exact (``"sympy-groebner"``), for small linkages with short-decimal
+   coordinates: :func:`~linkage_widget.groebner.exact_local_dimension` gives the
+   complex local dimension :math:`D`, an upper bound. :math:`D = 0` proves
+   rigidity; otherwise the sampling below runs too, and the dimension is
+   certified when it attains :math:`D` (a real motion of that dimension exists).
 5. Numerical sampling (``"numerical-sampling"``, not certified): placements
    :math:`p + hVc` a step :math:`h` (1 % of the rod length) along random flexes
    are projected back onto the constraints by Levenberg-Marquardt (minimum-norm
@@ -41,6 +44,7 @@ import scipy.sparse.linalg as spla
 
 from . import _checks
 from .constraints import ConstraintSet, as_flat
+from .groebner import exact_local_dimension
 from .model import Linkage
 from .second_order import (
     RANK_RTOL,
@@ -181,9 +185,10 @@ def mobility(
     ----------
     linkage : Linkage
     method : {"auto", "numerical", "exact"}
-        ``"auto"``: the first applicable test of the module notes. ``"numerical"``:
-        skip the exact Gröbner route. ``"exact"``: no numerical sampling (the
-        answer is ``"undecided"`` where the certified tests do not conclude).
+        ``"auto"``: the tests of the module notes in order. ``"numerical"``: skip
+        the exact Gröbner route. ``"exact"``: ``"undecided"`` where neither the
+        first-order, second-order nor Gröbner route applies (no uncertified
+        answer).
     rtol : float
         Relative tolerance of the numerical rank.
     seed : int
@@ -233,19 +238,44 @@ def mobility_from(
     if rigid:
         certified = how in ("prestress stable", "exact")
         return _report(0, 0, none, certified, "second-order", d, _second_order_text(d, how))
-    if method == "exact":
-        return _report(None, 0, none, False, "second-order", d, _UNDECIDED)
+    exact = None if method == "numerical" else exact_local_dimension(linkage)
+    if exact == 0:
+        return _report(0, 0, none, True, "sympy-groebner", d, _EXACT_RIGID)
+    if exact is None and method == "exact":
+        return _report(None, 0, none, False, "sympy-groebner", d, _UNDECIDED)  # no sampling
     dimension, directions = numerical_mobility(linkage, cs, inf, rtol=rtol, seed=seed)
     branches = len(directions) if dimension else 0
     text = _numerical_text(dimension, branches, d)
+    if exact is not None and exact == dimension:
+        text = _exact_text(dimension, branches)
+        return _report(dimension, branches, directions, True, "sympy-groebner", d, text)
+    if method == "exact":
+        return _report(None, 0, none, False, "sympy-groebner", d, _UNDECIDED)
+    if exact is not None:
+        text += f" The exact computation bounds it by {exact} (its complex dimension)."
     return _report(dimension, branches, directions, False, "numerical-sampling", d, text)
 
 
 _NO_FLEX = "No internal motion, not even infinitesimally."
 _UNDECIDED = (
-    "Some infinitesimal flex is not blocked at second order, and no exact test applies: "
+    "Some infinitesimal flex is not blocked at second order, and the exact computation "
+    "does not apply (too many unknowns, or coordinates that are not short decimals): "
     "whether the linkage moves is not decided here."
 )
+_EXACT_RIGID = (
+    "The exact computation (Gröbner bases) finds the placement isolated, even among "
+    "complex solutions of the constraints: rigid, although it flexes infinitesimally."
+)
+
+
+def _exact_text(dimension: int, branches: int) -> str:
+    lines = f" on {branches} branches that cross here" if branches > 1 else ""
+    return (
+        f"The exact computation (Gröbner bases) bounds the dimension by {dimension}, and "
+        f"nearby placements{lines} found by projecting steps along the flexes attain it: it "
+        f"moves with {dimension} degree{'s' * (dimension != 1)} of freedom, although "
+        "counting and ranks alone cannot tell."
+    )
 
 
 def _regular_text(d: int) -> str:
