@@ -109,6 +109,8 @@ EXACT_QUANTUM = 1e-4
 MARGIN_MIN = 3.0
 #: Eigenpairs computed beyond the count, to see the singular values above the threshold.
 EXTRA_PAIRS = 6
+#: Most eigenpairs asked of Lanczos; above, the count is the inertia's alone.
+MAX_PAIRS = 300
 #: Below this many rows of M, a dense eigensolver of M is cheaper than ARPACK.
 SMALL_SIDE = 64
 #: Power iterations for sigma_max (its error only moves the threshold by as much).
@@ -282,9 +284,10 @@ class _Counted:
 
     count: int
     ritz: np.ndarray
-    vectors: np.ndarray
-    complete: bool
+    vectors: np.ndarray | None
     method: str
+    #: Set when no Ritz values were computed and a second inertia saw values near tau.
+    undecided: bool = False
 
 
 def _count_side(a: sp.csr_array, stress_side: bool, smax: float, rtol: float) -> _Counted:
@@ -292,6 +295,13 @@ def _count_side(a: sp.csr_array, stress_side: bool, smax: float, rtol: float) ->
     m = ((a @ a.T) if stress_side else (a.T @ a)).tocsc()
     theta = (rtol * smax) ** 2
     count, lu = _inertia(m, theta)
+    method = "sparse: SuperLU inertia of " + ("AA^T" if stress_side else "A^TA")
+    if count + EXTRA_PAIRS > MAX_PAIRS:
+        # Too many to resolve with Lanczos: the inertia alone, and a second one just above
+        # tau (reliable there: the squared round-off is far below (3 tau)^2).
+        upper, _ = _inertia(m, theta * MARGIN_MIN**2)
+        method += f" - tau^2 I only ({count} > {MAX_PAIRS - EXTRA_PAIRS}: no Ritz values)"
+        return _Counted(count, np.zeros(0), None, method, undecided=upper != count)
     size = m.shape[0]
     k = min(count + EXTRA_PAIRS, size)
     while True:
@@ -301,11 +311,10 @@ def _count_side(a: sp.csr_array, stress_side: bool, smax: float, rtol: float) ->
         if found >= count or k >= size:
             break
         k = min(2 * k, size)
-    method = "sparse: SuperLU inertia of " + ("AA^T" if stress_side else "A^TA")
     method += " - tau^2 I, Lanczos + Ritz values on A"
     if found != count:
         method += f" (inertia {count}, Ritz values {found}: Ritz values kept)"
-    return _Counted(found, ritz / smax, vecs, k >= size, method)
+    return _Counted(found, ritz / smax, vecs, method)
 
 
 def _empty_report(linkage: Linkage, cs: ConstraintSet, tol: float) -> SparseRankReport:
@@ -380,8 +389,9 @@ def _report(linkage: Linkage, rtol: float | str, n_flexes: int, positions: Any) 
     below, above = _around(counted, tol)
     gap = above / below if below and above else np.inf
     margin = min(above / tol if above else np.inf, tol / below if below else np.inf)
-    status = STATUSES[0] if margin >= MARGIN_MIN else STATUSES[1]
-    bases = Bases(linkage, a, stress_side, counted.vectors[:, : counted.count])
+    status = STATUSES[0] if margin >= MARGIN_MIN and not counted.undecided else STATUSES[1]
+    vecs = None if counted.vectors is None else counted.vectors[:, : counted.count]
+    bases = Bases(linkage, a, stress_side, vecs)
     delta, bases.passes = projection_plan(below, above, tol)
     bases.n_flexes, bases.delta = n_flexes, delta * smax**2
     return SparseRankReport(

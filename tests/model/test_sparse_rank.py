@@ -253,3 +253,22 @@ def test_flexes_are_orthogonal_to_trivial_motions():
     dense = analyze(Linkage.load(reference_linkage("penrose3t.txt")))
     ref = dense.velocity_basis[3:].reshape(dense.internal_dof, -1).T
     assert max_angle(flexes, ref) <= ANGLE_TOL
+
+
+def many_k4(copies: int, seed: int = 0) -> Linkage:
+    """Disjoint generic K4s (one self-stress each) beside as many loose joints."""
+    rng = np.random.default_rng(seed)
+    pts = rng.standard_normal((5 * copies, 2)) * 10
+    k4 = np.array([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)])
+    rods = np.concatenate([k4 + 4 * i for i in range(copies)])
+    return Linkage(pts, rods)
+
+
+def test_many_small_singular_values_are_counted_by_inertia_alone(monkeypatch):
+    import linkage_widget.sparse_rank as sr
+
+    monkeypatch.setattr(sr, "MAX_PAIRS", 20)  # 30 stresses: beyond what Lanczos is asked for
+    link = many_k4(30)
+    rep = assert_agrees(link)
+    assert rep.self_stresses == 30 and "inertia" in rep.method and "no Ritz" in rep.method
+    assert rep.decided
