@@ -206,36 +206,38 @@ def _rgb(color: str) -> np.ndarray:
     return np.array([int(h[i : i + 2], 16) for i in (0, 2, 4)], dtype=np.float64)
 
 
-def _shading(proj: SphereProjection, theme: PanelTheme, rings: int, sectors: int) -> Polygons:
-    r"""The lit disc: a polar mesh of cells, each of the Lambert shade of its centre.
+def _shading(proj: SphereProjection, theme: PanelTheme, samples: int = 120) -> Polygons:
+    r"""The lit disc: nested caps of equal Lambert shade, darkest first.
 
-    The light is fixed in the view frame, so the shading does not depend on the
-    rotation. Shade :math:`a + (1 - a) \max(0, n \cdot l)` at the view normal :math:`n`
-    of the cell centre, quantised to ``theme.shades`` colours.
+    The light :math:`l` is fixed in the view frame, so the shading does not depend on the
+    rotation. The shade :math:`a + (1 - a) \max(0, n \cdot l)` is constant on the circles
+    :math:`n \cdot l = c` of the sphere, so the region brighter than :math:`c` is a cap
+    about :math:`l`. Its visible part, projected, is the front arc of that circle (an
+    ellipse arc) closed along the rim: a point of the arc behind the sphere is pushed
+    radially onto the rim, which stays inside the cap for :math:`c > 0` since
+    :math:`l_z > 0`. Cap :math:`k` of ``theme.shades`` has :math:`c_k = k / K` and the
+    shade of its band's middle; painted in order they give a smooth shading without seams.
     """
-    rho = np.linspace(0.0, 1.0, rings + 1)
-    ang = np.linspace(0.0, 2.0 * math.pi, sectors + 1)
-    r0, r1 = rho[:-1, None], rho[1:, None]
-    a0, a1 = ang[None, :-1], ang[None, 1:]
-    pad = 0.6 / proj.radius  # a hair of overlap: no seams between the cells
-    corners = [(r0, a0 - pad), (r1 + pad, a0 - pad), (r1 + pad, a1 + pad), (r0, a1 + pad)]
-    quad = np.stack(
-        [np.stack(np.broadcast_arrays(r * np.cos(a), r * np.sin(a)), -1) for r, a in corners],
-        axis=2,
-    )  # (rings, sectors, 4, 2) in units of the radius, y up
-    mid_r, mid_a = 0.5 * (r0 + r1), 0.5 * (a0 + a1)
-    n = np.stack(np.broadcast_arrays(mid_r * np.cos(mid_a), mid_r * np.sin(mid_a)), -1)
-    nz = np.sqrt(np.clip(1.0 - (n**2).sum(-1), 0.0, 1.0))
-    light = np.asarray(theme.light) / np.linalg.norm(theme.light)
-    lambert = np.clip(n[..., 0] * light[0] + n[..., 1] * light[1] + nz * light[2], 0.0, 1.0)
-    shade = theme.ambient + (1.0 - theme.ambient) * lambert
-    level = np.rint(shade * (theme.shades - 1)).astype(int).reshape(-1)
-    t = np.linspace(0.0, 1.0, theme.shades)[:, None]
+    light = np.asarray(theme.light, dtype=np.float64)
+    light /= np.linalg.norm(light)
+    e1 = np.cross(light, [0.0, 0.0, 1.0] if abs(light[2]) < 0.9 else [1.0, 0.0, 0.0])
+    e1 /= np.linalg.norm(e1)
+    e2 = np.cross(light, e1)
+    k = theme.shades
+    c = np.arange(k) / k  # (K,)
+    theta = np.linspace(0.0, 2.0 * math.pi, samples, endpoint=False)
+    ring = np.cos(theta)[:, None] * e1 + np.sin(theta)[:, None] * e2  # (S, 3)
+    n = c[:, None, None] * light + np.sqrt(1.0 - c * c)[:, None, None] * ring  # (K, S, 3)
+    xy = n[..., :2]
+    behind = n[..., 2] < 0.0
+    rim = xy / np.maximum(np.linalg.norm(xy, axis=-1, keepdims=True), 1e-12)
+    xy = np.where(behind[..., None], rim, xy)
+    shade = theme.ambient + (1.0 - theme.ambient) * (c + 0.5 / k)
+    t = ((shade - theme.ambient) / (1.0 - theme.ambient))[:, None]
     palette = _hex((1 - t) * _rgb(theme.sphere_dark) + t * _rgb(theme.sphere_light))
     cx, cy = proj.center
-    px = np.stack([cx + proj.radius * quad[..., 0], cy - proj.radius * quad[..., 1]], -1)
-    counts = np.full(level.size, 4)
-    return Polygons(px.reshape(-1, 2), counts, tuple(palette[i] for i in level), role="sphere")
+    px = np.stack([cx + proj.radius * xy[..., 0], cy - proj.radius * xy[..., 1]], -1)
+    return Polygons(px.reshape(-1, 2), np.full(k, samples), tuple(palette), role="sphere")
 
 
 def _visible_segments(px: np.ndarray, depth: np.ndarray) -> np.ndarray:
@@ -270,7 +272,7 @@ def sphere_static(
     """
     items: list[Primitive] = [
         Disks([proj.center], proj.radius + 0.5, fill=theme.sphere_dark, role="sphere-rim"),
-        _shading(proj, theme, rings=28, sectors=96),
+        _shading(proj, theme),
     ]
     px, depth = proj.project(grid)
     items.append(

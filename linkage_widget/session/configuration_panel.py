@@ -250,8 +250,15 @@ class ConfigurationPanelMixin(HasTraits):
         self._set_panel_model(key, model)
         if self.show_configuration:
             self._message = model.message or f"configuration space: {model.kind}"
+            self._face_point()
             self._draw_panel()
             self._request_draw()
+
+    def _face_point(self) -> None:
+        """Turn the sphere so that the current configuration faces the viewer."""
+        point = self._panel_point3()
+        if point is not None:
+            self._panel_proj = SphereProjection.facing(*self._panel_size, point)
 
     def _set_panel_model(self, key: Any, model: PanelModel) -> None:
         self._panel_model = (key, model)
@@ -283,9 +290,7 @@ class ConfigurationPanelMixin(HasTraits):
         if change["new"]:
             model = self._panel_current()
             self._message = model.message or f"configuration space: {model.kind}"
-            point = self._panel_point3()
-            if point is not None:  # turn the sphere so that the configuration faces us
-                self._panel_proj = SphereProjection.facing(*self._panel_size, point)
+            self._face_point()
             self._panel_shown = None
             self._draw_panel()
         self._controls_changed()

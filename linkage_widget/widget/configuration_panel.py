@@ -62,7 +62,9 @@ class PanelView:
             chooser.observe(self._on_choice, names="value")
         self._choosers_row = W.HBox(list(self.choosers.values()))
         self._choosers_row.layout.display = "none"
-        self.box = W.VBox([self.canvas, self._choosers_row], layout=W.Layout(margin="0 0 0 8px"))
+        self.box = W.VBox(
+            [self.canvas, self._choosers_row], layout=W.Layout(margin="0 0 0 8px", flex="0 0 auto")
+        )
         self.set_visible(session.show_configuration)
 
     def set_visible(self, visible: bool) -> None:
@@ -102,7 +104,10 @@ class PanelWidgetMixin:
     def _build_panel_view(self) -> None:
         """Make the panel (after the widget's children are laid out)."""
         self.panel_view = PanelView(self)
-        self._panel_row = W.HBox([])
+        # too narrow for both: the panel goes below the canvas instead of squeezing them
+        self._panel_row = W.HBox(
+            [], layout=W.Layout(flex_flow="row wrap", align_items="flex-start")
+        )
         self._place_panel(self.show_configuration)  # type: ignore[attr-defined]
         self.observe(self._on_panel_toggle, names="show_configuration")  # type: ignore[attr-defined]
         if self.show_configuration:  # type: ignore[attr-defined]

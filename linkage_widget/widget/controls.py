@@ -240,33 +240,45 @@ def _slider(session: HasTraits, name: str, text: str) -> W.FloatSlider:
 
 
 def _set_step_range(s: W.FloatSlider, mode: str, value: float) -> None:
-    """The step-size slider of ``mode``: its range (widened to hold ``value``), step, format."""
+    """The step-size slider of ``mode``: its range (widened to hold ``value``), step, format.
+
+    One message (``hold_sync``), step first: a browser slider that got the new range with
+    the old step (0.05) snapped the dynamic time step 1/60 to the range's end, 0.001, and
+    sent that back, so every switch to dynamic mode ran 17 times slower than real time.
+    """
     lo, hi, step, fmt, tip = STEP_SLIDER[mode]
-    # widen first so that the value is never clamped
-    s.min, s.max = min(s.min, lo, value), max(s.max, hi, value)
-    s.min, s.max = min(lo, value), max(hi, value)
-    s.step, s.readout_format, s.tooltip = step, fmt, tip
+    with s.hold_sync():
+        s.step = step
+        # widen first so that the value is never clamped
+        s.min, s.max = min(s.min, lo, value), max(s.max, hi, value)
+        s.min, s.max = min(lo, value), max(hi, value)
+        s.readout_format, s.tooltip = fmt, tip
 
 
 def _link_slider(obj: HasTraits, name: str, slider: W.FloatSlider) -> None:
     """Kernel-side two-way link of ``slider.value`` and the trait ``name``.
 
     Unlike ``ipywidgets.link``, a trait value beyond the slider's range widens
-    the range instead of being clamped back into the trait by the slider.
+    the range instead of being clamped back into the trait by the slider, and a value
+    the slider only rounded to its step does not come back into the trait.
     """
 
     def to_slider(change: Any) -> None:
         v = change["new"]
-        if v > slider.max:
-            slider.max = v
-        if v < slider.min:
-            slider.min = v
-        if slider.value != v:
-            slider.value = v
+        with slider.hold_sync():  # range and value in one message: no snap in between
+            if v > slider.max:
+                slider.max = v
+            if v < slider.min:
+                slider.min = v
+            if slider.value != v:
+                slider.value = v
 
     def to_trait(change: Any) -> None:
-        if getattr(obj, name) != change["new"]:
-            setattr(obj, name, change["new"])
+        new, old = change["new"], getattr(obj, name)
+        # A browser slider snaps a value between its steps (1/60 to 0.017) and sends it
+        # back: within half a step of the trait that is the slider's rounding, not a move.
+        if new != old and abs(new - old) > 0.5 * slider.step * (1.0 + 1e-9):
+            setattr(obj, name, new)
 
     obj.observe(to_slider, names=name)
     slider.observe(to_trait, names="value")

@@ -71,7 +71,8 @@ def make_layered_canvas(width: int, height: int, layers: int, css_class: str) ->
         layers,
         width=width,
         height=height,
-        layout=W.Layout(width=f"{width}px", height=f"{height}px", max_width="100%"),
+        # fixed width, height from the aspect ratio: never squeezed out of shape
+        layout=W.Layout(width=f"{width}px", height="auto", max_width="100%"),
     )
     canvas.add_class(css_class)
     return canvas

@@ -28,13 +28,14 @@ from .helpers import (
 
 pytestmark = pytest.mark.browser
 
-PANEL = ".linkage-configuration-canvas canvas"
+# ipycanvas 0.14 composites a MultiCanvas' layers into one <canvas> (the view's element)
+PANEL = "canvas.linkage-configuration-canvas, .linkage-configuration-canvas canvas"
 SETUP = """\
 from linkage_widget.configuration import SphereChart
 from linkage_widget.widget import LinkageWidget
 
 w = LinkageWidget(SphereChart(3.0).linkage(0.35, 0.6), width=480, height=400,
-                  show_configuration=True, show_velocities=False)
+                  show_configuration=True, show_velocities=False, tracked=(2,))
 w"""
 
 
@@ -48,7 +49,7 @@ def page(open_notebook, tmp_path_factory):
     }
     path = tmp_path_factory.mktemp("nb") / "configuration_panel.ipynb"
     nbformat.write(nb, path)
-    pg = open_notebook(path)
+    pg = open_notebook(path, viewport={"width": 1600, "height": 1000})  # room beside
     canvas_locator(pg).wait_for(state="visible")
     pg.locator(PANEL).first.wait_for(state="visible")
     assert poll(lambda: drawn(pg, PANEL), timeout=20)
@@ -61,7 +62,7 @@ def fresh(page):
         page,
         "w.running = False; w.mode = 'kinematic'; "
         "w.linkage.set_positions(SphereChart(3.0).linkage(0.35, 0.6).vertices); w.refresh(); "
-        "w.show_configuration = False; w.show_configuration = True",
+        "w.show_configuration = False; w.show_configuration = True; w.tracked = (2,)",
     )
     return page
 
@@ -85,11 +86,12 @@ def test_the_panel_appears_beside_the_linkage(page):
     main = canvas_locator(page).bounding_box()
     assert box["x"] >= main["x"] + main["width"] - 1  # beside, to the right
     size = kernel_json(page, "list(w.panel_size)")
-    layers = page.locator(PANEL)
-    assert layers.count() == 2
-    assert page.evaluate(
-        "(sel) => Array.from(document.querySelectorAll(sel)).map(c => [c.width, c.height])", PANEL
-    ) == [size, size]
+    assert (
+        page.evaluate(
+            "(sel) => { const c = document.querySelector(sel); return [c.width, c.height]; }", PANEL
+        )
+        == size
+    )
     # the sphere is shaded: its centre is neither white nor transparent
     r, g, b, a = pixel(page, size[0] // 2, size[1] // 2, canvas=PANEL)
     assert a == 255 and (r, g, b) != (255, 255, 255)
@@ -111,50 +113,56 @@ def test_dragging_the_linkage_moves_the_point(fresh):
     assert poll(lambda: not kernel_json(pg, "w.running"), timeout=10)
     after = kernel_json(pg, "list(w.configuration_point)")
     assert math.dist(before, after) > 0.05, (before, after)
-    # the panel's top layer shows the point where the kernel says it is
+    # the panel shows the point where the kernel says it is
     px, py = point_on_panel(pg)
-    top = _top_layer(pg)
-    assert poll(lambda: pixel(pg, round(px), round(py), canvas=top)[3] > 200)
+    point = [0xD8, 0x1B, 0x60]  # the point's colour, drawn where the kernel says it is
+    assert poll(lambda: _near(pixel(pg, round(px), round(py), canvas=PANEL)[:3], point))
     assert kernel_json(pg, "len(w.configuration_trail)") > 3
 
 
-def _top_layer(pg):
-    """A selector of the panel's top (dynamic) layer: the second canvas of the panel."""
-    pg.evaluate(
-        """(sel) => { const cs = document.querySelectorAll(sel);
-        cs[cs.length - 1].classList.add('panel-top-layer'); }""",
-        PANEL,
-    )
-    return "canvas.panel-top-layer"
+def _near(rgb, want, tol=40):
+    return all(abs(a - b) <= tol for a, b in zip(rgb, want, strict=True))
 
 
 def test_a_flick_on_the_sphere_starts_a_geodesic(fresh):
     pg = fresh
     px, py = point_on_panel(pg)
-    top = _top_layer(pg)
+    top = PANEL
     start_point = kernel_json(pg, "list(w.configuration_point)")
     start_joint = kernel_json(pg, "w.linkage.vertices[2].tolist()")
     pg.mouse.move(*page_pos(pg, px, py, canvas=top))
     pg.mouse.down()
     for k in range(1, 11):
-        pg.mouse.move(*page_pos(pg, px + 5 * k, py + 2 * k, canvas=top))
+        pg.mouse.move(*page_pos(pg, px - 8 * k, py - 6 * k, canvas=top))
         time.sleep(0.02)
     pg.mouse.up()
     state = poll(lambda: (s := kernel_json(pg, "[w.mode, w.gravity, w.running]"))[2] and s)
     assert state == ["dynamic", 0.0, True], kernel_json(pg, "[w._message, list(w.error_log)]")
     released = kernel_json(pg, "list(w.configuration_point)")
-    time.sleep(1.0)  # the mouse is up: the geodesic goes on by itself
-    later = kernel_json(pg, "list(w.configuration_point)")
-    assert math.dist(later, released) > 0.05, (start_point, released, later)
+    # the mouse is up: the geodesic goes on by itself (polled: a loaded machine draws slowly)
+    later = poll(
+        lambda: (
+            math.dist(p := kernel_json(pg, "list(w.configuration_point)"), released) > 0.05 and p
+        ),
+        timeout=30,
+    )
+    fps = kernel_json(pg, "len([t for t in w.frame_times if t > w.frame_times[-1] - 1])")
+    assert later, (start_point, released, f"{fps} frames in the last second")
+    print(f"browser flick: {fps} frames in the last second")
     joint = kernel_json(pg, "w.linkage.vertices[2].tolist()")
     assert math.dist(joint, start_joint) > 0.05
     energy = kernel_json(pg, "w.simulator.kinetic_energy()")
     assert energy > 0
-    time.sleep(1.0)
-    assert kernel_json(pg, "w.simulator.kinetic_energy()") == pytest.approx(energy, rel=1e-4)
+    time.sleep(1.5)
+    # force-free: no damping, no gravity (RATTLE keeps the energy to O(h^2) at h = 1/60 s)
+    assert kernel_json(pg, "w.simulator.kinetic_energy()") == pytest.approx(energy, rel=1e-2)
+    # the slider's echo of the time step did not slow the motion (it snapped 1/60 to 0.001)
+    assert kernel_json(pg, "w.step_size") == pytest.approx(1 / 60)
     # the screenshot of the docs: linkage and sphere with the geodesic's trail
     ART.mkdir(parents=True, exist_ok=True)
     shot = ART / "configuration_panel.png"
+    time.sleep(1.5)  # a longer trail
+    pg.evaluate("document.activeElement && document.activeElement.blur()")  # no focus ring
     row = ".linkage-widget > .widget-hbox:has(.linkage-configuration-canvas)"
     pg.locator(row).first.screenshot(path=str(shot))
     docs = REPO / "docs" / "img"

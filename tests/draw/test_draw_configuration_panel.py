@@ -111,25 +111,46 @@ def sphere_grid():
     return np.concatenate([lats[:, ::2], lons])
 
 
+def inside(points, polygon):
+    """Crossing-number test: which of ``points`` (k, 2) lie inside ``polygon`` (m, 2)."""
+    a, b = polygon, np.roll(polygon, -1, axis=0)
+    x, y = points[:, 0, None], points[:, 1, None]
+    straddle = (a[:, 1] > y) != (b[:, 1] > y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cross_x = a[:, 0] + (y - a[:, 1]) * (b[:, 0] - a[:, 0]) / (b[:, 1] - a[:, 1])
+    return ((straddle & (x < cross_x)).sum(axis=1) % 2) == 1
+
+
 def test_sphere_static_shading_is_lambert_toward_the_light():
+    theme = DEFAULT_PANEL_THEME
     proj = SphereProjection.fit(360, 360)
     items = sphere_static(proj, sphere_grid(), labels=("sphere",))
     (shade,) = [i for i in items if i.role == "sphere"]
-    centers = np.array([p.mean(axis=0) for p in shade.split()])
-    r = np.hypot(*(centers - proj.center).T)
-    assert r.max() <= proj.radius + 1.0  # every cell lies on the disc
-    fills = np.array(shade.fill)
-    assert len(set(fills.tolist())) <= DEFAULT_PANEL_THEME.shades
-    bright = fills == max(fills, key=lambda c: sum(int(c[i : i + 2], 16) for i in (1, 3, 5)))
-    light = np.asarray(DEFAULT_PANEL_THEME.light) / np.linalg.norm(DEFAULT_PANEL_THEME.light)
-    # the brightest cells sit where the normal points at the light: pixel (lx, -ly) * radius
-    expected = np.asarray(proj.center) + proj.radius * np.array([light[0], -light[1]])
-    got = centers[bright].mean(axis=0)
-    assert np.hypot(*(got - expected)) < 0.1 * proj.radius
-    # the shading does not depend on the rotation (the light is fixed in the view)
+    caps = shade.split()
+    assert len(caps) == theme.shades
+    for cap in caps:  # every cap lies on the disc
+        assert np.hypot(*(cap - proj.center).T).max() <= proj.radius + 1e-6
+    # the colour drawn last over a pixel is the Lambert level of the sphere's normal there
+    light = np.asarray(theme.light) / np.linalg.norm(theme.light)
+    pix = np.asarray(proj.center) + proj.radius * RNG.uniform(-1, 1, size=(4000, 2))
+    vx, vy = (pix[:, 0] - proj.center[0]) / proj.radius, (proj.center[1] - pix[:, 1]) / proj.radius
+    on_disc = vx**2 + vy**2 < 0.98
+    pix, vx, vy = pix[on_disc], vx[on_disc], vy[on_disc]
+    lambert = vx * light[0] + vy * light[1] + np.sqrt(1 - vx**2 - vy**2) * light[2]
+    expected = np.floor(np.clip(lambert, 0, None) * theme.shades).astype(int)
+    top = np.full(len(pix), -1)
+    for k, cap in enumerate(caps):
+        top[inside(pix, cap)] = k
+    clear = np.abs(lambert * theme.shades - np.rint(lambert * theme.shades)) > 0.05
+    clear &= lambert > 0.01  # the unlit side is the rim disk's colour (no cap)
+    assert np.array_equal(top[clear], np.minimum(expected[clear], theme.shades - 1))
+    assert np.all(top[lambert < -0.01] == -1)
+    # brighter caps are lighter, and the shading does not depend on the rotation
+    brightness = [sum(int(c[i : i + 2], 16) for i in (1, 3, 5)) for c in shade.fill]
+    assert brightness == sorted(brightness)
     turned = sphere_static(proj.rotated(50, -20), sphere_grid())
     (shade2,) = [i for i in turned if i.role == "sphere"]
-    assert shade2.fill == shade.fill
+    assert shade2.fill == shade.fill and np.array_equal(shade2.points, shade.points)
 
 
 def test_sphere_grid_lines_only_on_the_visible_side():

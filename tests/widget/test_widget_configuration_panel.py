@@ -183,3 +183,15 @@ def test_with_an_event_loop_the_chart_is_computed_in_a_thread():
         await asyncio.sleep(0.1)  # the frame task draws the last frame and ends
 
     asyncio.run(run())
+
+
+def test_the_step_slider_rounding_does_not_slow_the_geodesic(w):
+    w.show_configuration = True
+    x, y = w.configuration_point_px
+    click_panel(w, x, y, dx=40.0, dy=0.0)  # the flick switches to dynamic mode
+    slider = w.controls.sliders["step_size"]
+    assert w.step_size == pytest.approx(1 / 60) and slider.step == 0.001
+    slider.value = 0.017  # what a browser slider sends back: 1/60 snapped to its step
+    assert w.step_size == pytest.approx(1 / 60)
+    slider.value = 0.03  # a real move of the slider
+    assert w.step_size == 0.03
