@@ -222,7 +222,13 @@ def _singular_on(system, xs: np.ndarray, closed: bool):
         return []
     mu = _rank_measure(system, xs)
     prev, nxt = np.roll(mu, 1), np.roll(mu, -1)
-    idx = np.flatnonzero((mu <= prev) & (mu <= nxt) & (mu < DIP * np.median(mu)))
+    d_prev = np.linalg.norm(xs - np.roll(xs, 1, axis=0), axis=1)
+    d_next = np.roll(d_prev, -1)
+    # at a crossing the measure falls linearly to zero (a V): the steeper side's line
+    # reaches zero within a step; a smooth minimum (a parabola) stays well above that
+    slope = np.maximum((prev - mu) / d_prev, (nxt - mu) / d_next)
+    v_shaped = mu <= 1.5 * slope * np.maximum(d_prev, d_next)
+    idx = np.flatnonzero((mu <= prev) & (mu <= nxt) & (mu < DIP * np.median(mu)) & v_shaped)
     out = []
     for i in idx.tolist():
         if not closed and i in (0, k - 1):
@@ -250,18 +256,23 @@ def _insert(xs: np.ndarray, found: list) -> tuple[np.ndarray, list[int]]:
     return np.array(rows), where
 
 
-def trace_all(system: LinkageSystem, coords, settings: TraceSettings):
-    """All branches ``[(X (k, 2f), closed)]`` and singular placements ``[(x, [(b, i)])]``."""
-    seeds = _seeds(system, coords, settings)
-    branches = []
+def _branches_from(system, coords, seeds, branches) -> None:
+    """Trace a branch from each seed not on a branch traced already (appends)."""
+    for xs, closed in branches:
+        if len(seeds):
+            seeds = seeds[_distance_to_polyline(seeds, xs, closed) > COVER * system.scale]
     while len(seeds):
         xs, closed = _trace_branch(system, coords, seeds[0])
         branches.append((xs, closed))
         near = _distance_to_polyline(seeds, xs, closed) <= COVER * system.scale
         near[0] = True
         seeds = seeds[~near]
-    singular: list[tuple[np.ndarray, list[tuple[int, int]]]] = []
-    for b, (xs, closed) in enumerate(branches):
+
+
+def _record_singular(system, branches, first: int, singular: list) -> None:
+    """Find, insert and record the singular placements of branches ``first`` onwards."""
+    for b in range(first, len(branches)):
+        xs, closed = branches[b]
         found = _singular_on(system, xs, closed)
         xs, where = _insert(xs, found)
         branches[b] = (xs, closed)
@@ -273,4 +284,50 @@ def trace_all(system: LinkageSystem, coords, settings: TraceSettings):
                     break
             else:
                 singular.append((y, [(b, i)]))
+
+
+def _crossing_seeds(system, branches, singular: list) -> np.ndarray:
+    """Starts on the other branch through each singular placement met by one branch only.
+
+    At a simple crossing the flexes span two lines; the one not along the known branch
+    leads onto the other branch: a short step along it, corrected, is a seed there.
+    """
+    out, h, n = [], 0.05 * system.scale, system.size
+    for y, places in singular:
+        if len(places) != 1:
+            continue
+        b, i = places[0]
+        xs = branches[b][0]
+        tangent = xs[min(i + 1, len(xs) - 1)] - xs[max(i - 1, 0)]
+        jac = system.jacobian(y[None])[0]
+        flexes = np.linalg.svd(np.vstack([jac, np.zeros((max(n - len(jac), 0), n))]))[2][-2:]
+        c = flexes @ tangent
+        if np.linalg.norm(c) == 0.0:
+            continue
+        other = flexes.T @ (np.array([-c[1], c[0]]) / np.linalg.norm(c))
+        for sign in (1.0, -1.0):
+            z = _correct(system, y + sign * h * other, other)
+            if z is not None and np.linalg.norm(z - y - sign * h * other) <= DEVIATION * h:
+                out.append(z)
+    out = np.array(out).reshape(-1, n)
+    # on a component of higher dimension every placement has two flexes: no curve there
+    return out[_rank_measure(system, out) > SINGULAR] if len(out) else out
+
+
+def trace_all(system: LinkageSystem, coords, settings: TraceSettings):
+    """All branches ``[(X (k, 2f), closed)]`` and singular placements ``[(x, [(b, i)])]``.
+
+    Seeds from :func:`_seeds`, then, until nothing new turns up, seeds on the other
+    branch through every singular placement that only one traced branch passes.
+    """
+    seeds = _seeds(system, coords, settings)
+    branches: list[tuple[np.ndarray, bool]] = []
+    singular: list[tuple[np.ndarray, list[tuple[int, int]]]] = []
+    for _ in range(8):  # rounds of crossing seeds; each finds the branches met so far
+        first = len(branches)
+        _branches_from(system, coords, seeds, branches)
+        if len(branches) == first:
+            break
+        _record_singular(system, branches, first, singular)
+        seeds = _crossing_seeds(system, branches, singular)
     return branches, singular

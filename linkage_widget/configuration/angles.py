@@ -97,16 +97,39 @@ class AngleCoordinate:
         return out
 
 
+def _rigid_bodies(linkage: Linkage) -> list[int]:
+    """A body label per rod: rods tied by a fixed angle share one (union-find)."""
+    parent = list(range(linkage.n_rods))
+
+    def root(r: int) -> int:
+        while parent[r] != r:
+            parent[r] = parent[parent[r]]
+            r = parent[r]
+        return r
+
+    for apex, j, k in linkage.angles.tolist():
+        a, b = linkage.find_rod(apex, j), linkage.find_rod(apex, k)
+        if a is not None and b is not None:
+            parent[root(a)] = root(b)
+    return [root(r) for r in range(linkage.n_rods)]
+
+
 def angle_coordinates(linkage: Linkage) -> list[AngleCoordinate]:
     """Candidate angle coordinates of ``linkage``, the most natural first.
 
     Directions of rods with exactly one pinned end, measured from that end (cranks and
     rockers); then the angle between each pair of consecutive rods at every joint
-    without a fixed angle there; then the directions of the remaining rods.
+    without a fixed angle there; then the directions of the remaining rods. A rod tied by
+    fixed angles to a rod listed before it (one rigid bar) is not listed again: its
+    direction differs by a constant.
     """
     pinned = set(linkage.pinned.tolist())
-    cranks, others = [], []
-    for i, j in linkage.rods.tolist():
+    body = _rigid_bodies(linkage)
+    cranks, others, seen = [], [], set()
+    for r, (i, j) in enumerate(linkage.rods.tolist()):
+        if body[r] in seen:  # a fixed angle ties it to a rod listed already: same direction
+            continue
+        seen.add(body[r])
         if (i in pinned) != (j in pinned):
             root, tip = (i, j) if i in pinned else (j, i)
             cranks.append(AngleCoordinate("direction", (root, tip)))

@@ -30,6 +30,11 @@ Singular placements
     crossing or on a component of higher dimension (Peaucellier's linkage with its two
     long arms folded onto each other, where the rhombus spins freely: a 2-D component
     that the 1-D curve meets at singular placements), which the curve does not chart.
+Branches met at a crossing
+    Random starts can miss a whole branch (Hart's inversor: its parallelogram motion).
+    At a singular placement that only one traced branch passes, the flexes span two
+    lines; a short corrected step along the one off the known branch is a seed on the
+    other, and tracing repeats until no new branch turns up.
 
 :meth:`ConfigurationCurve.path` walks along branches, switching branch only at a singular
 placement they share: the motion can reach nothing else.

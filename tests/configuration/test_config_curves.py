@@ -239,3 +239,23 @@ def test_peaucellier_two_modes_cross_at_the_flat_rhombus():
     walk = curve.path(link.vertices, folded)
     assert walk is not None
     assert (np.abs(np.linalg.norm(walk[:, 2], axis=1) - 160.0) < 1e-4).any()  # via a flat one
+
+
+def test_hart_inversor_second_branch_found_through_its_flat_crossings():
+    # Hart's antiparallelogram passes the flat placement, where the parallelogram motion
+    # crosses it; random seeds miss that motion, the crossing's second flex finds it
+    link = Linkage.load("hart")
+    curve = trace_curve(link)
+    assert [b.closed for b in curve.branches] == [True, True]
+    assert len(curve.crossings) == 2
+    for where, pos in zip(curve.crossings, curve.singular_positions, strict=True):
+        assert sorted(b for b, _ in where) == [0, 1]
+        bar = pos[[4, 7, 6, 5]] - pos[4]  # W, Z, Y, X in a line
+        assert np.abs(bar[1:, 0] * bar[1, 1] - bar[1:, 1] * bar[1, 0]).max() < 1e-4 * 234**2
+    singular = [i for where in curve.crossings for b, i in where if b == 0]
+    inversor = np.delete(curve.branches[0].positions, singular, axis=0)
+    assert np.abs(inversor[:, 3, 0] + 60.0).max() < 1e-6  # Q on the line x = -60
+    other = np.delete(
+        curve.branches[1].positions, [i for w in curve.crossings for b, i in w if b == 1], axis=0
+    )
+    assert np.abs(other[:, 3, 0] + 60.0).max() > 1.0  # the other motion leaves the line
