@@ -157,6 +157,9 @@ def panel_model(linkage: Linkage, labels: tuple[str, ...] = ()) -> PanelModel:
         return PanelModel("surface", title=title, coords=coords, choices=choices, surface=surface)
     except ConfigurationError as exc:
         return PanelModel("none", message=f"no configuration space chart: {exc}")
+    except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
+        # numerical trouble in the charting maths: say so on the panel, keep the session
+        return PanelModel("none", message=f"could not chart the configuration space: {exc}")
 
 
 def _sphere_model(chart: SphereChart, sim: Similarity) -> PanelModel:

@@ -6,7 +6,10 @@ square picture beside the linkage: the linkage's configuration space with the cu
 configuration as a point that follows the linkage as it moves, and its trail.
 What is charted comes from :mod:`.configuration_charts` (a linkage that cannot be charted
 gets a plain message there, not an exception); the pixels from
-:mod:`linkage_widget.draw.configuration_panel`.
+:mod:`linkage_widget.draw.configuration_panel` and :mod:`linkage_widget.draw.angle_charts`.
+A curve or a torus chart is drawn in the two angles named by
+:attr:`~ConfigurationPanelMixin.configuration_coordinates` (labels from
+:attr:`~ConfigurationPanelMixin.configuration_choices`; None: the default pair).
 
 Gestures on the panel (panel pixels; :meth:`~ConfigurationPanelMixin.panel_press`,
 :meth:`~ConfigurationPanelMixin.panel_drag`, :meth:`~ConfigurationPanelMixin.panel_release`,
@@ -19,6 +22,11 @@ the same path as the widget's second canvas):
   metric (the mass-distribution slider changes the metric, hence the path). A drag
   anywhere else turns the sphere; a click on the sphere moves the linkage there along
   the great circle, animated.
+- curve: a click moves the linkage to the curve point nearest the click through the
+  motion (:meth:`~linkage_widget.configuration.ConfigurationCurve.path`, animated, one
+  undo step); a point the motion cannot reach (another assembly mode) is refused with a
+  message.
+- torus chart: the point follows the linkage; a click only says so.
 
 The widget overrides one hook, ``_show_panel(static, dynamic)``: ``static`` is the
 cached layer (``None`` when unchanged since the last call), ``dynamic`` the point, trail
