@@ -67,6 +67,7 @@ class Bases:
         self.stress_cache: np.ndarray | None = vecs if stress_side else None
         self.n_flexes, self.delta, self.passes = 50, 0.0, 2
         self.refined: set[str] = set()
+        self._lu: dict[bool, Any] = {}
 
     def _project(
         self, vecs: np.ndarray, onto_motions: bool, orthonormal: bool = True
@@ -80,22 +81,30 @@ class Bases:
         """
         if vecs.shape[1] == 0:
             return vecs
+        lu = self._augmented_lu(onto_motions)
+        cols = vecs.shape[0]
+        rhs = np.vstack([vecs, np.zeros((lu.shape[0] - cols, vecs.shape[1]))])
+        for _ in range(self.passes):
+            rhs[:cols] = lu.solve(rhs)[:cols]
+        return np.linalg.qr(rhs[:cols])[0] if orthonormal else rhs[:cols]
+
+    def _augmented_lu(self, onto_motions: bool) -> Any:
+        """SuperLU of the augmented matrix of :meth:`_project`, built once per side."""
+        if onto_motions in self._lu:
+            return self._lu[onto_motions]
         b = self.a if onto_motions else self.a.T
         rows, cols = b.shape
-        rhs = np.vstack([vecs, np.zeros((rows, vecs.shape[1]))])
         delta = self.delta
         for _ in range(4):
             aug = sp.block_array(
                 [[sp.identity(cols), b.T], [b, -delta * sp.identity(rows)]], format="csc"
             )
             try:
-                lu = spla.splu(aug)
-                break
+                self._lu[onto_motions] = spla.splu(aug)
+                return self._lu[onto_motions]
             except RuntimeError:  # exactly singular in floating point: regularise more
                 delta *= 100.0
-        for _ in range(self.passes):
-            rhs[:cols] = lu.solve(rhs)[:cols]
-        return np.linalg.qr(rhs[:cols])[0] if orthonormal else rhs[:cols]
+        raise RuntimeError(f"the augmented system stays singular up to delta = {delta:.3g}")
 
     def kernel(self, k: int) -> np.ndarray:
         """First ``k`` kernel vectors (all of them when ``k`` is the DOF)."""

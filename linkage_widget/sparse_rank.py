@@ -83,7 +83,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from .constraints import ConstraintSet, as_points
 from .model import Linkage
@@ -110,13 +110,23 @@ MARGIN_MIN = 3.0
 #: Eigenpairs computed beyond the count, to see the singular values above the threshold.
 EXTRA_PAIRS = 6
 #: Most eigenpairs asked of Lanczos; above, the count is the inertia's alone.
-MAX_PAIRS = 300
+MAX_PAIRS = 64
 #: Below this many rows of M, a dense eigensolver of M is cheaper than ARPACK.
 SMALL_SIDE = 64
 #: Power iterations for sigma_max (its error only moves the threshold by as much).
 POWER_STEPS = 40
 
 STATUSES = ("decided", "near-singular, undecided")
+
+
+_CONTROLLER: list[ThreadpoolController] = []
+
+
+def _one_blas_thread() -> Any:
+    """Context manager limiting BLAS to one thread (the controller is built once: ~8 ms)."""
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
 
 
 class _NotDiagonal(RuntimeError):
@@ -175,7 +185,7 @@ class SparseRankReport:
         ``kernel(report.dof)`` is a basis of the whole kernel.
         """
         k = min(self._lazy.n_flexes if k is None else int(k), self.dof)
-        with threadpool_limits(limits=1, user_api="blas"):
+        with _one_blas_thread():
             return self._lazy.kernel(k)
 
     def flexes(self, k: int | None = None) -> np.ndarray:
@@ -189,7 +199,7 @@ class SparseRankReport:
         Coefficients of the scaled rows, as ``RigidityReport.stresses``.
         """
         k = min(self._lazy.n_flexes if k is None else int(k), self.self_stresses)
-        with threadpool_limits(limits=1, user_api="blas"):
+        with _one_blas_thread():
             return self._lazy.stresses(k)
 
 
@@ -198,7 +208,7 @@ def _sigma_max(a: sp.csr_array) -> float:
     x = np.random.default_rng(0).standard_normal(a.shape[1])
     norm = 0.0
     for _ in range(POWER_STEPS):
-        y = a.T @ (a @ x)
+        y = (a @ x) @ a  # A^T (A x) without building the transpose
         norm = float(np.linalg.norm(y))
         if norm == 0.0:
             return 0.0
@@ -263,7 +273,7 @@ def _nearest_pairs(m: sp.csc_array, lu: Any, theta: float, k: int) -> tuple[np.n
         return w[order], v[:, order]
     op = spla.LinearOperator((size, size), matvec=lu.solve, dtype=float)
     v0 = np.random.default_rng(1).standard_normal(size)
-    w, v = spla.eigsh(m, k=k, sigma=theta, OPinv=op, which="LM", v0=v0, tol=1e-12)
+    w, v = spla.eigsh(m, k=k, sigma=theta, OPinv=op, which="LM", v0=v0, tol=1e-10)
     order = np.argsort(w)
     return w[order], v[:, order]
 
@@ -363,7 +373,7 @@ def sparse_rank_report(
     """
     # One BLAS thread: the dense work here is thin (N x k), and threads collapse when the
     # cores are shared (see rigidity._spectrum).
-    with threadpool_limits(limits=1, user_api="blas"):
+    with _one_blas_thread():
         return _report(linkage, rtol, n_flexes, positions)
 
 

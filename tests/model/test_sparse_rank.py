@@ -32,7 +32,7 @@ REFERENCE_FILES = [
     "penrose3t.txt",
     "penrose3t-2.txt",
     "penrose4.txt",
-    "penrose4t.txt",
+    pytest.param("penrose4t.txt", marks=pytest.mark.slow),  # the dense references take ~10 s
 ]
 ANGLE_TOL = 1e-8
 

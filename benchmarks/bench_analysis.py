@@ -1,0 +1,178 @@
+"""Rigidity analysis side by side (issue 14): the 2007 SVD, today's ``analyze``, the sparse route.
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_analysis.py             # everything (a few minutes)
+    .venv/bin/python benchmarks/bench_analysis.py --quick     # reference files and small cases
+    .venv/bin/python benchmarks/bench_analysis.py --max-joints 5000
+
+One process, one BLAS thread, best of ``--repeat`` runs per cell in CPU time
+(``time.process_time``: with one thread it is the work done, whatever the load of
+a shared machine; wall-clock times were up to 4x larger at a load of 8 on 2 cores):
+
+* ``2007 SVD``: the 2007 program's analysis re-implemented from its description
+  (``benchmarks/legacy2007.py``): the dense rigidity matrix of the frame and a full
+  ``numpy.linalg.svd``, whose zero singular values give the DOF;
+* ``analyze``: :func:`linkage_widget.rigidity.analyze` (dense SVD, pebble game,
+  second-order test);
+* ``sparse``: :func:`linkage_widget.sparse_rank.sparse_rank_report` (counts, gap);
+* ``+bases``: the same plus the first 50 kernel vectors and stresses.
+
+The dense columns are skipped above ``--dense-max`` joints (default 2 000: a dense
+``2n x 2n`` SVD there takes minutes and gigabytes) and printed as ``-``. The DOF
+and stress counts of the sparse route are checked against the dense ones wherever
+both ran (``ok``). Last, the incremental pebble game: one ``add_edge`` against a
+full game on the largest ladder. A script that prints figures, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_motion import REFERENCE_DIR, ladder  # noqa: E402
+from legacy2007 import RANK_RTOL, rigidity_matrix_2007  # noqa: E402
+
+from linkage_widget import Linkage  # noqa: E402
+from linkage_widget.pebble import PebbleGame  # noqa: E402
+from linkage_widget.rigidity import analyze  # noqa: E402
+from linkage_widget.sparse_rank import sparse_rank_report  # noqa: E402
+
+REFERENCE_FILES = [
+    "peaucellier.txt",
+    "watt.txt",
+    "penrose1t.txt",
+    "penrose2t.txt",
+    "penrose3t.txt",
+    "penrose3t-2.txt",
+    "penrose4.txt",
+    "penrose4t.txt",
+]
+
+
+def grid(k: int, every: int = 7) -> Linkage:
+    """A ``k x k`` grid of unit squares' corners (spacing 10), every ``every``-th braced."""
+    ij = np.arange(k * k).reshape(k, k)
+    verts = np.column_stack([np.repeat(np.arange(k), k), np.tile(np.arange(k), k)]) * 10.0
+    sq = ij[:-1, :-1].ravel()[::every]
+    rods = np.concatenate(
+        [
+            np.column_stack([ij[:, :-1].ravel(), ij[:, 1:].ravel()]),
+            np.column_stack([ij[:-1, :].ravel(), ij[1:, :].ravel()]),
+            np.column_stack([sq, sq + k + 1]),
+        ]
+    )
+    return Linkage(verts, rods, pinned=[0, 1])
+
+
+def best(fn, repeat: int) -> tuple[float, object]:
+    """Best CPU time (``process_time``: one thread, so robust to a loaded machine) in ms."""
+    times, out = [], None
+    for _ in range(repeat):
+        t = time.process_time()
+        out = fn()
+        times.append(time.process_time() - t)
+    return 1e3 * min(times), out
+
+
+def svd_2007(link: Linkage) -> int:
+    """DOF as the 2007 program found it: dense matrix, full SVD, relative 1e-7."""
+    mat = rigidity_matrix_2007(link.vertices, link.rods, link.angles, link.pinned)
+    sv = np.linalg.svd(mat, compute_uv=True)[1]
+    return 2 * link.n_vertices - int(np.sum(sv > RANK_RTOL * sv[0]))
+
+
+def with_bases(link: Linkage):
+    rep = sparse_rank_report(link)
+    rep.kernel(50)
+    rep.stresses(50)
+    return rep
+
+
+def row(name: str, link: Linkage, repeat: int, dense_max: int) -> str:
+    n = link.n_vertices
+    t_sparse, rep = best(lambda: sparse_rank_report(link), repeat)
+    t_bases, _ = best(lambda: with_bases(link), max(1, repeat // 2))
+    t_old = t_now = None
+    check = ""
+    if n <= dense_max:
+        t_old, _ = best(lambda: svd_2007(link), 1 if n > 1000 else repeat)
+        t_now, dense = best(lambda: analyze(link), 1 if n > 1000 else repeat)
+        same = (dense.dof, dense.self_stresses) == (rep.dof, rep.self_stresses)
+        check = "ok" if same else f"DIFFERS (dense {dense.dof}/{dense.self_stresses})"
+
+    def cell(x):
+        return f"{x:10.1f}" if x is not None else f"{'-':>10}"
+
+    ratio = f"{t_old / t_sparse:8.0f}x" if t_old else f"{'-':>9}"
+    return (
+        f"{name:<22}{n:>7}{cell(t_old)}{cell(t_now)}{cell(t_sparse)}{cell(t_bases)}{ratio}"
+        f"  dof {rep.dof:<6} s {rep.self_stresses:<6} {rep.status[:12]:<12} {check}"
+    )
+
+
+def cases(max_joints: int, quick: bool):
+    for name in REFERENCE_FILES:
+        path = REFERENCE_DIR / name
+        if path.is_file():
+            yield name, Linkage.load(path)
+        else:
+            print(f"({name}: ../shared/reference-linkages absent, skipped)")
+    sizes = [500, 2000] if quick else [500, 2000, 5000, 10000, 20000]
+    for joints in sizes:
+        if joints <= max_joints:
+            yield f"ladder {joints}", ladder(joints // 2 - 1)
+    for k in [22, 45] if quick else [22, 45, 71, 100, 141]:
+        if k * k <= max_joints:
+            yield f"grid {k}x{k}", grid(k)
+
+
+def pebble_edit(max_joints: int) -> None:
+    """Per-edit time of the incremental pebble game against a full game."""
+    k = max_joints // 2 - 1
+    edges = [(2 * c, 2 * c + 1) for c in range(k + 1)]
+    edges += [(2 * c, 2 * c + 2) for c in range(k)] + [(2 * c + 1, 2 * c + 3) for c in range(k)]
+    edges += [(2 * c, 2 * c + 3) for c in range(k)]
+    t_full, game = best(lambda: PebbleGame(2 * (k + 1), edges, pinned=[0]), 1)
+    times = []
+    for c in range(0, k, max(1, k // 50)):
+        t = time.process_time()
+        game.add_edge(2 * c + 1, 2 * c + 2)  # the other diagonal: redundant
+        times.append(time.process_time() - t)
+        game.remove_edge(len(game.edges) - 1)
+    print(
+        f"\npebble game, {2 * (k + 1)}-joint ladder: full game {t_full:.0f} ms; "
+        f"add_edge median {1e3 * np.median(times):.3f} ms, worst {1e3 * max(times):.3f} ms "
+        f"({len(times)} edits)"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--max-joints", type=int, default=20000)
+    parser.add_argument("--dense-max", type=int, default=2000)
+    args = parser.parse_args(argv)
+    print(
+        f"{'case':<22}{'joints':>7}{'2007 SVD':>10}{'analyze':>10}{'sparse':>10}"
+        f"{'+bases':>10}{'2007/sp':>9}  (ms, best of {args.repeat}; '-' = dense skipped "
+        f"above {args.dense_max} joints)"
+    )
+    for name, link in cases(args.max_joints, args.quick):
+        print(row(name, link, args.repeat, args.dense_max), flush=True)
+    pebble_edit(min(args.max_joints, 2000 if args.quick else 20000))
+
+
+if __name__ == "__main__":
+    main()
