@@ -272,3 +272,27 @@ def test_many_small_singular_values_are_counted_by_inertia_alone(monkeypatch):
     rep = assert_agrees(link)
     assert rep.self_stresses == 30 and "inertia" in rep.method and "no Ritz" in rep.method
     assert rep.decided
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_auto_rank_equals_pyrigi_exact_rank_on_integer_frameworks(seed):
+    """Integer coordinates (exact data), generic or on a 5 x 5 grid (collinear triples).
+
+    Conventions: PyRigi's rigidity matrix has rows p_i - p_j, ours the same divided by
+    the rod length, so the ranks are equal; no pins or angles (PyRigi has neither).
+    """
+    from pyrigi import Framework, Graph
+
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.integers(4, 9))
+    side = 5 if seed % 2 else 1000
+    cells = rng.choice(side * side, size=n, replace=False)
+    pts = np.column_stack([cells // side, cells % side])
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    edges = [
+        pairs[k] for k in rng.choice(len(pairs), size=min(len(pairs), 2 * n - 2), replace=False)
+    ]
+    link = Linkage(pts.astype(float), edges)
+    graph = Graph.from_vertices_and_edges(list(range(n)), edges)
+    exact = Framework(graph, {i: [int(x), int(y)] for i, (x, y) in enumerate(pts)})
+    assert sparse_rank_report(link, rtol="auto").rank == exact.rigidity_matrix_rank()
