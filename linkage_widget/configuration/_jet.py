@@ -31,69 +31,81 @@ _SINC_SERIES = 0.5
 
 @dataclass(frozen=True)
 class Jet:
-    """A function's value, gradient ``(..., 2)`` and Hessian ``(..., 2, 2)`` at points."""
+    """A function's value, gradient ``(..., 2)`` and Hessian ``(..., 2, 2)`` at points.
+
+    ``hess`` is ``None`` in a first-order jet (:func:`variables` with ``second=False``):
+    every operation then skips the Hessian, about half the work.
+    """
 
     val: np.ndarray
     grad: np.ndarray
-    hess: np.ndarray
+    hess: np.ndarray | None
 
-    def _lift(self, other: object) -> Jet:
-        if isinstance(other, Jet):
-            return other
-        c = np.asarray(other, dtype=np.float64)
-        return Jet(c, np.zeros(c.shape + (2,)), np.zeros(c.shape + (2, 2)))
+    def _scaled(self, c: object) -> Jet:
+        c = np.asarray(c, np.float64)
+        hess = None if self.hess is None else self.hess * c[..., None, None]
+        return Jet(self.val * c, self.grad * c[..., None], hess)
 
     def __add__(self, other: object) -> Jet:
-        o = self._lift(other)
-        return Jet(self.val + o.val, self.grad + o.grad, self.hess + o.hess)
+        if not isinstance(other, Jet):  # a constant moves the value only
+            return Jet(self.val + np.asarray(other, np.float64), self.grad, self.hess)
+        hess = None if self.hess is None else self.hess + other.hess
+        return Jet(self.val + other.val, self.grad + other.grad, hess)
 
     __radd__ = __add__
 
     def __neg__(self) -> Jet:
-        return Jet(-self.val, -self.grad, -self.hess)
+        return self._scaled(-1.0)
 
     def __sub__(self, other: object) -> Jet:
-        return self + (-self._lift(other))
+        return self + (-other if isinstance(other, Jet) else -np.asarray(other, np.float64))
 
     def __rsub__(self, other: object) -> Jet:
-        return self._lift(other) + (-self)
+        return (-self) + other
 
     def __mul__(self, other: object) -> Jet:
-        o = self._lift(other)
-        a, b = self.val[..., None], o.val[..., None]
-        outer = self.grad[..., :, None] * o.grad[..., None, :]
-        return Jet(
-            self.val * o.val,
-            self.grad * b + a * o.grad,
-            self.hess * b[..., None] + a[..., None] * o.hess + outer + np.swapaxes(outer, -1, -2),
-        )
+        if not isinstance(other, Jet):
+            return self._scaled(other)
+        a, b = self.val[..., None], other.val[..., None]
+        grad = self.grad * b + a * other.grad
+        if self.hess is None:
+            return Jet(self.val * other.val, grad, None)
+        outer = self.grad[..., :, None] * other.grad[..., None, :]
+        hess = self.hess * b[..., None] + a[..., None] * other.hess
+        return Jet(self.val * other.val, grad, hess + outer + np.swapaxes(outer, -1, -2))
 
     __rmul__ = __mul__
 
     def __truediv__(self, other: object) -> Jet:
-        return self * reciprocal(self._lift(other))
+        if not isinstance(other, Jet):
+            return self._scaled(1.0 / np.asarray(other, np.float64))
+        return self * reciprocal(other)
 
     def __rtruediv__(self, other: object) -> Jet:
-        return self._lift(other) * reciprocal(self)
+        return reciprocal(self) * other
 
 
-def variables(phi: np.ndarray, t: np.ndarray) -> tuple[Jet, Jet]:
-    r"""The coordinate jets :math:`\varphi` and :math:`t` at broadcast points."""
+def variables(phi: np.ndarray, t: np.ndarray, second: bool = True) -> tuple[Jet, Jet]:
+    r"""The coordinate jets :math:`\varphi` and :math:`t` at broadcast points.
+
+    ``second=False`` gives first-order jets (no Hessians).
+    """
     phi, t = np.broadcast_arrays(np.asarray(phi, np.float64), np.asarray(t, np.float64))
-    zeros = np.zeros(phi.shape + (2, 2))
     e = np.eye(2)
+    hess = (lambda: np.zeros(phi.shape + (2, 2))) if second else (lambda: None)
     return (
-        Jet(phi.copy(), np.broadcast_to(e[0], phi.shape + (2,)).copy(), zeros),
-        Jet(t.copy(), np.broadcast_to(e[1], t.shape + (2,)).copy(), zeros.copy()),
+        Jet(phi.copy(), np.broadcast_to(e[0], phi.shape + (2,)).copy(), hess()),
+        Jet(t.copy(), np.broadcast_to(e[1], t.shape + (2,)).copy(), hess()),
     )
 
 
 def _chain(f: Jet, g0: np.ndarray, g1: np.ndarray, g2: np.ndarray) -> Jet:
     """:math:`g(f)` from :math:`g(f), g'(f), g''(f)` (arrays of ``f.val``'s shape)."""
+    grad = g1[..., None] * f.grad
+    if f.hess is None:
+        return Jet(g0, grad, None)
     outer = f.grad[..., :, None] * f.grad[..., None, :]
-    return Jet(
-        g0, g1[..., None] * f.grad, g2[..., None, None] * outer + g1[..., None, None] * f.hess
-    )
+    return Jet(g0, grad, g2[..., None, None] * outer + g1[..., None, None] * f.hess)
 
 
 def reciprocal(f: Jet) -> Jet:

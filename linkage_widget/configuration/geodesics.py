@@ -231,8 +231,8 @@ def geodesic_embedded(
     m = chart.mass_matrix(mass_distribution)
 
     def rhs(y: np.ndarray) -> np.ndarray:
-        jac = chart.jacobian(y[0], y[1])
-        quad = np.einsum("qij,i,j->q", chart.second_derivatives(y[0], y[1]), y[2:], y[2:])
+        jac, hess = chart.derivatives(y[0], y[1])
+        quad = np.einsum("qij,i,j->q", hess, y[2:], y[2:])
         mj = m @ jac
         return np.linalg.solve(mj.T @ jac, -(mj.T @ quad))
 

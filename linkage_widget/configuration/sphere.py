@@ -161,9 +161,9 @@ class SphereChart:
         return f"SphereChart(L={self._L!r})"
 
     # ------------------------------------------------------------ the chart
-    def _hinge_jets(self, phi: Any, t: Any) -> list[_jet.Jet]:
+    def _hinge_jets(self, phi: Any, t: Any, second: bool) -> list[_jet.Jet]:
         """Jets of ``x1, y1, x2, y2, x3, y3`` at broadcast ``(phi, t)``."""
-        ph, tt = _jet.variables(phi, t)
+        ph, tt = _jet.variables(phi, t, second)
         theta = self._alpha * _jet.sin(ph)
         x3, y3 = self._L - _jet.cos(theta), -_jet.sin(theta)
         d2 = x3 * x3 + y3 * y3
@@ -178,12 +178,13 @@ class SphereChart:
         half_nu = 0.5 * _jet.cos(tt) * a * _jet.sqrt(d * width) / r
         return [x2 * 0.5 - y2 * half_nu, y2 * 0.5 + x2 * half_nu, x2, y2, x3, y3]
 
-    def _jet_arrays(self, phi: Any, t: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _jet_arrays(self, phi: Any, t: Any, second: bool = False):
+        """Values ``(..., 6)``, Jacobians ``(..., 6, 2)``, Hessians ``(..., 6, 2, 2)`` or None."""
         with np.errstate(divide="ignore", invalid="ignore"):
-            jets = self._hinge_jets(phi, t)
+            jets = self._hinge_jets(phi, t, second)
         val = np.stack([j.val for j in jets], axis=-1)
         grad = np.stack([j.grad for j in jets], axis=-2)
-        hess = np.stack([j.hess for j in jets], axis=-3)
+        hess = np.stack([j.hess for j in jets], axis=-3) if second else None
         return val, grad, hess
 
     def positions(self, phi: Any, t: Any) -> np.ndarray:
@@ -203,9 +204,14 @@ class SphereChart:
         """
         return self._jet_arrays(phi, t)[1]
 
+    def derivatives(self, phi: Any, t: Any) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`jacobian` and :meth:`second_derivatives` in one evaluation."""
+        _, jac, hess = self._jet_arrays(phi, t, second=True)
+        return jac, hess
+
     def second_derivatives(self, phi: Any, t: Any) -> np.ndarray:
         r""":math:`\partial^2 q / \partial x_a \partial x_b`, shape ``(..., 6, 2, 2)``."""
-        return self._jet_arrays(phi, t)[2]
+        return self._jet_arrays(phi, t, second=True)[2]
 
     def mass_matrix(self, mass_distribution: float = 0.0) -> np.ndarray:
         """The interior hinges' block of the chain's mass matrix, ``(6, 6)`` (see the module)."""

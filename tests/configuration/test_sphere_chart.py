@@ -236,3 +236,17 @@ def test_for_linkage_refuses_ends_too_close():
     )
     with pytest.raises(ConfigurationError, match="between 2 and 4 rod lengths apart"):
         SphereChart.for_linkage(link)
+
+
+def test_second_derivatives_are_the_derivatives_of_the_jacobian():
+    chart = SphereChart(3.3)
+    phi, t = _points(5, 50)
+    h = 1e-6
+    jac, hess = chart.derivatives(phi, t)
+    assert np.array_equal(jac, chart.jacobian(phi, t))
+    assert np.array_equal(hess, chart.second_derivatives(phi, t))
+    d_phi = (chart.jacobian(phi + h, t) - chart.jacobian(phi - h, t)) / (2 * h)
+    d_t = (chart.jacobian(phi, t + h) - chart.jacobian(phi, t - h)) / (2 * h)
+    fd = np.stack([d_phi, d_t], axis=-1)  # (k, 6, 2 (first), 2 (second))
+    assert np.abs(hess - fd).max() < 1e-7 * np.abs(hess).max()
+    assert np.allclose(hess, np.swapaxes(hess, -1, -2))
