@@ -169,3 +169,33 @@ def test_a_flick_on_the_sphere_starts_a_geodesic(fresh):
     docs.mkdir(parents=True, exist_ok=True)
     shutil.copy(shot, docs / "configuration_panel.png")
     kernel_exec(pg, "w.running = False")
+
+
+def test_a_click_on_the_curve_moves_the_four_bar_through_the_motion(page):
+    pg = page
+    kernel_exec(pg, "w.running = False; w.mode = 'kinematic'; w.load_file('four_bar.txt')")
+    # the widget charts the curve in a thread: the panel says so meanwhile
+    assert poll(lambda: kernel_json(pg, "w.configuration_kind") == "curve", timeout=60)
+    kernel_exec(
+        pg,
+        "from linkage_widget.draw.angle_charts import AnglePlot as _P\n"
+        "_c = w.configuration_chart.curve\n"
+        "_b, _ = _c.locate(w.linkage.vertices)\n"
+        "_target = _c.branches[_b].angles[60]\n"
+        "_rest = w.linkage.rod_lengths().copy()",
+    )
+    x, y = kernel_json(pg, "_P.fit(*w.panel_size).to_pixel(_target).tolist()")
+    start = kernel_json(pg, "w.linkage.vertices.tolist()")
+    canvas = pg.locator(PANEL).first
+    g = canvas.bounding_box()
+    size = kernel_json(pg, "list(w.panel_size)")
+    canvas.click(position={"x": x * g["width"] / size[0], "y": y * g["height"] / size[1]})
+    assert poll(lambda: kernel_json(pg, "w.linkage.vertices.tolist()") != start, timeout=20)
+    assert poll(lambda: not kernel_json(pg, "w.panel_animating"), timeout=30)
+    reached = kernel_json(
+        pg,
+        "[abs(float(a)) for a in __import__('numpy').angle(__import__('numpy').exp("
+        "1j * (__import__('numpy').array(w.configuration_point) - _target)))]",
+    )
+    assert max(reached) < 0.02, reached
+    assert kernel_json(pg, "bool(abs(w.linkage.rod_lengths() - _rest).max() < 1e-6 * _rest.max())")
