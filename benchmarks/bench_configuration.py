@@ -11,6 +11,8 @@ Cases:
   at two singular placements) and Peaucellier's linkage (the bundled example);
 * ``sample_surface`` of a five-bar at 32 and 64 grid points per angle;
 * ``chart_kind`` of a four-bar (the panel's decision when a linkage is loaded);
+* per frame of a curve panel: the two angle coordinates of the placement and
+  ``ConfigurationCurve.locate``; per click: ``ConfigurationCurve.path`` across a crossing;
 * per-frame work of the panel: ``SphereChart.coordinates`` of one placement, ``metric``
   at one point and at 10 000 points (vectorised), ``positions`` of 10 000 points;
 * the three geodesic routes over 3 s (31 samples): Christoffel symbols, normal
@@ -93,6 +95,16 @@ def bench_curves(repeat: int) -> None:
         )
     t, kind = best_time(lambda: chart_kind(cases["Grashof four-bar"]), repeat)
     print(f"chart_kind   four-bar           {t * 1e3:8.1f} ms  -> {kind!r}")
+    link = cases["parallelogram"]
+    curve = trace_curve(link)
+    loops, p = 200, link.vertices
+    t, _ = best_time(lambda: [[c.value(p) for c in curve.coords] for _ in range(loops)], repeat)
+    print(f"per frame: the current point's two angles  {t / loops * 1e6:8.1f} us")
+    t, _ = best_time(lambda: [curve.locate(p) for _ in range(loops)], repeat)
+    print(f"per frame: ConfigurationCurve.locate        {t / loops * 1e6:8.1f} us")
+    target = curve.branches[1].angles[40]
+    t, walk = best_time(lambda: curve.path(p, target), repeat)
+    print(f"per click: ConfigurationCurve.path          {t * 1e3:8.2f} ms ({len(walk)} placements)")
 
 
 def bench_surface(repeat: int, sizes: tuple[int, ...]) -> None:
