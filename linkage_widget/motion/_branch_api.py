@@ -1,27 +1,38 @@
 r"""Singular placements and branches: the public branch methods of the Simulator.
 
 A mixin of :class:`~linkage_widget.motion.Simulator` (kept apart so that each
-module stays short). After every step that moved, the
+module stays short). With :attr:`BranchMixin.stop_at_singular` on (the widget's
+simulators), after every step that moved the
 :class:`~linkage_widget.motion._singular.SingularWatch` looks for a drop of the
 rank of the constraint Jacobian (motor rows included) along the step; when it
-finds one, the step is cut back to the singular placement (located by bisection),
-the velocity is set to zero and the status is ``"singular"``. A motor blocked at a
-fold (the driven rod at its limit, coupler and rocker in line: the Jacobian with
-the motor row loses rank there) stops the same way. The simulator stays there,
-step after step, until :meth:`BranchMixin.follow_branch` chooses how to go on.
+finds one, the step is cut back to the singular placement (located by bisection,
+or by golden-section search for a rank drop by two), the velocity is set to zero
+and the status is ``"singular"``. The simulator stays there, step after step,
+until :meth:`BranchMixin.follow_branch` chooses how to go on.
+
+Two blocked motions offer branches too, keeping their status ``"blocked"`` (and
+the linkage where it stopped, so that pulled back it returns the way it came):
+a motor at its dead point (the driven rod at its limit, the other two in line:
+the Jacobian with the motor row loses rank there; the motor is turned as far as
+it goes first), and a pull blocked next to a singular placement (Peaucellier's
+crank at the end of its arc, the flat rhombus just beyond:
+:func:`~linkage_widget.motion._singular.creep` finds it).
+:attr:`BranchMixin.singular_placement` is the placement the branches belong to.
 
 Branches
     :meth:`BranchMixin.branches` returns one unit direction per branch *line* through
     the placement (the tangent cone of the constraints without the motor rows,
-    :func:`linkage_widget.second_order.tangent_cone`): two lines (the parallelogram
-    and the antiparallelogram) at a flat parallelogram; one line at a motor's fold,
-    where the motion can only go back or through to the other assembly.
+    :func:`linkage_widget.second_order.tangent_cone`; a cone containing a plane is
+    offered as a few spread-out lines, :func:`spread_lines`): two lines (the
+    parallelogram and the antiparallelogram) at a flat parallelogram; one line at a
+    motor's fold, where the motion can only go back or on to the other assembly.
     ``follow_branch(k, sense)`` moves by a predictor step of
     :data:`~linkage_widget.motion.tolerances.BRANCH_STEP` length scales along
-    ``sense * directions[k]``, projects onto the constraints and resumes: kinematic
-    motion goes on from there; dynamic motion gets back the kinetic energy it had
-    at the stop, directed along the branch; motors turn the way the branch turns
-    them (a motor that would have to turn backward is reversed, its speed kept).
+    ``sense * directions[k]`` from the singular placement, projects onto the
+    constraints and resumes: kinematic motion goes on from there; dynamic motion gets
+    back the kinetic energy it had at the stop, directed along the branch; motors
+    turn the way the branch turns them (a motor that would have to turn backward is
+    reversed, its speed kept).
 """
 
 from __future__ import annotations
@@ -37,7 +48,7 @@ from ._drive_step import kinematic_motor_step
 from ._drives import Actuators
 from ._projection import held_residual, project
 from ._setup import Setup
-from ._singular import SingularWatch, creep, locate, smallest_ratio
+from ._singular import SingularWatch, creep, locate, locate_dip, smallest_ratio
 from .tolerances import (
     BRANCH_FLEX_RTOL,
     BRANCH_STEP,
@@ -79,9 +90,10 @@ def spread_lines(lines: np.ndarray, limit: int = MAX_BRANCH_LINES) -> np.ndarray
 
 
 class _Stop(NamedTuple):
-    """A singular stop: the placement (by identity), kinetic energy, status, the directions."""
+    """A stop at (or next to) a singular placement, and what it keeps."""
 
     p: np.ndarray
+    at: np.ndarray  # the singular placement (p itself, or where a blocked pull creeps to)
     energy: float
     status: str  # "singular", or "blocked" for a motor at a fold
     reason: str | None  # the blocked motor's reason, said again at every step
@@ -126,6 +138,40 @@ class BranchMixin:
 
     # ---------------------------------------------------------------- public
     @property
+    def stop_at_singular(self) -> bool:
+        """Whether the motion stops at singular placements (default ``False``: it goes on).
+
+        Off, the simulator keeps to whatever branch its steps land on, as it always
+        did; on (the widget turns it on), each step is watched (see the module), for
+        linkages of up to
+        :data:`~linkage_widget.motion.tolerances.SINGULAR_WATCH_MAX_COLUMNS` / 2 joints.
+        Turning it off leaves a stop.
+        """
+        return self._watch.enabled
+
+    @stop_at_singular.setter
+    def stop_at_singular(self, value: bool) -> None:
+        if not isinstance(value, bool | np.bool_):
+            raise TypeError(f"stop_at_singular must be True or False, got {value!r}")
+        self._watch.enabled = bool(value)
+        self._watch.reset()
+        if not value:
+            self._stop = None
+
+    @property
+    def singular_placement(self) -> np.ndarray | None:
+        """The singular placement the :meth:`branches` belong to, ``(n, 2)``, or ``None``.
+
+        The current positions at a ``"singular"`` stop; for a pull blocked next to a
+        singular placement, that placement (a little beyond where the linkage stopped).
+        """
+        if not self.singular or self._stop is None:
+            return None
+        view = self._stop.at.reshape(-1, 2).view()
+        view.flags.writeable = False
+        return view
+
+    @property
     def singular(self) -> bool:
         """Whether the motion stopped at a singular placement (until a branch is followed).
 
@@ -152,7 +198,7 @@ class BranchMixin:
             setup = self._current_setup()
             cone = tangent_cone(
                 setup.linkage,
-                positions=self._p.reshape(-1, 2),
+                positions=stop.at.reshape(-1, 2),
                 constraints=setup.constraints,
                 flex_rtol=BRANCH_FLEX_RTOL,
             )
@@ -178,8 +224,8 @@ class BranchMixin:
         stop = self._stop
         assert stop is not None
         d = float(sense) * directions[k].reshape(-1)
-        q = self._branch_predictor(d)
-        self._turn_motors(q)
+        q = self._branch_predictor(stop.at, d)
+        self._turn_motors(stop.at, q)
         self._p, self._stop = q, None
         self._watch.reset()
         self._v = np.zeros(2 * self._n)
@@ -191,12 +237,19 @@ class BranchMixin:
 
     # --------------------------------------------------------------- helpers
     def _watched_step(self) -> None:
-        """One step, cut back to a singular placement if it crossed one (see the module)."""
-        if self.singular and self._stop is not None:
-            self._status, self._reason = self._stop.status, self._stop.reason  # until a choice
+        """One step, cut back to a singular placement if it crossed one (see the module).
+
+        A ``"singular"`` stop holds until a branch is followed; a ``"blocked"`` one (a
+        motor's fold, a pull blocked next to a singular placement) steps as any blocked
+        motion does: it stays while the pull and the motors stay.
+        """
+        if self.singular and self._stop is not None and self._stop.status == "singular":
+            self._status, self._reason = "singular", None  # until a choice
             return
         p0, t0 = self._p, self._time
         self._one_step()
+        if self.singular:  # still blocked where it stopped
+            return
         if self._status == "blocked" and self._actuators.motors:
             self._fold_stop()
         elif self._status == "blocked" and self._mode == "kinematic":
@@ -216,25 +269,32 @@ class BranchMixin:
         setup = self._watch_setup()
         if not self._watch.watches(setup):
             return
-        borders = self._watch.crossed(setup, self._p)
-        if borders is None:
-            return
         t1 = self._time
-        found = locate(lambda tau: setup.at_time(t0 + tau * (t1 - t0)), p0, self._p, borders)
+        crossing = self._watch.crossed(setup, p0, t0, self._p, t1)
+        if crossing is None:
+            return
+        start, ts = crossing.start, crossing.t_start
+        find = locate if crossing.kind == "sign" else locate_dip
+        found = find(
+            lambda tau: setup.at_time(ts + tau * (t1 - ts)), start, self._p, crossing.borders
+        )
         self._watch.reset()
         if found is None:
             return
         q, tau = found
         energy = self._energy_at(q)
         self._p, self._v = q, np.zeros(2 * self._n)
-        self._time = t0 + tau * (t1 - t0)
+        self._time = ts + tau * (t1 - ts)
         self._stop_here(energy)
 
-    def _stop_here(self, energy: float, status: str = "singular") -> None:
+    def _stop_here(
+        self, energy: float, status: str = "singular", at: np.ndarray | None = None
+    ) -> None:
         if status == "singular":
             self._reason = None
         motors = tuple(self._actuators.motors)
-        self._stop = _Stop(self._p, energy, status, self._reason, motors, [])
+        place = self._p if at is None else at
+        self._stop = _Stop(self._p, place, energy, status, self._reason, motors, [])
         self._status = status
         self._after_change(project=False)
 
@@ -267,7 +327,12 @@ class BranchMixin:
         self._stop_here(0.0, "blocked")
 
     def _creep_stop(self) -> None:
-        """A pulled vertex blocked next to a singular placement goes on to it (``creep``)."""
+        """A pull blocked next to a singular placement: blocked, with that placement's branches.
+
+        The linkage stays where the pull blocked (pulled back it returns the way it came);
+        :meth:`branches` and :meth:`follow_branch` are those of the singular placement
+        ``creep`` finds just beyond (Peaucellier's crank at its end: the flat rhombus).
+        """
         trail, p = self._trail, self._p
         setup = self._current_setup()
         if trail is None or trail is p or not self._watch.watches(setup):
@@ -279,8 +344,7 @@ class BranchMixin:
             return
         q = creep(setup, p, v / size, self._step_size)
         if q is not None:
-            self._p, self._v = q, np.zeros(2 * self._n)
-            self._stop_here(0.0)
+            self._stop_here(0.0, "blocked", at=q)
 
     def _to_fold(self, setup: Setup) -> None:
         """Turn the motors as far as they go within the blocked step (bisection on time)."""
@@ -293,26 +357,26 @@ class BranchMixin:
             else:
                 lo, self._p, self._time = mid, q, t + mid
 
-    def _branch_predictor(self, d: np.ndarray) -> np.ndarray:
-        """``p + delta d`` projected onto the constraints without motor rows."""
+    def _branch_predictor(self, at: np.ndarray, d: np.ndarray) -> np.ndarray:
+        """``at + delta d`` projected onto the constraints without motor rows."""
         setup = self._current_setup()
         step = BRANCH_STEP * setup.constraints.length_scale
-        fac = setup.factor(self._p)
-        floor = setup.roundoff(self._p)
-        held = held_residual(setup, self._p, fac, floor)
-        q, ok, _ = project(setup, self._p + step * d, fac, held, floor, allow_refactor=True)
+        fac = setup.factor(at)
+        floor = setup.roundoff(at)
+        held = held_residual(setup, at, fac, floor)
+        q, ok, _ = project(setup, at + step * d, fac, held, floor, allow_refactor=True)
         if not ok:
             raise ValueError("follow_branch: the branch could not be followed (no placement)")
         return q
 
-    def _turn_motors(self, q: np.ndarray) -> None:
-        """Re-anchor each motor at ``q`` (now), turning the way the branch turned it."""
+    def _turn_motors(self, at: np.ndarray, q: np.ndarray) -> None:
+        """Re-anchor each motor at ``q`` (now), turning the way the branch turned it from ``at``."""
         act = self._actuators
         if not act.motors:
             return
-        now = act.setup(self._current_setup(), self._p, None).at_time(self._time)
+        now = act.setup(self._current_setup(), at, None).at_time(self._time)
         drives = now.constraints.drives
-        before = drives.motor_angles(self._p.reshape(-1, 2))
+        before = drives.motor_angles(at.reshape(-1, 2))
         after = drives.motor_angles(q.reshape(-1, 2))
         for i, m in enumerate(act.motors):
             turn = float(after[i] - before[i])

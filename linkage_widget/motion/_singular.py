@@ -25,13 +25,19 @@ The watch
     coordinates are not watched (a dense determinant per step would cost more
     than the step).
 
+    A rank drop by two at once (Peaucellier's rhombus flat with two joints
+    together: two self-stresses) leaves the sign alone, :math:`\det B \sim s^2`: a
+    local minimum of :math:`|\det B|` over three placements where the smallest singular
+    value is small for the length of the steps (:data:`DIP_FACTOR`) is searched too.
+
 The location
     A sign change between :math:`p` and :math:`q` is located by bisection on the
     path :math:`r(\tau) = \Pi(p + \tau (q - p))`, :math:`\Pi` the projection onto the
     constraints, to :math:`2^{-40}` of the step; the placement on the near side is
     kept, and accepted as singular only when the rank of :math:`A` there has
     dropped (smallest singular value at most
-    :data:`~linkage_widget.motion.tolerances.SINGULAR_RTOL` of the largest).
+    :data:`~linkage_widget.motion.tolerances.SINGULAR_RTOL` of the largest). A dip is
+    located by golden-section search of :math:`|\det B|` over the two steps around it.
 """
 
 from __future__ import annotations
@@ -51,12 +57,23 @@ from .tolerances import (
     WATCH_RANK_RTOL,
 )
 
-__all__ = ["SingularWatch", "creep", "locate", "rank_dropped", "smallest_ratio"]
+__all__ = [
+    "Crossing",
+    "SingularWatch",
+    "creep",
+    "locate",
+    "locate_dip",
+    "rank_dropped",
+    "smallest_ratio",
+]
 
 #: Renew the borders when |det B| changed by more than this factor since they were made...
 REFRESH_FACTOR = 8.0
 #: ... or after this many steps.
 REFRESH_STEPS = 32
+#: A local minimum of |det B| is looked into when the smallest singular value there is at
+#: most this many times the relative length of the two steps around it.
+DIP_FACTOR = 4.0
 
 
 class _Borders(NamedTuple):
@@ -127,38 +144,88 @@ def rank_dropped(setup: Setup, p: np.ndarray, rank: int) -> bool:
     return smallest_ratio(_dense(setup, p), rank) <= SINGULAR_RTOL
 
 
+class Crossing(NamedTuple):
+    r"""What the watch found along the last step(s).
+
+    ``kind`` is ``"sign"`` (a sign change of :math:`\det B` in the last step: a rank drop
+    by one) or ``"dip"`` (:math:`|\det B|` smallest at the placement before, and the
+    Jacobian nearly rank-deficient there: a rank drop by two, which leaves the sign
+    alone, between ``start`` and the new placement). ``start``, ``t_start``: where the
+    search begins (the last placement, or the one before it for a dip) and its time.
+    """
+
+    kind: str
+    borders: _Borders
+    start: np.ndarray
+    t_start: float
+
+
+class _Seen(NamedTuple):
+    p: np.ndarray
+    t: float
+    logabs: float  # log |det B(p)| with the borders in use
+
+
 class SingularWatch:
     """The bordered-determinant watch along a simulator's steps (see the module)."""
 
     def __init__(self) -> None:
+        self.enabled = False  # Simulator.stop_at_singular
         self._borders: _Borders | None = None
         self._age = 0
+        self._seen: list[_Seen] = []  # the last two placements, measured with the borders
 
     def reset(self) -> None:
         """Forget the reference placement (a jump, a new row set, a branch followed)."""
-        self._borders = None
+        self._borders, self._seen = None, []
 
-    @staticmethod
-    def watches(setup: Setup) -> bool:
-        """Whether the linkage is small enough to be watched."""
-        return 0 < setup.constraints.shape[1] <= SINGULAR_WATCH_MAX_COLUMNS
+    def watches(self, setup: Setup) -> bool:
+        """Whether the watch is on and the linkage small enough to be watched."""
+        return self.enabled and 0 < setup.constraints.shape[1] <= SINGULAR_WATCH_MAX_COLUMNS
 
-    def crossed(self, setup: Setup, q: np.ndarray) -> _Borders | None:
-        """The borders in use if the step to ``q`` crossed a singular placement, else ``None``.
+    def crossed(
+        self, setup: Setup, p: np.ndarray, t0: float, q: np.ndarray, t1: float
+    ) -> Crossing | None:
+        """What the step from ``(p, t0)`` to ``(q, t1)`` crossed, or ``None``.
 
-        Without a crossing the borders may be renewed at ``q``.
+        Without a crossing the borders may be renewed at ``q`` (then measured at ``p``
+        too, so that a dip right at ``q`` is still seen by the next step).
         """
         ref = self._borders
         if ref is None or ref.shape != setup.constraints.shape:
-            self._borders, self._age = _make_borders(setup, q), 0
+            self._renew(setup, p, t0, q, t1)
             return None
         sign, logabs = ref.det(setup, q)
         if sign != ref.sign:
-            return ref
+            return Crossing("sign", ref, p, t0)
+        seen = self._seen[-2:]
+        if len(seen) == 2 and seen[1].p is p and seen[1].logabs < min(seen[0].logabs, logabs):
+            if _near_rank_drop(setup, p, ref.rank, q, seen[0].p):
+                return Crossing("dip", ref, seen[0].p, seen[0].t)
+        self._seen = [*seen[-1:], _Seen(q, t1, logabs)]
         self._age += 1
         if abs(logabs - ref.logabs) > np.log(REFRESH_FACTOR) or self._age >= REFRESH_STEPS:
-            self._borders, self._age = _make_borders(setup, q), 0
+            self._renew(setup, p, t0, q, t1)
         return None
+
+    def _renew(self, setup: Setup, p: np.ndarray, t0: float, q: np.ndarray, t1: float) -> None:
+        ref = _make_borders(setup, q)
+        self._borders, self._age = ref, 0
+        self._seen = [_Seen(p, t0, ref.det(setup, p)[1]), _Seen(q, t1, ref.logabs)]
+
+
+def _near_rank_drop(
+    setup: Setup, p: np.ndarray, rank: int, q: np.ndarray, before: np.ndarray
+) -> bool:
+    r"""Whether :math:`A(p)` is nearly rank-deficient for a placement within a step or two.
+
+    Within a distance :math:`\delta` of a rank drop the smallest singular value is
+    :math:`O(\delta)`: the test is a ratio of at most :data:`DIP_FACTOR` times the
+    relative length of the two steps around ``p``. A cheap filter (one SVD at a local
+    minimum of :math:`|\det B|`) before the costly search.
+    """
+    span = float(np.max(np.abs(q - before))) / setup.constraints.length_scale
+    return smallest_ratio(_dense(setup, p), rank) <= DIP_FACTOR * span
 
 
 def locate(
@@ -193,6 +260,30 @@ def locate(
     if not rank_dropped(setup_at(lo), near, borders.rank):
         return None
     return near, lo
+
+
+def locate_dip(
+    setup_at: Callable[[float], Setup], p: np.ndarray, q: np.ndarray, borders: _Borders
+) -> tuple[np.ndarray, float] | None:
+    r"""The rank-two drop between ``p`` and ``q``: smallest :math:`|\det B|` on the path.
+
+    Golden-section search on :math:`r(\tau) = \Pi(p + \tau (q - p))`; ``None`` unless the
+    rank has dropped there. Returns the placement and its :math:`\tau`.
+    """
+    base = setup_at(0.0)
+    fac = base.factor(p)
+    floor = base.roundoff(p)
+    held = held_residual(base, p, fac, floor)
+
+    def at(tau: float) -> tuple[np.ndarray, float, float] | None:
+        setup = setup_at(tau)
+        r, ok, _ = project(setup, p + tau * (q - p), fac, held, floor, allow_refactor=True)
+        return (r, tau, borders.det(setup, r)[1]) if ok else None
+
+    best = _golden(at, 0.0, 1.0)
+    if best is None or not rank_dropped(setup_at(best[1]), best[0], borders.rank):
+        return None
+    return best[0], best[1]
 
 
 def creep(setup: Setup, p: np.ndarray, direction: np.ndarray, longest: float) -> np.ndarray | None:
@@ -230,14 +321,17 @@ def creep(setup: Setup, p: np.ndarray, direction: np.ndarray, longest: float) ->
     k = int(np.argmin(logs)) if logs else 0
     if not 0 < k < len(logs) - 1:
         return None
-    q = _golden(at, float(deltas[k - 1]), float(deltas[k + 1]))
-    return q if q is not None and rank_dropped(setup, q, borders.rank) else None
+    best = _golden(at, float(deltas[k - 1]), float(deltas[k + 1]))
+    return best[0] if best is not None and rank_dropped(setup, best[0], borders.rank) else None
 
 
 def _golden(
     at: Callable[[float], tuple[np.ndarray, float, float] | None], lo: float, hi: float
-) -> np.ndarray | None:
-    """Golden-section search of the smallest ``log|det B|`` on ``[lo, hi]``; its placement."""
+) -> tuple[np.ndarray, float, float] | None:
+    """Golden-section search of the smallest ``at(x)[2]`` (``log|det B|``) on ``[lo, hi]``.
+
+    ``at(x)`` returns ``(placement, anything, value)`` or ``None``; so does this, for the best.
+    """
     ratio = 0.5 * (np.sqrt(5.0) - 1.0)
     a, b = hi - ratio * (hi - lo), lo + ratio * (hi - lo)
     fa, fb = at(a), at(b)
@@ -252,5 +346,4 @@ def _golden(
             lo, a, fa = a, b, fb
             b = lo + ratio * (hi - lo)
             fb = at(b)
-    best = min((x for x in (fa, fb) if x is not None), key=lambda x: x[2], default=None)
-    return None if best is None else best[0]
+    return min((x for x in (fa, fb) if x is not None), key=lambda x: x[2], default=None)

@@ -155,6 +155,7 @@ class Driver:
             mass_distribution=setup.mass_distribution,
             gravity=setup.gravity,
         )
+        sim.stop_at_singular = True  # the student picks the branch (session.branching)
         _add_elements(sim, setup)
         if old is not None and setup.mode == "dynamic":
             sim.set_velocity(old.velocities)

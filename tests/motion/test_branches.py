@@ -31,6 +31,11 @@ def parallelogram(angle: float) -> Linkage:
     )
 
 
+def watched(sim: Simulator) -> Simulator:
+    sim.stop_at_singular = True
+    return sim
+
+
 def run_until_stop(sim: Simulator, steps: int = 400) -> int:
     for i in range(steps):
         sim.step()
@@ -41,10 +46,11 @@ def run_until_stop(sim: Simulator, steps: int = 400) -> int:
 
 def flat_stop(mode: str = "kinematic") -> Simulator:
     if mode == "kinematic":
-        sim = Simulator(parallelogram(1.0), step_size=0.05)
+        sim = watched(Simulator(parallelogram(1.0), step_size=0.05))
         sim.attract(1, (1.0, -2.0))  # pull the crank tip down through the flat placement
     else:
         sim = Simulator(parallelogram(0.8), mode="dynamic", step_size=1 / 60, gravity=9.81)
+        watched(sim)
     run_until_stop(sim)
     return sim
 
@@ -89,8 +95,24 @@ def match(directions: np.ndarray, expected: np.ndarray) -> list[int]:
     return order
 
 
-def test_singular_is_a_status():
+def test_singular_is_a_status_and_stopping_is_switched_on():
     assert "singular" in STATUSES
+    sim = Simulator(parallelogram(1.0), step_size=0.05)
+    assert sim.stop_at_singular is False  # as before: the motion keeps to a branch
+    sim.attract(1, (1.0, -2.0))
+    statuses = {sim.status for _ in range(60) if sim.step() is None}
+    assert "singular" not in statuses and sim.positions[1, 1] < -0.5
+    with pytest.raises(TypeError, match="stop_at_singular"):
+        sim.stop_at_singular = "yes"
+
+
+def test_switching_it_off_leaves_the_stop():
+    sim = flat_stop()
+    assert sim.singular
+    sim.stop_at_singular = False
+    assert not sim.singular and len(sim.branches()) == 0
+    sim.step(5)
+    assert sim.status == "moved"
 
 
 def test_a_dragged_parallelogram_stops_flat_with_the_two_closed_form_branches():
@@ -142,7 +164,7 @@ def test_a_falling_parallelogram_stops_flat_and_keeps_its_energy_on_the_branch()
 @pytest.mark.parametrize("mode", ["kinematic", "dynamic"])
 def test_a_motor_turns_a_parallelogram_into_flat_and_on_along_either_branch(mode):
     for line in ("parallelogram", "antiparallelogram"):
-        sim = Simulator(parallelogram(0.5), mode=mode, step_size=0.01)
+        sim = watched(Simulator(parallelogram(0.5), mode=mode, step_size=0.01))
         sim.add_motor(0, 1, -1.0)
         run_until_stop(sim)
         assert sim.status == "singular"
@@ -156,30 +178,71 @@ def test_a_motor_turns_a_parallelogram_into_flat_and_on_along_either_branch(mode
         assert sim.constraint_error() < 1e-10
 
 
-def peaucellier_at_flat() -> tuple[Simulator, float, float]:
-    link = Linkage.load("peaucellier.txt")
+def peaucellier_arms() -> tuple[Linkage, float, float]:
+    link = Linkage.load("peaucellier.txt")  # O = 0, crank pivot 1, P = 2, rhombus 2-3-5-4
     lengths = link.rod_lengths()
-    arm, side = float(lengths[0]), float(lengths[3])  # rods 0-3 and 2-3
-    sim = Simulator(link, step_size=2.0)
-    sim.attract(2, (10.0, 40.0))  # the input P toward the centre O
+    return link, float(lengths[0]), float(lengths[3])  # arm 0-3, side 2-3
+
+
+def inversion_product(p: np.ndarray) -> float:
+    return float(np.linalg.norm(p[2] - p[0]) * np.linalg.norm(p[5] - p[0]))
+
+
+def test_peaucellier_stops_where_its_rhombus_folds_flat_onto_p_equals_q():
+    # dragging joint 3 round, P meets the circle of inversion |OP| = sqrt(a^2 - s^2): the
+    # rhombus is flat with P = Q, a crossing with the branch where Q stays on P
+    link, arm, side = peaucellier_arms()
+    target = np.array([128.6, 153.2])
+    sim = watched(Simulator(link, step_size=2.0))
+    sim.attract(3, target)
     run_until_stop(sim)
-    return sim, arm, side
-
-
-def test_peaucellier_stops_at_its_flat_rhombus():
-    sim, arm, side = peaucellier_at_flat()
     p = sim.positions
     assert sim.status == "singular"
-    assert np.linalg.norm(p[3] - p[4]) < 1e-5 * side  # the rhombus is flat: 3 and 4 meet
-    assert np.linalg.norm(p[2] - p[0]) == pytest.approx(arm - side, rel=1e-9)
-    product = np.linalg.norm(p[2] - p[0]) * np.linalg.norm(p[5] - p[0])
-    assert product == pytest.approx(arm**2 - side**2, rel=1e-9)
-
-
-def test_peaucellier_goes_on_through_its_flat_rhombus():
-    sim, arm, side = peaucellier_at_flat()
+    assert np.linalg.norm(p[2] - p[5]) < 1e-6 * side
+    assert np.linalg.norm(p[2] - p[0]) == pytest.approx(np.sqrt(arm**2 - side**2), rel=1e-9)
+    assert np.linalg.norm(p[3] - p[4]) == pytest.approx(2 * side, rel=1e-9)
     directions = sim.branches()
-    # its own curve, and the plane where 3 and 4 stay welded (a 2-dimensional component
+    assert directions.shape == (2, 6, 2)
+    # the inversor's own branch keeps Q on its line (no x motion); the other carries Q with P
+    on_line = [k for k in range(2) if abs(directions[k, 5, 0]) < 1e-6]
+    with_p = [k for k in range(2) if np.allclose(directions[k, 5], directions[k, 2], atol=1e-6)]
+    assert len(on_line) == 1 and len(with_p) == 1 and on_line != with_p
+    line_x = link.vertices[5, 0]
+    for k, kind in ((on_line[0], "inversor"), (with_p[0], "P = Q")):
+        s = watched(Simulator(link, step_size=2.0))
+        s.attract(3, target)
+        run_until_stop(s)
+        # the sense that carries joint 3 on toward the target
+        sense = 1 if directions[k, 3] @ (target - s.positions[3]) > 0 else -1
+        s.follow_branch(k, sense)
+        for _ in range(10):
+            s.step()
+            assert s.status in ("moved", "reached target")
+        q = s.positions
+        if kind == "inversor":
+            assert abs(q[5, 0] - line_x) < 1e-9 * line_x
+            assert inversion_product(q) == pytest.approx(arm**2 - side**2, rel=1e-9)
+            assert np.linalg.norm(q[2] - q[5]) > 1.0
+        else:
+            assert np.linalg.norm(q[2] - q[5]) < 1e-9 * side and abs(q[5, 0] - line_x) > 1.0
+        assert s.constraint_error() < 1e-12
+
+
+def test_peaucellier_crank_at_its_end_is_blocked_next_to_its_other_flat_rhombus():
+    # P pulled toward the centre stops at the end of its arc, |OP| = a - s, where joints
+    # 3 and 4 meet: blocked as before (pulled back it returns), and that placement's
+    # branches are offered
+    link, arm, side = peaucellier_arms()
+    sim = watched(Simulator(link, step_size=2.0))
+    sim.attract(2, (10.0, 40.0))
+    run_until_stop(sim)
+    assert sim.status == "blocked" and sim.singular
+    flat = sim.singular_placement
+    assert np.linalg.norm(flat[3] - flat[4]) < 1e-5 * side
+    assert np.linalg.norm(flat[2] - flat[0]) == pytest.approx(arm - side, rel=1e-9)
+    assert inversion_product(flat) == pytest.approx(arm**2 - side**2, rel=1e-9)
+    directions = sim.branches()
+    # its curve, and the plane where 3 and 4 stay together (a 2-dimensional component
     # through the flat rhombus: Q swings about them), offered as a few spread-out lines
     assert 2 <= len(directions) <= MAX_BRANCH_LINES
     apart = np.linalg.norm(directions[:, 3] - directions[:, 4], axis=1)
@@ -190,10 +253,8 @@ def test_peaucellier_goes_on_through_its_flat_rhombus():
     sim.attract(2, (200.0, 0.0))  # then the input P away from the centre
     sim.step(20)
     p = sim.positions
-    assert sim.status == "moved"
-    assert np.linalg.norm(p[3] - p[4]) > 1.0
-    product = np.linalg.norm(p[2] - p[0]) * np.linalg.norm(p[5] - p[0])
-    assert product == pytest.approx(arm**2 - side**2, rel=1e-9)
+    assert sim.status == "moved" and np.linalg.norm(p[3] - p[4]) > 1.0
+    assert inversion_product(p) == pytest.approx(arm**2 - side**2, rel=1e-9)
     assert sim.constraint_error() < 1e-12
 
 
@@ -225,7 +286,7 @@ def coupler_rocker_sine(p: np.ndarray) -> float:
 
 
 def test_a_motor_at_its_dead_point_offers_the_way_back_and_the_way_on():
-    sim = Simulator(triple_rocker(0.6), step_size=0.01)
+    sim = watched(Simulator(triple_rocker(0.6), step_size=0.01))
     sim.add_motor(0, 1, 1.0)
     run_until_stop(sim)
     # a dead point stays "blocked" (and says why), but it is a singular placement of the
@@ -238,7 +299,7 @@ def test_a_motor_at_its_dead_point_offers_the_way_back_and_the_way_on():
     assert directions.shape == (1, 4, 2)
     sides = set()
     for sense in (1, -1):
-        s = Simulator(triple_rocker(0.6), step_size=0.01)
+        s = watched(Simulator(triple_rocker(0.6), step_size=0.01))
         s.add_motor(0, 1, 1.0)
         run_until_stop(s)
         s.follow_branch(0, sense)
@@ -265,20 +326,20 @@ def test_a_generic_four_bar_turns_round_without_a_false_singular_stop():
     p2 = p1 + x * (p3 - p1) / d + np.sqrt(3.5**2 - x * x) * np.array([0.0, 1.0])
     link = Linkage([[0.0, 0.0], p1, p2, p3], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
     for mode in ("kinematic", "dynamic"):
-        sim = Simulator(link, mode=mode, step_size=0.02)
+        sim = watched(Simulator(link, mode=mode, step_size=0.02))
         sim.add_motor(0, 1, 1.0)
         for _ in range(int(2 * 2 * np.pi / 0.02)):  # two full turns
             sim.step()
             assert sim.status == "moved"
-    swing = Simulator(link, mode="dynamic", step_size=1 / 60, gravity=9.81)
+    swing = watched(Simulator(link, mode="dynamic", step_size=1 / 60, gravity=9.81))
     for _ in range(300):
         swing.step()
         assert swing.status == "moved"
 
 
 def test_branches_elsewhere_are_empty_and_follow_branch_refuses():
-    sim = Simulator(parallelogram(1.0), step_size=0.05)
-    assert sim.branches().shape == (0, 4, 2)
+    sim = watched(Simulator(parallelogram(1.0), step_size=0.05))
+    assert sim.branches().shape == (0, 4, 2) and sim.singular_placement is None
     with pytest.raises(ValueError, match="not at a singular placement"):
         sim.follow_branch(0)
     stop = flat_stop()
