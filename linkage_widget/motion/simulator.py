@@ -88,8 +88,8 @@ Drives and loads (:class:`~linkage_widget.motion._drive_api.DriveMixin`)
     forces and accelerations; without them every path is the arithmetic above.
 
 Singular placements (:class:`~linkage_widget.motion._branch_api.BranchMixin`)
-    Where the rank of the Jacobian (motor rows included) drops, the motion stops:
-    status ``"singular"``, :meth:`branches`, :meth:`follow_branch`.
+    With :attr:`stop_at_singular`, where the rank of the Jacobian (motor rows included)
+    drops the motion stops: status ``"singular"``, :meth:`branches`, :meth:`follow_branch`.
 
 Modules
     :mod:`.tolerances` (every threshold and its reason), :mod:`._linalg` (Schur
