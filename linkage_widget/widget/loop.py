@@ -32,11 +32,21 @@ class FrameLoop:
         One frame; returns whether the motion goes on.
     dirty : callable() -> bool
         Whether something is left to draw.
+    on_error : callable(Exception), optional
+        Told when a paced frame raises; the loop then stops. Without it the exception
+        would end the asyncio task, which nobody awaits: the animation would freeze
+        and nothing would say why.
     """
 
-    def __init__(self, frame: Callable[[], bool], dirty: Callable[[], bool]) -> None:
+    def __init__(
+        self,
+        frame: Callable[[], bool],
+        dirty: Callable[[], bool],
+        on_error: Callable[[Exception], None] | None = None,
+    ) -> None:
         self._frame = frame
         self._dirty = dirty
+        self._on_error = on_error
         self._task: asyncio.Task[None] | None = None
         self.last_frame_at = -math.inf
 
@@ -67,7 +77,13 @@ class FrameLoop:
             await asyncio.sleep(max(MIN_YIELD_S, due))
             if time.perf_counter() - self.last_frame_at < FRAME_S - MIN_YIELD_S:
                 continue  # a frame ran out of band meanwhile
-            busy = self.run_frame()
+            try:
+                busy = self.run_frame()
+            except Exception as exc:
+                if self._on_error is None:
+                    raise
+                self._on_error(exc)
+                return
             if not busy and not self._dirty():
                 return
 

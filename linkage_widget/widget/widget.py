@@ -19,6 +19,7 @@ feed a frontend message in as the browser would send it,
 from __future__ import annotations
 
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -88,7 +89,9 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         self.controls = Controls(self, self._run)
         self.controls.upload.observe(self._on_upload, names="value")
         self._downloads = Downloads()
-        self._loop = FrameLoop(frame=lambda: self._frame(), dirty=lambda: self._dirty)
+        self._loop = FrameLoop(
+            frame=lambda: self._frame(), dirty=lambda: self._dirty, on_error=self._frame_failed
+        )
         self.children = self.controls.rows(self.canvas)
         self._build_panel_view()  # the configuration-space panel beside the canvas
         self.add_class("linkage-widget")
@@ -157,6 +160,11 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
             self.controls.show_downloads(self._downloads.html())
 
     # ------------------------------------------------------------ controls
+    def _frame_failed(self, exc: Exception) -> None:
+        """A paced frame raised: the animation stops; say so on the widget, trace to the log."""
+        traceback.print_exception(exc)
+        self.error = f"the animation stopped: {type(exc).__name__}: {exc}"
+
     def _run(self, kind: str) -> None:
         """A button: carry out the action ``kind`` (errors shown, not raised)."""
         self._guarded(lambda: self._apply(Action(kind)))

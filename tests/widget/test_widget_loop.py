@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from linkage_widget.widget import LinkageWidget
-from linkage_widget.widget.loop import FRAME_S
+from linkage_widget.widget.loop import FRAME_S, FrameLoop
 
 
 def test_the_frame_task_moves_to_the_attractor_and_stops():
@@ -36,3 +36,26 @@ def test_the_frame_task_moves_to_the_attractor_and_stops():
         return w
 
     asyncio.run(main())
+
+
+def test_a_frame_that_raises_stops_the_loop_and_is_reported():
+    calls, errors = [], []
+
+    def frame():
+        calls.append(len(calls))
+        if len(calls) == 3:
+            raise RuntimeError("a broken frame")
+        return True
+
+    loop = FrameLoop(frame, dirty=lambda: True, on_error=errors.append)
+
+    async def main():
+        loop.ensure()
+        deadline = time.monotonic() + 30.0  # a hang guard
+        while not errors and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(10 * FRAME_S)  # no frame after the failure
+
+    asyncio.run(main())
+    assert [str(e) for e in errors] == ["a broken frame"]
+    assert len(calls) == 3
