@@ -37,6 +37,9 @@ Method
    the singular values on both sides of the threshold (``sigma_below``,
    ``sigma_above``, ``gap``), and when one lies within a factor
    :data:`MARGIN_MIN` of it the report says ``"near-singular, undecided"``.
+   Beyond :data:`MAX_PAIRS` small singular values the count is the inertia's
+   alone, and a second inertia at :math:`(3\tau)^2` (well above the squared
+   round-off) says whether the threshold sits in a gap from above.
 4. **Bases.** Kernel vectors from Lanczos on a normal matrix are accurate only to
    :math:`\varepsilon\sigma_{\max}^2/\sigma_{\text{gap}}^2` (``5e-5`` on the
    locked Penrose file, whose smallest genuine singular value is ``1.5e-6``).
@@ -64,15 +67,32 @@ rod (computed data, like the 2007 files' ``%.6f``), the rounding's effect
 coordinates with smallest singular value 1.2e-8 is infinitesimally rigid, as
 PyRigi's exact rank says, where the fixed 1e-7 calls it flexible.
 
-Measurements (``benchmarks/bench_analysis.py``, one process, a loaded 2-core
-machine; counts only / with bases): see the table in that file's docstring.
+Measurements (``benchmarks/bench_analysis.py``: CPU ms, one BLAS thread, best of 3,
+one process; "2007" is a dense full SVD of the 2007 rigidity matrix; counts agree
+with the dense path wherever it ran):
 
-SuiteSparseQR was considered and not taken: its Python bindings are GPL
-(``pyspqr``, wheels bundle SuiteSparse) or need Debian's ``libsuitesparse-dev``
-and a C build (``sparseqr``); this package is MIT; and SPQR's rank detection is
-Heath's column-norm heuristic, not rank-revealing (it keeps a column whose
-singular value is 1e-9 when its norm is large, exactly the Penrose flex), so it
-would need the check of step 3 anyway.
+==================  ======  ========  ========  ======  =======
+case                joints  2007 SVD  analyze   counts  + bases
+==================  ======  ========  ========  ======  =======
+penrose3t              211        35        76     7.7     17
+penrose4t              571       511       999     8.3     36
+ladder                2000    25 369    26 463     8.0     32
+ladder               20000         -         -      73    561
+==================  ======  ========  ========  ======  =======
+
+("+ bases": the counts and the first 50 kernel vectors and stresses. The ladders
+have straight rails and three unbraced squares; from 10 000 joints their bending
+modes bring singular values within a factor 3 of 1e-7, and the report says
+"near-singular, undecided".)
+
+SuiteSparseQR was measured and not taken. ``pyspqr`` (GPL; its wheel bundles
+SuiteSparse, so no Debian package would be needed; ``sparseqr`` would need
+``apt-get install libsuitesparse-dev`` and a C build) factors penrose4t in 2.1 ms,
+but SPQR's rank estimate is Heath's column-norm heuristic, not rank-revealing: it
+reports rank 1142 (full) and counting ``|R_ii| > 1e-7 max |R_ii|`` gives 1139,
+where the SVD's rank is 1138 (the rounded flex, singular value 1.8e-9, does not
+show on R's diagonal). It would need the check of step 3 anyway, and this
+package is MIT.
 """
 
 from __future__ import annotations
