@@ -70,6 +70,10 @@ LANDED_TOL = 1e-9
 #: ... and the last correction was below this fraction of the step (a projection that
 #: still moves that much is sliding back, as onto a placement rigid at a higher order).
 SETTLED = 1e-3
+#: Projections use dense normal equations up to this many coordinates 2n.
+DENSE_MAX_2N = 400
+#: A landing-displacement singular value above this fraction of the largest is a dimension.
+RANK_FRACTION = 0.1
 METHODS = ("auto", "numerical", "exact")
 
 
@@ -314,22 +318,33 @@ def _numerical_text(dimension: int, branches: int, d: int) -> str:
 
 # -------------------------------------------------------------- numerical sampling
 class _Projector:
-    r"""Levenberg-Marquardt projection onto :math:`g(q) = 0,\ T^T (q - p) = 0`."""
+    r"""Levenberg-Marquardt projection onto :math:`g(q) = 0,\ T^T (q - p) = 0`.
+
+    Dense normal equations up to :data:`DENSE_MAX_2N` coordinates (sparse
+    assembly and LU cost more than they save there), a sparse LU beyond.
+    """
 
     def __init__(self, cs: ConstraintSet, p: np.ndarray, gauge: np.ndarray, mu: float) -> None:
         self.cs, self.p, self.mu = cs, p, mu
-        self.gauge = sp.csr_array(gauge.T)
-        self.scale = cs.length_scale
+        self.gauge = gauge.T
+        self.dense = len(p) <= DENSE_MAX_2N
+        self.sparse_gauge = sp.csr_array(self.gauge)
+
+    def _step(self, q: np.ndarray) -> np.ndarray:
+        g = np.concatenate([self.cs.residuals(q), self.gauge @ (q - self.p)])
+        if self.dense:
+            jac = np.vstack([self.cs.jacobian(q).toarray(), self.gauge])
+            normal = jac.T @ jac + self.mu * np.eye(len(q))
+            return -np.linalg.solve(normal, jac.T @ g)
+        jac = sp.vstack([self.cs.jacobian(q), self.sparse_gauge], format="csc")
+        normal = (jac.T @ jac + self.mu * sp.identity(len(q), format="csc")).tocsc()
+        return -spla.splu(normal).solve(jac.T @ g)
 
     def project(self, q0: np.ndarray, origin: np.ndarray, h: float) -> np.ndarray | None:
         """The landing point from ``q0``; ``None`` if it collapsed onto ``origin`` or failed."""
         q = q0.copy()
-        eye = sp.identity(len(q), format="csc") * self.mu
         for _ in range(80):
-            g = np.concatenate([self.cs.residuals(q), self.gauge @ (q - self.p)])
-            jac = sp.vstack([self.cs.jacobian(q), self.gauge], format="csc")
-            normal = (jac.T @ jac + eye).tocsc()
-            dq = -spla.splu(normal).solve(jac.T @ g)
+            dq = self._step(q)
             q = q + dq
             if np.linalg.norm(q - origin) < COLLAPSE * h:
                 return None
@@ -345,21 +360,31 @@ def _unit_samples(d: int, rng: np.random.Generator) -> np.ndarray:
     """Sample directions ``(K, d)``: both senses of the flex for ``d = 1``, else random."""
     if d == 1:
         return np.array([[1.0], [-1.0]])
-    c = rng.standard_normal((max(8, 8 * d), d))
+    c = rng.standard_normal((3 * d + 4, d))
     return c / np.linalg.norm(c, axis=1, keepdims=True)
 
 
 def _landings(
-    proj: _Projector, origin: np.ndarray, basis: np.ndarray, h: float, rng: np.random.Generator
+    proj: _Projector,
+    origin: np.ndarray,
+    basis: np.ndarray,
+    h: float,
+    rng: np.random.Generator,
+    first: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Landing points ``(k, 2n)`` of steps ``h`` along random unit combinations of ``basis``.
 
     Returns the landings and the sample directions ``(K, d)``; collapsed samples are
-    left out of the landings.
+    left out of the landings. ``first``: stop at the first landing.
     """
     samples = _unit_samples(basis.shape[1], rng)
-    out = [proj.project(origin + h * (basis @ c), origin, h) for c in samples]
-    landed = [q for q in out if q is not None]
+    landed = []
+    for c in samples:
+        q = proj.project(origin + h * (basis @ c), origin, h)
+        if q is not None:
+            landed.append(q)
+            if first:
+                break
     return np.array(landed).reshape(len(landed), len(origin)), samples
 
 
@@ -377,9 +402,18 @@ def _clusters(dirs: np.ndarray) -> list[list[int]]:
 
 
 def numerical_mobility(
-    linkage: Linkage, cs: ConstraintSet, inf: Infinitesimal, *, rtol: float, seed: int = 0
+    linkage: Linkage,
+    cs: ConstraintSet,
+    inf: Infinitesimal,
+    *,
+    rtol: float,
+    seed: int = 0,
+    any_motion: bool = False,
 ) -> tuple[int, np.ndarray]:
     """The numerical sampling of the module notes: dimension and one direction per branch.
+
+    With ``any_motion`` it stops at the first landing away from the placement and
+    returns dimension 1 (at least) with that secant: whether it moves, not how much.
 
     Returns
     -------
@@ -392,20 +426,25 @@ def numerical_mobility(
     sv0 = float(inf.singular_values[0]) if inf.singular_values.size else 1.0
     proj = _Projector(cs, p, trivial_motions(p, linkage.pinned), (rtol * sv0) ** 2)
     rng = np.random.default_rng(seed)
-    landed, _ = _landings(proj, p, inf.flexes, h, rng)
+    landed, _ = _landings(proj, p, inf.flexes, h, rng, first=any_motion)
+    if any_motion and len(landed):
+        u = (landed[0] - p) / np.linalg.norm(landed[0] - p)
+        return 1, u.reshape(1, n, 2)
     if not len(landed):
         return 0, np.zeros((0, n, 2))
     dirs = (landed - p) / np.linalg.norm(landed - p, axis=1, keepdims=True)
-    groups = _clusters(dirs)
-    dims, tangents = [], []
-    for grp in groups:
+    groups = sorted(_clusters(dirs), key=len, reverse=True)
+    kept: list[tuple[int, int, np.ndarray | None]] = []  # (group, dimension, tangent basis)
+    for g, grp in enumerate(groups):
+        u = dirs[grp[0]]
+        if any(t is not None and np.linalg.norm(u - t @ (t.T @ u)) < 0.2 for _, _, t in kept):
+            continue  # a line inside a branch of higher dimension found already
         q = landed[max(grp, key=lambda i: np.linalg.norm(landed[i] - p))]
         k, tangent = _branch_dimension(proj, cs, linkage, q, h, rtol, rng) if d > 1 else (1, None)
-        dims.append(k)
-        tangents.append(tangent)
-    keep = _merge(dirs, groups, dims, tangents)
-    directions = _refined(linkage, cs, inf, np.array([dirs[groups[g][0]] for g in keep]))
-    return max(dims), directions.reshape(-1, n, 2)
+        kept.append((g, k, tangent))
+    secants = np.array([dirs[groups[g][0]] for g, _, _ in kept])
+    directions = _refined(linkage, cs, inf, secants)
+    return max(k for _, k, _ in kept), directions.reshape(-1, n, 2)
 
 
 def _branch_dimension(
@@ -431,25 +470,8 @@ def _branch_dimension(
     if not len(landed):
         return 1, None
     _, sv, vt = np.linalg.svd((landed - q) / h, full_matrices=False)
-    rank = int(np.sum(sv > 0.25 * sv[0]))
+    rank = int(np.sum(sv > RANK_FRACTION * sv[0]))
     return min(rank, k), vt[:rank].T
-
-
-def _merge(
-    dirs: np.ndarray, groups: list[list[int]], dims: list[int], tangents: list[np.ndarray | None]
-) -> list[int]:
-    """Indices of the groups that remain after folding lines into higher-dimensional branches."""
-    order = sorted(range(len(groups)), key=lambda g: -dims[g])
-    keep: list[int] = []
-    for g in order:
-        u = dirs[groups[g][0]]
-        inside = any(
-            tangents[k] is not None and np.linalg.norm(u - tangents[k] @ (tangents[k].T @ u)) < 0.2
-            for k in keep
-        )
-        if not inside:
-            keep.append(g)
-    return keep
 
 
 def _refined(

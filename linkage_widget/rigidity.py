@@ -346,7 +346,7 @@ def _status(
     if rigid:
         return STATUSES[2], ""
     if 2 * linkage.n_vertices <= MOBILITY_MAX_2N or inf.n_flexes == 1:
-        dimension, _ = numerical_mobility(linkage, cs, inf, rtol=rtol)
+        dimension, _ = numerical_mobility(linkage, cs, inf, rtol=rtol, any_motion=True)
         if dimension:
             return STATUSES[0], (
                 ": a real motion, found by projecting steps along the flexes back onto the "

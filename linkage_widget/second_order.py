@@ -454,7 +454,7 @@ def _decide(linkage: Linkage, cs: ConstraintSet, inf: Infinitesimal) -> tuple[bo
     # Numerical lines first: with coordinates rounded to a few decimals the exact rational
     # placement is rigid at second order by a stress energy of 1e-9, which the tolerances
     # everywhere else (rank, motion) read as zero; a flex within tolerance is a flex.
-    lines, _ = cone_lines(forms)
+    lines, _ = cone_lines(forms, first=True)
     if len(lines):
         return False, "numerical"
     exact = exact_second_order_rigid(linkage, rank=inf.rank)
