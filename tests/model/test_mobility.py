@@ -214,3 +214,23 @@ def test_peaucellier_flat_rhombus_joins_a_two_dimensional_component():
     # the curve's line: only the side joints move, in opposite senses; on the welded set
     # they move together
     assert sorted(apart.round(2).tolist()) == [0.0, 1.41]
+
+
+def square_grid(k):
+    """A k x k square grid of unit squares' corners, its bottom row pinned at both ends."""
+    pts = [[i, j] for j in range(k) for i in range(k)]
+    rows = [(j * k + i, j * k + i + 1) for j in range(k) for i in range(k - 1)]
+    cols = [(j * k + i, (j + 1) * k + i) for j in range(k - 1) for i in range(k)]
+    return Linkage(pts, rods=rows + cols, pinned=[0, k - 1])
+
+
+def test_square_grid_with_a_pinned_straight_row():
+    # A square grid flexes by its ribbons: 2k - 3 flexes. Pinning both ends of the straight
+    # bottom row adds a self-stress and keeps every horizontal rod horizontal (each column
+    # ribbon holds one bottom rod); each of the k - 1 rows of squares still shears on its own.
+    k = 4
+    grid = square_grid(k)
+    rep = analyze(grid)
+    assert (rep.internal_dof, rep.self_stresses, rep.status) == (2 * k - 3, 1, "flexible")
+    report = mobility(grid)
+    assert (report.dimension, report.branches) == (k - 1, 1)
