@@ -203,3 +203,44 @@ def test_tangent_cone_from_constraints_with_positions():
     same_lines(cone.directions, branch_lines(2.0, 1.0), 1e-8)
     with pytest.raises(ValueError, match="rtol"):
         tangent_cone(flat, rtol=0.0)
+
+
+def _random_grid_linkage(rng):
+    """Joints on a 3 x 3 integer grid (collinear triples abound), random rods, pins, an angle."""
+    n = int(rng.integers(3, 7))
+    pts = rng.integers(0, 3, size=(n, 2)).astype(float)
+    if len({tuple(p) for p in pts}) < n:
+        return None
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    m = int(rng.integers(n - 1, min(len(pairs), 2 * n) + 1))
+    rods = [pairs[k] for k in rng.choice(len(pairs), m, replace=False)]
+    pins = rng.choice(n, int(rng.integers(0, 3)), replace=False).tolist()
+    link = Linkage(pts, rods=rods, pinned=pins)
+    (i, j), (a, b) = link.rods[:2].tolist()
+    shared = {i, j} & {a, b}
+    if rng.random() < 0.6 and len(shared) == 1:
+        apex = shared.pop()
+        link.add_angle(apex, j if i == apex else i, b if a == apex else a)
+    return link
+
+
+def test_exact_and_numerical_second_order_agree_on_random_singular_placements():
+    # Where the exact rational route applies, it and the numerical one (prestress stability,
+    # then a search for real solution lines) must give the same verdict.
+    rng = np.random.default_rng(1)
+    compared = 0
+    for _ in range(600):
+        link = _random_grid_linkage(rng)
+        if link is None:
+            continue
+        cs, p, inf = first_order(link)
+        if inf.n_flexes == 0 or inf.n_stresses == 0 or inf.n_flexes > 4:
+            continue
+        exact = exact_second_order_rigid(link, rank=inf.rank)
+        if exact is None:
+            continue
+        forms = stress_energy_forms(cs, p, inf.flexes, inf.stresses)
+        numerical = prestress_stable(forms) or not len(cone_lines(forms)[0])
+        assert exact is numerical, (link.vertices.tolist(), link.rods.tolist())
+        compared += 1
+    assert compared >= 20
