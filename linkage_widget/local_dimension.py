@@ -21,13 +21,17 @@ removed. :func:`mobility` decides it by the first test that applies:
    :math:`p + hVc` a step :math:`h` (1 % of the rod length) along random flexes
    are projected back onto the constraints by Levenberg-Marquardt (minimum-norm
    Gauss-Newton; singular values below ``rtol`` are damped, not inverted, so
-   coordinates rounded to a few decimals do not block a motion) on the sparse
-   Jacobian, with the rigid motions fixed by the slice :math:`T^T (q - p) = 0`.
-   If every projection falls back to :math:`p` the placement is rigid. Else the
-   landing directions, clustered up to sign, are the branch lines. A branch's
-   dimension is at most the number of flexes at a point where it landed; when
-   that is more than one, a second round of samples from there tells how many
-   of them extend to motions (the rank of the landing displacements).
+   coordinates rounded to a few decimals do not block a motion) on the
+   Jacobian (dense normal equations, sparse LU for large linkages), with the
+   rigid motions fixed by the slice :math:`T^T (q - p) = 0`. If every
+   projection falls back to :math:`p`, no motion is found: dimension 0, not
+   proved. Else the landing directions, clustered up to sign, are the branch
+   lines (replaced by the nearest line of the second-order tangent cone,
+   :func:`~linkage_widget.second_order.tangent_cone`, when there is one). A
+   branch's dimension is at most the number of flexes at a point where it
+   landed; when that is more than one, a second round of samples from there
+   tells how many of them extend to motions (the rank of the landing
+   displacements).
 
 The dimension never exceeds ``d``: the rows of :math:`A(p)` that are
 independent define a manifold of dimension ``d`` (plus trivial) containing the
