@@ -94,7 +94,7 @@ class Bases:
             return self._lu[onto_motions]
         b = self.a if onto_motions else self.a.T
         rows, cols = b.shape
-        delta = self.delta
+        delta = max(self.delta, DELTA_FLOOR)  # rows are dimensionless: sigma_max is O(1)
         for _ in range(4):
             aug = sp.block_array(
                 [[sp.identity(cols), b.T], [b, -delta * sp.identity(rows)]], format="csc"

@@ -448,6 +448,7 @@ def _dense_fallback(linkage: Linkage, a: sp.csr_array, tol: float, smax: float) 
     above = float(rel[rank - 1]) if rank else None
     bases = Bases(linkage, a, True, u[:, rank:])
     bases.kernel_cache = vt[rank:].T
+    bases.refined = {"kernel", "stress"}  # the SVD's bases need no projection
     gap = above / below if below and above else np.inf
     return SparseRankReport(
         linkage.n_vertices, c, rank, cols - rank, c - rank, tol, smax, below, above,
