@@ -48,7 +48,7 @@ import scipy.sparse.linalg as spla
 
 from . import _checks
 from .constraints import ConstraintSet, as_flat
-from .groebner import exact_local_dimension
+from .groebner import MAX_VARIABLES, exact_local_dimension
 from .model import Linkage
 from .second_order import (
     RANK_RTOL,
@@ -246,7 +246,11 @@ def mobility_from(
     if rigid:
         certified = how in ("prestress stable", "exact")
         return _report(0, 0, none, certified, "second-order", d, _second_order_text(d, how))
-    exact = None if method == "numerical" else exact_local_dimension(linkage)
+    # The Gröbner route declines more unknowns anyway, after building its polynomials:
+    # seconds for a Penrose tiling, whose short-decimal coordinates it would accept.
+    unknowns = 2 * (n - len(linkage.pinned)) - inf.trivial.shape[1]
+    small = method != "numerical" and unknowns <= MAX_VARIABLES
+    exact = exact_local_dimension(linkage) if small else None
     if exact == 0:
         return _report(0, 0, none, True, "sympy-groebner", d, _EXACT_RIGID)
     if exact is None and method == "exact":
