@@ -131,6 +131,8 @@ MARGIN_MIN = 3.0
 EXTRA_PAIRS = 6
 #: Most eigenpairs asked of Lanczos; above, the count is the inertia's alone.
 MAX_PAIRS = 64
+#: Largest smaller side of A for which a failed inertia falls back to a dense SVD.
+DENSE_FALLBACK_MAX = 3000
 #: Below this many rows of M, a dense eigensolver of M is cheaper than ARPACK.
 SMALL_SIDE = 64
 #: Power iterations for sigma_max (its error only moves the threshold by as much).
@@ -327,24 +329,45 @@ def _count_side(a: sp.csr_array, stress_side: bool, smax: float, rtol: float) ->
     count, lu = _inertia(m, theta)
     method = "sparse: SuperLU inertia of " + ("AA^T" if stress_side else "A^TA")
     if count + EXTRA_PAIRS > MAX_PAIRS:
-        # Too many to resolve with Lanczos: the inertia alone, and a second one just above
-        # tau (reliable there: the squared round-off is far below (3 tau)^2).
-        upper, _ = _inertia(m, theta * MARGIN_MIN**2)
-        method += f" - tau^2 I only ({count} > {MAX_PAIRS - EXTRA_PAIRS}: no Ritz values)"
-        return _Counted(count, np.zeros(0), None, method, undecided=upper != count)
+        note = f" ({count} > {MAX_PAIRS - EXTRA_PAIRS}: no Ritz values)"
+        return _inertia_only(m, theta, count, method + note)
     size = m.shape[0]
     k = min(count + EXTRA_PAIRS, size)
-    while True:
-        _, vecs = _nearest_pairs(m, lu, theta, k)
-        ritz, vecs = _ritz(a, stress_side, vecs)
-        found = int(np.count_nonzero(ritz <= rtol * smax))
-        if found >= count or k >= size:
-            break
-        k = min(2 * k, size)
+    try:
+        while True:
+            _, vecs = _nearest_pairs(m, lu, theta, k)
+            ritz, vecs = _ritz(a, stress_side, vecs)
+            found = int(np.count_nonzero(ritz <= rtol * smax))
+            if found >= count or k >= min(size, 2 * MAX_PAIRS):
+                break
+            k = min(2 * k, size)
+    except spla.ArpackNoConvergence:
+        return _inertia_only(m, theta, count, method + " (Lanczos did not converge)")
     method += " - tau^2 I, Lanczos + Ritz values on A"
     if found != count:
+        # The squared matrix misjudges only singular values within round-off of tau.
         method += f" (inertia {count}, Ritz values {found}: Ritz values kept)"
-    return _Counted(found, ritz / smax, vecs, method)
+    return _Counted(found, ritz / smax, vecs, method, undecided=found != count)
+
+
+def _inertia_only(m: sp.csc_array, theta: float, count: int, method: str) -> _Counted:
+    r"""The inertia's count alone, and a second inertia just above tau to see the gap there.
+
+    Reliable from above only: the squared round-off is far below :math:`(3\tau)^2`.
+    """
+    upper, _ = _inertia(m, theta * MARGIN_MIN**2)
+    return _Counted(count, np.zeros(0), None, method + ", inertia only", undecided=upper != count)
+
+
+def _count_or_none(a: sp.csr_array, stress_side: bool, smax: float, tol: float) -> _Counted | None:
+    """:func:`_count_side`, retried with the threshold moved by 1e-6 if SuperLU fails."""
+    for factor in (1.0, 1.0 + 1e-6):
+        try:
+            return _count_side(a, stress_side, smax * factor, tol)
+        except (_NotDiagonal, RuntimeError):
+            # RuntimeError: an exactly zero pivot, tau^2 hit an eigenvalue of M to the bit.
+            continue
+    return None
 
 
 def _empty_report(linkage: Linkage, cs: ConstraintSet, tol: float) -> SparseRankReport:
@@ -410,10 +433,13 @@ def _report(linkage: Linkage, rtol: float | str, n_flexes: int, positions: Any) 
     if smax == 0.0:
         return _empty_report(linkage, cs, tol)
     stress_side = c <= cols
-    try:
-        counted = _count_side(a, stress_side, smax, tol)
-    except (_NotDiagonal, RuntimeError):
-        # RuntimeError: SuperLU met an exactly zero pivot (theta hit an eigenvalue).
+    counted = _count_or_none(a, stress_side, smax, tol)
+    if counted is None:
+        if min(c, cols) > DENSE_FALLBACK_MAX:
+            raise RuntimeError(
+                f"sparse rank: SuperLU gave no inertia for this {c} x {cols} rigidity matrix, "
+                "which is too large for the dense fallback"
+            )
         return _dense_fallback(linkage, a, tol, smax)
     rank = (c if stress_side else cols) - counted.count
     below, above = _around(counted, tol)
