@@ -114,7 +114,7 @@ def row(name: str, link: Linkage, repeat: int, dense_max: int) -> str:
     def cell(x):
         return f"{x:10.1f}" if x is not None else f"{'-':>10}"
 
-    ratio = f"{t_old / t_sparse:8.0f}x" if t_old else f"{'-':>9}"
+    ratio = f"{t_old / t_sparse:8.1f}x" if t_old else f"{'-':>9}"
     return (
         f"{name:<22}{n:>7}{cell(t_old)}{cell(t_now)}{cell(t_sparse)}{cell(t_bases)}{ratio}"
         f"  dof {rep.dof:<6} s {rep.self_stresses:<6} {rep.status[:12]:<12} {check}"

@@ -78,9 +78,12 @@ penrose3t              211        35        76     7.7     17
 penrose4t              571       511       999     8.3     36
 ladder                2000    25 369    26 463     8.0     32
 ladder               20000         -         -      73    561
+grid 22 x 22           484       251    31 515     5.6     28
+grid 141 x 141       19881         -         -     114  4 887
 ==================  ======  ========  ========  ======  =======
 
-("+ bases": the counts and the first 50 kernel vectors and stresses. The ladders
+("+ bases": the counts and the first 50 kernel vectors and stresses; grids have
+every 7th square braced, so their straight lines carry many stresses. The ladders
 have straight rails and three unbraced squares; from 10 000 joints their bending
 modes bring singular values within a factor 3 of 1e-7, and the report says
 "near-singular, undecided".)
