@@ -69,9 +69,7 @@ class Bases:
         self.refined: set[str] = set()
         self._lu: dict[bool, Any] = {}
 
-    def _project(
-        self, vecs: np.ndarray, onto_motions: bool, orthonormal: bool = True
-    ) -> np.ndarray:
+    def project(self, vecs: np.ndarray, onto_motions: bool, orthonormal: bool = True) -> np.ndarray:
         r"""Project columns onto :math:`\ker A` (or :math:`\ker A^T`) with the augmented system.
 
         With :math:`B = A` (motions) or :math:`A^T` (stresses), solving
@@ -111,7 +109,7 @@ class Bases:
         if self.kernel_cache is None or self.kernel_cache.shape[1] < k:
             self.kernel_cache = self._other_side(k, onto_motions=True)
         elif "kernel" not in self.refined:
-            self.kernel_cache = self._project(self.kernel_cache, onto_motions=True)
+            self.kernel_cache = self.project(self.kernel_cache, onto_motions=True)
         self.refined.add("kernel")
         return self.kernel_cache[:, :k]
 
@@ -120,7 +118,7 @@ class Bases:
         if self.stress_cache is None or self.stress_cache.shape[1] < s:
             self.stress_cache = self._other_side(s, onto_motions=False)
         elif "stress" not in self.refined:
-            self.stress_cache = self._project(self.stress_cache, onto_motions=False)
+            self.stress_cache = self.project(self.stress_cache, onto_motions=False)
         self.refined.add("stress")
         return self.stress_cache[:, :s].T
 
@@ -130,10 +128,10 @@ class Bases:
         if k == 0:
             return np.zeros((dim, 0))
         z = np.random.default_rng(2).standard_normal((dim, min(k + OVERSAMPLE, dim)))
-        z = self._project(z, onto_motions, orthonormal=False)
+        z = self.project(z, onto_motions, orthonormal=False)
         u, _, _ = np.linalg.svd(z, full_matrices=False)
         self.refined.add("kernel" if onto_motions else "stress")
-        return self._project(u[:, :k], onto_motions)
+        return self.project(u[:, :k], onto_motions)
 
     def flexes(self, kernel: np.ndarray) -> np.ndarray:
         """The part of ``kernel`` orthogonal to the trivial motions, orthonormal."""

@@ -227,6 +227,20 @@ class SparseRankReport:
         with _one_blas_thread():
             return self._lazy.stresses(k)
 
+    def excited_motion(self, velocity: Any) -> np.ndarray:
+        r"""The part of ``velocity`` (N,) or (n, 2) in :math:`\ker A`: what a drag excites.
+
+        :math:`KK^Tv` when the kernel basis :math:`K` has at most ``n_flexes`` vectors;
+        else the augmented-system filter (no basis; relative error ~ ``passes / gap``).
+        """
+        v = np.asarray(velocity, dtype=float)
+        if self.dof <= self._lazy.n_flexes:
+            k = self.kernel(self.dof)
+            return (k @ (k.T @ v.reshape(-1))).reshape(v.shape)
+        with _one_blas_thread():
+            out = self._lazy.project(v.reshape(-1, 1), onto_motions=True, orthonormal=False)
+        return out.reshape(v.shape)
+
 
 def _sigma_max(a: sp.csr_array) -> float:
     """Largest singular value of ``a`` by power iteration on :math:`A^TA` (a lower bound)."""

@@ -311,3 +311,25 @@ def test_dense_fallback_gives_the_dense_counts():
     assert rep.method.startswith("dense-svd")
     assert max_angle(rep.kernel(rep.dof), kernel) <= ANGLE_TOL
     assert max_angle(rep.stresses(rep.self_stresses).T, left) <= ANGLE_TOL
+
+
+@pytest.mark.parametrize("name", ["penrose2t.txt", "penrose3t-2.txt", "penrose1t-locked.txt"])
+def test_excited_motion_is_the_projection_onto_the_dense_kernel(name):
+    link = Linkage.load(reference_linkage(name))
+    _, kernel, _, _ = dense_reference(link)
+    drag = np.random.default_rng(5).standard_normal((link.n_vertices, 2))
+    got = sparse_rank_report(link).excited_motion(drag)
+    want = (kernel @ (kernel.T @ drag.reshape(-1))).reshape(drag.shape)
+    assert got.shape == drag.shape
+    assert np.abs(got - want).max() <= 1e-8 * np.abs(drag).max()
+
+
+def test_excited_motion_of_a_large_kernel_without_a_basis():
+    """An unbraced grid: 2 * 9 * 9 + ... flexes, more than n_flexes; the filter path."""
+    link = square_grid(10, every=1000)  # one brace only
+    rep = sparse_rank_report(link, n_flexes=5)
+    _, kernel, _, _ = dense_reference(link)
+    assert rep.dof == kernel.shape[1] > 5
+    drag = np.random.default_rng(6).standard_normal(2 * link.n_vertices)
+    want = kernel @ (kernel.T @ drag)
+    assert np.abs(rep.excited_motion(drag) - want).max() <= 1e-8 * np.abs(drag).max()
