@@ -217,15 +217,22 @@ class SingularWatch:
 def _near_rank_drop(
     setup: Setup, p: np.ndarray, rank: int, q: np.ndarray, before: np.ndarray
 ) -> bool:
-    r"""Whether :math:`A(p)` is nearly rank-deficient for a placement within a step or two.
+    r"""Whether :math:`A(p)` nearly loses rank, as a transversal rank drop within a step makes it.
 
     Within a distance :math:`\delta` of a rank drop the smallest singular value is
-    :math:`O(\delta)`: the test is a ratio of at most :data:`DIP_FACTOR` times the
-    relative length of the two steps around ``p``. A cheap filter (one SVD at a local
-    minimum of :math:`|\det B|`) before the costly search.
+    :math:`c\,\delta`, a V along the path: at ``p`` it is at most :data:`DIP_FACTOR`
+    times the relative length of the two steps around it, and, the drop lying nearer
+    ``p`` than its neighbours, below half the mean of theirs (a smooth minimum, or a
+    singular value that stays small, as along the approximate flexes of rounded data,
+    is not a drop). A cheap filter (three SVDs at a local minimum of :math:`|\det B|`)
+    before the costly search.
     """
     span = float(np.max(np.abs(q - before))) / setup.constraints.length_scale
-    return smallest_ratio(_dense(setup, p), rank) <= DIP_FACTOR * span
+    here = smallest_ratio(_dense(setup, p), rank)
+    if here > DIP_FACTOR * span:
+        return False
+    around = smallest_ratio(_dense(setup, before), rank) + smallest_ratio(_dense(setup, q), rank)
+    return here < 0.25 * around
 
 
 def locate(

@@ -106,10 +106,11 @@ MAX_MOTOR_HALVINGS = 10
 REST_SPEED = 1e-12
 
 # ------------------------------------------------------ singular placements
-#: Linkages with more coordinates than this are not watched for singular placements: the
-#: watch costs a dense determinant per step (cubic in this), more than the step itself
-#: beyond about a hundred vertices (measured with benchmarks/bench_motion.py).
-SINGULAR_WATCH_MAX_COLUMNS = 200
+#: Linkages with more coordinates than this (32 joints) are not watched for singular
+#: placements: the watch costs a dense determinant per step and a dense SVD when its borders
+#: are renewed (cubic in this); at 81 joints (penrose2t) that was several times the step
+#: (benchmarks/bench_motion.py), at 26 joints (penrose1t) about a tenth of it.
+SINGULAR_WATCH_MAX_COLUMNS = 64
 #: Numerical rank of the constraint Jacobian at a reference placement of the watch,
 #: relative to the largest singular value (that of the rigidity analysis, RANK_RTOL).
 WATCH_RANK_RTOL = 1e-7
