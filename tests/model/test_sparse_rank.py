@@ -75,6 +75,9 @@ def test_reference_files_agree_with_dense(name):
 def test_bundled_examples_agree_with_dense(name):
     rep = assert_agrees(load_example(name))
     assert rep.decided
+    # exact (few-decimal) data: the scale-aware tolerance is round-off, and changes nothing
+    auto = sparse_rank_report(load_example(name), rtol="auto")
+    assert auto.tolerance < 1e-12 and (auto.dof, auto.self_stresses) == (rep.dof, rep.self_stresses)
 
 
 def random_framework(seed: int) -> Linkage:
