@@ -16,17 +16,15 @@ Method
 2. **Count: Sylvester's inertia.** The number of eigenvalues of :math:`M` below
    :math:`\tau^2` — the number of singular values of :math:`A` at most
    :math:`\tau` on that side — is the number of negative pivots of
-   :math:`M - \tau^2 I = L D L^T` (Sylvester's law of inertia). SciPy has no
-   sparse :math:`LDL^T`, but SuperLU in *symmetric mode* (one symmetric
-   fill-reducing ordering, ``diag_pivot_thresh=0``: always the diagonal pivot)
-   computes :math:`P(M - \tau^2 I)P^T = LU` with :math:`U = DL^T`; the signs of
-   ``diag(U)`` are the inertia. The code checks that SuperLU really kept the
-   diagonal (row and column permutations equal) and falls back otherwise.
-   No pivoting is safe here because :math:`M - \tau^2 I` is a tiny shift of a
-   positive semi-definite matrix: a pivot can only be small where the leading
-   block is (nearly) singular, and then the round-off below it, of order
-   :math:`\varepsilon\|M\|`, is divided by a pivot of order :math:`\tau^2 =
-   10^{-14}\|M\|`, a growth of at most about :math:`10^{-2}`.
+   :math:`M - \tau^2 I = L D L^T` (Sylvester). SciPy has no sparse :math:`LDL^T`,
+   but SuperLU in *symmetric mode* (a symmetric ordering, ``diag_pivot_thresh=0``)
+   computes :math:`P(M - \tau^2 I)P^T = LU` with :math:`U = DL^T`: the signs of
+   ``diag(U)`` are the inertia (checked: row and column permutations equal).
+   No pivoting is safe for a tiny shift of a positive semi-definite matrix: a
+   small pivot divides round-off :math:`\varepsilon\|M\|` by :math:`\tau^2 =
+   10^{-14}\|M\|`, a growth of about :math:`10^{-2}`. Below ``rtol = 1e-7`` the
+   squared matrix is round-off, so the inertia counts at ``max(rtol, 1e-7)``
+   (:data:`INERTIA_RTOL`) and the Ritz values of step 3 resolve below.
 3. **Check and gap: shift-invert Lanczos plus Ritz values on A.** The same
    factor is the shift-invert operator of ARPACK (``eigsh``), which returns the
    ``count + 6`` eigenvectors of :math:`M` nearest :math:`\tau^2`. Their Ritz
@@ -37,9 +35,8 @@ Method
    the singular values on both sides of the threshold (``sigma_below``,
    ``sigma_above``, ``gap``), and when one lies within a factor
    :data:`MARGIN_MIN` of it the report says ``"near-singular, undecided"``.
-   Beyond :data:`MAX_PAIRS` small singular values the count is the inertia's
-   alone, and a second inertia at :math:`(3\tau)^2` (well above the squared
-   round-off) says whether the threshold sits in a gap from above.
+   Beyond :data:`MAX_PAIRS` the count is the inertia's alone, with a second
+   inertia at :math:`(3\tau)^2` for the gap above.
 4. **Bases.** Kernel vectors from Lanczos on a normal matrix are accurate only to
    :math:`\varepsilon\sigma_{\max}^2/\sigma_{\text{gap}}^2` (``5e-5`` on the
    locked Penrose file, whose smallest genuine singular value is ``1.5e-6``).
@@ -54,18 +51,15 @@ Method
 
 Tolerance
 ---------
-``rtol`` (default :data:`~linkage_widget.rigidity.RANK_RTOL` = 1e-7) keeps the
-dense path's rule exactly: the Penrose "t" files, whose coordinates were rounded
-to six decimals, flex with a singular value near 1e-9, and the locked variant's
-smallest genuine one is 1.5e-6. ``rtol="auto"`` is scale-aware
-(:func:`scale_aware_rtol`): the larger of the floating-point floor
-:math:`10\max(c, N)\,\varepsilon` and, when the coordinates are decimals
-rounded at a quantum :math:`q` finer than :data:`EXACT_QUANTUM` of the shortest
-rod (computed data, like the 2007 files' ``%.6f``), the rounding's effect
-:math:`10\,(q/2)/(\ell_{\min}\sigma_{\max})`. Integers and coarser decimals
-(hand-typed coordinates) are taken as exact, so a Laman framework at integer
-coordinates with smallest singular value 1.2e-8 is infinitesimally rigid, as
-PyRigi's exact rank says, where the fixed 1e-7 calls it flexible.
+``rtol`` (default :data:`~linkage_widget.rigidity.RANK_RTOL` = 1e-7) keeps the dense
+rule: the Penrose "t" files (coordinates rounded to six decimals) flex with a singular
+value near 1e-9; the locked variant's smallest genuine one is 1.5e-6.
+``rtol="auto"`` (:func:`scale_aware_rtol`) is the larger of the round-off floor
+:math:`10\max(c, N)\,\varepsilon` and, for decimals rounded at a quantum :math:`q`
+finer than :data:`EXACT_QUANTUM` of the shortest rod (computed data, like ``%.6f``),
+:math:`10\,(q/2)/(\ell_{\min}\sigma_{\max})`. Integers and few decimals are exact
+data: a Laman framework at integer coordinates with smallest singular value 1.2e-8
+is then infinitesimally rigid, as PyRigi's exact rank says (1e-7 calls it flexible).
 
 Measurements (``benchmarks/bench_analysis.py``: CPU ms, one BLAS thread, best of 3,
 one process; "2007" is a dense full SVD of the 2007 rigidity matrix; counts agree
@@ -88,14 +82,11 @@ have straight rails and three unbraced squares; from 10 000 joints their bending
 modes bring singular values within a factor 3 of 1e-7, and the report says
 "near-singular, undecided".)
 
-SuiteSparseQR was measured and not taken. ``pyspqr`` (GPL; its wheel bundles
-SuiteSparse, so no Debian package would be needed; ``sparseqr`` would need
-``apt-get install libsuitesparse-dev`` and a C build) factors penrose4t in 2.1 ms,
-but SPQR's rank estimate is Heath's column-norm heuristic, not rank-revealing: it
-reports rank 1142 (full) and counting ``|R_ii| > 1e-7 max |R_ii|`` gives 1139,
-where the SVD's rank is 1138 (the rounded flex, singular value 1.8e-9, does not
-show on R's diagonal). It would need the check of step 3 anyway, and this
-package is MIT.
+SuiteSparseQR was measured and not taken: ``pyspqr`` (GPL, wheels bundle
+SuiteSparse; ``sparseqr`` needs ``apt-get install libsuitesparse-dev``) factors
+penrose4t in 2.1 ms, but SPQR's rank (Heath's column-norm heuristic) is 1142 and
+``|R_ii| > 1e-7 max |R_ii|`` gives 1139 where the SVD says 1138: the rounded flex
+(1.8e-9) does not show on R's diagonal. It would need step 3 anyway.
 """
 
 from __future__ import annotations
@@ -113,13 +104,7 @@ from .model import Linkage
 from .rigidity import RANK_RTOL
 from .sparse_bases import Bases, projection_plan
 
-__all__ = [
-    "EXACT_QUANTUM",
-    "MARGIN_MIN",
-    "SparseRankReport",
-    "scale_aware_rtol",
-    "sparse_rank_report",
-]
+__all__ = ["MARGIN_MIN", "SparseRankReport", "scale_aware_rtol", "sparse_rank_report"]
 
 EPS = float(np.finfo(float).eps)
 #: Floating-point floor of the scale-aware tolerance, in units of max(c, N) * eps.
@@ -132,6 +117,8 @@ EXACT_QUANTUM = 1e-4
 MARGIN_MIN = 3.0
 #: Eigenpairs computed beyond the count, to see the singular values above the threshold.
 EXTRA_PAIRS = 6
+#: Smallest relative threshold the inertia of the squared matrix resolves (eps ~ 1e-16).
+INERTIA_RTOL = 1e-7
 #: Most eigenpairs asked of Lanczos; above, the count is the inertia's alone.
 MAX_PAIRS = 64
 #: Largest smaller side of A for which a failed inertia falls back to a dense SVD.
@@ -340,40 +327,52 @@ class _Counted:
 
 
 def _count_side(a: sp.csr_array, stress_side: bool, smax: float, rtol: float) -> _Counted:
-    """Inertia count at ``rtol * smax`` on the chosen side, checked by Ritz values on ``A``."""
+    """Count singular values at most ``rtol * smax`` on the chosen side.
+
+    The inertia counts those at most ``probe = max(rtol, INERTIA_RTOL)`` (below that the
+    squared matrix is round-off); Ritz values on ``A`` of that many Lanczos vectors
+    check that count and resolve the ones at most ``rtol``.
+    """
     m = ((a @ a.T) if stress_side else (a.T @ a)).tocsc()
-    theta = (rtol * smax) ** 2
+    probe = max(rtol, INERTIA_RTOL)
+    theta = (probe * smax) ** 2
     count, lu = _inertia(m, theta)
     method = "sparse: SuperLU inertia of " + ("AA^T" if stress_side else "A^TA")
     if count + EXTRA_PAIRS > MAX_PAIRS:
         note = f" ({count} > {MAX_PAIRS - EXTRA_PAIRS}: no Ritz values)"
-        return _inertia_only(m, theta, count, method + note)
+        return _inertia_only(m, theta, count, method + note, resolved=probe == rtol)
     size = m.shape[0]
     k = min(count + EXTRA_PAIRS, size)
     try:
         while True:
             _, vecs = _nearest_pairs(m, lu, theta, k)
             ritz, vecs = _ritz(a, stress_side, vecs)
-            found = int(np.count_nonzero(ritz <= rtol * smax))
-            if found >= count or k >= min(size, 2 * MAX_PAIRS):
+            seen = int(np.count_nonzero(ritz <= probe * smax))
+            if seen >= count or k >= min(size, 2 * MAX_PAIRS):
                 break
             k = min(2 * k, size)
     except spla.ArpackNoConvergence:
-        return _inertia_only(m, theta, count, method + " (Lanczos did not converge)")
-    method += " - tau^2 I, Lanczos + Ritz values on A"
-    if found != count:
-        # The squared matrix misjudges only singular values within round-off of tau.
-        method += f" (inertia {count}, Ritz values {found}: Ritz values kept)"
-    return _Counted(found, ritz / smax, vecs, method, undecided=found != count)
+        note = " (Lanczos did not converge)"
+        return _inertia_only(m, theta, count, method + note, resolved=probe == rtol)
+    method += f" - ({probe:.0e} sigma_max)^2 I, Lanczos + Ritz values on A"
+    if seen != count:
+        # The squared matrix misjudges only singular values within round-off of the probe.
+        method += f" (inertia {count}, Ritz values {seen}: Ritz values kept)"
+    found = int(np.count_nonzero(ritz <= rtol * smax))
+    return _Counted(found, ritz / smax, vecs, method, undecided=seen != count)
 
 
-def _inertia_only(m: sp.csc_array, theta: float, count: int, method: str) -> _Counted:
+def _inertia_only(
+    m: sp.csc_array, theta: float, count: int, method: str, resolved: bool
+) -> _Counted:
     r"""The inertia's count alone, and a second inertia just above tau to see the gap there.
 
-    Reliable from above only: the squared round-off is far below :math:`(3\tau)^2`.
+    Reliable from above only: the squared round-off is far below :math:`(3\tau)^2`;
+    undecided too when the tolerance is below what the inertia resolves.
     """
     upper, _ = _inertia(m, theta * MARGIN_MIN**2)
-    return _Counted(count, np.zeros(0), None, method + ", inertia only", undecided=upper != count)
+    undecided = upper != count or not resolved
+    return _Counted(count, np.zeros(0), None, method + ", inertia only", undecided=undecided)
 
 
 def _count_or_none(a: sp.csr_array, stress_side: bool, smax: float, tol: float) -> _Counted | None:
