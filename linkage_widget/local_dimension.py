@@ -48,12 +48,13 @@ import scipy.sparse.linalg as spla
 
 from . import _checks
 from .constraints import ConstraintSet, as_flat
-from .groebner import MAX_VARIABLES, exact_local_dimension
+from .groebner import exact_local_dimension
 from .model import Linkage
 from .second_order import (
     RANK_RTOL,
     Infinitesimal,
     decide_second_order,
+    ground_rows,
     infinitesimal,
     stress_energy_forms,
     trivial_motions,
@@ -74,6 +75,9 @@ LANDED_TOL = 1e-9
 #: ... and the last correction was below this fraction of the step (a projection that
 #: still moves that much is sliding back, as onto a placement rigid at a higher order).
 SETTLED = 1e-3
+#: The exact Gröbner route is asked up to this many unknowns (free coordinates less the
+#: trivial motions): three parallel cranks and a five-bar have 6.
+EXACT_MAX_UNKNOWNS = 6
 #: Projections use dense normal equations up to this many coordinates 2n.
 DENSE_MAX_2N = 400
 #: A landing-displacement singular value above this fraction of the largest is a dimension.
@@ -142,18 +146,6 @@ class MobilityReport:
         if self.certified:
             return "cannot move (proved), though it flexes infinitesimally"
         return "no motion found (numerically), though it flexes infinitesimally"
-
-
-def ground_rows(linkage: Linkage) -> int:
-    """Rods between two pinned joints and angles with all three pinned: implied by the pins.
-
-    Each carries one self-stress at every placement (with the pins' reactions).
-    """
-    pinned = np.zeros(linkage.n_vertices, bool)
-    pinned[linkage.pinned] = True
-    rods = int(np.all(pinned[linkage.rods], axis=1).sum()) if linkage.n_rods else 0
-    angles = int(np.all(pinned[linkage.angles], axis=1).sum()) if linkage.n_angles else 0
-    return rods + angles
 
 
 def _status(dimension: int | None, certified: bool, n_flexes: int) -> str:
@@ -246,10 +238,10 @@ def mobility_from(
     if rigid:
         certified = how in ("prestress stable", "exact")
         return _report(0, 0, none, certified, "second-order", d, _second_order_text(d, how))
-    # The Gröbner route declines more unknowns anyway, after building its polynomials:
-    # seconds for a Penrose tiling, whose short-decimal coordinates it would accept.
+    # Asked only within EXACT_MAX_UNKNOWNS: PyRigi's flexible three-prism (9 unknowns)
+    # took 130 s, and building a Penrose tiling's polynomials before declining, seconds.
     unknowns = 2 * (n - len(linkage.pinned)) - inf.trivial.shape[1]
-    small = method != "numerical" and unknowns <= MAX_VARIABLES
+    small = method != "numerical" and unknowns <= EXACT_MAX_UNKNOWNS
     exact = exact_local_dimension(linkage) if small else None
     if exact == 0:
         return _report(0, 0, none, True, "sympy-groebner", d, _EXACT_RIGID)
@@ -328,8 +320,7 @@ def _numerical_text(dimension: int, branches: int, d: int) -> str:
 class _Projector:
     r"""Levenberg-Marquardt projection onto :math:`g(q) = 0,\ T^T (q - p) = 0`.
 
-    Dense normal equations up to :data:`DENSE_MAX_2N` coordinates (sparse
-    assembly and LU cost more than they save there), a sparse LU beyond.
+    Dense normal equations up to :data:`DENSE_MAX_2N` coordinates, sparse LU beyond.
     """
 
     def __init__(self, cs: ConstraintSet, p: np.ndarray, gauge: np.ndarray, mu: float) -> None:

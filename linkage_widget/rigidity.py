@@ -65,7 +65,7 @@ import numpy as np
 
 from . import _checks
 from .constraints import ConstraintSet, as_flat
-from .local_dimension import MobilityReport, ground_rows, mobility_from, numerical_mobility
+from .local_dimension import MobilityReport, mobility_from, numerical_mobility
 from .model import Linkage
 from .pebble import pinned_pebble_game
 from .second_order import (
@@ -73,6 +73,7 @@ from .second_order import (
     SECOND_ORDER_RTOL,
     Infinitesimal,
     decide_second_order,
+    ground_rows,
     infinitesimal,
     trivial_motions,
 )

@@ -58,6 +58,8 @@ __all__ = [
     "SECOND_ORDER_RTOL",
     "Infinitesimal",
     "TangentCone",
+    "decide_second_order",
+    "ground_rows",
     "infinitesimal",
     "prestress_stable",
     "second_order_rigid",
@@ -220,6 +222,18 @@ def infinitesimal(
     tu, ts, _ = np.linalg.svd(trivial_part, full_matrices=False)
     trivial = tu[:, : int(np.sum(ts > 1e-6))]
     return Infinitesimal(rank, sv, trivial, flex, stresses)
+
+
+def ground_rows(linkage: Linkage) -> int:
+    """Rods between two pinned joints and angles with all three pinned: implied by the pins.
+
+    Each carries one self-stress at every placement (with the pins' reactions).
+    """
+    pinned = np.zeros(linkage.n_vertices, bool)
+    pinned[linkage.pinned] = True
+    rods = int(np.all(pinned[linkage.rods], axis=1).sum()) if linkage.n_rods else 0
+    angles = int(np.all(pinned[linkage.angles], axis=1).sum()) if linkage.n_angles else 0
+    return rods + angles
 
 
 def stress_energy_forms(
