@@ -9,6 +9,11 @@ keeps its frame rate. The analyst starts the work and hands back the future;
 the session attaches its own completion callback and stores the result with
 :meth:`Analyst.store`, so that only the session assigns its state.
 
+For linkages of at most :data:`READOUT_MOBILITY_MAX_JOINTS` joints the report
+carries the mobility too (:func:`~linkage_widget.local_dimension.mobility`: does
+the placement really move, and how many ways), which the readout states in plain
+words on its ``motion:`` line; it is computed with the analysis, never per frame.
+
 The analysis is a dense SVD, ~(2n)^3: on two cores a 100 ms analysis in the
 background thread visibly slows the frames, even though it is off the loop. So
 during a motion it runs only for linkages of at most :data:`LIVE_ANALYSIS_MAX_2N`
