@@ -161,22 +161,34 @@ class Forces:
             energy += sp.energy(stretch)
         return energy
 
-    def substeps(self, metric: Metric, step_size: float, p: np.ndarray | None = None) -> int:
+    def substeps(
+        self,
+        metric: Metric,
+        step_size: float,
+        p: np.ndarray | None = None,
+        pinned: np.ndarray | None = None,
+    ) -> int:
         r"""Sub-steps that keep the explicit springs stable.
 
         :math:`h\,\omega \le` ``SPRING_STEP`` with :math:`\omega^2 = k (1/m_i + 1/m_j)`
         (attractor: :math:`k / m_s`; a Duffing spring: its tangent stiffness
         :math:`k + 3\beta x^2` at ``p``), where :math:`m` are the vertex particle
         masses: :math:`M \succeq \operatorname{diag}(m)`, and constraints only add
-        inertia, so this bounds the true frequency from above.
+        inertia, so this bounds the true frequency from above. A joint of the boolean
+        mask ``pinned`` (n,) never moves: its :math:`1/m` is 0 (infinite inertia),
+        so the placeholder floor mass of a pinned anchor without rods
+        (:data:`~linkage_widget.mass.MASS_FLOOR`) does not set the step count.
         """
-        mass = metric.vertex
+        inv = 1.0 / metric.vertex
+        if pinned is not None and len(pinned):
+            # A pinned end is the wall the spring pulls against, not an oscillating mass.
+            inv = np.where(np.asarray(pinned, dtype=bool), 0.0, inv)
         omega2 = 0.0
         if self.attractor is not None:
-            omega2 = self.attractor_stiffness / mass[self.attractor[0]]
+            omega2 = self.attractor_stiffness * inv[self.attractor[0]]
         sp = self.springs
         if sp is not None:
-            inverse = 1.0 / mass[sp.i] + 1.0 / mass[sp.j]
+            inverse = inv[sp.i] + inv[sp.j]
             stiffness = sp.stiffness
             if sp.nonlinear is not None and p is not None:
                 _, length = unit_vectors(p, sp.i, sp.j)
@@ -226,7 +238,7 @@ def rattle_step(
     and :math:`A v_{n+1} = -\partial g/\partial t`.
     """
     start = p
-    substeps = forces.substeps(setup.metric, step_size, p)
+    substeps = forces.substeps(setup.metric, step_size, p, setup.pinned)
     h = step_size / substeps
     for k in range(substeps):
         p, v = _substep(setup, forces, p, v, h, 0, t + k * h)
