@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "mass": 4,
     "pebble": 4,
     "rigidity": 5,
+    "rigidity_report": 5,
     "penrose": 5,
     "statics": 5,
     "second_order": 5,
