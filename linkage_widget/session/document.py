@@ -9,6 +9,16 @@ what the user should read (a message) or the index they made; they raise
 the caller, which takes a :meth:`Document.snapshot` before and restores it on
 failure.
 
+The document keeps the pinned pebble game of its graph between edits
+(:class:`~linkage_widget.pebble.PebbleGame`): adding a rod, a fixed angle, a
+vertex or a pin is a few pebble searches, removing a rod or a pin returns its
+pebbles and retries the rejected edges, not a new game. Edits that renumber
+(deleting or splitting, undo, loading) or that would change the order of play
+(a rod added while angles are fixed: the full game plays rods before angles)
+replay it once, lazily. :meth:`Document.generic` checks the game belongs to the
+current graph (a structure key) and replays otherwise, so changes made to the
+linkage from code stay correct.
+
 Examples
 --------
 >>> from linkage_widget.model import Linkage
@@ -28,6 +38,7 @@ import numpy as np
 
 from ..io import Extensions, read_extensions, resolve_path
 from ..model import Linkage
+from ..pebble import PebbleGame
 from ..springs import Spring
 from .drives import Drives
 from .history import Snapshot
@@ -51,6 +62,44 @@ class Document:
         self.springs: tuple[Spring, ...] = ()
         self.tracked: tuple[int, ...] = ()
         self.drives = Drives()
+        self._game: PebbleGame | None = None  # pebble game of the graph, kept under edits
+        self._game_key: tuple[Any, ...] | None = None  # the graph it was played for
+        self.replays = 0  # full games played (tests: edits must not replay)
+
+    # ----------------------------------------------------------- pebble game
+    def _structure_key(self) -> tuple[Any, ...]:
+        link = self.linkage
+        pins = tuple(sorted(int(v) for v in link.pinned))
+        return link.n_vertices, link.rods.tobytes(), link.angles.tobytes(), pins
+
+    def generic(self) -> tuple[int, np.ndarray]:
+        """Generic rank and redundant rods of the graph, shape (m,) bool, from the kept game.
+
+        The same answer as :func:`~linkage_widget.rigidity.generic_analysis` (pins
+        first, then rods, then one edge per fixed angle, in order); the game is
+        replayed only when an edit could not update it.
+        """
+        if self._game is None or self._game_key != self._structure_key():
+            link = self.linkage
+            edges = [*link.rods.tolist(), *link.angles[:, 1:].tolist()]
+            self._game = PebbleGame(link.n_vertices, edges, link.pinned.tolist())
+            self._game_key = self._structure_key()
+            self.replays += 1
+        game = self._game
+        return game.rank, ~game.accepted[: self.linkage.n_rods]
+
+    def _played(self, play: Any) -> None:
+        """Update the kept game by ``play(game)`` (``None``: replay lazily) after an edit."""
+        if self._game is None or self._game_key is None:
+            return
+        if play is None:
+            self._game = None
+            return
+        play(self._game)
+        self._game_key = self._structure_key()
+
+    def _game_current(self) -> bool:
+        return self._game is not None and self._game_key == self._structure_key()
 
     # ------------------------------------------------------------ snapshots
     def snapshot(self) -> Snapshot:
@@ -88,15 +137,22 @@ class Document:
     # ---------------------------------------------------------------- edits
     def add_vertex(self, xy: Any) -> int:
         """Add a vertex at world ``xy``; return its index."""
-        return self.linkage.add_vertex(xy)
+        current = self._game_current()
+        v = self.linkage.add_vertex(xy)
+        self._played((lambda g: g.add_vertex()) if current else None)
+        return v
 
     def toggle_rod(self, i: int, j: int) -> str:
         """Add the rod ``i``-``j``, or remove it when it exists."""
         r = self.linkage.find_rod(i, j)
+        # With fixed angles the game's edge order (rods, then angles) would change.
+        current = self._game_current() and self.linkage.n_angles == 0
         if r is None:
             self.linkage.add_rod(i, j)
+            self._played((lambda g: g.add_edge(i, j)) if current else None)
             return f"rod {i}-{j} added"
         self.linkage.remove_rod(r)
+        self._played((lambda g: g.remove_edge(r)) if current else None)
         return f"rod {i}-{j} removed" + self._drop_motors()
 
     def toggle_angle(self, r1: int, r2: int) -> str:
@@ -109,15 +165,22 @@ class Document:
         (apex,) = shared
         j, k = (a[0] if a[1] == apex else a[1]), (b[0] if b[1] == apex else b[1])
         found = link.find_angle(apex, j, k)
+        current, m = self._game_current(), link.n_rods
         if found is None:
-            link.add_angle(apex, j, k)
+            link.add_angle(apex, j, k)  # its edge j-k is played last, as in the full game
+            self._played((lambda g: g.add_edge(j, k)) if current else None)
             return f"angle at {apex} fixed"
         link.remove_angle(found)
+        self._played((lambda g: g.remove_edge(m + found)) if current else None)
         return f"angle at {apex} freed"
 
     def toggle_pin(self, v: int) -> str:
         """Pin or unpin vertex ``v``."""
-        return f"vertex {v} {'pinned' if self.linkage.toggle_pin(v) else 'unpinned'}"
+        current = self._game_current()
+        pinned = self.linkage.toggle_pin(v)
+        play = (lambda g: g.add_pin(v)) if pinned else (lambda g: g.remove_pin(v))
+        self._played(play if current else None)
+        return f"vertex {v} {'pinned' if pinned else 'unpinned'}"
 
     def toggle_track(self, v: int) -> str:
         """Track vertex ``v`` (draw its path), or stop tracking it."""
@@ -138,7 +201,9 @@ class Document:
     def delete_rod(self, r: int) -> str:
         """Delete rod ``r`` (and the angles that use it)."""
         i, j = (int(v) for v in self.linkage.rods[r])
+        current = self._game_current() and self.linkage.n_angles == 0
         self.linkage.remove_rod(r)
+        self._played((lambda g: g.remove_edge(r)) if current else None)
         return f"rod {i}-{j} deleted" + self._drop_motors()
 
     def split_rod(self, r: int) -> int:

@@ -3,9 +3,12 @@
 Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its
 state). A frame asks the :class:`~.driving.Driver` to move toward the target
 (the drag pointer or the attractor), takes in the positions it returns,
-re-analyses when the linkage is small and cheap enough (throttled, see
-:mod:`.analysis`), and draws through the view's ``_show`` hook. Without a
-view, :meth:`~linkage_widget.session.LinkageSession.advance` runs frames.
+keeps the live analysis current for the frame it is about to draw (DOF, the
+flex the drag excites, the stress colours: :mod:`.live`, at any size, throttled
+with "analysis k frames behind" above its limit), re-analyses fully when the
+linkage is small and cheap enough (throttled, see :mod:`.analysis`), and draws
+through the view's ``_show`` hook. Without a view,
+:meth:`~linkage_widget.session.LinkageSession.advance` runs frames.
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import numpy as np
+
 from ..draw import SceneState
 from ..rigidity import RigidityReport
 from .analysis import running_loop, shown_motions, timed_analyze
 from .driving import Setup, Target
+from .live import LiveAnalyst, LiveState, Motion
 from .tools import HintState, fit_hint, hint_text
 
 __all__ = ["FramesMixin"]
@@ -61,12 +67,14 @@ class FramesMixin:
             return False
         if self._motion_before is None:
             self._motion_before = self.document.snapshot()
+        before = self.linkage.vertices.copy()
         dragging = self._drag_vertex is not None
         done = self.driver.frame(self._setup(), target, dragging, self._view)
         self._status = done.status
         if done.positions is None:
             return False
         self.linkage.set_positions(done.positions)
+        self.__dict__["_last_step"] = self.linkage.vertices - before
         self._pos_version += 1
         self._tracks.append(done.positions)
         return True
@@ -83,6 +91,7 @@ class FramesMixin:
             self._stop_if_done()
         if moved:
             self._dirty = True
+            self._live_frame(self.__dict__.get("_last_step"))
             if self._analyst.live(self.linkage.n_vertices):
                 self._refresh_analysis(live=True)
         if self._dirty:
@@ -114,6 +123,7 @@ class FramesMixin:
     def _draw(self) -> None:
         """Draw the current scene now (:meth:`_show`), and keep it when recording."""
         self._dirty = False
+        self._live_analyst.drawn += 1
         scene = self.scene()
         self._show(scene)
         self.frame_times.append(time.perf_counter())
@@ -129,6 +139,7 @@ class FramesMixin:
             self._analyst.live(self.linkage.n_vertices)
             or self._analyst.pos_version == self._pos_version
         )
+        now = self._live_now()
         target = self._target()
         rod_forces, reactions, _ = self._force_view()
         return SceneState(
@@ -138,15 +149,15 @@ class FramesMixin:
             attracted_vertex=target[0] if target and self.attractor is not None else None,
             tracked=tuple(self.tracked),
             tracks=self._tracks.as_dict(),
-            velocity_basis=shown_motions(r) if fresh and live else None,
+            velocity_basis=self._shown_basis(r, fresh and live, now),
             show_velocities=self.show_velocities,
             show_vertices=self.show_vertices,
             show_angles=self.show_angles,
             show_info=self.show_info,
             show_stresses=self.show_stresses,
             show_pebbles=self.show_pebbles,
-            rod_stress=r.rod_stress if fresh else None,  # type: ignore[union-attr]
-            redundant_rods=r.redundant_rods if fresh else None,  # type: ignore[union-attr]
+            rod_stress=now.rod_stress if now else r.rod_stress if fresh else None,  # type: ignore[union-attr]
+            redundant_rods=self.document.generic()[1],
             springs=tuple((s.i, s.j) for s in self.document.springs),
             rod_forces=rod_forces,
             loads=self._shown_loads(),
@@ -154,7 +165,7 @@ class FramesMixin:
             motors=tuple((m.pivot, m.tip, m.speed) for m in self.document.drives.motors),
             motors_running=self._motors_on(),
             branches=self._branch_directions(),
-            info_lines=tuple(r.summary_lines()) if fresh else ("analysing ...",),  # type: ignore[union-attr]
+            info_lines=tuple(self.readout()),
             hint=fit_hint(self._hint(), self._view.width),
             error=self.error,
         )
@@ -213,8 +224,89 @@ class FramesMixin:
 
     def _analysis_text(self) -> tuple[list[str], str]:
         """The analysis in words: ``(summary lines, explanation)``; ``([], "")`` while analysing."""
-        if not self._analyst.fresh(self._version):
+        fresh = self._analyst.fresh(self._version)
+        if self._live_now() is not None:
+            return self.readout(), ""
+        if not fresh:
             return [], ""
         r = self._analyst.report
         assert r is not None
         return list(r.summary_lines()), r.explanation
+
+    # ========================================================= live analysis
+    @property
+    def _live_analyst(self) -> LiveAnalyst:
+        # Created on first use: the frames part owns it, the session's state needs no slot.
+        live = self.__dict__.get("_live_state_keeper")
+        if live is None:
+            live = self.__dict__["_live_state_keeper"] = LiveAnalyst()
+        return live
+
+    def _pull(self) -> np.ndarray | None:
+        """The pull of the drag (or attractor) on its joint, shape (n, 2); ``None`` without."""
+        target = self._target()
+        if target is None:
+            return None
+        pull = np.zeros((self.linkage.n_vertices, 2))
+        s = target[0]
+        pull[s] = (target[1], target[2]) - self.linkage.vertices[s]
+        return pull
+
+    def _live_frame(self, step: np.ndarray | None = None) -> None:
+        """Analyse the placement of the frame about to be drawn (throttled above the limit).
+
+        ``step`` (n, 2) is the displacement the frame's motion made.
+        """
+        live = self._live_analyst
+        frame = live.drawn + 1
+        if not live.due(frame, self.linkage.n_vertices):
+            return
+        try:
+            generic_rank = self.document.generic()[0]
+            motion = Motion(self._pull(), step, self.show_velocities, self.show_stresses)
+            live.analyse(self.linkage, self._version, frame, motion, generic_rank)
+            self.__dict__["_live_pos"] = self._pos_version
+        except Exception as exc:  # noqa: BLE001 - the full analysis on release still runs
+            self.error = f"live analysis failed: {exc}"
+
+    def _live_now(self) -> LiveState | None:
+        """The live state, unless the full report is newer (or as new and the motion stopped)."""
+        live = self._live_analyst
+        if live.behind(self._version) is None:
+            return None
+        live_pos = self.__dict__.get("_live_pos", -1)
+        a = self._analyst
+        full_pos = a.pos_version if a.fresh(self._version) else -1
+        if full_pos > live_pos or (full_pos == live_pos and not self.running):
+            return None
+        return live.state
+
+    def _shown_basis(self, r: RigidityReport | None, full: bool, now: LiveState | None) -> Any:
+        """Arrows: the flex the drag excites while live, else the full report's flexes."""
+        if now is not None:
+            return None if now.excited is None else now.excited[None]
+        return shown_motions(r) if full else None
+
+    @property
+    def live_analysis(self) -> LiveState | None:
+        """The live analysis of the drag (``None`` when the full analysis is current)."""
+        return self._live_now()
+
+    def readout(self) -> list[str]:
+        """The analysis readout as drawn: counts and status, live while dragging.
+
+        While the joints move, the counts are those of the live analysis, with a
+        line saying which drawn frame they belong to ("analysis live: frame N") or
+        "analysis k frames behind" when throttled; the status and Maxwell lines of
+        the full analysis are kept while its counts agree.
+        """
+        now = self._live_now()
+        fresh = self._analyst.fresh(self._version)
+        r = self._analyst.report
+        if now is None:
+            return list(r.summary_lines()) if fresh and r is not None else ["analysing ..."]
+        behind = self._live_analyst.behind(self._version) or 0
+        lines = now.lines(behind)
+        if fresh and r is not None and (r.dof, r.self_stresses) == (now.dof, now.self_stresses):
+            lines[1:1] = [f"status: {r.status}"]
+        return lines

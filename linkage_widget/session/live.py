@@ -1,0 +1,350 @@
+r"""Rigidity analysis on every drawn frame of a drag: counts, the excited flex, a stress.
+
+The full :func:`~linkage_widget.rigidity.analyze` (status, explanation, the whole
+velocity basis, the mobility) runs on edits and on release (:mod:`.analysis`).
+While a drag moves the joints, :class:`LiveAnalyst` keeps what the readout and
+the drawing need current on every frame, at any size:
+
+* **DOF and self-stress counts** from the sparse inertia count
+  (:func:`~linkage_widget.sparse_rank.sparse_rank_report`, milliseconds on a
+  Penrose tiling) at a *reference placement* :math:`p_0`. On the next frames the
+  counts are **reused without any factorisation** when two facts prove they
+  cannot have changed. (1) The rank cannot rise: the count at :math:`p_0` equals
+  the generic rank of the graph (the document's pebble game), and no placement
+  has a larger rank. (2) It cannot fall: by Weyl's inequality every singular
+  value moves by at most :math:`e = \|A(p) - A(p_0)\|_2 \le \|A(p) -
+  A(p_0)\|_F`, which costs one evaluation of the Jacobian's entries in their
+  fixed sparsity pattern
+  (:meth:`~linkage_widget.constraints.ConstraintSet.jacobian_values`), and the
+  counts stand while :math:`e\,(1 + \text{rtol})` is below half the gap from the
+  threshold to the smallest singular value above it (``sigma_above``). A rigid
+  motion of the whole placement changes no singular value
+  (:math:`A(Rp + t) = L\,A(p)\,Q^T` with :math:`Q` = diag(R) on the joints and
+  :math:`L` orthogonal: identity on the rod and angle rows, :math:`R` on a pin's
+  two rows), so :math:`p_0` is first moved onto :math:`p` by the best rotation
+  and translation (Procrustes, a 2 x 2 SVD) and :math:`e` measured from there:
+  dragging a rigid body never recounts. While also :math:`e \le`
+  :data:`ARROW_DRIFT` :math:`\sigma_{above}` (by Wedin's theorem the flex space
+  turned by about that much at most) the arrows come from :math:`p_0`'s cached
+  kernel, rotated by :math:`Q`. At a special
+  placement (more flexes than the graph's: a grid's aligned rows, the Penrose
+  files' rounded flex) fact (1) is not available: Weyl would have to keep the
+  near-zero singular values below the threshold, which only a drift below
+  ``rtol`` does, so there the count is made again on every frame (still sparse,
+  milliseconds) — as it is after the joints moved far.
+* **What is reused between recounts**: the
+  :class:`~linkage_widget.constraints.ConstraintSet` (index arrays, sparsity
+  pattern, rest lengths) per structure version; the counts, the trivial-motion
+  count, the sparse report's lazily built bases and the augmented LU factor of
+  its projection per reference placement. Only the Jacobian's values, a norm and
+  the projection of the current pull are computed per frame.
+* **The flex the drag excites** (not the whole basis): with at most
+  :data:`EXCITED_MAX_DOF` flexes, the pull at the dragged joint projected on
+  :math:`\ker A` (:meth:`~linkage_widget.sparse_rank.SparseRankReport.excited_motion`,
+  :math:`KK^Tv` from the report's cached kernel); with more, the frame's own step
+  :math:`p - p_{prev}` (the simulator has just solved the constrained problem for
+  this pull, so it lies in :math:`\ker A` to second order in the step), at no
+  cost. Its rigid-body part is removed (shown alone when nothing internal moves).
+* **The stress colours** (only when shown): the rod part of the first
+  self-stress, recomputed when the counts change or the Jacobian drifted by
+  :data:`STRESS_DRIFT` of :math:`\sigma_{max}` since (a visual cue: the colours
+  belong to a placement within about that much of the current one).
+* **Redundant rods**: from the document's incremental pebble game (structure only).
+
+Above :data:`LIVE_SYNC_MAX_JOINTS` joints, or when one live analysis costs more
+than :data:`LIVE_FRAME_BUDGET_S`, it is throttled to every ``k`` frames and the
+readout says "analysis k frames behind" on the frames between: it never
+switches off.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..constraints import ConstraintSet
+from ..model import Linkage
+from ..second_order import RANK_RTOL, trivial_motions
+from ..sparse_rank import SparseRankReport, sparse_rank_report
+
+__all__ = [
+    "ARROW_DRIFT",
+    "EXCITED_MAX_DOF",
+    "LIVE_FRAME_BUDGET_S",
+    "LIVE_SYNC_MAX_JOINTS",
+    "LiveAnalyst",
+    "LiveState",
+    "Motion",
+    "STRESS_DRIFT",
+]
+
+#: Up to this many joints the live analysis runs on every drawn frame, whatever it costs.
+LIVE_SYNC_MAX_JOINTS = 5000
+#: Above it, the analysis runs every k frames, k = ceil(cost / budget).
+LIVE_FRAME_BUDGET_S = 0.030
+#: Up to this many flexes the arrows are the projected pull (the kernel basis is cached).
+EXCITED_MAX_DOF = 50
+#: The stress colours are recomputed once the Jacobian drifted by this fraction of sigma_max.
+STRESS_DRIFT = 0.01
+#: Reuse the reference bases while the Jacobian moved by at most this fraction of the
+#: smallest nonzero singular value (Wedin: the spaces turned by at most about as much).
+ARROW_DRIFT = 0.01
+
+
+@dataclass(frozen=True, eq=False)
+class LiveState:
+    r"""The live analysis of one drawn frame.
+
+    Attributes
+    ----------
+    frame : int
+        Index of the drawn frame whose placement was analysed.
+    dof, trivial_dof, internal_dof, self_stresses : int
+        Counts at that placement (``trivial_dof`` from the rigid motions the pins leave).
+    excited : ndarray, shape (n, 2), or None
+        Unit flex the current pull excites (``None`` without a drag or when rigid).
+    rod_stress : ndarray, shape (m,), or None
+        Rod part of the first self-stress, largest entry a tension (positive).
+    reused : bool
+        Counts reused from the reference placement (Weyl bound), no factorisation.
+    drift : float
+        :math:`\|A(p) - A(p_0)\|_F` relative to :math:`\sigma_{max}`.
+    cost : float
+        Seconds this frame's analysis took.
+    method : str
+        The sparse report's method, or "reused (Weyl bound ...)".
+    """
+
+    frame: int
+    dof: int
+    trivial_dof: int
+    internal_dof: int
+    self_stresses: int
+    excited: np.ndarray | None
+    rod_stress: np.ndarray | None
+    reused: bool
+    drift: float
+    cost: float
+    method: str
+
+    def lines(self, behind: int) -> list[str]:
+        """Readout lines; ``behind`` frames drawn since this analysis."""
+        lag = (
+            f"analysis {behind} frame{'s' * (behind != 1)} behind"
+            if behind > 0
+            else f"analysis live: frame {self.frame}"
+        )
+        how = "reused" if self.reused else "recounted"
+        return [
+            f"DOF {self.dof} = {self.trivial_dof} trivial + {self.internal_dof} internal",
+            f"self-stresses: {self.self_stresses}",
+            f"{lag} ({how}, {1e3 * self.cost:.1f} ms)",
+        ]
+
+
+class _Reference:
+    """A counted placement: the sparse report and the Jacobian values it was made at."""
+
+    def __init__(
+        self, report: SparseRankReport, values: np.ndarray, trivial: int, generic_rank: int
+    ) -> None:
+        self.report, self.values, self.trivial = report, values, trivial
+        smax, tol = report.sigma_max, report.tolerance
+        tau = tol * smax
+        above = None if report.sigma_above is None else report.sigma_above * smax
+        # The rank cannot rise above the generic rank; at a special placement only a
+        # drift below the threshold keeps the near-zero singular values below it.
+        room = [] if report.rank >= generic_rank else [tau]
+        if above is not None:
+            room += [above - tau]
+        # No singular value seen above (inertia only): nothing certifies reuse.
+        ok = above is not None and report.decided
+        self.budget = 0.5 * min(room) / (1.0 + tol) if ok else 0.0
+        self.arrow_budget = ARROW_DRIFT * above if ok else 0.0  # type: ignore[operator]
+        self.positions: np.ndarray = np.zeros((0, 2))
+
+
+class LiveAnalyst:
+    """Per-frame analysis during a drag (module docstring); one per session."""
+
+    def __init__(self) -> None:
+        self.state: LiveState | None = None
+        self.version = -1  # structure version of the kept symbolic data
+        self.drawn = 0  # frames drawn so far (the session counts them)
+        self.recounts = 0  # sparse counts made (tests: reuse must skip most)
+        self._cs: ConstraintSet | None = None
+        self._ref: _Reference | None = None
+        self._next = 0  # throttled: first frame that may analyse again
+        self._stress_kept: tuple[tuple[int, int], np.ndarray, np.ndarray | None] | None = None
+
+    def reset(self, version: int, linkage: Linkage) -> None:
+        """Forget the placement; rebuild the symbolic data for structure ``version``."""
+        if version != self.version or self._cs is None:
+            self._cs = ConstraintSet.from_linkage(linkage)
+            self.version = version
+        self._ref, self.state, self._next, self._stress_kept = None, None, 0, None
+
+    def due(self, frame: int, n_vertices: int) -> bool:
+        """Whether to analyse at ``frame`` (always up to the joint limit or within budget)."""
+        return n_vertices <= LIVE_SYNC_MAX_JOINTS or frame >= self._next
+
+    def behind(self, version: int) -> int | None:
+        """Frames drawn since the live state (``None``: no live state for ``version``)."""
+        if self.state is None or self.version != version:
+            return None
+        return max(0, self.drawn - self.state.frame)
+
+    def analyse(
+        self,
+        linkage: Linkage,
+        version: int,
+        frame: int,
+        motion: Motion | None = None,
+        generic_rank: int | None = None,
+    ) -> LiveState:
+        """Analyse ``linkage`` for drawn ``frame``.
+
+        ``motion`` says what the drag does and what is shown; ``generic_rank`` is the
+        graph's generic rank (pins count 2 each), which lets the counts be reused
+        (module notes).
+        """
+        t0 = time.perf_counter()
+        if version != self.version or self._cs is None:
+            self.reset(version, linkage)
+        assert self._cs is not None
+        values = self._cs.jacobian_values(linkage.vertices)
+        ref, drift, rot = self._ref, math.inf, np.eye(2)
+        if ref is not None and ref.positions.shape == linkage.vertices.shape:
+            rot, moved = _procrustes(ref.positions, linkage.vertices)
+            drift = float(np.linalg.norm(values - self._cs.jacobian_values(moved)))
+        reused = ref is not None and drift <= ref.budget
+        if not reused:
+            ref = self._recount(linkage, values, generic_rank)
+            drift, rot = 0.0, np.eye(2)
+        assert ref is not None
+        motion = motion or Motion()
+        if drift > ref.arrow_budget and drift > 0:
+            motion = Motion(None, motion.step, motion.arrows, motion.stresses)  # stale kernel
+        state = self._state(linkage, ref, frame, motion, (reused, drift, values, rot), t0)
+        self.state = state
+        if linkage.n_vertices > LIVE_SYNC_MAX_JOINTS:
+            self._next = frame + max(1, math.ceil(state.cost / LIVE_FRAME_BUDGET_S))
+        return state
+
+    def _recount(
+        self, linkage: Linkage, values: np.ndarray, generic_rank: int | None
+    ) -> _Reference:
+        """A new reference placement: the sparse count there (bases stay lazy)."""
+        frozen = linkage.copy()  # the report's lazy bases read the linkage later
+        report = sparse_rank_report(frozen, rtol=RANK_RTOL, n_flexes=50)
+        trivial = trivial_motions(frozen.vertices, frozen.pinned).shape[1]
+        generic = report.rank + 1 if generic_rank is None else generic_rank
+        self._ref = _Reference(report, values, trivial, generic)
+        self._ref.positions = frozen.vertices.copy()
+        self.recounts += 1
+        return self._ref
+
+    def _state(
+        self,
+        linkage: Linkage,
+        ref: _Reference,
+        frame: int,
+        motion: Motion,
+        how: tuple[bool, float, np.ndarray, np.ndarray],
+        t0: float,
+    ) -> LiveState:
+        reused, drift, values, rot = how
+        r = ref.report
+        trivial = min(ref.trivial, r.dof)
+        excited = _excited(linkage, r, motion, rot) if motion.arrows else None
+        stress = self._stress(linkage, r, values) if motion.stresses else None
+        smax = r.sigma_max if r.sigma_max > 0 else 1.0
+        method = f"reused (Weyl bound, drift {drift / smax:.1e})" if reused else r.method
+        return LiveState(
+            frame, r.dof, trivial, r.dof - trivial, r.self_stresses, excited, stress,
+            reused, drift / smax, time.perf_counter() - t0, method,
+        )  # fmt: skip
+
+    def _stress(
+        self, linkage: Linkage, report: SparseRankReport, values: np.ndarray
+    ) -> np.ndarray | None:
+        """The kept stress colours, recomputed when the counts changed or drifted."""
+        kept = self._stress_kept
+        smax = report.sigma_max if report.sigma_max > 0 else 1.0
+        if kept is not None:
+            counts, at, stress = kept
+            same = counts == (report.dof, report.self_stresses) and len(at) == len(values)
+            if same and np.linalg.norm(values - at) <= STRESS_DRIFT * smax:
+                return stress
+        stress = _first_rod_stress(report, linkage.n_rods)
+        self._stress_kept = ((report.dof, report.self_stresses), values, stress)
+        return stress
+
+
+@dataclass(frozen=True)
+class Motion:
+    """What the frame's drag does and what the drawing shows.
+
+    Attributes
+    ----------
+    pull : ndarray, shape (n, 2), or None
+        The pull on the dragged joint (target minus position), zero elsewhere.
+    step : ndarray, shape (n, 2), or None
+        The displacement the frame's step made.
+    arrows, stresses : bool
+        Whether the flex arrows and the stress colours are shown.
+    """
+
+    pull: np.ndarray | None = None
+    step: np.ndarray | None = None
+    arrows: bool = True
+    stresses: bool = True
+
+
+def _procrustes(p0: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The rotation ``R`` (2, 2) and ``R p0 + t`` (n, 2) nearest ``p`` (least squares)."""
+    c0, c = p0.mean(axis=0), p.mean(axis=0)
+    u, _, vt = np.linalg.svd((p - c).T @ (p0 - c0))
+    rot = u @ np.diag([1.0, np.sign(np.linalg.det(u @ vt))]) @ vt
+    return rot, (p0 - c0) @ rot.T + c
+
+
+def _excited(
+    linkage: Linkage, report: SparseRankReport, motion: Motion, rot: np.ndarray
+) -> np.ndarray | None:
+    r"""Unit internal part of the excited flex (rigid part if none); ``None`` if it is 0.
+
+    The report's kernel is that of :math:`A(p_0)`; at :math:`Rp_0 + t` it is
+    :math:`Q\ker A(p_0)`, so the pull is turned back by :math:`R^T` and the result by ``R``.
+    """
+    if report.dof == 0:
+        return None
+    if motion.pull is not None and np.any(motion.pull) and report.dof <= EXCITED_MAX_DOF:
+        back = np.asarray(motion.pull, dtype=float).reshape(-1, 2) @ rot  # rows: R^T v_i
+        moved = (report.excited_motion(back.reshape(-1)).reshape(-1, 2) @ rot.T).reshape(-1)
+    elif motion.step is not None:
+        moved = np.asarray(motion.step, dtype=float).reshape(-1)
+    else:
+        return None
+    triv = trivial_motions(linkage.vertices, linkage.pinned)
+    internal = moved - triv @ (triv.T @ moved)
+    norm_all = float(np.linalg.norm(moved))
+    if norm_all <= 1e-300:
+        return None
+    # The rigid drift of a free body hides the flex: show it alone only if nothing bends.
+    use = internal if np.linalg.norm(internal) > 1e-6 * norm_all else moved
+    return (use / np.linalg.norm(use)).reshape(-1, 2)
+
+
+def _first_rod_stress(report: SparseRankReport, m: int) -> np.ndarray | None:
+    """Rod part of the first stress, largest entry positive; ``None`` without stresses."""
+    if report.self_stresses == 0 or m == 0:
+        return None
+    rod = report.stresses(1)[0, :m]
+    if not np.any(rod):
+        return None
+    k = int(np.argmax(np.abs(rod)))
+    return rod * np.sign(rod[k])
