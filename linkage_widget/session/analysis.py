@@ -14,11 +14,14 @@ carries the mobility too (:func:`~linkage_widget.local_dimension.mobility`: does
 the placement really move, and how many ways), which the readout states in plain
 words on its ``motion:`` line; it is computed with the analysis, never per frame.
 
-The analysis is a dense SVD, ~(2n)^3: on two cores a 100 ms analysis in the
-background thread visibly slows the frames, even though it is off the loop. So
-during a motion it runs only for linkages of at most :data:`LIVE_ANALYSIS_MAX_2N`
+This full analysis (status, explanation, whole velocity basis, mobility) runs
+during a motion only for linkages of at most :data:`LIVE_ANALYSIS_MAX_2N`
 coordinates whose analysis took at most :data:`LIVE_ANALYSIS_MAX_COST_S`, and at
-most every ``max(0.1 s, 5 x cost)`` (about 1/6 of the time).
+most every ``max(0.1 s, 5 x cost)``; otherwise when the motion stops. What the
+readout and the drawing need on every frame of a drag — the DOF and stress
+counts, the flex the drag excites, the stress colours — is kept live at any size
+by :mod:`.live` (sparse counts, reused between recounts), and the redundant rods
+come from the document's incremental pebble game.
 """
 
 from __future__ import annotations

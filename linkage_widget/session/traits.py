@@ -199,7 +199,7 @@ class SessionTraits(HasTraits):
         else:
             self._commit_motion()
             if self._analyst.pos_version != self._pos_version:
-                self._refresh_analysis()  # big linkages are not re-analysed while moving
+                self._refresh_analysis()  # the full report (big ones had only the live one)
             self._request_draw()
         self._controls_changed()
 
