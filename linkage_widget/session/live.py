@@ -38,13 +38,16 @@ the drawing need current on every frame, at any size:
   count, the sparse report's lazily built bases and the augmented LU factor of
   its projection per reference placement. Only the Jacobian's values, a norm and
   the projection of the current pull are computed per frame.
-* **The flex the drag excites** (not the whole basis): with at most
-  :data:`EXCITED_MAX_DOF` flexes, the pull at the dragged joint projected on
-  :math:`\ker A` (:meth:`~linkage_widget.sparse_rank.SparseRankReport.excited_motion`,
-  :math:`KK^Tv` from the report's cached kernel); with more, the frame's own step
-  :math:`p - p_{prev}` (the simulator has just solved the constrained problem for
-  this pull, so it lies in :math:`\ker A` to second order in the step), at no
-  cost. Its rigid-body part is removed (shown alone when nothing internal moves).
+* **The flex the drag excites** (not the whole basis): on frames that reuse
+  the count (and with at most :data:`EXCITED_MAX_DOF` flexes), the pull at the
+  dragged joint projected on :math:`\ker A`
+  (:meth:`~linkage_widget.sparse_rank.SparseRankReport.excited_motion`,
+  :math:`KK^Tv` from the reference's kernel, built once). On frames that count
+  again, or with more flexes, the frame's own step :math:`p - p_{prev}`: the
+  simulator has just solved the constrained problem for this pull, so the step
+  lies in :math:`\ker A` to second order in its length, at no cost (the kernel's
+  refinement would be a second sparse factorisation). Its rigid-body part is
+  removed (shown alone when nothing internal moves).
 * **The stress colours** (only when shown): the rod part of the first
   self-stress, recomputed when the counts change or the Jacobian drifted by
   :data:`STRESS_DRIFT` of :math:`\sigma_{max}` since (a visual cue: the colours
@@ -113,7 +116,9 @@ class LiveState:
     drift : float
         :math:`\|A(p) - A(p_0)\|_F` relative to :math:`\sigma_{max}`.
     cost : float
-        Seconds this frame's analysis took.
+        Seconds this frame's analysis took (wall clock: what the frame waits).
+    cpu : float
+        CPU seconds of the process meanwhile (robust on a loaded machine).
     method : str
         The sparse report's method, or "reused (Weyl bound ...)".
     """
@@ -129,6 +134,7 @@ class LiveState:
     drift: float
     cost: float
     method: str
+    cpu: float = 0.0
 
     def lines(self, behind: int) -> list[str]:
         """Readout lines; ``behind`` frames drawn since this analysis."""
@@ -211,7 +217,7 @@ class LiveAnalyst:
         graph's generic rank (pins count 2 each), which lets the counts be reused
         (module notes).
         """
-        t0 = time.perf_counter()
+        t0 = (time.perf_counter(), time.process_time())
         if version != self.version or self._cs is None:
             self.reset(version, linkage)
         assert self._cs is not None
@@ -226,8 +232,11 @@ class LiveAnalyst:
             drift, rot = 0.0, np.eye(2)
         assert ref is not None
         motion = motion or Motion()
-        if drift > ref.arrow_budget and drift > 0:
-            motion = Motion(None, motion.step, motion.arrows, motion.stresses)  # stale kernel
+        stale = drift > ref.arrow_budget and drift > 0
+        if (stale or not reused) and motion.step is not None:
+            # A stale kernel, or a fresh one not built yet (its refinement is a second
+            # factorisation): the frame's own step is the excited flex, at no cost.
+            motion = Motion(None, motion.step, motion.arrows, motion.stresses)
         state = self._state(linkage, ref, frame, motion, (reused, drift, values, rot), t0)
         self.state = state
         if linkage.n_vertices > LIVE_SYNC_MAX_JOINTS:
@@ -238,7 +247,9 @@ class LiveAnalyst:
         self, linkage: Linkage, values: np.ndarray, generic_rank: int | None
     ) -> _Reference:
         """A new reference placement: the sparse count there (bases stay lazy)."""
-        frozen = linkage.copy()  # the report's lazy bases read the linkage later
+        # No copy (validating a copy costs more than the count): the live state reads
+        # only the kernel and stresses of the report, never its linkage's positions later.
+        frozen = linkage
         report = sparse_rank_report(frozen, rtol=RANK_RTOL, n_flexes=50)
         trivial = trivial_motions(frozen.vertices, frozen.pinned).shape[1]
         generic = report.rank + 1 if generic_rank is None else generic_rank
@@ -254,7 +265,7 @@ class LiveAnalyst:
         frame: int,
         motion: Motion,
         how: tuple[bool, float, np.ndarray, np.ndarray],
-        t0: float,
+        t0: tuple[float, float],
     ) -> LiveState:
         reused, drift, values, rot = how
         r = ref.report
@@ -265,7 +276,8 @@ class LiveAnalyst:
         method = f"reused (Weyl bound, drift {drift / smax:.1e})" if reused else r.method
         return LiveState(
             frame, r.dof, trivial, r.dof - trivial, r.self_stresses, excited, stress,
-            reused, drift / smax, time.perf_counter() - t0, method,
+            reused, drift / smax, time.perf_counter() - t0[0], method,
+            time.process_time() - t0[1],
         )  # fmt: skip
 
     def _stress(
@@ -334,8 +346,9 @@ def _excited(
     norm_all = float(np.linalg.norm(moved))
     if norm_all <= 1e-300:
         return None
-    # The rigid drift of a free body hides the flex: show it alone only if nothing bends.
-    use = internal if np.linalg.norm(internal) > 1e-6 * norm_all else moved
+    # The rigid drift of a free body hides the flex: show it alone only if nothing bends
+    # (within the reused kernel's accuracy, ARROW_DRIFT: below, "internal" is its error).
+    use = internal if np.linalg.norm(internal) > 2.0 * ARROW_DRIFT * norm_all else moved
     return (use / np.linalg.norm(use)).reshape(-1, 2)
 
 
