@@ -1,8 +1,8 @@
 r"""Singular placements and branches: the public branch methods of the Simulator.
 
 A mixin of :class:`~linkage_widget.motion.Simulator` (kept apart so that each
-module stays short). With :attr:`BranchMixin.stop_at_singular` on (the widget's
-simulators), after every step that moved the
+module stays short). With :attr:`BranchMixin.stop_at_singular` on (the default),
+after every step that moved the
 :class:`~linkage_widget.motion._singular.SingularWatch` looks for a drop of the
 rank of the constraint Jacobian (motor rows included) along the step; when it
 finds one, the step is cut back to the singular placement (located by bisection,
@@ -139,13 +139,13 @@ class BranchMixin:
     # ---------------------------------------------------------------- public
     @property
     def stop_at_singular(self) -> bool:
-        """Whether the motion stops at singular placements (default ``False``: it goes on).
+        """Whether the motion stops at singular placements (default ``True``).
 
-        Off, the simulator keeps to whatever branch its steps land on, as it always
-        did; on (the widget turns it on), each step is watched (see the module), for
+        On, each step is watched (see the module), for
         linkages of up to
         :data:`~linkage_widget.motion.tolerances.SINGULAR_WATCH_MAX_COLUMNS` / 2 joints.
-        Turning it off leaves a stop.
+        Off, the simulator keeps to whatever branch its steps land on (as the 2007
+        program did); turning it off leaves a stop.
         """
         return self._watch.enabled
 

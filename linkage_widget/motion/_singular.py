@@ -170,7 +170,7 @@ class SingularWatch:
     """The bordered-determinant watch along a simulator's steps (see the module)."""
 
     def __init__(self) -> None:
-        self.enabled = False  # Simulator.stop_at_singular
+        self.enabled = True  # Simulator.stop_at_singular
         self._borders: _Borders | None = None
         self._age = 0
         self._seen: list[_Seen] = []  # the last two placements, measured with the borders

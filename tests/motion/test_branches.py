@@ -95,10 +95,11 @@ def match(directions: np.ndarray, expected: np.ndarray) -> list[int]:
     return order
 
 
-def test_singular_is_a_status_and_stopping_is_switched_on():
+def test_singular_is_a_status_and_stopping_is_on_by_default():
     assert "singular" in STATUSES
+    assert Simulator(parallelogram(1.0)).stop_at_singular is True
     sim = Simulator(parallelogram(1.0), step_size=0.05)
-    assert sim.stop_at_singular is False  # as before: the motion keeps to a branch
+    sim.stop_at_singular = False  # off: the motion keeps to a branch, as in 2007
     sim.attract(1, (1.0, -2.0))
     statuses = {sim.status for _ in range(60) if sim.step() is None}
     assert "singular" not in statuses and sim.positions[1, 1] < -0.5
