@@ -11,14 +11,10 @@ Everything here derives from the scaled rigidity matrix :math:`A(p)` of
 * self-stresses :math:`\omega \in \ker A^T`: constraint forces in
   equilibrium with no load; their number is ``c - rank``;
 * Calladine's extended Maxwell rule, an identity of linear algebra:
-
-  .. math:: 2n - c - t = \text{internal\_dof} - \text{self\_stresses}
-
-  where :math:`t` is ``trivial_dof``. The left side (``maxwell_count``) is
-  what counting predicts; when it differs from ``internal_dof``, self-stresses
-  are the reason, either because the graph is over-braced (the pebble game
-  finds redundant constraints) or because the placement is special (more
-  stresses than the graph generically has);
+  :math:`2n - c - t = \text{internal\_dof} - \text{self\_stresses}` (``t`` is
+  ``trivial_dof``; the left side is ``maxwell_count``); when it differs from
+  ``internal_dof``, self-stresses are the reason, from an over-braced graph (the
+  pebble game finds redundant constraints) or a special placement;
 * generic rigidity of the graph from the (2, 3) pebble game
   (:mod:`linkage_widget.pebble`); a fixed angle at ``i`` between rods to ``j``
   and ``k`` is generically a rod ``j-k``, and pins tie their vertices to a
@@ -28,46 +24,66 @@ Everything here derives from the scaled rigidity matrix :math:`A(p)` of
 
   - ``"infinitesimally rigid"``: no internal flex;
   - ``"flexible"``: no self-stress (apart from those of rods between pinned
-    joints, which the pins imply): then :math:`A` has full row rank, and by the
-    implicit function theorem the placements nearby form a smooth family of
-    dimension ``internal_dof``; or, with self-stresses, nearby placements found
-    by :func:`~linkage_widget.local_dimension.mobility`'s numerical sampling
-    (projecting steps along the flexes back onto the constraints) for linkages
-    of at most :data:`MOBILITY_MAX_2N` coordinates or with a single flex;
-  - ``"rigid but infinitesimally flexible"``: some flex exists, but none
-    extends to second order (:mod:`linkage_widget.second_order`: prestress
-    stability — some self-stress :math:`\omega` makes the stress energy
-    :math:`\omega^T g''(p)[u, u]` positive definite on the flexes, Connelly and
-    Whiteley 1996 — or an exact or closed-form solution of the second-order
-    equations). Either way the placement is rigid;
-  - ``"undecided"``: self-stresses, flexes that no test above settles. A
-    placement rigid only at third or higher order lands here, as do large
-    linkages whose sampling would be too slow for an interactive analysis.
+    joints): :math:`A` has full row rank, and by the implicit function theorem
+    the placements nearby form a smooth family of dimension ``internal_dof``; or
+    nearby placements found by :func:`~linkage_widget.local_dimension.mobility`'s
+    numerical sampling, for at most :data:`MOBILITY_MAX_2N` coordinates or a
+    single flex (up to :data:`SINGLE_FLEX_MAX_2N` coordinates);
+  - ``"rigid but infinitesimally flexible"``: some flex, none extends to second
+    order (:mod:`linkage_widget.second_order`: prestress stability or an exact or
+    closed-form solution of the second-order equations): rigid, yet singular;
+  - ``"undecided"``: self-stresses and flexes no test settles (rigid only at a
+    higher order, a sampling too slow for an interactive analysis, more than
+    :data:`SECOND_ORDER_MAX_FLEXES` flexes or :data:`SECOND_ORDER_MAX_STRESSES`
+    self-stresses, whose second-order test would take seconds), or a
+    near-singular spectrum: a singular value within a factor
+    :data:`~linkage_widget.sparse_rank.MARGIN_MIN` of the rank threshold, which
+    the explanation states with the gap rather than guessing the rank.
 
-Numerical rank: a singular value counts as zero when it is at most
-``rtol`` times the largest (default :data:`RANK_RTOL` = 1e-7). The rows are
-dimensionless, so this does not depend on the size of the linkage. The value
-is chosen between two measured gaps in the 2007 program's own files: the
-Penrose "t" tilings flex only approximately, because their coordinates were
-rounded to six decimals (their flex shows as a singular value near 1e-9),
-while the locked variant's smallest genuine singular value is 1.5e-6.
+Two routes, the same counts
+---------------------------
+Up to :data:`SPARSE_MIN_ENTRIES` entries ``2n * c`` a dense SVD (a few ms) gives
+everything (``method="dense-svd"``; the reference path, and ``method="dense"``
+forces it). Above, :func:`~linkage_widget.sparse_rank.sparse_rank_report` counts
+the rank from the inertia of the smaller normal matrix (sparse LDLᵀ by SuperLU,
+checked by Lanczos and Ritz values on :math:`A`: penrose4t in ~10 ms against
+~1 s) and the report's bases are computed on first access, only as far as they
+are shown (:mod:`linkage_widget.rigidity_report`). ``method`` says which, and
+any fallback to a dense SVD with its reason.
 
-The analysis uses a dense SVD: :math:`O(n^3)`, about a second for the
-571-vertex ``penrose4t``. Motion never needs it (see
-:mod:`linkage_widget.motion`).
+Tolerance
+---------
+A singular value counts as zero when it is at most ``tolerance`` times the largest.
+Until issue 14 this was a fixed ``1e-7`` (:data:`RANK_RTOL`), chosen between two gaps
+in the 2007 program's own files: the Penrose "t" tilings flex only approximately,
+their coordinates rounded to six decimals (the flex shows as a singular value near
+1e-9), while the locked variant's smallest genuine one is 1.5e-6. A fixed value
+misjudges exact data: a 12-joint Laman framework at integer coordinates has a
+genuine smallest singular value 1.2e-8 (PyRigi's exact rank: infinitesimally
+rigid) and random Laman placements of 1 700 joints have some below 1e-7. The
+default is now ``rtol="auto"``
+(:func:`~linkage_widget.sparse_rank.scale_aware_rtol`): the round-off floor
+:math:`10\max(c, 2n)\varepsilon` for exact or floating data, and for coordinates
+rounded at a decimal quantum :math:`q` (the "t" files: :math:`q = 10^{-6}`) ten
+times the singular value that rounding can fake, :math:`5q/(\ell_{\min}
+\sigma_{\max})` — about 4e-8 on the Penrose files, between their two gaps, so
+every reference file and bundled example keeps its verdict. Pass ``rtol=1e-7``
+for the 2007 rule.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from . import _checks
 from .constraints import ConstraintSet, as_flat
-from .local_dimension import MobilityReport, mobility_from, numerical_mobility
+from .local_dimension import mobility_from, numerical_mobility
 from .model import Linkage
 from .pebble import pinned_pebble_game
+from .rigidity_report import STATUSES, DenseSource, RigidityReport, SparseSource, explain
 from .second_order import (
     RANK_RTOL,
     SECOND_ORDER_RTOL,
@@ -77,11 +93,17 @@ from .second_order import (
     infinitesimal,
     trivial_motions,
 )
+from .sparse_rank import MARGIN_MIN, scale_aware_rtol, sigma_max_estimate, sparse_rank_report
 
 __all__ = [
+    "METHODS",
     "MOBILITY_MAX_2N",
     "RANK_RTOL",
+    "SECOND_ORDER_MAX_FLEXES",
+    "SECOND_ORDER_MAX_STRESSES",
     "SECOND_ORDER_RTOL",
+    "SINGLE_FLEX_MAX_2N",
+    "SPARSE_MIN_ENTRIES",
     "STATUSES",
     "RigidityReport",
     "analyze",
@@ -89,99 +111,18 @@ __all__ = [
     "generic_analysis",
 ]
 
-#: The numerical mobility test runs for linkages up to this many coordinates 2n (and for
-#: any size when there is a single flex: two projections on the sparse Jacobian).
+#: The numerical mobility test runs for linkages up to this many coordinates 2n ...
 MOBILITY_MAX_2N = 200
-
-STATUSES = (
-    "flexible",
-    "infinitesimally rigid",
-    "rigid but infinitesimally flexible",
-    "undecided",
-)
-
-
-@dataclass(frozen=True, eq=False)
-class RigidityReport:
-    r"""Result of :func:`analyze`. All counts are plain ``int``.
-
-    Attributes
-    ----------
-    n_vertices, n_constraints : int
-        :math:`n` and :math:`c` (rods + fixed angles + 2 per pin).
-    rank : int
-        Numerical rank of :math:`A(p)`.
-    dof : int
-        :math:`\dim\ker A = 2n - \text{rank}`.
-    trivial_dof, internal_dof : int
-        Rigid-body motions left by the pins, and ``dof - trivial_dof``.
-    self_stresses : int
-        :math:`\dim\ker A^T = c - \text{rank}`.
-    stresses : ndarray, shape (self_stresses, n_constraints)
-        Orthonormal basis of the self-stresses, as coefficients of the scaled
-        rows (rods first): for a rod it is the tension force; the classical
-        force density is ``stresses[:, r] / lengths[r]``.
-    rod_stress : ndarray, shape (m,), or None
-        The rod part of the first self-stress, sign fixed so the largest
-        entry is a tension (positive); ``None`` without self-stresses.
-    maxwell_count : int
-        :math:`2n - c - t`; equals ``internal_dof - self_stresses``.
-    generic_rank : int
-        Rank of the constraints for a generic placement of the same graph.
-    generic_internal_dof : int
-        ``internal_dof`` of a generic placement.
-    generically_rigid : bool
-        Whether a generic placement of the graph is rigid (pebble game).
-    redundant_rods : ndarray of bool, shape (m,)
-        Rods the pebble game finds redundant, given the rods before them.
-    velocity_basis : ndarray, shape (dof, n, 2)
-        Orthonormal basis of :math:`\ker A`: first the trivial motions, then
-        internal flexes orthogonal to them.
-    singular_values : ndarray
-        Singular values of :math:`A(p)`, descending.
-    status : str
-        ``"flexible"``, ``"infinitesimally rigid"``,
-        ``"rigid but infinitesimally flexible"`` or ``"undecided"`` (see the
-        module notes: ``"flexible"`` only when a motion is certain or found).
-    explanation : str
-        One or two sentences saying why, in words for students.
-    mobility : MobilityReport or None
-        The local dimension (:func:`~linkage_widget.local_dimension.mobility`),
-        when ``analyze`` was asked for it.
-    """
-
-    n_vertices: int
-    n_constraints: int
-    rank: int
-    dof: int
-    trivial_dof: int
-    internal_dof: int
-    self_stresses: int
-    stresses: np.ndarray = field(repr=False)
-    rod_stress: np.ndarray | None = field(repr=False)
-    maxwell_count: int = 0
-    generic_rank: int = 0
-    generic_internal_dof: int = 0
-    generically_rigid: bool = False
-    redundant_rods: np.ndarray = field(default_factory=lambda: np.zeros(0, bool), repr=False)
-    velocity_basis: np.ndarray = field(default_factory=lambda: np.zeros((0, 0, 2)), repr=False)
-    singular_values: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
-    status: str = "undecided"
-    explanation: str = ""
-    mobility: MobilityReport | None = field(default=None, repr=False)
-
-    def summary_lines(self) -> list[str]:
-        """Short lines for a readout (the widget's info panel)."""
-        gen = "generically rigid" if self.generically_rigid else "generically flexible"
-        return [
-            f"DOF {self.dof} = {self.trivial_dof} trivial + {self.internal_dof} internal",
-            f"status: {self.status}",
-            f"self-stresses: {self.self_stresses}",
-            f"Maxwell count 2n-c-t: {self.maxwell_count}  (graph: {gen})",
-        ] + ([f"motion: {self.mobility.plain()}"] if self.mobility is not None else [])
-
-    def __str__(self) -> str:
-        return "\n".join([*self.summary_lines(), self.explanation])
+#: ... and, with a single flex (two projections on the sparse Jacobian), up to this many.
+SINGLE_FLEX_MAX_2N = 20_000
+#: Above this many entries 2n * c of the rigidity matrix, the sparse route counts.
+SPARSE_MIN_ENTRIES = 40_000
+#: The second-order test runs with at most this many flexes (one flex: any number of
+#: stresses, the stress energies are numbers) ...
+SECOND_ORDER_MAX_FLEXES = 20
+#: ... and, with several flexes, at most this many self-stresses.
+SECOND_ORDER_MAX_STRESSES = 100
+METHODS = ("auto", "dense", "sparse")
 
 
 def generic_analysis(linkage: Linkage) -> tuple[int, np.ndarray]:
@@ -223,61 +164,94 @@ def _generic_trivial_dof(n: int, n_pins: int) -> int:
     return (3, 1)[n_pins] if n_pins < 2 else 0
 
 
-_FIRST_SENTENCE = {
-    "infinitesimally rigid": "No internal motion, not even infinitesimally.",
-    "rigid but infinitesimally flexible": (
-        "An infinitesimal flex exists, but no flex extends to second order (a self-stress "
-        "resists it): this placement is rigid, yet singular (e.g. collinear joints)."
-    ),
-    "undecided": (
-        "{internal} infinitesimal flex{es} and self-stresses: neither the second-order test "
-        "nor a search for nearby placements settles whether this placement moves (it may be "
-        "rigid only at a higher order). mobility() says more."
-    ),
-}
+@dataclass
+class _Counts:
+    """What either route found: counts, bases source, method, gap and the near-singular note."""
+
+    rank: int
+    trivial: int
+    source: Any
+    method: str
+    tolerance: float
+    gap: float
+    near: str  # empty when the rank is decided, else the sentence saying why not
 
 
-def _explain(
-    internal: int, maxwell: int, s: int, generic_s: int, status: str, how: str
-) -> list[str]:
-    """The explanation's sentences (the caller adds the generic-rigidity remark)."""
-    es = "es" * (internal != 1)
-    if status in _FIRST_SENTENCE:
-        parts = [_FIRST_SENTENCE[status].format(internal=internal, es=es)]
+def _near_note(below: float | None, above: float | None, tol: float) -> tuple[float, str]:
+    """The gap ``above / below`` and, within :data:`MARGIN_MIN` of ``tol``, why undecided."""
+    gap = above / below if below and above else float("inf")
+    margin = min(above / tol if above else np.inf, tol / below if below else np.inf)
+    if margin >= MARGIN_MIN:
+        return gap, ""
+    seen = ", ".join(
+        f"{name} {v:.2g}" for name, v in (("smallest nonzero", above), ("largest zero", below)) if v
+    )
+    return gap, (
+        f"Near-singular, undecided: a singular value lies within a factor {MARGIN_MIN:g} of "
+        f"the rank threshold {tol:.2g} ({seen}, relative to the largest), so the counts may "
+        "be off by one."
+    )
+
+
+def _dense_counts(linkage: Linkage, a: Any, p: np.ndarray, tol: float) -> _Counts:
+    """The dense SVD route (the reference)."""
+    inf = infinitesimal(a, p, linkage.pinned, rtol=tol)
+    rel = inf.singular_values / inf.singular_values[0] if inf.singular_values.size else np.zeros(0)
+    low, high = rel[rel <= tol], rel[rel > tol]
+    below = float(low.max()) if low.size and low.max() > 0 else None
+    gap, near = _near_note(below, float(high.min()) if high.size else None, tol)
+    return _Counts(inf.rank, inf.trivial.shape[1], DenseSource(inf), "dense-svd", tol, gap, near)
+
+
+def _sparse_counts(linkage: Linkage, p: np.ndarray, tol: float) -> _Counts:
+    """The sparse inertia route; bases only on demand."""
+    rep = sparse_rank_report(linkage, rtol=tol, positions=p.reshape(-1, 2))
+    if rep.method.startswith("dense-svd"):
+        reason = rep.method.partition("fallback: ")[2].rstrip(")") or "sparse route failed"
+        method = f"sparse-inertia-fallback to dense: {reason}"
     else:
-        parts = [f"{internal} independent internal motion{'s' * (internal != 1)}{how}."]
-    if maxwell != internal:
-        special = s - generic_s
-        why = []
-        if generic_s > 0:
-            why.append(f"{generic_s} redundant constraint{'s' * (generic_s != 1)} in the graph")
-        if special > 0:
-            why.append(
-                f"{special} extra self-stress{'es' * (special != 1)} from the special position "
-                "of the joints"
-            )
-        parts.append(
-            f"Counting predicts {maxwell}, not {internal}, because of "
-            + " and ".join(why or [f"{s} self-stresses"])
-            + "."
+        method = f"sparse-inertia: {rep.method.removeprefix('sparse: ')}"
+    gap, near = _near_note(rep.sigma_below, rep.sigma_above, tol)
+    if not near and not rep.decided:
+        near = (
+            "Near-singular, undecided: the sparse count and its check disagree near the rank "
+            f"threshold {tol:.2g} ({method})."
         )
-    return parts
+    triv = trivial_motions(p, linkage.pinned)
+    return _Counts(rep.rank, triv.shape[1], SparseSource(rep, triv), method, tol, gap, near)
+
+
+def _tolerance(linkage: Linkage, a: Any, rtol: float | str) -> float:
+    """The relative rank tolerance: ``rtol`` itself or the scale-aware one of ``"auto"``."""
+    if isinstance(rtol, str):
+        if rtol != "auto":
+            raise ValueError(f"rtol must be a positive number or 'auto', got {rtol!r}")
+        smax = sigma_max_estimate(a.tocsr()) if min(a.shape) else 0.0
+        return scale_aware_rtol(linkage, smax) if smax > 0 else RANK_RTOL
+    return _checks.positive(rtol, "rtol")
 
 
 def analyze(
-    linkage: Linkage, *, rtol: float = RANK_RTOL, with_mobility: bool = False
+    linkage: Linkage,
+    *,
+    rtol: float | str = "auto",
+    with_mobility: bool = False,
+    method: str = "auto",
 ) -> RigidityReport:
     """Analyse the rigidity of ``linkage`` at its current placement.
 
     Parameters
     ----------
     linkage : Linkage
-    rtol : float, keyword-only
-        Relative tolerance of the numerical rank (default :data:`RANK_RTOL`).
+    rtol : float or "auto", keyword-only
+        Relative tolerance of the numerical rank: ``"auto"`` (default, scale-aware,
+        see the module notes) or a number (``RANK_RTOL`` = 1e-7 is the 2007 rule).
     with_mobility : bool, keyword-only
-        Also compute :func:`~linkage_widget.local_dimension.mobility` (the
-        report's ``mobility``, and a ``motion:`` line in its summary). It may
-        run an exact Gröbner computation: meant for small linkages.
+        Also compute :func:`~linkage_widget.local_dimension.mobility` (the report's
+        ``mobility``, and a ``motion:`` line in its summary); meant for small
+        linkages (``None`` beyond the second-order limits).
+    method : {"auto", "dense", "sparse"}, keyword-only
+        ``"auto"``: dense SVD up to :data:`SPARSE_MIN_ENTRIES` entries, sparse above.
 
     Returns
     -------
@@ -287,66 +261,89 @@ def analyze(
     --------
     >>> tri = Linkage([[0, 0], [4, 0], [0, 3]], rods=[(0, 1), (1, 2), (0, 2)])
     >>> r = analyze(tri)
-    >>> r.dof, r.trivial_dof, r.internal_dof, r.status
-    (3, 3, 0, 'infinitesimally rigid')
+    >>> r.dof, r.trivial_dof, r.internal_dof, r.status, r.method
+    (3, 3, 0, 'infinitesimally rigid', 'dense-svd')
     >>> line = Linkage([[0, 0], [1, 0], [2, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 2])
     >>> analyze(line).status
     'rigid but infinitesimally flexible'
     """
-    rtol = _checks.positive(rtol, "rtol")
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     cs = ConstraintSet.from_linkage(linkage)
     p = as_flat(linkage.vertices).copy()
     n, c = linkage.n_vertices, cs.n_constraints
+    a = cs.jacobian(p)
+    tol = _tolerance(linkage, a, rtol)
+    sparse = method == "sparse" or (method == "auto" and 2 * n * c > SPARSE_MIN_ENTRIES)
+    counts = _sparse_counts(linkage, p, tol) if sparse and n else _dense_counts(linkage, a, p, tol)
+    return _report(linkage, cs, counts, with_mobility)
 
-    inf = infinitesimal(cs.jacobian(p), p, linkage.pinned, rtol=rtol)
-    rank, t, internal = inf.rank, inf.trivial.shape[1], inf.n_flexes
-    dof, n_stress = 2 * n - rank, c - rank
-    velocity_basis = np.column_stack([inf.trivial, inf.flexes]).T.reshape(dof, n, 2)
 
+def _report(linkage: Linkage, cs: ConstraintSet, k: _Counts, with_mobility: bool) -> RigidityReport:
+    """The report from the counts: pebble game, status, explanation, mobility."""
+    n, c = linkage.n_vertices, cs.n_constraints
+    dof, n_stress = 2 * n - k.rank, c - k.rank
+    internal = dof - k.trivial
     generic_rank, redundant = generic_analysis(linkage)
     generic_internal = 2 * n - generic_rank - _generic_trivial_dof(n, len(linkage.pinned))
-    status, how = _status(linkage, cs, inf, rtol)
-    maxwell = 2 * n - c - t
-    text = _explain(internal, maxwell, n_stress, c - generic_rank, status, how)
+    inf = _first_order(linkage, k, internal, n_stress)
+    status, how = _status(linkage, cs, k, inf, internal, n_stress)
+    maxwell = 2 * n - c - k.trivial
+    text = explain(internal, maxwell, n_stress, c - generic_rank, status, how)
     if generic_internal == 0 and internal > 0:
         text.append("A generic placement of the same graph would be rigid.")
+    mob = (
+        mobility_from(linkage, cs, inf, rtol=max(k.tolerance, RANK_RTOL))
+        if with_mobility and inf
+        else None
+    )
     return RigidityReport(
-        n_vertices=n,
-        n_constraints=c,
-        rank=rank,
-        dof=dof,
-        trivial_dof=t,
-        internal_dof=internal,
-        self_stresses=n_stress,
-        stresses=inf.stresses,
-        rod_stress=_first_rod_stress(inf.stresses, linkage.n_rods),
-        maxwell_count=maxwell,
-        generic_rank=generic_rank,
-        generic_internal_dof=generic_internal,
-        generically_rigid=generic_internal == 0,
-        redundant_rods=redundant,
-        velocity_basis=velocity_basis,
-        singular_values=inf.singular_values,
-        status=status,
-        explanation=" ".join(text),
-        mobility=mobility_from(linkage, cs, inf, rtol=rtol) if with_mobility else None,
+        n_vertices=n, n_constraints=c, rank=k.rank, dof=dof, trivial_dof=k.trivial,
+        internal_dof=internal, self_stresses=n_stress, maxwell_count=maxwell,
+        generic_rank=generic_rank, generic_internal_dof=generic_internal,
+        generically_rigid=generic_internal == 0, redundant_rods=redundant, status=status,
+        explanation=" ".join(text), mobility=mob, method=k.method, tolerance=k.tolerance,
+        gap=k.gap, _source=k.source,
+    )  # fmt: skip
+
+
+def _first_order(linkage: Linkage, k: _Counts, d: int, s: int) -> Infinitesimal | None:
+    """The full first-order data when the second-order test is within its limits, else None."""
+    if d > SECOND_ORDER_MAX_FLEXES or (d > 1 and s > SECOND_ORDER_MAX_STRESSES):
+        return None
+    if isinstance(k.source, DenseSource):
+        return k.source.inf
+    src = k.source
+    return Infinitesimal(
+        k.rank, src.singular_values(), src.trivial(), src.flexes(d), src.stresses(s)
     )
 
 
 def _status(
-    linkage: Linkage, cs: ConstraintSet, inf: Infinitesimal, rtol: float
+    linkage: Linkage, cs: ConstraintSet, k: _Counts, inf: Infinitesimal | None, d: int, s: int
 ) -> tuple[str, str]:
     """One of :data:`STATUSES`, and for ``"flexible"`` how the motion was established."""
-    if inf.n_flexes == 0:
+    if k.near:
+        return STATUSES[3], k.near
+    if d == 0:
         return STATUSES[1], ""
-    if inf.n_stresses - ground_rows(linkage) <= 0:
+    if s - ground_rows(linkage) <= 0:
         # A has full row rank (once the rows the pins imply are dropped): the constraint
         # set is a manifold of dimension internal_dof near p.
         return STATUSES[0], ""
+    if inf is None:
+        return STATUSES[3], (
+            f"Undecided: {d} infinitesimal flexes and {s} self-stresses are beyond the "
+            f"interactive second-order test (at most {SECOND_ORDER_MAX_FLEXES} flexes, and "
+            f"{SECOND_ORDER_MAX_STRESSES} self-stresses when there are several flexes)."
+        )
     rigid, _ = decide_second_order(linkage, cs, inf)
     if rigid:
         return STATUSES[2], ""
-    if 2 * linkage.n_vertices <= MOBILITY_MAX_2N or inf.n_flexes == 1:
+    n2 = 2 * linkage.n_vertices
+    if n2 <= MOBILITY_MAX_2N or (d == 1 and n2 <= SINGLE_FLEX_MAX_2N):
+        # The damping is a regularisation, not the rank rule: rounded data needs 1e-7.
+        rtol = max(k.tolerance, RANK_RTOL)
         dimension, _ = numerical_mobility(linkage, cs, inf, rtol=rtol, any_motion=True)
         if dimension:
             return STATUSES[0], (
@@ -354,13 +351,3 @@ def _status(
                 "constraints"
             )
     return STATUSES[3], ""
-
-
-def _first_rod_stress(stresses: np.ndarray, m: int) -> np.ndarray | None:
-    """The rod part of the first self-stress, its largest entry a tension; ``None`` if none."""
-    if not len(stresses) or not m:
-        return None
-    first = stresses[0, :m]
-    if not np.abs(first).max() > 0:
-        return None
-    return first * np.sign(first[np.argmax(np.abs(first))])

@@ -277,11 +277,16 @@ def stress_energy_forms(
 
 
 def prestress_stable(forms: np.ndarray, tol: float = SECOND_ORDER_RTOL) -> bool:
-    """Whether some combination of the symmetric forms ``(s, d, d)`` is positive definite.
+    r"""Whether some combination of the symmetric forms ``(s, d, d)`` is positive definite.
 
-    Exact for one flex or one stress; for several of both the least eigenvalue
-    is maximised over stress combinations from several starts (Nelder-Mead), so
-    ``False`` there means only that no such combination was found.
+    Exact for one flex or one stress. For several of both,
+    :math:`f(c) = \lambda_{\min}(\sum_j c_j H_j)` is concave (a minimum of linear
+    functions :math:`v^T(\sum_j c_j H_j)v`), so its maximum over the unit ball is a
+    convex problem: SLSQP with the supergradient :math:`(v^T H_j v)_j` from the three
+    best of the :math:`\pm e_j` and 8 random starts (Nelder-Mead from all of them
+    took 14 s on a 10 x 10 braced grid, 6 flexes and 17 stresses). ``True`` is
+    certified by evaluating :math:`f` at the point found; ``False`` means only that no
+    such combination was found.
     """
     s, d, _ = forms.shape
     if d == 0:
@@ -293,22 +298,32 @@ def prestress_stable(forms: np.ndarray, tol: float = SECOND_ORDER_RTOL) -> bool:
     if s == 1:
         eig = np.linalg.eigvalsh(forms[0])
         return bool(eig[0] > tol or eig[-1] < -tol)
+    return _best_min_eigenvalue(forms) > tol
+
+
+def _best_min_eigenvalue(forms: np.ndarray) -> float:
+    """The largest least eigenvalue of ``sum_j c_j forms[j]`` found over the unit ball."""
     from scipy.optimize import minimize
 
-    def neg_min_eig(c: np.ndarray) -> float:
-        c = c / max(np.linalg.norm(c), 1e-300)
-        return -float(np.linalg.eigvalsh(np.tensordot(c, forms, axes=1))[0])
+    s = forms.shape[0]
+    flat = forms.reshape(s, -1)
+
+    def neg_min(c: np.ndarray) -> tuple[float, np.ndarray]:
+        w, v = np.linalg.eigh((c @ flat).reshape(forms.shape[1:]))
+        return -float(w[0]), -np.einsum("i,sij,j->s", v[:, 0], forms, v[:, 0])
 
     rng = np.random.default_rng(0)
-    starts = [np.eye(s)[k] * sign for k in range(s) for sign in (1, -1)]
-    starts += list(rng.standard_normal((8, s)))
-    for c0 in starts:
-        if -neg_min_eig(c0) > tol:
-            return True
-        res = minimize(neg_min_eig, c0, method="Nelder-Mead", options={"maxiter": 400 * s})
-        if -res.fun > tol:
-            return True
-    return False
+    starts = np.vstack([np.eye(s), -np.eye(s), rng.standard_normal((8, s))])
+    starts /= np.linalg.norm(starts, axis=1, keepdims=True)
+    values = np.array([-neg_min(c)[0] for c in starts])
+    best = float(values.max())
+    ball = {"type": "ineq", "fun": lambda c: 1.0 - c @ c, "jac": lambda c: -2.0 * c}
+    for c0 in starts[np.argsort(values)[::-1][:3]]:
+        res = minimize(neg_min, c0, jac=True, method="SLSQP", constraints=[ball],
+                       options={"maxiter": 200})  # fmt: skip
+        c = res.x / max(np.linalg.norm(res.x), 1e-300)
+        best = max(best, -neg_min(c)[0])
+    return best
 
 
 @dataclass(frozen=True, eq=False)

@@ -26,7 +26,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from .model import Linkage
-from .rigidity import trivial_motions
+from .second_order import trivial_motions
 
 __all__ = ["Bases", "projection_plan", "DELTA_FLOOR"]
 

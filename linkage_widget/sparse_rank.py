@@ -76,17 +76,13 @@ grid 22 x 22           484       251    31 515     5.6     28
 grid 141 x 141       19881         -         -     114  4 887
 ==================  ======  ========  ========  ======  =======
 
-("+ bases": the counts and the first 50 kernel vectors and stresses; grids have
-every 7th square braced, so their straight lines carry many stresses. The ladders
-have straight rails and three unbraced squares; from 10 000 joints their bending
-modes bring singular values within a factor 3 of 1e-7, and the report says
-"near-singular, undecided".)
+("+ bases": with the first 50 kernel vectors and stresses; grids: every 7th square
+braced. At rtol 1e-7 the ladders' bending modes come within a factor 3 of the threshold
+from 10 000 joints: "near-singular, undecided"; "auto" decides them.)
 
-SuiteSparseQR was measured and not taken: ``pyspqr`` (GPL, wheels bundle
-SuiteSparse; ``sparseqr`` needs ``apt-get install libsuitesparse-dev``) factors
-penrose4t in 2.1 ms, but SPQR's rank (Heath's column-norm heuristic) is 1142 and
-``|R_ii| > 1e-7 max |R_ii|`` gives 1139 where the SVD says 1138: the rounded flex
-(1.8e-9) does not show on R's diagonal. It would need step 3 anyway.
+SuiteSparseQR was measured and not taken: ``pyspqr`` factors penrose4t in 2.1 ms, but
+SPQR's rank (Heath's heuristic) is 1142, and ``|R_ii| > 1e-7 max |R_ii|`` gives 1139
+where the SVD says 1138: the rounded flex (1.8e-9) does not show on R's diagonal.
 """
 
 from __future__ import annotations
@@ -101,10 +97,16 @@ from threadpoolctl import ThreadpoolController
 
 from .constraints import ConstraintSet, as_points
 from .model import Linkage
-from .rigidity import RANK_RTOL
+from .second_order import RANK_RTOL
 from .sparse_bases import Bases, projection_plan
 
-__all__ = ["MARGIN_MIN", "SparseRankReport", "scale_aware_rtol", "sparse_rank_report"]
+__all__ = [
+    "MARGIN_MIN",
+    "SparseRankReport",
+    "scale_aware_rtol",
+    "sigma_max_estimate",
+    "sparse_rank_report",
+]
 
 EPS = float(np.finfo(float).eps)
 #: Floating-point floor of the scale-aware tolerance, in units of max(c, N) * eps.
@@ -229,7 +231,7 @@ class SparseRankReport:
         return out.reshape(v.shape)
 
 
-def _sigma_max(a: sp.csr_array) -> float:
+def sigma_max_estimate(a: sp.csr_array) -> float:
     """Largest singular value of ``a`` by power iteration on :math:`A^TA` (a lower bound)."""
     x = np.random.default_rng(0).standard_normal(a.shape[1])
     norm = 0.0
@@ -442,7 +444,7 @@ def _report(linkage: Linkage, rtol: float | str, n_flexes: int, positions: Any) 
     p = as_points(linkage.vertices if positions is None else positions)
     a = cs.jacobian(p).tocsr()
     c, cols = a.shape
-    smax = _sigma_max(a) if min(c, cols) else 0.0
+    smax = sigma_max_estimate(a) if min(c, cols) else 0.0
     tol = scale_aware_rtol(linkage, smax) if rtol == "auto" else float(rtol)
     if not tol > 0:
         raise ValueError(f"rtol must be positive or 'auto', got {rtol!r}")

@@ -1,0 +1,264 @@
+r"""The report of :func:`linkage_widget.rigidity.analyze`, with bases computed on first access.
+
+The counts (rank, DOF, self-stresses, statuses) are plain fields. The bases are
+properties backed by a private source, filled the first time they are read:
+
+* the dense path (:class:`DenseSource`) has them all from its SVD;
+* the sparse path (:class:`SparseSource`) draws them from
+  :class:`~linkage_widget.sparse_rank.SparseRankReport`'s lazy projections, only as far
+  as they are shown: ``velocity_basis`` holds the trivial motions and the first
+  :data:`SHOWN` internal flexes, ``stresses`` the first :data:`SHOWN` self-stresses.
+  :meth:`RigidityReport.flexes` and :meth:`RigidityReport.stress_basis` give more
+  (``flexes(report.internal_dof)`` is a basis of all of them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .local_dimension import MobilityReport
+from .second_order import Infinitesimal
+
+__all__ = ["SHOWN", "STATUSES", "DenseSource", "RigidityReport", "SparseSource", "explain"]
+
+#: Flexes and self-stresses a large linkage's report computes unless asked for more.
+SHOWN = 50
+
+STATUSES = (
+    "flexible",
+    "infinitesimally rigid",
+    "rigid but infinitesimally flexible",
+    "undecided",
+)
+
+
+class DenseSource:
+    """Bases of the dense path: everything is known from the SVD."""
+
+    def __init__(self, inf: Infinitesimal) -> None:
+        self.inf = inf
+
+    def trivial(self) -> np.ndarray:
+        """Orthonormal trivial motions, (2n, t)."""
+        return self.inf.trivial
+
+    def flexes(self, k: int) -> np.ndarray:
+        """The first ``k`` internal flexes, (2n, k)."""
+        return self.inf.flexes[:, :k]
+
+    def stresses(self, k: int) -> np.ndarray:
+        """The first ``k`` self-stresses, (k, c)."""
+        return self.inf.stresses[:k]
+
+    def singular_values(self) -> np.ndarray:
+        """All singular values, descending."""
+        return self.inf.singular_values
+
+
+class SparseSource:
+    """Bases of the sparse path, from a :class:`~linkage_widget.sparse_rank.SparseRankReport`."""
+
+    def __init__(self, rep: Any, trivial: np.ndarray) -> None:
+        self.rep, self._trivial = rep, trivial
+
+    def trivial(self) -> np.ndarray:
+        """Orthonormal trivial motions, (2n, t)."""
+        return self._trivial
+
+    def flexes(self, k: int) -> np.ndarray:
+        """The first ``k`` internal flexes, (2n, k): kernel vectors without their rigid part."""
+        t = self._trivial.shape[1]
+        return self.rep.flexes(min(k + t, self.rep.dof))[:, :k]
+
+    def stresses(self, k: int) -> np.ndarray:
+        """The first ``k`` self-stresses, (k, c)."""
+        return self.rep.stresses(k)
+
+    def singular_values(self) -> np.ndarray:
+        r""":math:`\sigma_{\max}` and the singular values seen near the threshold, descending."""
+        rep = self.rep
+        seen = [s for s in (rep.sigma_above, rep.sigma_below) if s is not None]
+        return rep.sigma_max * np.array([1.0, *seen]) if rep.sigma_max else np.zeros(0)
+
+
+@dataclass(frozen=True, eq=False)
+class RigidityReport:
+    r"""Result of :func:`~linkage_widget.rigidity.analyze`. All counts are plain ``int``.
+
+    Attributes
+    ----------
+    n_vertices, n_constraints : int
+        :math:`n` and :math:`c` (rods + fixed angles + 2 per pin).
+    rank : int
+        Numerical rank of :math:`A(p)`.
+    dof : int
+        :math:`\dim\ker A = 2n - \text{rank}`.
+    trivial_dof, internal_dof : int
+        Rigid-body motions left by the pins, and ``dof - trivial_dof``.
+    self_stresses : int
+        :math:`\dim\ker A^T = c - \text{rank}`.
+    maxwell_count : int
+        :math:`2n - c - t`; equals ``internal_dof - self_stresses``.
+    generic_rank, generic_internal_dof : int
+        Rank and internal DOF of a generic placement of the same graph (pebble game).
+    generically_rigid : bool
+    redundant_rods : ndarray of bool, shape (m,)
+        Rods the pebble game finds redundant, given the rods before them.
+    status : str
+        One of :data:`STATUSES` (see :mod:`linkage_widget.rigidity`).
+    explanation : str
+        One or two sentences saying why, in words for students.
+    mobility : MobilityReport or None
+        The local dimension, when ``analyze`` was asked for it.
+    method : str
+        ``"dense-svd"``, ``"sparse-inertia: ..."`` (the sparse route and how it
+        counted) or ``"sparse-inertia-fallback to dense: <reason>"``.
+    tolerance : float
+        The relative rank tolerance used.
+    gap : float
+        Ratio of the smallest singular value counted nonzero to the largest counted
+        zero (``inf`` when either side is empty or was not seen).
+
+    Bases (properties, computed on first access)
+    --------------------------------------------
+    velocity_basis : ndarray, shape (t + k, n, 2)
+        Orthonormal vectors of :math:`\ker A`: the trivial motions, then internal
+        flexes orthogonal to them; all ``internal_dof`` of them on the dense path,
+        the first ``min(internal_dof, SHOWN)`` on the sparse one.
+    stresses : ndarray, shape (k, n_constraints)
+        Orthonormal self-stresses as coefficients of the scaled rows (rods first;
+        the classical force density is ``stresses[:, r] / lengths[r]``): all of
+        them on the dense path, the first ``SHOWN`` on the sparse one.
+    rod_stress : ndarray, shape (m,), or None
+        Rod part of the first self-stress, largest entry a tension (positive).
+    singular_values : ndarray
+        Descending. The dense path: all of them; the sparse path:
+        :math:`\sigma_{\max}` and those seen on each side of the threshold.
+    """
+
+    n_vertices: int
+    n_constraints: int
+    rank: int
+    dof: int
+    trivial_dof: int
+    internal_dof: int
+    self_stresses: int
+    maxwell_count: int = 0
+    generic_rank: int = 0
+    generic_internal_dof: int = 0
+    generically_rigid: bool = False
+    redundant_rods: np.ndarray = field(default_factory=lambda: np.zeros(0, bool), repr=False)
+    status: str = "undecided"
+    explanation: str = ""
+    mobility: MobilityReport | None = field(default=None, repr=False)
+    method: str = "dense-svd"
+    tolerance: float = 0.0
+    gap: float = float("inf")
+    _source: Any = field(default=None, repr=False)
+
+    def flexes(self, k: int | None = None) -> np.ndarray:
+        """The first ``k`` (default all) orthonormal internal flexes, shape (k', n, 2)."""
+        k = self.internal_dof if k is None else min(int(k), self.internal_dof)
+        if self._source is None or k <= 0:
+            return np.zeros((0, self.n_vertices, 2))
+        return self._source.flexes(k).T.reshape(k, self.n_vertices, 2)
+
+    def stress_basis(self, k: int | None = None) -> np.ndarray:
+        """The first ``k`` (default all) orthonormal self-stresses, shape (k', n_constraints)."""
+        k = self.self_stresses if k is None else min(int(k), self.self_stresses)
+        if self._source is None or k <= 0:
+            return np.zeros((0, self.n_constraints))
+        return self._source.stresses(k)
+
+    @cached_property
+    def velocity_basis(self) -> np.ndarray:  # noqa: D102 (documented in the class)
+        if self._source is None:
+            return np.zeros((0, self.n_vertices, 2))
+        t = self._source.trivial()
+        triv = t.T.reshape(t.shape[1], self.n_vertices, 2)
+        return np.concatenate([triv, self.flexes(self.internal_dof if self._dense else SHOWN)])
+
+    @cached_property
+    def stresses(self) -> np.ndarray:  # noqa: D102
+        return self.stress_basis(None if self._dense else SHOWN)
+
+    @cached_property
+    def rod_stress(self) -> np.ndarray | None:  # noqa: D102
+        m = len(self.redundant_rods)
+        first = self.stress_basis(1)
+        if not len(first) or not m or not np.abs(first[0, :m]).max() > 0:
+            return None
+        return first[0, :m] * np.sign(first[0, np.argmax(np.abs(first[0, :m]))])
+
+    @cached_property
+    def singular_values(self) -> np.ndarray:  # noqa: D102
+        return np.zeros(0) if self._source is None else self._source.singular_values()
+
+    @property
+    def _dense(self) -> bool:
+        return isinstance(self._source, DenseSource)
+
+    def summary_lines(self) -> list[str]:
+        """Short lines for a readout (the widget's info panel)."""
+        gen = "generically rigid" if self.generically_rigid else "generically flexible"
+        return [
+            f"DOF {self.dof} = {self.trivial_dof} trivial + {self.internal_dof} internal",
+            f"status: {self.status}",
+            f"self-stresses: {self.self_stresses}",
+            f"Maxwell count 2n-c-t: {self.maxwell_count}  (graph: {gen})",
+        ] + ([f"motion: {self.mobility.plain()}"] if self.mobility is not None else [])
+
+    def __str__(self) -> str:
+        return "\n".join([*self.summary_lines(), self.explanation])
+
+
+_FIRST_SENTENCE = {
+    "infinitesimally rigid": "No internal motion, not even infinitesimally.",
+    "rigid but infinitesimally flexible": (
+        "An infinitesimal flex exists, but no flex extends to second order (a self-stress "
+        "resists it): this placement is rigid, yet singular (e.g. collinear joints)."
+    ),
+    "undecided": (
+        "{internal} infinitesimal flex{es} and self-stresses: neither the second-order test "
+        "nor a search for nearby placements settles whether this placement moves (it may be "
+        "rigid only at a higher order). mobility() says more."
+    ),
+}
+
+
+def explain(
+    internal: int, maxwell: int, s: int, generic_s: int, status: str, how: str
+) -> list[str]:
+    """The explanation's sentences (the caller adds the generic-rigidity remark).
+
+    ``how`` completes the "flexible" sentence; for ``"undecided"`` a ``how`` starting
+    with a capital replaces the generic sentence (the reason is known: a near-singular
+    spectrum, or a linkage too large for the second-order test).
+    """
+    es = "es" * (internal != 1)
+    if status == STATUSES[3] and how[:1].isupper():
+        parts = [how]
+    elif status in _FIRST_SENTENCE:
+        parts = [_FIRST_SENTENCE[status].format(internal=internal, es=es)]
+    else:
+        parts = [f"{internal} independent internal motion{'s' * (internal != 1)}{how}."]
+    if maxwell != internal:
+        special = s - generic_s
+        why = []
+        if generic_s > 0:
+            why.append(f"{generic_s} redundant constraint{'s' * (generic_s != 1)} in the graph")
+        if special > 0:
+            why.append(
+                f"{special} extra self-stress{'es' * (special != 1)} from the special position "
+                "of the joints"
+            )
+        parts.append(
+            f"Counting predicts {maxwell}, not {internal}, because of "
+            + " and ".join(why or [f"{s} self-stresses"])
+            + "."
+        )
+    return parts
