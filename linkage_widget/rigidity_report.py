@@ -78,6 +78,10 @@ class SparseSource:
         """The first ``k`` self-stresses, (k, c)."""
         return self.rep.stresses(k)
 
+    def stress_part(self, r: np.ndarray) -> np.ndarray:
+        r"""The part of ``r`` (c,) in :math:`\ker A^T`, without a stress basis (one projection)."""
+        return self.rep._lazy.project(r.reshape(-1, 1), onto_motions=False, orthonormal=False)[:, 0]
+
     def singular_values(self) -> np.ndarray:
         r""":math:`\sigma_{\max}` and the singular values seen near the threshold, descending."""
         rep = self.rep
