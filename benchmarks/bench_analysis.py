@@ -1,4 +1,4 @@
-"""Rigidity analysis side by side (issue 14): the 2007 SVD, today's ``analyze``, the sparse route.
+"""Rigidity analysis side by side (issue 14): the 2007 SVD, the dense path, ``analyze``.
 
 Usage::
 
@@ -13,15 +13,19 @@ a shared machine; wall-clock times were up to 4x larger at a load of 8 on 2 core
 * ``2007 SVD``: the 2007 program's analysis re-implemented from its description
   (``benchmarks/legacy2007.py``): the dense rigidity matrix of the frame and a full
   ``numpy.linalg.svd``, whose zero singular values give the DOF;
-* ``analyze``: :func:`linkage_widget.rigidity.analyze` (dense SVD, pebble game,
-  second-order test);
-* ``sparse``: :func:`linkage_widget.sparse_rank.sparse_rank_report` (counts, gap);
-* ``+bases``: the same plus the first 50 kernel vectors and stresses.
+* ``dense``: ``analyze(method="dense")``, the reference path (dense SVD, pebble game,
+  second-order test), the only one before issue 14;
+* ``analyze``: :func:`linkage_widget.rigidity.analyze` as it runs by default (sparse
+  inertia above 40 000 entries ``2n * c``, counts, status, explanation; bases lazy);
+* ``counts``: :func:`linkage_widget.sparse_rank.sparse_rank_report` alone (rank, DOF,
+  stress count and gap, ``rtol="auto"``);
+* ``+shown``: ``analyze`` plus what the widget draws of it: ``velocity_basis`` (the
+  trivial motions and up to 50 flexes), ``stresses`` (up to 50), ``rod_stress``.
 
 The dense columns are skipped above ``--dense-max`` joints (default 2 000: a dense
-``2n x 2n`` SVD there takes minutes and gigabytes) and printed as ``-``. The DOF
-and stress counts of the sparse route are checked against the dense ones wherever
-both ran (``ok``). Last, the incremental pebble game: one ``add_edge`` against a
+``2n x 2n`` SVD there takes minutes and gigabytes) and printed as ``-``. DOF, stress
+count and status of ``analyze`` are checked against the dense path wherever both ran
+(``ok``). Last, the incremental pebble game: one ``add_edge`` against a
 full game on the largest ladder. A script that prints figures, not a test.
 """
 
@@ -92,32 +96,35 @@ def svd_2007(link: Linkage) -> int:
     return 2 * link.n_vertices - int(np.sum(sv > RANK_RTOL * sv[0]))
 
 
-def with_bases(link: Linkage):
-    rep = sparse_rank_report(link)
-    rep.kernel(50)
-    rep.stresses(50)
+def shown(link: Linkage):
+    """``analyze`` and what the widget shows of it: the velocity basis and the stresses."""
+    rep = analyze(link)
+    _ = (rep.velocity_basis, rep.stresses, rep.rod_stress)  # computed on first access
     return rep
 
 
 def row(name: str, link: Linkage, repeat: int, dense_max: int) -> str:
     n = link.n_vertices
-    t_sparse, rep = best(lambda: sparse_rank_report(link), repeat)
-    t_bases, _ = best(lambda: with_bases(link), max(1, repeat // 2))
-    t_old = t_now = None
+    t_counts, _ = best(lambda: sparse_rank_report(link, rtol="auto"), repeat)
+    t_new, rep = best(lambda: analyze(link), repeat)
+    t_shown, _ = best(lambda: shown(link), max(1, repeat // 2))
+    t_old = t_dense = None
     check = ""
     if n <= dense_max:
         t_old, _ = best(lambda: svd_2007(link), 1 if n > 1000 else repeat)
-        t_now, dense = best(lambda: analyze(link), 1 if n > 1000 else repeat)
-        same = (dense.dof, dense.self_stresses) == (rep.dof, rep.self_stresses)
+        t_dense, dense = best(lambda: analyze(link, method="dense"), 1 if n > 500 else repeat)
+        same = (dense.dof, dense.self_stresses, dense.status) == (
+            rep.dof, rep.self_stresses, rep.status)  # fmt: skip
         check = "ok" if same else f"DIFFERS (dense {dense.dof}/{dense.self_stresses})"
 
     def cell(x):
         return f"{x:10.1f}" if x is not None else f"{'-':>10}"
 
-    ratio = f"{t_old / t_sparse:8.1f}x" if t_old else f"{'-':>9}"
+    ratio = f"{t_old / t_new:8.1f}x" if t_old else f"{'-':>9}"
     return (
-        f"{name:<22}{n:>7}{cell(t_old)}{cell(t_now)}{cell(t_sparse)}{cell(t_bases)}{ratio}"
-        f"  dof {rep.dof:<6} s {rep.self_stresses:<6} {rep.status[:12]:<12} {check}"
+        f"{name:<22}{n:>7}{cell(t_old)}{cell(t_dense)}{cell(t_new)}{cell(t_counts)}"
+        f"{cell(t_shown)}{ratio}  dof {rep.dof:<6} s {rep.self_stresses:<6} "
+        f"{rep.status[:22]:<22} {check}"
     )
 
 
@@ -165,8 +172,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--dense-max", type=int, default=2000)
     args = parser.parse_args(argv)
     print(
-        f"{'case':<22}{'joints':>7}{'2007 SVD':>10}{'analyze':>10}{'sparse':>10}"
-        f"{'+bases':>10}{'2007/sp':>9}  (ms, best of {args.repeat}; '-' = dense skipped "
+        f"{'case':<22}{'joints':>7}{'2007 SVD':>10}{'dense':>10}{'analyze':>10}{'counts':>10}"
+        f"{'+shown':>10}{'2007/an':>9}  (ms, best of {args.repeat}; '-' = dense skipped "
         f"above {args.dense_max} joints)"
     )
     for name, link in cases(args.max_joints, args.quick):
