@@ -30,14 +30,22 @@ the drawing need current on every frame, at any size:
   placement (more flexes than the graph's: a grid's aligned rows, the Penrose
   files' rounded flex) fact (1) is not available: Weyl would have to keep the
   near-zero singular values below the threshold, which only a drift below
-  ``rtol`` does, so there the count is made again on every frame (still sparse,
-  milliseconds) — as it is after the joints moved far.
-* **What is reused between recounts**: the
-  :class:`~linkage_widget.constraints.ConstraintSet` (index arrays, sparsity
-  pattern, rest lengths) per structure version; the counts, the trivial-motion
-  count, the sparse report's lazily built bases and the augmented LU factor of
-  its projection per reference placement. Only the Jacobian's values, a norm and
-  the projection of the current pull are computed per frame.
+  ``rtol`` does, so there the count is made again on every frame — as it is
+  after the joints moved far.
+* **Counting again, cheaply.** A frame that Weyl's bound does not cover counts by
+  Sylvester's inertia alone (:class:`~.live_inertia.OrderedInertia`: one sparse
+  factorisation, in the fill-reducing ordering of the structural pattern computed
+  once per reference). The same count as the reference's means no singular
+  placement was crossed (between singular placements the rank does not change):
+  the reference's report, bases and gap stay. Only a different count (or no
+  inertia) makes a new reference, with the full sparse report (Lanczos check,
+  gap, bases). The readout says which: "reused", "inertia" or "recounted".
+* **What is reused**: the :class:`~linkage_widget.constraints.ConstraintSet`
+  (index arrays, sparsity pattern, rest lengths) and the pebble game per
+  structure version; per reference placement the counts, the trivial-motion
+  count, the report's lazily built bases and the augmented LU of its
+  projection, and the inertia's ordering. Per frame: the Jacobian's values, a
+  Procrustes fit and a norm, and at most one numerical factorisation.
 * **The flex the drag excites** (not the whole basis): on frames that reuse
   the count (and with at most :data:`EXCITED_MAX_DOF` flexes), the pull at the
   dragged joint projected on :math:`\ker A`
@@ -71,7 +79,8 @@ import numpy as np
 from ..constraints import ConstraintSet
 from ..model import Linkage
 from ..second_order import RANK_RTOL, trivial_motions
-from ..sparse_rank import SparseRankReport, sparse_rank_report
+from ..sparse_rank import SparseRankReport, sigma_max_estimate, sparse_rank_report
+from .live_inertia import OrderedInertia
 
 __all__ = [
     "ARROW_DRIFT",
@@ -119,6 +128,10 @@ class LiveState:
         Seconds this frame's analysis took (wall clock: what the frame waits).
     cpu : float
         CPU seconds of the process meanwhile (robust on a loaded machine).
+    kind : str
+        ``"reused"`` (Weyl bound, no factorisation), ``"inertia"`` (one factorisation
+        in the kept ordering found the reference's count) or ``"recounted"`` (a new
+        reference: the full sparse report).
     method : str
         The sparse report's method, or "reused (Weyl bound ...)".
     """
@@ -135,6 +148,7 @@ class LiveState:
     cost: float
     method: str
     cpu: float = 0.0
+    kind: str = "recounted"
 
     def lines(self, behind: int) -> list[str]:
         """Readout lines; ``behind`` frames drawn since this analysis."""
@@ -143,7 +157,7 @@ class LiveState:
             if behind > 0
             else f"analysis live: frame {self.frame}"
         )
-        how = "reused" if self.reused else "recounted"
+        how = self.kind
         return [
             f"DOF {self.dof} = {self.trivial_dof} trivial + {self.internal_dof} internal",
             f"self-stresses: {self.self_stresses}",
@@ -171,6 +185,7 @@ class _Reference:
         self.budget = 0.5 * min(room) / (1.0 + tol) if ok else 0.0
         self.arrow_budget = ARROW_DRIFT * above if ok else 0.0  # type: ignore[operator]
         self.positions: np.ndarray = np.zeros((0, 2))
+        self.inertia = OrderedInertia(True)
 
 
 class LiveAnalyst:
@@ -180,7 +195,8 @@ class LiveAnalyst:
         self.state: LiveState | None = None
         self.version = -1  # structure version of the kept symbolic data
         self.drawn = 0  # frames drawn so far (the session counts them)
-        self.recounts = 0  # sparse counts made (tests: reuse must skip most)
+        self.recounts = 0  # full sparse reports made (tests: reuse must skip most)
+        self.inertia_counts = 0  # follow-up counts by the inertia alone
         self._cs: ConstraintSet | None = None
         self._ref: _Reference | None = None
         self._next = 0  # throttled: first frame that may analyse again
@@ -227,21 +243,34 @@ class LiveAnalyst:
             rot, moved = _procrustes(ref.positions, linkage.vertices)
             drift = float(np.linalg.norm(values - self._cs.jacobian_values(moved)))
         reused = ref is not None and drift <= ref.budget
-        if not reused:
+        kind = "reused" if reused else "inertia"
+        if not reused and not self._same_count(linkage, ref):
             ref = self._recount(linkage, values, generic_rank)
-            drift, rot = 0.0, np.eye(2)
+            drift, rot, kind = 0.0, np.eye(2), "recounted"
         assert ref is not None
         motion = motion or Motion()
         stale = drift > ref.arrow_budget and drift > 0
-        if (stale or not reused) and motion.step is not None:
+        if (stale or kind == "recounted") and motion.step is not None:
             # A stale kernel, or a fresh one not built yet (its refinement is a second
             # factorisation): the frame's own step is the excited flex, at no cost.
             motion = Motion(None, motion.step, motion.arrows, motion.stresses)
-        state = self._state(linkage, ref, frame, motion, (reused, drift, values, rot), t0)
+        state = self._state(linkage, ref, frame, motion, (kind, drift, values, rot), t0)
         self.state = state
         if linkage.n_vertices > LIVE_SYNC_MAX_JOINTS:
             self._next = frame + max(1, math.ceil(state.cost / LIVE_FRAME_BUDGET_S))
         return state
+
+    def _same_count(self, linkage: Linkage, ref: _Reference | None) -> bool:
+        """Whether the inertia alone, in the kept ordering, finds the reference's count."""
+        if ref is None or self._cs is None:
+            return False
+        a = self._cs.jacobian(linkage.vertices)
+        smax = sigma_max_estimate(a)
+        counted = ref.inertia.count(a, RANK_RTOL * smax) if smax > 0 else None
+        r = ref.report
+        same = counted == (r.self_stresses if ref.inertia.stress_side else r.dof)
+        self.inertia_counts += 1
+        return same
 
     def _recount(
         self, linkage: Linkage, values: np.ndarray, generic_rank: int | None
@@ -255,6 +284,7 @@ class LiveAnalyst:
         generic = report.rank + 1 if generic_rank is None else generic_rank
         self._ref = _Reference(report, values, trivial, generic)
         self._ref.positions = frozen.vertices.copy()
+        self._ref.inertia = OrderedInertia(report.n_constraints <= 2 * report.n_vertices)
         self.recounts += 1
         return self._ref
 
@@ -264,20 +294,23 @@ class LiveAnalyst:
         ref: _Reference,
         frame: int,
         motion: Motion,
-        how: tuple[bool, float, np.ndarray, np.ndarray],
+        how: tuple[str, float, np.ndarray, np.ndarray],
         t0: tuple[float, float],
     ) -> LiveState:
-        reused, drift, values, rot = how
+        kind, drift, values, rot = how
         r = ref.report
         trivial = min(ref.trivial, r.dof)
         excited = _excited(linkage, r, motion, rot) if motion.arrows else None
         stress = self._stress(linkage, r, values) if motion.stresses else None
         smax = r.sigma_max if r.sigma_max > 0 else 1.0
-        method = f"reused (Weyl bound, drift {drift / smax:.1e})" if reused else r.method
+        method = {
+            "reused": f"reused (Weyl bound, drift {drift / smax:.1e})",
+            "inertia": "inertia in the kept ordering: the reference's count",
+        }.get(kind, r.method)
         return LiveState(
             frame, r.dof, trivial, r.dof - trivial, r.self_stresses, excited, stress,
-            reused, drift / smax, time.perf_counter() - t0[0], method,
-            time.process_time() - t0[1],
+            kind == "reused", drift / smax, time.perf_counter() - t0[0], method,
+            time.process_time() - t0[1], kind,
         )  # fmt: skip
 
     def _stress(

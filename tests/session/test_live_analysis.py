@@ -18,6 +18,7 @@ from linkage_widget.rigidity import RANK_RTOL, generic_analysis
 from linkage_widget.session import LinkageSession
 from linkage_widget.session.document import Document
 from linkage_widget.session.live import ARROW_DRIFT, LIVE_SYNC_MAX_JOINTS
+from linkage_widget.session.live_inertia import OrderedInertia
 
 
 def grid(nx: int, ny: int, brace_every: int = 7, jitter: float = 0.0, seed: int = 0) -> Linkage:
@@ -260,3 +261,34 @@ def test_the_scene_draws_the_games_redundant_rods():
     s.refresh()
     assert s._scene_state().redundant_rods.tolist() == full_game(s.linkage)[1].tolist()
     assert s.document.replays == 1
+
+
+# ------------------------------------------------- follow-up counts: the kept ordering
+def test_the_inertia_in_the_kept_ordering_counts_as_the_dense_svd():
+    # The ordering is made at the aligned grid (zero entries along the axes) and kept for
+    # placements where those entries are not zero: the count must still be right.
+    link = grid(9, 7)
+    cs = ConstraintSet.from_linkage(link)
+    rng = np.random.default_rng(5)
+    for side in (False, True):
+        counter = OrderedInertia(stress_side=side)
+        for k in range(4):
+            moved = link.copy()
+            moved.set_positions(link.vertices + 0.05 * k * rng.standard_normal(link.vertices.shape))
+            a = cs.jacobian(moved.vertices)
+            smax = np.linalg.norm(a.toarray(), 2)
+            dof, stresses = dense_counts(moved)
+            assert counter.count(a, RANK_RTOL * smax) == (stresses if side else dof)
+
+
+def test_a_drag_between_singular_placements_counts_by_inertia_only():
+    s = LinkageSession(grid(12, 10))
+    kinds = []
+    for _ in drag_frames(s, s.linkage.n_vertices - 1, 6):
+        live = s.live_analysis
+        if live is not None:
+            kinds.append(live.kind)
+            assert (live.dof, live.self_stresses) == dense_counts(s.linkage)
+            assert f"({live.kind}, " in s.readout()[-1]
+    assert kinds[0] == "recounted" and set(kinds[1:]) <= {"inertia", "reused"}
+    assert s._live_analyst.recounts == 1
