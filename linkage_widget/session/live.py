@@ -40,6 +40,11 @@ the drawing need current on every frame, at any size:
   the reference's report, bases and gap stay. Only a different count (or no
   inertia) makes a new reference, with the full sparse report (Lanczos check,
   gap, bases). The readout says which: "reused", "inertia" or "recounted".
+  The tolerance is ``analyze``'s (:data:`LIVE_RTOL`, scale-aware). The inertia
+  of the squared matrix resolves relative thresholds only down to
+  :data:`~linkage_widget.sparse_rank.INERTIA_RTOL` (1e-7): below, it counts at
+  1e-7, which gives the reference's count only when the reference saw no
+  singular value up to 3e-7 above its threshold (else every frame recounts).
 * **What is reused**: the :class:`~linkage_widget.constraints.ConstraintSet`
   (index arrays, sparsity pattern, rest lengths) and the pebble game per
   structure version; per reference placement the counts, the trivial-motion
@@ -78,14 +83,21 @@ import numpy as np
 
 from ..constraints import ConstraintSet
 from ..model import Linkage
-from ..second_order import RANK_RTOL, trivial_motions
-from ..sparse_rank import SparseRankReport, sigma_max_estimate, sparse_rank_report
+from ..second_order import trivial_motions
+from ..sparse_rank import (
+    INERTIA_RTOL,
+    MARGIN_MIN,
+    SparseRankReport,
+    sigma_max_estimate,
+    sparse_rank_report,
+)
 from .live_inertia import OrderedInertia
 
 __all__ = [
     "ARROW_DRIFT",
     "EXCITED_MAX_DOF",
     "LIVE_FRAME_BUDGET_S",
+    "LIVE_RTOL",
     "LIVE_SYNC_MAX_JOINTS",
     "LiveAnalyst",
     "LiveState",
@@ -93,6 +105,8 @@ __all__ = [
     "STRESS_DRIFT",
 ]
 
+#: The rank tolerance: analyze's default (scale-aware: round-off, or the data's rounding).
+LIVE_RTOL = "auto"
 #: Up to this many joints the live analysis runs on every drawn frame, whatever it costs.
 LIVE_SYNC_MAX_JOINTS = 5000
 #: Above it, the analysis runs every k frames, k = ceil(cost / budget).
@@ -183,6 +197,12 @@ class _Reference:
         # No singular value seen above (inertia only): nothing certifies reuse.
         ok = above is not None and report.decided
         self.budget = 0.5 * min(room) / (1.0 + tol) if ok else 0.0
+        # The inertia resolves relative thresholds down to INERTIA_RTOL only: it counts at
+        # the probe, which gives the reference's count when no singular value lies between.
+        probe = max(tol, INERTIA_RTOL)
+        rel_above = report.sigma_above
+        clear = probe == tol or (rel_above is not None and rel_above >= MARGIN_MIN * probe)
+        self.probe: float | None = probe if report.decided and clear else None
         self.arrow_budget = ARROW_DRIFT * above if ok else 0.0  # type: ignore[operator]
         self.positions: np.ndarray = np.zeros((0, 2))
         self.inertia = OrderedInertia(True)
@@ -266,7 +286,9 @@ class LiveAnalyst:
             return False
         a = self._cs.jacobian(linkage.vertices)
         smax = sigma_max_estimate(a)
-        counted = ref.inertia.count(a, RANK_RTOL * smax) if smax > 0 else None
+        if ref.probe is None or smax <= 0:
+            return False
+        counted = ref.inertia.count(a, ref.probe * smax)
         r = ref.report
         same = counted == (r.self_stresses if ref.inertia.stress_side else r.dof)
         self.inertia_counts += 1
@@ -279,7 +301,7 @@ class LiveAnalyst:
         # No copy (validating a copy costs more than the count): the live state reads
         # only the kernel and stresses of the report, never its linkage's positions later.
         frozen = linkage
-        report = sparse_rank_report(frozen, rtol=RANK_RTOL, n_flexes=50)
+        report = sparse_rank_report(frozen, rtol=LIVE_RTOL, n_flexes=50)
         trivial = trivial_motions(frozen.vertices, frozen.pinned).shape[1]
         generic = report.rank + 1 if generic_rank is None else generic_rank
         self._ref = _Reference(report, values, trivial, generic)
