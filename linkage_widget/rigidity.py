@@ -157,18 +157,18 @@ def generic_analysis(linkage: Linkage) -> tuple[int, np.ndarray]:
         linkage.n_vertices,
         *(x.tobytes() for x in (linkage.rods, linkage.angles, linkage.pinned)),
     )
-    if key not in _GENERIC:
+    entry = _GENERIC.get(key)
+    if entry is None:
         edges = [*linkage.rods.tolist(), *linkage.angles[:, 1:].tolist()]
         accepted, rank = pinned_pebble_game(linkage.n_vertices, edges, linkage.pinned.tolist())
-        while len(_GENERIC) >= GENERIC_CACHE_SIZE:
-            _GENERIC.pop(next(iter(_GENERIC)))  # the oldest graph
-        _GENERIC[key] = (rank, ~accepted[: linkage.n_rods])
-    rank, redundant = _GENERIC[key]
-    return rank, redundant.copy()
+        if len(_GENERIC) >= GENERIC_CACHE_SIZE:
+            _GENERIC.clear()  # simple and thread-safe: the session's worker analyses too
+        _GENERIC[key] = entry = (rank, ~accepted[: linkage.n_rods])
+    return entry[0], entry[1].copy()
 
 
 #: The pebble game depends on the graph only, not on the placement: a drag (or a
-#: repeated analysis) reuses it. Graphs kept, oldest dropped first.
+#: repeated analysis) reuses it. Graphs kept before the cache starts afresh.
 GENERIC_CACHE_SIZE = 8
 _GENERIC: dict[tuple[Any, ...], tuple[int, np.ndarray]] = {}
 
