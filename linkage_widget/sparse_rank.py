@@ -62,17 +62,17 @@ data: a Laman framework at integer coordinates with smallest singular value 1.2e
 is then infinitesimally rigid, as PyRigi's exact rank says (1e-7 calls it flexible).
 
 Measurements (``benchmarks/bench_analysis.py``: CPU ms, one BLAS thread, best of 3,
-one process; "2007" is a dense full SVD of the 2007 rigidity matrix; counts agree
-with the dense path wherever it ran):
+one process; "2007": a dense SVD of the 2007 matrix; "dense": ``analyze``'s dense path;
+counts agree with it wherever it ran; analyze itself: docs/benchmarks.md):
 
 ==================  ======  ========  ========  ======  =======
-case                joints  2007 SVD  analyze   counts  + bases
+case                joints  2007 SVD  dense     counts  + bases
 ==================  ======  ========  ========  ======  =======
-penrose3t              211        35        76     7.7     17
-penrose4t              571       511       999     8.3     36
-ladder                2000    25 369    26 463     8.0     32
+penrose3t              211        35        44     7.7     17
+penrose4t              571       511       707     8.3     36
+ladder                2000    25 369    23 210     8.0     32
 ladder               20000         -         -      73    561
-grid 22 x 22           484       251    31 515     5.6     28
+grid 22 x 22           484       251       311     5.6     28
 grid 141 x 141       19881         -         -     114  4 887
 ==================  ======  ========  ========  ======  =======
 
