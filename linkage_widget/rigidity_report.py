@@ -58,6 +58,11 @@ class DenseSource:
         """All singular values, descending."""
         return self.inf.singular_values
 
+    def excited(self, v: np.ndarray) -> np.ndarray:
+        r"""The part of ``v`` (2n,) in :math:`\ker A`."""
+        k = np.column_stack([self.inf.trivial, self.inf.flexes])
+        return k @ (k.T @ v)
+
 
 class SparseSource:
     """Bases of the sparse path, from a :class:`~linkage_widget.sparse_rank.SparseRankReport`."""
@@ -77,6 +82,10 @@ class SparseSource:
     def stresses(self, k: int) -> np.ndarray:
         """The first ``k`` self-stresses, (k, c)."""
         return self.rep.stresses(k)
+
+    def excited(self, v: np.ndarray) -> np.ndarray:
+        r"""The part of ``v`` (2n,) in :math:`\ker A` (no basis beyond the shown flexes)."""
+        return self.rep.excited_motion(v)
 
     def stress_part(self, r: np.ndarray) -> np.ndarray:
         r"""The part of ``r`` (c,) in :math:`\ker A^T`, without a stress basis (one projection)."""
@@ -177,6 +186,19 @@ class RigidityReport:
         if self._source is None or k <= 0:
             return np.zeros((0, self.n_constraints))
         return self._source.stresses(k)
+
+    def excited_motion(self, velocity: Any) -> np.ndarray:
+        r"""The part of a drag ``velocity`` (n, 2) in :math:`\ker A`: the motion it excites.
+
+        Orthogonal projection onto the infinitesimal motions (trivial and internal), from
+        the dense kernel or, on the sparse route, without computing all the flexes.
+        """
+        v = np.asarray(velocity, dtype=float)
+        if v.size != 2 * self.n_vertices:
+            raise ValueError(f"velocity must have shape ({self.n_vertices}, 2), got {v.shape}")
+        if self._source is None or self.dof == 0:
+            return np.zeros((self.n_vertices, 2))
+        return np.asarray(self._source.excited(v.reshape(-1))).reshape(self.n_vertices, 2)
 
     @cached_property
     def velocity_basis(self) -> np.ndarray:  # noqa: D102 (documented in the class)

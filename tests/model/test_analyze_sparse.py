@@ -180,3 +180,18 @@ def test_large_random_laman_is_infinitesimally_rigid_or_says_near_singular():
     ill = analyze(Linkage(rng.uniform(0, 100, size=(2000, 2)), rods))
     assert ill.status == "undecided"
     assert ill.explanation.startswith("Near-singular, undecided"), ill.explanation
+
+
+@pytest.mark.parametrize("name", ["penrose3t.txt", "penrose4.txt"])
+def test_excited_motion_is_the_same_on_both_routes(name):
+    """What a drag excites: the projection onto ker A, equal on the dense and sparse routes."""
+    link = Linkage.load(reference_linkage(name))
+    drag = np.random.default_rng(3).standard_normal((link.n_vertices, 2))
+    dense = analyze(link, method="dense")
+    want = dense.velocity_basis.reshape(dense.dof, -1)
+    want = (want.T @ (want @ drag.reshape(-1))).reshape(drag.shape)
+    got = analyze(link, method="sparse").excited_motion(drag)
+    assert np.abs(dense.excited_motion(drag) - want).max() <= 1e-12 * np.abs(drag).max()
+    assert np.abs(got - want).max() <= 1e-8 * np.abs(drag).max()
+    with pytest.raises(ValueError, match="velocity must have shape"):
+        dense.excited_motion(drag[:-1])
