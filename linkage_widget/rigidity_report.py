@@ -229,14 +229,25 @@ class RigidityReport:
         return isinstance(self._source, DenseSource)
 
     def summary_lines(self) -> list[str]:
-        """Short lines for a readout (the widget's info panel)."""
+        """Short lines for a readout (the widget's info panel).
+
+        With :attr:`mobility`, a last line states the real mobility in the words of
+        :attr:`MobilityReport.status` ("moves (certified, dimension 1)", "rigid although
+        infinitesimally flexible", "undecided", ...), never "flexible" for a placement
+        that does not move.
+        """
         gen = "generically rigid" if self.generically_rigid else "generically flexible"
-        return [
+        lines = [
             f"DOF {self.dof} = {self.trivial_dof} trivial + {self.internal_dof} internal",
             f"status: {self.status}",
             f"self-stresses: {self.self_stresses}",
             f"Maxwell count 2n-c-t: {self.maxwell_count}  (graph: {gen})",
-        ] + ([f"motion: {self.mobility.plain()}"] if self.mobility is not None else [])
+        ]
+        m = self.mobility
+        if m is not None:
+            crossing = f"; {m.branches} branches cross here" if m.branches > 1 else ""
+            lines.append(f"motion: {m.status}{crossing}")
+        return lines
 
     def __str__(self) -> str:
         return "\n".join([*self.summary_lines(), self.explanation])
