@@ -33,9 +33,8 @@ removed. :func:`mobility` decides it by the first test that applies:
    tells how many of them extend to motions (the rank of the landing
    displacements).
 
-The dimension never exceeds ``d``: the rows of :math:`A(p)` that are
-independent define a manifold of dimension ``d`` (plus trivial) containing the
-set near :math:`p`.
+The dimension never exceeds ``d``: the independent rows of :math:`A(p)` define a
+manifold of dimension ``d`` (plus trivial) containing the set near :math:`p`.
 """
 
 from __future__ import annotations
@@ -56,6 +55,7 @@ from .second_order import (
     decide_second_order,
     ground_rows,
     infinitesimal,
+    require_linkage,
     stress_energy_forms,
     trivial_motions,
 )
@@ -211,7 +211,7 @@ def mobility(
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     rtol = _checks.positive(rtol, "rtol")
-    cs = ConstraintSet.from_linkage(linkage)
+    cs = ConstraintSet.from_linkage(require_linkage(linkage, "mobility"))
     p = as_flat(linkage.vertices)
     inf = infinitesimal(cs.jacobian(p), p, linkage.pinned, rtol=rtol)
     return mobility_from(linkage, cs, inf, method=method, rtol=rtol, seed=seed)

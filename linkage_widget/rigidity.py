@@ -95,6 +95,7 @@ from .second_order import (
     decide_second_order,
     ground_rows,
     infinitesimal,
+    require_linkage,
     trivial_motions,
 )
 from .sparse_rank import MARGIN_MIN, scale_aware_rtol, sigma_max_estimate, sparse_rank_report
@@ -288,7 +289,7 @@ def analyze(
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    cs = ConstraintSet.from_linkage(linkage)
+    cs = ConstraintSet.from_linkage(require_linkage(linkage, "analyze"))
     p = as_flat(linkage.vertices).copy()
     n, c = linkage.n_vertices, cs.n_constraints
     a = cs.jacobian(p)

@@ -62,6 +62,7 @@ __all__ = [
     "ground_rows",
     "infinitesimal",
     "prestress_stable",
+    "require_linkage",
     "second_order_rigid",
     "stress_energy_forms",
     "tangent_cone",
@@ -74,6 +75,13 @@ RANK_RTOL = 1e-7
 SINGLE_THREAD_SIZE = 40_000
 #: Extra second derivative of extra rows: ``(u, v) -> (r,)``.
 ExtraSecond = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def require_linkage(linkage: Any, where: str) -> Linkage:
+    """``linkage`` itself, or a TypeError naming ``where`` when it is no :class:`Linkage`."""
+    if not isinstance(linkage, Linkage):
+        raise TypeError(f"{where}: linkage must be a Linkage, got {type(linkage).__name__}")
+    return linkage
 
 
 def trivial_motions(positions: Any, pinned: Any = ()) -> np.ndarray:
@@ -401,7 +409,7 @@ def tangent_cone(
     (True, 2, 2, 1)
     """
     tol = max(_checks.positive(rtol, "rtol"), flex_rtol or 0.0)
-    cs = constraints if constraints is not None else ConstraintSet.from_linkage(linkage)
+    cs = constraints or ConstraintSet.from_linkage(require_linkage(linkage, "tangent_cone"))
     p = as_flat(linkage.vertices if positions is None else positions)
     a = cs.jacobian(p).toarray()
     if extra_rows is not None:
@@ -444,7 +452,7 @@ def second_order_rigid(linkage: Linkage, *, rtol: float = RANK_RTOL) -> bool | N
     True
     """
     rtol = _checks.positive(rtol, "rtol")
-    cs = ConstraintSet.from_linkage(linkage)
+    cs = ConstraintSet.from_linkage(require_linkage(linkage, "second_order_rigid"))
     p = as_flat(linkage.vertices)
     inf = infinitesimal(cs.jacobian(p), p, linkage.pinned, rtol=rtol)
     return decide_second_order(linkage, cs, inf)[0]

@@ -230,3 +230,11 @@ def test_square_grid_with_a_pinned_straight_row():
     assert (rep.internal_dof, rep.self_stresses, rep.status) == (2 * k - 3, 1, "flexible")
     report = mobility(grid)
     assert (report.dimension, report.branches) == (k - 1, 1)
+
+
+@pytest.mark.parametrize("bad", ["x", None, np.zeros((3, 2))])
+def test_mobility_and_analyze_of_a_non_linkage_name_the_function(bad):
+    # they raised AttributeError ('str' object has no attribute 'vertices') before
+    for fn, name in ((mobility, "mobility"), (analyze, "analyze")):
+        with pytest.raises(TypeError, match=rf"^{name}: linkage must be a Linkage, got "):
+            fn(bad)

@@ -244,3 +244,10 @@ def test_exact_and_numerical_second_order_agree_on_random_singular_placements():
         assert exact is numerical, (link.vertices.tolist(), link.rods.tolist())
         compared += 1
     assert compared >= 20
+
+
+@pytest.mark.parametrize("fn", [tangent_cone, second_order_rigid])
+def test_second_order_of_a_non_linkage_is_a_clear_type_error(fn):
+    # an AttributeError about 'vertices' before
+    with pytest.raises(TypeError, match=rf"^{fn.__name__}: linkage must be a Linkage, got str"):
+        fn("four-bar")
