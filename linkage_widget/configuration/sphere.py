@@ -333,28 +333,35 @@ def _cross(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _chain_order(linkage: Linkage) -> tuple[int, ...]:
-    """The vertices of a 4-rod path with its two ends pinned, from the lower-index end."""
+    """The vertices of a 4-rod path with its two ends pinned, from the lower-index end.
+
+    A rod between two pinned joints (the frame drawn as a ground rod) never moves and is
+    left out of the chain.
+    """
     if not isinstance(linkage, Linkage):
         raise TypeError(f"linkage must be a Linkage, got {type(linkage).__name__}")
+    pinned = np.zeros(linkage.n_vertices, bool)
+    pinned[linkage.pinned] = True
+    rods = linkage.rods[~pinned[linkage.rods].all(axis=1)] if linkage.n_rods else linkage.rods
     why = None
-    if linkage.n_vertices != 5 or linkage.n_rods != 4:
-        why = f"it has {linkage.n_vertices} joints and {linkage.n_rods} rods, not 5 and 4"
+    if linkage.n_vertices != 5 or len(rods) != 4:
+        why = f"it has {linkage.n_vertices} joints and {len(rods)} moving rods, not 5 and 4"
     elif linkage.n_angles:
         why = f"it has {linkage.n_angles} fixed angle(s)"
-    degree = np.bincount(linkage.rods.reshape(-1), minlength=linkage.n_vertices)
+    degree = np.bincount(rods.reshape(-1), minlength=linkage.n_vertices)
     if why is None and sorted(degree.tolist()) != [1, 1, 2, 2, 2]:
         why = "its rods do not form a single chain"
     if why is None:
-        ends = np.flatnonzero(degree == 1)
-        order = [int(ends[0])]
+        order = [int(np.flatnonzero(degree == 1)[0])]
         while len(order) < 5:
-            nxt = [int(v) for v in linkage.neighbors(order[-1]) if int(v) not in order]
+            ends = rods[(rods == order[-1]).any(axis=1)].reshape(-1).tolist()
+            nxt = [int(v) for v in ends if int(v) not in order]
             if not nxt:
                 break
             order.append(nxt[0])
         if len(order) < 5:
             why = "its rods do not form a single chain"
-        elif sorted(linkage.pinned.tolist()) != sorted([order[0], order[4]]):
+        elif sorted(np.flatnonzero(pinned).tolist()) != sorted([order[0], order[4]]):
             why = "exactly the chain's two ends must be pinned"
     if why is not None:
         raise ConfigurationError(

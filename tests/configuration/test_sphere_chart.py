@@ -17,7 +17,7 @@ import pytest
 from conftest import REPO, in_ci
 
 from linkage_widget import Linkage
-from linkage_widget.configuration import ConfigurationError, SphereChart
+from linkage_widget.configuration import ConfigurationError, SphereChart, chart_kind
 from linkage_widget.mass import mass_matrix
 
 SEED_GLOB = "002_*.txt"
@@ -250,3 +250,19 @@ def test_second_derivatives_are_the_derivatives_of_the_jacobian():
     fd = np.stack([d_phi, d_t], axis=-1)  # (k, 6, 2 (first), 2 (second))
     assert np.abs(hess - fd).max() < 1e-7 * np.abs(hess).max()
     assert np.allclose(hess, np.swapaxes(hess, -1, -2))
+
+
+def test_a_ground_rod_between_the_pinned_ends_is_still_the_sphere_chain():
+    # files often draw the frame as a rod between the two pins; it never moves, so the
+    # configuration space is the same sphere (it was charted as a torus surface before)
+    chain = SphereChart(2.6).linkage(0.3, -0.7)
+    framed = Linkage(
+        chain.vertices, rods=[(0, 4), *chain.rods.tolist()], pinned=chain.pinned.tolist()
+    )
+    found, sim = SphereChart.for_linkage(framed)
+    assert np.isclose(found.L, 2.6) and sim.order == (0, 1, 2, 3, 4)
+    assert np.allclose(found.coordinates(sim.interior(framed.vertices)), (0.3, -0.7))
+    assert chart_kind(framed) == "sphere"
+    framed.pin(2)  # a third pin still refuses
+    with pytest.raises(ConfigurationError, match="two ends must be pinned"):
+        SphereChart.for_linkage(framed)
