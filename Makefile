@@ -1,7 +1,7 @@
 # Two commands for users (the README names only these):
-#   make lab    create .venv if needed, install, open the Peaucellier notebook in JupyterLab
-#   make test   same install, plus Debian chromium, then ruff and the whole pytest suite
-# Helpers: make install | lint | chromium | help
+#   make lab    create .venv if needed, install '.[lab]', open the Peaucellier notebook in JupyterLab
+#   make test   install '.[lab,test]', plus Debian chromium, then ruff and the whole pytest suite
+# Helpers: make install | install-test | lint | chromium | help
 #
 # Variables you may override:  make test PYTEST_ARGS='-k smoke -x'
 #   PYTHON      interpreter that creates .venv (default python3, needs >= 3.11)
@@ -14,37 +14,46 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 VPY := $(VENV)/bin/python
-# pip runs only when this stamp is older than pyproject.toml (or missing)
-STAMP := $(VENV)/.linkage-widget-installed
+# pip runs only when a stamp is older than pyproject.toml (or missing); one stamp per set of
+# extras, so `make lab` never installs the test tools and `make test` adds them on top
+STAMP_LAB := $(VENV)/.linkage-widget-lab
+STAMP_TEST := $(VENV)/.linkage-widget-lab-test
 NOTEBOOK ?= notebooks/01_peaucellier.ipynb
 CHROMIUM ?= /usr/bin/chromium
 PYTEST_ARGS ?=
 # jupyter lab refuses to start as root without --allow-root
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: help lab test install lint chromium
+.PHONY: help lab test install install-test lint chromium
 
 help:
-	@echo "make lab    install into $(VENV) (first time only) and open $(NOTEBOOK) in JupyterLab"
-	@echo "make test   install, then ruff (lint, format) and the whole pytest suite (needs chromium)"
-	@echo "helpers:    make install | lint | chromium"
+	@echo "make lab    install '.[lab]' into $(VENV) (first time only) and open $(NOTEBOOK) in JupyterLab"
+	@echo "make test   install '.[lab,test]', then ruff (lint, format) and the whole pytest suite (needs chromium)"
+	@echo "helpers:    make install | install-test | lint | chromium"
 
 lab: install
 	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) $(NOTEBOOK)
 
-test: install chromium lint
+test: install-test chromium lint
 	CHROMIUM=$(CHROMIUM) $(VPY) -m pytest --durations=10 $(PYTEST_ARGS)
 
-install: $(STAMP)
+install: $(STAMP_LAB)
+
+install-test: $(STAMP_TEST)
 
 $(VPY):
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(VPY)
-	$(VPY) -m pip install -e '.[lab,test]'
+$(STAMP_LAB): pyproject.toml | $(VPY)
+	$(VPY) -m pip install -e '.[lab]'
 	touch $@
 
-lint: install
+# the test install includes the lab extra, so it also satisfies `make lab`
+$(STAMP_TEST): pyproject.toml | $(VPY)
+	$(VPY) -m pip install -e '.[lab,test]'
+	touch $@ $(STAMP_LAB)
+
+lint: install-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check linkage_widget tests benchmarks
 
