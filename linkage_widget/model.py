@@ -23,17 +23,18 @@ symbol        code name
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from os import PathLike
 from typing import Any
 
 import numpy as np
 
-from . import _checks
+from . import _checks, _linkage_checks
 from ._checks import MAX_ROD_LENGTH, MIN_ROD_LENGTH
 from .errors import LinkageFormatError
 from .io import (
     LinkageData,
+    exchange,
     format_linkage,
     parse_linkage,
     parse_linkage_bytes,
@@ -44,18 +45,6 @@ from .io import (
 # MIN_ROD_LENGTH and MAX_ROD_LENGTH live in _checks (below the file format, which
 # refuses the same rods with a line number); they are re-exported here.
 __all__ = ["Linkage", "MIN_ROD_LENGTH", "MAX_ROD_LENGTH"]
-
-
-def _as_index_array(values: Iterable[Any], width: int, what: str) -> np.ndarray:
-    arr = np.asarray(list(values) if not isinstance(values, np.ndarray) else values)
-    if arr.size == 0:
-        return np.empty((0, width), dtype=np.int64)
-    if arr.ndim != 2 or arr.shape[1] != width:
-        raise ValueError(f"{what} must be a sequence of {width}-tuples, got shape {arr.shape}")
-    if not np.issubdtype(arr.dtype, np.integer):
-        if not np.all(np.equal(np.mod(arr, 1), 0)):
-            raise ValueError(f"{what} must hold integer vertex indices")
-    return arr.astype(np.int64)
 
 
 class Linkage:
@@ -109,8 +98,8 @@ class Linkage:
         if verts.ndim != 2 or verts.shape[1] != 2:
             raise ValueError(f"vertices must have shape (n, 2), got {verts.shape}")
         self._vertices = np.array(verts, dtype=np.float64)
-        self._rods = _as_index_array(rods, 2, "rods")
-        self._angles = _as_index_array(angles, 3, "angles")
+        self._rods = _linkage_checks.as_index_array(rods, 2, "rods")
+        self._angles = _linkage_checks.as_index_array(angles, 3, "angles")
         pins = np.asarray(list(pinned) if not isinstance(pinned, np.ndarray) else pinned)
         self._pinned = pins.astype(np.int64).reshape(-1)
         self.validate()
@@ -204,13 +193,13 @@ class Linkage:
     def validate(self) -> None:
         """Check every invariant; raise ``ValueError`` naming the first violation."""
         _checks.finite_points(self._vertices, "vertex")
-        _check_indices(self._rods, self._angles, self._pinned, self.n_vertices)
-        _check_rods(self._rods, self.rod_lengths())
-        _check_angles(self._angles, self.find_rod)
+        _linkage_checks.check_indices(self._rods, self._angles, self._pinned, self.n_vertices)
+        _linkage_checks.check_rods(self._rods, self.rod_lengths())
+        _linkage_checks.check_angles(self._angles, self.find_rod)
 
     # --------------------------------------------------------------- editing
     def _check_vertex(self, i: Any) -> int:
-        return _editing_index(i, self.n_vertices, "vertex", "vertices")
+        return _linkage_checks.editing_index(i, self.n_vertices, "vertex", "vertices")
 
     def set_positions(self, positions: Any) -> None:
         """Replace all vertex positions (shape ``(n, 2)``, finite)."""
@@ -232,9 +221,9 @@ class Linkage:
             _checks.rod_length(lengths[bad], f"moving vertex {i} there: rod {bad} ({a}-{b})")
         self._vertices = new
 
-    def add_vertex(self, xy: Any) -> int:
-        """Append a vertex at ``xy``; return its index."""
-        xy = _checks.finite_point(xy, "vertex position")
+    def add_vertex(self, *xy: Any) -> int:
+        """Append a vertex at ``add_vertex(x, y)`` or ``add_vertex((x, y))``; return its index."""
+        xy = _checks.finite_point(xy[0] if len(xy) == 1 else xy, "vertex position")
         self._vertices = np.vstack([self._vertices, xy[None, :]])
         return self.n_vertices - 1
 
@@ -269,7 +258,7 @@ class Linkage:
 
     def remove_rod(self, r: int) -> None:
         """Remove rod ``r`` and every fixed angle that used it."""
-        r = _editing_index(r, self.n_rods, "rod", "rods")
+        r = _linkage_checks.editing_index(r, self.n_rods, "rod", "rods")
         i, j = self._rods[r]
         a = self._angles
         uses = (a[:, 0] == i) & np.any(a[:, 1:] == j, axis=1)
@@ -292,7 +281,7 @@ class Linkage:
 
     def remove_angle(self, a: int) -> None:
         """Remove fixed angle ``a``."""
-        a = _editing_index(a, self.n_angles, "angle", "angles")
+        a = _linkage_checks.editing_index(a, self.n_angles, "angle", "angles")
         self._angles = np.delete(self._angles, a, axis=0)
 
     def pin(self, i: int) -> None:
@@ -320,7 +309,7 @@ class Linkage:
         Fixed angles that used the rod keep their meaning: the arm now ends
         at the new midpoint vertex, which lies on the same ray.
         """
-        r = _editing_index(r, self.n_rods, "rod", "rods")
+        r = _linkage_checks.editing_index(r, self.n_rods, "rod", "rods")
         i, j = (int(v) for v in self._rods[r])
         mid = self.add_vertex(0.5 * (self._vertices[i] + self._vertices[j]))
         a = self._angles
@@ -412,62 +401,41 @@ class Linkage:
         """Write the linkage atomically (temporary file in the same folder, then rename)."""
         write_linkage(self._to_data(), path)
 
+    # ------------------------------------------------------------- exchange
+    # The conversions are io.exchange's, on plain arrays; see it for the conventions
+    # (labels, exact rational positions in PyRigi, pins and angles in networkx).
+    @classmethod
+    def from_pyrigi(cls, framework: Any, *, return_labels: bool = False) -> Any:
+        """The linkage of a planar PyRigi framework (PyRigi imported here; it is optional).
 
-# ---------------------------------------------------------------- validation steps
-def _editing_index(value: Any, count: int, name: str, items: str) -> int:
-    """An index for an editing method: ``IndexError`` (naming it) when it is not one."""
-    try:
-        return _checks.item_index(value, count, name, items)
-    except ValueError as exc:
-        raise IndexError(str(exc)) from None
+        Joint ``i`` is PyRigi's ``framework.graph.vertex_list()[i]``; with
+        ``return_labels=True`` the result is ``(linkage, labels)`` with that list. No
+        pins. A 3-D framework raises ``ValueError("3-D frameworks are not supported yet
+        ...")``; nothing is built on any error.
+        """
+        data, labels = exchange.from_pyrigi(framework)
+        link = cls(data.vertices, rods=data.rods)
+        return (link, labels) if return_labels else link
 
+    def to_pyrigi(self, labels: Any = None) -> Any:
+        """A ``pyrigi.Framework`` of the rods, at the exact rational value of each position.
 
-def _check_indices(rods: np.ndarray, angles: np.ndarray, pinned: np.ndarray, n: int) -> None:
-    """Every index of a rod, angle and pin in ``range(n)``; no vertex pinned twice."""
-    for what, arr in (("rod", rods), ("angle", angles)):
-        row = _checks.first_row_out_of_range(arr, n)
-        if row is not None:
-            raise ValueError(
-                f"{what} {row} {tuple(arr[row].tolist())}: vertex index out of range "
-                f"(there are {n} vertices)"
-            )
-    bad = _checks.first_row_out_of_range(pinned, n)
-    if bad is not None:
-        raise ValueError(f"pinned vertex {int(pinned[bad])} out of range (there are {n} vertices)")
-    if len(np.unique(pinned)) != len(pinned):
-        raise ValueError("a vertex is pinned twice")
+        ``labels[i]`` names joint ``i`` (default ``i``). Pins are dropped (PyRigi has
+        none); fixed angles raise ``ValueError``.
+        """
+        return exchange.to_pyrigi(self._to_data(), labels)
 
+    def to_networkx(self, labels: Any = None) -> Any:
+        """A ``networkx.Graph``: node attributes ``pos`` and ``pinned``, angles in ``graph``."""
+        return exchange.to_networkx(self._to_data(), labels)
 
-def _check_rods(rods: np.ndarray, lengths: np.ndarray) -> None:
-    """No rod from a vertex to itself, none twice (in either order), every length usable."""
-    if not len(rods):
-        return
-    selfloop = np.flatnonzero(rods[:, 0] == rods[:, 1])
-    if selfloop.size:
-        r = int(selfloop[0])
-        raise ValueError(f"rod {r} joins vertex {int(rods[r, 0])} to itself")
-    key = np.sort(rods, axis=1)
-    _, first, counts = np.unique(key, axis=0, return_index=True, return_counts=True)
-    if np.any(counts > 1):
-        dup = key[first[np.argmax(counts > 1)]]
-        raise ValueError(f"rod {int(dup[0])}-{int(dup[1])} appears more than once")
-    bad = _checks.first_bad_rod_length(lengths)
-    if bad is not None:
-        i, j = rods[bad].tolist()
-        _checks.rod_length(lengths[bad], f"rod {bad} ({i}-{j})")
+    @classmethod
+    def from_networkx(cls, graph: Any, positions: Any = None) -> Linkage:
+        """The linkage of a networkx graph placed by ``positions`` (mapping or ``(n, 2)`` array).
 
-
-def _check_angles(angles: np.ndarray, find_rod: Callable[[int, int], int | None]) -> None:
-    """Three distinct vertices per angle, both its rods present, no angle twice."""
-    for row, (i, j, k) in enumerate(angles.tolist()):
-        if j == k or i == j or i == k:
-            raise ValueError(f"angle {row} ({i}, {j}, {k}) repeats a vertex")
-        for arm in (j, k):
-            if find_rod(i, arm) is None:
-                raise ValueError(
-                    f"angle {row} ({i}, {j}, {k}) needs a rod {i}-{arm}, which does not exist"
-                )
-    if len(angles):
-        key = np.column_stack([angles[:, 0], np.sort(angles[:, 1:], axis=1)])
-        if len(np.unique(key, axis=0)) != len(key):
-            raise ValueError("a fixed angle appears more than once")
+        Joint ``i`` is ``list(graph.nodes)[i]``; ``positions`` defaults to the ``pos``
+        node attributes, a truthy ``pinned`` attribute pins a node. See
+        :func:`linkage_widget.io.exchange.from_networkx` for the errors.
+        """
+        data, _ = exchange.from_networkx(graph, positions)
+        return cls(data.vertices, rods=data.rods, angles=data.angles, pinned=data.pinned)

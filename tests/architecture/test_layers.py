@@ -21,6 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "linkage_widget"
 LAYERS: dict[str, int] = {
     "errors": 0,
     "_checks": 0,
+    "_linkage_checks": 0,
     "springs": 1,
     "io": 2,
     "model": 3,

@@ -1,0 +1,90 @@
+"""The model's structural checks: index arrays, rods, fixed angles and pins of a linkage.
+
+Split from :mod:`linkage_widget.model` (which calls them from ``Linkage.validate``
+and its editing methods) to keep that module short; scalar and index checks
+shared with the file format are :mod:`linkage_widget._checks`'. Every function
+raises :class:`ValueError` (``IndexError`` for an editing index) naming the
+offending item, and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from . import _checks
+
+__all__ = ["as_index_array", "check_angles", "check_indices", "check_rods", "editing_index"]
+
+
+def as_index_array(values: Iterable[Any], width: int, what: str) -> np.ndarray:
+    arr = np.asarray(list(values) if not isinstance(values, np.ndarray) else values)
+    if arr.size == 0:
+        return np.empty((0, width), dtype=np.int64)
+    if arr.ndim != 2 or arr.shape[1] != width:
+        raise ValueError(f"{what} must be a sequence of {width}-tuples, got shape {arr.shape}")
+    if not np.issubdtype(arr.dtype, np.integer):
+        if not np.all(np.equal(np.mod(arr, 1), 0)):
+            raise ValueError(f"{what} must hold integer vertex indices")
+    return arr.astype(np.int64)
+
+
+def editing_index(value: Any, count: int, name: str, items: str) -> int:
+    """An index for an editing method: ``IndexError`` (naming it) when it is not one."""
+    try:
+        return _checks.item_index(value, count, name, items)
+    except ValueError as exc:
+        raise IndexError(str(exc)) from None
+
+
+def check_indices(rods: np.ndarray, angles: np.ndarray, pinned: np.ndarray, n: int) -> None:
+    """Every index of a rod, angle and pin in ``range(n)``; no vertex pinned twice."""
+    for what, arr in (("rod", rods), ("angle", angles)):
+        row = _checks.first_row_out_of_range(arr, n)
+        if row is not None:
+            raise ValueError(
+                f"{what} {row} {tuple(arr[row].tolist())}: vertex index out of range "
+                f"(there are {n} vertices)"
+            )
+    bad = _checks.first_row_out_of_range(pinned, n)
+    if bad is not None:
+        raise ValueError(f"pinned vertex {int(pinned[bad])} out of range (there are {n} vertices)")
+    if len(np.unique(pinned)) != len(pinned):
+        raise ValueError("a vertex is pinned twice")
+
+
+def check_rods(rods: np.ndarray, lengths: np.ndarray) -> None:
+    """No rod from a vertex to itself, none twice (in either order), every length usable."""
+    if not len(rods):
+        return
+    selfloop = np.flatnonzero(rods[:, 0] == rods[:, 1])
+    if selfloop.size:
+        r = int(selfloop[0])
+        raise ValueError(f"rod {r} joins vertex {int(rods[r, 0])} to itself")
+    key = np.sort(rods, axis=1)
+    _, first, counts = np.unique(key, axis=0, return_index=True, return_counts=True)
+    if np.any(counts > 1):
+        dup = key[first[np.argmax(counts > 1)]]
+        raise ValueError(f"rod {int(dup[0])}-{int(dup[1])} appears more than once")
+    bad = _checks.first_bad_rod_length(lengths)
+    if bad is not None:
+        i, j = rods[bad].tolist()
+        _checks.rod_length(lengths[bad], f"rod {bad} ({i}-{j})")
+
+
+def check_angles(angles: np.ndarray, find_rod: Callable[[int, int], int | None]) -> None:
+    """Three distinct vertices per angle, both its rods present, no angle twice."""
+    for row, (i, j, k) in enumerate(angles.tolist()):
+        if j == k or i == j or i == k:
+            raise ValueError(f"angle {row} ({i}, {j}, {k}) repeats a vertex")
+        for arm in (j, k):
+            if find_rod(i, arm) is None:
+                raise ValueError(
+                    f"angle {row} ({i}, {j}, {k}) needs a rod {i}-{arm}, which does not exist"
+                )
+    if len(angles):
+        key = np.column_stack([angles[:, 0], np.sort(angles[:, 1:], axis=1)])
+        if len(np.unique(key, axis=0)) != len(key):
+            raise ValueError("a fixed angle appears more than once")
