@@ -21,17 +21,15 @@ removed. :func:`mobility` decides it by the first test that applies:
    :math:`p + hVc` a step :math:`h` (1 % of the rod length) along random flexes
    are projected back onto the constraints by Levenberg-Marquardt (minimum-norm
    Gauss-Newton; singular values below ``rtol`` are damped, not inverted, so
-   coordinates rounded to a few decimals do not block a motion) on the
-   Jacobian (dense normal equations, sparse LU for large linkages), with the
-   rigid motions fixed by the slice :math:`T^T (q - p) = 0`. If every
-   projection falls back to :math:`p`, no motion is found: dimension 0, not
-   proved. Else the landing directions, clustered up to sign, are the branch
-   lines (replaced by the nearest line of the second-order tangent cone,
-   :func:`~linkage_widget.second_order.tangent_cone`, when there is one). A
-   branch's dimension is at most the number of flexes at a point where it
-   landed; when that is more than one, a second round of samples from there
-   tells how many of them extend to motions (the rank of the landing
-   displacements).
+   coordinates rounded to a few decimals do not block a motion; dense normal
+   equations, sparse LU for large linkages), the rigid motions fixed by the slice
+   :math:`T^T (q - p) = 0`. If every projection falls back to :math:`p`, no motion
+   is found, which proves nothing: ``"undecided"`` (as ``analyze`` says). Else the
+   landing directions, clustered up to sign, are the branch lines (the nearest
+   lines of :func:`~linkage_widget.second_order.tangent_cone` when it has them). A
+   branch's dimension is at most the number of flexes where it landed; when that is
+   more than one, a second round of samples from there tells how many extend to
+   motions (the rank of the landing displacements).
 
 The dimension never exceeds ``d``: the independent rows of :math:`A(p)` define a
 manifold of dimension ``d`` (plus trivial) containing the set near :math:`p`.
@@ -257,6 +255,8 @@ def mobility_from(
         return _report(None, 0, none, False, "sympy-groebner", d, _UNDECIDED)
     if exact is not None:
         text += f" The exact computation bounds it by {exact} (its complex dimension)."
+    if not dimension:  # no motion found proves nothing: "undecided", as analyze says
+        dimension, directions = None, none
     return _report(dimension, branches, directions, False, "numerical-sampling", d, text)
 
 
@@ -305,8 +305,8 @@ def _numerical_text(dimension: int, branches: int, d: int) -> str:
     if dimension == 0:
         return (
             f"Every placement a small step along the {d} infinitesimal flex"
-            f"{'es' * (d != 1)} projects back onto this one: no motion found "
-            "(numerically, not proved)."
+            f"{'es' * (d != 1)} projects back onto this one: no motion found, but that "
+            "proves nothing (undecided)."
         )
     lines = f" on {branches} branches that cross here" if branches > 1 else ""
     return (

@@ -72,8 +72,15 @@ def test_status_strings():
     # irrational coordinates: no exact route, and four flexes leave the second order open
     k33 = Linkage(K33.vertices * np.sqrt(2.0), rods=K33.rods)
     assert mobility(k33, method="exact").status == "undecided"
+    # sampling finds no motion, which proves nothing: undecided, as analyze says (it said
+    # "rigid although infinitesimally flexible" beside analyze's "undecided" before)
     loose = mobility(k33)
-    assert (loose.status, loose.certified) == ("rigid although infinitesimally flexible", False)
+    assert (loose.status, loose.dimension, loose.certified) == ("undecided", None, False)
+    assert loose.method == "numerical-sampling" and "no motion found" in loose.explanation
+    assert loose.plain().startswith("undecided")
+    report = analyze(k33, with_mobility=True)
+    assert report.status == "undecided"
+    assert report.summary_lines()[-1] == "motion: undecided"
 
 
 def test_methods_say_what_was_done():
