@@ -17,7 +17,17 @@ from traitlets import HasTraits
 
 from ..session import DEFAULT_FILE, PARAMETER_RANGES, STEP_SLIDER, TOOL_TIPS, TOOLS
 
-__all__ = ["BUTTONS", "CHECKS", "SLIDERS", "TOGGLES", "Controls", "ControlsState", "readout_html"]
+__all__ = [
+    "BUTTONS",
+    "CHECKS",
+    "SLIDERS",
+    "TOGGLES",
+    "Controls",
+    "ControlsState",
+    "SliderLink",
+    "nearest_step",
+    "readout_html",
+]
 
 #: Buttons: name, label, tooltip, action kind (the toolbar row, then the file row).
 BUTTONS = (
@@ -226,8 +236,7 @@ def _slider(session: HasTraits, name: str, text: str) -> W.FloatSlider:
     else:
         (lo, hi, step), extra = PARAMETER_RANGES[name], {}
     slider = W.FloatSlider(
-        value=value,
-        min=min(lo, value),  # a value beyond the range widens it (as _link_slider does)
+        min=min(lo, value),  # a value beyond the range widens it (as SliderLink.show does)
         max=max(hi, value),
         step=step,
         description=text,
@@ -235,7 +244,7 @@ def _slider(session: HasTraits, name: str, text: str) -> W.FloatSlider:
         **extra,
     )
     slider.add_class("linkage-" + name.replace("_", "-"))
-    _link_slider(session, name, slider)
+    SliderLink(session, name, slider)
     return slider
 
 
@@ -245,43 +254,89 @@ def _set_step_range(s: W.FloatSlider, mode: str, value: float) -> None:
     One message (``hold_sync``), step first: a browser slider that got the new range with
     the old step (0.05) snapped the dynamic time step 1/60 to the range's end, 0.001, and
     sent that back, so every switch to dynamic mode ran 17 times slower than real time.
+    The value shown is the nearest step of the new grid (the trait keeps ``value``).
     """
     lo, hi, step, fmt, tip = STEP_SLIDER[mode]
+    link: SliderLink = s.linkage_link  # type: ignore[attr-defined]
     with s.hold_sync():
-        s.step = step
-        # widen first so that the value is never clamped
-        s.min, s.max = min(s.min, lo, value), max(s.max, hi, value)
-        s.min, s.max = min(lo, value), max(hi, value)
-        s.readout_format, s.tooltip = fmt, tip
+        link.busy = True  # a value clamped by the new range is no user's move
+        try:
+            s.step = step
+            # widen first so that the value is never clamped
+            s.min, s.max = min(s.min, lo, value), max(s.max, hi, value)
+            s.min, s.max = min(lo, value), max(hi, value)
+            s.readout_format, s.tooltip = fmt, tip
+        finally:
+            link.busy = False
+        link.show(value)  # the nearest step of the new grid
 
 
-def _link_slider(obj: HasTraits, name: str, slider: W.FloatSlider) -> None:
-    """Kernel-side two-way link of ``slider.value`` and the trait ``name``.
+def nearest_step(slider: W.FloatSlider, value: float) -> float:
+    r"""The value ``slider`` can show nearest to ``value``: ``min + k * step``, or an end.
 
-    Unlike ``ipywidgets.link``, a trait value beyond the slider's range widens
-    the range instead of being clamped back into the trait by the slider, and a value
-    the slider only rounded to its step does not come back into the trait.
+    .. math:: s = \min\bigl(\max,\ m + \operatorname{round}((v - m)/h)\,h\bigr)
+
+    with ``m`` the slider's min and ``h`` its step; a value at either end (a range widened
+    to hold it) is shown as it is. Rounded to 12 decimals so that ``0.05 * 3`` is 0.15.
+    """
+    lo, hi, h = slider.min, slider.max, slider.step
+    if value <= lo or value >= hi or not h:
+        return min(max(value, lo), hi)
+    return min(hi, round(lo + round((value - lo) / h) * h, 12))
+
+
+class SliderLink:
+    """Two-way link of a slider's value and the trait ``name``; the trait keeps what code set.
+
+    A browser slider snaps a value between its steps and sends the snapped value back, so
+    with ``ipywidgets.link`` ``w.gravity = 9.81`` became 10.0 once shown. Here the kernel
+    sends the slider the nearest step itself (:func:`nearest_step`: the browser has nothing
+    to snap and nothing to send back) and the trait keeps the exact value; a value from
+    the slider other than the one last sent is a user's move and goes into the trait.
+    A trait value beyond the slider's range widens the range instead of being clamped.
     """
 
-    def to_slider(change: Any) -> None:
-        v = change["new"]
-        with slider.hold_sync():  # range and value in one message: no snap in between
-            if v > slider.max:
-                slider.max = v
-            if v < slider.min:
-                slider.min = v
-            if slider.value != v:
-                slider.value = v
+    def __init__(self, obj: HasTraits, name: str, slider: W.FloatSlider) -> None:
+        self.obj, self.name, self.slider = obj, name, slider
+        self.sent = float("nan")  # the value last put on the slider by the kernel
+        self.busy = False  # True while the kernel itself sets slider.value
+        slider.linkage_link = self  # type: ignore[attr-defined]  # for _set_step_range
+        self.show(getattr(obj, name))
+        obj.observe(self._to_slider, names=name)
+        slider.observe(self._to_trait, names="value")
 
-    def to_trait(change: Any) -> None:
-        new, old = change["new"], getattr(obj, name)
-        # A browser slider snaps a value between its steps (1/60 to 0.017) and sends it
-        # back: within half a step of the trait that is the slider's rounding, not a move.
-        if new != old and abs(new - old) > 0.5 * slider.step * (1.0 + 1e-9):
-            setattr(obj, name, new)
+    def show(self, v: float) -> None:
+        """Put the nearest step to ``v`` on the slider (its range widened to hold ``v``)."""
+        s = self.slider
+        with s.hold_sync():  # range and value in one message: no snap in between
+            if v > s.max:
+                s.max = v
+            if v < s.min:
+                s.min = v
+            shown = nearest_step(s, v)
+            self.sent, self.busy = shown, True
+            try:
+                s.value = shown
+            finally:
+                self.busy = False
 
-    obj.observe(to_slider, names=name)
-    slider.observe(to_trait, names="value")
+    def _to_slider(self, change: Any) -> None:
+        if not self.busy:  # a user's move sets the trait: the slider already shows it
+            self.show(change["new"])
+
+    def _to_trait(self, change: Any) -> None:
+        new = change["new"]
+        # what the kernel sent, maybe with a browser's last-bit rounding: not a move
+        if self.busy or abs(new - self.sent) <= 1e-9 * (self.slider.step or 1.0):
+            return
+        self.sent, self.busy = new, True
+        try:
+            setattr(self.obj, self.name, new)
+        finally:
+            self.busy = False
+        kept = getattr(self.obj, self.name)
+        if kept != new:  # the trait's validator changed the value: show what it kept
+            self.show(kept)
 
 
 HELP_HTML = """
