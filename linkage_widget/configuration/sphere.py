@@ -299,7 +299,8 @@ class SphereChart:
     def for_linkage(cls, linkage: Linkage) -> tuple[SphereChart, Similarity]:
         """Recognise a chain of four equal rods with exactly its two ends pinned.
 
-        Any scale, position and rotation; the end distance over the rod length must lie in
+        A rod between the two ends (the frame) may be there too; it never moves. Any
+        scale, position and rotation; the end distance over the rod length must lie in
         (2, 4). Returns the chart and the :class:`Similarity` from chart to linkage.
 
         Raises
