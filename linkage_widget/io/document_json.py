@@ -1,0 +1,253 @@
+"""The JSON document: a whole linkage session in one file (linkage, extensions, view).
+
+Layer 2, like the 2007 codec: plain arrays in and out
+(:class:`~linkage_widget.io.LinkageData`, :class:`~linkage_widget.io.Extensions`, a
+view as plain numbers), never a :class:`~linkage_widget.Linkage`. Unlike the
+2007 text file and its JSON sibling, one document holds everything, so it can
+be handed on (a course page, another tool) as one file.
+
+Schema (``version`` 1)::
+
+    {"format": "linkage_widget document",
+     "version": 1,
+     "linkage": {"vertices": [[0.0, 0.0], [3.0, 4.0]],    # (n, 2) world units, y up
+                 "rods": [[0, 1]],                         # (m, 2) vertex indices
+                 "angles": [],                             # (k, 3) (apex, j, k)
+                 "pinned": [0]},                           # (q,)
+     "extensions": {...},     # optional: exactly the JSON sibling's object
+                              # (io/sidecar.py: tracked, springs, mass_distribution,
+                              # motors, loads, forces, frictions, table_friction)
+     "view": {"scale": 50.0, "offset_x": 350.0,           # optional: pixels per world
+              "offset_y": 250.0, "width": 700,             # unit, the origin's pixel,
+              "height": 500}}                              # the canvas size
+
+Floats are written in their shortest exact form, so reading a document gives the
+same float64 values bit for bit; non-finite numbers are refused on writing and on
+reading. Every index is checked against the vertices, every rod and angle as the
+model checks them (:mod:`linkage_widget._linkage_checks`), before anything is
+returned.
+
+Versions: a reader reads every version up to :data:`VERSION`; a document from a
+newer version raises :class:`~linkage_widget.LinkageFormatError` naming both
+versions (nothing is returned, so nothing the caller holds changes).
+
+>>> import numpy as np
+>>> data = LinkageData(np.array([[0.0, 0.0], [0.1, 2.0]]), np.array([0]),
+...                    np.array([[0, 1]]), np.zeros((0, 3), np.int64))
+>>> doc = DocumentData(data, Extensions(tracked=(1,)), {"scale": 2.0, "offset_x": 0.0,
+...                    "offset_y": 0.0, "width": 10, "height": 10})
+>>> back = loads_document(dumps_document(doc))
+>>> back.linkage.vertices.tolist(), back.extensions.tracked, back.view["width"]
+([[0.0, 0.0], [0.1, 2.0]], (1,), 10)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .. import _checks, _linkage_checks
+from ..errors import LinkageFormatError
+from .atomic import atomic_write
+from .sidecar import Extensions
+from .text2007 import LinkageData
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "DocumentData",
+    "dumps_document",
+    "loads_document",
+    "read_document",
+    "write_document",
+]
+
+FORMAT = "linkage_widget document"
+VERSION = 1  # the newest version this code writes and reads
+VIEW_KEYS = ("scale", "offset_x", "offset_y", "width", "height")
+
+
+@dataclass(frozen=True)
+class DocumentData:
+    """The contents of a JSON document, as plain data.
+
+    Attributes
+    ----------
+    linkage : LinkageData
+        Vertices ``(n, 2)``, pins ``(q,)``, rods ``(m, 2)``, angles ``(k, 3)``.
+    extensions : Extensions
+        Tracked vertices, springs, mass distribution, motors, loads, path forces and
+        friction, table friction (the JSON sibling's contents).
+    view : dict or None
+        ``{"scale", "offset_x", "offset_y", "width", "height"}`` (the session's
+        :class:`~linkage_widget.draw.view.ViewTransform` fields) or ``None``.
+    """
+
+    linkage: LinkageData
+    extensions: Extensions = field(default_factory=Extensions)
+    view: dict[str, Any] | None = None
+
+
+def dumps_document(doc: DocumentData) -> str:
+    """The document as JSON text (stable key order, one trailing newline)."""
+    link = doc.linkage
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "linkage": {
+            "vertices": np.asarray(link.vertices, dtype=np.float64).tolist(),
+            "rods": np.asarray(link.rods, dtype=np.int64).tolist(),
+            "angles": np.asarray(link.angles, dtype=np.int64).tolist(),
+            "pinned": np.asarray(link.pinned, dtype=np.int64).tolist(),
+        },
+    }
+    if not doc.extensions.is_empty():
+        data["extensions"] = json.loads(doc.extensions.to_json())
+    if doc.view is not None:
+        data["view"] = _view(doc.view)
+    try:
+        return json.dumps(data, indent=1, allow_nan=False) + "\n"
+    except ValueError:
+        raise ValueError("a document cannot hold a non-finite number (NaN or infinity)") from None
+
+
+def loads_document(text: str | bytes, *, source: str = "<string>") -> DocumentData:
+    """Parse and check a JSON document (text, or UTF-8 bytes as an upload gives them).
+
+    Raises
+    ------
+    LinkageFormatError
+        Not JSON, not a document, a newer version (naming both versions), or any
+        value out of range; the message names the key and ``source``.
+    """
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise LinkageFormatError(f"byte {exc.start} is not UTF-8 text", source) from None
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise LinkageFormatError(f"not valid JSON: {exc.msg}", source, exc.lineno) from None
+    except ValueError as exc:
+        raise LinkageFormatError(str(exc), source) from None
+    _check_header(data, source)
+    try:
+        link = _linkage(_object(data, "linkage"))
+        view = _view(_object(data, "view")) if data.get("view") is not None else None
+    except (TypeError, ValueError, KeyError) as exc:
+        raise LinkageFormatError(_said(exc), source) from None
+    ext = Extensions()
+    if data.get("extensions") is not None:
+        ext = Extensions.from_json(
+            json.dumps(_object(data, "extensions")),
+            n_vertices=len(link.vertices),
+            source=f"{source} (extensions)",
+            rods=link.rods.tolist(),
+        )
+    return DocumentData(link, ext, view)
+
+
+def read_document(path: str | PathLike[str]) -> DocumentData:
+    """Read a JSON document file (see :func:`loads_document`)."""
+    return loads_document(Path(path).read_bytes(), source=str(path))
+
+
+def write_document(doc: DocumentData, path: str | PathLike[str]) -> None:
+    """Write a JSON document atomically (the one atomic writer)."""
+    atomic_write(path, dumps_document(doc))
+
+
+# ----------------------------------------------------------------- checks
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a finite number; a document holds only finite numbers")
+
+
+def _said(exc: Exception) -> str:
+    return f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
+
+
+def _check_header(data: Any, source: str) -> None:
+    """A document of a version this code reads, or LinkageFormatError naming both versions."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise LinkageFormatError(
+            f"not a linkage_widget document (expected {{'format': '{FORMAT}', ...}})", source
+        )
+    version = data.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise LinkageFormatError(f"'version' must be a positive integer, got {version!r}", source)
+    if version > VERSION:
+        raise LinkageFormatError(
+            f"this document is version {version}, written by a newer linkage_widget; "
+            f"this one reads versions up to {VERSION}: update linkage_widget to open it",
+            source,
+        )
+
+
+def _object(data: dict[str, Any], key: str) -> dict[str, Any]:
+    value = data[key]
+    if not isinstance(value, dict):
+        raise ValueError(f"'{key}' must be an object, got {type(value).__name__}")
+    return value
+
+
+def _indices(value: Any, width: int, key: str) -> np.ndarray:
+    """A list of ``width``-lists of whole numbers as int64 ``(r, width)`` (``(r,)`` for 0)."""
+    arr = np.asarray(value, dtype=object)
+    shape_ok = arr.ndim == 1 if width == 0 else (arr.ndim == 2 and arr.shape[1] == width)
+    if arr.size and not shape_ok:
+        what = "a list of indices" if width == 0 else f"a list of {width}-lists of indices"
+        raise ValueError(f"'linkage.{key}' must be {what}")
+    flat = arr.reshape(-1).tolist()
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in flat):
+        raise ValueError(f"'linkage.{key}' must hold whole-number vertex indices")
+    return np.array(flat, dtype=np.int64).reshape((-1, width) if width else (-1,))
+
+
+def _linkage(obj: dict[str, Any]) -> LinkageData:
+    """The linkage object as arrays, checked as the model checks them."""
+    vertices = obj["vertices"]
+    try:
+        pts = np.array(vertices, dtype=np.float64).reshape(-1, 2) if vertices else np.empty((0, 2))
+        ok = all(isinstance(p, list) and len(p) == 2 for p in vertices)
+    except (TypeError, ValueError):
+        ok = False
+    if not isinstance(vertices, list) or not ok:
+        raise ValueError("'linkage.vertices' must be a list of [x, y] number pairs")
+    rods = _indices(obj.get("rods", []), 2, "rods")
+    angles = _indices(obj.get("angles", []), 3, "angles")
+    pinned = _indices(obj.get("pinned", []), 0, "pinned")
+    _checks.finite_points(pts, "'linkage.vertices': vertex")
+    _linkage_checks.check_indices(rods, angles, pinned, len(pts))
+    lengths = np.hypot(*(pts[rods[:, 0]] - pts[rods[:, 1]]).T) if len(rods) else np.zeros(0)
+    _linkage_checks.check_rods(rods, lengths)
+    pairs = {frozenset(r) for r in rods.tolist()}
+    _linkage_checks.check_angles(angles, lambda i, j: 0 if frozenset((i, j)) in pairs else None)
+    return LinkageData(pts, pinned, rods, angles)
+
+
+def _view(view: dict[str, Any]) -> dict[str, Any]:
+    """The view's five numbers, checked: scale > 0, offsets finite, sizes whole and >= 1."""
+    missing = [k for k in VIEW_KEYS if k not in view]
+    if missing:
+        raise ValueError(f"'view' lacks {', '.join(missing)}")
+    out: dict[str, Any] = {}
+    for key in VIEW_KEYS:
+        value = view[key]
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise ValueError(f"'view.{key}' must be a number, got {value!r}")
+        if not math.isfinite(value) or (key == "scale" and value <= 0):
+            raise ValueError(
+                f"'view.{key}' must be a finite{' positive' * (key == 'scale')} number"
+            )
+        if key in ("width", "height") and (value != int(value) or value < 1):
+            raise ValueError(f"'view.{key}' must be a whole number >= 1, got {value!r}")
+        out[key] = int(value) if key in ("width", "height") else float(value)
+    return out
