@@ -205,8 +205,11 @@ class ActionsMixin:
 
     def _do_load(self) -> None:
         name = self.file_name or DEFAULT_FILE
-        if self.load_file(name):
-            self._message = f"loaded {name}"
+        try:
+            self.load_file(name)
+        except (OSError, ValueError):  # load_file has put the message into self.error
+            return
+        self._message = f"loaded {name}"
 
     def _do_export_png(self) -> None:
         path = self._export(".png", "image/png", self.to_png)

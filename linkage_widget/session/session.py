@@ -295,16 +295,16 @@ class LinkageSession(
         return target
 
     def load_file(self, path: str | PathLike[str]) -> bool:
-        """Load a linkage file (undoable); return whether it worked.
+        """Load a linkage file and its JSON sibling (undoable); return True.
 
-        On any error (format, missing file) the current linkage stays as it
-        was and :attr:`error` says what went wrong.
+        Raises ``FileNotFoundError`` (an ``OSError``) or ``LinkageFormatError`` (file, line)
+        with the linkage unchanged and :attr:`error` set; the load button and key show it.
         """
         try:
             linkage, ext = read_linkage_file(path)
         except (LinkageFormatError, OSError, ValueError) as exc:
             self.error = f"could not load {path}: {exc}"
-            return False
+            raise
         self._edit(lambda: self._replace_model(linkage, ext), f"loaded {path}")
         self.fit()
         return True

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from traitlets import TraitError
 
-from linkage_widget import Linkage, static_forces
+from linkage_widget import Linkage, LinkageFormatError, static_forces
 from linkage_widget.io import Load, Motor, PathForce, PathFriction, sibling_path
 from linkage_widget.session import Action, LinkageSession
 from linkage_widget.session.drives import LOAD_DRAG_PX, tracks_csv
@@ -256,7 +256,8 @@ def test_a_bad_sibling_names_the_file_and_keeps_the_linkage(tmp_path):
         '{"linkage_widget_extensions": 2, "motors": [{"pivot": 0, "tip": 3}]}'
     )
     s.add_load(2)
-    assert not s.load_file(path)
+    with pytest.raises(LinkageFormatError, match="no rod 0-3"):
+        s.load_file(path)
     assert "fb.txt.json" in s.error and "no rod 0-3" in s.error
     assert s.loads == {2: (0.0, -1.0)}
 

@@ -250,7 +250,8 @@ def test_an_almost_zero_rod_is_refused_everywhere(gap, tmp_path):
     assert info.value.line == 5
     w = LinkageWidget.load("peaucellier.txt")
     before = w.linkage.copy()
-    assert not w.load_file(path)
+    with pytest.raises(LinkageFormatError, match="line 5"):
+        w.load_file(path)
     assert w.linkage == before and "line 5" in w.error
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from traitlets import TraitError
 
-from linkage_widget import Linkage
+from linkage_widget import Linkage, LinkageFormatError
 from linkage_widget.widget import LinkageWidget
 
 W, H = 640, 480
@@ -469,11 +469,13 @@ def test_bad_file_leaves_model_untouched_and_sets_error(peau, tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("v\n0 0\n1 zero\n")
     before = peau.linkage.copy()
-    assert not peau.load_file(bad)
+    with pytest.raises(LinkageFormatError, match="line 3"):
+        peau.load_file(bad)
     assert peau.linkage == before
     assert "line 3" in peau.error and "bad.txt" in peau.error
     assert "line 3" in peau.controls.readout.value
-    assert not peau.load_file(tmp_path / "missing.txt")
+    with pytest.raises(FileNotFoundError):
+        peau.load_file(tmp_path / "missing.txt")
     assert peau.linkage == before and "missing.txt" in peau.error
     click(peau, *px(peau, 3))
     key(peau, "f")  # the next successful edit clears the error
@@ -653,7 +655,8 @@ def test_each_mode_keeps_its_step_size(peau):
     peau.mode = "dynamic"
     assert peau.step_size == pytest.approx(1 / 60)
     slider = peau.controls.sliders["step_size"]
-    assert slider.max <= 0.05 and slider.value == peau.step_size
+    # the slider shows the nearest of its steps; the trait keeps 1/60
+    assert slider.max <= 0.05 and slider.value == pytest.approx(0.017, abs=1e-12)
     peau.step_size = 0.01
     peau.mode = "kinematic"
     assert peau.step_size == 2.0 and slider.max >= 20
