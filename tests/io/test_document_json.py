@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from linkage_widget import Linkage, LinkageFormatError
-from linkage_widget.io import Extensions, Load, Motor, PathForce, PathFriction
+from linkage_widget.io import Extensions, LinkageData, Load, Motor, PathForce, PathFriction
 from linkage_widget.io.document_json import (
     FORMAT,
     VERSION,
@@ -37,7 +37,8 @@ def full_document() -> DocumentData:
         frictions=(PathFriction(2, 5, 1.0, 0.3),),
         table_friction=0.2,
     )
-    return DocumentData(link._to_data(), ext, dict(VIEW))
+    data = LinkageData(link.vertices, link.pinned, link.rods, link.angles)
+    return DocumentData(data, ext, dict(VIEW))
 
 
 def same(a: DocumentData, b: DocumentData) -> None:

@@ -1,0 +1,97 @@
+"""A session as one JSON document (:mod:`linkage_widget.io.document_json`), and back.
+
+Everything the document holds comes from, and goes through, the session's public
+face: the linkage, :meth:`Document.extensions` (tracked vertices, springs, mass
+distribution, motors, loads, path forces and friction, table friction) and
+:attr:`LinkageSession.view`. Loading goes through :meth:`LinkageSession.load_bytes`
+(the upload path: one undo step, the selection cleared, the motion stopped), then
+sets the saved view, so a loaded document behaves exactly as a loaded 2007 file
+with its JSON sibling, plus the view.
+
+>>> from linkage_widget.session import LinkageSession
+>>> s = LinkageSession.load("peaucellier.txt")
+>>> t = LinkageSession()
+>>> load_document(t, dumps_session(s))
+True
+>>> t.linkage == s.linkage, t.view == s.view
+(True, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from os import PathLike
+from pathlib import Path
+
+from ..draw.view import ViewTransform
+from ..errors import LinkageFormatError
+from ..io import LinkageData, format_linkage
+from ..io.document_json import DocumentData, dumps_document, loads_document, write_document
+from .session import LinkageSession
+
+__all__ = ["dumps_session", "load_document", "save_document", "session_document"]
+
+
+def session_document(session: LinkageSession) -> DocumentData:
+    """What a document of ``session`` holds: linkage, extensions and view, as plain data."""
+    ext = session.document.extensions(session.mass_distribution, session.table_friction)
+    link = session.linkage
+    data = LinkageData(link.vertices, link.pinned, link.rods, link.angles)
+    return DocumentData(data, ext, asdict(session.view))
+
+
+def dumps_session(session: LinkageSession) -> str:
+    """The JSON document text of ``session``."""
+    return dumps_document(session_document(session))
+
+
+def save_document(session: LinkageSession, path: str | PathLike[str]) -> Path:
+    """Write ``session`` as one JSON document, atomically; return the path written."""
+    target = Path(path)
+    write_document(session_document(session), target)
+    return target
+
+
+def load_document(
+    session: LinkageSession, source: str | bytes | PathLike[str], *, name: str | None = None
+) -> bool:
+    """Load a JSON document into ``session`` (undoable); return True.
+
+    Parameters
+    ----------
+    source : str, bytes or path
+        The document's text (a ``str`` starting with ``{``), an upload's bytes, or a
+        path to read.
+    name : str, optional
+        What messages call it (default: the path, or ``"document"``).
+
+    Raises
+    ------
+    LinkageFormatError
+        Not a document, a newer version, a bad value: :attr:`LinkageSession.error`
+        says so and nothing in the session changes.
+    """
+    text, label = _read(source, name)
+    try:
+        doc = loads_document(text, source=label)
+    except LinkageFormatError as exc:
+        session.error = f"could not load {label}: {exc}"
+        raise
+    key = f"{label} document"  # not "*.json": upload_name takes that for the sibling
+    files = {key: format_linkage(doc.linkage).encode()}
+    files[key + ".json"] = doc.extensions.to_json().encode()
+    if not session.load_bytes(files):  # pragma: no cover - the document was checked
+        raise LinkageFormatError(session.error, label)
+    if doc.view is not None:
+        session.view = ViewTransform(**doc.view)
+    return True
+
+
+def _read(source: str | bytes | PathLike[str], name: str | None) -> tuple[str | bytes, str]:
+    """The document's text or bytes and what to call it."""
+    if isinstance(source, bytes | bytearray):
+        return bytes(source), name or "document"
+    if isinstance(source, str) and source.lstrip().startswith("{"):
+        return source, name or "document"
+    path = Path(source)
+    return path.read_bytes(), name or str(path)

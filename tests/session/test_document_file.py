@@ -1,0 +1,77 @@
+"""A session saved as one JSON document and loaded back (issue 15): everything, undoable."""
+
+import json
+
+import pytest
+
+from linkage_widget import Linkage, LinkageFormatError
+from linkage_widget.draw.view import ViewTransform
+from linkage_widget.io import Extensions, LinkageData, Load, Motor, PathForce
+from linkage_widget.io.document_json import DocumentData, dumps_document
+from linkage_widget.session import LinkageSession
+from linkage_widget.session.document_file import (
+    dumps_session,
+    load_document,
+    save_document,
+    session_document,
+)
+from linkage_widget.springs import Spring
+
+
+def rich_text() -> str:
+    link = Linkage.load("peaucellier.txt")
+    r0 = link.rods[0].tolist()
+    ext = Extensions(
+        tracked=(5,),
+        springs=(Spring(0, 3, stiffness=2.5, rest_length=0.7),),
+        mass_distribution=0.5,
+        motors=(Motor(r0[0], r0[1], -1.25),),
+        loads=(Load(4, 0.5, -1.0),),
+        forces=(PathForce(2, 5, 3.0),),
+        table_friction=0.1,
+    )
+    view = {"scale": 41.5, "offset_x": 300.25, "offset_y": 200.0, "width": 640, "height": 480}
+    data = LinkageData(link.vertices, link.pinned, link.rods, link.angles)
+    return dumps_document(DocumentData(data, ext, view))
+
+
+def test_session_round_trip_keeps_linkage_extensions_and_view(tmp_path):
+    s = LinkageSession()
+    assert load_document(s, rich_text()) is True
+    assert dumps_session(s) == rich_text()  # every field went in, and comes out the same
+    assert s.view == ViewTransform(41.5, 300.25, 200.0, 640, 480)
+    path = save_document(s, tmp_path / "lesson.json")
+    t = LinkageSession(Linkage([[0, 0], [1, 0]], rods=[(0, 1)]))
+    assert load_document(t, path)
+    assert dumps_session(t) == dumps_session(s)
+    assert session_document(t).view == session_document(s).view
+    assert t.linkage == s.linkage and t.tracked == (5,) and t.mass_distribution == 0.5
+    assert t.undo() and t.linkage == Linkage([[0, 0], [1, 0]], rods=[(0, 1)])
+
+
+def test_upload_bytes_and_a_differently_sized_canvas():
+    s = LinkageSession(width=800, height=600)
+    assert load_document(s, rich_text().encode(), name="up.json")
+    assert s.linkage == Linkage.load("peaucellier.txt")
+    # the saved view, kept centred on the new canvas size (the view setter's rule)
+    assert s.view == ViewTransform(41.5, 300.25, 200.0, 640, 480).resized(800, 600)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d.update(version=2), "version 2.*up to 1"),
+        (lambda d: d["linkage"]["rods"].append([0, 99]), "out of range"),
+        (lambda d: d["extensions"].update(tracked=[42]), "extensions"),
+    ],
+)
+def test_bad_document_changes_nothing_and_says_why(edit, message):
+    s = LinkageSession.load("chebyshev.txt")
+    s.view = ViewTransform(10.0, 5.0, 6.0, 640, 480)
+    before, view = s.linkage.copy(), s.view
+    data = json.loads(rich_text())
+    edit(data)
+    with pytest.raises(LinkageFormatError, match=message):
+        load_document(s, json.dumps(data), name="bad.json")
+    assert s.linkage == before and s.view == view
+    assert "could not load bad.json" in s.error
