@@ -17,6 +17,7 @@ import scipy.linalg as sla
 
 from ..constraints import ConstraintSet
 from ..model import Linkage
+from ..second_order import require_linkage
 from ._errors import ConfigurationError
 
 __all__ = ["AngleCoordinate", "angle_coordinates", "default_coordinates"]
@@ -123,7 +124,7 @@ def angle_coordinates(linkage: Linkage) -> list[AngleCoordinate]:
     fixed angles to a rod listed before it (one rigid bar) is not listed again: its
     direction differs by a constant.
     """
-    pinned = set(linkage.pinned.tolist())
+    pinned = set(require_linkage(linkage, "angle_coordinates").pinned.tolist())
     body = _rigid_bodies(linkage)
     cranks, others, seen = [], [], set()
     for r, (i, j) in enumerate(linkage.rods.tolist()):
@@ -165,7 +166,7 @@ def default_coordinates(linkage: Linkage) -> tuple[AngleCoordinate, AngleCoordin
     ConfigurationError
         When no such pair exists (a rigid linkage, or one whose angles do not move).
     """
-    flexes = _internal_flexes(linkage)
+    flexes = _internal_flexes(require_linkage(linkage, "default_coordinates"))
     candidates = angle_coordinates(linkage)
     p = linkage.vertices
     scale = float(np.median(linkage.rod_lengths())) if linkage.n_rods else 1.0

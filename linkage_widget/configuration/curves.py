@@ -51,6 +51,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import dijkstra
 
 from ..model import Linkage
+from ..second_order import require_linkage
 from ._curve_trace import TraceSettings, trace_all
 from ._errors import ConfigurationError
 from ._system import LinkageSystem
@@ -195,6 +196,7 @@ def trace_curve(
         Not exactly two coordinates, not pinned, or not one internal degree of freedom
         (:func:`~.kind.internal_dimension`).
     """
+    require_linkage(linkage, "trace_curve")
     coords = tuple(default_coordinates(linkage) if coords is None else coords)
     if len(coords) != 2 or not all(isinstance(c, AngleCoordinate) for c in coords):
         raise ConfigurationError("trace_curve needs two AngleCoordinate objects")

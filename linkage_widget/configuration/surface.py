@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model import Linkage
+from ..second_order import require_linkage
 from ._errors import ConfigurationError
 from ._system import LinkageSystem
 from .angles import AngleCoordinate, default_coordinates
@@ -219,6 +220,7 @@ def sample_surface(
     ConfigurationError
         Bad coordinates or resolution, not pinned, or not two internal degrees of freedom.
     """
+    require_linkage(linkage, "sample_surface")
     coords = tuple(default_coordinates(linkage) if coords is None else coords)
     if len(coords) != 2 or not all(isinstance(c, AngleCoordinate) for c in coords):
         raise ConfigurationError("sample_surface needs two AngleCoordinate objects")

@@ -259,3 +259,12 @@ def test_hart_inversor_second_branch_found_through_its_flat_crossings():
         curve.branches[1].positions, [i for w in curve.crossings for b, i in w if b == 1], axis=0
     )
     assert np.abs(other[:, 3, 0] + 60.0).max() > 1.0  # the other motion leaves the line
+
+
+def test_a_non_linkage_is_a_type_error_naming_the_function():
+    # AttributeError: 'str' object has no attribute 'vertices' before
+    from linkage_widget.configuration import angle_coordinates, default_coordinates, sample_surface
+
+    for fn in (trace_curve, sample_surface, angle_coordinates, default_coordinates):
+        with pytest.raises(TypeError, match=rf"^{fn.__name__}: linkage must be a Linkage, got str"):
+            fn("four-bar")
