@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from linkage_widget.draw.html_replay import DECIMALS, replay_html, write_replay_html
+from linkage_widget.session import LinkageSession
+from linkage_widget.session.replay import record_positions, save_replay_html
 
 TRIANGLE = np.array([[0.0, 0.0], [2.0, 0.0], [0.5, 1.5]])
 RODS = [(0, 1), (1, 2), (2, 0)]
@@ -133,3 +135,20 @@ def test_write_replay_html(tmp_path):
 def test_bad_input_says_what(frames, rods, kwargs, message):
     with pytest.raises(ValueError, match=message):
         replay_html(frames, rods, **kwargs)
+
+
+def test_session_motion_saved_as_a_replay(tmp_path):
+    s = LinkageSession.load("four_bar.txt", gravity=9.81, mode="dynamic")
+    s.tracked = (2,)
+    s.running = True
+    positions = record_positions(s, 30)
+    assert positions.shape == (31, 4, 2) and np.ptp(positions[:, 2], axis=0).max() > 0.01
+    rods = s.linkage.rods
+    lengths = np.linalg.norm(positions[:, rods[:, 0]] - positions[:, rods[:, 1]], axis=2)
+    assert np.ptp(lengths, axis=0).max() < 1e-6  # the recorded frames are placements
+    page = Page(save_replay_html(s, tmp_path / "four_bar.html", positions).read_text("utf-8"))
+    data = page.data()
+    assert len(data["frames"]) == 31 and data["tracked"] == [2]
+    assert len(page.all("circle", "pinned")) == len(s.linkage.pinned)
+    with pytest.raises(ValueError, match="frames must be"):
+        record_positions(s, 0)
