@@ -124,6 +124,23 @@ class Setup:
         metric = Metric.build(self.linkage, cs.lengths, self.pinned, alpha, total_mass)
         return dataclasses.replace(self, metric=metric)
 
+    def pin_exactly(self, p: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Put pinned joints bitwise at their anchors in ``p`` (shape ``(2n,)``, in place).
+
+        The steppers' solves leave pins off by round-off (a pin at 0.0 was saved as
+        -2.18e-19). ``p`` stays the same object: the simulator recognises a stop by the
+        identity of its positions. Returns ``v`` with the pinned joints at rest (a new
+        array when that changes it).
+        """
+        cs = self.constraints
+        idx = np.column_stack((2 * cs.pinned, 2 * cs.pinned + 1)).ravel()
+        if not np.array_equal(p[idx], cs.anchors.ravel()):
+            p[idx] = cs.anchors.ravel()
+        if v[idx].any():
+            v = v.copy()
+            v[idx] = 0.0
+        return v
+
     def with_drives(self, drives: Drives) -> Setup:
         """The setup with the drive rows ``drives`` (motors, links, holds) appended.
 

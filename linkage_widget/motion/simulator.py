@@ -453,12 +453,12 @@ class Simulator(DriveMixin, BranchMixin):
 
         The steppers return the new state; this is the one place that assigns it.
         """
-        n = int(n)
-        if n < 0:
+        if (n := int(n)) < 0:
             raise ValueError(f"n must be non-negative, got {n}")
         self._reaction_memo = self._reason = None
         for _ in range(n):
             self._watched_step()  # BranchMixin: stops at a singular placement
+            self._v = self._setup.pin_exactly(self._p, self._v)  # pins without round-off
 
     def _one_step(self) -> None:
         """One step of the mode's stepper, no singular watch."""
