@@ -59,6 +59,7 @@ __all__ = [
     "HintState",
     "Selection",
     "attract_action",
+    "blocked_hint",
     "branch_message",
     "click_action",
     "drag_action",
@@ -343,6 +344,7 @@ class HintState(NamedTuple):
     motors: int = 0
     motors_running: bool = False
     branches: int = 0  # branch lines offered at a singular stop
+    reason: str = ""  # why the motion is blocked, when the simulator says (a motor's fold)
 
 
 def branch_message(lines: int) -> str:
@@ -364,9 +366,9 @@ def hint_text(s: HintState) -> str:
         return s.message
     if s.status == "singular":
         return branch_message(s.branches)
+    if s.status == "blocked" and (blocked := blocked_hint(s)):
+        return blocked
     if s.drag_vertex is not None:
-        if s.status == "blocked":
-            return f"vertex {s.drag_vertex} cannot move that way (the linkage blocks it)"
         return f"dragging vertex {s.drag_vertex}: the mechanism follows the pointer"
     if s.attractor and sel.vertex is not None:
         return (
@@ -378,6 +380,30 @@ def hint_text(s: HintState) -> str:
     if s.running and s.mode == "dynamic":
         return "dynamic: space stops; right-click places the attractor"
     return _idle_hint(s)
+
+
+def blocked_hint(s: HintState) -> str:
+    """``"blocked: <why>"`` while a motion is stopped short of its target, else ``""``.
+
+    >>> blocked_hint(HintState("", 1, "blocked", False, Selection(1), False, "kinematic",
+    ...                        "select", 3))
+    'blocked: vertex 1 cannot get closer to the pointer (its rods and pins hold it)'
+    """
+    if s.reason:
+        return f"blocked: {s.reason}"
+    if s.drag_vertex is not None:
+        return (
+            f"blocked: vertex {s.drag_vertex} cannot get closer to the pointer"
+            " (its rods and pins hold it)"
+        )
+    if s.attractor and s.selection.vertex is not None:
+        return (
+            f"blocked: vertex {s.selection.vertex} cannot get closer to the attractor"
+            " (its rods and pins hold it) · right-click the attractor to remove it"
+        )
+    if s.motors_running and s.running:
+        return "blocked: the motors cannot turn further (the linkage locks them) · n reverses"
+    return ""
 
 
 def _idle_hint(s: HintState) -> str:

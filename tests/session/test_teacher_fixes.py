@@ -1,5 +1,6 @@
 """Defects a teacher met running the notebooks (issue 15): load_file, exports, blocked motion."""
 
+import numpy as np
 import pytest
 
 from linkage_widget import Linkage, LinkageFormatError
@@ -42,3 +43,38 @@ def test_load_file_of_a_good_file_loads_it():
     s = LinkageSession(linkage=Linkage())
     assert s.load_file("peaucellier.txt")
     assert s.linkage == Linkage.load("peaucellier.txt")
+
+
+# ------------------------------------------------------------------ blocked motion
+def pinned_triangle() -> LinkageSession:
+    link = Linkage([[0, 0], [100, 0], [50, 80]], rods=[(0, 1), (1, 2), (0, 2)], pinned=[0])
+    s = LinkageSession(linkage=link)
+    s.fit()
+    return s
+
+
+def pixel(s: LinkageSession, xy) -> tuple[float, float]:
+    return tuple(float(c) for c in s.view.to_pixel(np.asarray(xy, dtype=float)))
+
+
+def test_a_drag_to_an_unreachable_point_says_blocked():
+    s = pinned_triangle()
+    start, far = pixel(s, s.linkage.vertices[1]), pixel(s, (400.0, 0.0))
+    s.press(*start)
+    for t in np.linspace(0, 1, 11)[1:]:
+        s.drag(*((1 - t) * np.asarray(start) + t * np.asarray(far)))
+        s.advance(3)
+    s.advance(20)
+    # the rigid triangle turned about its pin towards the pointer and stopped there
+    assert np.linalg.norm(s.linkage.vertices[1]) == pytest.approx(100.0, rel=1e-6)
+    assert s._hint().startswith("blocked: vertex 1 cannot get closer to the pointer")
+    s.release(*far)
+
+
+def test_an_attractor_out_of_reach_says_blocked():
+    s = pinned_triangle()
+    s.selected_vertex = 2
+    s.attractor = (500.0, 500.0)
+    s.running = True
+    s.advance(200)
+    assert s._hint().startswith("blocked: vertex 2 cannot get closer to the attractor")
