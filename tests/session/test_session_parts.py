@@ -104,7 +104,8 @@ def test_keys():
 def test_hints():
     state = HintState("", None, "idle", False, NOTHING, False, "kinematic", "select", 0)
     assert hint_text(state).startswith("click to add vertices")
-    assert hint_text(state._replace(drag_vertex=3, status="blocked")).startswith("vertex 3 cannot")
+    blocked = hint_text(state._replace(drag_vertex=3, status="blocked"))
+    assert blocked.startswith("blocked: vertex 3 cannot")
     assert hint_text(state._replace(tool="pin")).startswith("pin:")
     assert hint_text(state._replace(message="hello")) == "hello"
     assert fit_hint("a · b · c", 20) == "a"
