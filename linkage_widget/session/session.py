@@ -68,7 +68,7 @@ from .gestures import EventMerger, Key
 from .history import History, Snapshot
 from .pointer import PointerMixin
 from .recording import GIF_FPS, Recorder, Tracks
-from .tools import Action, Selection
+from .tools import Action, Selection, export_path
 from .traits import SessionTraits
 
 __all__ = ["DEFAULT_FILE", "INFO_PANEL_LINES", "LinkageSession"]
@@ -490,11 +490,9 @@ class LinkageSession(
             self._controls_changed()
 
     # ================================================================= files
-    def _export_path(self, suffix: str) -> Path:
-        return Path(self.file_name or DEFAULT_FILE).with_suffix(suffix)
-
     def _export(self, suffix: str, mime: str, write: Callable[[Path], Any]) -> Path:
-        path = self._export_path(suffix)
+        path = export_path(self.file_name or DEFAULT_FILE, suffix)  # exports/ beside the file
+        path.parent.mkdir(parents=True, exist_ok=True)
         write(path)
         self._offer_file(path, mime)
         return path

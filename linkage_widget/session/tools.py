@@ -48,10 +48,12 @@ Action(kind='error', args=(), message='select a vertex first to pin it')
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import NamedTuple
 
 __all__ = [
     "ATTRACTOR_HIT_PX",
+    "EXPORT_DIR",
     "TOOLS",
     "TOOL_TIPS",
     "VIEW_PRESETS",
@@ -64,6 +66,7 @@ __all__ = [
     "click_action",
     "drag_action",
     "drag_kind",
+    "export_path",
     "fit_hint",
     "hint_text",
     "key_action",
@@ -419,6 +422,22 @@ def _idle_hint(s: HintState) -> str:
     if s.n_vertices == 0:
         return "click to add vertices; alt-click joins the selected vertex to another"
     return "click: add/select · drag: move/pan · wheel: zoom · right-click: attractor"
+
+
+#: Exports (PNG, SVG, GIF, tracks CSV) go into this folder beside the linkage file named in
+#: the file box; for a bare name (the default) that is the kernel's working directory, the
+#: notebook's folder. The session creates it on the first export.
+EXPORT_DIR = "exports"
+
+
+def export_path(file_name: str, suffix: str) -> Path:
+    """The absolute path of an export: ``<folder of file_name>/exports/<stem><suffix>``.
+
+    >>> export_path("/course/peaucellier.txt", ".png").as_posix()
+    '/course/exports/peaucellier.png'
+    """
+    path = Path(file_name)
+    return (path.parent / EXPORT_DIR / path.with_suffix(suffix).name).absolute()
 
 
 def fit_hint(text: str, width: int, char_px: float = 7.8) -> str:

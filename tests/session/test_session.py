@@ -166,7 +166,7 @@ def test_files_through_the_file_name(peau, tmp_path):
     peau.key("l")
     assert peau.linkage == Linkage.load("peaucellier.txt") and peau.tracked == (5,)
     peau.key("p")
-    assert (tmp_path / "mine.png").exists()
+    assert (tmp_path / "exports" / "mine.png").exists()
 
 
 def test_load_bytes_as_an_upload(peau):
@@ -191,7 +191,7 @@ def test_recording_a_gif_with_a_fake_clock(peau, tmp_path):
         peau.advance()
     peau.key("r")
     assert not peau.recording and len(peau.recorder.frames) >= 5
-    assert (tmp_path / "rec.gif").read_bytes()[:3] == b"GIF"
+    assert (tmp_path / "exports" / "rec.gif").read_bytes()[:3] == b"GIF"
 
 
 def test_dynamic_mode_and_step_sizes_per_mode(peau):

@@ -280,7 +280,7 @@ def test_tracks_as_arrays_and_csv(tmp_path):
     assert tracks_csv({}) == "point\n"
 
 
-def test_export_tracks_action_writes_beside_the_file(tmp_path):
+def test_export_tracks_action_writes_into_exports_beside_the_file(tmp_path):
     s = four_bar(file_name=str(tmp_path / "fb.txt"))
     s._apply(Action("export_tracks"))
     assert "track a vertex" in s._hint()
@@ -289,7 +289,7 @@ def test_export_tracks_action_writes_beside_the_file(tmp_path):
     s.toggle_motors()
     s.advance(3)
     s._apply(Action("export_tracks"))
-    assert (tmp_path / "fb.csv").read_text().startswith("point,x2,y2\n")
+    assert (tmp_path / "exports" / "fb.csv").read_text().startswith("point,x2,y2\n")
     assert "fb.csv" in s._hint()
     motors = s.scene().by_role("motors")
     assert len(motors) == 2 and motors[0].alpha == 1.0

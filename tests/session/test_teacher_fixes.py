@@ -1,10 +1,12 @@
 """Defects a teacher met running the notebooks (issue 15): load_file, exports, blocked motion."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from linkage_widget import Linkage, LinkageFormatError
-from linkage_widget.session import LinkageSession
+from linkage_widget.session import DEFAULT_FILE, LinkageSession
 
 
 def peaucellier() -> LinkageSession:
@@ -78,3 +80,33 @@ def test_an_attractor_out_of_reach_says_blocked():
     s.running = True
     s.advance(200)
     assert s._hint().startswith("blocked: vertex 2 cannot get closer to the attractor")
+
+
+# ------------------------------------------------------------------ exports
+@pytest.mark.parametrize(
+    ("key", "suffix", "magic"), [("p", ".png", b"\x89PNG"), ("r", ".gif", b"GIF")]
+)
+def test_p_and_r_write_into_exports_beside_the_notebook(tmp_path, monkeypatch, key, suffix, magic):
+    monkeypatch.chdir(tmp_path)  # the kernel's working directory: the notebook's folder
+    s = peaucellier()  # file_name is the bare default name
+    t = [0.0]
+    s.recorder.clock = lambda: t[0]
+    s.key(key)
+    if key == "r":  # record a few frames, then stop: the GIF is written
+        s.selected_vertex = 5
+        s.attractor = (128.0, 300.0)
+        for _ in range(4):
+            t[0] += 0.1
+            s.advance()
+        s.key("r")
+    out = tmp_path / "exports" / Path(DEFAULT_FILE).with_suffix(suffix).name
+    assert out.read_bytes()[: len(magic)] == magic
+    assert [p.name for p in tmp_path.iterdir()] == ["exports"]  # nothing beside the notebook
+    assert str(out) in s._hint()  # the message names the full path
+
+
+def test_an_export_goes_beside_the_file_in_the_file_box(tmp_path):
+    s = peaucellier()
+    s.file_name = str(tmp_path / "course" / "mine.txt")
+    s.key("p")
+    assert (tmp_path / "course" / "exports" / "mine.png").exists()

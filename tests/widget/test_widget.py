@@ -712,5 +712,5 @@ def test_gif_recording(peau, tmp_path):
         peau.advance()
     key(peau, "r")
     assert not peau.recording
-    gif = tmp_path / "rec.gif"
+    gif = tmp_path / "exports" / "rec.gif"
     assert gif.read_bytes()[:6] in (b"GIF89a", b"GIF87a")

@@ -87,7 +87,7 @@ def test_csv_button_offers_a_download(tmp_path):
     w.toggle_motors()
     w.advance(4)
     w.controls.buttons["csv"].click()
-    assert (tmp_path / "fb.csv").exists()
+    assert (tmp_path / "exports" / "fb.csv").exists()
     assert "fb.csv" in w.controls.downloads.value and "data:text/csv;base64," in (
         w.controls.downloads.value
     )
