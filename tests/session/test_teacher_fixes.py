@@ -1,5 +1,8 @@
 """Defects a teacher met running the notebooks (issue 15): load_file, exports, blocked motion."""
 
+import shutil
+import subprocess
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -110,3 +113,37 @@ def test_an_export_goes_beside_the_file_in_the_file_box(tmp_path):
     s.file_name = str(tmp_path / "course" / "mine.txt")
     s.key("p")
     assert (tmp_path / "course" / "exports" / "mine.png").exists()
+
+
+# ------------------------------------------------------------------ setup files
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def pip_installs(target: str, venv: Path) -> list[str]:
+    """The pip lines ``make -n <target>`` would run on a fresh clone (no .venv yet)."""
+    out = subprocess.run(
+        ["make", "-n", target, f"VENV={venv}"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    return [line for line in out.stdout.splitlines() if "pip install" in line]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_make_lab_installs_no_test_tools_and_make_test_does(tmp_path):
+    venv = tmp_path / "venv"
+    assert pip_installs("lab", venv) == [f"{venv}/bin/python -m pip install -e '.[lab]'"]
+    assert pip_installs("test", venv) == [f"{venv}/bin/python -m pip install -e '.[lab,test]'"]
+    # after the test install, make lab has nothing to install
+    venv.mkdir()
+    (venv / "bin").mkdir()
+    (venv / "bin" / "python").touch()
+    for stamp in (".linkage-widget-lab", ".linkage-widget-lab-test"):
+        (venv / stamp).touch()
+    assert pip_installs("lab", venv) == [] and pip_installs("test", venv) == []
+
+
+def test_the_licence_is_the_mit_text_pyproject_names():
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License") and "the linkage_widget authors" in text
+    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert meta["project"]["license"] == "MIT"
