@@ -13,7 +13,7 @@ import numpy as np
 from ..io import atomic_write
 from .document import DEFAULT_FILE
 from .gestures import Key
-from .tools import VIEW_PRESETS, Action, key_action
+from .tools import SHIFTED_KEYS, VIEW_PRESETS, Action, key_action
 
 __all__ = ["ActionsMixin"]
 
@@ -22,6 +22,8 @@ class ActionsMixin:
     """The ``_do_<kind>`` of every action kind of :mod:`.tools` (module docstring)."""
 
     def _key_action(self, key: Key) -> Action | None:
+        if key.shift and not (key.ctrl or key.meta) and key.key in SHIFTED_KEYS:
+            return Action(SHIFTED_KEYS[key.key])  # the combo does not name shift alone
         return key_action(key.combo, self._selection())
 
     # ------------------------------------------------------------ selection
@@ -200,16 +202,15 @@ class ActionsMixin:
     def _do_save(self) -> None:
         path = self.save()
         self.error = ""
-        self._message = f"saved {path}"
+        self._message = self._file_message("saved", path)
         self._request_draw()
 
     def _do_load(self) -> None:
         name = self.file_name or DEFAULT_FILE
         try:
-            self.load_file(name)
+            self.load_file(name)  # its message gives the counts
         except (OSError, ValueError):  # load_file has put the message into self.error
             return
-        self._message = f"loaded {name}"
 
     def _do_export_png(self) -> None:
         path = self._export(".png", "image/png", self.to_png)

@@ -31,6 +31,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace as dc_replace
 from os import PathLike
 from typing import Any
 
@@ -43,7 +44,15 @@ from ..springs import Spring
 from .drives import Drives
 from .history import Snapshot
 
-__all__ = ["DEFAULT_FILE", "Document", "parse_upload", "read_linkage_file", "upload_name"]
+__all__ = [
+    "DEFAULT_FILE",
+    "Document",
+    "counts_text",
+    "merge_offset",
+    "parse_upload",
+    "read_linkage_file",
+    "upload_name",
+]
 
 DEFAULT_FILE = "saved_linkage.txt"  # what s/l save and load when no file is named
 
@@ -226,6 +235,30 @@ class Document:
         self.drives = Drives()
         self.linkage.clear()
 
+    def merge(self, other: Linkage, ext: Extensions, offset: Any) -> str:
+        """Add ``other`` (shifted by ``offset``, shape (2,)) and its tracked joints and springs.
+
+        The merged joints are numbered after the current ones (joint ``i`` of the
+        file becomes ``n + i``). The whole union is checked (a new
+        :class:`Linkage`) before this document changes, so a failure changes
+        nothing. Motors, loads and forces of ``ext`` are not merged (a note in
+        the returned message says so).
+        """
+        link, n = self.linkage, self.linkage.n_vertices
+        shift = np.asarray(offset, dtype=np.float64).reshape(2)
+        union = Linkage(
+            np.vstack([link.vertices, other.vertices + shift]),
+            [*link.rods.tolist(), *(other.rods + n).tolist()],
+            [*link.angles.tolist(), *(other.angles + n).tolist()],
+            [*link.pinned.tolist(), *(other.pinned + n).tolist()],
+        )
+        springs = tuple(dc_replace(s, i=s.i + n, j=s.j + n) for s in ext.springs)
+        self.linkage.replace_with(union)
+        self.tracked = (*self.tracked, *(int(v) + n for v in ext.tracked))
+        self.springs = (*self.springs, *springs)
+        dropped = ext.motors or ext.loads or ext.forces or ext.frictions
+        return " · its motors, loads and forces were not merged" if dropped else ""
+
     def spring(
         self,
         i: int,
@@ -246,6 +279,50 @@ class Document:
         return Spring(
             int(i), int(j), float(stiffness), rest_length, float(damping), nonlinear_stiffness
         )
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def counts_text(linkage: Linkage) -> str:
+    """What a load or save message says about ``linkage``.
+
+    >>> counts_text(Linkage([[0, 0], [1, 0]], rods=[(0, 1)], pinned=[0]))
+    '2 joints, 1 rod, 1 pin, 0 fixed angles'
+    """
+    return ", ".join(
+        _plural(count, noun)
+        for count, noun in (
+            (linkage.n_vertices, "joint"),
+            (linkage.n_rods, "rod"),
+            (len(linkage.pinned), "pin"),
+            (linkage.n_angles, "fixed angle"),
+        )
+    )
+
+
+def merge_offset(current: np.ndarray, merged: np.ndarray) -> np.ndarray:
+    r"""Where merged joints go: to the right of the current ones, bottoms aligned, shape (2,).
+
+    With bounding boxes :math:`[x_0, x_1] \times [y_0, y_1]` (current) and
+    :math:`[x_0', x_1'] \times [y_0', y_1']` (merged), the shift is
+    :math:`(x_1 - x_0' + g,\; y_0 - y_0')` with gap :math:`g` a quarter of the
+    larger box side (1 when both are points), so the two never overlap. No
+    current joints: no shift (the file's own coordinates).
+
+    Parameters
+    ----------
+    current, merged : (n, 2), (m, 2) ndarray
+        Joint positions.
+    """
+    if len(current) == 0 or len(merged) == 0:
+        return np.zeros(2)
+    lo, hi = current.min(axis=0), current.max(axis=0)
+    lo2, hi2 = merged.min(axis=0), merged.max(axis=0)
+    side = float(max(np.max(hi - lo), np.max(hi2 - lo2)))
+    gap = 0.25 * side if side > 0 else 1.0
+    return np.array([hi[0] - lo2[0] + gap, lo[1] - lo2[1]])
 
 
 def read_linkage_file(path: str | PathLike[str]) -> tuple[Linkage, Extensions]:

@@ -66,6 +66,7 @@ from .driving import DEFAULT_STEP, Driver
 from .frames import FramesMixin
 from .gestures import EventMerger, Key
 from .history import History, Snapshot
+from .merge import MergeMixin
 from .pointer import PointerMixin
 from .recording import GIF_FPS, Recorder, Tracks
 from .tools import Action, Selection, export_path
@@ -77,6 +78,7 @@ INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() k
 
 
 class LinkageSession(
+    MergeMixin,
     ConfigurationPanelMixin,
     DrivenMixin,
     ActionsMixin,
@@ -305,7 +307,7 @@ class LinkageSession(
         except (LinkageFormatError, OSError, ValueError) as exc:
             self.error = f"could not load {path}: {exc}"
             raise
-        self._edit(lambda: self._replace_model(linkage, ext), f"loaded {path}")
+        self._edit(lambda: self._replace_model(linkage, ext), self._loaded(path, linkage))
         self.fit()
         return True
 
@@ -324,7 +326,7 @@ class LinkageSession(
         except ValueError as exc:  # LinkageFormatError included
             self.error = f"could not load {name}: {exc}"
             return False
-        self._edit(lambda: self._replace_model(linkage, ext), f"loaded {name} (upload)")
+        self._edit(lambda: self._replace_model(linkage, ext), self._loaded(name, linkage))
         self.fit()
         return True
 

@@ -54,6 +54,7 @@ from typing import NamedTuple
 __all__ = [
     "ATTRACTOR_HIT_PX",
     "EXPORT_DIR",
+    "SHIFTED_KEYS",
     "TOOLS",
     "TOOL_TIPS",
     "VIEW_PRESETS",
@@ -302,6 +303,9 @@ SIMPLE_KEYS = {
     "home": "fit",
     "escape": "escape",
 }
+#: Keys told apart from their plain key by shift (a DOM key name -> action kind):
+#: ``L`` merges the file named in the file box into the linkage, as ``l`` loads it.
+SHIFTED_KEYS = {"L": "merge"}
 
 
 def key_action(combo: str, sel: Selection) -> Action | None:

@@ -1,0 +1,176 @@
+"""The 2007 program's leftovers (issue 15): counted load/save messages, merging a file
+into the current linkage (``merge_file``, key ``L``) and the ``max-step`` argument
+(``max_step``), all through the session's public API.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from linkage_widget import Linkage, LinkageWidget
+from linkage_widget.errors import LinkageFormatError
+from linkage_widget.examples import example_path
+from linkage_widget.session import LinkageSession
+
+WIDE = {"width": 1600, "height": 900}  # room for a long temporary path in the hint line
+
+
+def hint(s: LinkageSession) -> str:
+    return s.scene().by_role("hint")[0].texts[0]
+
+
+def copy_example(name: str, folder: Path) -> Path:
+    target = folder / f"{name}.txt"
+    shutil.copy(example_path(name), target)
+    return target
+
+
+# ------------------------------------------------------------------ messages
+def test_load_key_and_load_file_say_the_counts(tmp_path: Path) -> None:
+    peau = copy_example("peaucellier", tmp_path)
+    s = LinkageSession(**WIDE)
+    s.file_name = str(peau)
+    s.key("l")
+    assert hint(s) == f"loaded {peau}: 6 joints, 7 rods, 2 pins, 0 fixed angles"
+    watt = copy_example("watt", tmp_path)
+    s.load_file(watt)
+    assert hint(s) == f"loaded {watt}: 5 joints, 4 rods, 2 pins, 1 fixed angle"
+
+
+def test_an_upload_says_the_counts() -> None:
+    s = LinkageSession()
+    assert s.load_bytes({"w.txt": example_path("watt").read_bytes()})
+    assert hint(s) == "loaded w.txt: 5 joints, 4 rods, 2 pins, 1 fixed angle"
+
+
+def test_save_key_says_the_counts_of_what_it_wrote(tmp_path: Path) -> None:
+    s = LinkageSession(Linkage([[0, 0], [1, 0], [0, 1]], rods=[(0, 1)], pinned=[0]), **WIDE)
+    s.file_name = str(tmp_path / "mine.txt")
+    s.key("s")
+    assert hint(s) == f"saved {tmp_path / 'mine.txt'}: 3 joints, 1 rod, 1 pin, 0 fixed angles"
+    again = Linkage.load(tmp_path / "mine.txt")
+    assert (again.n_vertices, again.n_rods, len(again.pinned)) == (3, 1, 1)
+
+
+# --------------------------------------------------------------------- merge
+def test_merge_appends_the_file_beside_the_drawing_as_one_undo_step(tmp_path: Path) -> None:
+    s = LinkageSession.load("four_bar.txt", **WIDE)
+    before = s.linkage.copy()
+    peau = Linkage.load(example_path("peaucellier"))
+    added = s.merge_file(example_path("peaucellier"))
+    n = before.n_vertices
+    assert added == range(n, n + peau.n_vertices)
+    link = s.linkage
+    assert (link.n_vertices, link.n_rods, len(link.pinned), link.n_angles) == (10, 10, 4, 0)
+    np.testing.assert_array_equal(link.vertices[:n], before.vertices)
+    np.testing.assert_array_equal(link.rods[before.n_rods :], peau.rods + n)
+    assert sorted(link.pinned.tolist()) == sorted([*before.pinned, *(peau.pinned + n)])
+    # a rigid shift: the merged rods keep their lengths, the shapes do not overlap
+    shift = link.vertices[n:] - peau.vertices
+    np.testing.assert_allclose(shift, np.broadcast_to(shift[0], shift.shape))
+    np.testing.assert_allclose(link.rod_lengths()[before.n_rods :], peau.rod_lengths())
+    assert link.vertices[n:, 0].min() > before.vertices[:, 0].max()
+    assert hint(s).startswith("merged ") and "6 joints, 7 rods, 2 pins" in hint(s)
+    assert "as joints 4-9" in hint(s)
+    assert s.undo() and s.linkage == before
+    assert s.redo() and s.linkage.n_vertices == 10
+
+
+def test_merge_into_an_empty_session_keeps_the_files_coordinates() -> None:
+    s = LinkageSession()
+    s.merge_file(example_path("watt"))
+    assert s.linkage == Linkage.load(example_path("watt"))
+
+
+def test_merge_brings_tracked_joints_and_springs_renumbered(tmp_path: Path) -> None:
+    src = LinkageSession.load("four_bar.txt")
+    src.tracked = (2,)
+    src.add_spring(1, 2, stiffness=3.0)
+    src.save(tmp_path / "sprung.txt")
+    s = LinkageSession.load("watt.txt")
+    s.merge_file(tmp_path / "sprung.txt")
+    assert s.tracked == (7,)
+    assert [(sp.i, sp.j, sp.stiffness) for sp in s.springs] == [(6, 7, 3.0)]
+
+
+def test_shift_l_merges_the_named_file_and_plain_l_still_replaces(tmp_path: Path) -> None:
+    s = LinkageSession.load("four_bar.txt")
+    s.file_name = str(copy_example("watt", tmp_path))
+    s.key("L", shift=True)
+    assert s.linkage.n_vertices == 4 + 5 and s.error == ""
+    s.key("l")
+    assert s.linkage.n_vertices == 5
+
+
+@pytest.mark.parametrize(
+    ("content", "error"), [(None, FileNotFoundError), ("not a linkage\n", LinkageFormatError)]
+)
+def test_a_failed_merge_changes_nothing_and_says_why(
+    tmp_path: Path, content: str | None, error: type[Exception]
+) -> None:
+    path = tmp_path / "bad.txt"
+    if content is not None:
+        path.write_text(content)
+    s = LinkageSession.load("four_bar.txt")
+    before = s.linkage.copy()
+    with pytest.raises(error):
+        s.merge_file(path)
+    assert s.linkage == before and "could not merge" in s.error and str(path) in s.error
+    assert not s.undo()  # no undo step was made
+    s.file_name = str(path)
+    s.key("L", shift=True)  # from the keyboard: shown, not raised
+    assert s.linkage == before and "could not merge" in s.error
+
+
+# ------------------------------------------------------------------ max_step
+def test_max_step_bounds_the_kinematic_step_size() -> None:
+    s = LinkageSession.load("four_bar.txt", max_step=0.5)
+    assert s.max_step == 0.5 and s.step_size == 0.5  # the default 1.0 lowered to it
+    s.step_size = 5.0
+    assert s.step_size == 0.5
+    s.step_size = 0.2
+    assert s.step_size == 0.2
+    s.mode = "dynamic"  # a time step, not bounded by a length
+    assert s.step_size == pytest.approx(1 / 60)
+    s.mode = "kinematic"
+    assert s.step_size == 0.2
+    assert LinkageSession(max_step=3.0, step_size=2.0).step_size == 2.0
+    assert LinkageSession().max_step == 20.0  # the slider's upper end
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, float("nan"), "big"])
+def test_a_bad_max_step_is_refused(bad: object) -> None:
+    with pytest.raises(ValueError, match="max_step"):
+        LinkageSession(max_step=bad)
+    s = LinkageSession(max_step=2.0)
+    with pytest.raises(ValueError, match="max_step"):
+        s.max_step = bad
+    assert s.max_step == 2.0
+
+
+def first_move(**kwargs: float) -> float:
+    """How far the pulled joint of the four-bar moves in the first frame of an attraction."""
+    s = LinkageSession.load("four_bar.txt", **kwargs)
+    v = next(i for i in range(s.linkage.n_vertices) if not s.linkage.is_pinned(i))
+    start = s.linkage.vertices[v].copy()
+    s.selected_vertex = v
+    s.attractor = (float(start[0]) + 50.0, float(start[1]) + 50.0)
+    s.running = True
+    s.advance(1)
+    return float(np.hypot(*(s.linkage.vertices[v] - start)))
+
+
+def test_the_pulled_joint_moves_at_most_max_step_per_frame() -> None:
+    # a step is a tangent move of step_size, then projected back onto the constraints:
+    # the chord differs from it by second order (here 2e-4 relative)
+    assert 0.049 < first_move(max_step=0.05, step_size=10.0) <= 0.05 * 1.01
+    assert first_move(step_size=1.0) > 0.5  # without the bound the same pull goes far
+
+
+def test_the_widget_takes_max_step_too() -> None:
+    w = LinkageWidget.load("four_bar.txt", max_step=0.25)
+    assert w.max_step == 0.25 and w.step_size == 0.25
