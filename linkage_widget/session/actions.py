@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..examples import example_path
 from ..io import atomic_write
 from .document import DEFAULT_FILE
 from .gestures import Key
-from .tools import SHIFTED_KEYS, VIEW_PRESETS, Action, key_action
+from .tools import EXAMPLE_KEYS, SHIFTED_KEYS, VIEW_PRESETS, Action, example_key, key_action
 
 __all__ = ["ActionsMixin"]
 
@@ -22,8 +23,12 @@ class ActionsMixin:
     """The ``_do_<kind>`` of every action kind of :mod:`.tools` (module docstring)."""
 
     def _key_action(self, key: Key) -> Action | None:
-        if key.shift and not (key.ctrl or key.meta) and key.key in SHIFTED_KEYS:
+        plain = not (key.ctrl or key.meta)
+        if key.shift and plain and key.key in SHIFTED_KEYS:
             return Action(SHIFTED_KEYS[key.key])  # the combo does not name shift alone
+        number = example_key(key.key, key.alt and plain)
+        if number is not None:  # nor alt
+            return Action("load_example", (number,))
         return key_action(key.combo, self._selection())
 
     # ------------------------------------------------------------ selection
@@ -211,6 +216,12 @@ class ActionsMixin:
             self.load_file(name)  # its message gives the counts
         except (OSError, ValueError):  # load_file has put the message into self.error
             return
+
+    def _do_load_example(self, number: int) -> None:
+        """Load bundled example ``number`` (1-based, :data:`~.tools.EXAMPLE_KEYS`), undoably."""
+        name = f"{EXAMPLE_KEYS[number - 1]}.txt"
+        self.load_file(example_path(name))  # the bundled file, whatever the folder holds
+        self._message = f"example {number}: {self._loaded(name, self.linkage)} (ctrl-z: back)"
 
     def _do_export_png(self) -> None:
         path = self._export(".png", "image/png", self.to_png)

@@ -53,7 +53,9 @@ from typing import NamedTuple
 
 __all__ = [
     "ATTRACTOR_HIT_PX",
+    "EXAMPLE_KEYS",
     "EXPORT_DIR",
+    "MAC_OPTION_DIGITS",
     "SHIFTED_KEYS",
     "TOOLS",
     "TOOL_TIPS",
@@ -66,6 +68,7 @@ __all__ = [
     "branch_message",
     "click_action",
     "drag_action",
+    "example_key",
     "drag_kind",
     "export_path",
     "fit_hint",
@@ -306,6 +309,37 @@ SIMPLE_KEYS = {
 #: Keys told apart from their plain key by shift (a DOM key name -> action kind):
 #: ``L`` merges the file named in the file box into the linkage, as ``l`` loads it.
 SHIFTED_KEYS = {"L": "merge"}
+
+#: Alt + digit ``d`` loads bundled example ``EXAMPLE_KEYS[d - 1]``, as the 2007 web
+#: version's number keys loaded its examples (plain digits pick the way on at a
+#: singular placement here, so they cannot).
+EXAMPLE_KEYS = (
+    "four_bar",
+    "watt",
+    "chebyshev",
+    "hoeken",
+    "roberts",
+    "peaucellier",
+    "hart",
+    "jansen",
+    "penrose2",
+)
+#: What macOS's US layout sends for Option + 1 ... 9 (the key name is not the digit there).
+MAC_OPTION_DIGITS = "\u00a1\u2122\u00a3\u00a2\u221e\u00a7\u00b6\u2022\u00aa"
+
+
+def example_key(key: str, alt: bool) -> int | None:
+    """The example number (1-9) an alt-key press asks for, else ``None``.
+
+    >>> example_key("3", True), example_key("3", False), example_key("\u00a3", True)
+    (3, None, 3)
+    """
+    if not alt or len(key) != 1:
+        return None
+    if key in "123456789":
+        return int(key)
+    way = MAC_OPTION_DIGITS.find(key)
+    return way + 1 if way >= 0 else None
 
 
 def key_action(combo: str, sel: Selection) -> Action | None:

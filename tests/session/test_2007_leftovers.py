@@ -15,6 +15,7 @@ from linkage_widget import Linkage, LinkageWidget
 from linkage_widget.errors import LinkageFormatError
 from linkage_widget.examples import example_path
 from linkage_widget.session import LinkageSession
+from linkage_widget.session.tools import EXAMPLE_KEYS, MAC_OPTION_DIGITS
 
 WIDE = {"width": 1600, "height": 900}  # room for a long temporary path in the hint line
 
@@ -174,3 +175,22 @@ def test_the_pulled_joint_moves_at_most_max_step_per_frame() -> None:
 def test_the_widget_takes_max_step_too() -> None:
     w = LinkageWidget.load("four_bar.txt", max_step=0.25)
     assert w.max_step == 0.25 and w.step_size == 0.25
+
+
+# ------------------------------------------------------------- example keys
+@pytest.mark.parametrize(("number", "name"), list(enumerate(EXAMPLE_KEYS, start=1)))
+def test_alt_digit_loads_the_numbered_example_undoably(number: int, name: str) -> None:
+    s = LinkageSession(Linkage([[0, 0], [1, 0]], rods=[(0, 1)]), **WIDE)
+    before = s.linkage.copy()
+    s.key(str(number), alt=True)
+    assert s.linkage == Linkage.load(example_path(name)) and s.error == ""
+    assert hint(s).startswith(f"example {number}: loaded {name}.txt: ")
+    assert s.undo() and s.linkage == before
+
+
+def test_the_mac_option_digit_counts_and_a_plain_digit_does_not_load() -> None:
+    s = LinkageSession()
+    s.key("3")  # plain digits pick a branch at a singular stop; here there is none
+    assert s.linkage.n_vertices == 0
+    s.key(MAC_OPTION_DIGITS[2], alt=True)  # Option-3 on a Mac
+    assert s.linkage == Linkage.load(example_path(EXAMPLE_KEYS[2]))
