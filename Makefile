@@ -2,6 +2,7 @@
 #   make lab    create .venv if needed, install '.[lab]', open the Peaucellier notebook in JupyterLab
 #   make test   install '.[lab,test]', plus Debian chromium, then ruff and the whole pytest suite
 # Helpers: make install | install-test | lint | chromium | help
+# Not part of make test:  make lite   build a JupyterLite site into _site/ (docs/frontends.md)
 #
 # Variables you may override:  make test PYTEST_ARGS='-k smoke -x'
 #   PYTHON      interpreter that creates .venv (default python3, needs >= 3.11)
@@ -24,7 +25,7 @@ PYTEST_ARGS ?=
 # jupyter lab refuses to start as root without --allow-root
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 
-.PHONY: help lab test install install-test lint chromium
+.PHONY: help lab test install install-test lint chromium lite
 
 help:
 	@echo "make lab    install '.[lab]' into $(VENV) (first time only) and open $(NOTEBOOK) in JupyterLab"
@@ -73,3 +74,19 @@ chromium:
 		exit 1; \
 	fi; \
 	test -x "$(CHROMIUM)" || { echo "error: $(CHROMIUM) still missing after apt-get" >&2; exit 1; }
+
+# JupyterLite: a static site (JupyterLab + the Pyodide kernel in the browser) with the
+# linkage_widget wheel and the notebooks inside. Its own venv, so the project's .venv never
+# gets the lite build tools; the widget libraries there supply the site's labextensions.
+LITE_VENV ?= .venv-lite
+LITE_STAMP := $(LITE_VENV)/.linkage-widget-lite
+LITE_TOOLS := jupyterlite-core jupyterlite-pyodide-kernel jupyter-server \
+	ipywidgets ipycanvas ipyevents jupyterlab_widgets threadpoolctl
+
+$(LITE_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(LITE_VENV)
+	$(LITE_VENV)/bin/python -m pip install $(LITE_TOOLS)
+	touch $@
+
+lite: $(LITE_STAMP)
+	$(LITE_VENV)/bin/python tools/build_lite.py --output _site
