@@ -14,12 +14,14 @@ Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its state)
   (``python linkage.py <file> <step-size> <max-step>``): here the largest
   kinematic step size, i.e. the upper bound of ``step_size`` in kinematic mode
   (a larger value, from the slider or code, is lowered to it). A keyword of the
-  constructors and of ``load``; default :data:`DEFAULT_MAX_STEP` (the slider's
-  upper end). Dynamic mode's time step is not bounded by it.
+  constructors and of ``load``; by default there is no bound
+  (:data:`DEFAULT_MAX_STEP` is infinite), so a step size set in code stays exactly
+  what was set. Dynamic mode's time step is not bounded by it.
 """
 
 from __future__ import annotations
 
+import math
 from os import PathLike
 from typing import Any
 
@@ -27,12 +29,11 @@ from .. import _checks
 from ..errors import LinkageFormatError
 from ..model import Linkage
 from .document import DEFAULT_FILE, counts_text, merge_offset, read_linkage_file
-from .driving import STEP_SLIDER
 
 __all__ = ["DEFAULT_MAX_STEP", "MergeMixin"]
 
-#: The default ``max_step``: the kinematic step-size slider's upper end.
-DEFAULT_MAX_STEP = STEP_SLIDER["kinematic"][1]
+#: The default ``max_step``: no bound (a step size set in code is kept as set).
+DEFAULT_MAX_STEP = math.inf
 
 
 class MergeMixin:

@@ -140,7 +140,8 @@ def test_max_step_bounds_the_kinematic_step_size() -> None:
     s.mode = "kinematic"
     assert s.step_size == 0.2
     assert LinkageSession(max_step=3.0, step_size=2.0).step_size == 2.0
-    assert LinkageSession().max_step == 20.0  # the slider's upper end
+    assert LinkageSession().max_step == float("inf")  # no bound unless asked for
+    assert LinkageSession(step_size=50.0).step_size == 50.0  # a value set in code is kept
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, float("nan"), "big"])
