@@ -112,7 +112,10 @@ class Controls:
     tools, modes : ipywidgets.ToggleButtons
     buttons : dict of str to ipywidgets.Button
     sliders : dict of str to ipywidgets.FloatSlider
-        By trait name: ``step_size``, ``mass_distribution``, ``gravity``.
+        By trait name: ``step_size`` (the current mode's), ``mass_distribution``,
+        ``gravity``, ``table_friction``.
+    step_sliders : dict of str to ipywidgets.FloatSlider
+        The step-size slider of each mode; only the current mode's is shown and linked.
     checks : dict of str to ipywidgets.Checkbox
     toggles : dict of str to ipywidgets.ToggleButton
         By trait name: ``show_configuration`` (the configuration-space panel).
@@ -132,8 +135,10 @@ class Controls:
         )
         W.link((session, "tool"), (self.tools, "value"))
         self.buttons = {name: _button(label, tip, kind, run) for name, label, tip, kind in BUTTONS}
-        self._mode = session.mode
-        self.sliders = {name: _slider(session, name, text) for name, text in SLIDERS}
+        self.sliders = {name: _slider(session, name, text) for name, text in SLIDERS[1:]}
+        #: one step slider per mode, only the mode's own shown: a switch changes no range
+        self.step_sliders = {mode: _step_slider(session, mode) for mode in STEP_SLIDER}
+        self.sliders = {"step_size": self.step_sliders[session.mode], **self.sliders}
         self.modes = W.ToggleButtons(
             options=["kinematic", "dynamic"],
             value=session.mode,
@@ -174,7 +179,7 @@ class Controls:
             self.tools,
             W.HBox(actions),
             canvas,
-            W.HBox([s["step_size"], s["mass_distribution"]]),
+            W.HBox([*self.step_sliders.values(), s["mass_distribution"]]),
             W.HBox([s["gravity"], self.modes]),
             W.HBox([s["table_friction"], self.load_size]),
             W.HBox(list(self.checks.values())),
@@ -191,9 +196,12 @@ class Controls:
         b["play"].description = "■ stop" if state.running else "▶ play"
         b["record"].description = "■ stop rec" if state.recording else "● record"
         b["motors"].description = "■ motors" if state.motors_running else "⟳ motors"
-        if state.mode != self._mode:
-            self._mode = state.mode
-            _set_step_range(self.sliders["step_size"], state.mode, state.step_size)
+        shown = self.step_sliders[state.mode]
+        if self.sliders["step_size"] is not shown:
+            self.sliders["step_size"].layout.display = "none"
+            shown.layout.display = None
+            self.sliders["step_size"] = shown
+            shown.linkage_link.show(state.step_size)  # type: ignore[attr-defined]
         if self.readout.value != state.readout:  # unchanged text: no message to the browser
             self.readout.value = state.readout
 
@@ -228,13 +236,12 @@ def _toggle(session: HasTraits, name: str, label: str, tip: str) -> W.ToggleButt
     return button
 
 
-def _slider(session: HasTraits, name: str, text: str) -> W.FloatSlider:
-    value = getattr(session, name)
-    if name == "step_size":  # its range depends on the mode
-        lo, hi, step, fmt, tip = STEP_SLIDER[session.mode]  # type: ignore[attr-defined]
-        extra = {"readout_format": fmt, "tooltip": tip}
-    else:
-        (lo, hi, step), extra = PARAMETER_RANGES[name], {}
+def _slider(session: HasTraits, name: str, text: str, **extra: Any) -> W.FloatSlider:
+    """The slider of trait ``name`` (range: ``PARAMETER_RANGES``), linked by :class:`SliderLink`."""
+    lo, hi, step = extra.pop("range", None) or PARAMETER_RANGES[name]
+    active = extra.pop("active", None)
+    # an inactive slider (the other mode's step) is widened when its mode comes, not now
+    value = getattr(session, name) if active is None or active() else lo
     slider = W.FloatSlider(
         min=min(lo, value),  # a value beyond the range widens it (as SliderLink.show does)
         max=max(hi, value),
@@ -244,31 +251,32 @@ def _slider(session: HasTraits, name: str, text: str) -> W.FloatSlider:
         **extra,
     )
     slider.add_class("linkage-" + name.replace("_", "-"))
-    SliderLink(session, name, slider)
+    SliderLink(session, name, slider, active)
     return slider
 
 
-def _set_step_range(s: W.FloatSlider, mode: str, value: float) -> None:
-    """The step-size slider of ``mode``: its range (widened to hold ``value``), step, format.
+def _step_slider(session: HasTraits, mode: str) -> W.FloatSlider:
+    """The step-size slider of ``mode`` (``STEP_SLIDER``), shown and linked only in ``mode``.
 
-    One message (``hold_sync``), step first: a browser slider that got the new range with
-    the old step (0.05) snapped the dynamic time step 1/60 to the range's end, 0.001, and
-    sent that back, so every switch to dynamic mode ran 17 times slower than real time.
-    The value shown is the nearest step of the new grid (the trait keeps ``value``).
+    One slider whose range changed with the mode lost the time step: a browser slider
+    clamps its old value (1.0) into a new range (0.001 to 0.05) before the kernel's new
+    value arrives and sends the clamp (0.05) back, which the kernel took for a user's move
+    (a flaky browser test found 0.05 after a switch to dynamic mode). Two fixed sliders
+    have nothing to clamp, and the hidden one is never sent anything.
     """
     lo, hi, step, fmt, tip = STEP_SLIDER[mode]
-    link: SliderLink = s.linkage_link  # type: ignore[attr-defined]
-    with s.hold_sync():
-        link.busy = True  # a value clamped by the new range is no user's move
-        try:
-            s.step = step
-            # widen first so that the value is never clamped
-            s.min, s.max = min(s.min, lo, value), max(s.max, hi, value)
-            s.min, s.max = min(lo, value), max(hi, value)
-            s.readout_format, s.tooltip = fmt, tip
-        finally:
-            link.busy = False
-        link.show(value)  # the nearest step of the new grid
+    slider = _slider(
+        session,
+        "step_size",
+        dict(SLIDERS)["step_size"],
+        range=(lo, hi, step),
+        active=lambda: session.mode == mode,  # type: ignore[attr-defined]
+        readout_format=fmt,
+        tooltip=tip,
+        layout=W.Layout(display=None if session.mode == mode else "none"),  # type: ignore[attr-defined]
+    )
+    slider.add_class(f"linkage-step-size-{mode}")
+    return slider
 
 
 def nearest_step(slider: W.FloatSlider, value: float) -> float:
@@ -296,12 +304,20 @@ class SliderLink:
     A trait value beyond the slider's range widens the range instead of being clamped.
     """
 
-    def __init__(self, obj: HasTraits, name: str, slider: W.FloatSlider) -> None:
+    def __init__(
+        self,
+        obj: HasTraits,
+        name: str,
+        slider: W.FloatSlider,
+        active: Callable[[], bool] | None = None,
+    ) -> None:
         self.obj, self.name, self.slider = obj, name, slider
+        self.active = active or (lambda: True)  # a hidden step slider of the other mode: off
         self.sent = float("nan")  # the value last put on the slider by the kernel
         self.busy = False  # True while the kernel itself sets slider.value
-        slider.linkage_link = self  # type: ignore[attr-defined]  # for _set_step_range
-        self.show(getattr(obj, name))
+        slider.linkage_link = self  # type: ignore[attr-defined]  # for Controls.update
+        if self.active():
+            self.show(getattr(obj, name))
         obj.observe(self._to_slider, names=name)
         slider.observe(self._to_trait, names="value")
 
@@ -321,13 +337,18 @@ class SliderLink:
                 self.busy = False
 
     def _to_slider(self, change: Any) -> None:
-        if not self.busy:  # a user's move sets the trait: the slider already shows it
+        # a user's move sets the trait: the slider already shows it
+        if not self.busy and self.active():
             self.show(change["new"])
 
     def _to_trait(self, change: Any) -> None:
         new = change["new"]
         # what the kernel sent, maybe with a browser's last-bit rounding: not a move
-        if self.busy or abs(new - self.sent) <= 1e-9 * (self.slider.step or 1.0):
+        if (
+            self.busy
+            or not self.active()
+            or abs(new - self.sent) <= 1e-9 * (self.slider.step or 1.0)
+        ):
             return
         self.sent, self.busy = new, True
         try:

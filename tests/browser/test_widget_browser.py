@@ -165,7 +165,7 @@ def test_key_f_pins_selected_vertex(fresh):
 def test_step_size_slider(fresh):
     pg = fresh
     assert kernel_json(pg, "w.step_size") == 1.0
-    handle = pg.locator(".linkage-step-size .noUi-handle").first
+    handle = pg.locator(".linkage-step-size-kinematic .noUi-handle")
     # keys go to the canvas while the pointer is over it (ipyevents): point at the slider
     handle.hover()
     handle.focus()

@@ -64,14 +64,38 @@ def test_a_value_beyond_the_range_widens_it_and_is_shown_exactly(w):
 
 
 def test_the_step_size_keeps_its_value_across_mode_switches(w):
-    slider = w.controls.sliders["step_size"]
+    kinematic = w.controls.sliders["step_size"]
     w.step_size = 0.123
-    assert w.step_size == 0.123 and slider.value == pytest.approx(0.1)
+    assert w.step_size == 0.123 and kinematic.value == pytest.approx(0.1)
     w.mode = "dynamic"
-    w.step_size = 1 / 60
-    w.advance()  # the frame that updates the controls (the step slider's range)
-    lo, _hi, step = STEP_SLIDER["dynamic"][:3]
-    assert slider.step == step
-    assert slider.value == pytest.approx(0.017, abs=1e-12)
-    slider.value = 0.017  # the browser's echo
+    w.advance()  # the frame that updates the controls
+    dynamic = w.controls.sliders["step_size"]
+    assert dynamic is w.controls.step_sliders["dynamic"] and dynamic is not kinematic
+    assert (kinematic.layout.display, dynamic.layout.display) == ("none", None)
+    lo, hi, step = STEP_SLIDER["dynamic"][:3]
+    assert (dynamic.min, dynamic.max, dynamic.step) == (lo, hi, step)
+    assert w.step_size == 1 / 60 and dynamic.value == pytest.approx(0.017, abs=1e-12)
+    dynamic.value = 0.017  # the browser's echo of the nearest step
     assert w.step_size == 1 / 60
+    # the hidden kinematic slider was sent nothing: no range to clamp, nothing to echo
+    assert (kinematic.min, kinematic.max, kinematic.value) == (0.05, 20.0, pytest.approx(0.1))
+
+
+def test_a_stale_echo_of_the_other_modes_slider_is_no_users_move(w):
+    """The flaky browser failure: after a switch to dynamic mode the time step became 0.05.
+
+    A browser that clamps the kinematic step (1.0) into the dynamic range sent 0.05 back;
+    that came from a slider whose range changed. Now each mode has its own slider and a
+    late value from the hidden one changes nothing.
+    """
+    kinematic = w.controls.step_sliders["kinematic"]
+    w.mode = "dynamic"
+    w.advance()
+    kinematic.value = 0.05  # a late message from the hidden slider
+    assert w.step_size == 1 / 60
+    w.controls.sliders["step_size"].value = 0.03  # a real move of the shown slider
+    assert w.step_size == 0.03
+    w.mode = "kinematic"
+    w.advance()
+    assert w.step_size == 1.0 and w.controls.sliders["step_size"] is kinematic
+    assert kinematic.value == 1.0

@@ -659,7 +659,8 @@ def test_each_mode_keeps_its_step_size(peau):
     assert slider.max <= 0.05 and slider.value == pytest.approx(0.017, abs=1e-12)
     peau.step_size = 0.01
     peau.mode = "kinematic"
-    assert peau.step_size == 2.0 and slider.max >= 20
+    assert peau.step_size == 2.0 and peau.controls.sliders["step_size"].value == 2.0
+    assert slider.value == 0.01  # the dynamic slider, hidden, keeps what it showed
     peau.mode = "dynamic"
     assert peau.step_size == 0.01
     w = LinkageWidget(step_size=0.005, mode="dynamic")
