@@ -90,7 +90,7 @@ def page_pos(pg, x, y, canvas=None):
     return g["left"] + x * g["w"] / g["cw"], g["top"] + y * g["h"] / g["ch"]
 
 
-def poll(fn, timeout=10):
+def poll(fn, timeout=30):
     """Call ``fn`` every 0.1 s until it returns something truthy or ``timeout`` s pass."""
     t0 = time.time()
     while True:
