@@ -377,6 +377,9 @@ rod: fix the angle with the selected rod</td></tr>
 (again: remove), drag from it: a load along the drag</td></tr>
 <tr><td>m n</td><td>motors start/stop, reverse</td></tr>
 <tr><td>s l</td><td>save / load the file named in the file box</td></tr>
+<tr><td>L (shift-l)</td><td>merge the file named in the file box into the linkage</td></tr>
+<tr><td>Alt+1 … Alt+9</td><td>load a bundled example (four-bar, Watt, Chebyshev, Hoeken,
+Roberts, Peaucellier, Hart, Jansen, Penrose)</td></tr>
 <tr><td>v i p r</td><td>view options, info, PNG picture, record GIF</td></tr>
 <tr><td>space, Esc</td><td>start/stop the motion; deselect</td></tr>
 <tr><td>ctrl-z, ctrl-shift-z</td><td>undo, redo (Home: fit)</td></tr>
