@@ -104,6 +104,7 @@ def save_gif(
     *,
     supersample: int = 2,
     loop: int = 0,
+    progress: Callable[[int, int], None] | None = None,
 ) -> None:
     """Write recorded frames as an animated GIF, atomically.
 
@@ -127,6 +128,9 @@ def save_gif(
         As for :func:`scene_to_image`.
     loop : int
         Number of repeats; 0 loops forever.
+    progress : callable(done, total), optional
+        Called after each frame is encoded (a background export's progress bar); an
+        exception it raises (a cancel) aborts the export and leaves no file.
     """
     if not (math.isfinite(fps) and fps > 0):
         raise ValueError(f"fps must be a positive number, got {fps!r}")
@@ -143,11 +147,14 @@ def save_gif(
         strip.paste(scene_to_image(scenes[i], supersample=supersample), (0, row * h))
     to_indexed = _PaletteMapper(strip)
 
-    def indexed(scene: Picture) -> Image.Image:
-        return to_indexed(scene_to_image(scene, supersample=supersample))
+    def indexed(k: int) -> Image.Image:
+        img = to_indexed(scene_to_image(scenes[k], supersample=supersample))
+        if progress is not None:
+            progress(k + 1, len(scenes))
+        return img
 
-    first = indexed(scenes[0])
-    rest = (indexed(scene) for scene in scenes[1:])
+    first = indexed(0)
+    rest = (indexed(k) for k in range(1, len(scenes)))
     duration = max(1, round(1000.0 / fps))
     with atomic_writer(path) as fh:
         first.save(
