@@ -15,6 +15,8 @@ The policy of a frame:
   :data:`DRAG_SUBSTEPS` steps of up to :data:`DRAG_STEP_PX` screen pixels
   (the projection keeps them exact), within :data:`FRAME_BUDGET_S`, and none
   once the vertex is within :data:`DRAG_REACH_PX` of the pointer;
+* an explicit ``max_step`` (the 2007 ``max-step``, :class:`Setup`) bounds every
+  kinematic step, a drag's included;
 * a kinematic motion *settles* when it reached its target, is blocked, stopped
   at a singular placement (until a branch is picked: :meth:`Driver.follow_branch`), or
   moved less than :data:`STILL_PX` for :data:`STILL_FRAMES` frames; it stays
@@ -90,7 +92,9 @@ class Setup(NamedTuple):
     """What a simulator is built from: the model and the session's motion parameters.
 
     ``drives`` are added to the simulator (the motors only when ``motors_on``);
-    ``table_friction`` is the joints' friction coefficient against the table.
+    ``table_friction`` is the joints' friction coefficient against the table;
+    ``max_step`` (world units, the 2007 ``max-step``) bounds every kinematic step, a
+    drag's too (default: no bound).
     """
 
     linkage: Linkage
@@ -102,6 +106,7 @@ class Setup(NamedTuple):
     drives: Drives = Drives()
     motors_on: bool = False
     table_friction: float = 0.0
+    max_step: float = math.inf
 
     def elements(self) -> tuple[Any, ...]:
         """What the simulator holds besides the model: a new value means a new simulator."""
@@ -206,7 +211,8 @@ class Driver:
             status = str(sim.status)
         else:
             step = motor_step(setup) if setup.motors_on and setup.drives.motors else setup.step_size
-            status = self._kinematic_steps(sim, step, target if dragging else None, view)
+            drag = target if dragging else None
+            status = self._kinematic_steps(sim, step, drag, view, setup.max_step)
         P = np.asarray(sim.positions, dtype=np.float64)
         shift_px = view.length_to_pixel(np.abs(P - setup.linkage.vertices).max(initial=0.0))
         if setup.mode == "kinematic":
@@ -218,12 +224,19 @@ class Driver:
         return FrameStep(P, status)
 
     def _kinematic_steps(
-        self, sim: Simulator, step_size: float, drag: Target | None, view: ViewTransform
+        self,
+        sim: Simulator,
+        step_size: float,
+        drag: Target | None,
+        view: ViewTransform,
+        max_step: float = math.inf,
     ) -> str:
         """Steps of one kinematic frame: several while dragging (``drag``: the pointer)."""
         # A drag must keep up with the pointer: steps of up to DRAG_STEP_PX on screen (the
-        # projection keeps them exact); the attractor moves at step_size per frame.
+        # projection keeps them exact); the attractor moves at step_size per frame. An
+        # explicit max_step (the 2007 max-step) bounds both: a drag then lags the pointer.
         step = max(step_size, view.length_to_world(DRAG_STEP_PX)) if drag is not None else step_size
+        step = min(step, max_step)
         if sim.step_size != step:
             sim.step_size = step
         t0 = time.perf_counter()

@@ -43,6 +43,7 @@ class FramesMixin:
             self.document.drives,
             self._motors_on(),
             self.table_friction,
+            self.max_step,  # type: ignore[attr-defined]  # MergeMixin's
         )
 
     def _motors_on(self) -> bool:
