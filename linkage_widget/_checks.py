@@ -39,7 +39,9 @@ __all__ = [
     "magnitude",
     "non_negative",
     "positive",
+    "point_shape",
     "rod_length",
+    "row_norms",
     "unit_interval",
     "vertex_index",
 ]
@@ -101,14 +103,28 @@ def unit_interval(value: Any, name: str) -> float:
     return v
 
 
-def finite_point(value: Any, name: str) -> np.ndarray:
-    """``value`` as a finite ``(x, y)`` float array of shape ``(2,)``."""
+def point_shape(dim: int) -> str:
+    """How a point of ``dim`` coordinates is named in messages: ``(x, y)`` or ``(x, y, z)``."""
+    return "(x, y) pair" if dim == 2 else "(x, y, z) triple"
+
+
+def finite_point(value: Any, name: str, dim: int = 2) -> np.ndarray:
+    """``value`` as a finite float array of shape ``(dim,)``: ``(x, y)`` or, in 3-D, ``(x, y, z)``.
+
+    >>> finite_point((1, 2, 3), "vertex position", dim=3).tolist()
+    [1.0, 2.0, 3.0]
+    >>> finite_point((1, 2), "vertex position", dim=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: vertex position must be a finite (x, y, z) triple, got (1, 2)
+    """
+    what = point_shape(dim)
     try:
         p = np.asarray(value, dtype=np.float64).reshape(-1)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a finite (x, y) pair, got {value!r}") from None
-    if p.shape != (2,) or not np.all(np.isfinite(p)):
-        raise ValueError(f"{name} must be a finite (x, y) pair, got {value!r}")
+        raise ValueError(f"{name} must be a finite {what}, got {value!r}") from None
+    if p.shape != (dim,) or not np.all(np.isfinite(p)):
+        raise ValueError(f"{name} must be a finite {what}, got {value!r}")
     return p
 
 
@@ -149,21 +165,49 @@ def first_row_out_of_range(indices: np.ndarray, n: int) -> int | None:
     return int(np.argmax(rows)) if rows.any() else None
 
 
-def finite_points(value: Any, name: str) -> np.ndarray:
-    """``value`` as a finite float64 array of shape ``(n, 2)``; the message names the first bad row.
+def finite_points(value: Any, name: str, dims: tuple[int, ...] = (2,)) -> np.ndarray:
+    """``value`` as a finite float64 array of shape ``(n, d)``, ``d`` in ``dims``.
+
+    The message names the first bad row and the coordinate (x, y or z) that is not finite.
 
     >>> finite_points([[0, 1], [2, float("inf")]], "vertex")
     Traceback (most recent call last):
     ...
-    ValueError: vertex 1 has a non-finite coordinate
+    ValueError: vertex 1 has a non-finite coordinate (y = inf)
+    >>> finite_points([[0, 1, 2]], "vertex", dims=(2, 3)).shape
+    (1, 3)
     """
     points = np.asarray(value, dtype=np.float64)
-    if points.ndim != 2 or points.shape[1] != 2:
-        raise ValueError(f"{name} positions must have shape (n, 2), got {points.shape}")
-    finite_rows = np.all(np.isfinite(points), axis=1)
+    if points.ndim != 2 or points.shape[1] not in dims:
+        want = " or ".join(f"(n, {d})" for d in dims)
+        raise ValueError(f"{name} positions must have shape {want}, got {points.shape}")
+    finite = np.isfinite(points)
+    finite_rows = np.all(finite, axis=1)
     if not finite_rows.all():
-        raise ValueError(f"{name} {int(np.argmin(finite_rows))} has a non-finite coordinate")
+        row = int(np.argmin(finite_rows))
+        col = int(np.argmin(finite[row]))
+        raise ValueError(
+            f"{name} {row} has a non-finite coordinate ({'xyz'[col]} = {float(points[row, col])!r})"
+        )
     return points
+
+
+def row_norms(d: np.ndarray) -> np.ndarray:
+    r"""Euclidean lengths :math:`|d_r|` of the rows of ``d`` (shape ``(m, 2)`` or ``(m, 3)``).
+
+    ``hypot`` throughout, so that no square under- or overflows (rods may be as short as
+    :data:`MIN_ROD_LENGTH`); in 2-D exactly ``np.hypot(d[:, 0], d[:, 1])``, bit for bit.
+
+    >>> row_norms(np.array([[3.0, 4.0], [1e-200, 0.0]])).tolist()
+    [5.0, 1e-200]
+    >>> row_norms(np.array([[2.0, 3.0, 6.0]])).tolist()
+    [7.0]
+    """
+    d = np.asarray(d, dtype=np.float64)
+    lengths = np.hypot(d[:, 0], d[:, 1])
+    for col in range(2, d.shape[1]):
+        lengths = np.hypot(lengths, d[:, col])
+    return lengths
 
 
 def rod_length(length: float, name: str) -> float:

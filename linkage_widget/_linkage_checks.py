@@ -16,7 +16,42 @@ import numpy as np
 
 from . import _checks
 
-__all__ = ["as_index_array", "check_angles", "check_indices", "check_rods", "editing_index"]
+__all__ = [
+    "DIMENSIONS",
+    "vertex_array",
+    "as_index_array",
+    "check_angles",
+    "check_indices",
+    "check_rods",
+    "editing_index",
+]
+
+
+#: The dimensions a linkage may have: the plane and space.
+DIMENSIONS = (2, 3)
+
+
+def vertex_array(vertices: Any, dim: int | None) -> np.ndarray:
+    """The vertices of a new linkage as a float64 ``(n, dim)`` array (a copy).
+
+    ``dim`` (2, 3 or ``None``) is needed only when there are no vertices (then 2 by
+    default); with vertices it must agree with their number of columns. Finiteness is
+    checked by ``Linkage.validate``, which names the vertex.
+    """
+    if dim is not None and (isinstance(dim, bool) or dim not in DIMENSIONS):
+        raise ValueError(f"dim must be 2 (the plane) or 3 (space), got {dim!r}")
+    verts = np.empty((0, 2)) if vertices is None else np.asarray(vertices, dtype=np.float64)
+    if verts.size == 0:  # an empty (0, 3) array (a 3-D file without vertices) stays 3-D
+        shaped = verts.ndim == 2 and verts.shape[1] in DIMENSIONS
+        return np.empty((0, dim or (verts.shape[1] if shaped else 2)))
+    if verts.ndim != 2 or verts.shape[1] not in DIMENSIONS:
+        raise ValueError(
+            f"vertices must have shape (n, 2) for a planar linkage or (n, 3) for a spatial "
+            f"one, got {verts.shape}"
+        )
+    if dim is not None and verts.shape[1] != dim:
+        raise ValueError(f"dim={dim} but the vertices have {verts.shape[1]} coordinates each")
+    return np.array(verts, dtype=np.float64)
 
 
 def as_index_array(values: Iterable[Any], width: int, what: str) -> np.ndarray:

@@ -1,5 +1,8 @@
 """The linkage model: joints, rods, fixed angles and pins, with index-safe editing.
 
+A linkage lives in the plane or in space: all its vertices have two coordinates
+(``dim == 2``, the 2007 program's world) or all have three (``dim == 3``).
+
 A :class:`Linkage` is plain data plus editing operations. It knows nothing of
 constraints, motion or drawing; those modules read it. Files go through the
 layer below, :mod:`linkage_widget.io`: its 2007 codec parses text into plain
@@ -14,7 +17,8 @@ Notation (used across the package)
 ============  ==========================================================
 symbol        code name
 ============  ==========================================================
-``p``         ``vertices`` / ``positions``: ``(n, 2)`` float64, world units, y up
+``p``         ``vertices`` / ``positions``: ``(n, d)`` float64, world units, y up;
+              ``d = dim`` is 2 (the plane) or 3 (space)
 ``(i, j)``    a rod between vertices ``i`` and ``j``
 ``(i, j, k)`` a fixed angle at apex ``i`` between rods ``i-j`` and ``i-k``
 ``pinned``    vertex indices held at their current position
@@ -48,20 +52,26 @@ __all__ = ["Linkage", "MIN_ROD_LENGTH", "MAX_ROD_LENGTH"]
 
 
 class Linkage:
-    """A planar linkage: vertices (joints), rods, fixed angles and pinned vertices.
+    """A linkage: vertices (joints), rods, fixed angles and pinned vertices, in 2-D or 3-D.
 
     Parameters
     ----------
-    vertices : array_like, shape (n, 2)
-        Joint positions in world units (y up).
+    vertices : array_like, shape (n, 2) or (n, 3)
+        Joint positions in world units (y up). Two columns make a planar linkage,
+        three a spatial one (:attr:`dim`); a linkage is never mixed.
     rods : iterable of (i, j)
         Rods between distinct vertices. Each unordered pair at most once; a rod
         keeps the vertex order it was given (so files round-trip exactly).
     angles : iterable of (i, j, k)
         Fixed angles: the angle at apex ``i`` between rods ``i-j`` and ``i-k``
-        is held at its current value. Both rods must exist.
+        is held at its current value. Both rods must exist. In the plane the
+        angle is signed (a turn); in space it is the unsigned angle in
+        ``[0, pi]`` between the two rods.
     pinned : iterable of int
         Vertices held at their current position.
+    dim : {2, 3}, optional
+        The dimension, needed only for a linkage without vertices (default 2);
+        with vertices it must agree with their number of columns.
 
     Raises
     ------
@@ -83,6 +93,10 @@ class Linkage:
     >>> link.remove_rod(0)      # removes the angle that used rod 0-1 too
     >>> link.angles.tolist()
     []
+    >>> tet = Linkage([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]],
+    ...               rods=[(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)])
+    >>> tet.dim, tet
+    (3, Linkage(3-D, 4 vertices, 6 rods, 0 fixed angles, 0 pinned))
     """
 
     def __init__(
@@ -91,13 +105,10 @@ class Linkage:
         rods: Iterable[Any] = (),
         angles: Iterable[Any] = (),
         pinned: Iterable[Any] = (),
+        *,
+        dim: int | None = None,
     ) -> None:
-        verts = np.empty((0, 2)) if vertices is None else np.asarray(vertices, dtype=np.float64)
-        if verts.size == 0:
-            verts = np.empty((0, 2))
-        if verts.ndim != 2 or verts.shape[1] != 2:
-            raise ValueError(f"vertices must have shape (n, 2), got {verts.shape}")
-        self._vertices = np.array(verts, dtype=np.float64)
+        self._vertices = _linkage_checks.vertex_array(vertices, dim)
         self._rods = _linkage_checks.as_index_array(rods, 2, "rods")
         self._angles = _linkage_checks.as_index_array(angles, 3, "angles")
         pins = np.asarray(list(pinned) if not isinstance(pinned, np.ndarray) else pinned)
@@ -106,8 +117,13 @@ class Linkage:
 
     # ------------------------------------------------------------------ data
     @property
+    def dim(self) -> int:
+        """The dimension: 2 for a planar linkage, 3 for a spatial one."""
+        return int(self._vertices.shape[1])
+
+    @property
     def vertices(self) -> np.ndarray:
-        """Joint positions, shape ``(n, 2)``; a read-only view (use :meth:`set_positions`)."""
+        """Joint positions, shape ``(n, dim)``; a read-only view (use :meth:`set_positions`)."""
         view = self._vertices.view()
         view.flags.writeable = False
         return view
@@ -152,17 +168,21 @@ class Linkage:
         """Current rod lengths :math:`L_{ij} = |p_i - p_j|`, shape ``(m,)``."""
         with np.errstate(over="ignore", invalid="ignore"):
             d = self._vertices[self._rods[:, 0]] - self._vertices[self._rods[:, 1]]
-            return np.hypot(d[:, 0], d[:, 1])
+            return _checks.row_norms(d)
 
     def angle_values(self) -> np.ndarray:
-        r"""Current signed angles :math:`\theta = \operatorname{atan2}(a \times b, a \cdot b)`.
+        r"""Current angles :math:`\theta = \operatorname{atan2}(a \times b, a \cdot b)`.
 
         With :math:`a = p_j - p_i`, :math:`b = p_k - p_i` for each ``(i, j, k)``;
-        shape ``(k,)``, radians in :math:`(-\pi, \pi]`.
+        shape ``(k,)``, radians. In the plane :math:`a \times b` is the signed scalar
+        cross product and :math:`\theta \in (-\pi, \pi]`; in space it is the length
+        :math:`|a \times b|` and :math:`\theta \in [0, \pi]` (space has no turning sense).
         """
         p = self._vertices
         a = p[self._angles[:, 1]] - p[self._angles[:, 0]]
         b = p[self._angles[:, 2]] - p[self._angles[:, 0]]
+        if self.dim == 3:
+            return np.arctan2(_checks.row_norms(np.cross(a, b)), (a * b).sum(axis=1))
         return np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], (a * b).sum(axis=1))
 
     def find_rod(self, i: int, j: int) -> int | None:
@@ -192,7 +212,7 @@ class Linkage:
     # ------------------------------------------------------------ validation
     def validate(self) -> None:
         """Check every invariant; raise ``ValueError`` naming the first violation."""
-        _checks.finite_points(self._vertices, "vertex")
+        _checks.finite_points(self._vertices, "vertex", dims=(self.dim,))
         _linkage_checks.check_indices(self._rods, self._angles, self._pinned, self.n_vertices)
         _linkage_checks.check_rods(self._rods, self.rod_lengths())
         _linkage_checks.check_angles(self._angles, self.find_rod)
@@ -202,19 +222,22 @@ class Linkage:
         return _linkage_checks.editing_index(i, self.n_vertices, "vertex", "vertices")
 
     def set_positions(self, positions: Any) -> None:
-        """Replace all vertex positions (shape ``(n, 2)``, finite)."""
+        """Replace all vertex positions (shape ``(n, dim)``, finite)."""
         pos = np.asarray(positions, dtype=np.float64)
         if pos.shape != self._vertices.shape:
             raise ValueError(f"positions must have shape {self._vertices.shape}, got {pos.shape}")
-        self._vertices = _checks.finite_points(pos, "position").copy()
+        self._vertices = _checks.finite_points(pos, "position", dims=(self.dim,)).copy()
 
     def move_vertex(self, i: int, xy: Any) -> None:
-        """Move one vertex to ``xy`` (editing, not motion: constraints are not enforced)."""
+        """Move one vertex to ``xy`` (``(x, y)``, or ``(x, y, z)`` in 3-D; editing, not motion).
+
+        Constraints are not enforced.
+        """
         i = self._check_vertex(i)
         new = self._vertices.copy()
-        new[i] = _checks.finite_point(xy, "position")
+        new[i] = _checks.finite_point(xy, "position", self.dim)
         with np.errstate(over="ignore"):
-            lengths = np.hypot(*(new[self._rods[:, 0]] - new[self._rods[:, 1]]).T)
+            lengths = _checks.row_norms(new[self._rods[:, 0]] - new[self._rods[:, 1]])
         bad = _checks.first_bad_rod_length(lengths)
         if bad is not None:
             a, b = self._rods[bad].tolist()
@@ -222,8 +245,12 @@ class Linkage:
         self._vertices = new
 
     def add_vertex(self, *xy: Any) -> int:
-        """Append a vertex at ``add_vertex(x, y)`` or ``add_vertex((x, y))``; return its index."""
-        xy = _checks.finite_point(xy[0] if len(xy) == 1 else xy, "vertex position")
+        """Append a vertex at ``add_vertex(x, y)`` or ``add_vertex((x, y))``; return its index.
+
+        A 3-D linkage takes three numbers, ``add_vertex(x, y, z)`` or ``add_vertex((x, y, z))``.
+        """
+        what = f"vertex position (this linkage is {self.dim}-D)"
+        xy = _checks.finite_point(xy[0] if len(xy) == 1 else xy, what, self.dim)
         self._vertices = np.vstack([self._vertices, xy[None, :]])
         return self.n_vertices - 1
 
@@ -252,7 +279,8 @@ class Linkage:
         if self.find_rod(i, j) is not None:
             raise ValueError(f"rod {i}-{j} exists already")
         with np.errstate(over="ignore"):
-            _checks.rod_length(np.hypot(*(self._vertices[i] - self._vertices[j])), f"rod {i}-{j}")
+            length = _checks.row_norms(self._vertices[[i]] - self._vertices[[j]])[0]
+            _checks.rod_length(length, f"rod {i}-{j}")
         self._rods = np.vstack([self._rods, [[i, j]]])
         return self.n_rods - 1
 
@@ -323,15 +351,15 @@ class Linkage:
         return mid
 
     def clear(self) -> None:
-        """Remove everything."""
-        self._vertices = np.empty((0, 2))
+        """Remove everything (the dimension stays)."""
+        self._vertices = np.empty((0, self.dim))
         self._rods = np.empty((0, 2), dtype=np.int64)
         self._angles = np.empty((0, 3), dtype=np.int64)
         self._pinned = np.empty((0,), dtype=np.int64)
 
     def copy(self) -> Linkage:
         """An independent deep copy."""
-        return Linkage(self._vertices, self._rods, self._angles, self._pinned)
+        return Linkage(self._vertices, self._rods, self._angles, self._pinned, dim=self.dim)
 
     def replace_with(self, other: Linkage) -> None:
         """Take over the state of ``other`` (a copy), in one step."""
@@ -354,8 +382,9 @@ class Linkage:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
+        space = "3-D, " if self.dim == 3 else ""  # a planar repr reads as it always did
         return (
-            f"Linkage({self.n_vertices} vertices, {self.n_rods} rods, "
+            f"Linkage({space}{self.n_vertices} vertices, {self.n_rods} rods, "
             f"{self.n_angles} fixed angles, {len(self._pinned)} pinned)"
         )
 
@@ -365,7 +394,9 @@ class Linkage:
     @classmethod
     def _from_data(cls, data: LinkageData, source: str) -> Linkage:
         try:
-            return cls(data.vertices, rods=data.rods, angles=data.angles, pinned=data.pinned)
+            return cls(
+                data.vertices, rods=data.rods, angles=data.angles, pinned=data.pinned, dim=data.dim
+            )
         except ValueError as exc:  # pragma: no cover - the codec refuses these first, by line
             raise LinkageFormatError(str(exc), source) from exc
 

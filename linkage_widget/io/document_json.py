@@ -21,6 +21,10 @@ Schema (``version`` 1)::
               "offset_y": 250.0, "width": 700,             # unit, the origin's pixel,
               "height": 500}}                              # the canvas size
 
+A spatial linkage has ``[x, y, z]`` vertices, all of one width, and its linkage object
+carries ``"dim": 3`` (so that a 3-D linkage without vertices stays 3-D); a planar
+document has no ``dim`` key and is written byte for byte as before.
+
 Floats are written in their shortest exact form, so reading a document gives the
 same float64 values bit for bit; non-finite numbers are refused on writing and on
 reading. Every index is checked against the vertices, every rod and angle as the
@@ -108,6 +112,8 @@ def dumps_document(doc: DocumentData) -> str:
             "pinned": np.asarray(link.pinned, dtype=np.int64).tolist(),
         },
     }
+    if link.dim == 3:
+        data["linkage"]["dim"] = 3
     if not doc.extensions.is_empty():
         data["extensions"] = json.loads(doc.extensions.to_json())
     if doc.view is not None:
@@ -213,20 +219,28 @@ def _indices(value: Any, width: int, key: str) -> np.ndarray:
 
 def _linkage(obj: dict[str, Any]) -> LinkageData:
     """The linkage object as arrays, checked as the model checks them."""
-    vertices = obj["vertices"]
+    vertices, dim = obj["vertices"], obj.get("dim", 2)
+    if isinstance(dim, bool) or dim not in (2, 3):
+        raise ValueError(f"'linkage.dim' must be 2 or 3, got {dim!r}")
     try:
-        pts = np.array(vertices, dtype=np.float64).reshape(-1, 2) if vertices else np.empty((0, 2))
-        ok = all(isinstance(p, list) and len(p) == 2 for p in vertices)
-    except (TypeError, ValueError):
+        width = len(vertices[0]) if vertices else dim
+        pts = np.array(vertices, dtype=np.float64).reshape(-1, width)
+        ok = width in (2, 3) and all(isinstance(p, list) and len(p) == width for p in vertices)
+    except (TypeError, ValueError, KeyError, IndexError):
         ok = False
     if not isinstance(vertices, list) or not ok:
-        raise ValueError("'linkage.vertices' must be a list of [x, y] number pairs")
+        raise ValueError(
+            "'linkage.vertices' must be a list of [x, y] number pairs (2-D) "
+            "or of [x, y, z] triples (3-D), all alike"
+        )
+    if "dim" in obj and width != dim:
+        raise ValueError(f"'linkage.dim' is {dim} but the vertices have {width} coordinates")
     rods = _indices(obj.get("rods", []), 2, "rods")
     angles = _indices(obj.get("angles", []), 3, "angles")
     pinned = _indices(obj.get("pinned", []), 0, "pinned")
-    _checks.finite_points(pts, "'linkage.vertices': vertex")
+    _checks.finite_points(pts, "'linkage.vertices': vertex", dims=(2, 3))
     _linkage_checks.check_indices(rods, angles, pinned, len(pts))
-    lengths = np.hypot(*(pts[rods[:, 0]] - pts[rods[:, 1]]).T) if len(rods) else np.zeros(0)
+    lengths = _checks.row_norms(pts[rods[:, 0]] - pts[rods[:, 1]])
     _linkage_checks.check_rods(rods, lengths)
     pairs = {frozenset(r) for r in rods.tolist()}
     _linkage_checks.check_angles(angles, lambda i, j: 0 if frozenset((i, j)) in pairs else None)

@@ -9,7 +9,7 @@ The format has four sections, each started by a header line that is a single
 word whose first character is ``v``, ``f``, ``e`` or ``a``::
 
     v
-    50.0 300.0        one vertex per line: x y
+    50.0 300.0        one vertex per line: x y  (or x y z in a 3-D file)
     f
     0                 a pinned vertex index
     e
@@ -31,6 +31,11 @@ Reading rules (decided once, documented in the README):
   unknown section (the 2007 program could not read such a file either),
   except that a line which starts with a number Python reads (``nan 1``,
   ``inf 0``) is data, and then rejected as non-finite.
+* A vertex line has two numbers (a planar linkage, the 2007 program's files) or
+  three (a spatial linkage, the obvious extension): the first vertex line decides
+  the file's dimension and every other vertex line must agree — a 2-number line in
+  a 3-D file or a 3-number line in a 2-D file is an error naming that line and the
+  line that decided. A file without vertices is planar.
 * Sections may come in any order and more than once; indices refer to the
   vertex list as a whole. A file must contain a ``v`` header.
 * Errors raise :class:`~linkage_widget.LinkageFormatError` naming the file and
@@ -44,7 +49,9 @@ Reading rules (decided once, documented in the README):
   for granted; we reject such a file rather than invent rods, because the
   angle alone would not hold the joints together the way the picture suggests.
 
-Writing: all four headers, always in the order ``v f e a``; floats with
+Writing: all four headers, always in the order ``v f e a``; a vertex line with
+two or three numbers as the linkage has (a planar file is written byte for byte as
+before); floats with
 ``repr`` (shortest exact form), so ``parse(format(x)) == x`` bit for bit; a
 trailing newline; saved through the one atomic writer (:mod:`.atomic`).
 Extensions the 2007 program does not know (tracked vertices, springs, masses)
@@ -93,8 +100,8 @@ class LinkageData(NamedTuple):
 
     Attributes
     ----------
-    vertices : ndarray, shape (n, 2), float64
-        Joint positions, in file order.
+    vertices : ndarray, shape (n, 2) or (n, 3), float64
+        Joint positions, in file order; three columns in a 3-D file.
     pinned : ndarray, shape (q,), int64
         Pinned vertex indices, in file order.
     rods : ndarray, shape (m, 2), int64
@@ -107,6 +114,11 @@ class LinkageData(NamedTuple):
     pinned: np.ndarray
     rods: np.ndarray
     angles: np.ndarray
+
+    @property
+    def dim(self) -> int:
+        """The dimension: 2 (planar) or 3 (spatial), the number of columns of ``vertices``."""
+        return int(np.shape(self.vertices)[1])
 
 
 def _is_number(field: str) -> bool:
@@ -166,7 +178,9 @@ class _Reader:
         self.source = source
         self.section: str | None = None
         self.seen_v = False
-        self.vertices: list[tuple[float, float]] = []
+        self.vertices: list[tuple[float, ...]] = []
+        #: the dimension and the line of the first vertex, which decided it
+        self.dim: tuple[int, int] | None = None
         self.items: dict[str, _Items] = {"f": [], "e": [], "a": []}
 
     def feed(self, line: str, lineno: int) -> None:
@@ -181,6 +195,9 @@ class _Reader:
                 "data before the first section header (expected a line 'v')", self.source, lineno
             )
         fields = line.split()
+        if self.section == "v":
+            self.vertex(fields, line, lineno)
+            return
         want = _SECTIONS[self.section]
         if len(fields) != want:
             raise LinkageFormatError(
@@ -189,12 +206,29 @@ class _Reader:
                 self.source,
                 lineno,
             )
-        if self.section == "v":
-            x, y = (_number(f, self.source, lineno) for f in fields)
-            self.vertices.append((x, y))
-        else:
-            index = tuple(_index(f, self.source, lineno) for f in fields)
-            self.items[self.section].append((index, lineno))
+        index = tuple(_index(f, self.source, lineno) for f in fields)
+        self.items[self.section].append((index, lineno))
+
+    def vertex(self, fields: list[str], line: str, lineno: int) -> None:
+        """One vertex line: ``x y`` or ``x y z``, as many numbers as the first vertex line."""
+        if len(fields) not in (2, 3):
+            raise LinkageFormatError(
+                f"a vertex line needs 2 fields (x y) or 3 (x y z), got {len(fields)}: {line!r}",
+                self.source,
+                lineno,
+            )
+        if self.dim is None:
+            self.dim = (len(fields), lineno)
+        elif len(fields) != self.dim[0]:
+            dim, first = self.dim
+            raise LinkageFormatError(
+                f"a {dim}-D file's vertex line needs {dim} fields, got {len(fields)}: {line!r} "
+                f"(the first vertex, on line {first}, has {dim} coordinates; one file holds "
+                "one dimension, 2-D or 3-D)",
+                self.source,
+                lineno,
+            )
+        self.vertices.append(tuple(_number(f, self.source, lineno) for f in fields))
 
 
 class _ItemChecks:
@@ -240,7 +274,7 @@ class _ItemChecks:
         first_out = self.first_out_of_range(ends)
         with np.errstate(over="ignore", invalid="ignore"):
             d = self.vertices[ends[:first_out, 0]] - self.vertices[ends[:first_out, 1]]
-            lengths = np.hypot(d[:, 0], d[:, 1])
+            lengths = _checks.row_norms(d)
         first_bad_length = _checks.first_bad_rod_length(lengths)
         for row, ((i, j), line) in enumerate(items):
             if row == first_out:
@@ -322,7 +356,8 @@ def parse_linkage(text: str, *, source: str = "<string>") -> LinkageData:
     if not reader.seen_v:
         what = "is empty" if not text.strip() else "has no 'v' section"
         raise LinkageFormatError(f"{what}: not a linkage file", source)
-    vertices = np.array(reader.vertices, dtype=np.float64).reshape(-1, 2)
+    dim = 2 if reader.dim is None else reader.dim[0]
+    vertices = np.array(reader.vertices, dtype=np.float64).reshape(-1, dim)
     checks = _ItemChecks(vertices, source)
     checks.pins(reader.items["f"])
     checks.rods(reader.items["e"])
@@ -336,7 +371,7 @@ def parse_linkage(text: str, *, source: str = "<string>") -> LinkageData:
 
 
 def format_linkage(data: LinkageData) -> str:
-    """Serialise to the 2007 text format; floats in ``repr`` form for an exact round trip.
+    r"""Serialise to the 2007 text format; floats in ``repr`` form for an exact round trip.
 
     Examples
     --------
@@ -350,9 +385,17 @@ def format_linkage(data: LinkageData) -> str:
     e
     1 0
     a
+    >>> print(format_linkage(parse_linkage("v\n0 0 0\n1 2 3\ne\n0 1\n")), end="")
+    v
+    0.0 0.0 0.0
+    1.0 2.0 3.0
+    f
+    e
+    0 1
+    a
     """
     out = ["v"]
-    out += [f"{float(x)!r} {float(y)!r}" for x, y in np.asarray(data.vertices).tolist()]
+    out += [" ".join(repr(float(c)) for c in p) for p in np.asarray(data.vertices).tolist()]
     out.append("f")
     out += [str(int(i)) for i in np.asarray(data.pinned).tolist()]
     out.append("e")
