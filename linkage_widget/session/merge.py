@@ -16,7 +16,10 @@ Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its state)
   (a larger value, from the slider or code, is lowered to it). A keyword of the
   constructors and of ``load``; by default there is no bound
   (:data:`DEFAULT_MAX_STEP` is infinite), so a step size set in code stays exactly
-  what was set. Dynamic mode's time step is not bounded by it.
+  what was set. Dynamic mode's time step is not bounded by it. It also bounds a
+  drag's kinematic steps (:class:`~.driving.Setup`: a drag then lags the pointer, as
+  in 2007) and lowers the kinematic step slider's upper end
+  (:meth:`MergeMixin.step_slider_range`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from .. import _checks
 from ..errors import LinkageFormatError
 from ..model import Linkage
 from .document import DEFAULT_FILE, counts_text, merge_offset, read_linkage_file
+from .driving import STEP_SLIDER
 
 __all__ = ["DEFAULT_MAX_STEP", "MergeMixin"]
 
@@ -55,6 +59,24 @@ class MergeMixin:
     def max_step(self, value: float) -> None:
         self._max_step = _checks.positive(value, "max_step")
         self._bound_step(None)
+        self._controls_changed()  # type: ignore[attr-defined]  # the slider's upper end
+
+    def step_slider_range(self, mode: str) -> tuple[float, float, float]:
+        """``(min, max, step)`` of the step-size slider of ``mode``.
+
+        :data:`~.driving.STEP_SLIDER`'s range, the kinematic upper end lowered to
+        :attr:`max_step` (and the lower end with it when ``max_step`` is below it).
+
+        >>> from linkage_widget.session import LinkageSession
+        >>> s = LinkageSession(max_step=5.0)
+        >>> s.step_slider_range("kinematic"), s.step_slider_range("dynamic")
+        ((0.05, 5.0, 0.05), (0.001, 0.05, 0.001))
+        """
+        lo, hi, step, *_ = STEP_SLIDER[mode]
+        if mode == "kinematic" and self._max_step < hi:
+            hi = self._max_step
+            lo = min(lo, hi)
+        return lo, hi, step
 
     def _bound_step(self, change: Any) -> None:
         """Lower a kinematic ``step_size`` above :attr:`max_step` to it."""

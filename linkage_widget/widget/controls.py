@@ -138,6 +138,8 @@ class Controls:
         self.sliders = {name: _slider(session, name, text) for name, text in SLIDERS[1:]}
         #: one step slider per mode, only the mode's own shown: a switch changes no range
         self.step_sliders = {mode: _step_slider(session, mode) for mode in STEP_SLIDER}
+        #: the session's slider ranges (max_step lowers the kinematic upper end)
+        self._step_range = getattr(session, "step_slider_range", None)
         self.sliders = {"step_size": self.step_sliders[session.mode], **self.sliders}
         self.modes = W.ToggleButtons(
             options=["kinematic", "dynamic"],
@@ -196,6 +198,9 @@ class Controls:
         b["play"].description = "■ stop" if state.running else "▶ play"
         b["record"].description = "■ stop rec" if state.recording else "● record"
         b["motors"].description = "■ motors" if state.motors_running else "⟳ motors"
+        if self._step_range is not None:
+            for mode, slider in self.step_sliders.items():
+                slider.linkage_link.set_range(*self._step_range(mode)[:2])  # type: ignore[attr-defined]
         shown = self.step_sliders[state.mode]
         if self.sliders["step_size"] is not shown:
             self.sliders["step_size"].layout.display = "none"
@@ -265,6 +270,8 @@ def _step_slider(session: HasTraits, mode: str) -> W.FloatSlider:
     have nothing to clamp, and the hidden one is never sent anything.
     """
     lo, hi, step, fmt, tip = STEP_SLIDER[mode]
+    if hasattr(session, "step_slider_range"):  # max_step lowers the kinematic upper end
+        lo, hi, step = session.step_slider_range(mode)
     slider = _slider(
         session,
         "step_size",
@@ -335,6 +342,23 @@ class SliderLink:
                 s.value = shown
             finally:
                 self.busy = False
+
+    def set_range(self, lo: float, hi: float) -> None:
+        """Give the slider the range ``[lo, hi]`` (no message when unchanged), then re-show."""
+        s = self.slider
+        if (s.min, s.max) == (lo, hi):
+            return
+        self.busy = True
+        try:
+            with s.hold_sync():  # a clamp of the value in between is not a user's move
+                if lo > s.max:
+                    s.max, s.min = hi, lo
+                else:
+                    s.min, s.max = lo, hi
+        finally:
+            self.busy = False
+        if self.active():
+            self.show(getattr(self.obj, self.name))
 
     def _to_slider(self, change: Any) -> None:
         # a user's move sets the trait: the slider already shows it
