@@ -57,16 +57,19 @@ class SessionTraits(HasTraits):
     tool = Unicode("select", help="Toolbar tool: what a plain click does.")
     recording = Bool(False, help="Whether frames are being recorded for a GIF.")
     file_name = Unicode(DEFAULT_FILE, help="The file s/l save and load; exports take its name.")
-    motors_running = Bool(False, help="Whether the motors turn (m starts/stops them).")
+    motors_running = Bool(False, help="Whether the motors turn (o starts/stops them).")
     show_forces = Bool(True, help="Draw rod forces, loads and reactions when there are drives.")
     table_friction = Float(0.0, help="Friction coefficient of the joints on the table (dynamic).")
     load_size = Float(1.0, help="Force of a load placed by a click of the load tool (downward).")
+    presentation = Bool(
+        False, help="Presentation mode (key m, the 2007 program's): large type, controls collapsed."
+    )
 
     _OWN_TRAITS = (
         "step_size mass_distribution mode gravity selected_vertex selected_rod attractor "
         "running show_velocities show_vertices show_angles show_info show_stresses "
         "show_pebbles tracked error tool recording file_name motors_running show_forces "
-        "table_friction load_size"
+        "table_friction load_size presentation"
     ).split()
 
     # =========================================================== validation
