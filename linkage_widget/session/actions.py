@@ -237,5 +237,4 @@ class ActionsMixin:
             self._message = "recording: move something, then r (or the button) to save the GIF"
             return
         self.recording = False
-        path = self._export(".gif", "image/gif", self.save_gif)
-        self._message = f"GIF saved: {path} ({len(self.recorder.frames)} frames)"
+        self._save_recording()  # export_session: in the background when a loop runs

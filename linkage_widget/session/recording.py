@@ -98,11 +98,27 @@ class Recorder(Generic[F]):
         self.limit = int(limit)
         self.frames: list[F] = []
         self._last = -math.inf
+        self._resume = False
 
     def restart(self) -> None:
-        """Forget the frames so far: a new recording begins."""
-        self.frames = []
+        """A new recording begins: forget the frames so far (unless :meth:`resume_next`)."""
+        if self._resume:
+            self._resume = False  # this once, the new frames come after the kept ones
+        else:
+            self.frames = []  # a new list: an export running on the old one keeps it
         self._last = -math.inf
+
+    def resume_next(self) -> None:
+        """Keep the frames at the next :meth:`restart`: the recording goes on from them.
+
+        The session calls this when an export of the recording was cancelled, so that
+        nothing recorded is lost and the next recording adds to it.
+
+        >>> r = Recorder(clock=iter(range(10)).__next__, fps=1)
+        >>> r.offer("a"), r.resume_next(), r.restart(), r.offer("b"), r.frames
+        (True, None, None, True, ['a', 'b'])
+        """
+        self._resume = True
 
     def offer(self, frame: F) -> bool:
         """Keep ``frame`` if a frame is due and there is room; return whether it was kept."""

@@ -45,7 +45,6 @@ from ..draw import (
     ViewTransform,
     build_scene,
     overlay_insets,
-    save_gif,
     save_png,
     scene_to_svg,
 )
@@ -63,12 +62,13 @@ from .document import DEFAULT_FILE, Document, parse_upload, read_linkage_file, u
 from .driven import DrivenMixin
 from .drives import Drives
 from .driving import DEFAULT_STEP, Driver
+from .export_session import ExportMixin
 from .frames import FramesMixin
 from .gestures import EventMerger, Key
 from .history import History, Snapshot
 from .merge import MergeMixin
 from .pointer import PointerMixin
-from .recording import GIF_FPS, Recorder, Tracks
+from .recording import Recorder, Tracks
 from .tools import Action, Selection, export_path
 from .traits import SessionTraits
 
@@ -78,6 +78,7 @@ INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() k
 
 
 class LinkageSession(
+    ExportMixin,
     MergeMixin,
     ConfigurationPanelMixin,
     DrivenMixin,
@@ -356,13 +357,6 @@ class LinkageSession(
     def to_png(self, path: str | PathLike[str]) -> Path:
         """Save the current view as a PNG picture; return the path."""
         save_png(self.scene(), path)
-        return Path(path)
-
-    def save_gif(self, path: str | PathLike[str], fps: float = GIF_FPS) -> Path:
-        """Write the frames recorded so far (see :attr:`recording`) as an animated GIF."""
-        if not self.recorder.frames:
-            raise ValueError("nothing recorded: set recording = True (key r) and move something")
-        save_gif(self.recorder.frames, path, fps)
         return Path(path)
 
     def advance(self, frames: int = 1) -> str:
