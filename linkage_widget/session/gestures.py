@@ -26,8 +26,12 @@ order never matters:
 - Keys come from both streams (ipyevents while the pointer is over the canvas,
   ipycanvas while it has focus); the same key from the other stream within
   :data:`KEY_ECHO_S` is an echo and dropped.
-- Touch (ipycanvas only: it cancels the browser's emulated mouse events) is a
-  left-button press, drag and release.
+- Touch (ipycanvas only: it cancels the browser's emulated mouse events; see
+  :mod:`.touch` for what each library delivers): one finger is a left-button press,
+  drag and release, a tap a click (a finger may wander :data:`~.touch.TOUCH_DRAG_PX`).
+  A second finger cancels the one-finger gesture (no click, a pulled joint is let go)
+  and starts a pinch: two or more fingers pan and zoom (``on_pinch``) until the last
+  finger lifts; a finger left over after a pinch does nothing.
 
 Examples
 --------
@@ -51,6 +55,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from .touch import TOUCH_DRAG_PX, Pinch, PinchStep, pinch_of, pinch_step
 
 __all__ = ["DRAG_THRESHOLD", "KEY_ECHO_S", "EventMerger", "Gesture", "Key"]
 
@@ -78,6 +84,8 @@ class Gesture:
         Modifier keys held at the press.
     touch : bool
         Whether it came from a touch screen.
+    cancelled : bool
+        Ended by a second finger (the start of a pinch), not by a release: no click.
     last_x, last_y : float
         Latest pointer position.
     dragged : bool
@@ -96,6 +104,7 @@ class Gesture:
     shift: bool = False
     meta: bool = False
     touch: bool = False
+    cancelled: bool = False
     last_x: float = 0.0
     last_y: float = 0.0
     dragged: bool = False
@@ -171,6 +180,9 @@ class EventMerger:
     on_wheel : callable(x, y, delta_y), optional
         ``delta_y`` in pixels, positive when scrolling down (zoom out).
     on_key : callable(Key), optional
+    on_pinch : callable(PinchStep), optional
+        Two or more fingers moved: zoom by ``step.factor`` about pixel
+        ``(step.x, step.y)``, then pan by ``(step.dx, step.dy)`` pixels.
     clock : callable() -> float, optional
         Time source (tests pass a fake one).
     """
@@ -185,6 +197,7 @@ class EventMerger:
         on_release: Callable[[Gesture, float, float], None] | None = None,
         on_wheel: Callable[[float, float, float], None] | None = None,
         on_key: Callable[[Key], None] | None = None,
+        on_pinch: Callable[[PinchStep], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.width, self.height = int(width), int(height)
@@ -193,6 +206,9 @@ class EventMerger:
         self.on_release = on_release or (lambda g, x, y: None)
         self.on_wheel = on_wheel or (lambda x, y, d: None)
         self.on_key = on_key or (lambda k: None)
+        self.on_pinch = on_pinch or (lambda step: None)
+        #: The fingers of a pinch under way (None: no pinch; a pinch lasts until all lift).
+        self.pinch: Pinch | None = None
         self.clock = clock
         self.gesture: Gesture | None = None
         self.pointer: tuple[float, float] | None = None
@@ -248,17 +264,29 @@ class EventMerger:
         self._key("canvas", Key(str(key), bool(ctrl), bool(shift), False, bool(meta)))
 
     def touch_start(self, touches: Sequence[tuple[float, float]]) -> None:
-        """Handle ``touch_start``: one finger presses; a second one cancels."""
-        if self.gesture is not None:
-            if self.gesture.touch and len(touches) > 1:
-                self._release(self.gesture.last_x, self.gesture.last_y)
+        """Handle ``touch_start`` (``touches``: every finger down): a press, or a pinch."""
+        g = self.gesture
+        if len(touches) >= 2:
+            if g is not None and g.touch:
+                self._cancel()
+            if g is None or g.touch:
+                self.pinch = pinch_of(touches)  # a new finger: a new baseline
             return
-        if len(touches) == 1:
+        if g is None and self.pinch is None and len(touches) == 1:
             ((x, y),) = touches
+            self._note("touch", "start", x, y)
             self._press(Gesture(float(x), float(y), touch=True, t0=self.clock()))
 
     def touch_move(self, touches: Sequence[tuple[float, float]]) -> None:
-        """Handle an ipycanvas ``touch_move``."""
+        """Handle an ipycanvas ``touch_move``: a one-finger drag, or the pinch's pan and zoom."""
+        if self.pinch is not None:
+            if len(touches) >= 2:
+                now = pinch_of(touches)
+                step = pinch_step(self.pinch, now)
+                self.pinch = now
+                if step is not None:
+                    self.on_pinch(step)
+            return
         g = self.gesture
         if g is not None and g.touch and len(touches) >= 1:
             x, y = touches[0]
@@ -266,6 +294,10 @@ class EventMerger:
 
     def touch_end(self, touches: Sequence[tuple[float, float]]) -> None:
         """Handle ``touch_end`` / ``touch_cancel`` (``touches``: fingers still down)."""
+        if self.pinch is not None:
+            # the fingers left over keep the pinch (as a baseline, or ignored) until all lift
+            self.pinch = pinch_of(touches) if touches else None
+            return
         g = self.gesture
         if g is not None and g.touch and len(touches) == 0:
             self._release(g.last_x, g.last_y)
@@ -369,7 +401,8 @@ class EventMerger:
         self.on_press(g)
 
     def _move(self, g: Gesture, x: float, y: float) -> None:
-        if not g.dragged and math.hypot(x - g.x, y - g.y) <= DRAG_THRESHOLD:
+        threshold = TOUCH_DRAG_PX if g.touch else DRAG_THRESHOLD
+        if not g.dragged and math.hypot(x - g.x, y - g.y) <= threshold:
             return
         g.dragged = True
         dx, dy = x - g.last_x, y - g.last_y
@@ -386,6 +419,14 @@ class EventMerger:
             self._move(g, x, y)
         self.gesture = None
         self.on_release(g, x, y)
+
+    def _cancel(self) -> None:
+        """End the gesture under way without a click (a second finger came down)."""
+        g = self.gesture
+        if g is not None:
+            self.gesture = None
+            g.cancelled = True
+            self.on_release(g, g.last_x, g.last_y)
 
     def _key(self, stream: str, key: Key) -> None:
         if key.key in MODIFIER_KEYS or not key.key:

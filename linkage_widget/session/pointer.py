@@ -9,14 +9,21 @@ same path. What a press, click, drag or wheel turn means is decided in
 this module holds the state of the drag under way: the pulled vertex and the
 pointer's world position (the motion's target), or a free (shift-) drag,
 which edits a position.
+
+Touch (:mod:`.touch`): one finger is the left button (a tap a click, a joint within
+:data:`~.touch.TOUCH_HIT_PX` is touched), two fingers pan and pinch-zoom the one view
+transform about their centroid (:meth:`PointerMixin.touch` feeds fingers from a script).
+The keyboard-only actions come from :class:`~.keyboard.KeyboardMixin`, a base of this one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..draw import hit_test
 from .gestures import Gesture
+from .keyboard import KeyboardMixin
 from .tools import (
     Action,
     attract_action,
@@ -26,17 +33,19 @@ from .tools import (
     release_action,
     zoom_factor,
 )
+from .touch import TOUCH_HIT_PX, PinchStep
 
 __all__ = ["PointerMixin"]
 
 
-class PointerMixin:
+class PointerMixin(KeyboardMixin):
     """Gestures of the :class:`~linkage_widget.session.LinkageSession` (module docstring)."""
 
     def _init_pointer(self) -> None:
         self._drag_vertex: int | None = None
         self._drag_target: Any = None  # world (x, y) of the pointer pulling _drag_vertex
         self._free_drag = False  # shift-drag: editing a position, not moving the mechanism
+        self._merger.on_pinch = self._on_pinch
 
     # ------------------------------------------------------------ public
     def press(
@@ -65,13 +74,29 @@ class PointerMixin:
         """Turn the wheel by ``delta_y`` pixels at ``(x, y)``: zoom about that point."""
         self._on_wheel(float(x), float(y), float(delta_y))
 
+    def touch(self, event: str, touches: Sequence[tuple[float, float]]) -> None:
+        """Fingers on the canvas, as ipycanvas reports them (for scripts and tests).
+
+        Parameters
+        ----------
+        event : {"start", "move", "end"}
+            A finger came down, the fingers moved, a finger lifted.
+        touches : sequence of (x, y)
+            Pixel positions of every finger down after the event (``[]``: all lifted).
+        """
+        handlers = {"start": "touch_start", "move": "touch_move", "end": "touch_end"}
+        if event not in handlers:
+            raise ValueError(f"touch event must be one of start, move, end; got {event!r}")
+        getattr(self._merger, handlers[event])([(float(x), float(y)) for x, y in touches])
+
     # ------------------------------------------------------------ handlers
     def _on_press(self, g: Gesture) -> None:
         if self._drag_vertex is not None or self._free_drag:
             self._end_drag()  # its release never came (e.g. it happened outside the page)
         self._message = ""
         kind = press_kind(g.action, self.tool)
-        hit = hit_test(self.linkage, self._view, g.x, g.y)
+        radius = {"vertex_radius_px": TOUCH_HIT_PX} if g.touch else {}  # a fingertip is wide
+        hit = hit_test(self.linkage, self._view, g.x, g.y, **radius)
         assert g.data is not None
         g.data.update(action=kind, hit=hit)
         if kind == "attract":
@@ -95,6 +120,10 @@ class PointerMixin:
 
     def _on_release(self, g: Gesture, x: float, y: float) -> None:
         assert g.data is not None
+        if g.cancelled:  # a second finger came: no click; a pulled joint is let go
+            if g.data.get("pulled"):
+                self._end_drag()
+            return
         action = release_action(
             g.data.get("action", ""),
             g.dragged,
@@ -112,3 +141,12 @@ class PointerMixin:
 
     def _on_wheel(self, x: float, y: float, delta_y: float) -> None:
         self._apply(Action("zoom", (x, y, zoom_factor(delta_y))))
+
+    def _on_pinch(self, step: PinchStep) -> None:
+        self._apply(Action("pinch", tuple(step)))
+
+    def _do_pinch(self, x: float, y: float, dx: float, dy: float, factor: float) -> None:
+        """Zoom by ``factor`` about pixel ``(x, y)``, then pan by ``(dx, dy)`` (:mod:`.touch`)."""
+        self._view = self._view.zoomed(x, y, factor).panned(dx, dy)
+        self._dirty = True
+        self._pointer_input()

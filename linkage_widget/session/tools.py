@@ -21,7 +21,11 @@ middle/alt-click rod           fix/unfix the angle with the selected (adjacent) 
 right/ctrl-click               place the attractor (pulls the selected vertex);
                                on the attractor: remove it; right-drag moves it
 f / t / d / z / c              pin, track, delete, split rod, clear
-m / n                          motors start/stop / reverse the motors
+o / n                          motors start/stop / reverse the motors
+[ / ]                          previous / next toolbar tool
+k / g                          kinematic <-> dynamic / configuration space on/off
+a / j / F                      angles / joints / forces shown on/off
+m                              presentation mode (full window, large type); m or Esc leaves
 spring tool                    click two vertices: a spring between them
 motor tool                     click a rod: a motor on it (pivot: the pinned end,
                                else the end nearer the click)
@@ -30,9 +34,12 @@ load tool                      click a vertex: a downward load (again: remove it
 s / l                          save / load the file named in the file box
 v / i                          cycle view options / info panel on the canvas
 p / r                          PNG picture / record a GIF (toggle)
+P / T                          SVG picture / tracks as CSV
 space                          start/stop the motion
 1 .. 9, click an arrow         at a singular placement: go on along that way
 ctrl-z, ctrl-shift-z (ctrl-y)  undo, redo;  Home: fit;  Escape: deselect, stop
+one finger (touch, pen)        as the mouse: tap clicks, drag drags
+two fingers                    pan and pinch-zoom (see :mod:`.touch`)
 =============================  =================================================
 
 Examples
@@ -51,12 +58,37 @@ import math
 from pathlib import Path
 from typing import NamedTuple
 
+from .keymap import (
+    EXAMPLE_KEYS,
+    MAC_OPTION_DIGITS,
+    SHIFTED_KEYS,
+    SIMPLE_KEYS,
+    TOGGLE_KEYS,
+    example_key,
+    key_action,
+)
+from .vocabulary import (
+    ATTRACTOR_HIT_PX,
+    TOOL_TIPS,
+    TOOLS,
+    VIEW_PRESETS,
+    Action,
+    Hit,
+    Point,
+    Selection,
+    next_tool,
+    toggled,
+    tool_line,
+)
+
 __all__ = [
     "ATTRACTOR_HIT_PX",
     "EXAMPLE_KEYS",
     "EXPORT_DIR",
     "MAC_OPTION_DIGITS",
     "SHIFTED_KEYS",
+    "SIMPLE_KEYS",
+    "TOGGLE_KEYS",
     "TOOLS",
     "TOOL_TIPS",
     "VIEW_PRESETS",
@@ -77,71 +109,10 @@ __all__ = [
     "link_action",
     "press_kind",
     "release_action",
+    "tool_line",
+    "next_tool",
     "zoom_factor",
 ]
-
-#: Toolbar tools: what a plain click (or a touch) does.
-TOOLS = (
-    "select",
-    "vertex",
-    "rod",
-    "angle",
-    "pin",
-    "attractor",
-    "delete",
-    "spring",
-    "motor",
-    "load",
-)
-TOOL_TIPS = {
-    "select": "select/move: click adds or selects, drag moves a vertex or pans",
-    "vertex": "add vertex: click adds a vertex",
-    "rod": "rod: click two vertices (or empty space) to draw rods",
-    "angle": "angle: click two adjacent rods to fix/unfix their angle",
-    "pin": "pin: click a vertex to pin/unpin it",
-    "attractor": "attractor: click to place/remove the attractor",
-    "delete": "delete: click a vertex or rod to delete it",
-    "spring": "spring: click two vertices to join them with a spring",
-    "motor": "motor: click a rod to drive it (m starts/stops, n reverses)",
-    "load": "load: click a vertex for a downward load (again: remove), drag to aim it",
-}
-#: What ``v`` cycles through: (name, show_velocities, show_stresses, show_pebbles).
-VIEW_PRESETS = (
-    ("velocity arrows", True, False, False),
-    ("plain", False, False, False),
-    ("self-stress colouring", False, True, False),
-    ("pebble game: redundant rods", False, False, True),
-)
-
-Hit = tuple[str, int] | None
-Point = tuple[float, float]
-ATTRACTOR_HIT_PX = 12.0  # a right-click this close to the attractor (pixels) removes it
-
-
-class Action(NamedTuple):
-    """One thing to do: ``kind`` names the session's ``_do_<kind>``, ``args`` its arguments.
-
-    ``message`` is shown in the hint line afterwards (kind ``"message"``: only
-    that; kind ``"error"``: shown as an error instead).
-    """
-
-    kind: str
-    args: tuple = ()
-    message: str = ""
-
-
-class Selection(NamedTuple):
-    """The selected vertex and rod (at most one of them is set)."""
-
-    vertex: int | None = None
-    rod: int | None = None
-
-
-def toggled(hit: tuple[str, int], sel: Selection) -> Action:
-    """Select what was hit, or deselect it when it was selected already."""
-    kind, i = hit
-    current = sel.vertex if kind == "vertex" else sel.rod
-    return Action("select", (kind, None if current == i else i))
 
 
 def press_kind(gesture_action: str, tool: str) -> str:
@@ -288,88 +259,6 @@ def link_action(hit: Hit, sel: Selection) -> Action:
     return Action("toggle_angle", (sel.rod, i))
 
 
-#: Keys whose action does not depend on the selection: combo -> action kind.
-SIMPLE_KEYS = {
-    "c": "clear",
-    "s": "save",
-    "l": "load",
-    "v": "view_preset",
-    "i": "toggle_info",
-    "p": "export_png",
-    "r": "toggle_recording",
-    "space": "toggle_running",
-    "m": "toggle_motors",
-    "n": "reverse_motors",
-    "ctrl+z": "undo",
-    "ctrl+shift+z": "redo",
-    "ctrl+y": "redo",
-    "home": "fit",
-    "escape": "escape",
-}
-#: Keys told apart from their plain key by shift (a DOM key name -> action kind):
-#: ``L`` merges the file named in the file box into the linkage, as ``l`` loads it.
-SHIFTED_KEYS = {"L": "merge"}
-
-#: Alt + digit ``d`` loads bundled example ``EXAMPLE_KEYS[d - 1]``, as the 2007 web
-#: version's number keys loaded its examples (plain digits pick the way on at a
-#: singular placement here, so they cannot).
-EXAMPLE_KEYS = (
-    "four_bar",
-    "watt",
-    "chebyshev",
-    "hoeken",
-    "roberts",
-    "peaucellier",
-    "hart",
-    "jansen",
-    "penrose2",
-)
-#: What macOS's US layout sends for Option + 1 ... 9 (the key name is not the digit there).
-MAC_OPTION_DIGITS = "\u00a1\u2122\u00a3\u00a2\u221e\u00a7\u00b6\u2022\u00aa"
-
-
-def example_key(key: str, alt: bool) -> int | None:
-    """The example number (1-9) an alt-key press asks for, else ``None``.
-
-    >>> example_key("3", True), example_key("3", False), example_key("\u00a3", True)
-    (3, None, 3)
-    """
-    if not alt or len(key) != 1:
-        return None
-    if key in "123456789":
-        return int(key)
-    way = MAC_OPTION_DIGITS.find(key)
-    return way + 1 if way >= 0 else None
-
-
-def key_action(combo: str, sel: Selection) -> Action | None:
-    """What the key ``combo`` (:attr:`~linkage_widget.session.gestures.Key.combo`) does."""
-    if combo in SIMPLE_KEYS:
-        return Action(SIMPLE_KEYS[combo])
-    if combo in ("f", "t"):
-        what, kind = ("pin", "toggle_pin") if combo == "f" else ("track", "toggle_track")
-        if sel.vertex is None:
-            return Action("error", (), f"select a vertex first to {what} it")
-        return Action(kind, (sel.vertex,))
-    if combo in ("d", "delete", "backspace"):
-        return _delete_key(sel)
-    if len(combo) == 1 and combo in "123456789":  # the numbered arrows of a singular placement
-        return Action("pick_branch", (int(combo),))
-    if combo == "z":
-        if sel.rod is None:
-            return Action("message", (), "select a rod to split (z)")
-        return Action("split", (sel.rod,))
-    return None
-
-
-def _delete_key(sel: Selection) -> Action:
-    if sel.vertex is not None:
-        return Action("delete_vertex", (sel.vertex,))
-    if sel.rod is not None:
-        return Action("delete_rod", (sel.rod,))
-    return Action("message", (), "select a vertex or rod to delete")
-
-
 class HintState(NamedTuple):
     """What the hint line depends on."""
 
@@ -417,7 +306,7 @@ def hint_text(s: HintState) -> str:
             " · space: start/stop"
         )
     if s.motors_running and s.running:
-        return "motors turning: m stops · n reverses · space pauses"
+        return "motors turning: o stops · n reverses · space pauses"
     if s.running and s.mode == "dynamic":
         return "dynamic: space stops; right-click places the attractor"
     return _idle_hint(s)
@@ -456,7 +345,7 @@ def _idle_hint(s: HintState) -> str:
     if s.tool != "select":
         return TOOL_TIPS[s.tool]
     if s.motors:
-        return f"{s.motors} motor{'s' * (s.motors > 1)}: m starts them · n reverses"
+        return f"{s.motors} motor{'s' * (s.motors > 1)}: o starts them · n reverses"
     if s.n_vertices == 0:
         return "click to add vertices; alt-click joins the selected vertex to another"
     return "click: add/select · drag: move/pan · wheel: zoom · right-click: attractor"

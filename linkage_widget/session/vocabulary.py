@@ -1,0 +1,108 @@
+"""The words of the input: the toolbar's tools, an :class:`Action`, a :class:`Selection`.
+
+Shared by :mod:`.tools` (what a click or a drag means) and :mod:`.keymap` (what a key
+means); both return :class:`Action` s that the session carries out (``_do_<kind>``).
+
+>>> next_tool("select", -1), tool_line("pin")
+('load', 'tool: pin — click a vertex to pin/unpin it · [ ] other tool')
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = [
+    "ATTRACTOR_HIT_PX",
+    "TOOLS",
+    "TOOL_TIPS",
+    "VIEW_PRESETS",
+    "Action",
+    "Hit",
+    "Point",
+    "Selection",
+    "next_tool",
+    "tool_line",
+    "toggled",
+]
+
+#: Toolbar tools: what a plain click (or a touch) does.
+TOOLS = (
+    "select",
+    "vertex",
+    "rod",
+    "angle",
+    "pin",
+    "attractor",
+    "delete",
+    "spring",
+    "motor",
+    "load",
+)
+TOOL_TIPS = {
+    "select": "select/move: click adds or selects, drag moves a vertex or pans",
+    "vertex": "add vertex: click adds a vertex",
+    "rod": "rod: click two vertices (or empty space) to draw rods",
+    "angle": "angle: click two adjacent rods to fix/unfix their angle",
+    "pin": "pin: click a vertex to pin/unpin it",
+    "attractor": "attractor: click to place/remove the attractor",
+    "delete": "delete: click a vertex or rod to delete it",
+    "spring": "spring: click two vertices to join them with a spring",
+    "motor": "motor: click a rod to drive it (o starts/stops, n reverses)",
+    "load": "load: click a vertex for a downward load (again: remove), drag to aim it",
+}
+#: What ``v`` cycles through: (name, show_velocities, show_stresses, show_pebbles).
+VIEW_PRESETS = (
+    ("velocity arrows", True, False, False),
+    ("plain", False, False, False),
+    ("self-stress colouring", False, True, False),
+    ("pebble game: redundant rods", False, False, True),
+)
+
+Hit = tuple[str, int] | None
+Point = tuple[float, float]
+ATTRACTOR_HIT_PX = 12.0  # a right-click this close to the attractor (pixels) removes it
+
+
+class Action(NamedTuple):
+    """One thing to do: ``kind`` names the session's ``_do_<kind>``, ``args`` its arguments.
+
+    ``message`` is shown in the hint line afterwards (kind ``"message"``: only
+    that; kind ``"error"``: shown as an error instead).
+    """
+
+    kind: str
+    args: tuple = ()
+    message: str = ""
+
+
+class Selection(NamedTuple):
+    """The selected vertex and rod (at most one of them is set)."""
+
+    vertex: int | None = None
+    rod: int | None = None
+
+
+def toggled(hit: tuple[str, int], sel: Selection) -> Action:
+    """Select what was hit, or deselect it when it was selected already."""
+    kind, i = hit
+    current = sel.vertex if kind == "vertex" else sel.rod
+    return Action("select", (kind, None if current == i else i))
+
+
+def next_tool(tool: str, step: int) -> str:
+    """The toolbar tool ``step`` places after ``tool`` (keys ``]`` +1 and ``[`` -1), cyclic.
+
+    >>> next_tool("select", -1), next_tool("load", 1)
+    ('load', 'select')
+    """
+    return TOOLS[(TOOLS.index(tool) + int(step)) % len(TOOLS)]
+
+
+def tool_line(tool: str) -> str:
+    """The line beside the toolbar: the current tool, what a click does, its keys.
+
+    >>> tool_line("rod")
+    'tool: rod — click two vertices (or empty space) to draw rods · [ ] other tool'
+    """
+    what = TOOL_TIPS[tool].split(": ", 1)[1]
+    return f"tool: {tool} — {what} · [ ] other tool"
