@@ -74,12 +74,12 @@ class DrivenMixin:
         ``reference``: measure the angle from that rod instead of the ground x-axis.
         A motor already on the rod is replaced. Returns the motor's index. Raises
         ``ValueError``/``IndexError`` (nothing changed) for an unknown vertex or rod, or
-        a rod with both ends pinned. :meth:`toggle_motors` (key m) starts them.
+        a rod with both ends pinned. :meth:`toggle_motors` (key o) starts them.
         """
         check_motor(self.linkage, pivot, tip, reference)
         motor = Motor(pivot, tip, speed, reference)
         drives = self.document.drives.with_motor(motor)
-        self._set_drives(drives, f"motor on rod {motor.pivot}-{motor.tip} (m starts it)")
+        self._set_drives(drives, f"motor on rod {motor.pivot}-{motor.tip} (o starts it)")
         return len(drives.motors) - 1
 
     def remove_motor(self, k: int) -> None:
@@ -127,14 +127,14 @@ class DrivenMixin:
         self._set_drives(replace(d, frictions=(*d.frictions, fr)), f"friction {i}-{j}")
 
     def toggle_motors(self) -> bool:
-        """Start or stop the motors (key m); return whether they now run."""
+        """Start or stop the motors (key o); return whether they now run."""
         if not self.motors:
             self._message = "no motor: pick the motor tool and click a rod"
             self._request_draw()
             return False
         self.error = ""
         self.motors_running = not self.motors_running
-        self._message = "motors on (m stops, n reverses)" if self.motors_running else "motors off"
+        self._message = "motors on (o stops, n reverses)" if self.motors_running else "motors off"
         self._request_draw()
         return self.motors_running
 
@@ -262,7 +262,7 @@ class DrivenMixin:
             lines += statics_lines(self._live_statics())
         sim = self.driver.simulator
         if self.motors:
-            state = "running" if self.motors_running else "stopped (m starts)"
+            state = "running" if self.motors_running else "stopped (o starts)"
             lines.append(f"motors: {len(self.motors)} {state}")
             if source == "dynamics" and self.motors_running and sim is not None:
                 torques = ", ".join(f"{t:.4g}" for t in sim.motor_torques)

@@ -1,4 +1,4 @@
-"""Motors and loads in JupyterLab + headless Chromium: the motor and load tools, keys m/n,
+"""Motors and loads in JupyterLab + headless Chromium: the motor and load tools, keys o/n,
 the motors button, and the force readout, driven with Playwright's mouse and keyboard."""
 
 import math
@@ -48,11 +48,11 @@ def test_motor_tool_click_and_keys_turn_the_crank(four_bar):
     assert motors == [[0, 2]]
     a0 = crank_angle(pg)
     canvas_locator(pg).hover(position=css_pos(pg, 20, 20))
-    pg.keyboard.press("m")
+    pg.keyboard.press("o")
     assert poll(lambda: kernel_json(pg, "w.motors_running"))
     time.sleep(0.5)
     assert poll(lambda: crank_angle(pg) > a0 + 0.05), kernel_json(pg, "[w.status, w.running]")
-    pg.keyboard.press("m")
+    pg.keyboard.press("o")
     assert poll(lambda: not kernel_json(pg, "w.motors_running"))
     pg.keyboard.press("n")
     assert poll(lambda: kernel_json(pg, "w.motors[0].speed") == -1.0)

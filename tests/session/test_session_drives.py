@@ -78,16 +78,16 @@ def test_motor_tool_pivots_on_the_pinned_end_else_the_nearer_end():
     assert s.motors[-1] == Motor(3, 2, 1.0)
 
 
-def test_m_turns_the_crank_kinematically_and_n_reverses():
+def test_o_turns_the_crank_kinematically_and_n_reverses():
     s = four_bar()
     s.add_motor(0, 2, 1.0)
     a0 = crank_angle(s)
     s._message = ""
-    assert "m starts them" in s._hint()
-    s.key("m")
+    assert "o starts them" in s._hint()
+    s.key("o")
     assert s.running and s.motors_running
     s._message = ""
-    assert s._hint().startswith("motors turning: m stops")
+    assert s._hint().startswith("motors turning: o stops")
     s.advance(5)
     turned = crank_angle(s) - a0
     assert turned > 0  # counter-clockwise
@@ -98,7 +98,7 @@ def test_m_turns_the_crank_kinematically_and_n_reverses():
     assert s.motors == (Motor(0, 2, -1.0),)
     s.advance(5)
     assert crank_angle(s) == pytest.approx(a0, abs=1e-9)
-    s.key("m")
+    s.key("o")
     assert not s.motors_running and not s.running
 
 

@@ -77,7 +77,7 @@ class DrivesMachine(RuleBasedStateMachine):
     @rule(mode=st.sampled_from(["kinematic", "dynamic"]), frames=st.integers(1, 6))
     def run_motors(self, mode, frames):
         self.s.mode = mode
-        self.s.key("m")
+        self.s.key("o")
         self.s.advance(frames)
         assert np.all(np.isfinite(self.s.linkage.vertices))
 

@@ -53,7 +53,7 @@ class _CallbackErrors(logging.Handler):
 
 W, H = 640, 480
 PIXEL = st.tuples(st.floats(0.0, W - 1.0), st.floats(0.0, H - 1.0))
-KEYS = ["f", "t", "d", "z", "c", "v", "i", " ", "Escape", "Home", "s", "l", "m", "n"]
+KEYS = ["f", "t", "d", "z", "c", "v", "i", " ", "Escape", "Home", "s", "l", "o", "n", "m"]
 
 
 class WidgetMachine(RuleBasedStateMachine):

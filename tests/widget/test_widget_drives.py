@@ -51,7 +51,7 @@ def test_motor_tool_button_and_keys():
     assert not np.allclose(w.linkage.vertices[2], P[2])
     key(w, "n")
     assert w.motors == (Motor(0, 2, -1.0),)
-    key(w, "m")
+    key(w, "o")
     assert not w.motors_running and w.controls.buttons["motors"].description == "⟳ motors"
     w.controls.buttons["undo"].click()
     assert w.motors == (Motor(0, 2, 1.0),)
@@ -94,4 +94,4 @@ def test_csv_button_offers_a_download(tmp_path):
 
 
 def test_the_keys_are_documented():
-    assert "<td>m n</td>" in widget().controls.help.value
+    assert "<td>o n</td>" in widget().controls.help.value
