@@ -238,7 +238,10 @@ _KERNEL_IDLE_JS = """() => { const w = window.jupyterapp && window.jupyterapp.sh
 
 @pytest.fixture(scope="module")
 def open_notebook(lab_server, browser):
-    """Factory ``open_notebook(path, python=None, viewport=...) -> playwright Page``.
+    """Factory ``open_notebook(path, python=None, viewport=..., **context) -> playwright Page``.
+
+    ``context``: more keywords for Playwright's ``browser.new_context`` (e.g.
+    ``device_scale_factor=2``, ``has_touch=True``).
 
     ``path`` is relative to the repo root (e.g. ``notebooks/01_peaucellier.ipynb``) or
     absolute. The page has run all cells and shows the sentinel output; a cell that raised
@@ -246,10 +249,12 @@ def open_notebook(lab_server, browser):
     """
     opened = []
 
-    def open_(path, python=None, viewport=None, timeout_ms=120_000):
+    def open_(path, python=None, viewport=None, timeout_ms=120_000, **context_options):
         server = lab_server(python)
         rel = _served_copy(server, path)
-        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 1000})
+        context = browser.new_context(
+            viewport=viewport or {"width": 1280, "height": 1000}, **context_options
+        )  # context_options: e.g. device_scale_factor=2, has_touch=True
         pg = context.new_page()
         opened.append((server, rel, pg))
         _OPEN_PAGES.append(pg)
