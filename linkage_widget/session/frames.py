@@ -186,8 +186,16 @@ class FramesMixin:
                 len(self.document.drives.motors),
                 self._motors_on(),
                 self._branch_count(),
+                self._blocked_reason(),
             )
         )
+
+    def _blocked_reason(self) -> str:
+        """The simulator's reason for a ``"blocked"`` status (a motor's dead point), else ``""``."""
+        sim = self.driver.simulator
+        if self._status != "blocked" or sim is None:
+            return ""
+        return getattr(sim, "blocked_reason", None) or ""
 
     # ============================================================== analysis
     def _refresh_analysis(self, *, sync: bool | None = None, live: bool = False) -> None:
