@@ -1,10 +1,12 @@
 r"""Residuals :math:`g(p)` and the sparse rigidity matrix :math:`A = \partial g/\partial p`.
 
 This is the only module that knows the constraint math. Positions are stacked
-:math:`p = (x_0, y_0, x_1, y_1, \dots) \in \mathbb{R}^{2n}`; every function
-also accepts the ``(n, 2)`` form.
+:math:`p = (x_0, y_0, x_1, y_1, \dots) \in \mathbb{R}^{2n}` in the plane and
+:math:`p = (x_0, y_0, z_0, x_1, \dots) \in \mathbb{R}^{3n}` in space (``d = dim``
+coordinates per vertex, :attr:`ConstraintSet.dim`); every function also accepts the
+``(n, d)`` form.
 
-Rows come in the order rods, fixed angles, pins (two rows per pin: x then y), then
+Rows come in the order rods, fixed angles, pins (``d`` rows per pin: x, y (, z)), then
 the drive rows that a simulator adds (motors, links, holds: two rows each), so that
 the rows of a linkage keep their indices.
 Each row is scaled so that residuals are lengths and rows are dimensionless
@@ -27,7 +29,19 @@ with norm of order one, whatever the size of the linkage:
 
   The gradient is well defined at every angle, 0° and 180° included (the 2007
   program held :math:`a \cdot b` instead, whose gradient loses rank there);
-* pin :math:`i` at anchor :math:`p_i^0`: :math:`g = p_i - p_i^0`, unit rows;
+* fixed angle in space: an angle between two rods has no sign in 3-D, so the row
+  holds its cosine :math:`c = \frac{a \cdot b}{|a||b|} = \cos\theta`:
+
+  .. math:: g = \ell\,(\cos\theta_0 - c), \quad
+            \nabla_{p_j} g = -\ell\,\frac{\hat b - c\,\hat a}{|a|}, \quad
+            \nabla_{p_k} g = -\ell\,\frac{\hat a - c\,\hat b}{|b|}, \quad
+            \nabla_{p_i} g = -\nabla_{p_j} g - \nabla_{p_k} g,
+
+  so that :math:`g \approx \ell \sin\theta_0\,(\theta - \theta_0)` near the target.
+  The row vanishes where the rods are aligned (0° or 180°): there the angle is not
+  a smooth function of the positions in space (any direction away from the line
+  opens it), and no row can hold it to first order;
+* pin :math:`i` at anchor :math:`p_i^0`: :math:`g = p_i - p_i^0`, ``d`` unit rows;
 * motor (rheonomic, added by :meth:`ConstraintSet.with_drives`): the rod
   pivot :math:`c` → tip :math:`t`, :math:`d = p_t - p_c`, turns relative to the
   ground x-axis or to a reference rod :math:`r = p_{r_1} - p_{r_0}`,
@@ -42,7 +56,7 @@ with norm of order one, whatever the size of the linkage:
   derivative is :math:`\partial g/\partial t = -\ell\omega`, so allowed velocities
   satisfy :math:`A v = b` with :math:`b = \ell\omega` on motor rows;
 * temporary links and holds (friction sticking): a link is a rod row with its own
-  length, a hold is a pin row.
+  length, a hold is a pin row. Drives are planar: a 3-D set refuses them.
 
 Row scaling changes neither the null space (the infinitesimal motions) nor the
 Gauss-Newton step, but it makes relative tolerances meaningful. The classical
@@ -58,6 +72,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from . import _checks
 from .drive_rows import Drives
 from .drive_rows import wrap_angle as _wrap
 from .model import Linkage
@@ -66,13 +81,25 @@ __all__ = ["ConstraintSet", "Drives", "rigidity_matrix", "as_flat", "as_points"]
 
 
 def as_flat(p: Any) -> np.ndarray:
-    """Positions as a flat ``(2n,)`` float64 array (``x0, y0, x1, y1, ...``)."""
+    """Positions as a flat ``(d n,)`` float64 array (``x0, y0, x1, y1, ...`` in 2-D)."""
     return np.ascontiguousarray(p, dtype=np.float64).reshape(-1)
 
 
-def as_points(p: Any) -> np.ndarray:
-    """Positions as an ``(n, 2)`` float64 array."""
-    return np.ascontiguousarray(p, dtype=np.float64).reshape(-1, 2)
+def as_points(p: Any, dim: int = 2) -> np.ndarray:
+    """Positions as an ``(n, dim)`` float64 array (``dim`` 2 in the plane, 3 in space)."""
+    return np.ascontiguousarray(p, dtype=np.float64).reshape(-1, dim)
+
+
+def _angles_between(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    r"""Angles from arms ``a`` to ``b`` (``(k, d)``): signed in 2-D, in :math:`[0, \pi]` in 3-D."""
+    if a.shape[1] == 3:
+        return np.arctan2(_checks.row_norms(np.cross(a, b)), (a * b).sum(axis=1))
+    return np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], (a * b).sum(axis=1))
+
+
+def _vertex_columns(v: np.ndarray, dim: int) -> np.ndarray:
+    """Columns of the coordinates of vertices ``v`` (shape ``(r,)``): shape ``(r, dim)``."""
+    return dim * v[:, None] + np.arange(dim)
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,16 +112,18 @@ class ConstraintSet:
     Attributes
     ----------
     n_vertices : int
+    dim : int
+        2 (planar) or 3 (spatial): coordinates per vertex.
     rods : ndarray, shape (m, 2)
     angles : ndarray, shape (k, 3)
     pinned : ndarray, shape (q,)
     lengths : ndarray, shape (m,)
         Target rod lengths :math:`L`.
     angle_targets : ndarray, shape (k,)
-        Target signed angles :math:`\theta_0`.
+        Target angles :math:`\theta_0`: signed in 2-D, in :math:`[0, \pi]` in 3-D.
     angle_scales : ndarray, shape (k,)
         Arm scales :math:`\ell = \sqrt{|a_0||b_0|}`.
-    anchors : ndarray, shape (q, 2)
+    anchors : ndarray, shape (q, dim)
         Pin positions.
     length_scale : float
         Typical length (median rod length; else the size of the drawing; else 1),
@@ -127,29 +156,30 @@ class ConstraintSet:
     _indices: np.ndarray = field(repr=False)
     _indptr: np.ndarray = field(repr=False)
     drives: Drives = field(default_factory=lambda: Drives.none(), repr=False)
+    dim: int = 2
 
     @classmethod
     def from_linkage(cls, linkage: Linkage, positions: Any = None) -> ConstraintSet:
         """Constraints of ``linkage`` with targets measured at ``positions`` (default: its own)."""
-        p = as_points(linkage.vertices if positions is None else positions)
+        dim = linkage.dim
+        p = as_points(linkage.vertices if positions is None else positions, dim)
         rods = np.array(linkage.rods, dtype=np.int64).reshape(-1, 2)
         angles = np.array(linkage.angles, dtype=np.int64).reshape(-1, 3)
         pinned = np.array(linkage.pinned, dtype=np.int64).reshape(-1)
-        d = p[rods[:, 0]] - p[rods[:, 1]]
-        lengths = np.hypot(d[:, 0], d[:, 1])
+        lengths = _checks.row_norms(p[rods[:, 0]] - p[rods[:, 1]])
         a = p[angles[:, 1]] - p[angles[:, 0]]
         b = p[angles[:, 2]] - p[angles[:, 0]]
-        targets = np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], (a * b).sum(axis=1))
-        scales = np.sqrt(np.hypot(a[:, 0], a[:, 1]) * np.hypot(b[:, 0], b[:, 1]))
+        targets = _angles_between(a, b)
+        scales = np.sqrt(_checks.row_norms(a) * _checks.row_norms(b))
         if lengths.size:
             scale = float(np.median(lengths))
         elif len(p) > 1 and np.ptp(p, axis=0).max() > 0:
             scale = float(np.ptp(p, axis=0).max())
         else:
             scale = 1.0
-        rows, cols = _pattern(len(p), rods, angles, pinned)
+        rows, cols = _pattern(rods, angles, pinned, dim)
         order, indices, indptr = _csr_layout(
-            rows, cols, len(rods) + len(angles) + 2 * len(pinned), 2 * len(p)
+            rows, cols, len(rods) + len(angles) + dim * len(pinned), dim * len(p)
         )
         return cls(
             n_vertices=len(p),
@@ -166,25 +196,26 @@ class ConstraintSet:
             _order=order,
             _indices=indices,
             _indptr=indptr,
+            dim=dim,
         )
 
     # ------------------------------------------------------------------ sizes
     @property
     def n_constraints(self) -> int:
-        """Number of rows: rods + angles + 2 per pin (+ the drive rows)."""
-        return len(self.rods) + len(self.angles) + 2 * len(self.pinned) + self.drives.n_rows
+        """Number of rows: rods + angles + ``dim`` per pin (+ the drive rows)."""
+        return len(self.rods) + len(self.angles) + self.dim * len(self.pinned) + self.drives.n_rows
 
     @property
     def shape(self) -> tuple[int, int]:
-        """Shape of the rigidity matrix, ``(n_constraints, 2 n)``."""
-        return (self.n_constraints, 2 * self.n_vertices)
+        """Shape of the rigidity matrix, ``(n_constraints, dim n)``."""
+        return (self.n_constraints, self.dim * self.n_vertices)
 
     def row_kinds(self) -> np.ndarray:
         """Kind of each row: ``"rod"``, ``"angle"``, ``"pin"``; shape ``(n_constraints,)``."""
         return np.array(
             ["rod"] * len(self.rods)
             + ["angle"] * len(self.angles)
-            + ["pin"] * (2 * len(self.pinned))
+            + ["pin"] * (self.dim * len(self.pinned))
             + ["motor"] * len(self.drives.motors)
             + ["link"] * len(self.drives.links)
             + ["hold"] * (2 * len(self.drives.holds))
@@ -192,7 +223,7 @@ class ConstraintSet:
 
     def row_scales(self) -> np.ndarray:
         """Scale of each row (rod length, arm scale, length scale): residual / scale is relative."""
-        pins = np.full(2 * len(self.pinned), self.length_scale)
+        pins = np.full(self.dim * len(self.pinned), self.length_scale)
         parts = [self.lengths, self.angle_scales, pins]
         if self.drives.n_rows:
             dr = self.drives
@@ -205,8 +236,15 @@ class ConstraintSet:
 
     # ----------------------------------------------------------------- drives
     def with_drives(self, drives: Drives) -> ConstraintSet:
-        """These constraints plus the rows of ``drives`` (motors, links, holds), appended."""
-        rows, cols = _pattern(self.n_vertices, self.rods, self.angles, self.pinned)
+        """These constraints plus the rows of ``drives`` (motors, links, holds), appended.
+
+        Drives are planar rows: a 3-D set with drives raises ``NotImplementedError``.
+        """
+        if self.dim != 2 and drives.n_rows:
+            raise NotImplementedError(
+                "motors, friction links and holds are planar rows: not implemented in 3-D"
+            )
+        rows, cols = _pattern(self.rods, self.angles, self.pinned, self.dim)
         base = self.n_constraints - self.drives.n_rows
         d_rows, d_cols = drives.pattern(base)
         rows, cols = np.concatenate([rows, d_rows]), np.concatenate([cols, d_cols])
@@ -236,21 +274,24 @@ class ConstraintSet:
         if not len(dr.motors):
             return None
         b = np.zeros(self.n_constraints)
-        first = len(self.rods) + len(self.angles) + 2 * len(self.pinned)
+        first = len(self.rods) + len(self.angles) + self.dim * len(self.pinned)
         b[first : first + len(dr.motors)] = dr.motor_scales * dr.speeds
         return b
 
     # -------------------------------------------------------------- residuals
     def residuals(self, p: Any) -> np.ndarray:
         """Scaled residuals :math:`g(p)` (lengths), shape ``(n_constraints,)``."""
-        pts = as_points(p)
+        pts = as_points(p, self.dim)
         d = pts[self.rods[:, 0]] - pts[self.rods[:, 1]]
         with np.errstate(divide="ignore", invalid="ignore"):
             g_rod = ((d * d).sum(axis=1) - self.lengths**2) / (2.0 * self.lengths)
         a = pts[self.angles[:, 1]] - pts[self.angles[:, 0]]
         b = pts[self.angles[:, 2]] - pts[self.angles[:, 0]]
-        theta = np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], (a * b).sum(axis=1))
-        g_ang = self.angle_scales * _wrap(theta - self.angle_targets)
+        if self.dim == 3:
+            cos = (a * b).sum(axis=1) / (_checks.row_norms(a) * _checks.row_norms(b))
+            g_ang = self.angle_scales * (np.cos(self.angle_targets) - cos)
+        else:
+            g_ang = self.angle_scales * _wrap(_angles_between(a, b) - self.angle_targets)
         g_pin = (pts[self.pinned] - self.anchors).reshape(-1)
         if self.drives.n_rows:
             return np.concatenate([g_rod, g_ang, g_pin, self.drives.residuals(pts)])
@@ -258,13 +299,11 @@ class ConstraintSet:
 
     def relative_residuals(self, p: Any) -> np.ndarray:
         r"""Dimensionless residuals: rods :math:`|d|/L - 1`, angles in radians, pins / scale."""
-        pts = as_points(p)
-        d = pts[self.rods[:, 0]] - pts[self.rods[:, 1]]
-        rod = np.hypot(d[:, 0], d[:, 1]) / self.lengths - 1.0
+        pts = as_points(p, self.dim)
+        rod = _checks.row_norms(pts[self.rods[:, 0]] - pts[self.rods[:, 1]]) / self.lengths - 1.0
         a = pts[self.angles[:, 1]] - pts[self.angles[:, 0]]
         b = pts[self.angles[:, 2]] - pts[self.angles[:, 0]]
-        theta = np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], (a * b).sum(axis=1))
-        ang = _wrap(theta - self.angle_targets)
+        ang = _wrap(_angles_between(a, b) - self.angle_targets)
         pin = (pts[self.pinned] - self.anchors).reshape(-1) / self.length_scale
         if self.drives.n_rows:
             dr = self.drives
@@ -282,22 +321,25 @@ class ConstraintSet:
     # --------------------------------------------------------------- jacobian
     def jacobian_values(self, p: Any) -> np.ndarray:
         """Non-zero entries of :math:`A(p)` in the fixed sparsity pattern (COO order)."""
-        pts = as_points(p)
+        pts = as_points(p, self.dim)
         d = (pts[self.rods[:, 0]] - pts[self.rods[:, 1]]) / self.lengths[:, None]
         rod = np.column_stack([d, -d]).reshape(-1)
         a = pts[self.angles[:, 1]] - pts[self.angles[:, 0]]
         b = pts[self.angles[:, 2]] - pts[self.angles[:, 0]]
         s = self.angle_scales[:, None]
-        gj = s * np.column_stack([a[:, 1], -a[:, 0]]) / (a * a).sum(axis=1, keepdims=True)
-        gk = s * np.column_stack([-b[:, 1], b[:, 0]]) / (b * b).sum(axis=1, keepdims=True)
+        if self.dim == 3:
+            gj, gk = _cosine_gradients(a, b, s)
+        else:
+            gj = s * np.column_stack([a[:, 1], -a[:, 0]]) / (a * a).sum(axis=1, keepdims=True)
+            gk = s * np.column_stack([-b[:, 1], b[:, 0]]) / (b * b).sum(axis=1, keepdims=True)
         ang = np.column_stack([-gj - gk, gj, gk]).reshape(-1)
-        pin = np.ones(2 * len(self.pinned))
+        pin = np.ones(self.dim * len(self.pinned))
         if self.drives.n_rows:
             return np.concatenate([rod, ang, pin, self.drives.jacobian_values(pts)])
         return np.concatenate([rod, ang, pin])
 
     def jacobian(self, p: Any) -> sp.csr_array:
-        r"""The scaled rigidity matrix :math:`A(p)`, ``csr_array`` of shape ``(n_constraints, 2n)``.
+        r"""The scaled rigidity matrix :math:`A(p)`, ``csr_array`` of shape ``(n_constraints, dn)``.
 
         Built from precomputed CSR indices, so each call costs one vectorised
         evaluation of the entries (no sorting): cheap enough for every frame.
@@ -320,28 +362,33 @@ class ConstraintSet:
         return (self.jacobian(pf + t * uf) @ vf - self.jacobian(pf - t * uf) @ vf) / (2.0 * t)
 
 
+def _cosine_gradients(a: np.ndarray, b: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Gradients of :math:`\ell(\cos\theta_0 - \cos\theta)` in ``p_j`` and ``p_k`` (3-D rows).
+
+    ``a``, ``b``: arms ``(k, 3)``; ``s``: scales ``(k, 1)``. Returns two ``(k, 3)`` arrays.
+    """
+    la = _checks.row_norms(a)[:, None]
+    lb = _checks.row_norms(b)[:, None]
+    ua, ub = a / la, b / lb
+    cos = (ua * ub).sum(axis=1, keepdims=True)
+    return -s * (ub - cos * ua) / la, -s * (ua - cos * ub) / lb
+
+
 def _pattern(
-    n: int, rods: np.ndarray, angles: np.ndarray, pinned: np.ndarray
+    rods: np.ndarray, angles: np.ndarray, pinned: np.ndarray, dim: int = 2
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Row and column indices of the non-zeros, in the order of :meth:`jacobian_values`."""
+    """Row and column indices of the non-zeros, in the order of :meth:`jacobian_values`.
+
+    A rod row touches the ``dim`` columns of each end, an angle row those of its three
+    vertices, a pin ``dim`` rows of one column each (x, y (, z) of the vertex).
+    """
     m, k = len(rods), len(angles)
-    r_rows = np.repeat(np.arange(m), 4)
-    r_cols = np.column_stack(
-        [2 * rods[:, 0], 2 * rods[:, 0] + 1, 2 * rods[:, 1], 2 * rods[:, 1] + 1]
-    )
-    a_rows = np.repeat(np.arange(m, m + k), 6)
-    a_cols = np.column_stack(
-        [
-            2 * angles[:, 0],
-            2 * angles[:, 0] + 1,
-            2 * angles[:, 1],
-            2 * angles[:, 1] + 1,
-            2 * angles[:, 2],
-            2 * angles[:, 2] + 1,
-        ]
-    )
-    p_rows = np.arange(m + k, m + k + 2 * len(pinned))
-    p_cols = np.column_stack([2 * pinned, 2 * pinned + 1]).reshape(-1)
+    r_rows = np.repeat(np.arange(m), 2 * dim)
+    r_cols = np.column_stack([_vertex_columns(rods[:, e], dim) for e in range(2)])
+    a_rows = np.repeat(np.arange(m, m + k), 3 * dim)
+    a_cols = np.column_stack([_vertex_columns(angles[:, e], dim) for e in range(3)])
+    p_rows = np.arange(m + k, m + k + dim * len(pinned))
+    p_cols = _vertex_columns(pinned, dim).reshape(-1)
     rows = np.concatenate([r_rows, a_rows, p_rows]).astype(np.int64)
     cols = np.concatenate([r_cols.reshape(-1), a_cols.reshape(-1), p_cols]).astype(np.int64)
     return rows, cols
@@ -360,7 +407,8 @@ def _csr_layout(
 def rigidity_matrix(linkage: Linkage, positions: Any = None) -> sp.csr_array:
     """The scaled rigidity matrix of ``linkage`` at ``positions`` (default: its own).
 
-    Rows: rods, fixed angles, pins (x, y); columns ``x0, y0, x1, y1, ...``.
+    Rows: rods, fixed angles, pins (x, y (, z)); columns ``x0, y0, x1, y1, ...`` in 2-D,
+    ``x0, y0, z0, x1, ...`` in 3-D.
     See the module docstring for the row formulas.
 
     Examples
