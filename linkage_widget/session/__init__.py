@@ -22,7 +22,7 @@ from .gestures import EventMerger, Gesture, Key
 from .history import History, Snapshot
 from .recording import TRACK_CAP, Tracks
 from .session import LinkageSession
-from .tools import TOOL_TIPS, TOOLS, Action
+from .tools import TOOL_TIPS, TOOLS, Action, tool_line
 
 __all__ = [
     "DEFAULT_FILE",
@@ -41,4 +41,5 @@ __all__ = [
     "Snapshot",
     "Tracks",
     "running_loop",
+    "tool_line",
 ]
