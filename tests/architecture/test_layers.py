@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "drive_rows": 4,
     "mass": 4,
     "pebble": 4,
+    "rigid_motions": 4,
     "rigidity": 5,
     "rigidity_report": 5,
     "penrose": 5,
