@@ -21,6 +21,10 @@ Conventions
   precisely our placement and ``float`` of it gives our float back bit for bit;
   symbolic coordinates (``sqrt(3)/2``) come to us rounded to the nearest float.
   networkx keeps a node attribute ``"pos"`` ``(x, y)`` (floats).
+* Dimension. A 2-D framework (PyRigi ``dim == 2``, networkx positions of two
+  coordinates) gives ``vertices (n, 2)``, a 3-D one ``(n, 3)`` (a spatial linkage);
+  every position must have the framework's number of coordinates. Other dimensions
+  are refused.
 * Pins. PyRigi has no pins (it fixes vertices per query, ``fixed_vertices=``):
   :func:`to_pyrigi` drops them. networkx carries them as the boolean node attribute
   ``"pinned"``.
@@ -28,8 +32,8 @@ Conventions
   rather than silently change what is rigid. networkx keeps them as the graph
   attribute ``graph.graph["angles"]``, a list of ``(apex, j, k)`` label triples.
 * Errors. Anything unusable raises :class:`ValueError` naming the vertex or node
-  (by *their* label) before any array is built: a framework that is not 2-D, a
-  self-loop, a position missing or not a finite pair. Rod-level checks (zero-length
+  (by *their* label) before any array is built: a framework neither 2-D nor 3-D, a
+  self-loop, a position missing, not finite or of the wrong dimension. Rod-level checks (zero-length
   and repeated rods) are the model's, which it does before it exists.
 
 >>> import numpy as np
@@ -55,7 +59,8 @@ from .text2007 import LinkageData
 
 __all__ = ["from_networkx", "from_pyrigi", "to_networkx", "to_pyrigi"]
 
-NOT_3D = "3-D frameworks are not supported yet"
+#: The dimensions a linkage can have: planar and spatial.
+DIMENSIONS = (2, 3)
 
 
 def _import(name: str) -> Any:
@@ -69,25 +74,28 @@ def _import(name: str) -> Any:
         ) from exc
 
 
-def _point(value: Any, where: str) -> tuple[float, float]:
-    """A finite planar point ``(x, y)`` from any pair (sympy numbers too), or ValueError."""
+def _point(value: Any, where: str, dim: int = 2) -> tuple[float, ...]:
+    """A finite point of ``dim`` coordinates (sympy numbers too), else ValueError."""
     try:
         coords = [float(c) for c in np.asarray(value, dtype=object).reshape(-1)]
     except (TypeError, ValueError):
-        raise ValueError(f"{where}: position {value!r} is not a pair of numbers") from None
-    if len(coords) != 2:
-        raise ValueError(f"{where}: position {value!r} must have 2 coordinates, got {len(coords)}")
+        raise ValueError(f"{where}: position {value!r} is not a tuple of numbers") from None
+    if len(coords) != dim:
+        raise ValueError(
+            f"{where}: position {value!r} must have {dim} coordinates, got {len(coords)}"
+        )
     if not all(math.isfinite(c) for c in coords):
         raise ValueError(f"{where}: position {tuple(coords)} is not finite")
-    return coords[0], coords[1]
+    return tuple(coords)
 
 
 def _arrays(
     labels: Sequence[Hashable],
-    points: Sequence[tuple[float, float]],
+    points: Sequence[tuple[float, ...]],
     edges: Sequence[tuple[Hashable, Hashable]],
     pinned: Sequence[Hashable] = (),
     angles: Sequence[Sequence[Hashable]] = (),
+    dim: int = 2,
 ) -> LinkageData:
     """Plain arrays from labelled items; a self-loop or unknown label is a ValueError."""
     index = {v: i for i, v in enumerate(labels)}
@@ -103,7 +111,7 @@ def _arrays(
     rods = [(idx(u, "an edge"), idx(v, "an edge")) for u, v in edges]
     tri = [tuple(idx(v, "a fixed angle") for v in a) for a in angles]
     return LinkageData(
-        np.array(points, dtype=np.float64).reshape(-1, 2),
+        np.array(points, dtype=np.float64).reshape(-1, dim),
         np.array([idx(v, "a pin") for v in pinned], dtype=np.int64),
         np.array(rods, dtype=np.int64).reshape(-1, 2),
         np.array(tri, dtype=np.int64).reshape(-1, 3),
@@ -111,17 +119,17 @@ def _arrays(
 
 
 def from_pyrigi(framework: Any) -> tuple[LinkageData, list[Hashable]]:
-    r"""Plain arrays of a planar PyRigi framework, and their vertex labels.
+    r"""Plain arrays of a 2-D or 3-D PyRigi framework, and their vertex labels.
 
     Parameters
     ----------
     framework : pyrigi.Framework
-        A 2-D framework :math:`(G, p)`, :math:`p: V \to \mathbb{R}^2`.
+        A framework :math:`(G, p)`, :math:`p: V \to \mathbb{R}^d`, :math:`d \in \{2, 3\}`.
 
     Returns
     -------
     data : LinkageData
-        ``vertices (n, 2)`` float64 (each coordinate the float nearest PyRigi's exact
+        ``vertices (n, d)`` float64 (each coordinate the float nearest PyRigi's exact
         value), ``rods (m, 2)`` in PyRigi's edge order, no pins, no angles.
     labels : list, length n
         PyRigi's vertex of each joint: joint ``i`` is ``labels[i]``
@@ -130,17 +138,22 @@ def from_pyrigi(framework: Any) -> tuple[LinkageData, list[Hashable]]:
     Raises
     ------
     ValueError
-        A framework that is not 2-D (``"3-D frameworks are not supported yet"`` for 3-D).
+        A framework neither 2-D nor 3-D, naming its dimension.
+
+    >>> from pyrigi import Framework, Graph
+    >>> data, labels = from_pyrigi(Framework(Graph([("a", "b")]), {"a": [0, 0, 0], "b": [1, 2, 2]}))
+    >>> data.vertices.tolist(), data.rods.tolist(), labels
+    ([[0.0, 0.0, 0.0], [1.0, 2.0, 2.0]], [[0, 1]], ['a', 'b'])
     """
     dim = int(framework.dim)
-    if dim == 3:
-        raise ValueError(f"{NOT_3D}: this PyRigi framework is 3-D; a linkage is planar")
-    if dim != 2:
-        raise ValueError(f"only 2-D PyRigi frameworks can become a linkage; this one is {dim}-D")
+    if dim not in DIMENSIONS:
+        raise ValueError(
+            f"only 2-D and 3-D PyRigi frameworks can become a linkage; this one is {dim}-D"
+        )
     real = framework.realization(as_points=True)
     labels = list(framework.graph.vertex_list())
-    points = [_point(real[v], f"PyRigi vertex {v!r}") for v in labels]
-    return _arrays(labels, points, list(framework.graph.edges)), labels
+    points = [_point(real[v], f"PyRigi vertex {v!r}", dim) for v in labels]
+    return _arrays(labels, points, list(framework.graph.edges), dim=dim), labels
 
 
 def to_pyrigi(data: LinkageData, labels: Sequence[Hashable] | None = None) -> Any:
@@ -175,8 +188,7 @@ def to_pyrigi(data: LinkageData, labels: Sequence[Hashable] | None = None) -> An
     graph.add_nodes_from(names)
     graph.add_edges_from((names[i], names[j]) for i, j in data.rods.tolist())
     placement = {
-        names[i]: [sympy.Rational(x), sympy.Rational(y)]
-        for i, (x, y) in enumerate(data.vertices.tolist())
+        names[i]: [sympy.Rational(c) for c in row] for i, row in enumerate(data.vertices.tolist())
     }
     return pyrigi.Framework(graph, placement)
 
@@ -210,15 +222,15 @@ def to_networkx(data: LinkageData, labels: Sequence[Hashable] | None = None) -> 
     names = _labels(data, labels)
     pinned = set(data.pinned.tolist())
     graph = nx.Graph(angles=[tuple(names[v] for v in a) for a in data.angles.tolist()])
-    for i, (x, y) in enumerate(data.vertices.tolist()):
-        graph.add_node(names[i], pos=(x, y), pinned=i in pinned)
+    for i, row in enumerate(data.vertices.tolist()):
+        graph.add_node(names[i], pos=tuple(row), pinned=i in pinned)
     for r, (i, j) in enumerate(data.rods.tolist()):
         graph.add_edge(names[i], names[j], rod=r)
     return graph
 
 
 def from_networkx(graph: Any, positions: Any = None) -> tuple[LinkageData, list[Hashable]]:
-    """Plain arrays of a networkx graph with a planar placement, and the node labels.
+    """Plain arrays of a networkx graph with a 2-D or 3-D placement, and the node labels.
 
     Parameters
     ----------
@@ -226,8 +238,8 @@ def from_networkx(graph: Any, positions: Any = None) -> tuple[LinkageData, list[
         Nodes are joints, edges rods. A node attribute ``"pinned"`` (truthy) pins it;
         ``graph.graph["angles"]`` (label triples ``(apex, j, k)``) fixes angles.
     positions : mapping or array_like, optional
-        A mapping node -> ``(x, y)``, or an array ``(n, 2)`` in ``list(graph.nodes)``
-        order. Default: each node's ``"pos"`` attribute.
+        A mapping node -> ``(x, y)`` or ``(x, y, z)``, or an array ``(n, 2)`` or
+        ``(n, 3)`` in ``list(graph.nodes)`` order. Default: each node's ``"pos"`` attribute.
 
     Returns
     -------
@@ -246,14 +258,16 @@ def from_networkx(graph: Any, positions: Any = None) -> tuple[LinkageData, list[
     if graph.is_multigraph():
         raise ValueError("a multigraph cannot be a linkage: two rods join at most once")
     labels = list(graph.nodes)
-    placed = zip(labels, _node_positions(graph, positions), strict=True)
-    points = [_point(p, f"node {v!r}") for v, p in placed]
+    raw = _node_positions(graph, positions)
+    # the first node's position sets the dimension (2 or 3); every other must agree
+    dim = 3 if raw and np.size(np.asarray(raw[0], dtype=object)) == 3 else 2
+    points = [_point(p, f"node {v!r}", dim) for v, p in zip(labels, raw, strict=True)]
     edges = list(graph.edges(data="rod"))
     if edges and all(isinstance(r, int) for _, _, r in edges):
         edges.sort(key=lambda e: e[2])
     pins = [v for v, flag in graph.nodes(data="pinned") if flag]
     angles = graph.graph.get("angles", ())
-    return _arrays(labels, points, [(u, v) for u, v, _ in edges], pins, angles), labels
+    return _arrays(labels, points, [(u, v) for u, v, _ in edges], pins, angles, dim), labels
 
 
 def _node_positions(graph: Any, positions: Any) -> list[Any]:
@@ -267,9 +281,9 @@ def _node_positions(graph: Any, positions: Any) -> list[Any]:
             raise ValueError(f"positions: no position for node {missing[0]!r}")
         return [positions[v] for v in labels]
     arr = np.asarray(positions, dtype=np.float64)
-    if arr.shape != (len(labels), 2):
+    if arr.ndim != 2 or arr.shape[0] != len(labels) or arr.shape[1] not in DIMENSIONS:
         raise ValueError(
-            f"positions: an array must have shape ({len(labels)}, 2) (one row per node, "
-            f"in graph.nodes order), got {arr.shape}"
+            f"positions: an array must have shape ({len(labels)}, 2) or ({len(labels)}, 3) "
+            f"(one row per node, in graph.nodes order), got {arr.shape}"
         )
     return list(arr)

@@ -142,15 +142,11 @@ def test_add_vertex_takes_x_y_or_a_pair():
     assert link.n_vertices == 3
 
 
-def _three_d():
-    return Framework(Graph([(0, 1)]), {0: [0, 0, 0], 1: [1, 0, 0]})
-
-
 @pytest.mark.parametrize(
     ("make", "message"),
     [
-        (_three_d, "3-D frameworks are not supported yet"),
-        (lambda: frameworkDB.Complete(2, dim=1), "only 2-D"),
+        # 3-D frameworks became spatial linkages (tests/model/test_exchange_3d.py)
+        (lambda: frameworkDB.Complete(2, dim=1), "only 2-D and 3-D"),
     ],
 )
 def test_pyrigi_bad_dimension_is_refused(make, message):
