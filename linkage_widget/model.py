@@ -437,12 +437,12 @@ class Linkage:
     # (labels, exact rational positions in PyRigi, pins and angles in networkx).
     @classmethod
     def from_pyrigi(cls, framework: Any, *, return_labels: bool = False) -> Any:
-        """The linkage of a planar PyRigi framework (PyRigi imported here; it is optional).
+        """The linkage of a 2-D or 3-D PyRigi framework (PyRigi imported here; optional).
 
         Joint ``i`` is PyRigi's ``framework.graph.vertex_list()[i]``; with
         ``return_labels=True`` the result is ``(linkage, labels)`` with that list. No
-        pins. A 3-D framework raises ``ValueError("3-D frameworks are not supported yet
-        ...")``; nothing is built on any error.
+        pins. A 3-D framework gives a spatial linkage (``dim == 3``); another dimension
+        raises ``ValueError``; nothing is built on any error.
         """
         data, labels = exchange.from_pyrigi(framework)
         link = cls(data.vertices, rods=data.rods)
