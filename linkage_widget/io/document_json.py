@@ -134,14 +134,26 @@ def loads_document(text: str | bytes, *, source: str = "<string>") -> DocumentDa
         value out of range; the message names the key and ``source``.
     """
     if isinstance(text, bytes | bytearray):
+        raw = bytes(text)
+        if b"\x00" in raw:  # UTF-16 or a binary file: NUL never occurs in UTF-8 JSON
+            raise LinkageFormatError(
+                "contains NUL bytes: a binary file, not a JSON document", source
+            )
         try:
-            text = bytes(text).decode("utf-8-sig")
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise LinkageFormatError(f"byte {exc.start} is not UTF-8 text", source) from None
+            line = raw[: exc.start].count(b"\n") + 1
+            raise LinkageFormatError(
+                f"byte {exc.start} is not UTF-8 text: not a JSON document", source, line
+            ) from None
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise LinkageFormatError(f"not valid JSON: {exc.msg}", source, exc.lineno) from None
+        # an upload cut short ends inside an object: say so, not only what JSON expected
+        cut = " (the text ends early: a truncated file?)" if exc.pos >= len(text.rstrip()) else ""
+        raise LinkageFormatError(
+            f"not valid JSON: {exc.msg} at column {exc.colno}{cut}", source, exc.lineno
+        ) from None
     except ValueError as exc:
         raise LinkageFormatError(str(exc), source) from None
     _check_header(data, source)
