@@ -16,6 +16,7 @@ frames), :mod:`.history`, :mod:`.gestures`.
 
 from .analysis import running_loop
 from .document import DEFAULT_FILE
+from .document_file import load_upload
 from .drives import Drives
 from .driving import PARAMETER_RANGES, STEP_SLIDER
 from .gestures import EventMerger, Gesture, Key
@@ -40,6 +41,7 @@ __all__ = [
     "LinkageSession",
     "Snapshot",
     "Tracks",
+    "load_upload",
     "running_loop",
     "tool_line",
 ]

@@ -19,6 +19,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict
 from os import PathLike
 from pathlib import Path
@@ -29,7 +30,7 @@ from ..io import LinkageData, format_linkage
 from ..io.document_json import DocumentData, dumps_document, loads_document, write_document
 from .session import LinkageSession
 
-__all__ = ["dumps_session", "load_document", "save_document", "session_document"]
+__all__ = ["dumps_session", "load_document", "load_upload", "save_document", "session_document"]
 
 
 def session_document(session: LinkageSession) -> DocumentData:
@@ -95,3 +96,29 @@ def _read(source: str | bytes | PathLike[str], name: str | None) -> tuple[str | 
         return source, name or "document"
     path = Path(source)
     return path.read_bytes(), name or str(path)
+
+
+def load_upload(session: LinkageSession, files: Mapping[str, bytes]) -> bool:
+    """Load what the widget's upload delivered, ``{name: bytes}``; return whether it worked.
+
+    One ``.json`` file alone is a JSON document (:func:`load_document`); anything else
+    is a linkage text file with, maybe, its ``.json`` sibling
+    (:meth:`LinkageSession.load_bytes`). On any error (binary or non-UTF-8 bytes, a
+    truncated or invalid document, a bad line) :attr:`LinkageSession.error` names the
+    file and line, and the session is untouched: the linkage, the view and the undo
+    history stay as they were.
+
+    >>> from linkage_widget.session import LinkageSession
+    >>> s = LinkageSession.load("four_bar.txt")
+    >>> load_upload(s, {"mine.json": b'{"version": 1, "linkage": {'})
+    False
+    >>> s.error.startswith("could not load mine.json: mine.json, line 1")
+    True
+    """
+    names = list(files)
+    if len(names) == 1 and names[0].lower().endswith(".json"):
+        try:
+            return load_document(session, files[names[0]], name=names[0])
+        except LinkageFormatError:  # load_document has put the message into session.error
+            return False
+    return session.load_bytes(files)
