@@ -15,7 +15,8 @@ from typing import Any, NamedTuple
 import ipywidgets as W
 from traitlets import HasTraits
 
-from ..session import DEFAULT_FILE, PARAMETER_RANGES, STEP_SLIDER, TOOL_TIPS, TOOLS
+from ..session import DEFAULT_FILE, PARAMETER_RANGES, STEP_SLIDER, TOOLS, tool_line
+from .layout import COLLAPSIBLE_CLASS, style_widget
 
 __all__ = [
     "BUTTONS",
@@ -29,22 +30,26 @@ __all__ = [
     "readout_html",
 ]
 
-#: Buttons: name, label, tooltip, action kind (the toolbar row, then the file row).
+#: Buttons: name, label, tooltip (with the key), action kind: the toolbar, then the file row.
+#: Every button has a key (session/keymap.py); the tooltip names it.
 BUTTONS = (
-    ("undo", "↶ undo", "undo (ctrl-z)", "undo"),
-    ("redo", "↷ redo", "redo (ctrl-shift-z)", "redo"),
+    ("undo", "↶", "undo (ctrl-z)", "undo"),
+    ("redo", "↷", "redo (ctrl-shift-z)", "redo"),
     ("fit", "fit", "fit the linkage to the view (Home)", "fit"),
     ("play", "▶ play", "start/stop the motion (space)", "toggle_running"),
-    ("motors", "⟳ motors", "start/stop the motors (m)", "toggle_motors"),
-    ("reverse", "⇄ reverse", "turn the motors the other way (n)", "reverse_motors"),
-    ("record", "● record", "record a GIF (r)", "toggle_recording"),
-    ("svg", "SVG", "export an SVG picture", "export_svg"),
+    ("motors", "⟳", "start/stop the motors (o)", "toggle_motors"),
+    ("reverse", "⇄", "turn the motors the other way (n)", "reverse_motors"),
+    ("record", "●", "record a GIF (r)", "toggle_recording"),
+    ("svg", "SVG", "export an SVG picture (P)", "export_svg"),
     ("png", "PNG", "export a PNG picture (p)", "export_png"),
-    ("csv", "tracks CSV", "save the loci of the tracked joints (t) as CSV", "export_tracks"),
+    ("csv", "tracks CSV", "save the loci of the tracked joints (t) as CSV (T)", "export_tracks"),
     ("save", "save", "save to the file named on the left (s)", "save"),
     ("load", "load", "load the file named on the left (l)", "load"),
 )
-FILE_BUTTONS = ("save", "load")
+#: The buttons of the file row (the rest are in the toolbar).
+FILE_BUTTONS = ("svg", "png", "csv", "save", "load")
+#: The toolbar of ``controls="compact"``: buttons, then toggles.
+COMPACT_BAR = (("undo", "redo", "play", "fit"), ("presentation",))
 #: Sliders: trait, description. Their ranges are the session's (STEP_SLIDER per mode for
 #: the step size, PARAMETER_RANGES for the others): the view holds no numbers about motion.
 SLIDERS = (
@@ -57,9 +62,10 @@ SLIDERS = (
 TOGGLES = (
     (
         "show_configuration",
-        "◐ configuration space",
-        "show the configuration space beside the linkage (a curve, a torus chart or a sphere)",
+        "◐",
+        "configuration space beside the linkage: a curve, a torus chart or a sphere (g)",
     ),
+    ("presentation", "⤢", "presentation mode: the whole window, large type (m; Esc leaves)"),
 )
 #: Checkboxes: trait, label.
 CHECKS = (
@@ -109,7 +115,13 @@ class Controls:
 
     Attributes
     ----------
-    tools, modes : ipywidgets.ToggleButtons
+    tools : ipywidgets.Dropdown
+        The toolbar's tool (linked to ``tool``).
+    tool_line : ipywidgets.HTML
+        The current tool, what a click does, the keys that change it.
+    style : ipywidgets.HTML
+        The hidden ``<style>`` of :mod:`.layout` (toolbar, presentation mode).
+    modes : ipywidgets.ToggleButtons
     buttons : dict of str to ipywidgets.Button
     sliders : dict of str to ipywidgets.FloatSlider
         By trait name: ``step_size`` (the current mode's), ``mass_distribution``,
@@ -118,7 +130,8 @@ class Controls:
         The step-size slider of each mode; only the current mode's is shown and linked.
     checks : dict of str to ipywidgets.Checkbox
     toggles : dict of str to ipywidgets.ToggleButton
-        By trait name: ``show_configuration`` (the configuration-space panel).
+        By trait name: ``show_configuration`` (the configuration-space panel),
+        ``presentation`` (presentation mode).
     load_size : ipywidgets.BoundedFloatText
         The force of a load placed by a click of the load tool.
     file_box : ipywidgets.Text
@@ -127,14 +140,20 @@ class Controls:
     """
 
     def __init__(self, session: HasTraits, run: Callable[[str], Any]) -> None:
-        self.tools = W.ToggleButtons(
+        # a drop-down, not ten buttons: the toolbar fits one line at 1024 x 768
+        self.tools = W.Dropdown(
             options=[(t, t) for t in TOOLS],
-            tooltips=[TOOL_TIPS[t] for t in TOOLS],
             value=session.tool,
-            style={"button_width": "82px"},
+            tooltip="the tool: what a click does ([ and ] change it)",
+            layout=W.Layout(width="104px"),
         )
+        self.tools.add_class("linkage-tools")
         W.link((session, "tool"), (self.tools, "value"))
-        self.buttons = {name: _button(label, tip, kind, run) for name, label, tip, kind in BUTTONS}
+        self.tool_line = W.HTML(tool_line(session.tool))  # type: ignore[attr-defined]
+        self.tool_line.add_class("linkage-tool-line")
+        session.observe(lambda c: setattr(self.tool_line, "value", tool_line(c["new"])), "tool")
+        self.style = style_widget()
+        self.buttons = {name: _button(name, *rest, run) for name, *rest in BUTTONS}
         self.sliders = {name: _slider(session, name, text) for name, text in SLIDERS[1:]}
         #: one step slider per mode, only the mode's own shown: a switch changes no range
         self.step_sliders = {mode: _step_slider(session, mode) for mode in STEP_SLIDER}
@@ -171,24 +190,42 @@ class Controls:
         self.readout.add_class("linkage-readout")
         self.help = W.HTML(HELP_HTML)
 
-    def rows(self, canvas: W.DOMWidget) -> list[W.Widget]:
-        """The widget's children, top to bottom, with ``canvas`` in the third row."""
+    def rows(self, canvas: W.DOMWidget, which: str = "full") -> list[W.Widget]:
+        """The widget's children, top to bottom, for the control set ``which``.
+
+        ``"full"``: toolbar, tool line, ``canvas``, readout, then the sliders, mode,
+        check boxes, file row and help (these collapse in presentation mode);
+        ``"compact"``: toolbar (tools, undo, redo, play, fit, presentation), tool line,
+        ``canvas``, readout; ``"none"``: ``canvas`` alone (see :mod:`.layout`).
+        """
+        if which == "none":
+            return [self.style, canvas]
+        if which == "compact":
+            names, toggles = COMPACT_BAR
+            bar = [self.buttons[n] for n in names] + [self.toggles[n] for n in toggles]
+            return [self.style, self._bar(bar), self.tool_line, canvas, self.readout]
         b, s = self.buttons, self.sliders
         actions = [b[name] for name, *_ in BUTTONS if name not in FILE_BUTTONS]
         actions += list(self.toggles.values())
-        files = [self.file_box, b["save"], b["load"], self.upload, self.downloads]
-        return [
-            self.tools,
-            W.HBox(actions),
-            canvas,
+        files = [self.file_box, *(b[n] for n in FILE_BUTTONS), self.upload, self.downloads]
+        rest = [
             W.HBox([*self.step_sliders.values(), s["mass_distribution"]]),
             W.HBox([s["gravity"], self.modes]),
             W.HBox([s["table_friction"], self.load_size]),
             W.HBox(list(self.checks.values())),
-            self.readout,
             W.HBox(files),
             self.help,
         ]
+        rest[-2].add_class("linkage-files")
+        for row in rest:
+            row.add_class(COLLAPSIBLE_CLASS)
+        return [self.style, self._bar(actions), self.tool_line, canvas, self.readout, *rest]
+
+    def _bar(self, buttons: list[W.Widget]) -> W.HBox:
+        """The toolbar: the tool chooser and ``buttons``, one line (CSS in :mod:`.layout`)."""
+        bar = W.HBox([self.tools, *buttons])
+        bar.add_class("linkage-toolbar")
+        return bar
 
     def update(self, state: ControlsState) -> None:
         """Show ``state``: undo/redo enabled, play/record labels, the readout, the step range."""
@@ -196,8 +233,10 @@ class Controls:
         b["undo"].disabled = not state.can_undo
         b["redo"].disabled = not state.can_redo
         b["play"].description = "■ stop" if state.running else "▶ play"
-        b["record"].description = "■ stop rec" if state.recording else "● record"
-        b["motors"].description = "■ motors" if state.motors_running else "⟳ motors"
+        b["record"].description = "■ rec" if state.recording else "●"
+        b["record"].button_style = "danger" if state.recording else ""
+        b["motors"].description = "■ ⟳" if state.motors_running else "⟳"
+        b["motors"].button_style = "info" if state.motors_running else ""
         if self._step_range is not None:
             for mode, slider in self.step_sliders.items():
                 slider.linkage_link.set_range(*self._step_range(mode)[:2])  # type: ignore[attr-defined]
@@ -215,8 +254,9 @@ class Controls:
         self.downloads.value = links
 
 
-def _button(label: str, tip: str, kind: str, run: Callable[[str], Any]) -> W.Button:
+def _button(name: str, label: str, tip: str, kind: str, run: Callable[[str], Any]) -> W.Button:
     b = W.Button(description=label, tooltip=tip, layout=W.Layout(width="auto"))
+    b.add_class(f"linkage-button-{name}")  # for tests and CSS: labels are glyphs
     b.on_click(lambda _b: run(kind))
     return b
 
@@ -385,27 +425,35 @@ class SliderLink:
 
 
 HELP_HTML = """
-<details><summary>mouse and keys</summary>
+<details><summary>mouse, touch and keys</summary>
 <table style="font-size:90%">
-<tr><td>click empty space</td><td>add a vertex</td></tr>
-<tr><td>click vertex / rod</td><td>select (again: deselect)</td></tr>
-<tr><td>drag a vertex</td><td>move the mechanism (shift-drag: move the vertex freely)</td></tr>
+<tr><td>click empty space (tap)</td><td>add a vertex</td></tr>
+<tr><td>click vertex / rod (tap)</td><td>select (again: deselect)</td></tr>
+<tr><td>drag a vertex (one finger)</td>
+<td>move the mechanism (shift-drag: move the vertex freely)</td></tr>
 <tr><td>drag empty space / wheel</td><td>pan / zoom</td></tr>
+<tr><td>two fingers</td><td>pan; pinch to zoom</td></tr>
 <tr><td>middle- or alt-click</td><td>vertex: rod to the selected vertex;
 rod: fix the angle with the selected rod</td></tr>
 <tr><td>right- or ctrl-click</td>
 <td>place / remove the attractor (pulls the selected vertex)</td></tr>
 <tr><td>f t d z c</td><td>pin, track, delete, split rod, clear</td></tr>
+<tr><td>[ ]</td><td>previous / next tool</td></tr>
 <tr><td>spring / motor / load tools</td><td>click two vertices: spring; click a rod: motor
 (pivot: the pinned end, else the end nearer the click); click a vertex: downward load
 (again: remove), drag from it: a load along the drag</td></tr>
-<tr><td>m n</td><td>motors start/stop, reverse</td></tr>
+<tr><td>o n</td><td>motors start/stop, reverse</td></tr>
+<tr><td>k</td><td>kinematic / dynamic mode</td></tr>
 <tr><td>s l</td><td>save / load the file named in the file box</td></tr>
 <tr><td>L (shift-l)</td><td>merge the file named in the file box into the linkage</td></tr>
 <tr><td>Alt+1 … Alt+9</td><td>load a bundled example (four-bar, Watt, Chebyshev, Hoeken,
 Roberts, Peaucellier, Hart, Jansen, Penrose)</td></tr>
-<tr><td>v i p r</td><td>view options, info, PNG picture, record GIF</td></tr>
+<tr><td>v i</td><td>view options, info</td></tr>
+<tr><td>a j g F</td><td>show/hide fixed angles, joints, configuration space, forces</td></tr>
+<tr><td>p P r T</td><td>PNG picture, SVG picture, record GIF, tracks CSV</td></tr>
+<tr><td>m</td><td>presentation mode: the whole window, large type (m or Esc leaves)</td></tr>
 <tr><td>space, Esc</td><td>start/stop the motion; deselect</td></tr>
 <tr><td>ctrl-z, ctrl-shift-z</td><td>undo, redo (Home: fit)</td></tr>
+<tr><td>Tab, arrow keys</td><td>reach the sliders, boxes and the upload button</td></tr>
 </table></details>
 """

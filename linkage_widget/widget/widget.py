@@ -32,6 +32,7 @@ from .configuration_panel import PanelWidgetMixin
 from .controls import Controls, ControlsState, readout_html
 from .events import connect, make_canvas
 from .files import Downloads, uploaded_files
+from .layout import PRESENTATION_CLASS, check_control_set
 from .loop import FrameLoop
 
 __all__ = ["READOUT_S", "LinkageWidget"]
@@ -48,6 +49,13 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         The model to show and edit (used, not copied). Default: empty.
     width, height : int
         Canvas size in pixels.
+    controls : {"full", "compact", "none"}
+        Which controls the widget shows (:mod:`~linkage_widget.widget.layout`):
+        ``"full"`` (default) the toolbar, tool line, canvas, readout, sliders, check
+        boxes, file row and help; ``"compact"`` for a small example: the toolbar with
+        the tool chooser, undo, redo, play, fit and presentation, the tool line, the
+        canvas and the readout; ``"none"`` the canvas alone (keys, mouse and touch still
+        work). Fixed when the widget is made.
     **kwargs
         Initial trait values (``step_size=2.0``, ``tracked=(5,)``, ...) and
         ``VBox`` keywords.
@@ -64,7 +72,14 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
     controls : Controls
         The controls by name: ``controls.buttons["undo"]``,
         ``controls.sliders["step_size"]``, ``controls.file_box``,
-        ``controls.readout`` ...
+        ``controls.readout`` ... (all built, whichever set is shown).
+    control_set : str
+        The ``controls`` choice the widget was made with.
+    presentation : bool
+        Presentation mode (key ``m``; ``m`` again or Esc leaves): the widget covers the
+        browser window (CSS ``position: fixed``, not the browser's Fullscreen API, which
+        the kernel cannot reach: press F11 for a projector), larger type, the sliders,
+        check boxes, file row and help collapsed.
 
     Notes
     -----
@@ -79,8 +94,15 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
     """
 
     def __init__(
-        self, linkage: Linkage | None = None, *, width: int = 640, height: int = 480, **kwargs: Any
+        self,
+        linkage: Linkage | None = None,
+        *,
+        width: int = 640,
+        height: int = 480,
+        controls: str = "full",
+        **kwargs: Any,
     ) -> None:
+        self.control_set = check_control_set(controls)  # before anything is built
         self._built = False  # the hooks do nothing until the view is built
         self._readout_time = float("-inf")  # when a moving frame last refreshed the readout
         super().__init__(linkage, width=width, height=height, **kwargs)
@@ -92,9 +114,11 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         self._loop = FrameLoop(
             frame=lambda: self._frame(), dirty=lambda: self._dirty, on_error=self._frame_failed
         )
-        self.children = self.controls.rows(self.canvas)
+        self.children = self.controls.rows(self.canvas, self.control_set)
         self._build_panel_view()  # the configuration-space panel beside the canvas
         self.add_class("linkage-widget")
+        self.observe(self._show_presentation, names="presentation")
+        self._show_presentation()
         self._built = True
         self._controls_changed()
         self._request_draw()
@@ -160,6 +184,13 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
             self.controls.show_downloads(self._downloads.html())
 
     # ------------------------------------------------------------ controls
+    def _show_presentation(self, _change: Any = None) -> None:
+        """Presentation mode on or off: the CSS class of :mod:`.layout` does the rest."""
+        if self.presentation:
+            self.add_class(PRESENTATION_CLASS)
+        else:
+            self.remove_class(PRESENTATION_CLASS)
+
     def _frame_failed(self, exc: Exception) -> None:
         """A paced frame raised: the animation stops; say so on the widget, trace to the log."""
         traceback.print_exception(exc)

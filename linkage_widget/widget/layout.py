@@ -1,0 +1,80 @@
+"""Where the controls go: the control sets (full, compact, none) and presentation mode's CSS.
+
+The rows of a widget, top to bottom (``controls="full"``):
+
+1. the toolbar, one line (it fits the 592 px a notebook output has at 1024 x 768 in
+   JupyterLab with the file browser open): the tool chooser, undo, redo, fit, play,
+   motors, reverse, record, configuration space, presentation;
+2. the tool line: the current tool, what a click does, the keys that change it;
+3. the canvas, then at once the readout (degrees of freedom above the fold);
+4. the sliders, the mode, the check boxes, the file row and the help table
+   (collapsed in presentation mode).
+
+``"compact"`` keeps rows 1-3 with fewer buttons (undo, redo, play, fit,
+presentation): for a small example in a notebook. ``"none"`` is the canvas alone;
+the keys still work (the help table of a full widget lists them).
+
+Presentation mode (key ``m``) cannot use the browser's Fullscreen API: that needs a
+user gesture in the page's own script, and the kernel sends no script. A CSS class
+does it instead: :data:`STYLE` (a ``<style>`` in a hidden HTML widget every widget
+carries) makes ``.linkage-presenting`` cover the browser window (``position: fixed``),
+hides the collapsible rows, stretches the canvas to the window's height and enlarges
+the toolbar and the readout. The browser's own full screen (F11) makes it a projector
+view.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as W
+
+__all__ = ["CONTROL_SETS", "PRESENTATION_CLASS", "STYLE", "check_control_set", "style_widget"]
+
+#: The choices of ``LinkageWidget(controls=...)``.
+CONTROL_SETS = ("full", "compact", "none")
+#: CSS class of a widget in presentation mode.
+PRESENTATION_CLASS = "linkage-presenting"
+#: Rows hidden in presentation mode carry this class.
+COLLAPSIBLE_CLASS = "linkage-collapsible"
+
+#: The widget's own CSS: the one-line toolbar, the tool line and presentation mode.
+STYLE = """<style>
+.linkage-toolbar { flex-wrap: nowrap; align-items: center; gap: 0 2px; }
+.linkage-toolbar > * { flex: 0 0 auto; }
+.linkage-toolbar .widget-button, .linkage-toolbar .widget-toggle-button {
+  min-width: 34px; padding: 0 8px; margin: 2px 1px; }
+.linkage-tool-line { color: #37474f; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; max-width: 100%; }
+.linkage-tool-line .widget-html-content { white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis; line-height: 20px; }
+.linkage-files { flex-wrap: wrap; }
+.linkage-widget.linkage-presenting {
+  position: fixed !important; top: 0; left: 0; right: 0; bottom: 0;
+  width: 100vw !important; height: 100vh !important; margin: 0 !important;
+  z-index: 10000; box-sizing: border-box; padding: 8px 16px; overflow: auto;
+  background: var(--jp-layout-color0, #fff); align-items: center; }
+.linkage-presenting .linkage-collapsible { display: none !important; }
+.linkage-presenting .linkage-toolbar { zoom: 1.35; }
+.linkage-presenting .linkage-tool-line { zoom: 1.35; }
+.linkage-presenting .linkage-readout { zoom: 1.5; }
+.linkage-presenting .linkage-canvas {
+  width: auto !important; height: calc(100vh - 210px) !important;
+  max-width: 100% !important; object-fit: contain; }
+</style>"""
+
+
+def style_widget() -> W.HTML:
+    """A hidden HTML widget holding :data:`STYLE` (a ``<style>`` applies while hidden)."""
+    html = W.HTML(STYLE, layout=W.Layout(display="none"))
+    html.add_class("linkage-style")
+    return html
+
+
+def check_control_set(controls: object) -> str:
+    """``controls`` if it names a control set, else a ``ValueError`` naming the choices.
+
+    >>> check_control_set("compact")
+    'compact'
+    """
+    if not isinstance(controls, str) or controls not in CONTROL_SETS:
+        raise ValueError(f"controls must be one of {', '.join(CONTROL_SETS)}; got {controls!r}")
+    return controls
