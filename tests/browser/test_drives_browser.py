@@ -57,9 +57,9 @@ def test_motor_tool_click_and_keys_turn_the_crank(four_bar):
     pg.keyboard.press("n")
     assert poll(lambda: kernel_json(pg, "w.motors[0].speed") == -1.0)
     assert len(kernel_json(pg, "w.tracks[3].tolist()")) > 2
-    pg.get_by_role("button", name="⟳ motors").click()
+    pg.locator(".linkage-button-motors").click()  # label ⟳
     assert poll(lambda: kernel_json(pg, "w.motors_running"))
-    pg.get_by_role("button", name="■ motors").click()
+    pg.locator(".linkage-button-motors").click()  # label ■ ⟳
     assert poll(lambda: not kernel_json(pg, "w.motors_running"))
     ART.mkdir(parents=True, exist_ok=True)
     canvas_locator(pg).screenshot(path=str(ART / "widget-motor-four-bar.png"))

@@ -46,13 +46,13 @@ def test_motor_tool_button_and_keys():
     assert w.motors == (Motor(0, 2, 1.0),)
     w.controls.buttons["motors"].click()
     assert w.motors_running and w.running
-    assert w.controls.buttons["motors"].description == "■ motors"
+    assert w.controls.buttons["motors"].description == "■ ⟳"
     w.advance(3)
     assert not np.allclose(w.linkage.vertices[2], P[2])
     key(w, "n")
     assert w.motors == (Motor(0, 2, -1.0),)
     key(w, "o")
-    assert not w.motors_running and w.controls.buttons["motors"].description == "⟳ motors"
+    assert not w.motors_running and w.controls.buttons["motors"].description == "⟳"
     w.controls.buttons["undo"].click()
     assert w.motors == (Motor(0, 2, 1.0),)
 
