@@ -30,6 +30,7 @@ LAYERS: dict[str, int] = {
     "mass": 4,
     "pebble": 4,
     "rigid_motions": 4,
+    "generic_rank": 4,
     "rigidity": 5,
     "rigidity_report": 5,
     "penrose": 5,
