@@ -4,9 +4,12 @@ While :attr:`~linkage_widget.session.LinkageSession.recording`, the frame loop k
 :class:`~linkage_widget.draw.Scene` it built for the screen anyway (a few arrays of pixel
 coordinates, no pixels): recording costs the loop one list append per kept frame.
 Rasterising (Pillow, ``supersample`` x larger, box-reduced) and encoding — about
-10–30 ms a frame, so 5–15 s for a 10 s recording at 25 frames/s — run here, in an
+10–30 ms a frame, so 5–15 s for a 10 s recording at 25 frames/s — run in an
 :class:`ExportJob`: a daemon thread that reports ``done/total`` after every frame and
-stops at the next frame when cancelled.
+stops at the next frame when cancelled. The session's background exports have the job
+wait on a spawned process (:func:`write_in_process`) that does the work on another core:
+in a thread of the kernel, rasterising holds the interpreter lock in turns with the frame
+loop and costs it frames (``benchmarks/bench_recording.py`` prints both).
 
 Cancel keeps everything: the writers go through the package's atomic writer, so a
 cancelled (or failed) export leaves no file and an older file of that name as it was,
@@ -41,7 +44,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import io
+import multiprocessing
 import threading
 import time
 import zipfile
@@ -50,7 +55,7 @@ from contextlib import nullcontext
 from os import PathLike
 from typing import IO, Any
 
-from ..draw import Scene, scene_to_image
+from ..draw import Scene, save_gif, scene_to_image
 from ..io import atomic_writer
 
 __all__ = [
@@ -59,12 +64,16 @@ __all__ = [
     "ExportJob",
     "frame_name",
     "save_png_frames",
+    "write_in_process",
+    "write_recording",
 ]
 
 #: format -> (file suffix, MIME type of the download)
 EXPORT_FORMATS = {"gif": (".gif", "image/gif"), "png": (".zip", "application/zip")}
 
 Progress = Callable[[int, int], None]
+#: After a cancel, the export process gets this long to remove its temporary file.
+CHILD_GRACE_S = 10.0
 
 
 class ExportCancelled(Exception):
@@ -112,6 +121,97 @@ def save_png_frames(
             archive.writestr(frame_name(k), png.getvalue())
             if progress is not None:
                 progress(k + 1, len(frames))
+
+
+def write_recording(
+    kind: str, frames: Sequence[Scene], path: str | PathLike[str], fps: float, progress: Progress
+) -> None:
+    """Write ``frames`` as ``kind`` (:data:`EXPORT_FORMATS`) at ``path``, in this process."""
+    if kind == "gif":
+        save_gif(frames, path, fps, progress=progress)
+    elif kind == "png":
+        save_png_frames(frames, path, progress=progress)
+    else:
+        raise ValueError(f"format must be one of {sorted(EXPORT_FORMATS)}, got {kind!r}")
+
+
+def write_in_process(
+    kind: str, frames: Sequence[Scene], path: str | PathLike[str], fps: float, progress: Progress
+) -> None:
+    """:func:`write_recording` in a separate (spawned) process; ``progress`` called here.
+
+    Rasterising is Python and C work that holds the interpreter lock: in a thread of the
+    kernel it would take turns with the frame loop (measured: a third of the frame rate
+    lost while PNG frames were written). A process of its own runs on another core and
+    only reports. An exception raised by ``progress`` (a cancel) is passed on to the
+    child as a message: it stops at its next frame, its atomic writer removing the
+    temporary file, and the exception is raised here once it has ended.
+
+    Raises
+    ------
+    OSError
+        The file could not be written (the child's message).
+    RuntimeError
+        Anything else that failed in the child, or the child died.
+    """
+    ctx = multiprocessing.get_context("spawn")  # no fork of a kernel with live threads
+    here, there = ctx.Pipe()
+    child = ctx.Process(
+        target=_child, args=(kind, list(frames), str(path), float(fps), there), daemon=True
+    )
+    child.start()
+    there.close()
+    try:
+        _relay(here, progress)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            here.send("cancel")
+        child.join(CHILD_GRACE_S)  # it removes its temporary file, then ends
+        raise
+    finally:
+        if child.is_alive():
+            child.terminate()
+        child.join()
+        here.close()
+
+
+def _relay(conn: Any, progress: Progress) -> None:
+    """The child's messages until it is done: progress here, its errors raised here."""
+    while True:
+        try:
+            msg = conn.recv()  # blocks without the interpreter lock
+        except EOFError:
+            raise RuntimeError("the export process ended without a word") from None
+        if msg[0] == "progress":
+            progress(msg[1], msg[2])
+        elif msg[0] == "done":
+            return
+        elif msg[0] == "cancelled":
+            raise ExportCancelled
+        else:
+            _, kind, text = msg
+            raise OSError(text) if kind == "OSError" else RuntimeError(f"{kind}: {text}")
+
+
+def _child(kind: str, frames: list[Scene], path: str, fps: float, conn: Any) -> None:
+    """The export process: write, report each frame, stop when told."""
+
+    def progress(done: int, total: int) -> None:
+        if conn.poll() and conn.recv() == "cancel":
+            raise ExportCancelled
+        conn.send(("progress", done, total))
+
+    try:
+        write_recording(kind, frames, path, fps, progress)
+        conn.send(("done",))
+    except ExportCancelled:
+        conn.send(("cancelled",))
+    except Exception as exc:  # noqa: BLE001 - reported to the parent, which raises it
+        conn.send(
+            ("error", "OSError" if isinstance(exc, OSError) else type(exc).__name__, str(exc))
+        )
+    finally:
+        conn.close()
 
 
 class ExportJob:

@@ -2,12 +2,13 @@
 
 Part of :class:`~linkage_widget.session.LinkageSession` (a mixin, like the other session
 modules). :meth:`ExportMixin.export_recording` starts an :class:`~.export.ExportJob` on
-the frames kept while :attr:`recording` and returns at once; the job's thread only
-rasterises and encodes. Every change of session state happens in the thread that runs the
-session: with an event loop (the kernel), the job hands each progress step over through
-``loop.call_soon_threadsafe`` and :meth:`_export_tick` copies it into
-:attr:`recording_progress` and, at the end, offers the file and says so; without one (a
-script, a test), :meth:`wait_export` does the same when called.
+the frames kept while :attr:`recording` and returns at once; the job's thread waits on a
+spawned process that rasterises and encodes (:func:`~.export.write_in_process`). Every
+change of session state happens in the thread that runs the session: with an event loop
+(the kernel), the job hands each progress step over through ``loop.call_soon_threadsafe``
+and :meth:`_export_tick` copies it into :attr:`recording_progress` and, at the end,
+offers the file and says so; without one (a script, a test), :meth:`wait_export` does
+the same when called.
 
 Cancel (:meth:`cancel_export`, the widget's ✕ button) stops the encoder at its next frame
 and leaves no file (atomic writes). Nothing is lost: the recorded frames stay in
@@ -36,7 +37,14 @@ from traitlets import Bool, Enum, Float, HasTraits
 from ..draw import save_gif
 from .analysis import running_loop
 from .document import DEFAULT_FILE
-from .export import EXPORT_FORMATS, ExportJob, Progress, save_png_frames
+from .export import (
+    EXPORT_FORMATS,
+    ExportJob,
+    Progress,
+    save_png_frames,
+    write_in_process,
+    write_recording,
+)
 from .recording import GIF_FPS
 from .tools import export_path
 
@@ -72,6 +80,8 @@ class ExportMixin(HasTraits):
         format: str | None = None,
         path: str | PathLike[str] | None = None,
         fps: float = GIF_FPS,
+        *,
+        separate_process: bool = True,
     ) -> Path:
         """Start exporting the recorded frames in a background thread; return the file's path.
 
@@ -83,6 +93,9 @@ class ExportMixin(HasTraits):
             Default: ``exports/<file name>.gif`` (or ``.zip``) beside the linkage file.
         fps : float
             The GIF's frame rate.
+        separate_process : bool, keyword-only
+            Rasterise and encode in a spawned process (default: the kernel's frame loop
+            keeps its rate; about a second to start), else in the job's thread.
 
         Raises
         ------
@@ -100,11 +113,10 @@ class ExportMixin(HasTraits):
         suffix, mime = EXPORT_FORMATS[fmt]
         target = Path(path) if path is not None else self._export_path(suffix)
 
+        writer = write_in_process if separate_process else write_recording
+
         def write(progress: Progress) -> None:
-            if fmt == "gif":
-                save_gif(frames, target, fps, progress=progress)
-            else:
-                save_png_frames(frames, target, progress=progress)
+            writer(fmt, frames, target, fps, progress)
 
         self._export_target = (target, mime, len(frames))
         self.recording_progress = 0.0
@@ -145,8 +157,9 @@ class ExportMixin(HasTraits):
 
     def _save_recording(self) -> None:
         """``r`` stopped a recording: export it (in the background when a loop runs)."""
-        path = self.export_recording()
-        if running_loop() is None:
+        looping = running_loop() is not None
+        path = self.export_recording(separate_process=looping)
+        if not looping:
             self.wait_export()  # a script or test: the file is there when r returns
             return
         n = len(self._recorded_frames())

@@ -55,11 +55,14 @@ def test_progress_rises_to_one_in_the_event_loop_and_the_gif_has_every_frame(tmp
     assert "GIF saved" in s._hint() and "12 frames" in s._hint()
 
 
-def test_cancel_stops_the_encoder_writes_nothing_and_keeps_the_recording(tmp_path):
+@pytest.mark.parametrize("separate_process", [True, False])
+def test_cancel_stops_the_encoder_writes_nothing_and_keeps_the_recording(
+    tmp_path, separate_process
+):
     s = recorded(30)
     frames = list(s.recorder.frames)
     path = tmp_path / "motion.gif"
-    s.export_recording("gif", path)
+    s.export_recording("gif", path, separate_process=separate_process)
     s.cancel_export()
     assert s.wait_export(timeout=60) == "cancelled"
     assert not s.exporting and not path.exists()

@@ -1,0 +1,156 @@
+"""Drag at display rate: frames/s and mouse-move -> canvas-change latency in real Chromium.
+
+Starts JupyterLab (this interpreter, temp state) and headless Chromium (``/usr/bin/chromium``,
+or env ``CHROMIUM``) through Playwright, opens a notebook whose one cell shows
+``LinkageWidget.load(<file>)``, and for each linkage measures, as a student drags a joint:
+
+- **frames/s**: a joint near the canvas centre is pressed with the real mouse and dragged
+  along a circle for ``--seconds`` s, one ``mousemove`` per display refresh (60 Hz);
+  ``drawImage`` on the visible canvas is wrapped in the page, and every call is one frame
+  that reached the screen (ipycanvas copies its model canvas there once per batched
+  message). ``fps_drawn`` counts them over their span;
+- **latency**: with the joint held down the page dispatches single ``mousemove`` s 120 ms
+  apart and times each to the next ``drawImage``: browser -> kernel (event, step, scene,
+  canvas commands) -> browser. The median is printed;
+- the kernel's own view: median and 90th percentile of one frame's cost in the kernel.
+
+The method (and its JavaScript) is the one of ``tests/browser/test_widget_bench.py``, which
+this script imports; this script needs no pytest and prints one table::
+
+    .venv/bin/python benchmarks/bench_drag_browser.py            # peaucellier + penrose2t
+    .venv/bin/python benchmarks/bench_drag_browser.py --seconds 6 --samples 60 penrose4t.txt
+
+Linkage names are bundled examples or files of ``../shared/reference-linkages`` (where
+``penrose2t.txt``, the 81-joint tiling, lives). Targets (issue 15): >= 50 frames/s and a
+median latency <= 30 ms on both. Figures depend on the machine and its load: the load
+average is printed beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "tests")]
+
+from linkage_widget.io import resolve_path  # noqa: E402
+from tests.browser import test_widget_bench as bench  # noqa: E402 - after the path
+from tests.browser.conftest import CHROME_FLAGS, CHROMIUM, TOKEN, start_lab  # noqa: E402
+from tests.browser.helpers import canvas_locator, kernel_exec  # noqa: E402
+
+REFERENCE = REPO.parent / "shared" / "reference-linkages"
+DEFAULT = ("peaucellier.txt", "penrose2t.txt")
+PROFILE_REPORT = """
+_P.disable()
+import pstats as _ps, io as _io
+_s = _io.StringIO()
+_st = _ps.Stats(_P, stream=_s)
+_st.sort_stats("tottime").print_stats(25)
+_st.sort_stats("cumulative").print_stats(40)
+print(_s.getvalue())
+"""
+
+_IDLE_JS = """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+    return k && k.connectionStatus === 'connected' && k.status === 'idle'; }"""
+
+
+def linkage_file(name: str) -> Path:
+    """A bundled example, else a file of the shared reference linkages."""
+    if (REFERENCE / name).is_file():
+        return REFERENCE / name
+    return resolve_path(name)
+
+
+def open_widget(browser, server, name: str):
+    """A page showing ``LinkageWidget.load(name)`` with all analyses done."""
+    path = str(linkage_file(name))
+    cell = f"from linkage_widget import LinkageWidget\nw = LinkageWidget.load({path!r})\nw"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    rel = f"notebooks/bench_drag_{Path(name).stem}.ipynb"
+    nbformat.write(nb, server.root / rel)
+    pg = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
+    pg.set_default_timeout(120_000)
+    pg.goto(f"{server.base}/lab/tree/{rel}?token={TOKEN}&reset")
+    pg.wait_for_function(_IDLE_JS)
+    pg.evaluate("window.__testPanel = window.jupyterapp.shell.currentWidget")
+    pg.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+    canvas_locator(pg).wait_for(state="visible")
+    t0 = time.time()  # the analysis of a big linkage runs in a thread after loading
+    while time.time() - t0 < 120 and "analysing" in kernel_exec(
+        pg, "print(w.controls.readout.value)"
+    ):
+        time.sleep(0.5)
+    time.sleep(1.0)
+    return pg
+
+
+def measure(
+    browser, server, name: str, seconds: float, samples: int, profile: bool = False
+) -> dict:
+    """fps and latency of a drag of ``name``: one dict of figures."""
+    bench.DRAG_S, bench.LATENCY_SAMPLES = seconds, samples
+    pg = open_widget(browser, server, name)
+    try:
+        if profile:  # the kernel's main thread, all of it: comm messages, frames, drawing
+            kernel_exec(pg, "import cProfile as _cp; _P = _cp.Profile(); _P.enable()")
+        fps = bench._drag_fps(pg, name)
+        if profile:
+            print(f"\n=== kernel profile of the {name} drag ({seconds} s) ===")
+            print(kernel_exec(pg, PROFILE_REPORT))
+        lat = bench._latency(pg, name)
+    finally:
+        pg.context.close()
+    return {**fps, **lat}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the drags, print a table and the JSON of every figure."""
+    from playwright.sync_api import sync_playwright
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("names", nargs="*", default=list(DEFAULT))
+    ap.add_argument("--seconds", type=float, default=4.0, help="length of the fps drag")
+    ap.add_argument("--samples", type=int, default=40, help="latency samples")
+    ap.add_argument("--profile", action="store_true", help="print a kernel profile of each drag")
+    args = ap.parse_args(argv)
+    server = start_lab(sys.executable)
+    rows = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=CHROMIUM or None, headless=True, args=CHROME_FLAGS
+            )
+            for name in args.names:
+                rows.append(
+                    measure(browser, server, name, args.seconds, args.samples, args.profile)
+                )
+            browser.close()
+    finally:
+        server.stop()
+    print(
+        f"\n{'linkage':<18}{'joints':>7}{'fps drawn':>11}{'fps shown':>11}{'latency ms':>12}"
+        f"{'p90 ms':>8}{'kernel ms':>11}{'load':>6}"
+    )
+    for r in rows:
+        print(
+            f"{r['linkage']:<18}{r['vertices']:>7}{r['fps_drawn']:>11}{r['fps_shown']:>11}"
+            f"{r['latency_ms_median']!s:>12}{r['latency_ms_p90']!s:>8}"
+            f"{r['kernel_frame_ms_median']!s:>11}{r['load_avg']:>6.2f}"
+        )
+    print("\nJSON", json.dumps(rows))
+
+
+if __name__ == "__main__":
+    main()
