@@ -97,7 +97,7 @@ class Recorder(Generic[F]):
         self.fps = float(fps)
         self.limit = int(limit)
         self.frames: list[F] = []
-        self._last = -math.inf
+        self._due = -math.inf  # clock time from which the next frame is kept
         self._resume = False
 
     def restart(self) -> None:
@@ -106,7 +106,7 @@ class Recorder(Generic[F]):
             self._resume = False  # this once, the new frames come after the kept ones
         else:
             self.frames = []  # a new list: an export running on the old one keeps it
-        self._last = -math.inf
+        self._due = -math.inf
 
     def resume_next(self) -> None:
         """Keep the frames at the next :meth:`restart`: the recording goes on from them.
@@ -121,10 +121,17 @@ class Recorder(Generic[F]):
         self._resume = True
 
     def offer(self, frame: F) -> bool:
-        """Keep ``frame`` if a frame is due and there is room; return whether it was kept."""
+        """Keep ``frame`` if a frame is due and there is room; return whether it was kept.
+
+        Frames are due on a grid of ``1/fps`` (not ``1/fps`` after the last kept one), so
+        that a loop drawing at any rate above ``fps`` records ``fps`` frames a second on
+        average and the GIF, played at ``fps``, runs at the speed of the motion; after a
+        stall the grid restarts at the next frame.
+        """
         now = self.clock()
-        if now - self._last < 1.0 / self.fps or len(self.frames) >= self.limit:
+        if now < self._due or len(self.frames) >= self.limit:
             return False
-        self._last = now
+        period = 1.0 / self.fps
+        self._due = self._due + period if self._due + period > now else now + period
         self.frames.append(frame)
         return True
