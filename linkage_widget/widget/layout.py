@@ -19,8 +19,11 @@ user gesture in the page's own script, and the kernel sends no script. A CSS cla
 does it instead: :data:`STYLE` (a ``<style>`` in a hidden HTML widget every widget
 carries) makes ``.linkage-presenting`` cover the browser window (``position: fixed``),
 hides the collapsible rows, stretches the canvas to the window's height and enlarges
-the toolbar and the readout. The browser's own full screen (F11) makes it a projector
-view.
+the toolbar and the readout. JupyterLab's panels confine a fixed element (Lumino sets
+``contain: strict`` on them), so while a widget presents, the panels that hold it drop
+that (a ``:has()`` rule: Chromium 105, Firefox 121, Safari 15.4 and later). The
+browser's own full screen (F11) makes it a projector view. Where the output sits in an
+iframe (Colab, VS Code) it covers the output's frame only.
 """
 
 from __future__ import annotations
@@ -52,6 +55,9 @@ STYLE = """<style>
   width: 100vw !important; height: 100vh !important; margin: 0 !important;
   z-index: 10000; box-sizing: border-box; padding: 8px 16px; overflow: auto;
   background: var(--jp-layout-color0, #fff); align-items: center; }
+/* JupyterLab's panels contain their children (contain: strict: a fixed child would be
+   fixed to the panel) and stack them (z-index 0): around a presenting widget they don't */
+.lm-Widget:has(.linkage-presenting) { contain: none !important; z-index: auto !important; }
 .linkage-presenting .linkage-collapsible { display: none !important; }
 .linkage-presenting .linkage-toolbar { zoom: 1.35; }
 .linkage-presenting .linkage-tool-line { zoom: 1.35; }
