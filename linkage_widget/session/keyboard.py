@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .vocabulary import next_tool, tool_line
+from .vocabulary import next_tool
 
 __all__ = ["KeyboardMixin"]
 
@@ -54,12 +54,10 @@ class KeyboardMixin:
             self._do_escape()
 
     def _do_next_tool(self) -> None:
-        self.tool = next_tool(self.tool, 1)
-        self._message = tool_line(self.tool)
+        self.tool = next_tool(self.tool, 1)  # the hint says what the tool does
 
     def _do_previous_tool(self) -> None:
         self.tool = next_tool(self.tool, -1)
-        self._message = tool_line(self.tool)
 
     def _do_toggle_mode(self) -> None:
         self.mode = "dynamic" if self.mode == "kinematic" else "kinematic"

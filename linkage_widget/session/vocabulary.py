@@ -4,7 +4,7 @@ Shared by :mod:`.tools` (what a click or a drag means) and :mod:`.keymap` (what 
 means); both return :class:`Action` s that the session carries out (``_do_<kind>``).
 
 >>> next_tool("select", -1), tool_line("pin")
-('load', 'tool: pin — click a vertex to pin/unpin it · [ ] other tool')
+('load', 'tool: pin ([ ] other tool) · click a vertex to pin/unpin it')
 """
 
 from __future__ import annotations
@@ -98,11 +98,17 @@ def next_tool(tool: str, step: int) -> str:
     return TOOLS[(TOOLS.index(tool) + int(step)) % len(TOOLS)]
 
 
-def tool_line(tool: str) -> str:
-    """The line beside the toolbar: the current tool, what a click does, its keys.
+def tool_line(tool: str, hint: str = "") -> str:
+    """The line under the toolbar: the current tool, its keys, then the hint.
+
+    ``hint`` is the session's hint line (the last message, or what to do now); without
+    one, or when it is only the tool's own tip, what a click of the tool does.
 
     >>> tool_line("rod")
-    'tool: rod — click two vertices (or empty space) to draw rods · [ ] other tool'
+    'tool: rod ([ ] other tool) · click two vertices (or empty space) to draw rods'
+    >>> tool_line("select", "dragging vertex 5: the mechanism follows the pointer")
+    'tool: select ([ ] other tool) · dragging vertex 5: the mechanism follows the pointer'
     """
-    what = TOOL_TIPS[tool].split(": ", 1)[1]
-    return f"tool: {tool} — {what} · [ ] other tool"
+    if not hint or hint == TOOL_TIPS[tool]:
+        hint = TOOL_TIPS[tool].split(": ", 1)[1]
+    return f"tool: {tool} ([ ] other tool) · {hint}"

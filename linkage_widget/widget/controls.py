@@ -118,7 +118,8 @@ class Controls:
     tools : ipywidgets.Dropdown
         The toolbar's tool (linked to ``tool``).
     tool_line : ipywidgets.HTML
-        The current tool, what a click does, the keys that change it.
+        The current tool, the keys that change it, and the hint: what a click does,
+        the last message (:meth:`show_status`).
     style : ipywidgets.HTML
         The hidden ``<style>`` of :mod:`.layout` (toolbar, presentation mode).
     modes : ipywidgets.ToggleButtons
@@ -149,9 +150,11 @@ class Controls:
         )
         self.tools.add_class("linkage-tools")
         W.link((session, "tool"), (self.tools, "value"))
-        self.tool_line = W.HTML(tool_line(session.tool))  # type: ignore[attr-defined]
+        self.tool_line = W.HTML()
         self.tool_line.add_class("linkage-tool-line")
-        session.observe(lambda c: setattr(self.tool_line, "value", tool_line(c["new"])), "tool")
+        self._tool, self._hint = session.tool, ""  # type: ignore[attr-defined]
+        self.show_status(session.tool)  # type: ignore[attr-defined]
+        session.observe(lambda c: self.show_status(c["new"]), "tool")
         self.style = style_widget()
         self.buttons = {name: _button(name, *rest, run) for name, *rest in BUTTONS}
         self.sliders = {name: _slider(session, name, text) for name, text in SLIDERS[1:]}
@@ -248,6 +251,16 @@ class Controls:
             shown.linkage_link.show(state.step_size)  # type: ignore[attr-defined]
         if self.readout.value != state.readout:  # unchanged text: no message to the browser
             self.readout.value = state.readout
+
+    def show_status(self, tool: str | None = None, hint: str | None = None) -> None:
+        """The tool line: ``tool`` and the session's ``hint`` (``None``: as before).
+
+        The hint (what to do now, the last message, "blocked: ...") is shown here, beside
+        the drawing, never over it; unchanged text sends nothing to the browser.
+        """
+        self._tool = self._tool if tool is None else tool
+        self._hint = self._hint if hint is None else hint
+        self.tool_line.value = html.escape(tool_line(self._tool, self._hint))
 
     def show_downloads(self, links: str) -> None:
         """Show the download links (HTML)."""

@@ -225,9 +225,9 @@ def test_toolbar_is_one_line_and_the_dof_above_the_fold(fresh):
     assert max(r for _, _, r in tops) <= bar["x"] + bar["width"] + 0.5  # nothing cut off
     assert bar["height"] < 45
     line = pg.locator(".linkage-tool-line").first
-    assert line.inner_text().startswith("tool: select")
+    assert line.inner_text().startswith("tool: select ([ ] other tool) · click")
     kernel_exec(pg, "w.tool = 'rod'")
-    assert poll(lambda: line.inner_text().startswith("tool: rod — click two vertices"))
+    assert poll(lambda: line.inner_text().startswith("tool: rod ([ ] other tool) · click two"))
     dof = pg.locator(".linkage-readout").get_by_text("DOF", exact=False).first
     box = dof.bounding_box()
     assert box["y"] + box["height"] <= VIEWPORT["height"] - 25, box  # above the status bar
