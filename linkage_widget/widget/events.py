@@ -5,6 +5,13 @@ ipyevents: buttons and modifiers, rounded positions); the session's
 :class:`~linkage_widget.session.gestures.EventMerger` merges both streams into
 presses, drags, releases, wheel turns and keys. This module only creates the
 canvas and connects its callbacks to the merger.
+
+Touch and pen: ipycanvas' ``touch_start/move/end/cancel`` (every finger's exact
+position, no identifiers; it prevents the browser's own scrolling, zooming and
+emulated mouse events) go to the merger, which makes one finger a mouse press and
+two a pan and pinch-zoom (:mod:`linkage_widget.session.touch`). ipyevents' touch
+events are not watched: its 2.0.4 frontend repeats the last finger for every entry
+of a touch list. A pen arrives as mouse events in both libraries.
 """
 
 from __future__ import annotations
