@@ -141,20 +141,7 @@ class Controls:
     """
 
     def __init__(self, session: HasTraits, run: Callable[[str], Any]) -> None:
-        # a drop-down, not ten buttons: the toolbar fits one line at 1024 x 768
-        self.tools = W.Dropdown(
-            options=[(t, t) for t in TOOLS],
-            value=session.tool,
-            tooltip="the tool: what a click does ([ and ] change it)",
-            layout=W.Layout(width="104px"),
-        )
-        self.tools.add_class("linkage-tools")
-        W.link((session, "tool"), (self.tools, "value"))
-        self.tool_line = W.HTML()
-        self.tool_line.add_class("linkage-tool-line")
-        self._tool, self._hint = session.tool, ""  # type: ignore[attr-defined]
-        self.show_status(session.tool)  # type: ignore[attr-defined]
-        session.observe(lambda c: self.show_status(c["new"]), "tool")
+        self._build_tools(session)
         self.style = style_widget()
         self.buttons = {name: _button(name, *rest, run) for name, *rest in BUTTONS}
         self.sliders = {name: _slider(session, name, text) for name, text in SLIDERS[1:]}
@@ -192,6 +179,23 @@ class Controls:
         self.readout = W.HTML()
         self.readout.add_class("linkage-readout")
         self.help = W.HTML(HELP_HTML)
+
+    def _build_tools(self, session: HasTraits) -> None:
+        """The tool chooser and the tool line, following the session's ``tool``."""
+        # a drop-down, not ten buttons: the toolbar fits one line at 1024 x 768
+        self.tools = W.Dropdown(
+            options=[(t, t) for t in TOOLS],
+            value=session.tool,  # type: ignore[attr-defined]
+            tooltip="the tool: what a click does ([ and ] change it)",
+            layout=W.Layout(width="104px"),
+        )
+        self.tools.add_class("linkage-tools")
+        W.link((session, "tool"), (self.tools, "value"))
+        self.tool_line = W.HTML()
+        self.tool_line.add_class("linkage-tool-line")
+        self._tool, self._hint = session.tool, ""  # type: ignore[attr-defined]
+        self.show_status(session.tool)  # type: ignore[attr-defined]
+        session.observe(lambda c: self.show_status(c["new"]), "tool")
 
     def rows(self, canvas: W.DOMWidget, which: str = "full") -> list[W.Widget]:
         """The widget's children, top to bottom, for the control set ``which``.
