@@ -19,7 +19,7 @@ Examples
 >>> d = np.array([[[0.0, 0.0], [0.0, 1.0]]])           # one line: joint 1 up
 >>> h = branch_handles(view, np.array([[0.0, 0.0], [1.0, 0.0]]), d, DEFAULT_THEME)
 >>> h.labels, h.vertices.tolist(), h.tips.round(1).tolist()
-(('1', '2'), [1, 1], [[10.0, 45.0], [10.0, 155.0]])
+(('1', '2'), [1, 1], [[10.0, 40.0], [10.0, 160.0]])
 """
 
 from __future__ import annotations

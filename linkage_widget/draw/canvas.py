@@ -41,6 +41,7 @@ from .primitives import (
     per_item,
     unit_normals,
 )
+from .view import device_matrix
 
 __all__ = ["draw_scene", "held_canvas", "hex_to_rgb"]
 
@@ -110,19 +111,27 @@ def hex_to_rgb(colors: Any) -> np.ndarray:
     return np.array(out, dtype=np.uint8).reshape(-1, 3)
 
 
-def draw_scene(canvas: Canvas, scene: Picture) -> None:
+def draw_scene(canvas: Canvas, scene: Picture, pixel_ratio: float | None = None) -> None:
     """Draw ``scene`` on ``canvas``: one batched message, replacing what was there.
 
     Parameters
     ----------
     canvas : ipycanvas.Canvas
-        Target; ideally ``scene.width`` x ``scene.height`` pixels (the scene
-        is drawn in canvas pixels, not rescaled).
+        Target, with a backing store of ``scene.width`` x ``scene.height`` times the
+        pixel ratio (:func:`~linkage_widget.draw.view.backing_size`).
     scene : Scene or Picture
-        From :func:`~linkage_widget.draw.scene.build_scene`.
+        From :func:`~linkage_widget.draw.scene.build_scene`, in CSS pixels.
+    pixel_ratio : float, optional
+        Device pixels per CSS pixel; default the scene's ``pixel_ratio`` (1 for a
+        picture without one). The drawing is scaled once by
+        :func:`~linkage_widget.draw.view.device_matrix`, so every width and radius
+        is sharp on a hi-DPI screen.
     """
+    r = float(getattr(scene, "pixel_ratio", 1.0) if pixel_ratio is None else pixel_ratio)
     with held_canvas(canvas):
+        canvas.set_transform(*device_matrix(1.0))  # clear the whole backing store
         canvas.clear()
+        canvas.set_transform(*device_matrix(r))
         canvas.global_alpha = 1.0
         canvas.set_line_dash([])
         canvas.line_cap = "round"
@@ -401,8 +410,14 @@ def _texts(canvas: Canvas, item: Texts) -> None:
     canvas.fill_style = item.color
     canvas.text_align = item.align
     canvas.text_baseline = item.baseline
-    # Text has no vectorised call; a scene holds a handful of lines (readout, hint).
-    for text, (x, y) in zip(item.texts, item.positions.tolist(), strict=True):
+    # Text has no vectorised call; a scene holds a few labels.
+    xy = item.positions.tolist()
+    if item.halo is not None:
+        canvas.stroke_style = item.halo
+        canvas.line_width = _f(item.size / 4.0)
+        for text, (x, y) in zip(item.texts, xy, strict=True):
+            canvas.stroke_text(text, _f(x), _f(y))
+    for text, (x, y) in zip(item.texts, xy, strict=True):
         canvas.fill_text(text, _f(x), _f(y))
 
 

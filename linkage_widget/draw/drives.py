@@ -19,7 +19,7 @@ Examples
 >>> P = view.to_pixel(np.array([[0.0, 0.0], [2.0, 0.0]]))
 >>> arrows = force_arrows(view, P, [(1, 0.0, -5.0)], [(0, 0.0, 5.0)], DEFAULT_THEME)
 >>> [a.role for a in arrows], arrows[0].tips.round(1).tolist()
-(['loads', 'reactions'], [[20.0, 60.0]])
+(['loads', 'reactions'], [[20.0, 64.0]])
 """
 
 from __future__ import annotations

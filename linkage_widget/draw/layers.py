@@ -5,8 +5,8 @@ the one :class:`~linkage_widget.draw.view.ViewTransform`), the few inputs it
 shows and the :class:`~linkage_widget.draw.theme.Theme`, and returns its
 primitives (a list, possibly empty). Layers know nothing about one another or
 about the UI state object; :func:`~linkage_widget.draw.scene.build_scene`
-picks their inputs and stacks them in draw order. The texts over the drawing
-(legend, readout, error, hint) are in :mod:`~linkage_widget.draw.overlays`.
+picks their inputs and stacks them in draw order. The texts that were drawn over
+the drawing (legend, readout, error, hint) are HTML beside the canvas now.
 
 Inputs from the UI may be stale for a frame while the user edits (an index
 past the end, a per-rod array of the old length): layers skip them instead of
@@ -39,7 +39,6 @@ from .primitives import (
     Polylines,
     Primitive,
     Segments,
-    Texts,
     unit_normals,
 )
 from .theme import Theme
@@ -58,6 +57,7 @@ __all__ = [
     "springs",
     "track_colors",
     "tracks",
+    "thinned",
     "valid_index",
     "velocity_arrows",
     "vertices",
@@ -260,7 +260,10 @@ def selection_ring(P: np.ndarray, selected: Any, theme: Theme) -> list[Primitive
     if not valid_index(selected, len(P)):
         return []
     center = P[int(selected)][None]
-    return [Disks(center, theme.selected_radius, None, theme.selected, 3.0, role="selected-vertex")]
+    width = theme.selected_width
+    return [
+        Disks(center, theme.selected_radius, None, theme.selected, width, role="selected-vertex")
+    ]
 
 
 # ---------------------------------------------------------------- attractor
@@ -298,12 +301,12 @@ def attractor(at: np.ndarray | None, theme: Theme) -> list[Primitive]:
 def velocity_arrows(
     view: ViewTransform, P: np.ndarray, basis: Any, theme: Theme
 ) -> list[Primitive]:
-    """Arrows for every basis vector at every vertex that moves, one green per basis vector.
+    """Arrows for every basis vector at every vertex that moves, one colour per basis vector.
 
     Parameters
     ----------
     view : ViewTransform
-        Turns world velocities into pixel vectors (and gives the canvas size for the note).
+        Turns world velocities into pixel vectors.
     P : ndarray, shape (n, 2)
         Vertices in pixels (the arrow tails).
     basis : array_like, shape (d, n, 2), or None
@@ -314,9 +317,12 @@ def velocity_arrows(
     -----
     All arrows share one scale (the longest is ``theme.velocity_arrow_px``), so
     their lengths compare across vertices and basis vectors; arrows under a pixel
-    are left out. Beyond ``theme.max_velocity_arrows`` arrows only the leading
-    basis vectors are drawn, with a note saying so: thousands of arrows are
-    unreadable and cost bandwidth on every frame.
+    are left out. On a dense linkage (more than ``theme.velocity_thin_above`` moving
+    joints) the field is thinned (:func:`thinned`): at most one joint per square of
+    ``theme.velocity_spacing_px``, the fastest, keeps its arrows. Beyond
+    ``theme.max_velocity_arrows`` arrows only the leading basis vectors are drawn
+    (the legend says how many): thousands of arrows are unreadable and cost
+    bandwidth on every frame.
     """
     B = None if basis is None else np.asarray(basis, dtype=np.float64)
     if B is None or B.size == 0 or B.ndim != 3 or B.shape[1:] != (len(P), 2):
@@ -331,32 +337,38 @@ def velocity_arrows(
     V = V * (theme.velocity_arrow_px / biggest)
     length = length * (theme.velocity_arrow_px / biggest)
     keep = length >= 1.0  # (d, n); pinned vertices have exactly zero
+    keep &= thinned(P, length.max(axis=0), keep.any(axis=0), theme)[None, :]
     per_vector = keep.sum(axis=1)
     shown = max(1, int(np.searchsorted(np.cumsum(per_vector), theme.max_velocity_arrows, "right")))
     keep[shown:] = False
     which, vert = np.nonzero(keep)
     palette = theme.velocity_colors
     colors = tuple(np.asarray(palette, dtype=object)[which % len(palette)].tolist())
-    items: list[Primitive] = [
-        Arrows.from_vectors(
-            P[vert], V[which, vert], color=colors, width=theme.velocity_width, role="velocities"
-        )
-    ]
-    if shown < len(B):
-        note = f"velocity arrows: {shown} of {len(B)} basis vectors shown"
-        corner = [[view.width - 10.0, view.height - 10.0]]
-        items.append(
-            Texts(
-                (note,),
-                corner,
-                palette[0],
-                theme.hint_size,
-                align="right",
-                baseline="bottom",
-                role="velocities",
-            )
-        )
-    return items
+    arrows = Arrows.from_vectors(
+        P[vert], V[which, vert], color=colors, width=theme.velocity_width, role="velocities"
+    )
+    return [arrows]
+
+
+def thinned(P: np.ndarray, speed: np.ndarray, moving: np.ndarray, theme: Theme) -> np.ndarray:
+    """Which joints keep their velocity arrows on a dense linkage, shape (n,) bool.
+
+    With at most ``theme.velocity_thin_above`` moving joints, all of them. Else the
+    canvas is cut into squares of ``s = theme.velocity_spacing_px`` pixels and in each
+    square only the fastest moving joint (largest ``speed``) keeps its arrows, so
+    arrow tails are about ``s`` apart and the field reads as a field. One sort and
+    one ``np.unique``, no loop over joints.
+    """
+    if int(moving.sum()) <= theme.velocity_thin_above:
+        return moving
+    cells = np.floor(P / theme.velocity_spacing_px).astype(np.int64)
+    idx = np.flatnonzero(moving)
+    order = idx[np.argsort(-speed[idx], kind="stable")]  # fastest first
+    key = cells[order, 0] * 1_000_003 + cells[order, 1]
+    _, first = np.unique(key, return_index=True)  # the first of each cell: its fastest
+    keep = np.zeros(len(P), dtype=bool)
+    keep[order[first]] = True
+    return keep
 
 
 def tracks(

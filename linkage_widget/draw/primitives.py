@@ -378,6 +378,9 @@ class Texts:
     baseline : {"top", "middle", "bottom"}
         Vertical anchor.
     role : str
+    halo : str or None
+        Colour of an outline round each glyph (a quarter of the size wide, under the
+        fill): keeps a label legible where it touches a rod.
     """
 
     texts: tuple[str, ...]
@@ -389,6 +392,7 @@ class Texts:
     align: str = "left"
     baseline: str = "top"
     role: str = ""
+    halo: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "texts", tuple(str(t) for t in self.texts))

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 
+from .._checks import positive
 from ..io import atomic_writer
 from .primitives import (
     Arcs,
@@ -44,6 +45,7 @@ from .primitives import (
     Texts,
     per_item,
 )
+from .view import backing_size
 
 __all__ = ["scene_to_image", "save_png", "save_gif"]
 
@@ -60,15 +62,21 @@ _ANCHOR_X = {"left": "l", "center": "m", "right": "r"}
 _ANCHOR_Y = {"top": "a", "middle": "m", "bottom": "d"}
 
 
-def scene_to_image(scene: Picture, *, supersample: int = 2) -> Image.Image:
-    """Render ``scene`` to an RGB image of ``scene.width`` x ``scene.height`` pixels.
+def scene_to_image(
+    scene: Picture, *, supersample: int = 2, pixel_ratio: float = 1.0
+) -> Image.Image:
+    """Render ``scene`` to an RGB image of ``scene.width`` x ``scene.height`` x ``pixel_ratio``.
 
     Parameters
     ----------
     scene : Scene or Picture
+        In CSS pixels.
     supersample : int
         Draw this many times larger, then box-reduce (antialiasing); 1 is
         fastest and exactly aliased.
+    pixel_ratio : float
+        Image pixels per CSS pixel (2: the crisp picture a retina screen shows);
+        the size is :func:`~linkage_widget.draw.view.backing_size`.
 
     Returns
     -------
@@ -78,21 +86,31 @@ def scene_to_image(scene: Picture, *, supersample: int = 2) -> Image.Image:
     ss = int(supersample)
     if ss < 1:
         raise ValueError(f"supersample must be >= 1, got {supersample!r}")
-    size = (int(scene.width) * ss, int(scene.height) * ss)
-    img = Image.new("RGB", size, _rgb(scene.background))
+    w, h = backing_size(int(scene.width), int(scene.height), positive(pixel_ratio, "pixel_ratio"))
+    img = Image.new("RGB", (w * ss, h * ss), _rgb(scene.background))
     # "RGBA" draw mode blends translucent colours into the RGB image.
     draw = ImageDraw.Draw(img, "RGBA")
+    scale = ss * float(pixel_ratio)  # CSS pixels to supersampled image pixels
     for item in scene.items:
-        _PAINT[type(item)](draw, item, ss)
+        _PAINT[type(item)](draw, item, scale)
     return img.reduce(ss) if ss > 1 else img
 
 
-def save_png(scene: Picture, path: str | PathLike[str], *, supersample: int = 2) -> None:
+def save_png(
+    scene: Picture,
+    path: str | PathLike[str],
+    *,
+    supersample: int = 2,
+    pixel_ratio: float | None = None,
+) -> None:
     """Write ``scene`` as a PNG file, atomically (see :func:`linkage_widget.io.atomic_writer`).
 
-    The image is rendered first, so a scene that cannot be drawn leaves no file.
+    At ``pixel_ratio`` (default: the scene's own, 1 for a picture without one), so an
+    export is as crisp as the canvas. The image is rendered first, so a scene that
+    cannot be drawn leaves no file.
     """
-    img = scene_to_image(scene, supersample=supersample)
+    r = getattr(scene, "pixel_ratio", 1.0) if pixel_ratio is None else pixel_ratio
+    img = scene_to_image(scene, supersample=supersample, pixel_ratio=r)
     with atomic_writer(path) as fh:
         img.save(fh, format="PNG", optimize=True)
 
@@ -211,7 +229,7 @@ def _rgba(color: str, alpha: float = 1.0) -> tuple[int, int, int, int]:
     return (r, g, b, int(round(255 * min(max(float(alpha), 0.0), 1.0))))
 
 
-def _w(width: float, ss: int) -> int:
+def _w(width: float, ss: float) -> int:
     return max(1, int(round(float(width) * ss)))
 
 
@@ -258,7 +276,7 @@ def _paint_line(
 
 
 # ---------------------------------------------------------------- painters
-def _segments(draw: ImageDraw.ImageDraw, item: Segments, ss: int) -> None:
+def _segments(draw: ImageDraw.ImageDraw, item: Segments, ss: float) -> None:
     k = len(item)
     colors, widths, alphas = (per_item(v, k) for v in (item.color, item.width, item.alpha))
     dash = tuple(d * ss for d in item.dash)
@@ -268,7 +286,7 @@ def _segments(draw: ImageDraw.ImageDraw, item: Segments, ss: int) -> None:
             _paint_line(draw, piece, rgba, _w(w, ss), caps=a >= 1.0)
 
 
-def _polylines(draw: ImageDraw.ImageDraw, item: Polylines, ss: int) -> None:
+def _polylines(draw: ImageDraw.ImageDraw, item: Polylines, ss: float) -> None:
     k = len(item)
     colors, widths, alphas = (per_item(v, k) for v in (item.color, item.width, item.alpha))
     dash = tuple(d * ss for d in item.dash)
@@ -283,7 +301,7 @@ def _polylines(draw: ImageDraw.ImageDraw, item: Polylines, ss: int) -> None:
             _paint_line(draw, pts, rgba, width, caps=a >= 1.0)
 
 
-def _polygons(draw: ImageDraw.ImageDraw, item: Polygons, ss: int) -> None:
+def _polygons(draw: ImageDraw.ImageDraw, item: Polygons, ss: float) -> None:
     k = len(item)
     fills = per_item(item.fill, k) if item.fill is not None else [None] * k
     alphas = per_item(item.alpha, k)
@@ -297,7 +315,7 @@ def _polygons(draw: ImageDraw.ImageDraw, item: Polygons, ss: int) -> None:
         )
 
 
-def _disks(draw: ImageDraw.ImageDraw, item: Disks, ss: int) -> None:
+def _disks(draw: ImageDraw.ImageDraw, item: Disks, ss: float) -> None:
     k = len(item)
     fills = per_item(item.fill, k) if item.fill is not None else [None] * k
     radii = per_item(item.radius, k) * ss
@@ -312,7 +330,7 @@ def _disks(draw: ImageDraw.ImageDraw, item: Disks, ss: int) -> None:
             draw.ellipse([x - ro, y - ro, x + ro, y + ro], outline=outline, width=width)
 
 
-def _arrows(draw: ImageDraw.ImageDraw, item: Arrows, ss: int) -> None:
+def _arrows(draw: ImageDraw.ImageDraw, item: Arrows, ss: float) -> None:
     colors = per_item(item.color, len(item))
     width = _w(item.width, ss)
     for shaft, head, c in zip(item.shafts * ss, item.heads * ss, colors, strict=True):
@@ -321,7 +339,7 @@ def _arrows(draw: ImageDraw.ImageDraw, item: Arrows, ss: int) -> None:
         draw.polygon([tuple(p) for p in head.tolist()], fill=rgba)
 
 
-def _arcs(draw: ImageDraw.ImageDraw, item: Arcs, ss: int) -> None:
+def _arcs(draw: ImageDraw.ImageDraw, item: Arcs, ss: float) -> None:
     rgba = _rgba(item.color, item.alpha)
     width = _w(item.width, ss)
     for (x, y), r, a0, a1 in zip(
@@ -340,18 +358,21 @@ def _arcs(draw: ImageDraw.ImageDraw, item: Arcs, ss: int) -> None:
         )
 
 
-def _texts(draw: ImageDraw.ImageDraw, item: Texts, ss: int) -> None:
+def _texts(draw: ImageDraw.ImageDraw, item: Texts, ss: float) -> None:
     font = _font(item.font, item.bold, max(1, int(round(item.size * ss))))
     anchor = _ANCHOR_X[item.align] + _ANCHOR_Y[item.baseline]
     fill = _rgba(item.color)
+    halo = {} if item.halo is None else {"stroke_width": _w(item.size / 8.0, ss)}
+    if item.halo is not None:
+        halo["stroke_fill"] = _rgba(item.halo)  # type: ignore[assignment]
     for text, (x, y) in zip(item.texts, (item.positions * ss).tolist(), strict=True):
         try:
-            draw.text((x, y), text, fill=fill, font=font, anchor=anchor)
+            draw.text((x, y), text, fill=fill, font=font, anchor=anchor, **halo)
         except ValueError:  # pragma: no cover - bitmap fallback font: no anchors
             draw.text((x, y), text, fill=fill, font=font)
 
 
-def _rects(draw: ImageDraw.ImageDraw, item: Rects, ss: int) -> None:
+def _rects(draw: ImageDraw.ImageDraw, item: Rects, ss: float) -> None:
     fill = None if item.fill is None else _rgba(item.fill, item.alpha)
     outline = None if item.stroke is None else _rgba(item.stroke, item.alpha)
     for x, y, w, h in (item.rects * ss).tolist():
@@ -363,7 +384,7 @@ def _rects(draw: ImageDraw.ImageDraw, item: Rects, ss: int) -> None:
         )
 
 
-_PAINT: dict[type, Callable[[ImageDraw.ImageDraw, Any, int], None]] = {
+_PAINT: dict[type, Callable[[ImageDraw.ImageDraw, Any, float], None]] = {
     Segments: _segments,
     Polylines: _polylines,
     Polygons: _polygons,

@@ -5,15 +5,21 @@
 (:class:`SceneState`) into a :class:`Scene`: a background colour and a list of
 small frozen primitives (:mod:`~linkage_widget.draw.primitives`), bottom to top.
 It only chooses each layer's inputs (:mod:`~linkage_widget.draw.layers`,
-:mod:`~linkage_widget.draw.overlays`) and stacks them; tests assert on the
+:mod:`~linkage_widget.draw.labels`) and stacks them; tests assert on the
 primitive stream, the renderers translate it.
 
 Draw order (bottom to top, :data:`ROLES`): tracks, selected-rod highlight,
 springs, rods, redundant-rod overlay, angle wedges and arcs, motors, attractor
 link, pins, vertices, selection rings, velocity arrows, load and reaction
-arrows, attractor, legend, info panel, error, hint. At a singular placement the
-ways on (:data:`~linkage_widget.draw.branches.BRANCH_ROLES`: dashed previews,
-numbered arrows, labels) come between the reactions and the attractor.
+arrows, attractor, joint labels. At a singular placement the ways on
+(:data:`~linkage_widget.draw.branches.BRANCH_ROLES`: dashed previews, numbered
+arrows, labels) come between the reactions and the attractor.
+
+No text is drawn over the drawing but the joint labels: the scene carries the
+hint line, the error and the legend (:mod:`~linkage_widget.draw.legend`, built
+from what is really drawn) as values (:attr:`Scene.hint`, :attr:`Scene.error`,
+:attr:`Scene.legend`) for the view to show beside the canvas, and the device
+pixel ratio (:attr:`Scene.pixel_ratio`) the renderers draw at.
 
 Examples
 --------
@@ -22,8 +28,10 @@ Examples
 >>> link = Linkage([[0, 0], [1, 0], [0, 1]], rods=[(0, 1), (1, 2)], pinned=[0])
 >>> view = ViewTransform.fit(link.vertices, 400, 300)
 >>> scene = build_scene(link, view, SceneState(hint="drag a vertex"))
->>> scene.roles()
-['rods', 'pins', 'pins', 'vertices', 'hint']
+>>> scene.roles(), scene.hint
+(['rods', 'pins', 'pins', 'vertices'], 'drag a vertex')
+>>> [e.label for e in scene.legend]
+['rod', 'pinned joint']
 >>> scene.by_role("rods")[0].points.shape
 (2, 2, 2)
 """
@@ -38,7 +46,8 @@ import numpy as np
 
 from . import drives, layers
 from .branches import branch_handles, branch_layers
-from .overlays import error_and_hint, info_panel, legend
+from .labels import joint_labels
+from .legend import LegendEntry, legend_entries
 from .primitives import Primitive
 from .svg import scene_to_svg
 from .theme import DEFAULT_THEME, Theme
@@ -67,10 +76,7 @@ ROLES = (
     "loads",
     "reactions",
     "attractor",
-    "legend",
-    "info",
-    "error",
-    "hint",
+    "labels",
 )
 
 
@@ -89,12 +95,23 @@ class Scene:
         Background colour (``"#rrggbb"``); backends paint it first.
     items : list of Primitive
         Bottom to top.
+    pixel_ratio : float
+        Device pixels per CSS pixel the renderers draw at (2 on a retina screen);
+        the primitives are in CSS pixels, ``width`` x ``height``.
+    legend : tuple of LegendEntry
+        A key for every colour and mark among ``items`` (HTML beside the canvas).
+    hint, error : str
+        The hint line and the error, for the view to show beside the canvas.
     """
 
     width: int
     height: int
     background: str = "#ffffff"
     items: list[Primitive] = field(default_factory=list)
+    pixel_ratio: float = 1.0
+    legend: tuple[LegendEntry, ...] = ()
+    hint: str = ""
+    error: str = ""
 
     def by_role(self, role: str) -> list[Primitive]:
         """All primitives with this role, in draw order."""
@@ -166,11 +183,15 @@ class SceneState:
         Branch lines through a singular placement (world unit motions): numbered
         arrows ``1 .. 2k`` and dashed previews (:mod:`~linkage_widget.draw.branches`).
     info_lines : sequence of str
-        Readout, top left (when ``show_info``).
-    hint : str
-        One line at the bottom.
-    error : str
-        Shown in red above the hint when non-empty.
+        The readout; no longer drawn (the view shows it in HTML), kept for callers.
+    hint, error : str
+        Passed on to :attr:`Scene.hint` and :attr:`Scene.error` (not drawn).
+    show_labels : bool
+        Write each joint's index, or its name from ``joint_names``, beside it.
+    joint_names : sequence of str
+        Names of the joints (``""`` or missing: the index).
+    pixel_ratio : float
+        Passed on to :attr:`Scene.pixel_ratio`.
     """
 
     selected_vertex: int | None = None
@@ -198,6 +219,9 @@ class SceneState:
     info_lines: Sequence[str] = ()
     hint: str = ""
     error: str = ""
+    show_labels: bool = False
+    joint_names: Sequence[str] = ()
+    pixel_ratio: float = 1.0
 
 
 def build_scene(
@@ -237,15 +261,14 @@ def build_scene(
     attracted = int(st.attracted_vertex) if layers.valid_index(st.attracted_vertex, n) else None
     at = _attractor_pixel(view, st.attractor)
 
-    scene = Scene(view.width, view.height, theme.background)
+    scene = Scene(view.width, view.height, theme.background, pixel_ratio=float(st.pixel_ratio))
     scene.extend(layers.tracks(view, st.tracks, tracked, theme))
     scene.extend(layers.rod_highlight(P, rod_ends, st.selected_rod, theme))
     scene.extend(layers.springs(P, st.springs, theme))
     scene.extend(layers.rods(P[rod_ends], stress, redundant, theme))
     if st.show_angles:
         scene.extend(layers.angles(P, linkage.angles, theme))
-    motor_marks = drives.motors(P, st.motors, st.motors_running, theme)
-    scene.extend(motor_marks)
+    scene.extend(drives.motors(P, st.motors, st.motors_running, theme))
     scene.extend(layers.attractor_link(P, attracted, at, theme))
     scene.extend(layers.pins(P, linkage.pinned, theme))
     if st.show_vertices:
@@ -254,20 +277,15 @@ def build_scene(
     scene.extend(layers.attracted_ring(P, attracted, theme))
     if st.show_velocities:
         scene.extend(layers.velocity_arrows(view, P, st.velocity_basis, theme))
-    arrows = drives.force_arrows(view, P, st.loads, st.reactions, theme)
-    scene.extend(arrows)
+    scene.extend(drives.force_arrows(view, P, st.loads, st.reactions, theme))
     ways = branch_handles(view, linkage.vertices, st.branches, theme)  # a singular stop's
     scene.extend(branch_layers(ways, rod_ends, theme))
     scene.extend(layers.attractor(at, theme))
-    keyed = m > 0  # no rods, no key
-    marks = [a.role[:-1] for a in arrows] + (["motor"] if motor_marks else [])
-    key = legend(view.width, keyed and stress is not None, keyed and redundant is not None, theme,
-                 marks=marks, free=None if st.show_info else (view.width, view.height),
-                 avoid=np.concatenate([P, *(a.tips for a in arrows)]))  # fmt: skip
-    scene.extend(key)
-    if st.show_info:
-        scene.extend(info_panel(st.info_lines, theme))
-    scene.extend(error_and_hint(view.height, st.error, st.hint, theme))
+    if st.show_labels:
+        scene.extend(joint_labels(P, rod_ends, st.joint_names, theme))
+    motions = 0 if st.velocity_basis is None else len(np.asarray(st.velocity_basis))
+    scene.legend = legend_entries(scene.items, theme, motions=motions)
+    scene.hint, scene.error = str(st.hint), str(st.error)
     return scene
 
 

@@ -319,6 +319,10 @@ def _texts(item: Texts) -> Iterable[str]:
         font_weight="bold" if item.bold else None,
         text_anchor=_ANCHOR[item.align],
         dominant_baseline=_BASELINE[item.baseline],
+        stroke=item.halo,
+        stroke_width=None if item.halo is None else item.size / 4.0,
+        stroke_linejoin=None if item.halo is None else "round",
+        paint_order=None if item.halo is None else "stroke",
     )
     for text, (x, y) in zip(item.texts, item.positions.tolist(), strict=True):
         yield f'<text{_attrs(x=x, y=y)} xml:space="preserve">{escape(text)}</text>'

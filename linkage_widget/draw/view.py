@@ -11,6 +11,17 @@ The transform is a frozen dataclass: zooming, panning and resizing return a
 new transform, so a widget can keep the previous one (undo, animation) and
 comparisons are plain ``==``.
 
+Device pixels
+-------------
+The transform's pixels are CSS pixels (what the page lays out, what ipyevents
+reports). A hi-DPI screen or a projector has ``r`` device pixels per CSS pixel
+(``window.devicePixelRatio``); the canvas's backing store is then
+:func:`backing_size` (``r`` times larger each way), the drawing is scaled once by
+:func:`device_matrix`, and positions the canvas reports in backing-store pixels
+(ipycanvas) come back to CSS pixels through :func:`css_from_device`::
+
+    device = r * css
+
 Examples
 --------
 >>> import numpy as np
@@ -31,13 +42,59 @@ import numpy as np
 
 from .._checks import finite, non_negative, positive
 
-__all__ = ["ViewTransform", "MIN_SCALE", "MAX_SCALE"]
+__all__ = [
+    "MAX_PIXEL_RATIO",
+    "MAX_SCALE",
+    "MIN_SCALE",
+    "ViewTransform",
+    "backing_size",
+    "css_from_device",
+    "device_matrix",
+]
 
 #: Bounds on ``scale`` (pixels per world unit). Wide enough for linkages in
 #: metres (scale ~ 100s) and in the 2007 program's pixel-like units (scale ~ 1),
 #: narrow enough that zooming cannot reach overflow or a degenerate transform.
 MIN_SCALE = 1e-4
 MAX_SCALE = 1e6
+
+
+#: The largest device pixel ratio drawn at: 4 (a phone is 3); the backing store of a
+#: 640 x 480 canvas is then 2560 x 1920 pixels, 20 MB of RGBA.
+MAX_PIXEL_RATIO = 4.0
+
+
+def backing_size(width: int, height: int, pixel_ratio: float) -> tuple[int, int]:
+    """The canvas backing store for a ``width`` x ``height`` CSS-pixel canvas at ``pixel_ratio``.
+
+    >>> backing_size(640, 480, 2.0), backing_size(640, 480, 1.5), backing_size(3, 3, 0.1)
+    ((1280, 960), (960, 720), (1, 1))
+    """
+    r = float(pixel_ratio)
+    return max(1, int(round(width * r))), max(1, int(round(height * r)))
+
+
+def device_matrix(pixel_ratio: float) -> tuple[float, float, float, float, float, float]:
+    """The canvas transform ``(a, b, c, d, e, f)`` that draws CSS pixels on the backing store.
+
+    ``setTransform(a, b, c, d, e, f)`` maps ``(x, y)`` to ``(a x + c y + e, b x + d y + f)``:
+    a uniform scale by the ratio.
+
+    >>> device_matrix(2.0)
+    (2.0, 0.0, 0.0, 2.0, 0.0, 0.0)
+    """
+    r = float(pixel_ratio)
+    return (r, 0.0, 0.0, r, 0.0, 0.0)
+
+
+def css_from_device(x: float, y: float, pixel_ratio: float) -> tuple[float, float]:
+    """A backing-store position (what ipycanvas reports) in CSS pixels (what the view uses).
+
+    >>> css_from_device(300.0, 101.0, 2.0)
+    (150.0, 50.5)
+    """
+    r = float(pixel_ratio)
+    return float(x) / r, float(y) / r
 
 
 def _clamp_scale(scale: float) -> float:

@@ -1,7 +1,6 @@
 """The layers and overlays on their own: plain inputs in, primitives out, stale input skipped."""
 
 import numpy as np
-import pytest
 
 from linkage_widget import Linkage, analyze
 from linkage_widget.draw import (
@@ -12,8 +11,8 @@ from linkage_widget.draw import (
     layers,
     overlay_insets,
 )
-from linkage_widget.draw.overlays import error_and_hint, info_panel, legend
-from linkage_widget.draw.primitives import Rects, Segments, Texts, per_item
+from linkage_widget.draw.legend import legend_entries, legend_html
+from linkage_widget.draw.primitives import Segments, Texts, per_item
 
 T = DEFAULT_THEME
 P = np.array([[10.0, 10.0], [110.0, 10.0], [60.0, 80.0]])
@@ -50,27 +49,36 @@ def test_rods_layer_pebble_and_stress_colourings():
     assert not_finite.color == T.rod
 
 
-def test_overlay_insets_cover_the_info_panel_and_the_hint():
-    lines = ["DOF 1", "self-stresses: 0", "rigid"]
-    top, bottom = overlay_insets(len(lines))
-    panel = next(i for i in info_panel(lines, T) if isinstance(i, Rects))
-    _, y, _, h = panel.rects[0]
-    assert y + h < top <= y + h + 8  # just below the panel
-    (hint,) = error_and_hint(300, "", "a hint", T)
-    assert hint.positions[0, 1] == 300 - 10.0  # its baseline; the text is above it
-    assert bottom >= T.hint_size + 10.0
-    assert overlay_insets(0)[0] == 0.0
+def test_nothing_covers_the_drawing_so_a_fit_uses_the_whole_canvas():
+    # Issue 15: the readout, the hint and the legend left the canvas (HTML beside it).
+    assert overlay_insets(5) == (0.0, 0.0) and overlay_insets(0) == (0.0, 0.0)
+    link = Linkage([[0, 0], [2, 0], [1, 1]], rods=[(0, 1), (1, 2)], pinned=[0])
+    state = SceneState(info_lines=["DOF 1"], hint="a hint", error="one\ntwo", show_stresses=True,
+                       rod_stress=np.array([1.0, -1.0]))  # fmt: skip
+    scene = build_scene(link, ViewTransform.fit(link.vertices, 400, 300), state)
+    assert not [i for i in scene.items if isinstance(i, Texts)]
+    assert (scene.hint, scene.error) == ("a hint", "one\ntwo")
 
 
-def test_error_lines_sit_above_the_hint_and_the_legend_top_right():
-    error_panel, error, hint = error_and_hint(400, "one\ntwo", "hint", T)
-    assert isinstance(error_panel, Rects) and error.texts == ("one", "two")
-    assert error.positions[:, 1].max() < hint.positions[0, 1]
-    assert legend(500, False, False, T) == []
-    panel, *_, texts = legend(500, True, True, T)
-    x, _, w, _ = panel.rects[0]
-    assert x + w == pytest.approx(500 - 10.0)
-    assert isinstance(texts, Texts) and texts.texts == ("tension", "compression", "redundant")
+def test_the_legend_names_every_colour_drawn_and_only_those():
+    link = Linkage([[0, 0], [2, 0], [1, 1]], rods=[(0, 1), (1, 2), (2, 0)], pinned=[0])
+    view = ViewTransform.fit(link.vertices, 400, 300)
+    stressed = SceneState(show_stresses=True, rod_stress=np.array([1.0, -2.0, 0.0]))
+    labels = [e.label for e in build_scene(link, view, stressed).legend]
+    assert labels == ["rod in tension", "rod in compression", "rod without stress", "pinned joint"]
+    tension_only = SceneState(show_stresses=True, rod_stress=np.array([1.0, 2.0, 3.0]))
+    labels = [e.label for e in build_scene(link, view, tension_only).legend]
+    assert labels == ["rod in tension", "pinned joint"]
+    basis = np.zeros((2, 3, 2))
+    basis[0, 1], basis[1, 2] = (0.0, 1.0), (1.0, 0.0)
+    scene = build_scene(link, view, SceneState(velocity_basis=basis, selected_vertex=2))
+    entries = {e.label: e for e in scene.legend}
+    assert entries["velocity of way to move 1"].color == T.velocity_colors[0]
+    assert entries["velocity of way to move 2"].mark == "arrow"
+    assert entries["selected joint"].color == T.selected
+    page = legend_html(scene.legend)
+    assert page.count("<li style") == len(scene.legend) and T.velocity_colors[1] in page
+    assert legend_entries([], T) == () and legend_html(()) == ""
 
 
 # Issue 11: redundant_rods includes a rod between two pinned joints (rigidity.py); the

@@ -64,6 +64,8 @@ def golden_scenes():
         info_lines=["DOF 1 = 0 trivial + 1 internal", "self-stresses: 1"],
         hint="drag a vertex; right-click places the attractor",
         error="step rejected: <too large> & blocked",
+        show_labels=True,
+        joint_names=["O", "Q", "A <1> & 2"],  # the rest by index
     )
     return {
         "peaucellier": build_scene(p, view, SceneState(hint="Peaucellier-Lipkin linkage")),
@@ -127,18 +129,22 @@ def test_rods_one_path_segment_each_at_the_pixels():
     segs = np.array(re.findall(r"M(\S+) (\S+)L(\S+) (\S+)", d), dtype=float).reshape(-1, 2, 2)
     view = ViewTransform.fit(p.vertices, 480, 360)
     np.testing.assert_allclose(segs, view.to_pixel(p.vertices[p.rods]), atol=0.006)
-    assert rods.get("stroke-width") == "4"
+    assert rods.get("stroke-width") == "5"
 
 
 def test_per_item_styles_become_element_attributes():
     root = ET.fromstring(scene_to_svg(SCENES["peaucellier_overlays"]))
     lines = root.findall("svg:g[@class='rods']/svg:line", NS)
     assert len(lines) == 7
-    assert {ln.get("stroke") for ln in lines} == {"#1565c0", "#e65100", "#b0bec5"}
+    # Okabe-Ito tension blue, compression vermillion, a neutral grey without stress (issue 15)
+    assert {ln.get("stroke") for ln in lines} == {"#0072b2", "#d55e00", "#c4c4c4"}
     arrows = root.find("svg:g[@class='velocities']", NS)
     assert len(arrows.findall("svg:line", NS)) == len(arrows.findall("svg:polygon", NS)) == 7
-    texts = root.findall("svg:g[@class='error']/svg:text", NS)
-    assert texts[0].text == "step rejected: <too large> & blocked"  # escaped and parsed back
+    assert root.find("svg:g[@class='error']", NS) is None  # beside the canvas, not over it
+    labels = root.find("svg:g[@class='labels']", NS)
+    texts = [t.text for t in labels.findall("svg:text", NS)]
+    assert texts == ["O", "Q", "A <1> & 2", "3", "4", "5"]  # escaped and parsed back
+    assert labels.get("paint-order") == "stroke" and labels.get("stroke") == "#ffffff"
 
 
 def test_angle_arc_path_ends_on_the_arms():

@@ -97,7 +97,10 @@ def test_draw_order_follows_roles(peaucellier):
     scene = build_scene(peaucellier, view_for(peaucellier), state)
     order = [ROLES.index(r) for r in scene.roles()]
     assert order == sorted(order)
-    assert set(scene.roles()) == set(ROLES) - {"angles"}  # peaucellier has no fixed angle
+    # peaucellier has no fixed angle; labels only with show_labels
+    assert set(scene.roles()) == set(ROLES) - {"angles", "labels"}
+    state.show_labels = True
+    assert build_scene(peaucellier, view_for(peaucellier), state).roles()[-1] == "labels"
 
 
 def test_stress_colouring_sign_and_size(peaucellier):
@@ -114,10 +117,12 @@ def test_stress_colouring_sign_and_size(peaucellier):
     assert colors[2] == colors[5] == T.unstressed  # zero and numerically zero
     assert width[0] == width[4] > width[6] > width[3] > width[2]
     assert alpha[0] == 1.0 and alpha[3] < alpha[6] < 1.0
-    legend = [i for i in scene.by_role("legend") if isinstance(i, Texts)]
-    assert legend and legend[0].texts == ("tension", "compression")
-    swatches = [i for i in scene.by_role("legend") if isinstance(i, Segments)]
-    assert per_item(swatches[0].color, 2).tolist() == [T.tension, T.compression]
+    rows = [(e.color, e.label) for e in scene.legend if e.label.startswith("rod")]
+    assert rows == [
+        (T.tension, "rod in tension"),
+        (T.compression, "rod in compression"),
+        (T.unstressed, "rod without stress"),
+    ]
 
 
 def test_stress_hidden_or_stale_is_ignored(peaucellier):
@@ -126,7 +131,7 @@ def test_stress_hidden_or_stale_is_ignored(peaucellier):
     stale = build_scene(peaucellier, view, SceneState(show_stresses=True, rod_stress=np.ones(3)))
     for scene in (off, stale):
         assert only(scene, "rods").color == T.rod
-        assert not scene.by_role("legend")
+        assert [e.label for e in scene.legend if e.label.startswith("rod")] == ["rod"]
 
 
 def test_pebble_colouring(peaucellier):
@@ -138,8 +143,7 @@ def test_pebble_colouring(peaucellier):
     colors = per_item(only(scene, "rods").color, 7)
     assert [i for i, c in enumerate(colors) if c == T.redundant] == [2, 5]
     assert set(colors[~red]) == {T.rod}
-    texts = [i for i in scene.by_role("legend") if isinstance(i, Texts)][0]
-    assert texts.texts == ("independent", "redundant")
+    assert [e.label for e in scene.legend][:2] == ["rod", "redundant rod"]
     # with stresses on too, the redundant rods get a dashed overlay instead
     scene = build_scene(
         peaucellier,
@@ -333,33 +337,23 @@ def test_springs_are_zigzags_between_the_vertices(peaucellier):
         assert np.all(np.sign(side[:-1]) == -np.sign(side[1:]))
 
 
-def test_info_hint_and_error_texts(triangle):
+def test_info_hint_and_error_travel_with_the_scene_not_over_it(triangle):
+    # Issue 15: no text over the drawing; the view shows the hint and the error beside it.
     view = view_for(triangle, 500, 300)
     state = SceneState(info_lines=["DOF 0", "rigid"], hint="click to add", error="bad\nworse")
     scene = build_scene(triangle, view, state)
-    info = next(i for i in scene.by_role("info") if isinstance(i, Texts))
-    assert info.texts == ("DOF 0", "rigid")
-    assert np.all(info.positions < 60)  # top left
-    panel = next(i for i in scene.by_role("info") if isinstance(i, Rects))
-    x, y, w, h = panel.rects[0]
-    assert np.all((info.positions >= [x, y]) & (info.positions <= [x + w, y + h]))
-    hint = only(scene, "hint", Texts)
-    assert hint.texts == ("click to add",) and hint.positions[0, 1] > 280
-    error = next(i for i in scene.by_role("error") if isinstance(i, Texts))
-    assert error.texts == ("bad", "worse") and error.color == T.error_text and error.bold
-    assert np.all(error.positions[:, 1] < hint.positions[0, 1])
-    assert not build_scene(triangle, view, SceneState(info_lines=["x"], show_info=False)).by_role(
-        "info"
-    )
+    assert not {"info", "hint", "error", "legend"} & set(scene.roles())
+    assert not [i for i in scene.items if isinstance(i, Texts | Rects)]
+    assert (scene.hint, scene.error) == ("click to add", "bad\nworse")
 
 
-def test_empty_linkage_draws_background_and_hint():
+def test_empty_linkage_draws_background_only():
     link = Linkage()
     view = ViewTransform.fit(link.vertices, 300, 200)
     scene = build_scene(link, view, SceneState(hint="click to add a vertex"))
-    assert scene.roles() == ["hint"]
+    assert scene.roles() == [] and scene.hint == "click to add a vertex"
     assert build_scene(link, view).items == []
-    # everything optional at once, still nothing but texts
+    # everything optional at once, still nothing
     scene = build_scene(
         link,
         view,
@@ -369,10 +363,11 @@ def test_empty_linkage_draws_background_and_hint():
             tracked=[0],
             show_stresses=True,
             rod_stress=np.zeros(0),
+            show_labels=True,
             hint="h",
         ),
     )
-    assert scene.roles() == ["hint"]
+    assert scene.roles() == [] and scene.legend == ()
 
 
 # ------------------------------------------------------------- primitives
@@ -437,9 +432,13 @@ def test_velocity_arrows_capped_with_a_note(triangle):
     view = view_for(triangle)
     theme = dataclasses.replace(T, max_velocity_arrows=5)
     scene = build_scene(triangle, view, SceneState(velocity_basis=basis), theme=theme)
-    arrows, note = scene.by_role("velocities")
+    (arrows,) = scene.by_role("velocities")
     assert len(arrows) == 3  # only the first basis vector fits under 5 arrows
-    assert note.texts == ("velocity arrows: 1 of 3 basis vectors shown",)
+    # the note is in the legend (beside the canvas), not over the drawing
+    assert [e.label for e in scene.legend if e.label.startswith(("veloc", "(arr"))] == [
+        "velocity of way to move 1",
+        "(arrows of 1 of 3 ways shown)",
+    ]
     full = build_scene(triangle, view, SceneState(velocity_basis=basis))
     assert [len(i) for i in full.by_role("velocities")] == [9]
 

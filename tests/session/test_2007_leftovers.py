@@ -21,7 +21,7 @@ WIDE = {"width": 1600, "height": 900}  # room for a long temporary path in the h
 
 
 def hint(s: LinkageSession) -> str:
-    return s.scene().by_role("hint")[0].texts[0]
+    return s.scene().hint
 
 
 def copy_example(name: str, folder: Path) -> Path:

@@ -105,7 +105,7 @@ def test_keys_without_a_selection_explain(peau):
     peau.key("f")
     assert "select a vertex" in peau.error
     peau.key("d")
-    assert peau.scene().by_role("hint")[0].texts[0] == "select a vertex or rod to delete"
+    assert peau.scene().hint == "select a vertex or rod to delete"
 
 
 def test_drag_pulls_the_mechanism_and_is_one_undo_step(peau):
@@ -259,4 +259,4 @@ def test_big_linkages_are_analysed_in_a_thread():
 
 
 def info(s):
-    return [t for p in s.scene().by_role("info") for t in getattr(p, "texts", ())]
+    return s.readout()  # the readout is HTML beside the canvas now (issue 15)

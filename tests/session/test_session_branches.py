@@ -55,7 +55,7 @@ def test_a_drag_stops_at_the_flat_parallelogram_and_says_what_to_do():
     drag_to_flat(s)
     assert s.status == "singular"
     assert np.max(np.abs(s.linkage.vertices[:, 1])) < 1e-9
-    hint = s.scene().by_role("hint")[0].texts[0]
+    hint = s.scene().hint
     assert hint == "singular placement: 2 ways on — pick an arrow or press 1-4"
     arrows, labels = arrows_and_labels(s)
     assert len(arrows) == 4 and labels.texts == ("1", "2", "3", "4")
@@ -126,7 +126,7 @@ def test_a_number_key_elsewhere_only_says_what_it_is_for():
     before = s.linkage.vertices.copy()
     s.key("2")
     assert np.array_equal(s.linkage.vertices, before)
-    hint = s.scene().by_role("hint")[0].texts[0]
+    hint = s.scene().hint
     assert "singular placement" in hint and s.error == ""
 
 

@@ -180,7 +180,7 @@ def test_statics_of_the_two_bar_and_its_drawing():
     np.testing.assert_allclose(report.reactions.sum(axis=0), [0.0, 1.0], atol=1e-9)
     scene = s.scene()
     rods = scene.by_role("rods")[0]
-    assert list(rods.color) == ["#e65100", "#1565c0"]  # compression, tension
+    assert list(rods.color) == ["#d55e00", "#0072b2"]  # compression, tension (Okabe-Ito)
     assert len(scene.by_role("loads")[0]) == 1 and len(scene.by_role("reactions")[0]) == 2
     s.selected_rod = 1
     assert any("tension 1.118" in line for line in s._drive_lines())

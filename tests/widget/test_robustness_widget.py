@@ -108,7 +108,7 @@ def test_bad_file_keeps_linkage_and_history_and_shows_the_line(edited, name, how
     if line is not None:
         assert f"{source}, line {line}:" in w.error
     assert html.escape(w.error) in w.controls.readout.value  # the readout under the canvas
-    assert w.scene().by_role("error")  # and on the canvas
+    assert w.scene().error == w.error  # and beside the canvas, under it
     assert_history_intact(w, states)
 
 

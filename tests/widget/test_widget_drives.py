@@ -64,8 +64,10 @@ def test_load_tool_and_the_force_readout():
     assert w.loads == {2: (0.0, -1.0)}
     text = w.controls.readout.value
     assert "statics: rod forces" in text and "tension 1.118" in text
-    roles = set(w.scene().roles())
-    assert {"loads", "reactions", "legend"} <= roles
+    scene = w.scene()
+    assert {"loads", "reactions"} <= set(scene.roles())
+    # the key is HTML beside the canvas (issue 15), an entry per arrow drawn
+    assert {"load on a joint", "reaction at a pin"} <= {e.label for e in scene.legend}
     w.controls.checks["show_forces"].value = False
     assert "statics" not in w.controls.readout.value
 
