@@ -97,13 +97,32 @@ def vertex_px(pg, i):
     return kernel_json(pg, f"w.view.to_pixel(w.linkage.vertices[{i}]).tolist()")
 
 
-def shot(pg, name, element=".linkage-widget"):
-    """Save the widget (or the page, ``element=None``) as docs/img/<name>.png at ratio 1."""
+def shot(pg, name, whole_page=False):
+    """Save docs/img/<name>.png at pixel ratio 1: the page, or toolbar to readout."""
     if pg.dpr != 1:
         return
     DOCS_IMG.mkdir(parents=True, exist_ok=True)
-    target = pg.locator(element).first if element else pg
-    target.screenshot(path=str(DOCS_IMG / f"{name}.png"))
+    path = str(DOCS_IMG / f"{name}.png")
+    if whole_page:
+        pg.screenshot(path=path)
+        return
+    widget_to_top(pg)
+    top = pg.locator(".linkage-toolbar").first.bounding_box()
+    low = pg.locator(".linkage-readout").first.bounding_box()
+    wide = pg.locator(".linkage-widget").first.bounding_box()
+    bottom = min(low["y"] + low["height"], VIEWPORT["height"])
+    clip = {"x": wide["x"], "y": top["y"], "width": wide["width"], "height": bottom - top["y"]}
+    pg.screenshot(path=path, clip=clip)
+
+
+def readme_picture(pg):
+    """docs/peaucellier.png: the whole widget at pixel ratio 2 (a taller window for it)."""
+    pg.set_viewport_size({"width": VIEWPORT["width"], "height": 1700})
+    try:
+        widget_to_top(pg)
+        pg.locator(".linkage-widget").first.screenshot(path=str(REPO / "docs" / "peaucellier.png"))
+    finally:
+        pg.set_viewport_size(VIEWPORT)
 
 
 def test_tap_adds_a_joint_and_selects(fresh):
@@ -198,7 +217,7 @@ def test_m_toggles_presentation_mode(fresh):
     canvas = canvas_locator(pg).bounding_box()
     assert canvas["height"] > 480  # stretched to the window
     assert pg.locator(".linkage-readout").first.bounding_box()["y"] + 20 < VIEWPORT["height"]
-    shot(pg, "presentation", element=None)
+    shot(pg, "presentation", whole_page=True)
     canvas_locator(pg).hover()
     pg.keyboard.press("m")
     assert poll(lambda: not kernel_json(pg, "w.presentation"))
@@ -232,6 +251,6 @@ def test_toolbar_is_one_line_and_the_dof_above_the_fold(fresh):
     box = dof.bounding_box()
     assert box["y"] + box["height"] <= VIEWPORT["height"] - 25, box  # above the status bar
     kernel_exec(pg, "w.tool = 'select'")
-    shot(pg, "toolbar_1024x768", element=None)
+    shot(pg, "toolbar_1024x768", whole_page=True)
     if pg.dpr == 2:  # the README's picture: the whole widget, crisp
-        pg.locator(".linkage-widget").first.screenshot(path=str(REPO / "docs" / "peaucellier.png"))
+        readme_picture(pg)
