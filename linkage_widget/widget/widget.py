@@ -157,6 +157,8 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
     def _show(self, scene: Any) -> None:
         if self._built:
             draw_scene(self.canvas, scene)
+            # the hint goes in the tool line, beside the drawing (None: a scene without one)
+            self.controls.show_status(hint=getattr(scene, "hint", None))
             now = time.perf_counter()
             if self.running and now - self._readout_time >= READOUT_S:
                 self._readout_time = now  # forces and the joint's motion change as it moves
