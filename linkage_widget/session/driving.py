@@ -76,6 +76,10 @@ FRAME_BUDGET_S = 0.008  # ... but no more stepping than this per frame ...
 #: two per frame and a few more frames, whose halvings near the target also shrink the next
 #: move's first step (motion's trust region).
 DRAG_REACH_PX = 0.25
+#: ... and a frame's steps end after this many in a row that each bring the joint closer to
+#: the pointer by less than DRAG_REACH_PX (measured: a Peaucellier drag beside the output's
+#: line took 7-10 steps a frame without visible progress; now 3).
+DRAG_STALL_STEPS = 2
 STILL_PX = 1e-3  # a frame moving less than this (pixels) changes nothing visible ...
 STILL_FRAMES = 10  # ... and this many such frames in a row end an attractor motion
 
@@ -241,13 +245,23 @@ class Driver:
             sim.step_size = step
         t0 = time.perf_counter()
         status = str(sim.status)
+        gap, stalls = math.inf, 0
         for _ in range(DRAG_SUBSTEPS if drag is not None else 1):
             sim.step(1)
             status = str(sim.status)
             if status != "moved" or time.perf_counter() - t0 > FRAME_BUDGET_S:
                 break
-            if drag is not None and _gap_px(sim, drag, view) <= DRAG_REACH_PX:
+            if drag is None:
+                continue
+            gap, before = _gap_px(sim, drag, view), gap
+            if gap <= DRAG_REACH_PX:
                 self.settled = True  # until the pointer moves again
+                break
+            # Off the reachable set (the pointer beside a Peaucellier's line) the gap stops
+            # shrinking: steps that bring the joint closer by an invisible amount would use
+            # the whole budget on every frame. The next frame steps again (not settled).
+            stalls = stalls + 1 if before - gap < DRAG_REACH_PX else 0
+            if stalls >= DRAG_STALL_STEPS:
                 break
         if status in ("reached target", "blocked", "singular"):
             self.settled = True  # singular: until a branch is picked (follow_branch)
