@@ -16,13 +16,14 @@ of a touch list. A pen arrives as mouse events in both libraries.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as W
 from ipycanvas import Canvas, MultiCanvas
 from ipyevents import Event
 
+from ..draw.view import backing_size
 from ..session import EventMerger
 
 __all__ = ["WATCHED_EVENTS", "connect", "make_canvas", "make_layered_canvas"]
@@ -31,16 +32,25 @@ __all__ = ["WATCHED_EVENTS", "connect", "make_canvas", "make_layered_canvas"]
 WATCHED_EVENTS = ["mousedown", "mouseup", "contextmenu", "wheel", "keydown"]
 
 
-def make_canvas(width: int, height: int) -> Canvas:
-    """A ``width`` x ``height`` canvas shown at that CSS size (CSS class ``linkage-canvas``)."""
+def make_canvas(width: int, height: int, pixel_ratio: float = 1.0) -> Canvas:
+    """A ``width`` x ``height`` canvas shown at that CSS size (CSS class ``linkage-canvas``).
+
+    Its backing store has ``pixel_ratio`` device pixels per CSS pixel
+    (:func:`~linkage_widget.draw.backing_size`): crisp on a hi-DPI screen.
+    """
+    bw, bh = backing_size(int(width), int(height), pixel_ratio)
     # Fixed CSS size: a VBox would otherwise stretch the canvas (blurry, huge).
     canvas = Canvas(
-        width=width,
-        height=height,
-        layout=W.Layout(width=f"{width}px", height="auto", max_width="100%"),
+        width=bw,
+        height=bh,
+        layout=W.Layout(width=f"{int(width)}px", height="auto", max_width="100%"),
     )
     canvas.add_class("linkage-canvas")
     return canvas
+
+
+def _scaled(touches: Sequence[tuple[float, float]], k: float) -> list[tuple[float, float]]:
+    return [(x / k, y / k) for x, y in touches]
 
 
 def connect(
@@ -48,19 +58,26 @@ def connect(
 ) -> Event:
     """Send the canvas's input to ``merger``; ``on_ready`` repaints when a view connects.
 
+    ipycanvas reports positions in backing-store pixels; they reach the merger in the
+    merger's (CSS) pixels, divided by ``canvas.width / merger.width`` (the pixel ratio,
+    read at each event, so a canvas resized for another ratio needs no new wiring).
     Returns the ipyevents :class:`~ipyevents.Event` (default actions prevented:
     no context menu, no page scroll on the wheel).
     """
     m = merger
-    canvas.on_mouse_move(m.canvas_move)
-    canvas.on_mouse_down(m.canvas_down)
-    canvas.on_mouse_up(m.canvas_up)
-    canvas.on_mouse_out(m.canvas_out)
+
+    def k() -> float:
+        return float(canvas.width) / float(m.width) if m.width else 1.0
+
+    canvas.on_mouse_move(lambda x, y: m.canvas_move(x / k(), y / k()))
+    canvas.on_mouse_down(lambda x, y: m.canvas_down(x / k(), y / k()))
+    canvas.on_mouse_up(lambda x, y: m.canvas_up(x / k(), y / k()))
+    canvas.on_mouse_out(lambda x, y: m.canvas_out(x / k(), y / k()))
     canvas.on_key_down(m.canvas_key)
-    canvas.on_touch_start(m.touch_start)
-    canvas.on_touch_move(m.touch_move)
-    canvas.on_touch_end(m.touch_end)
-    canvas.on_touch_cancel(m.touch_end)
+    canvas.on_touch_start(lambda t: m.touch_start(_scaled(t, k())))
+    canvas.on_touch_move(lambda t: m.touch_move(_scaled(t, k())))
+    canvas.on_touch_end(lambda t: m.touch_end(_scaled(t, k())))
+    canvas.on_touch_cancel(lambda t: m.touch_end(_scaled(t, k())))
     canvas.on_client_ready(on_ready)
     events = Event(source=canvas, watched_events=WATCHED_EVENTS, prevent_default_action=True)
     events.on_dom_event(m.dom_event)

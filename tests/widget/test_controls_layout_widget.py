@@ -10,9 +10,11 @@ import re
 
 import pytest
 
+from linkage_widget.session import EventMerger
 from linkage_widget.session.keymap import SHIFTED_KEYS, SIMPLE_KEYS, TOGGLE_KEYS
 from linkage_widget.widget import LinkageWidget
 from linkage_widget.widget.controls import BUTTONS, HELP_HTML, TOGGLES
+from linkage_widget.widget.events import connect, make_canvas
 from linkage_widget.widget.layout import CONTROL_SETS, PRESENTATION_CLASS, STYLE
 
 
@@ -121,3 +123,28 @@ def test_every_key_reaches_an_action_of_the_widget(peau):
     kinds = set(SIMPLE_KEYS.values()) | set(SHIFTED_KEYS.values()) | {"toggle_trait"}
     assert [k for k in kinds if not callable(getattr(peau, f"_do_{k}", None))] == []
     assert {b for *_, b in BUTTONS} <= kinds
+
+
+def test_a_hidpi_canvas_reports_css_pixels_to_the_merger():
+    """ipycanvas reports backing-store pixels; the merger gets the session's (CSS) pixels."""
+    canvas = make_canvas(320, 240, pixel_ratio=2.0)
+    assert (canvas.width, canvas.height, canvas.layout.width) == (640, 480, "320px")
+    log = []
+    merger = EventMerger(
+        320,
+        240,
+        on_press=lambda g: log.append(("press", g.x, g.y)),
+        on_release=lambda g, x, y: log.append(("release", x, y)),
+        on_pinch=lambda s: log.append(("pinch", s.x, s.y, s.factor)),
+    )
+    connect(canvas, merger, on_ready=lambda: None)
+
+    def send(event, **kw):
+        canvas._handle_frontend_event(None, {"event": event, **kw}, [])
+
+    send("touch_start", touches=[{"x": 200.0, "y": 100.0}])
+    send("touch_end", touches=[])
+    send("touch_start", touches=[{"x": 100.0, "y": 100.0}, {"x": 140.0, "y": 100.0}])
+    send("touch_move", touches=[{"x": 80.0, "y": 100.0}, {"x": 160.0, "y": 100.0}])
+    send("touch_end", touches=[])
+    assert log == [("press", 100.0, 50.0), ("release", 100.0, 50.0), ("pinch", 60.0, 50.0, 2.0)]
