@@ -309,7 +309,12 @@ class Extensions:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise LinkageFormatError(f"not valid JSON: {exc.msg}", source, exc.lineno) from None
+            # an upload cut short ends inside an object: say so, not only what JSON expected
+            early = exc.pos >= len(text.rstrip())
+            cut = " (the text ends early: a truncated file?)" if early else ""
+            raise LinkageFormatError(
+                f"not valid JSON: {exc.msg} at column {exc.colno}{cut}", source, exc.lineno
+            ) from None
         if not isinstance(data, dict) or data.get(_KEY) not in VERSIONS:
             raise LinkageFormatError(
                 f"not a linkage_widget extensions file (expected {{'{_KEY}': {VERSION}, ...}})",

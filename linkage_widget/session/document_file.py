@@ -101,8 +101,9 @@ def _read(source: str | bytes | PathLike[str], name: str | None) -> tuple[str | 
 def load_upload(session: LinkageSession, files: Mapping[str, bytes]) -> bool:
     """Load what the widget's upload delivered, ``{name: bytes}``; return whether it worked.
 
-    One ``.json`` file alone is a JSON document (:func:`load_document`); anything else
-    is a linkage text file with, maybe, its ``.json`` sibling
+    One ``.json`` file alone is a JSON document (:func:`load_document`), unless its
+    name says it is a sibling (``*.txt.json``: then the linkage file is asked for);
+    anything else is a linkage text file with, maybe, its ``.json`` sibling
     (:meth:`LinkageSession.load_bytes`). On any error (binary or non-UTF-8 bytes, a
     truncated or invalid document, a bad line) :attr:`LinkageSession.error` names the
     file and line, and the session is untouched: the linkage, the view and the undo
@@ -116,7 +117,8 @@ def load_upload(session: LinkageSession, files: Mapping[str, bytes]) -> bool:
     True
     """
     names = list(files)
-    if len(names) == 1 and names[0].lower().endswith(".json"):
+    lone = names[0].lower() if len(names) == 1 else ""
+    if lone.endswith(".json") and not lone.endswith(".txt.json"):
         try:
             return load_document(session, files[names[0]], name=names[0])
         except LinkageFormatError:  # load_document has put the message into session.error

@@ -27,7 +27,7 @@ import ipywidgets as W
 
 from ..draw.canvas import draw_scene
 from ..model import Linkage
-from ..session import Action, LinkageSession, running_loop
+from ..session import Action, LinkageSession, load_upload, running_loop
 from .configuration_panel import PanelWidgetMixin
 from .controls import Controls, ControlsState, readout_html
 from .events import connect, make_canvas
@@ -207,4 +207,4 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         if not files:
             return
         self.controls.upload.value = ()  # so the same file can be uploaded again
-        self.load_bytes(files)
+        load_upload(self, files)  # a JSON document, or a linkage file and its sibling
