@@ -26,6 +26,7 @@ from typing import Any
 import ipywidgets as W
 
 from ..draw.canvas import draw_scene
+from ..draw.view import backing_size
 from ..model import Linkage
 from ..session import Action, LinkageSession, load_upload, running_loop
 from .configuration_panel import PanelWidgetMixin
@@ -106,7 +107,8 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         self._built = False  # the hooks do nothing until the view is built
         self._readout_time = float("-inf")  # when a moving frame last refreshed the readout
         super().__init__(linkage, width=width, height=height, **kwargs)
-        self.canvas = make_canvas(int(width), int(height))
+        # at the session's pixel_ratio (device pixels per CSS pixel) when it has one
+        self.canvas = make_canvas(int(width), int(height), getattr(self, "pixel_ratio", 1.0))
         self.dom_events = connect(self.canvas, self._merger, on_ready=self._draw)
         self.controls = Controls(self, self._run)
         self.controls.upload.observe(self._on_upload, names="value")
@@ -118,6 +120,8 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         self._build_panel_view()  # the configuration-space panel beside the canvas
         self.add_class("linkage-widget")
         self.observe(self._show_presentation, names="presentation")
+        if self.has_trait("pixel_ratio"):
+            self.observe(self._resize_backing, names="pixel_ratio")
         self._show_presentation()
         self._built = True
         self._controls_changed()
@@ -186,6 +190,13 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
             self.controls.show_downloads(self._downloads.html())
 
     # ------------------------------------------------------------ controls
+    def _resize_backing(self, _change: Any = None) -> None:
+        """A new pixel ratio: the canvas's backing store follows, its CSS size stays."""
+        w, h = backing_size(self._view.width, self._view.height, self.pixel_ratio)
+        with self.canvas.hold_sync():
+            self.canvas.width, self.canvas.height = w, h
+        self._request_draw()
+
     def _show_presentation(self, _change: Any = None) -> None:
         """Presentation mode on or off: the CSS class of :mod:`.layout` does the rest."""
         if self.presentation:
