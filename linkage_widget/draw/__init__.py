@@ -5,9 +5,12 @@ Modules, bottom first (each imports only the ones before it)::
     view        the one world <-> pixel transform (fit, zoom, pan)
     fields      frozen point arrays and style fields of a primitive
     primitives  the backend-neutral shapes (Segments, Disks, Arrows, ...) and Picture
-    theme       colours and sizes
+    theme       colours, widths and fonts (Okabe-Ito, checked by colour_vision)
     layers      what is drawn of the linkage, where, in which colour (one function a layer)
-    overlays    legend, readout panel, error and hint lines; overlay_insets
+    labels      joint labels beside the joint, off its rods
+    legend      the key of what is drawn (HTML beside the canvas)
+    colour_vision  colour-blind simulation and CIELAB differences (checks the theme)
+    overlays    overlay_insets: what covers the drawing (nothing: texts are beside it)
     hit         hit_test: what is under the pointer
     svg         Picture -> SVG text          raster   Picture -> PNG / GIF (Pillow)
     scene       Scene (shows itself as SVG), SceneState, build_scene (stacks the layers)
@@ -19,21 +22,25 @@ widget, so that nothing here pulls in a widget library.
 """
 
 from .hit import hit_test
+from .legend import LegendEntry, legend_html
 from .overlays import overlay_insets
 from .raster import save_gif, save_png, scene_to_image
 from .scene import Scene, SceneState, build_scene
 from .svg import save_svg, scene_to_svg
 from .theme import DEFAULT_THEME, Theme
-from .view import ViewTransform
+from .view import MAX_PIXEL_RATIO, ViewTransform
 
 __all__ = [
     "DEFAULT_THEME",
+    "LegendEntry",
+    "MAX_PIXEL_RATIO",
     "Scene",
     "SceneState",
     "Theme",
     "ViewTransform",
     "build_scene",
     "hit_test",
+    "legend_html",
     "overlay_insets",
     "save_gif",
     "save_png",

@@ -9,9 +9,10 @@ that is farthest, in angle, from the joint's rods:
 
 with :math:`\hat c_k` the candidate directions (up-right first, so a free joint
 gets the textbook place) and :math:`\hat d_r` the unit vectors along the rods at
-joint :math:`v`. The label's centre sits :math:`r_v + g + \tfrac12(|c_x| w + |c_y| h)`
-from the joint (joint radius, gap, half the text box along the direction), so the
-box clears the joint whatever the direction. All joints at once: one
+joint :math:`v` (a pinned joint's support counts as a rod straight down). The
+label's centre sits :math:`r_v + g + \tfrac12(|c_x| w + |c_y| h)` from the joint
+(joint radius, gap, half the text box along the direction), so the box clears the
+joint whatever the direction. All joints at once: one
 ``np.maximum.at`` over the rod ends.
 
 Examples
@@ -53,10 +54,12 @@ def label_texts(n: int, names: Sequence[str] = ()) -> tuple[str, ...]:
     return tuple(name or str(i) for i, name in enumerate(given))
 
 
-def _directions(P: np.ndarray, rod_ends: np.ndarray) -> np.ndarray:
+def _directions(P: np.ndarray, rod_ends: np.ndarray, pinned: np.ndarray) -> np.ndarray:
     """The chosen direction of each joint's label, shape (n, 2) (module docstring)."""
     n = len(P)
     worst = np.full((n, len(CANDIDATES)), -1.0)  # max cosine to a rod; -1: no rod
+    down = CANDIDATES @ np.array([0.0, 1.0])  # the support triangle hangs below a pin
+    worst[pinned] = np.maximum(worst[pinned], down)
     if len(rod_ends):
         d = P[rod_ends[:, 1]] - P[rod_ends[:, 0]]
         length = np.hypot(d[:, 0], d[:, 1])
@@ -72,7 +75,11 @@ def _directions(P: np.ndarray, rod_ends: np.ndarray) -> np.ndarray:
 
 
 def joint_labels(
-    P: np.ndarray, rod_ends: np.ndarray, names: Sequence[str], theme: Theme
+    P: np.ndarray,
+    rod_ends: np.ndarray,
+    names: Sequence[str],
+    theme: Theme,
+    pinned: Sequence[int] = (),
 ) -> list[Primitive]:
     """One label per joint beside it, on a halo, off the rods (module docstring).
 
@@ -85,13 +92,16 @@ def joint_labels(
     names : sequence of str
         Joint names (may be shorter than ``n`` or empty: indices fill in).
     theme : Theme
-        ``label``, ``label_halo``, ``label_size``, ``label_gap``, ``vertex_radius``.
+        ``label``, ``label_halo``, ``label_size``, ``label_gap``, ``tracked_radius``.
+    pinned : sequence of int
+        Pinned joints: their support is below them, so is not their label.
     """
     n = len(P)
     if n == 0:
         return []
     texts = label_texts(n, names)
-    c = _directions(P, rod_ends)
+    pins = np.asarray(pinned, dtype=np.intp).reshape(-1)
+    c = _directions(P, rod_ends, pins[(pins >= 0) & (pins < n)])
     size = theme.label_size
     w = 0.6 * size * np.fromiter((len(t) for t in texts), dtype=np.float64, count=n)
     reach = (

@@ -317,9 +317,11 @@ def velocity_arrows(
     -----
     All arrows share one scale (the longest is ``theme.velocity_arrow_px``), so
     their lengths compare across vertices and basis vectors; arrows under a pixel
-    are left out. On a dense linkage (more than ``theme.velocity_thin_above`` moving
-    joints) the field is thinned (:func:`thinned`): at most one joint per square of
-    ``theme.velocity_spacing_px``, the fastest, keeps its arrows. Beyond
+    are left out. At most ``theme.max_velocity_ways`` basis vectors are drawn (a
+    Penrose tiling has dozens: a tangle of colours says nothing). On a dense linkage
+    (more than ``theme.velocity_thin_above`` moving joints) the field is thinned
+    (:func:`thinned`): at most one joint per square of ``theme.velocity_spacing_px``,
+    the fastest, keeps its arrows. Beyond
     ``theme.max_velocity_arrows`` arrows only the leading basis vectors are drawn
     (the legend says how many): thousands of arrows are unreadable and cost
     bandwidth on every frame.
@@ -340,6 +342,7 @@ def velocity_arrows(
     keep &= thinned(P, length.max(axis=0), keep.any(axis=0), theme)[None, :]
     per_vector = keep.sum(axis=1)
     shown = max(1, int(np.searchsorted(np.cumsum(per_vector), theme.max_velocity_arrows, "right")))
+    shown = min(shown, theme.max_velocity_ways)
     keep[shown:] = False
     which, vert = np.nonzero(keep)
     palette = theme.velocity_colors

@@ -282,7 +282,7 @@ def build_scene(
     scene.extend(branch_layers(ways, rod_ends, theme))
     scene.extend(layers.attractor(at, theme))
     if st.show_labels:
-        scene.extend(joint_labels(P, rod_ends, st.joint_names, theme))
+        scene.extend(joint_labels(P, rod_ends, st.joint_names, theme, linkage.pinned))
     motions = 0 if st.velocity_basis is None else len(np.asarray(st.velocity_basis))
     scene.legend = legend_entries(scene.items, theme, motions=motions)
     scene.hint, scene.error = str(st.hint), str(st.error)

@@ -61,11 +61,11 @@ class Theme:
     ``redundant`` (pebble game), ``spring``, ``load``/``reaction``/``force_*`` (force
     arrows), ``motor*`` (motor marks), ``velocity_*`` (one colour per basis vector,
     the longest arrow's length, the width, the least spacing of arrow tails on a
-    dense linkage, the cap on the number of arrows), ``branch_*`` (the ways on at a
-    singular placement), ``track_*`` (one colour per tracked vertex), ``label*``
-    (joint labels), ``font``, and the few texts the configuration panel and the
-    branch numbers still draw (``text``, ``hint_text``, ``error_text``, ``panel*``,
-    ``font_size``, ``hint_size``).
+    dense linkage, the caps on the number of arrows and of ways to move drawn),
+    ``branch_*`` (the ways on at a singular placement), ``track_*`` (one colour per
+    tracked vertex), ``label*`` (joint labels), ``font``, and the few texts the
+    configuration panel and the branch numbers still draw (``text``, ``hint_text``,
+    ``error_text``, ``panel*``, ``font_size``, ``hint_size``).
     """
 
     background: str = "#ffffff"
@@ -114,6 +114,7 @@ class Theme:
     velocity_spacing_px: float = 44.0
     velocity_thin_above: int = 24
     max_velocity_arrows: int = 400
+    max_velocity_ways: int = 3
     track_colors: tuple[str, ...] = (
         _O["blue"],
         _O["bluish_green"],

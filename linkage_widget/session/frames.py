@@ -24,6 +24,7 @@ from .analysis import running_loop, shown_motions, timed_analyze
 from .driving import Setup, Target
 from .live import LiveAnalyst, LiveState, Motion
 from .tools import HintState, fit_hint, hint_text
+from .words import Readout, plain_words, report_words, stressed_rods
 
 __all__ = ["FramesMixin"]
 
@@ -169,6 +170,9 @@ class FramesMixin:
             info_lines=tuple(self.readout()),
             hint=fit_hint(self._hint(), self._view.width),
             error=self.error,
+            show_labels=self.show_labels,
+            joint_names=self.joint_names,
+            pixel_ratio=self.pixel_ratio,
         )
 
     def _hint(self) -> str:
@@ -319,3 +323,20 @@ class FramesMixin:
         if fresh and r is not None and (r.dof, r.self_stresses) == (now.dof, now.self_stresses):
             lines[1:1] = [f"status: {r.status}"]
         return lines
+
+    def readout_words(self) -> Readout:
+        """The readout in plain words first, then the technical lines (:mod:`.words`).
+
+        While the joints move, from the live analysis ("1 way to move" and its
+        counts, :meth:`readout`'s lines as the details); ``words`` is empty while
+        the first analysis runs.
+        """
+        now = self._live_now()
+        if now is not None:
+            stressed = stressed_rods(now.rod_stress) if now.self_stresses else 0
+            words = plain_words(now.internal_dof, now.trivial_dof, "flexible", stressed=stressed)
+            return Readout(words, self.readout(), "")
+        r = self._analyst.report
+        if not self._analyst.fresh(self._version) or r is None:
+            return Readout([], ["analysing ..."], "")
+        return report_words(r)

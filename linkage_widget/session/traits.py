@@ -16,6 +16,7 @@ from typing import Any
 from traitlets import Bool, Float, HasTraits, Int, TraitError, Tuple, Unicode, observe, validate
 
 from .. import _checks
+from ..draw import MAX_PIXEL_RATIO
 from ..motion import MODES
 from .document import DEFAULT_FILE
 from .tools import TOOLS
@@ -61,6 +62,13 @@ class SessionTraits(HasTraits):
     show_forces = Bool(True, help="Draw rod forces, loads and reactions when there are drives.")
     table_friction = Float(0.0, help="Friction coefficient of the joints on the table (dynamic).")
     load_size = Float(1.0, help="Force of a load placed by a click of the load tool (downward).")
+    pixel_ratio = Float(
+        2.0,
+        help="Device pixels per CSS pixel the canvas draws at (2: crisp on a retina screen or "
+        "a projector; 1: a plain screen); PNG exports at this ratio too.",
+    )
+    show_labels = Bool(False, help="Write each joint's index (or its name) beside it.")
+    joint_names = Tuple(help="Joint names for the labels, by index ('' or missing: the index).")
     presentation = Bool(
         False, help="Presentation mode (key m, the 2007 program's): large type, controls collapsed."
     )
@@ -88,6 +96,20 @@ class SessionTraits(HasTraits):
     @validate("load_size")
     def _validate_load_size(self, proposal: Any) -> float:
         return _checked(_checks.positive, proposal["value"], "load_size")
+
+    @validate("pixel_ratio")
+    def _validate_pixel_ratio(self, proposal: Any) -> float:
+        r = _checked(_checks.positive, proposal["value"], "pixel_ratio")
+        if not 0.5 <= r <= MAX_PIXEL_RATIO:
+            raise TraitError(f"pixel_ratio must be in [0.5, {MAX_PIXEL_RATIO:g}], got {r!r}")
+        return r
+
+    @validate("joint_names")
+    def _validate_joint_names(self, proposal: Any) -> tuple[str, ...]:
+        names = proposal["value"]
+        if not all(isinstance(x, str) for x in names):
+            raise TraitError(f"joint_names must be strings, got {names!r}")
+        return tuple(names)
 
     @validate("gravity")
     def _validate_gravity(self, proposal: Any) -> float:
@@ -215,7 +237,7 @@ class SessionTraits(HasTraits):
     # one observe() for all: stacked observe decorators register only the outer one's names
     @observe(
         "show_velocities", "show_vertices", "show_angles", "show_info", "show_stresses",
-        "show_pebbles", "tool", "load_size",
+        "show_pebbles", "tool", "load_size", "show_labels", "joint_names", "pixel_ratio",
     )  # fmt: skip
     def _on_view_option_change(self, change: Any) -> None:
         self._request_draw()

@@ -1,0 +1,71 @@
+"""The readout in plain words, joint labels and the pixel ratio on a headless session (issue 15)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PIL import Image
+from traitlets import TraitError
+
+from linkage_widget import Linkage, analyze
+from linkage_widget.session import LinkageSession
+from linkage_widget.session.words import plain_words, report_words
+
+
+def test_peaucellier_reads_one_way_to_move_with_the_numbers_a_click_away():
+    s = LinkageSession.load("peaucellier.txt")
+    r = s.readout_words()
+    assert r.words == ["1 way to move"]
+    assert r.details[0] == "DOF 1 = 0 trivial + 1 internal"
+    assert any(line.startswith("Maxwell count") for line in r.details)
+    assert r.details[-1] == "rank 11 of 11 constraints, dense-svd"
+    assert r.explanation == s.analysis.explanation
+
+
+def test_a_braced_square_is_rigid_with_its_redundant_rods_and_stress_counted():
+    # a square with both diagonals: rigid, one rod too many, the self-stress in all six
+    pts = [[0, 0], [1, 0], [1, 1], [0, 1]]
+    rods = [(0, 1), (1, 2), (2, 3), (3, 0), (0, 2), (1, 3)]
+    link = Linkage(pts, rods=rods, pinned=[0])
+    r = analyze(link)
+    words = report_words(r).words
+    redundant = int(np.count_nonzero(r.redundant_rods))
+    assert r.internal_dof == 0 and r.self_stresses == 1 and redundant >= 1
+    assert words[0] == "rigid"
+    assert f"{redundant} rod{' is' if redundant == 1 else 's are'} redundant" in words
+    assert "6 rods carry a self-stress" in words
+
+
+def test_plain_words_for_each_status():
+    assert plain_words(2, 0, "flexible") == ["2 ways to move"]
+    assert plain_words(1, 0, "rigid but infinitesimally flexible")[0].startswith("rigid, but")
+    assert plain_words(3, 0, "undecided") == ["3 possible ways to move (not certain)"]
+    assert plain_words(0, 0, "infinitesimally rigid", redundant=1, stressed=1) == [
+        "rigid",
+        "1 rod is redundant",
+        "1 rod carries a self-stress",
+    ]
+
+
+def test_labels_come_from_names_or_indices():
+    s = LinkageSession.load("peaucellier.txt")
+    assert not s.show_labels and "labels" not in s.scene().roles()
+    s.show_labels = True
+    assert s.scene().by_role("labels")[0].texts == ("0", "1", "2", "3", "4", "5")
+    s.joint_names = ("O", "Q", "A", "B", "D", "C")
+    assert s.scene().by_role("labels")[0].texts == ("O", "Q", "A", "B", "D", "C")
+    assert ">C</text>" in s.to_svg()
+    with pytest.raises(TraitError, match="joint_names"):
+        s.joint_names = (1, 2)
+
+
+def test_pixel_ratio_sets_the_png_size_and_is_checked(tmp_path):
+    s = LinkageSession.load("peaucellier.txt", width=320, height=240)
+    assert s.pixel_ratio == 2.0 and s.scene().pixel_ratio == 2.0
+    assert Image.open(s.to_png(tmp_path / "a.png")).size == (640, 480)
+    s.pixel_ratio = 1
+    assert Image.open(s.to_png(tmp_path / "b.png")).size == (320, 240)
+    for bad in (0.0, -1.0, 9.0, float("nan")):
+        with pytest.raises(TraitError, match="pixel_ratio"):
+            s.pixel_ratio = bad
+    assert s.pixel_ratio == 1.0
