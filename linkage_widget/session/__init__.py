@@ -26,6 +26,7 @@ from .history import History, Snapshot
 from .recording import TRACK_CAP, Tracks
 from .session import LinkageSession
 from .tools import TOOL_TIPS, TOOLS, Action, tool_line
+from .words import Readout
 
 __all__ = [
     "DEFAULT_FILE",
@@ -41,6 +42,7 @@ __all__ = [
     "History",
     "Key",
     "LinkageSession",
+    "Readout",
     "Snapshot",
     "Tracks",
     "load_upload",
