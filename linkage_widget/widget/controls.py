@@ -9,7 +9,7 @@ tests reach them by (``controls.buttons["undo"]``, ``controls.sliders["gravity"]
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import ipywidgets as W
@@ -17,6 +17,7 @@ from traitlets import HasTraits
 
 from ..session import DEFAULT_FILE, PARAMETER_RANGES, STEP_SLIDER, TOOLS, tool_line
 from .layout import COLLAPSIBLE_CLASS, style_widget
+from .readout import readout_html
 
 __all__ = [
     "BUTTONS",
@@ -93,23 +94,6 @@ class ControlsState(NamedTuple):
     readout: str
 
 
-def readout_html(lines: list[str], explanation: str, error: str, forces: Sequence[str] = ()) -> str:
-    """The readout under the canvas: the analysis summary (or "analysing ..."), forces, error.
-
-    ``forces``: lines about rod forces, motors and the selected joint's motion.
-    """
-    if lines:
-        body = "<br>".join(html.escape(line) for line in lines)
-        body += f"<br><span style='color:#455a64'>{html.escape(explanation)}</span>"
-    else:
-        body = "<i>analysing ...</i>"
-    if forces:
-        body += "<div class='linkage-forces' style='color:#263238'>"
-        body += "<br>".join(html.escape(line) for line in forces) + "</div>"
-    err = f"<div style='color:#c62828;font-weight:bold'>{html.escape(error)}</div>" if error else ""
-    return f"<div style='font-family:monospace;line-height:1.35'>{body}{err}</div>"
-
-
 class Controls:
     """The controls of one widget, linked to ``session``'s traits; buttons call ``run(kind)``.
 
@@ -137,7 +121,7 @@ class Controls:
         The force of a load placed by a click of the load tool.
     file_box : ipywidgets.Text
     upload : ipywidgets.FileUpload
-    downloads, readout, help : ipywidgets.HTML
+    downloads, readout, legend, help : ipywidgets.HTML
     """
 
     def __init__(self, session: HasTraits, run: Callable[[str], Any]) -> None:
@@ -178,6 +162,8 @@ class Controls:
         self.downloads = W.HTML()
         self.readout = W.HTML()
         self.readout.add_class("linkage-readout")
+        self.legend = W.HTML()  # the key of the canvas's colours, beside it (issue 15)
+        self.legend.add_class("linkage-legend-box")
         self.help = W.HTML(HELP_HTML)
 
     def _build_tools(self, session: HasTraits) -> None:
@@ -210,7 +196,7 @@ class Controls:
         if which == "compact":
             names, toggles = COMPACT_BAR
             bar = [self.buttons[n] for n in names] + [self.toggles[n] for n in toggles]
-            return [self.style, self._bar(bar), self.tool_line, canvas, self.readout]
+            return [self.style, self._bar(bar), self.tool_line, canvas, self.legend, self.readout]
         b, s = self.buttons, self.sliders
         actions = [b[name] for name, *_ in BUTTONS if name not in FILE_BUTTONS]
         actions += list(self.toggles.values())
@@ -226,7 +212,8 @@ class Controls:
         rest[-2].add_class("linkage-files")
         for row in rest:
             row.add_class(COLLAPSIBLE_CLASS)
-        return [self.style, self._bar(actions), self.tool_line, canvas, self.readout, *rest]
+        top = [self.style, self._bar(actions), self.tool_line, canvas, self.legend]
+        return [*top, self.readout, *rest]
 
     def _bar(self, buttons: list[W.Widget]) -> W.HBox:
         """The toolbar: the tool chooser and ``buttons``, one line (CSS in :mod:`.layout`)."""
@@ -265,6 +252,11 @@ class Controls:
         self._tool = self._tool if tool is None else tool
         self._hint = self._hint if hint is None else hint
         self.tool_line.value = html.escape(tool_line(self._tool, self._hint))
+
+    def show_legend(self, legend: str) -> None:
+        """Show the legend (HTML from :func:`~linkage_widget.draw.legend_html`) when it changed."""
+        if self.legend.value != legend:  # unchanged: no message to the browser
+            self.legend.value = legend
 
     def show_downloads(self, links: str) -> None:
         """Show the download links (HTML)."""

@@ -25,16 +25,18 @@ from typing import Any
 
 import ipywidgets as W
 
+from ..draw import legend_html
 from ..draw.canvas import draw_scene
 from ..draw.view import backing_size
 from ..model import Linkage
 from ..session import Action, LinkageSession, load_upload, running_loop
 from .configuration_panel import PanelWidgetMixin
-from .controls import Controls, ControlsState, readout_html
+from .controls import Controls, ControlsState
 from .events import connect, make_canvas
 from .files import Downloads, uploaded_files
 from .layout import PRESENTATION_CLASS, check_control_set
 from .loop import FrameLoop
+from .readout import readout_html
 
 __all__ = ["READOUT_S", "LinkageWidget"]
 
@@ -122,6 +124,8 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         self.observe(self._show_presentation, names="presentation")
         if self.has_trait("pixel_ratio"):
             self.observe(self._resize_backing, names="pixel_ratio")
+        # the info box (key i) opens the readout's technical lines
+        self.observe(lambda _change: self._controls_changed(), names="show_info")
         self._show_presentation()
         self._built = True
         self._controls_changed()
@@ -163,6 +167,7 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
             draw_scene(self.canvas, scene)
             # the hint goes in the tool line, beside the drawing (None: a scene without one)
             self.controls.show_status(hint=getattr(scene, "hint", None))
+            self.controls.show_legend(legend_html(getattr(scene, "legend", ())))
             now = time.perf_counter()
             if self.running and now - self._readout_time >= READOUT_S:
                 self._readout_time = now  # forces and the joint's motion change as it moves
@@ -171,7 +176,7 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
     def _controls_changed(self) -> None:
         if not self._built:
             return
-        lines, explanation = self._analysis_text()
+        words = self.readout_words()  # plain words first, the numbers a click away
         self.controls.update(
             ControlsState(
                 self.history.can_undo,
@@ -181,7 +186,7 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
                 self._motors_on(),
                 self.mode,
                 self.step_size,
-                readout_html(lines, explanation, self.error, self._drive_lines()),
+                readout_html(words, self.error, self._drive_lines(), details_open=self.show_info),
             )
         )
 
