@@ -27,7 +27,7 @@ import time
 import nbformat
 import pytest
 
-from .helpers import REPO, canvas_locator, kernel_exec, kernel_json, page_pos, poll
+from .helpers import REPO, canvas_locator, canvas_selector, kernel_exec, kernel_json, poll
 
 pytestmark = pytest.mark.browser
 
@@ -55,6 +55,9 @@ def page(request, open_notebook, tmp_path_factory):
     assert pg.evaluate("window.devicePixelRatio") == request.param
     pg.dpr = request.param
     pg.cdp = pg.context.new_cdp_session(pg)
+    pg.has_ratio = kernel_json(pg, "w.has_trait('pixel_ratio')")
+    if pg.has_ratio:  # the canvas draws at the device's pixel ratio
+        kernel_exec(pg, f"w.pixel_ratio = {request.param}")
     return pg
 
 
@@ -74,6 +77,21 @@ def widget_to_top(pg):
     """Scroll the notebook so that the widget's top is at the top of the notebook area."""
     pg.evaluate("document.querySelector('.linkage-widget').scrollIntoView({block: 'start'})")
     time.sleep(0.2)
+
+
+def page_pos(pg, x, y):
+    """The session's (CSS) canvas pixel ``(x, y)`` in viewport coordinates.
+
+    Not helpers.page_pos: that one counts backing-store pixels, which are the session's
+    pixels times the pixel ratio on a hi-DPI canvas.
+    """
+    r = pg.evaluate(
+        "(sel) => { const r = document.querySelector(sel).getBoundingClientRect();"
+        " return [r.left, r.top, r.width]; }",
+        canvas_selector(pg),
+    )
+    k = r[2] / kernel_json(pg, "w.view.width")
+    return r[0] + x * k, r[1] + y * k
 
 
 def touch(pg, kind, points):
@@ -123,6 +141,18 @@ def readme_picture(pg):
         pg.locator(".linkage-widget").first.screenshot(path=str(REPO / "docs" / "peaucellier.png"))
     finally:
         pg.set_viewport_size(VIEWPORT)
+
+
+def test_canvas_draws_at_the_device_pixel_ratio(fresh):
+    pg = fresh
+    if not pg.has_ratio:
+        pytest.skip("no pixel_ratio trait yet")
+    width, height = kernel_json(pg, "[w.view.width, w.view.height]")
+    got = pg.evaluate(
+        "(sel) => { const c = document.querySelector(sel); return [c.width, c.height]; }",
+        canvas_selector(pg),
+    )
+    assert got == [width * pg.dpr, height * pg.dpr]
 
 
 def test_tap_adds_a_joint_and_selects(fresh):
@@ -244,13 +274,17 @@ def test_toolbar_is_one_line_and_the_dof_above_the_fold(fresh):
     assert max(r for _, _, r in tops) <= bar["x"] + bar["width"] + 0.5  # nothing cut off
     assert bar["height"] < 45
     line = pg.locator(".linkage-tool-line").first
-    assert line.inner_text().startswith("tool: select ([ ] other tool) · click")
-    kernel_exec(pg, "w.tool = 'rod'")
-    assert poll(lambda: line.inner_text().startswith("tool: rod ([ ] other tool) · click two"))
+    assert line.inner_text().startswith("tool: select ([ ] other tool) · loaded peaucellier")
+    canvas_locator(pg).hover()
+    pg.keyboard.press("]")  # a key clears the message: the line says what the tool does
+    want = "tool: vertex ([ ] other tool) · click adds a vertex"
+    assert poll(lambda: line.inner_text() == want), line.inner_text()
+    assert kernel_json(pg, "w.tool") == "vertex"
+    pg.keyboard.press("[")
+    assert poll(lambda: line.inner_text().startswith("tool: select ([ ] other tool) · click"))
     dof = pg.locator(".linkage-readout").get_by_text("DOF", exact=False).first
     box = dof.bounding_box()
     assert box["y"] + box["height"] <= VIEWPORT["height"] - 25, box  # above the status bar
-    kernel_exec(pg, "w.tool = 'select'")
     shot(pg, "toolbar_1024x768", whole_page=True)
     if pg.dpr == 2:  # the README's picture: the whole widget, crisp
         readme_picture(pg)
