@@ -33,6 +33,7 @@ from ..session import Action, LinkageSession, load_upload, running_loop
 from .configuration_panel import PanelWidgetMixin
 from .controls import Controls, ControlsState
 from .events import connect, make_canvas
+from .export_bar import ExportBar
 from .files import Downloads, uploaded_files
 from .layout import PRESENTATION_CLASS, check_control_set
 from .loop import FrameLoop
@@ -118,7 +119,10 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         self._loop = FrameLoop(
             frame=lambda: self._frame(), dirty=lambda: self._dirty, on_error=self._frame_failed
         )
-        self.children = self.controls.rows(self.canvas, self.control_set)
+        rows = self.controls.rows(self.canvas, self.control_set)
+        self.export_bar = ExportBar(self, self._run)  # progress and ✕ of a background export
+        rows.insert(rows.index(self.canvas) + 1, self.export_bar.box)
+        self.children = rows
         self._build_panel_view()  # the configuration-space panel beside the canvas
         self.add_class("linkage-widget")
         self.observe(self._show_presentation, names="presentation")
