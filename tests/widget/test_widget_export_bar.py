@@ -1,0 +1,60 @@
+"""The widget's export bar: the progress of a background export and its ✕ (issue 15).
+
+A real widget in a real asyncio loop (as in the kernel), a real export process.
+"""
+
+import asyncio
+
+from linkage_widget import LinkageWidget
+
+
+def recorded_widget(frames: int) -> LinkageWidget:
+    w = LinkageWidget.load("peaucellier.txt", width=200, height=150)
+    t = [0.0]
+    w.recorder.clock = lambda: t[0]
+    w.selected_vertex = 5
+    w.recording = True
+    start = w.linkage.vertices[5].copy()
+    for k in range(1, frames):
+        t[0] += 0.1
+        w.attractor = tuple(start + [0.0, 0.2 * k])
+        w.running = True
+        w.advance()
+    w.recording = False
+    return w
+
+
+def test_the_bar_shows_progress_while_exporting_and_hides_after(tmp_path):
+    w = recorded_widget(8)
+    bar = w.export_bar
+    assert bar.box.layout.display == "none"
+    shown = []
+
+    async def main():
+        w.export_recording("png", tmp_path / "frames.zip")
+        while w.exporting:
+            shown.append((bar.box.layout.display, bar.progress.value))
+            await asyncio.sleep(0.01)
+
+    asyncio.run(main())
+    assert shown and all(d == "flex" for d, _ in shown)
+    values = [v for _, v in shown]
+    assert values == sorted(values)
+    assert bar.progress.value == 1.0 and bar.box.layout.display == "none"
+    assert (tmp_path / "frames.zip").stat().st_size > 0
+
+
+def test_the_cancel_button_stops_the_export_and_keeps_the_recording(tmp_path):
+    w = recorded_widget(40)
+    frames = list(w.recorder.frames)
+
+    async def main():
+        w.export_recording("gif", tmp_path / "motion.gif")
+        w.export_bar.cancel.click()  # as the user's click: the session's cancel_export
+        while w.exporting:
+            await asyncio.sleep(0.01)
+
+    asyncio.run(main())
+    assert w._export_job.state == "cancelled" and not (tmp_path / "motion.gif").exists()
+    assert w.recorder.frames == frames and w.export_bar.box.layout.display == "none"
+    assert "export cancelled" in w._hint()
