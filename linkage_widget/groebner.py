@@ -126,6 +126,11 @@ def exact_local_dimension(
         Seed of the random hyperplanes (any seed gives the same answer except on a
         set of measure zero).
 
+    Raises
+    ------
+    NotImplementedError
+        For a 3-D linkage.
+
     Returns
     -------
     int or None
@@ -143,6 +148,12 @@ def exact_local_dimension(
     >>> exact_local_dimension(line)
     0
     """
+    if linkage.dim != 2:
+        raise NotImplementedError(
+            "exact_local_dimension (the Gröbner route of mobility) is planar: its gauge "
+            "fixes the three motions of the plane; a 3-D linkage is not implemented "
+            "(mobility(method='auto' or 'numerical') samples it instead)"
+        )
     placement = rational_placement(linkage.vertices)
     if placement is None:
         return None

@@ -211,7 +211,7 @@ def mobility(
     rtol = _checks.positive(rtol, "rtol")
     cs = ConstraintSet.from_linkage(require_linkage(linkage, "mobility"))
     p = as_flat(linkage.vertices)
-    inf = infinitesimal(cs.jacobian(p), p, linkage.pinned, rtol=rtol)
+    inf = infinitesimal(cs.jacobian(p), linkage.vertices, linkage.pinned, rtol=rtol)
     return mobility_from(linkage, cs, inf, method=method, rtol=rtol, seed=seed)
 
 
@@ -225,21 +225,21 @@ def mobility_from(
     seed: int = 0,
 ) -> MobilityReport:
     """:func:`mobility` from first-order data computed already (``analyze`` has them)."""
-    n, d = linkage.n_vertices, inf.n_flexes
-    none = np.zeros((0, n, 2))
+    n, d, dim = linkage.n_vertices, inf.n_flexes, linkage.dim
+    none = np.zeros((0, n, dim))
     if d == 0:
         return _report(0, 0, none, True, "infinitesimal-rigidity", 0, _NO_FLEX)
-    flexes = inf.flexes.T.reshape(d, n, 2)
+    flexes = inf.flexes.T.reshape(d, n, dim)
     if inf.n_stresses - ground_rows(linkage) <= 0:
         return _report(d, 1, flexes, True, "implicit-function", d, _regular_text(d))
     rigid, how = decide_second_order(linkage, cs, inf)
     if rigid:
         certified = how in ("prestress stable", "exact")
         return _report(0, 0, none, certified, "second-order", d, _second_order_text(d, how))
-    # Asked only within EXACT_MAX_UNKNOWNS: PyRigi's flexible three-prism (9 unknowns)
-    # took 130 s, and building a Penrose tiling's polynomials before declining, seconds.
-    unknowns = 2 * (n - len(linkage.pinned)) - inf.trivial.shape[1]
-    small = method != "numerical" and unknowns <= EXACT_MAX_UNKNOWNS
+    # <= EXACT_MAX_UNKNOWNS (a 9-unknown prism took 130 s); planar ("exact" raises in 3-D)
+    unknowns = dim * (n - len(linkage.pinned)) - inf.trivial.shape[1]
+    asked = dim == 2 or method == "exact"
+    small = method != "numerical" and unknowns <= EXACT_MAX_UNKNOWNS and asked
     exact = exact_local_dimension(linkage) if small else None
     if exact == 0:
         return _report(0, 0, none, True, "sympy-groebner", d, _EXACT_RIGID)
@@ -425,20 +425,20 @@ def numerical_mobility(
     Returns
     -------
     dimension : int
-    directions : ndarray, shape (branches, n, 2)
+    directions : ndarray, shape (branches, n, dim)
     """
-    n, d = linkage.n_vertices, inf.n_flexes
+    n, d, dim = linkage.n_vertices, inf.n_flexes, linkage.dim
     p = as_flat(linkage.vertices)
     h = STEP * cs.length_scale
     sv0 = float(inf.singular_values[0]) if inf.singular_values.size else 1.0
-    proj = _Projector(cs, p, trivial_motions(p, linkage.pinned), (rtol * sv0) ** 2)
+    proj = _Projector(cs, p, trivial_motions(p, linkage.pinned, dim), (rtol * sv0) ** 2)
     rng = np.random.default_rng(seed)
     landed, _ = _landings(proj, p, inf.flexes, h, rng, first=any_motion)
     if any_motion and len(landed):
         u = (landed[0] - p) / np.linalg.norm(landed[0] - p)
-        return 1, u.reshape(1, n, 2)
+        return 1, u.reshape(1, n, dim)
     if not len(landed):
-        return 0, np.zeros((0, n, 2))
+        return 0, np.zeros((0, n, dim))
     dirs = (landed - p) / np.linalg.norm(landed - p, axis=1, keepdims=True)
     groups = sorted(_clusters(dirs), key=len, reverse=True)
     kept: list[tuple[int, int, np.ndarray | None]] = []  # (group, dimension, tangent basis)
@@ -451,7 +451,7 @@ def numerical_mobility(
         kept.append((g, k, tangent))
     secants = np.array([dirs[groups[g][0]] for g, _, _ in kept])
     directions = _refined(linkage, cs, inf, secants)
-    return max(k for _, k, _ in kept), directions.reshape(-1, n, 2)
+    return max(k for _, k, _ in kept), directions.reshape(-1, n, dim)
 
 
 def _branch_dimension(
@@ -469,7 +469,7 @@ def _branch_dimension(
     landing displacements of a second round of samples from ``q`` says how many
     extend to motions (a flex that does not collapses back onto the branch).
     """
-    at_q = infinitesimal(cs.jacobian(q), q, linkage.pinned, rtol=rtol)
+    at_q = infinitesimal(cs.jacobian(q), q.reshape(-1, linkage.dim), linkage.pinned, rtol=rtol)
     k = at_q.n_flexes
     if k <= 1:
         return max(k, 1), None

@@ -1,25 +1,32 @@
 r"""Rigidity analysis of a linkage at its current placement.
 
 Everything here derives from the scaled rigidity matrix :math:`A(p)` of
-:mod:`linkage_widget.constraints` (``c`` rows, ``2n`` columns):
+:mod:`linkage_widget.constraints` (``c`` rows, ``dn`` columns; ``d = dim`` is 2 in the
+plane, 3 in space):
 
 * infinitesimal motions :math:`\ker A` — their dimension is ``dof``, the
   number the 2007 program showed;
-* trivial motions: the rigid-body motions the pins leave (3 without pins,
-  2 for a lone point, 1 with one pin, 0 with two distinct pins), always in
-  :math:`\ker A`; ``internal_dof = dof - trivial_dof`` counts the flexes;
+* trivial motions: the rigid-body motions the pins leave, always in
+  :math:`\ker A` (:mod:`linkage_widget.rigid_motions`): in the plane 3 without pins,
+  2 for a lone point, 1 with one pin, 0 with two distinct pins; in space
+  :math:`d(d+1)/2 = 6` without pins, 5 for collinear joints (a rod), 3 for a lone
+  point — the rank of their span, computed, never assumed;
+  ``internal_dof = dof - trivial_dof`` counts the flexes;
 * self-stresses :math:`\omega \in \ker A^T`: constraint forces in
   equilibrium with no load; their number is ``c - rank``;
 * Calladine's extended Maxwell rule, an identity of linear algebra:
-  :math:`2n - c - t = \text{internal\_dof} - \text{self\_stresses}` (``t`` is
+  :math:`dn - c - t = \text{internal\_dof} - \text{self\_stresses}` (``t`` is
   ``trivial_dof``; the left side is ``maxwell_count``); when it differs from
   ``internal_dof``, self-stresses are the reason, from an over-braced graph (the
   pebble game finds redundant constraints) or a special placement;
-* generic rigidity of the graph from the (2, 3) pebble game
+* generic rigidity of the graph: in the plane from the (2, 3) pebble game
   (:mod:`linkage_widget.pebble`); a fixed angle at ``i`` between rods to ``j``
   and ``k`` is generically a rod ``j-k``, and pins tie their vertices to a
   rigid ground triangle by two rods each, played first, so that a rod
-  between two pinned joints is found redundant;
+  between two pinned joints is found redundant. In space no count decides it (the
+  double banana): the exact rank modulo a prime at random placements
+  (:mod:`linkage_widget.generic_rank`, with its Schwartz–Zippel error bound), the
+  same rows in the same order; the report's ``generic_method`` says which;
 * the status, decided by tests that are sure of what they say:
 
   - ``"infinitesimally rigid"``: no internal flex;
@@ -84,9 +91,11 @@ import numpy as np
 
 from . import _checks
 from .constraints import ConstraintSet, as_flat
+from .generic_rank import MAX_COLUMNS, TRIALS, error_bound, random_generic_rank
 from .local_dimension import mobility_from, numerical_mobility
 from .model import Linkage
 from .pebble import pinned_pebble_game
+from .rigid_motions import trivial_motions
 from .rigidity_report import STATUSES, DenseSource, RigidityReport, SparseSource, explain
 from .second_order import (
     RANK_RTOL,
@@ -96,7 +105,6 @@ from .second_order import (
     ground_rows,
     infinitesimal,
     require_linkage,
-    trivial_motions,
 )
 from .sparse_rank import MARGIN_MIN, scale_aware_rtol, sigma_max_estimate, sparse_rank_report
 
@@ -156,18 +164,46 @@ def generic_analysis(linkage: Linkage) -> tuple[int, np.ndarray]:
     >>> generic_analysis(between_pins)[1].tolist()
     [True]
     """
+    rank, redundant, _ = _generic(linkage)
+    return rank, redundant
+
+
+def _generic(linkage: Linkage) -> tuple[int, np.ndarray, str]:
+    """:func:`generic_analysis` with the method used, cached by graph."""
     key = (
         linkage.n_vertices,
+        linkage.dim,
         *(x.tobytes() for x in (linkage.rods, linkage.angles, linkage.pinned)),
     )
     entry = _GENERIC.get(key)
     if entry is None:
         edges = [*linkage.rods.tolist(), *linkage.angles[:, 1:].tolist()]
-        accepted, rank = pinned_pebble_game(linkage.n_vertices, edges, linkage.pinned.tolist())
+        if linkage.dim == 2:
+            accepted, rank = pinned_pebble_game(linkage.n_vertices, edges, linkage.pinned.tolist())
+            how = "pebble game (2, 3)"
+        else:
+            rank, accepted, how = _generic_in_space(linkage, edges)
         if len(_GENERIC) >= GENERIC_CACHE_SIZE:
             _GENERIC.clear()  # simple and thread-safe: the session's worker analyses too
-        _GENERIC[key] = entry = (rank, ~accepted[: linkage.n_rods])
-    return entry[0], entry[1].copy()
+        _GENERIC[key] = entry = (rank, ~accepted[: linkage.n_rods], how)
+    return entry[0], entry[1].copy(), entry[2]
+
+
+def _generic_in_space(linkage: Linkage, edges: list[Any]) -> tuple[int, np.ndarray, str]:
+    """Generic rank in 3-D at random placements: exact mod P, floating above MAX_COLUMNS."""
+    n, d, pins = linkage.n_vertices, linkage.dim, linkage.pinned.tolist()
+    if d * n <= MAX_COLUMNS:
+        rank, accepted = random_generic_rank(n, edges, pins, dim=d)
+        how = f"random placement: rank mod P, {TRIALS} trials, P(wrong) <= {error_bound(rank):.1e}"
+        return rank, accepted, how
+    # Too large for the dense exact elimination: the floating rank at one random
+    # placement (repeated edges dependent; which rods are redundant is not located).
+    unique = np.unique(np.sort(np.array(edges, dtype=np.int64).reshape(-1, 2), axis=1), axis=0)
+    rng = np.random.default_rng(0)
+    rand = Linkage(rng.standard_normal((n, d)), rods=unique, pinned=pins)
+    rank = sparse_rank_report(rand, rtol="auto").rank
+    how = "random placement: floating-point rank (sparse inertia), 1 trial; no error bound"
+    return rank, np.ones(len(edges), bool), how
 
 
 #: The pebble game depends on the graph only, not on the placement: a drag (or a
@@ -176,7 +212,12 @@ GENERIC_CACHE_SIZE = 8
 _GENERIC: dict[tuple[Any, ...], tuple[int, np.ndarray]] = {}
 
 
-def _generic_trivial_dof(n: int, n_pins: int) -> int:
+def _generic_trivial_dof(linkage: Linkage) -> int:
+    """Trivial motions of a generic placement: counted in the plane, computed in space."""
+    n, n_pins = linkage.n_vertices, len(linkage.pinned)
+    if linkage.dim != 2:
+        rng = np.random.default_rng(0)
+        return trivial_motions(rng.standard_normal((n, linkage.dim)), linkage.pinned).shape[1]
     if n == 0:
         return 0
     if n == 1:
@@ -215,7 +256,7 @@ def _near_note(below: float | None, above: float | None, tol: float) -> tuple[fl
 
 def _dense_counts(linkage: Linkage, a: Any, p: np.ndarray, tol: float) -> _Counts:
     """The dense SVD route (the reference)."""
-    inf = infinitesimal(a, p, linkage.pinned, rtol=tol)
+    inf = infinitesimal(a, p.reshape(-1, linkage.dim), linkage.pinned, rtol=tol)
     rel = inf.singular_values / inf.singular_values[0] if inf.singular_values.size else np.zeros(0)
     low, high = rel[rel <= tol], rel[rel > tol]
     below = float(low.max()) if low.size and low.max() > 0 else None
@@ -225,7 +266,7 @@ def _dense_counts(linkage: Linkage, a: Any, p: np.ndarray, tol: float) -> _Count
 
 def _sparse_counts(linkage: Linkage, p: np.ndarray, tol: float) -> _Counts:
     """The sparse inertia route; bases only on demand."""
-    rep = sparse_rank_report(linkage, rtol=tol, positions=p.reshape(-1, 2))
+    rep = sparse_rank_report(linkage, rtol=tol, positions=p.reshape(-1, linkage.dim))
     if rep.method.startswith("dense-svd"):
         reason = rep.method.partition("fallback: ")[2].rstrip(")") or "sparse route failed"
         method = f"sparse-inertia-fallback to dense: {reason}"
@@ -237,7 +278,7 @@ def _sparse_counts(linkage: Linkage, p: np.ndarray, tol: float) -> _Counts:
             "Near-singular, undecided: the sparse count and its check disagree near the rank "
             f"threshold {tol:.2g} ({method})."
         )
-    triv = trivial_motions(p, linkage.pinned)
+    triv = trivial_motions(p, linkage.pinned, linkage.dim)
     return _Counts(rep.rank, triv.shape[1], SparseSource(rep, triv), method, tol, gap, near)
 
 
@@ -294,23 +335,23 @@ def analyze(
     n, c = linkage.n_vertices, cs.n_constraints
     a = cs.jacobian(p)
     tol = _tolerance(linkage, a, rtol)
-    sparse = method == "sparse" or (method == "auto" and 2 * n * c > SPARSE_MIN_ENTRIES)
+    sparse = method == "sparse" or (method == "auto" and linkage.dim * n * c > SPARSE_MIN_ENTRIES)
     counts = _sparse_counts(linkage, p, tol) if sparse and n else _dense_counts(linkage, a, p, tol)
     return _report(linkage, cs, counts, with_mobility)
 
 
 def _report(linkage: Linkage, cs: ConstraintSet, k: _Counts, with_mobility: bool) -> RigidityReport:
     """The report from the counts: pebble game, status, explanation, mobility."""
-    n, c = linkage.n_vertices, cs.n_constraints
-    dof, n_stress = 2 * n - k.rank, c - k.rank
+    n, c, dn = linkage.n_vertices, cs.n_constraints, linkage.dim * linkage.n_vertices
+    dof, n_stress = dn - k.rank, c - k.rank
     internal = dof - k.trivial
-    generic_rank, redundant = generic_analysis(linkage)
-    generic_internal = 2 * n - generic_rank - _generic_trivial_dof(n, len(linkage.pinned))
+    generic_rank, redundant, generic_method = _generic(linkage)
+    generic_internal = dn - generic_rank - _generic_trivial_dof(linkage)
     # First-order data (bases) only if the status or the mobility needs them: a flexible
     # ladder of 20 000 joints is decided by its counts (0.4 s of projections saved).
     first = functools.cache(lambda: _first_order(linkage, k, internal, n_stress, with_mobility))
     status, how = _status(linkage, cs, k, first, internal, n_stress)
-    maxwell = 2 * n - c - k.trivial
+    maxwell = dn - c - k.trivial
     text = explain(internal, maxwell, n_stress, c - generic_rank, status, how)
     if generic_internal == 0 and internal > 0:
         text.append("A generic placement of the same graph would be rigid.")
@@ -322,7 +363,7 @@ def _report(linkage: Linkage, cs: ConstraintSet, k: _Counts, with_mobility: bool
         generic_rank=generic_rank, generic_internal_dof=generic_internal,
         generically_rigid=generic_internal == 0, redundant_rods=redundant, status=status,
         explanation=" ".join(text), mobility=mob, method=k.method, tolerance=k.tolerance,
-        gap=k.gap, _source=k.source,
+        gap=k.gap, generic_method=generic_method, dim=linkage.dim, _source=k.source,
     )  # fmt: skip
 
 
@@ -385,7 +426,7 @@ def _status(
         rigid = decide_second_order(linkage, cs, inf)[0]
     if rigid:
         return STATUSES[2], ""
-    n2 = 2 * linkage.n_vertices
+    n2 = linkage.dim * linkage.n_vertices
     if n2 <= MOBILITY_MAX_2N or (d == 1 and n2 <= SINGLE_FLEX_MAX_2N):
         # The damping is a regularisation, not the rank rule: rounded data needs 1e-7.
         rtol = max(k.tolerance, RANK_RTOL)

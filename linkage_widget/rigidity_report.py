@@ -105,22 +105,33 @@ class RigidityReport:
     Attributes
     ----------
     n_vertices, n_constraints : int
-        :math:`n` and :math:`c` (rods + fixed angles + 2 per pin).
+        :math:`n` and :math:`c` (rods + fixed angles + ``dim`` per pin).
     rank : int
         Numerical rank of :math:`A(p)`.
     dof : int
-        :math:`\dim\ker A = 2n - \text{rank}`.
+        :math:`\dim\ker A = dn - \text{rank}` (``d = dim``).
     trivial_dof, internal_dof : int
-        Rigid-body motions left by the pins, and ``dof - trivial_dof``.
+        Rigid-body motions left by the pins (the rank of their span: at most 3 in the
+        plane, 6 in space, fewer at a degenerate placement), and ``dof - trivial_dof``.
     self_stresses : int
         :math:`\dim\ker A^T = c - \text{rank}`.
     maxwell_count : int
-        :math:`2n - c - t`; equals ``internal_dof - self_stresses``.
+        :math:`dn - c - t` (Calladine's rule); equals ``internal_dof - self_stresses``.
     generic_rank, generic_internal_dof : int
-        Rank and internal DOF of a generic placement of the same graph (pebble game).
+        Rank and internal DOF of a generic placement of the same graph (see
+        ``generic_method``).
     generically_rigid : bool
     redundant_rods : ndarray of bool, shape (m,)
-        Rods the pebble game finds redundant, given the rods before them.
+        Rods found redundant for a generic placement, given the rods before them.
+    generic_method : str
+        How the generic answer was found: ``"pebble game (2, 3)"`` in the plane (exact,
+        Laman's theorem); in space, with no combinatorial characterisation known,
+        ``"random placement: rank mod P, T trials, P(wrong) <= b"`` (the exact rank modulo
+        a prime at ``T`` random integer placements, wrong with probability at most ``b``
+        by the Schwartz–Zippel lemma; :mod:`linkage_widget.generic_rank`) or, above its
+        size limit, ``"random placement: floating-point rank ..."``.
+    dim : int
+        2 (planar) or 3 (spatial).
     status : str
         One of :data:`STATUSES` (see :mod:`linkage_widget.rigidity`).
     explanation : str
@@ -138,7 +149,7 @@ class RigidityReport:
 
     Bases (properties, computed on first access)
     --------------------------------------------
-    velocity_basis : ndarray, shape (t + k, n, 2)
+    velocity_basis : ndarray, shape (t + k, n, dim)
         Orthonormal vectors of :math:`\ker A`: the trivial motions, then internal
         flexes orthogonal to them; all ``internal_dof`` of them on the dense path,
         the first ``min(internal_dof, SHOWN)`` on the sparse one.
@@ -171,14 +182,16 @@ class RigidityReport:
     method: str = "dense-svd"
     tolerance: float = 0.0
     gap: float = float("inf")
+    generic_method: str = "pebble game (2, 3)"
+    dim: int = 2
     _source: Any = field(default=None, repr=False)
 
     def flexes(self, k: int | None = None) -> np.ndarray:
-        """The first ``k`` (default all) orthonormal internal flexes, shape (k', n, 2)."""
+        """The first ``k`` (default all) orthonormal internal flexes, shape (k', n, dim)."""
         k = self.internal_dof if k is None else min(int(k), self.internal_dof)
         if self._source is None or k <= 0:
-            return np.zeros((0, self.n_vertices, 2))
-        return self._source.flexes(k).T.reshape(k, self.n_vertices, 2)
+            return np.zeros((0, self.n_vertices, self.dim))
+        return self._source.flexes(k).T.reshape(k, self.n_vertices, self.dim)
 
     def stress_basis(self, k: int | None = None) -> np.ndarray:
         """The first ``k`` (default all) orthonormal self-stresses, shape (k', n_constraints)."""
@@ -188,24 +201,24 @@ class RigidityReport:
         return self._source.stresses(k)
 
     def excited_motion(self, velocity: Any) -> np.ndarray:
-        r"""The part of a drag ``velocity`` (n, 2) in :math:`\ker A`: the motion it excites.
+        r"""The part of a drag ``velocity`` (n, dim) in :math:`\ker A`: the motion it excites.
 
         Orthogonal projection onto the infinitesimal motions (trivial and internal), from
         the dense kernel or, on the sparse route, without computing all the flexes.
         """
-        v = np.asarray(velocity, dtype=float)
-        if v.size != 2 * self.n_vertices:
-            raise ValueError(f"velocity must have shape ({self.n_vertices}, 2), got {v.shape}")
+        v, shape = np.asarray(velocity, dtype=float), (self.n_vertices, self.dim)
+        if v.size != self.dim * self.n_vertices:
+            raise ValueError(f"velocity must have shape {shape}, got {v.shape}")
         if self._source is None or self.dof == 0:
-            return np.zeros((self.n_vertices, 2))
-        return np.asarray(self._source.excited(v.reshape(-1))).reshape(self.n_vertices, 2)
+            return np.zeros(shape)
+        return np.asarray(self._source.excited(v.reshape(-1))).reshape(shape)
 
     @cached_property
     def velocity_basis(self) -> np.ndarray:  # noqa: D102 (documented in the class)
         if self._source is None:
-            return np.zeros((0, self.n_vertices, 2))
+            return np.zeros((0, self.n_vertices, self.dim))
         t = self._source.trivial()
-        triv = t.T.reshape(t.shape[1], self.n_vertices, 2)
+        triv = t.T.reshape(t.shape[1], self.n_vertices, self.dim)
         return np.concatenate([triv, self.flexes(self.internal_dof if self._dense else SHOWN)])
 
     @cached_property
@@ -241,7 +254,7 @@ class RigidityReport:
             f"DOF {self.dof} = {self.trivial_dof} trivial + {self.internal_dof} internal",
             f"status: {self.status}",
             f"self-stresses: {self.self_stresses}",
-            f"Maxwell count 2n-c-t: {self.maxwell_count}  (graph: {gen})",
+            f"Maxwell count {self.dim}n-c-t: {self.maxwell_count}  (graph: {gen})",
         ]
         m = self.mobility
         if m is not None:

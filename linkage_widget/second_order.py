@@ -1,9 +1,9 @@
 r"""Infinitesimal and second-order analysis: flexes, self-stresses, stress energies, tangent cone.
 
 Notation: :math:`A(p)` is the scaled rigidity matrix of
-:mod:`linkage_widget.constraints` (``c`` rows, ``2n`` columns), :math:`g''(p)[u, v]`
+:mod:`linkage_widget.constraints` (``c`` rows, ``dn`` columns, ``d = dim``), :math:`g''(p)[u, v]`
 the bilinear second derivative of the constraints. The internal flexes are an
-orthonormal basis :math:`V` (``(2n, d)``) of :math:`\ker A` orthogonal to the
+orthonormal basis :math:`V` (``(dn, d')``) of :math:`\ker A` orthogonal to the
 trivial (rigid-body) motions the pins leave; the self-stresses a basis
 :math:`W` (``(s, c)``) of :math:`\ker A^T`.
 
@@ -49,8 +49,9 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from . import _checks
-from .constraints import ConstraintSet, as_flat, as_points
+from .constraints import ConstraintSet, as_flat
 from .model import Linkage
+from .rigid_motions import trivial_motions
 from .second_order_solve import SECOND_ORDER_RTOL, cone_lines, exact_second_order_rigid
 
 __all__ = [
@@ -82,50 +83,6 @@ def require_linkage(linkage: Any, where: str) -> Linkage:
     if not isinstance(linkage, Linkage):
         raise TypeError(f"{where}: linkage must be a Linkage, got {type(linkage).__name__}")
     return linkage
-
-
-def trivial_motions(positions: Any, pinned: Any = ()) -> np.ndarray:
-    r"""Orthonormal basis of the rigid-body motions that keep the pins still.
-
-    Translations :math:`(1, 0)`, :math:`(0, 1)` and the rotation
-    :math:`(-(y - \bar y), x - \bar x)`, restricted to the combinations that
-    vanish at every pinned vertex.
-
-    Parameters
-    ----------
-    positions : array_like, shape (n, 2)
-    pinned : array_like of int
-
-    Returns
-    -------
-    ndarray, shape (2n, t)
-        ``t`` is 3 without pins (2 for a single point), 1 with one pin, 0 with
-        two pins at distinct places.
-
-    Examples
-    --------
-    >>> trivial_motions([[0, 0], [1, 0]]).shape
-    (4, 3)
-    >>> trivial_motions([[0, 0], [1, 0]], pinned=[0]).shape
-    (4, 1)
-    >>> trivial_motions([[0, 0]]).shape
-    (2, 2)
-    """
-    p = as_points(positions)
-    n = len(p)
-    if n == 0:
-        return np.zeros((0, 0))
-    c = p.mean(axis=0)
-    radius = float(np.sqrt(((p - c) ** 2).sum(axis=1).mean()))
-    rot = np.column_stack([-(p[:, 1] - c[1]), p[:, 0] - c[0]]) / (radius if radius > 0 else 1.0)
-    basis = np.column_stack([np.tile([1.0, 0.0], n), np.tile([0.0, 1.0], n), rot.reshape(-1)])
-    pins = np.asarray(pinned, dtype=np.int64).reshape(-1)
-    if pins.size:
-        at_pins = basis.reshape(n, 2, 3)[pins].reshape(-1, 3)
-        basis = basis @ sla.null_space(at_pins, rcond=1e-10)
-    if basis.shape[1] == 0:
-        return np.zeros((2 * n, 0))
-    return sla.orth(basis, rcond=1e-10)
 
 
 def spectrum(a: np.ndarray, rtol: float) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
@@ -205,8 +162,9 @@ def infinitesimal(
 
     Parameters
     ----------
-    a : array_like or sparse, shape (c, 2n)
-    positions : array_like, shape (n, 2)
+    a : array_like or sparse, shape (c, dn)
+    positions : array_like, shape (n, d)
+        ``(n, 3)`` for a spatial linkage (flat positions are read as planar).
     pinned : array_like of int
     rtol : float
         Relative tolerance of the rank.
@@ -340,7 +298,7 @@ class TangentCone:
 
     Attributes
     ----------
-    directions : ndarray, shape (k, n, 2)
+    directions : ndarray, shape (k, n, dim)
         One unit (Euclidean) internal direction per branch line (sign arbitrary).
         Where the flexes are not cut down to lines (no self-stress, or all stress
         energies zero: a regular point of a ``d``-dimensional set) an orthonormal
@@ -348,7 +306,7 @@ class TangentCone:
     singular : bool
         More infinitesimal flexes than the branches' dimension: the rank dropped.
     n_flexes, n_stresses : int
-    flexes : ndarray, shape (d, n, 2)
+    flexes : ndarray, shape (d, n, dim)
         The orthonormal internal flexes the lines are combinations of.
     """
 
@@ -415,19 +373,20 @@ def tangent_cone(
     if extra_rows is not None:
         extra = extra_rows.toarray() if sp.issparse(extra_rows) else np.asarray(extra_rows, float)
         a = np.vstack([a, extra.reshape(-1, a.shape[1])])
-    inf = infinitesimal(a, p, linkage.pinned, rtol=tol)
-    n, d = linkage.n_vertices, inf.n_flexes
+    n, dim = linkage.n_vertices, linkage.dim
+    inf = infinitesimal(a, p.reshape(n, dim), linkage.pinned, rtol=tol)
+    d = inf.n_flexes
     forms = stress_energy_forms(cs, p, inf.flexes, inf.stresses, extra_second)
     lines, continuum = cone_lines(forms, max(SECOND_ORDER_RTOL, tol))
     flat_cone = continuum and len(lines) == d and np.allclose(lines, np.eye(d))
     singular = d > 0 and not flat_cone and (d > 1 or len(lines) == 0)
-    directions = (inf.flexes @ lines.T).T.reshape(-1, n, 2) if d else np.zeros((0, n, 2))
+    directions = (inf.flexes @ lines.T).T.reshape(-1, n, dim) if d else np.zeros((0, n, dim))
     return TangentCone(
         directions=directions,
         singular=bool(singular),
         n_flexes=d,
         n_stresses=inf.n_stresses,
-        flexes=inf.flexes.T.reshape(d, n, 2),
+        flexes=inf.flexes.T.reshape(d, n, dim),
     )
 
 
@@ -454,7 +413,7 @@ def second_order_rigid(linkage: Linkage, *, rtol: float = RANK_RTOL) -> bool | N
     rtol = _checks.positive(rtol, "rtol")
     cs = ConstraintSet.from_linkage(require_linkage(linkage, "second_order_rigid"))
     p = as_flat(linkage.vertices)
-    inf = infinitesimal(cs.jacobian(p), p, linkage.pinned, rtol=rtol)
+    inf = infinitesimal(cs.jacobian(p), linkage.vertices, linkage.pinned, rtol=rtol)
     return decide_second_order(linkage, cs, inf)[0]
 
 

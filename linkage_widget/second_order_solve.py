@@ -286,7 +286,7 @@ def _exact_trivial(linkage: Linkage, p: list[Fraction]) -> list[list[Any]]:
 def exact_second_order_rigid(linkage: Linkage, *, rank: int | None = None) -> bool | None:
     """Exact decision of second-order rigidity, or ``None`` when the exact route does not apply.
 
-    It applies to linkages of at most :data:`MAX_EXACT_COORDINATES` coordinates
+    It applies to planar linkages of at most :data:`MAX_EXACT_COORDINATES` coordinates
     and :data:`MAX_EXACT_FLEXES` internal flexes whose coordinates are small
     rationals (see :func:`rational_positions`), and only when the exact rank
     equals ``rank`` (the numerical one, if given): otherwise the float placement
@@ -300,8 +300,8 @@ def exact_second_order_rigid(linkage: Linkage, *, rank: int | None = None) -> bo
     True
     """
     n2 = 2 * linkage.n_vertices
-    if n2 == 0 or n2 > MAX_EXACT_COORDINATES:
-        return None
+    if n2 == 0 or n2 > MAX_EXACT_COORDINATES or linkage.dim != 2:
+        return None  # the exact rows are planar; a 3-D linkage is decided numerically
     frac = rational_positions(linkage.vertices)
     if frac is None:
         return None

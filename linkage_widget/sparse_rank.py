@@ -417,7 +417,7 @@ def sparse_rank_report(
         :func:`scale_aware_rtol`.
     n_flexes : int, keyword-only
         How many kernel vectors :meth:`SparseRankReport.kernel` computes by default.
-    positions : array_like, shape (n, 2), optional
+    positions : array_like, shape (n, dim), optional
         Placement to analyse (default the linkage's own).
 
     Returns
@@ -441,7 +441,7 @@ def sparse_rank_report(
 def _report(linkage: Linkage, rtol: float | str, n_flexes: int, positions: Any) -> SparseRankReport:
     """The body of :func:`sparse_rank_report`."""
     cs = ConstraintSet.from_linkage(linkage)
-    p = as_points(linkage.vertices if positions is None else positions)
+    p = as_points(linkage.vertices if positions is None else positions, linkage.dim)
     a = cs.jacobian(p).tocsr()
     c, cols = a.shape
     smax = sigma_max_estimate(a) if min(c, cols) else 0.0

@@ -1,0 +1,111 @@
+r"""The trivial (rigid-body) motions of a placement, in the plane and in space.
+
+Every constraint of :mod:`linkage_widget.constraints` (rod lengths, angles) is
+invariant under the Euclidean motions, so their velocities lie in :math:`\ker A` at
+every placement. In :math:`\mathbb{R}^d` these are the translations and the
+rotations :math:`v_i = \Omega (p_i - \bar p)` with :math:`\Omega` skew:
+:math:`d(d+1)/2` of them, 3 in the plane and 6 in space. At a degenerate placement
+fewer are independent — a single point has ``d``, points on one line (a rod) have
+:math:`2d - 1` (5 in space: the spin about the line moves nothing) — so the basis is
+the *rank* of their span, computed, never assumed; pins then keep only the
+combinations that vanish at every pinned vertex.
+
+Split from :mod:`linkage_widget.second_order` (which re-exports
+:func:`trivial_motions`) when it grew 3-D.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+
+from .constraints import as_points
+
+__all__ = ["trivial_dimension", "trivial_motions"]
+
+
+def _rotations(q: np.ndarray) -> np.ndarray:
+    r"""Rotation velocities of centred points ``q`` ``(n, d)``: ``(n, d, d(d-1)/2)``.
+
+    In 2-D the one rotation :math:`(-y, x)`; in 3-D :math:`e_a \times q` for the three
+    axes :math:`a` (about x: :math:`(0, -z, y)`, about y: :math:`(z, 0, -x)`, about z:
+    :math:`(-y, x, 0)`).
+    """
+    if q.shape[1] == 2:
+        return np.column_stack([-q[:, 1], q[:, 0]])[:, :, None]
+    zero = np.zeros(len(q))
+    x, y, z = q.T
+    about = [(zero, -z, y), (z, zero, -x), (-y, x, zero)]
+    return np.stack([np.column_stack(v) for v in about], axis=2)
+
+
+def trivial_motions(positions: Any, pinned: Any = (), dim: int | None = None) -> np.ndarray:
+    r"""Orthonormal basis of the rigid-body motions that keep the pins still.
+
+    Translations (:math:`(1, 0)`, :math:`(0, 1)`, and :math:`(0, 0, 1)` in space) and
+    the rotations about the centroid :math:`\bar p` (one in the plane,
+    :math:`(-(y - \bar y), x - \bar x)`; three in space), scaled by the placement's
+    radius, restricted to the combinations that vanish at every pinned vertex.
+
+    Parameters
+    ----------
+    positions : array_like, shape (n, d) or (d n,)
+        ``d`` is 2 or 3: the number of columns, or ``dim`` for flat positions.
+    pinned : array_like of int
+    dim : int, optional
+        The dimension of flat positions (default 2); with ``(n, d)`` positions it must
+        agree with ``d`` or be ``None``.
+
+    Returns
+    -------
+    ndarray, shape (d n, t)
+        In the plane ``t`` is 3 without pins (2 for a single point), 1 with one pin,
+        0 with two pins at distinct places; in space 6 without pins (5 for collinear
+        points, 3 for a single point), 3 with one pin, 1 with two, 0 with three pins
+        not on a line.
+
+    Examples
+    --------
+    >>> trivial_motions([[0, 0], [1, 0]]).shape
+    (4, 3)
+    >>> trivial_motions([[0, 0], [1, 0]], pinned=[0]).shape
+    (4, 1)
+    >>> trivial_motions([[0, 0]]).shape
+    (2, 2)
+    >>> trivial_motions([[0, 0, 0], [1, 0, 0]]).shape   # a rod in space: 5
+    (6, 5)
+    >>> trivial_motions([[0, 0, 0], [1, 0, 0], [0, 1, 0]], pinned=[0, 1]).shape
+    (9, 1)
+    """
+    shaped = np.ndim(positions) == 2
+    d = np.shape(positions)[1] if shaped else (dim or 2)
+    if shaped and dim is not None and dim != d:
+        raise ValueError(f"dim={dim} but the positions have {d} coordinates each")
+    p = as_points(positions, d)
+    n = len(p)
+    if n == 0:
+        return np.zeros((0, 0))
+    c = p.mean(axis=0)
+    radius = float(np.sqrt(((p - c) ** 2).sum(axis=1).mean()))
+    rot = _rotations(p - c) / (radius if radius > 0 else 1.0)
+    k = rot.shape[2]
+    shifts = [np.tile(np.eye(d)[a], n) for a in range(d)]
+    basis = np.column_stack([*shifts, *(rot[:, :, r].reshape(-1) for r in range(k))])
+    pins = np.asarray(pinned, dtype=np.int64).reshape(-1)
+    if pins.size:
+        at_pins = basis.reshape(n, d, d + k)[pins].reshape(-1, d + k)
+        basis = basis @ sla.null_space(at_pins, rcond=1e-10)
+    if basis.shape[1] == 0:
+        return np.zeros((d * n, 0))
+    return sla.orth(basis, rcond=1e-10)
+
+
+def trivial_dimension(dim: int) -> int:
+    """:math:`d(d+1)/2`: the Euclidean motions of a placement in general position (3 or 6).
+
+    >>> trivial_dimension(2), trivial_dimension(3)
+    (3, 6)
+    """
+    return dim * (dim + 1) // 2
