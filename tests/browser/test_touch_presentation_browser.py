@@ -9,7 +9,7 @@ from the kernel and the page:
 
 - a tap on empty canvas adds a joint where the finger was; a tap on a joint selects it;
 - a one-finger drag of the output joint moves the mechanism (the joint runs up its
-  line, every rod keeps its length);
+  line, every rod keeps its length), and so does a pen (mouse events of pointer type pen);
 - two fingers spreading from 60 to 150 px zoom the view 2.5 times about their centre,
   the world point under the centre stays under it;
 - ``m`` puts the widget over the whole window (presentation mode), ``m`` again and Esc
@@ -197,6 +197,30 @@ def test_one_finger_drag_moves_the_mechanism(fresh):
     shot(pg, "touch_drag")
 
 
+def test_a_pen_drags_like_a_mouse(fresh):
+    """A pen (CDP mouse events with pointerType pen) pulls the output joint up its line."""
+    pg = fresh
+    y0 = kernel_json(pg, "w.linkage.vertices[5][1]")
+    px, py = vertex_px(pg, 5)
+    x, y = page_pos(pg, px, py)
+
+    def pen(kind, x, y, buttons):
+        pg.cdp.send(
+            "Input.dispatchMouseEvent",
+            {"type": kind, "x": x, "y": y, "button": "left", "buttons": buttons,
+             "clickCount": 1, "pointerType": "pen"},
+        )  # fmt: skip
+
+    pen("mouseMoved", x, y, 0)
+    pen("mousePressed", x, y, 1)
+    for k in range(1, 13):
+        pen("mouseMoved", x + k * 0.5, y - 4 * k, 1)
+        time.sleep(0.03)
+    time.sleep(0.3)
+    pen("mouseReleased", x + 6, y - 48, 0)
+    assert poll(lambda: kernel_json(pg, "w.linkage.vertices[5][1]") > y0 + 5)
+
+
 def test_two_finger_pinch_zooms_about_its_centre(fresh):
     pg = fresh
     s0 = kernel_json(pg, "w.view.scale")
@@ -282,7 +306,9 @@ def test_toolbar_is_one_line_and_the_dof_above_the_fold(fresh):
     assert kernel_json(pg, "w.tool") == "vertex"
     pg.keyboard.press("[")
     assert poll(lambda: line.inner_text().startswith("tool: select ([ ] other tool) · click"))
-    dof = pg.locator(".linkage-readout").get_by_text("DOF", exact=False).first
+    # the degrees of freedom, in words first ("1 way to move"), the numbers a click away
+    dof = pg.locator(".linkage-readout .linkage-words").first
+    assert "1 way to move" in dof.inner_text()
     box = dof.bounding_box()
     assert box["y"] + box["height"] <= VIEWPORT["height"] - 25, box  # above the status bar
     shot(pg, "toolbar_1024x768", whole_page=True)
