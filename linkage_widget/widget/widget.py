@@ -119,10 +119,8 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         self._loop = FrameLoop(
             frame=lambda: self._frame(), dirty=lambda: self._dirty, on_error=self._frame_failed
         )
-        rows = self.controls.rows(self.canvas, self.control_set)
-        self.export_bar = ExportBar(self, self._run)  # progress and ✕ of a background export
-        rows.insert(rows.index(self.canvas) + 1, self.export_bar.box)
-        self.children = rows
+        self.children = self.controls.rows(self.canvas, self.control_set)
+        self.export_bar = ExportBar(self, self._run)  # under the canvas while exporting
         self._build_panel_view()  # the configuration-space panel beside the canvas
         self.add_class("linkage-widget")
         self.observe(self._show_presentation, names="presentation")

@@ -27,20 +27,22 @@ def recorded_widget(frames: int) -> LinkageWidget:
 def test_the_bar_shows_progress_while_exporting_and_hides_after(tmp_path):
     w = recorded_widget(8)
     bar = w.export_bar
-    assert bar.box.layout.display == "none"
+    before = list(w.children)
+    assert bar.box not in before
     shown = []
 
     async def main():
         w.export_recording("png", tmp_path / "frames.zip")
         while w.exporting:
-            shown.append((bar.box.layout.display, bar.progress.value))
+            rows = list(w.children)
+            shown.append((rows.index(bar.box) == rows.index(w.canvas) + 1, bar.progress.value))
             await asyncio.sleep(0.01)
 
     asyncio.run(main())
-    assert shown and all(d == "flex" for d, _ in shown)
+    assert shown and all(under for under, _ in shown)  # right under the canvas
     values = [v for _, v in shown]
     assert values == sorted(values)
-    assert bar.progress.value == 1.0 and bar.box.layout.display == "none"
+    assert bar.progress.value == 1.0 and list(w.children) == before  # gone again
     assert (tmp_path / "frames.zip").stat().st_size > 0
 
 
@@ -56,5 +58,5 @@ def test_the_cancel_button_stops_the_export_and_keeps_the_recording(tmp_path):
 
     asyncio.run(main())
     assert w._export_job.state == "cancelled" and not (tmp_path / "motion.gif").exists()
-    assert w.recorder.frames == frames and w.export_bar.box.layout.display == "none"
+    assert w.recorder.frames == frames and w.export_bar.box not in w.children
     assert "export cancelled" in w._hint()
