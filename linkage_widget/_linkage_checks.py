@@ -9,7 +9,7 @@ offending item, and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -23,6 +23,7 @@ __all__ = [
     "check_angles",
     "check_indices",
     "check_rods",
+    "degenerate_angle",
     "editing_index",
 ]
 
@@ -109,16 +110,34 @@ def check_rods(rods: np.ndarray, lengths: np.ndarray) -> None:
         _checks.rod_length(lengths[bad], f"rod {bad} ({i}-{j})")
 
 
-def check_angles(angles: np.ndarray, find_rod: Callable[[int, int], int | None]) -> None:
-    """Three distinct vertices per angle, both its rods present, no angle twice."""
+def degenerate_angle(vertices: np.ndarray, i: int, j: int, k: int) -> str | None:
+    """Why the angle at ``i`` between arms ``i-j`` and ``i-k`` is undefined, else ``None``.
+
+    A fixed angle needs no rods (it is one constraint on three joints, the 2007 page's
+    "more motion possible"), but each arm needs a direction: an arm whose two joints
+    coincide has none, and the angle row's gradient divides by the arm's length.
+
+    >>> p = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 0.0]])
+    >>> degenerate_angle(p, 0, 1, 2)
+    'joints 0 and 2 coincide: the arm 0-2 has no direction, so the angle at 0 is undefined'
+    """
+    for arm in (j, k):
+        if np.array_equal(vertices[i], vertices[arm]):
+            return (
+                f"joints {i} and {arm} coincide: the arm {i}-{arm} has no direction, "
+                f"so the angle at {i} is undefined"
+            )
+    return None
+
+
+def check_angles(angles: np.ndarray, vertices: np.ndarray) -> None:
+    """Three distinct vertices per angle, arms of nonzero length, no angle twice; no rods needed."""
     for row, (i, j, k) in enumerate(angles.tolist()):
         if j == k or i == j or i == k:
             raise ValueError(f"angle {row} ({i}, {j}, {k}) repeats a vertex")
-        for arm in (j, k):
-            if find_rod(i, arm) is None:
-                raise ValueError(
-                    f"angle {row} ({i}, {j}, {k}) needs a rod {i}-{arm}, which does not exist"
-                )
+        why = degenerate_angle(vertices, i, j, k)
+        if why is not None:
+            raise ValueError(f"angle {row} ({i}, {j}, {k}): {why}")
     if len(angles):
         key = np.column_stack([angles[:, 0], np.sort(angles[:, 1:], axis=1)])
         if len(np.unique(key, axis=0)) != len(key):

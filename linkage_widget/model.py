@@ -78,7 +78,7 @@ class Linkage:
     ValueError
         On any inconsistency (non-finite coordinates, index out of range, a rod
         from a vertex to itself, a zero-length rod, a repeated rod, an angle
-        whose rods do not exist, a repeated angle or pin). The message names
+        with an arm of zero length, a repeated angle or pin). The message names
         the offending item.
 
     Examples
@@ -90,9 +90,9 @@ class Linkage:
     2
     >>> link.add_angle(0, 1, 2)
     0
-    >>> link.remove_rod(0)      # removes the angle that used rod 0-1 too
+    >>> link.remove_rod(0)      # the angle stays: a fixed angle needs no rods
     >>> link.angles.tolist()
-    []
+    [[0, 1, 2]]
     >>> tet = Linkage([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]],
     ...               rods=[(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)])
     >>> tet.dim, tet
@@ -215,7 +215,7 @@ class Linkage:
         _checks.finite_points(self._vertices, "vertex", dims=(self.dim,))
         _linkage_checks.check_indices(self._rods, self._angles, self._pinned, self.n_vertices)
         _linkage_checks.check_rods(self._rods, self.rod_lengths())
-        _linkage_checks.check_angles(self._angles, self.find_rod)
+        _linkage_checks.check_angles(self._angles, self._vertices)
 
     # --------------------------------------------------------------- editing
     def _check_vertex(self, i: Any) -> int:
@@ -285,23 +285,27 @@ class Linkage:
         return self.n_rods - 1
 
     def remove_rod(self, r: int) -> None:
-        """Remove rod ``r`` and every fixed angle that used it."""
+        """Remove rod ``r``; fixed angles stay (a fixed angle needs no rods, see add_angle)."""
         r = _linkage_checks.editing_index(r, self.n_rods, "rod", "rods")
-        i, j = self._rods[r]
-        a = self._angles
-        uses = (a[:, 0] == i) & np.any(a[:, 1:] == j, axis=1)
-        uses |= (a[:, 0] == j) & np.any(a[:, 1:] == i, axis=1)
-        self._angles = a[~uses]
         self._rods = np.delete(self._rods, r, axis=0)
 
     def add_angle(self, i: int, j: int, k: int) -> int:
-        """Fix the angle at apex ``i`` between rods ``i-j`` and ``i-k``; return its index."""
+        r"""Fix the angle at apex ``i`` between the arms ``i-j`` and ``i-k``; return its index.
+
+        The arms need not be rods: a fixed angle is one constraint on three joints,
+        :math:`\theta = \angle(p_j - p_i,\, p_k - p_i) = \theta_0`
+        (:mod:`linkage_widget.constraints`). With both rods it makes a rigid joint
+        (like a third rod ``j-k``); without them "more motion is possible" (the 2007
+        page): ``j`` may slide along its arm and ``k`` along its own, the angle held.
+        Joints that coincide with the apex leave an arm without a direction: a
+        ``ValueError`` says so, and nothing changes.
+        """
         i, j, k = (self._check_vertex(v) for v in (i, j, k))
         if len({i, j, k}) != 3:
             raise ValueError(f"an angle needs three distinct vertices, got ({i}, {j}, {k})")
-        for arm in (j, k):
-            if self.find_rod(i, arm) is None:
-                raise ValueError(f"no rod {i}-{arm}: a fixed angle needs both rods")
+        why = _linkage_checks.degenerate_angle(self._vertices, i, j, k)
+        if why is not None:
+            raise ValueError(f"cannot fix the angle ({i}, {j}, {k}): {why}")
         if self.find_angle(i, j, k) is not None:
             raise ValueError(f"the angle at {i} between {j} and {k} is fixed already")
         self._angles = np.vstack([self._angles, [[i, j, k]]])

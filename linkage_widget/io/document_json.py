@@ -254,8 +254,7 @@ def _linkage(obj: dict[str, Any]) -> LinkageData:
     _linkage_checks.check_indices(rods, angles, pinned, len(pts))
     lengths = _checks.row_norms(pts[rods[:, 0]] - pts[rods[:, 1]])
     _linkage_checks.check_rods(rods, lengths)
-    pairs = {frozenset(r) for r in rods.tolist()}
-    _linkage_checks.check_angles(angles, lambda i, j: 0 if frozenset((i, j)) in pairs else None)
+    _linkage_checks.check_angles(angles, pts)  # a fixed angle needs no rods
     return LinkageData(pts, pinned, rods, angles)
 
 

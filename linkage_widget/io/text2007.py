@@ -44,10 +44,11 @@ Reading rules (decided once, documented in the README):
   or negative, a rod from a vertex to itself, a repeated rod (in either
   order), a rod of zero length or too long to square (the bounds of
   :data:`~linkage_widget._checks.MIN_ROD_LENGTH` and ``MAX_ROD_LENGTH``, which
-  the model applies too), a repeated pin or angle, and a fixed angle whose two
-  rods do not both exist. The 2007 program took the angle constraint's rods
-  for granted; we reject such a file rather than invent rods, because the
-  angle alone would not hold the joints together the way the picture suggests.
+  the model applies too), a repeated pin or angle, and a fixed angle with an arm
+  of zero length (its joint on the apex: no direction, no angle). A fixed angle
+  needs no rods: it is one constraint on three joints (the 2007 page's "more
+  motion possible"; its program took the rods for granted, and with them the
+  angle is a rigid joint).
 
 Writing: all four headers, always in the order ``v f e a``; a vertex line with
 two or three numbers as the linkage has (a planar file is written byte for byte as
@@ -73,6 +74,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _checks
+from .._linkage_checks import degenerate_angle
 from ..errors import LinkageFormatError
 from .atomic import atomic_write
 from .bundled import resolve_path
@@ -242,7 +244,7 @@ class _ItemChecks:
     def __init__(self, vertices: np.ndarray, source: str) -> None:
         self.vertices = vertices
         self.source = source
-        #: line of each rod, by its unordered pair of vertices (angles need them)
+        #: line of each rod, by its unordered pair of vertices (to name a repeated rod)
         self.rod_lines: dict[frozenset[int], int] = {}
 
     def error(self, message: str, line: int) -> LinkageFormatError:
@@ -300,12 +302,9 @@ class _ItemChecks:
                 raise self.out_of_range((i, j, k), what, line)
             if len({i, j, k}) != 3:
                 raise self.error(f"{what} repeats a vertex", line)
-            for arm in (j, k):
-                if frozenset((i, arm)) not in self.rod_lines:
-                    raise self.error(
-                        f"{what} at vertex {i} needs a rod {i}-{arm}, which the file does not have",
-                        line,
-                    )
+            why = degenerate_angle(self.vertices, i, j, k)
+            if why is not None:
+                raise self.error(f"{what}: {why}", line)
             key = (i, frozenset((j, k)))
             if key in seen:
                 raise self.error(f"{what} repeats the angle on line {seen[key]}", line)

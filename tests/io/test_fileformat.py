@@ -95,7 +95,7 @@ def test_a_header_is_one_word_alone_on_its_line():
         ("v\n0 0\n1 1\ne\n0 1\n1 0\n", 6, "repeats the rod on line 5"),
         ("v\n0 0\n0 0\ne\n0 1\n", 5, "zero length"),
         ("v\n-1e308 0\n1e308 0\ne\n0 1\n", 5, "overflows"),
-        ("v\n0 0\n1 1\n2 0\ne\n0 1\na\n0 1 2\n", 8, "needs a rod 0-2"),
+        ("v\n0 0\n1 1\n0 0\ne\n0 1\na\n0 1 2\n", 8, "joints 0 and 2 coincide"),
         ("v\n0 0\nf\n0.5\n", 4, "not a vertex index"),
         ("v\n0 0\nf\n0\n0\n", 5, "pinned already"),
         ("v\n0 0\nx\n", 3, "unknown section"),

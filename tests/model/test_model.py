@@ -29,8 +29,8 @@ def test_construction_validates():
         Linkage([[0, 0], [1, 1]], rods=[(0, 1), (1, 0)])
     with pytest.raises(ValueError, match="zero length"):
         Linkage([[0, 0], [0, 0]], rods=[(0, 1)])
-    with pytest.raises(ValueError, match="does not exist"):
-        Linkage([[0, 0], [1, 0], [0, 1]], rods=[(0, 1)], angles=[(0, 1, 2)])
+    with pytest.raises(ValueError, match="joints 0 and 2 coincide"):
+        Linkage([[0, 0], [1, 0], [0, 0]], rods=[(0, 1)], angles=[(0, 1, 2)])
     with pytest.raises(ValueError, match="overflows"):
         Linkage([[-1e308, 0], [1e308, 0]], rods=[(0, 1)])
     with pytest.raises(ValueError, match="pinned twice"):
@@ -47,12 +47,14 @@ def test_remove_vertex_renumbers_everything():
     link.validate()
 
 
-def test_remove_rod_removes_its_angles():
+def test_remove_rod_keeps_its_angles():
+    # a fixed angle needs no rods (issue 15, the 2007 page's "more motion possible")
     link = square()
+    angles = link.angles.tolist()
     link.remove_rod(0)  # 0-1 is an arm of the angle at 1
-    assert link.angles.tolist() == [[3, 2, 0]]
     link.remove_rod(2)  # 3-0 ... now index 2 is (3, 0): arm of the angle at 3
-    assert link.angles.tolist() == []
+    assert link.angles.tolist() == angles
+    link.validate()
 
 
 def test_split_rod_keeps_angles_on_the_same_ray():
@@ -74,7 +76,7 @@ def test_editing_errors_leave_the_model_unchanged():
         lambda: link.add_rod(0, 1),
         lambda: link.add_rod(2, 2),
         lambda: link.add_rod(0, 9),
-        lambda: link.add_angle(0, 1, 2),
+        lambda: link.add_angle(0, 1, 1),
         lambda: link.add_angle(1, 0, 2),
         lambda: link.remove_rod(17),
         lambda: link.add_vertex([np.inf, 0]),
