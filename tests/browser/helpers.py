@@ -1,11 +1,14 @@
 """Helpers for browser tests: talk to the notebook's kernel, find and read the canvas.
 
 Every helper takes the Playwright ``Page`` opened by the ``open_notebook`` fixture. Canvas
-helpers work in **canvas pixels** (the coordinates ipycanvas reports to Python), whatever CSS
-size the canvas is stretched to. They use the main canvas: the ``<canvas>`` of the ipycanvas
-widget carrying the CSS class ``linkage-canvas`` (``canvas.add_class("linkage-canvas")``; a
-container with that class works too), else the first ``<canvas>`` on the page. Pass
-``canvas="<css selector>"`` to use another one.
+helpers work in **canvas pixels** (the coordinates the widget's view transform gives and its
+input arrives in), whatever CSS size the canvas is stretched to. On a hi-DPI canvas
+(``pixel_ratio``) the backing store has ratio times as many pixels; the canvas pixels are
+then the CSS width the widget gives the element (``style.width``), and :func:`pixel` reads
+the backing store at ratio times the position. They use the main canvas: the ``<canvas>``
+of the ipycanvas widget carrying the CSS class ``linkage-canvas``
+(``canvas.add_class("linkage-canvas")``; a container with that class works too), else the
+first ``<canvas>`` on the page. Pass ``canvas="<css selector>"`` to use another one.
 """
 
 import json
@@ -68,7 +71,9 @@ def _geometry(pg, canvas):
         """(sel) => { const c = document.querySelector(sel);
         c.scrollIntoView({block: 'center'});
         const r = c.getBoundingClientRect();
-        return {left: r.left, top: r.top, w: r.width, h: r.height, cw: c.width, ch: c.height}; }""",
+        const cw = parseFloat(c.style.width) || c.width;  // the widget's pixels, not the backing
+        return {left: r.left, top: r.top, w: r.width, h: r.height, cw: cw,
+                ch: cw * c.height / c.width}; }""",
         canvas_selector(pg, canvas),
     )
 
@@ -103,8 +108,10 @@ def poll(fn, timeout=30):
 def pixel(pg, x, y, canvas=None):
     """RGBA (list of 4 ints) of the visible canvas at canvas coordinates (x, y)."""
     return pg.evaluate(
-        """([sel, x, y]) => Array.from(document.querySelector(sel)
-        .getContext('2d').getImageData(x, y, 1, 1).data)""",
+        """([sel, x, y]) => { const c = document.querySelector(sel);
+        const k = c.width / (parseFloat(c.style.width) || c.width);  // the pixel ratio
+        return Array.from(c.getContext('2d').getImageData(Math.round(x * k),
+            Math.round(y * k), 1, 1).data); }""",
         [canvas_selector(pg, canvas), x, y],
     )
 
