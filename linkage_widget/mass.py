@@ -19,7 +19,10 @@ distribution :math:`\alpha \in [0, 1]` and a total mass :math:`m` give
   :math:`\mu v` and the right moment of inertia :math:`\mu L^2/12` about its centre.
 
 Positions are stacked :math:`p = (x_0, y_0, x_1, y_1, \dots)`, so :math:`M` is
-``(2n, 2n)`` and the kinetic energy is :math:`T = \tfrac12 v^T M v`.
+``(2n, 2n)`` and the kinetic energy is :math:`T = \tfrac12 v^T M v`. In space
+(:attr:`~linkage_widget.Linkage.dim` 3, :math:`p = (x_0, y_0, z_0, \dots)`) the same
+particles give the same blocks with :math:`I_3`: :math:`M` is ``(3n, 3n)``; nothing in
+the distribution of mass depends on the dimension.
 
 A vertex that would carry no mass at all (:math:`\alpha = 1` and no rod at
 the vertex) gets a small floor mass :data:`MASS_FLOOR` :math:`\cdot\, m/n`, so
@@ -162,11 +165,13 @@ def mass_matrix(
     *,
     lengths: Any = None,
 ) -> sp.csr_array:
-    r"""The consistent mass matrix :math:`M`, a symmetric positive definite ``(2n, 2n)`` csr array.
+    r"""The consistent mass matrix :math:`M`, a symmetric positive definite ``(dn, dn)`` csr array.
 
-    .. math:: M = \sum_i \frac{(1-\alpha)m}{n} E_{ii} \otimes I_2
+    .. math:: M = \sum_i \frac{(1-\alpha)m}{n} E_{ii} \otimes I_d
               + \sum_{(i,j)} \frac{\mu_{ij}}{6}
-                \begin{pmatrix} 2 & 1 \\ 1 & 2 \end{pmatrix}_{\{i,j\}} \otimes I_2
+                \begin{pmatrix} 2 & 1 \\ 1 & 2 \end{pmatrix}_{\{i,j\}} \otimes I_d
+
+    with ``d = linkage.dim`` (2 in the plane, 3 in space).
 
     Parameters
     ----------
@@ -182,9 +187,9 @@ def mass_matrix(
 
     Returns
     -------
-    scipy.sparse.csr_array, shape (2n, 2n)
-        Non-zeros: the ``2n`` diagonal entries and, when :math:`\alpha > 0`, the
-        four off-diagonal entries of each rod (x with x, y with y; never x with y).
+    scipy.sparse.csr_array, shape (dn, dn)
+        Non-zeros: the ``dn`` diagonal entries and, when :math:`\alpha > 0`, the
+        ``2d`` off-diagonal entries of each rod (x with x, y with y; never x with y).
 
     Examples
     --------
@@ -193,21 +198,25 @@ def mass_matrix(
     [[2.0, 1.0], [1.0, 2.0]]
     >>> float(mass_matrix(rod, 0.0, 6.0).sum()) / 2        # total mass
     6.0
+    >>> rod3 = Linkage([[0, 0, 0], [2, 0, 0]], rods=[(0, 1)])
+    >>> mass_matrix(rod3, 1.0, 6.0).toarray()[2::3, 2::3].tolist()   # z-block, the same
+    [[2.0, 1.0], [1.0, 2.0]]
     """
     vertex, middle = mass_particles(linkage, mass_distribution, total_mass, lengths=lengths)
-    n = linkage.n_vertices
+    n, d = linkage.n_vertices, linkage.dim
     rods = np.asarray(linkage.rods, dtype=np.int64).reshape(-1, 2)
     # Middle particle: (2 mu / 3) * b b^T with b = (e_i + e_j) / 2 puts mu/6 on ii, jj, ij, ji.
     quarter = middle / 4.0
     diag = vertex.copy()
     np.add.at(diag, rods[:, 0], quarter)
     np.add.at(diag, rods[:, 1], quarter)
-    i2 = np.concatenate([2 * rods[:, 0], 2 * rods[:, 0] + 1, 2 * rods[:, 1], 2 * rods[:, 1] + 1])
-    j2 = np.concatenate([2 * rods[:, 1], 2 * rods[:, 1] + 1, 2 * rods[:, 0], 2 * rods[:, 0] + 1])
-    off = np.tile(quarter, 4)
-    rows = np.concatenate([np.arange(2 * n), i2])
-    cols = np.concatenate([np.arange(2 * n), j2])
-    vals = np.concatenate([np.repeat(diag, 2), off])
+    ends = [[d * rods[:, e] + c for c in range(d)] for e in (0, 1)]  # x, y (, z) columns
+    i2 = np.concatenate(ends[0] + ends[1])
+    j2 = np.concatenate(ends[1] + ends[0])
+    off = np.tile(quarter, 2 * d)
+    rows = np.concatenate([np.arange(d * n), i2])
+    cols = np.concatenate([np.arange(d * n), j2])
+    vals = np.concatenate([np.repeat(diag, d), off])
     keep = vals != 0.0
-    coo = sp.coo_array((vals[keep], (rows[keep], cols[keep])), shape=(2 * n, 2 * n))
+    coo = sp.coo_array((vals[keep], (rows[keep], cols[keep])), shape=(d * n, d * n))
     return coo.tocsr()  # no duplicates to sum; sorts the indices
