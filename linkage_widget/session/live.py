@@ -36,11 +36,12 @@ the drawing need current on every frame, at any size:
   Sylvester's inertia alone (:class:`~.live_inertia.OrderedInertia`: one sparse
   factorisation, in the fill-reducing ordering of the structural pattern computed
   once per reference), or, up to :data:`DENSE_COUNT_MAX` rows or columns, by one
-  dense SVD at the same threshold (a hundredth of the sparse route's time on a
-  Peaucellier). The same count as the reference's means no singular
-  placement was crossed (between singular placements the rank does not change):
-  the reference's report, bases and gap stay. Only a different count (or no
-  inertia) makes a new reference, with the full sparse report (Lanczos check,
+  dense SVD at the report's own threshold (a hundredth of the sparse route's time on
+  a Peaucellier, a quarter of a new report's on penrose2t, whose special placement
+  has no inertia probe and made a new report on every frame). The same count as the
+  reference's means no singular placement was crossed (between singular placements
+  the rank does not change): the reference's report, bases and gap stay. Only a
+  different count (or no inertia) makes a new reference, with the full sparse report (Lanczos check,
   gap, bases). The readout says which: "reused", "inertia" or "recounted".
   The tolerance is ``analyze``'s (:data:`LIVE_RTOL`, scale-aware). The inertia
   of the squared matrix resolves relative thresholds only down to
@@ -80,9 +81,11 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from threadpoolctl import ThreadpoolController
 
 from ..constraints import ConstraintSet
 from ..model import Linkage
@@ -119,8 +122,10 @@ LIVE_FRAME_BUDGET_S = 0.030
 EXCITED_MAX_DOF = 50
 #: The stress colours are recomputed once the Jacobian drifted by this fraction of sigma_max.
 STRESS_DRIFT = 0.01
-#: Up to this many rows or columns (the smaller) a follow-up count is a dense SVD.
-DENSE_COUNT_MAX = 64
+#: Up to this many rows or columns (either) a follow-up count is a dense SVD at the
+#: report's own threshold: 1.3 ms (one BLAS thread) for penrose2t's 169 x 162, against
+#: 4.6 ms for a new sparse report, which a special placement needed on every frame.
+DENSE_COUNT_MAX = 200
 #: Reuse the reference bases while the Jacobian moved by at most this fraction of the
 #: smallest nonzero singular value (Wedin: the spaces turned by at most about as much).
 ARROW_DRIFT = 0.01
@@ -150,7 +155,8 @@ class LiveState:
         CPU seconds of the process meanwhile (robust on a loaded machine).
     kind : str
         ``"reused"`` (Weyl bound, no factorisation), ``"inertia"`` (one factorisation
-        in the kept ordering found the reference's count) or ``"recounted"`` (a new
+        in the kept ordering, or a dense SVD of a small matrix, found the reference's
+        count) or ``"recounted"`` (a new
         reference: the full sparse report).
     method : str
         The sparse report's method, or "reused (Weyl bound ...)".
@@ -270,7 +276,10 @@ class LiveAnalyst:
             drift = float(np.linalg.norm(values - self._cs.jacobian_values(moved)))
         reused = ref is not None and drift <= ref.budget
         kind = "reused" if reused else "inertia"
-        if not reused and not self._same_count(linkage, ref):
+        # shown stress colours come from the reference's report: a new one once it drifted
+        stale = ref is not None and motion is not None and motion.stresses
+        stale = stale and drift > STRESS_DRIFT * max(ref.report.sigma_max, 0.0)  # type: ignore[union-attr]
+        if not reused and (stale or not self._same_count(linkage, ref)):
             ref = self._recount(linkage, values, generic_rank)
             drift, rot, kind = 0.0, np.eye(2), "recounted"
         assert ref is not None
@@ -287,15 +296,20 @@ class LiveAnalyst:
         return state
 
     def _same_count(self, linkage: Linkage, ref: _Reference | None) -> bool:
-        """Whether the inertia alone, in the kept ordering, finds the reference's count."""
-        if ref is None or self._cs is None or ref.probe is None:
+        """Whether one follow-up count (inertia or a dense SVD) finds the reference's count."""
+        if ref is None or self._cs is None:
+            return False
+        dense = max(ref.report.n_constraints, 2 * linkage.n_vertices) <= DENSE_COUNT_MAX
+        if ref.probe is None and not dense:
             return False  # no probe (a special placement): nothing to compute here
         a = self._cs.jacobian(linkage.vertices)
-        if min(a.shape) <= DENSE_COUNT_MAX:
-            counted = _dense_count(a, ref.probe, ref.inertia.stress_side)
+        if dense:  # at the report's own threshold: a dense SVD resolves it, probe or not
+            with _one_blas_thread():  # threads cost ten times the CPU here (measured)
+                counted = _dense_count(a, ref.report.tolerance, ref.inertia.stress_side)
         else:
             smax = sigma_max_estimate(a)
-            counted = ref.inertia.count(a, ref.probe * smax) if smax > 0 else None
+            probe = ref.probe or 0.0
+            counted = ref.inertia.count(a, probe * smax) if smax > 0 else None
         r = ref.report
         same = counted == (r.self_stresses if ref.inertia.stress_side else r.dof)
         self.inertia_counts += 1
@@ -376,6 +390,16 @@ class Motion:
     step: np.ndarray | None = None
     arrows: bool = True
     stresses: bool = True
+
+
+_BLAS: list[ThreadpoolController] = []  # built once, when first needed (~8 ms)
+
+
+def _one_blas_thread() -> Any:
+    """Context manager limiting BLAS to one thread."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
 
 
 def _dense_count(a: sp.csr_array, rtol: float, stress_side: bool) -> int | None:
