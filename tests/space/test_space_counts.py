@@ -1,0 +1,174 @@
+"""``analyze`` in 3-D against hand counts (issue 16): trivial motions, flexes, stresses.
+
+A rod has 5 trivial motions and no internal one (the spin about its own axis moves
+nothing); a tetrahedron 6 + 0; the cube 6 internal DOF (3*8 - 12 - 6); the regular
+octahedron none (Cauchy); the double banana counts rigid (3*8 - 18 - 6 = 0) and flexes.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from linkage_widget import Linkage, analyze
+from linkage_widget.constraints import ConstraintSet
+from linkage_widget.generic_rank import PRIME, error_bound, random_generic_rank
+from linkage_widget.mass import mass_matrix
+from linkage_widget.rigid_motions import trivial_motions
+from linkage_widget.rigidity import generic_analysis
+
+TETRA = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
+K4 = list(itertools.combinations(range(4), 2))
+
+
+def cube() -> Linkage:
+    pts = np.array(list(itertools.product([0.0, 1.0], repeat=3)))
+    rods = [
+        (i, j) for i, j in itertools.combinations(range(8), 2) if np.abs(pts[i] - pts[j]).sum() == 1
+    ]
+    return Linkage(pts, rods=rods)
+
+
+def octahedron() -> Linkage:
+    pts = np.vstack([np.eye(3), -np.eye(3)])
+    rods = [(i, j) for i, j in itertools.combinations(range(6), 2) if j != i + 3]
+    return Linkage(pts, rods=rods)
+
+
+def double_banana() -> Linkage:
+    """Two triangular bipyramids sharing their poles 0 and 1 (8 joints, 18 rods)."""
+    poles = [[0.0, 0.0, -2.0], [0.0, 0.0, 2.0]]
+    ring = []
+    for centre, phase in ((1.5, 0.1), (-1.5, 0.7)):
+        for k in range(3):
+            t = phase + 2 * np.pi * k / 3
+            ring.append([centre + 0.6 * np.cos(t), 0.6 * np.sin(t), 0.3 * k - 0.2])
+    rods = []
+    for first in (2, 5):
+        tri = [first, first + 1, first + 2]
+        rods += [(a, b) for a, b in itertools.combinations(tri, 2)]
+        rods += [(p, v) for p in (0, 1) for v in tri]
+    return Linkage(poles + ring, rods=rods)
+
+
+def counts(link: Linkage) -> tuple[int, int, int]:
+    r = analyze(link)
+    return r.trivial_dof, r.internal_dof, r.self_stresses
+
+
+def test_hand_counts():
+    assert counts(Linkage([[0, 0, 0], [1, 2, 3]], rods=[(0, 1)])) == (5, 0, 0)
+    assert counts(Linkage(TETRA, rods=K4)) == (6, 0, 0)
+    assert counts(cube()) == (6, 6, 0)
+    assert counts(octahedron()) == (6, 0, 0)
+    assert counts(Linkage([[1, 2, 3]])) == (3, 0, 0)
+
+
+def test_report_of_the_regular_octahedron():
+    r = analyze(octahedron())
+    assert (r.dim, r.dof, r.rank, r.maxwell_count) == (3, 6, 12, 0)
+    assert r.status == "infinitesimally rigid" and r.generically_rigid
+    assert r.velocity_basis.shape == (6, 6, 3)
+    assert "Maxwell count 3n-c-t: 0" in str(r)
+    assert (
+        r.generic_method
+        == f"random placement: rank mod P, 2 trials, P(wrong) <= {error_bound(12):.1e}"
+    )
+
+
+def test_trivial_motions_are_a_computed_rank():
+    """6 in general position, 5 on a line, 3 for a point; pins keep what fixes them."""
+    line = [[0, 0, 0], [1, 0, 0], [3, 0, 0]]
+    assert trivial_motions(np.array(TETRA, float)).shape == (12, 6)
+    assert trivial_motions(np.array(line, float)).shape == (9, 5)
+    assert trivial_motions(np.array([[1.0, 2, 3]])).shape == (3, 3)
+    assert trivial_motions(np.array(TETRA, float), pinned=[0]).shape == (12, 3)
+    assert trivial_motions(np.array(TETRA, float), pinned=[0, 1]).shape == (12, 1)
+    assert trivial_motions(np.array(TETRA, float), pinned=[0, 1, 2]).shape == (12, 0)
+    assert trivial_motions(np.array(line, float), pinned=[0, 1]).shape == (9, 0)
+    # each is a motion: every rod of K4 keeps its length to first order
+    tet = Linkage(TETRA, rods=K4)
+    a = ConstraintSet.from_linkage(tet).jacobian(tet.vertices).toarray()
+    assert np.abs(a @ trivial_motions(tet.vertices)).max() < 1e-14
+
+
+def test_double_banana_counts_rigid_and_flexes():
+    link = double_banana()
+    r = analyze(link, with_mobility=True)
+    assert (link.n_vertices, link.n_rods) == (8, 18)
+    assert r.maxwell_count == 3 * 8 - 18 - 6 == 0  # the count says rigid ...
+    assert (r.internal_dof, r.self_stresses) == (1, 1)  # ... one flex, one stress
+    assert not r.generically_rigid and r.generic_internal_dof == 1  # for every placement
+    assert r.status == "flexible"
+    assert r.mobility.dimension == 1  # a real motion: one banana turns about the poles' axis
+    # the rod found redundant is one a generic placement cannot use
+    assert generic_analysis(link)[1].sum() == 1
+
+
+def test_second_order_in_space():
+    """Three collinear joints, the ends pinned: 2 flexes of the middle, rigid at 2nd order."""
+    line = Linkage([[0, 0, 0], [1, 0, 0], [2, 0, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 2])
+    r = analyze(line)
+    # 9 coordinates, 2 rods + 6 pin rows of rank 7: the middle joint may leave the line
+    # in y and z at first order, and the spin about the line moves nothing (0 trivial)
+    assert (r.trivial_dof, r.internal_dof, r.self_stresses) == (0, 2, 1)
+    assert r.status == "rigid but infinitesimally flexible"
+    bent = Linkage([[0, 0, 0], [1, 0.5, 0], [2, 0, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 2])
+    r = analyze(bent)
+    # the spin of the middle joint about the axis 0-2 is a rigid motion the pins leave
+    assert (r.trivial_dof, r.internal_dof, r.self_stresses) == (1, 0, 0)
+    assert r.status == "infinitesimally rigid"
+
+
+def test_fixed_angle_in_space():
+    """An angle between two rods closes the triangle generically, as a rod would."""
+    hinge = Linkage([[0, 0, 0], [1, 0, 0], [0, 1, 1]], rods=[(0, 1), (0, 2)])
+    assert counts(hinge) == (6, 1, 0)
+    hinge.add_angle(0, 1, 2)
+    assert counts(hinge) == (6, 0, 0)
+    assert np.degrees(hinge.angle_values()).tolist() == pytest.approx([90.0])
+    cs = ConstraintSet.from_linkage(hinge)
+    assert cs.shape == (3, 9)
+    # a 3-D angle is unsigned: the mirrored placement has the same angle, residual 0
+    mirrored = hinge.vertices * [1, -1, 1]
+    assert np.abs(cs.residuals(mirrored)).max() < 1e-15
+
+
+def test_jacobian_is_the_derivative_of_the_residuals_in_space():
+    rng = np.random.default_rng(3)
+    link = Linkage(
+        rng.standard_normal((5, 3)),
+        rods=[(0, 1), (0, 2), (1, 2), (2, 3), (3, 4)],
+        angles=[(0, 1, 2), (2, 0, 3)],
+        pinned=[4],
+    )
+    cs = ConstraintSet.from_linkage(link)
+    assert cs.shape == (len(link.rods) + 2 + 3, 15)
+    assert cs.row_kinds().tolist() == ["rod"] * 5 + ["angle"] * 2 + ["pin"] * 3
+    q = link.vertices.reshape(-1) + 0.01 * rng.standard_normal(15)
+    h = 1e-6
+    numeric = np.column_stack(
+        [(cs.residuals(q + h * e) - cs.residuals(q - h * e)) / (2 * h) for e in np.eye(15)]
+    )
+    assert np.abs(cs.jacobian(q).toarray() - numeric).max() < 1e-8
+    assert np.abs(cs.residuals(link.vertices)).max() < 1e-15
+
+
+def test_generic_rank_is_exact_modulo_the_prime():
+    """K5 in space: 10 rods, rank 3*5 - 6 = 9, one stress; repeats are dependent."""
+    k5 = list(itertools.combinations(range(5), 2))
+    rank, accepted = random_generic_rank(5, k5, dim=3)
+    assert (rank, int(accepted.sum())) == (9, 9)
+    assert accepted.tolist() == [True] * 9 + [False]  # the last rod closes the stress
+    rank2, _ = random_generic_rank(5, k5, dim=2)  # in the plane: 2*5 - 3 = 7
+    assert rank2 == 7
+    assert PRIME == 33_554_393 and error_bound(9) < 1e-12
+
+
+def test_mass_matrix_in_space():
+    link = Linkage([[0, 0, 0], [2, 0, 0], [0, 3, 0]], rods=[(0, 1), (0, 2)])
+    m = mass_matrix(link, 0.5, 3.0).toarray()
+    assert m.shape == (9, 9)
+    assert np.allclose(m, m.T) and np.linalg.eigvalsh(m).min() > 0
+    ones = np.tile(np.eye(3), (3, 1))  # a translation
+    assert np.allclose(ones.T @ m @ ones, 3.0 * np.eye(3))  # total mass in every direction
