@@ -4,7 +4,10 @@ The functions here read the situation (the tool, what is under the pointer, the
 selection, the pointer's pixels) and return what to do; they change nothing and never call back into
 the session. :class:`~linkage_widget.session.LinkageSession` carries actions out
 (``_do_<kind>`` methods), so that the meaning of every input is in one place
-and testable without a session.
+and testable without a session. The words they share (:class:`Action`,
+:class:`Selection`, the tools) live in :mod:`.vocabulary`, the key map in :mod:`.keymap`
+and the pinch in :mod:`.touch`; this module re-exports the first two, so
+``from linkage_widget.session.tools import key_action`` keeps working.
 
 Interaction map (the 2007 program's controls, DESIGN.md §4)
 
