@@ -105,7 +105,7 @@ class FramesMixin:
         if self._motors_on() and self._status == "blocked":
             reason = getattr(self.driver.simulator, "blocked_reason", None) or "a dead point"
             self.motors_running = False
-            self._message = f"motor blocked: {reason} (n reverses, m restarts)"
+            self._message = f"motor blocked: {reason} (n reverses, o restarts)"
         if (
             self.running
             and self.mode == "kinematic"
