@@ -160,7 +160,10 @@ _MARKS = {
 
 
 def legend_html(entries: Sequence[LegendEntry], *, font_px: float = 15.0) -> str:
-    """The legend as HTML: one row per entry, its mark drawn in its colour; ``""`` if none."""
+    """The legend as HTML: one item per entry, its mark drawn in its colour; ``""`` if none.
+
+    The items flow in a row and wrap (a line or two under the canvas, not a column).
+    """
     if not entries:
         return ""
     rows = []
@@ -172,6 +175,7 @@ def legend_html(entries: Sequence[LegendEntry], *, font_px: float = 15.0) -> str
             f"<span>{html.escape(e.label)}</span></li>"
         )
     return (
-        f"<ul class='linkage-legend' aria-label='legend' style='list-style:none;margin:0;"
-        f"padding:4px 0;font-size:{font_px:g}px;line-height:1.3'>" + "".join(rows) + "</ul>"
+        "<ul class='linkage-legend' aria-label='legend' style='list-style:none;margin:0;"
+        "padding:4px 0;display:flex;flex-wrap:wrap;gap:2px 18px;"
+        f"font-size:{font_px:g}px;line-height:1.3'>" + "".join(rows) + "</ul>"
     )

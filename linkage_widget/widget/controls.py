@@ -186,17 +186,17 @@ class Controls:
     def rows(self, canvas: W.DOMWidget, which: str = "full") -> list[W.Widget]:
         """The widget's children, top to bottom, for the control set ``which``.
 
-        ``"full"``: toolbar, tool line, ``canvas``, readout, then the sliders, mode,
+        ``"full"``: toolbar, tool line, ``canvas``, readout, legend, then the sliders, mode,
         check boxes, file row and help (these collapse in presentation mode);
         ``"compact"``: toolbar (tools, undo, redo, play, fit, presentation), tool line,
-        ``canvas``, readout; ``"none"``: ``canvas`` alone (see :mod:`.layout`).
+        ``canvas``, readout, legend; ``"none"``: ``canvas`` alone (see :mod:`.layout`).
         """
         if which == "none":
             return [self.style, canvas]
         if which == "compact":
             names, toggles = COMPACT_BAR
             bar = [self.buttons[n] for n in names] + [self.toggles[n] for n in toggles]
-            return [self.style, self._bar(bar), self.tool_line, canvas, self.legend, self.readout]
+            return [self.style, self._bar(bar), self.tool_line, canvas, self.readout, self.legend]
         b, s = self.buttons, self.sliders
         actions = [b[name] for name, *_ in BUTTONS if name not in FILE_BUTTONS]
         actions += list(self.toggles.values())
@@ -212,8 +212,8 @@ class Controls:
         rest[-2].add_class("linkage-files")
         for row in rest:
             row.add_class(COLLAPSIBLE_CLASS)
-        top = [self.style, self._bar(actions), self.tool_line, canvas, self.legend]
-        return [*top, self.readout, *rest]
+        top = [self.style, self._bar(actions), self.tool_line, canvas, self.readout]
+        return [*top, self.legend, *rest]
 
     def _bar(self, buttons: list[W.Widget]) -> W.HBox:
         """The toolbar: the tool chooser and ``buttons``, one line (CSS in :mod:`.layout`)."""

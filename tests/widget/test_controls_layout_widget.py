@@ -39,7 +39,8 @@ def test_full_rows_put_the_readout_right_under_the_canvas(peau):
     assert "linkage-toolbar" in _classes(rows[1])
     assert rows[2] is peau.controls.tool_line
     assert rows[3] is peau.canvas and rows[4] is peau.controls.readout
-    assert all("linkage-collapsible" in _classes(r) for r in rows[5:])
+    assert rows[5] is peau.controls.legend  # the key of the canvas's colours (issue 15)
+    assert all("linkage-collapsible" in _classes(r) for r in rows[6:])
     bar = rows[1].children
     assert bar[0] is peau.controls.tools and peau.controls.toggles["presentation"] in bar
     files = {peau.controls.buttons[n] for n in ("svg", "png", "csv", "save", "load")}
@@ -49,7 +50,7 @@ def test_full_rows_put_the_readout_right_under_the_canvas(peau):
 def test_compact_and_none():
     w = LinkageWidget.load("four_bar.txt", controls="compact", width=320, height=240)
     rows = list(w.children)
-    assert rows[2:] == [w.controls.tool_line, w.canvas, w.controls.readout]
+    assert rows[2:] == [w.controls.tool_line, w.canvas, w.controls.readout, w.controls.legend]
     labels = [getattr(b, "description", "") for b in rows[1].children[1:]]
     assert labels == ["↶", "↷", "▶ play", "fit", "⤢"]
     assert w.control_set == "compact"

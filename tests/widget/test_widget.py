@@ -40,6 +40,13 @@ class RecordingComm:
 
 # ------------------------------------------------------------------ event helpers
 def canvas_msg(w, event, **kw):
+    """An ipycanvas message as the browser sends it: positions in the canvas's backing-store
+    pixels, CSS pixels times the pixel ratio (ipycanvas scales by width / CSS width)."""
+    r = w.canvas.width / w.view.width
+    if "x" in kw:
+        kw["x"], kw["y"] = kw["x"] * r, kw["y"] * r
+    if "touches" in kw:
+        kw["touches"] = [{**t, "x": t["x"] * r, "y": t["y"] * r} for t in kw["touches"]]
     w.feed_canvas_event({"event": event, **kw})
 
 
@@ -125,7 +132,9 @@ def test_container_parts():
     w = LinkageWidget(width=500, height=300)
     assert w.canvas in w.children
     assert "linkage-canvas" in w.canvas._dom_classes
-    assert (w.canvas.width, w.canvas.height) == (500, 300)
+    # a backing store at the default pixel ratio 2 (issue 15), shown at 500 CSS pixels
+    assert (w.canvas.width, w.canvas.height) == (1000, 600) and w.pixel_ratio == 2.0
+    assert w.canvas.layout.width == "500px"
     assert w.linkage == Linkage()
     ev = w.dom_events
     assert ev.source is w.canvas and ev.prevent_default_action

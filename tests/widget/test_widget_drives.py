@@ -14,12 +14,13 @@ def widget(**kwargs):
 def click(w, world):
     """A left click as the browser sends it: ipycanvas down/up and ipyevents down/up."""
     x, y = (float(c) for c in w.view.to_pixel(np.asarray(world, dtype=float)))
-    w.feed_canvas_event({"event": "mouse_move", "x": x, "y": y})
+    r = w.canvas.width / w.view.width  # ipycanvas reports backing-store pixels
+    w.feed_canvas_event({"event": "mouse_move", "x": x * r, "y": y * r})
     dom = {"relativeX": round(x), "relativeY": round(y), "boundingRectWidth": 640,
            "boundingRectHeight": 480}  # fmt: skip
     w.feed_dom_event({"type": "mousedown", "button": 0, **dom})
-    w.feed_canvas_event({"event": "mouse_down", "x": x, "y": y})
-    w.feed_canvas_event({"event": "mouse_up", "x": x, "y": y})
+    w.feed_canvas_event({"event": "mouse_down", "x": x * r, "y": y * r})
+    w.feed_canvas_event({"event": "mouse_up", "x": x * r, "y": y * r})
     w.feed_dom_event({"type": "mouseup", "button": 0, **dom})
 
 
