@@ -12,6 +12,7 @@ import pytest
 
 from linkage_widget import analyze
 from linkage_widget.examples import space
+from linkage_widget.local_dimension import mobility
 
 # name: (internal DOF, self-stresses, generically rigid graph, status)
 EXPECTED = {
@@ -45,3 +46,20 @@ def test_counting_is_what_fails():
     for name in ("bricard_line", "bricard_plane", "bricard_type3", "bennett", "double_banana"):
         report = analyze(space.SPACE_EXAMPLES[name][0]())
         assert report.maxwell_count <= 0 < report.internal_dof, name
+
+
+@pytest.mark.parametrize(
+    ("name", "dimension", "status"),
+    [
+        ("bennett", 1, "moves (dimension 1)"),
+        ("bricard_type3", 1, "moves (dimension 1)"),
+        ("double_banana", 1, "moves (dimension 1)"),
+        ("jessen", 0, "rigid although infinitesimally flexible"),
+        ("octahedron", 0, "rigid"),
+    ],
+)
+def test_mobility_is_the_local_dimension(name, dimension, status):
+    """mobility() in 3-D: sampled for the movers (its Gröbner route is planar-only; the
+    exact Bennett curve is test_bennett_mobility's sympy basis), second order for Jessen."""
+    report = mobility(space.SPACE_EXAMPLES[name][0]())
+    assert report.dimension == dimension and report.status == status
