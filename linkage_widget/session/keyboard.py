@@ -9,8 +9,8 @@ their own, so that everything the toolbar can do the keyboard can do too:
   only outside presentation mode stops the motion and deselects;
 - ``[`` / ``]`` choose the previous / next toolbar tool, ``k`` switches kinematic and
   dynamic mode;
-- ``a``, ``j``, ``g`` and ``F`` show or hide the angles, the joints, the configuration
-  space and the forces.
+- ``a``, ``j``, ``#``, ``g`` and ``F`` show or hide the angles, the joints, the joints'
+  labels, the configuration space and the forces.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ SHOWN_NAMES = {
     "show_vertices": "joints",
     "show_configuration": "configuration space",
     "show_forces": "forces",
+    "show_labels": "joint labels",
 }
 
 

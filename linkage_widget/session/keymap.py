@@ -53,6 +53,7 @@ TOGGLE_KEYS = {
     "g": "show_configuration",
     "a": "show_angles",
     "j": "show_vertices",
+    "#": "show_labels",
 }
 #: Keys told apart from their plain key by shift (a DOM key name -> action kind):
 #: ``L`` merges the file named in the file box into the linkage, as ``l`` loads it.

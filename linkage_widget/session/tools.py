@@ -27,7 +27,7 @@ f / t / d / z / c              pin, track, delete, split rod, clear
 o / n                          motors start/stop / reverse the motors
 [ / ]                          previous / next toolbar tool
 k / g                          kinematic <-> dynamic / configuration space on/off
-a / j / F                      angles / joints / forces shown on/off
+a / j / # / F                  angles / joints / joint labels / forces shown on/off
 m                              presentation mode (full window, large type); m or Esc leaves
 spring tool                    click two vertices: a spring between them
 motor tool                     click a rod: a motor on it (pivot: the pinned end,

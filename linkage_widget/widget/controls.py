@@ -77,6 +77,7 @@ CHECKS = (
     ("show_stresses", "stresses"),
     ("show_pebbles", "pebble game"),
     ("show_forces", "forces"),
+    ("show_labels", "labels"),
 )
 MODE_TIPS = ["follow the pointer/attractor", "physics: masses, gravity, inertia"]
 
@@ -210,6 +211,7 @@ class Controls:
             self.help,
         ]
         rest[-2].add_class("linkage-files")
+        rest[-3].add_class("linkage-checks")  # both wrap on a narrow page
         for row in rest:
             row.add_class(COLLAPSIBLE_CLASS)
         top = [self.style, self._bar(actions), self.tool_line, canvas, self.readout]
@@ -458,7 +460,8 @@ rod: fix the angle with the selected rod</td></tr>
 <tr><td>Alt+1 … Alt+9</td><td>load a bundled example (four-bar, Watt, Chebyshev, Hoeken,
 Roberts, Peaucellier, Hart, Jansen, Penrose)</td></tr>
 <tr><td>v i</td><td>view options, info</td></tr>
-<tr><td>a j g F</td><td>show/hide fixed angles, joints, configuration space, forces</td></tr>
+<tr><td>a j # g F</td><td>show/hide fixed angles, joints, joint labels, configuration space,
+forces</td></tr>
 <tr><td>p P r T</td><td>PNG picture, SVG picture, record GIF, tracks CSV</td></tr>
 <tr><td>m</td><td>presentation mode: the whole window, large type (m or Esc leaves)</td></tr>
 <tr><td>space, Esc</td><td>start/stop the motion; deselect</td></tr>

@@ -49,7 +49,7 @@ STYLE = """<style>
   text-overflow: ellipsis; max-width: 100%; }
 .linkage-tool-line .widget-html-content { white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; line-height: 20px; }
-.linkage-files { flex-wrap: wrap; }
+.linkage-files, .linkage-checks { flex-wrap: wrap; }
 .linkage-widget.linkage-presenting {
   position: fixed !important; top: 0; left: 0; right: 0; bottom: 0;
   width: 100vw !important; height: 100vh !important; margin: 0 !important;

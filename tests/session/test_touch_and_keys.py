@@ -219,7 +219,8 @@ def test_tool_and_mode_and_shown_parts_by_key(peau):
     assert peau.mode == "dynamic"
     peau.key("k")
     assert peau.mode == "kinematic"
-    for k, name in [("a", "show_angles"), ("j", "show_vertices"), ("g", "show_configuration")]:
+    shown = [("a", "show_angles"), ("j", "show_vertices"), ("#", "show_labels")]
+    for k, name in [*shown, ("g", "show_configuration")]:
         was = getattr(peau, name)
         peau.key(k)
         assert getattr(peau, name) is (not was)
