@@ -253,8 +253,12 @@ def bricard_type3_flat(
     >>> bool(np.ptp(d) < 1e-12)     # all touch one circle about the same centre
     True
     """
-    r1 = _checks.positive(np.asarray(radii, dtype=float).reshape(-1)[0], "radii[0]")
-    r2 = _checks.positive(np.asarray(radii, dtype=float).reshape(-1)[-1], "radii[1]")
+    r = np.asarray(radii, dtype=float).reshape(-1)
+    if r.shape != (2,):
+        raise ValueError(f"radii must be two numbers (r1, r2), got {radii!r}")
+    r1, r2 = _checks.positive(r[0], "radii[0]"), _checks.positive(r[1], "radii[1]")
+    if abs(r1 - r2) <= 1e-9 * r1:
+        raise ValueError(f"degenerate type-3 octahedron: radii must differ, got {radii!r}")
     ang = np.radians(np.asarray(tangent_angles, dtype=float).reshape(-1))
     if ang.shape != (4,) or not np.all(np.isfinite(ang)):
         raise ValueError(
