@@ -39,6 +39,7 @@ from linkage_widget import LinkageWidget
 
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference-linkages"
 MOVE_S = 1.0 / 60.0  # pointer moves per second of the simulated drag
+SHOWN: list[float] = []  # perf_counter of every frame drawn
 
 
 def _load(name: str) -> LinkageWidget:
@@ -64,16 +65,13 @@ class Drag:
 
 async def phase(w: LinkageWidget, drag: Drag, seconds: float, until=None) -> dict:
     """Drag for ``seconds`` (and until ``until()`` is true); the loop's frame figures."""
-    start = len(w.frame_times)
     t0 = time.perf_counter()
     seen = []
     while time.perf_counter() - t0 < seconds or (until is not None and not until()):
         drag.move()
         seen.append(w.recording_progress)
         await asyncio.sleep(MOVE_S)
-    times = np.array(w.frame_times[start:]) if len(w.frame_times) > start else np.zeros(0)
-    if start >= 600 - 1:  # frame_times keeps the last 600: count from the phase's own span
-        times = np.array([t for t in w.frame_times if t >= t0])
+    times = np.array([t for t in SHOWN if t >= t0])
     gaps = np.diff(times) * 1e3
     span = time.perf_counter() - t0
     return {
@@ -82,8 +80,19 @@ async def phase(w: LinkageWidget, drag: Drag, seconds: float, until=None) -> dic
         "fps": len(times) / span,
         "gap_ms_median": float(np.median(gaps)) if len(gaps) else float("nan"),
         "gap_ms_p90": float(np.percentile(gaps, 90)) if len(gaps) else float("nan"),
-        "progress_seen": sorted(set(np.round(seen, 2))),
+        "progress_seen": sorted({round(float(p), 2) for p in seen}),
     }
+
+
+def count_shown(w: LinkageWidget) -> None:
+    """Note the time of every frame put on the canvas (``SHOWN``; frame_times keeps 600)."""
+    show = w._show
+
+    def timed(scene):
+        show(scene)
+        SHOWN.append(time.perf_counter())
+
+    w._show = timed
 
 
 def _row(label: str, r: dict) -> str:
@@ -97,6 +106,7 @@ async def run(name: str, seconds: float, folder: Path, separate: bool) -> None:
     """The three phases and the PNG export; print the table."""
     w = _load(name)
     w.file_name = str(folder / Path(name).name)
+    count_shown(w)
     await asyncio.sleep(1.0)  # the first analysis (a thread for big linkages)
     drag = Drag(w)
     await phase(w, drag, 1.0)  # warm-up: caches, first factorisations

@@ -47,6 +47,7 @@ from __future__ import annotations
 import contextlib
 import io
 import multiprocessing
+import os
 import threading
 import time
 import zipfile
@@ -74,6 +75,8 @@ EXPORT_FORMATS = {"gif": (".gif", "image/gif"), "png": (".zip", "application/zip
 Progress = Callable[[int, int], None]
 #: After a cancel, the export process gets this long to remove its temporary file.
 CHILD_GRACE_S = 10.0
+#: The export process's niceness (Unix): lower priority than the kernel it works for.
+CHILD_NICE = 10
 
 
 class ExportCancelled(Exception):
@@ -195,6 +198,10 @@ def _relay(conn: Any, progress: Progress) -> None:
 
 def _child(kind: str, frames: list[Scene], path: str, fps: float, conn: Any) -> None:
     """The export process: write, report each frame, stop when told."""
+    if hasattr(os, "nice"):
+        # background work: where cores are short the kernel's frame loop goes first
+        with contextlib.suppress(OSError):
+            os.nice(CHILD_NICE)
 
     def progress(done: int, total: int) -> None:
         if conn.poll() and conn.recv() == "cancel":
