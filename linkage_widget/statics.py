@@ -140,7 +140,7 @@ class StaticsReport:
     ----------
     rod_forces : ndarray, shape (m,)
         Tension in each rod, in rod order (negative: compression).
-    reactions : ndarray, shape (q, 2)
+    reactions : ndarray, shape (q, dim)
         Force each support exerts on its pinned joint, in ``linkage.pinned`` order.
     angle_torques : ndarray, shape (k,)
         Torque of each fixed angle :math:`(i, j, k)` on its second arm :math:`i\to k`
@@ -155,9 +155,9 @@ class StaticsReport:
     residual : float
         Equilibrium residual :math:`\|A^T\lambda - f\|` (force units); equals
         ``|unresolved|`` up to round-off.
-    unresolved : ndarray, shape (n, 2)
+    unresolved : ndarray, shape (n, dim)
         The part of the load no constraint force can balance (zero when balanced).
-    flex : ndarray, shape (n, 2), or None
+    flex : ndarray, shape (n, dim), or None
         The unit motion the load excites most (``unresolved`` normalised); ``None``
         when balanced.
     flex_work : float
@@ -197,13 +197,16 @@ class StaticsReport:
         return self.explanation
 
 
-def _load_vector(loads: Any, n: int) -> np.ndarray:
-    """``loads`` (mapping vertex -> (fx, fy), or an (n, 2) array) as a checked ``(n, 2)``."""
+def _load_vector(loads: Any, n: int, d: int = 2) -> np.ndarray:
+    """``loads`` (mapping vertex -> (fx, fy), or an (n, d) array) as a checked ``(n, d)``.
+
+    ``d`` is the dimension: a 3-D linkage takes forces ``(fx, fy, fz)``.
+    """
     if isinstance(loads, Mapping):
-        f = np.zeros((n, 2))
+        f = np.zeros((n, d))
         for key, value in loads.items():
             i = _checks.vertex_index(key, n, "loaded vertex")
-            f[i] += _checks.finite_point(value, f"load on vertex {i}")
+            f[i] += _checks.finite_point(value, f"load on vertex {i}", d)
         return f
     try:
         f = np.asarray(loads, dtype=np.float64)
@@ -211,9 +214,9 @@ def _load_vector(loads: Any, n: int) -> np.ndarray:
         raise ValueError(
             f"loads must map vertex -> (fx, fy) or be an (n, 2) array, got {type(loads).__name__}"
         ) from None
-    if f.shape != (n, 2):
-        raise ValueError(f"loads must have shape ({n}, 2) (one force per vertex), got {f.shape}")
-    return _checks.finite_points(f, "load on vertex").copy()
+    if f.shape != (n, d):
+        raise ValueError(f"loads must have shape ({n}, {d}) (one force per vertex), got {f.shape}")
+    return _checks.finite_points(f, "load on vertex", dims=(d,)).copy()
 
 
 def _refined_multipliers(a: sp.csr_array, f: np.ndarray, step: Any) -> np.ndarray:
@@ -328,14 +331,14 @@ def static_forces(linkage: Linkage, loads: Any, *, rtol: float = RANK_RTOL) -> S
     rtol = _checks.positive(rtol, "rtol")
     if not MIN_RTOL <= rtol < 1.0:
         raise ValueError(f"rtol must be in [{MIN_RTOL:g}, 1), got {rtol!r}")
-    n = linkage.n_vertices
-    f = _load_vector(loads, n).reshape(-1)
+    n, d = linkage.n_vertices, linkage.dim
+    f = _load_vector(loads, n, d).reshape(-1)
     cs = ConstraintSet.from_linkage(linkage)
     a = cs.jacobian(linkage.vertices)
     if cs.n_constraints:
         step, inverse, sigma_max = _solver(a, rtol)
         lam = _refined_multipliers(a, f, step)
-        stresses = _self_stresses(a, inverse, rtol * sigma_max, 2 * n)
+        stresses = _self_stresses(a, inverse, rtol * sigma_max, d * n)
         lam -= stresses.T @ (stresses @ lam)  # exactly minimum-norm w.r.t. the basis
     else:
         lam, stresses = np.zeros(0), np.zeros((0, 0))
@@ -351,23 +354,23 @@ def _report(
     a: sp.csr_array,
 ) -> StaticsReport:
     """Assemble the report from the multipliers."""
-    m, k = linkage.n_rods, linkage.n_angles
+    m, k, d = linkage.n_rods, linkage.n_angles, linkage.dim
     r = f - a.T @ lam if lam.size else f.copy()
     residual = float(np.linalg.norm(r))
     balanced = residual <= BALANCE_RTOL * float(np.linalg.norm(f))
     flex = flex_index = None
     if not balanced:
-        flex = as_points(r / residual)
+        flex = as_points(r / residual, d)
         flex_index = _flex_index(linkage, f)
     report = StaticsReport(
         rod_forces=lam[:m].copy(),
-        reactions=-lam[m + k :].reshape(-1, 2),
+        reactions=-lam[m + k :].reshape(-1, d),
         angle_torques=-lam[m : m + k] * cs.angle_scales,
         multipliers=lam,
         balanced=bool(balanced),
         determinate=len(stresses) == 0,
         residual=residual,
-        unresolved=as_points(r) if not balanced else np.zeros((linkage.n_vertices, 2)),
+        unresolved=as_points(r, d) if not balanced else np.zeros((linkage.n_vertices, d)),
         flex=flex,
         flex_work=residual if not balanced else 0.0,
         flex_index=flex_index,

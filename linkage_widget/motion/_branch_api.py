@@ -106,6 +106,7 @@ class BranchMixin:
 
     # provided by the facade
     _n: int
+    _dim: int
     _p: np.ndarray
     _v: np.ndarray
     _time: float
@@ -167,7 +168,7 @@ class BranchMixin:
         """
         if not self.singular or self._stop is None:
             return None
-        view = self._stop.at.reshape(-1, 2).view()
+        view = self._stop.at.reshape(-1, self._dim).view()
         view.flags.writeable = False
         return view
 
@@ -193,12 +194,12 @@ class BranchMixin:
         """
         stop = self._stop
         if stop is None or not self.singular:
-            return np.zeros((0, self._n, 2))
+            return np.zeros((0, self._n, self._dim))
         if not stop.directions:
             setup = self._current_setup()
             cone = tangent_cone(
                 setup.linkage,
-                positions=stop.at.reshape(-1, 2),
+                positions=stop.at.reshape(-1, self._dim),
                 constraints=setup.constraints,
                 flex_rtol=BRANCH_FLEX_RTOL,
             )
@@ -228,7 +229,7 @@ class BranchMixin:
         self._turn_motors(stop.at, q)
         self._p, self._stop = q, None
         self._watch.reset()
-        self._v = np.zeros(2 * self._n)
+        self._v = np.zeros(self._p.size)
         if self._mode == "dynamic":
             self._v = self._branch_velocity(d, stop.energy)
         if self._actuators.motors:  # the motors' speed on their new rows
@@ -283,7 +284,7 @@ class BranchMixin:
             return
         q, tau = found
         energy = self._energy_at(q)
-        self._p, self._v = q, np.zeros(2 * self._n)
+        self._p, self._v = q, np.zeros(q.size)
         self._time = ts + tau * (t1 - ts)
         self._stop_here(energy)
 

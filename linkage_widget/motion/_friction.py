@@ -143,12 +143,13 @@ class StickState:
     ) -> StickState:
         """The state with the pathways ``paths`` and joints ``joints`` (masks) stuck at ``p``."""
         lengths, anchors = self.lengths.copy(), self.anchors.copy()
-        pts = p.reshape(-1, 2)
+        pts = p.reshape(-1, p.size // len(joints) if len(joints) else 2)  # (n, 2); (n, 3) in 3-D
         if paths.any():
             ij = np.array([(f.i, f.j) for f in frictions], dtype=np.int64)[paths]
             d = pts[ij[:, 0]] - pts[ij[:, 1]]
             lengths[paths] = np.hypot(d[:, 0], d[:, 1])
-        anchors[joints] = pts[joints]
+        if joints.any():  # table friction is planar: no joint sticks in 3-D
+            anchors[joints] = pts[joints]
         return replace(
             self,
             paths=self.paths | paths,

@@ -43,18 +43,28 @@ from .tolerances import (
 
 __all__ = ["KinematicStepper", "drive"]
 
-#: A pull: the vertex and its target ``(x, y)``.
+#: A pull: the vertex and its target ``(x, y)`` (``(x, y, z)`` in 3-D).
 Attractor = tuple[int, np.ndarray]
 
 
+def _at(p: np.ndarray, s: int, d: int) -> np.ndarray:
+    """The ``d`` coordinates of vertex ``s`` in flat positions ``p`` (a view)."""
+    return p[d * s : d * s + d]
+
+
+def _length(d: np.ndarray) -> float:
+    """``|d|`` of a 2- or 3-vector (``hypot``: in 2-D exactly as before)."""
+    return float(np.hypot(d[0], d[1]) if len(d) == 2 else np.hypot(np.hypot(d[0], d[1]), d[2]))
+
+
 def drive(fac: ConstrainedFactor, s: int, direction: np.ndarray) -> np.ndarray:
-    r"""Least-kinetic-energy velocity for a unit pull on ``s``, shape ``(2n,)``.
+    r"""Least-kinetic-energy velocity for a unit pull on ``s``, shape ``(dn,)``.
 
     :math:`v = \arg\min \tfrac12 v^T M v - f^T v` s.t. :math:`A v = 0`, with
-    :math:`f = e_s \otimes` ``direction``.
+    :math:`f = e_s \otimes` ``direction`` (2 or 3 components: the dimension).
     """
     f = np.zeros(fac.n_v)
-    f[2 * s : 2 * s + 2] = direction
+    _at(f, s, len(direction))[:] = direction
     return fac.minimize(f)
 
 
@@ -89,16 +99,16 @@ class KinematicStepper:
     def step(
         self, setup: Setup, p: np.ndarray, attractor: Attractor | None, step_size: float
     ) -> tuple[np.ndarray, str]:
-        """One step from ``p``, shape ``(2n,)``: new positions (``p`` itself if none), status."""
+        """One step from ``p``, shape ``(dn,)``: new positions (``p`` itself if none), status."""
         if attractor is None:
             return p, "idle"
         s, t = attractor
-        d = t - p[2 * s : 2 * s + 2]
-        dist = float(np.hypot(d[0], d[1]))
+        d = t - _at(p, s, len(t))
+        dist = _length(d)
         if dist <= TARGET_TOL * setup.constraints.length_scale:
             return p, "reached target"
         metric = setup.metric
-        key = (s, t[0], t[1], step_size, metric.alpha, metric.total_mass)
+        key = (s, *t.tolist(), step_size, metric.alpha, metric.total_mass)
         blocked = self._blocked
         if setup.pinned[s] or (blocked is not None and blocked[0] is p and blocked[1] == key):
             return p, "blocked"
@@ -122,8 +132,8 @@ class KinematicStepper:
         v = self._remembered_drive(setup, p, s, t)
         if v is None:
             v = drive(fac, s, d / dist)
-        vs = v[2 * s : 2 * s + 2]
-        speed = float(np.hypot(vs[0], vs[1]))
+        vs = _at(v, s, len(t))
+        speed = _length(vs)
         rate = float(vs @ d) / dist  # -d/dh of |p_s - t| along v
         # v is M^-1-sized: speed * mean mass is dimensionless (1 for a free vertex)
         if not (speed * setup.metric.norm > DRIVE_TOL and rate > 0.0):
@@ -142,7 +152,7 @@ class KinematicStepper:
             landing = _land(pull, fac, h)
             if landing is not None:
                 q, dist1, fresh = landing
-                moved = float(np.hypot(*(q[2 * s : 2 * s + 2] - p[2 * s : 2 * s + 2])))
+                moved = _length(_at(q, s, len(t)) - _at(p, s, len(t)))
                 if moved < least_move:
                     self.trust = least_move
                     break
@@ -166,7 +176,7 @@ class KinematicStepper:
         """
         setup, s = pull.setup, pull.s
         fac_q = fresh or setup.factor(q)
-        v_q = drive(fac_q, s, (pull.t - q[2 * s : 2 * s + 2]) / dist1)
+        v_q = drive(fac_q, s, (pull.t - _at(q, s, len(pull.t))) / dist1)
         if not float(v_q @ pull.m_v) > 0.0:
             return False
         setup.memo.remember_factor(q, setup.metric, fac_q)
@@ -175,7 +185,7 @@ class KinematicStepper:
 
     @staticmethod
     def _drive_key(setup: Setup, s: int, t: np.ndarray) -> tuple:
-        return (s, t[0], t[1], setup.metric.alpha, setup.metric.total_mass)
+        return (s, *t.tolist(), setup.metric.alpha, setup.metric.total_mass)
 
     def _remembered_drive(
         self, setup: Setup, p: np.ndarray, s: int, t: np.ndarray
@@ -202,8 +212,7 @@ def _land(
     q, ok, fresh = project(pull.setup, predicted, fac, pull.held, pull.floor, allow_refactor=True)
     if not (ok and np.max(np.abs(q - predicted)) <= CORRECTOR_DEVIATION * h * pull.vmax):
         return None
-    d1 = pull.t - q[2 * s : 2 * s + 2]
-    dist1 = float(np.hypot(d1[0], d1[1]))
+    dist1 = _length(pull.t - _at(q, s, len(pull.t)))
     # the squared distance falls as predicted: no overshoot along the path
     if not 0.5 * (pull.dist**2 - dist1**2) >= DESCENT_RATIO * h * pull.dist * pull.rate:
         return None

@@ -97,20 +97,20 @@ class Metric:
         total_mass: float,
     ) -> Metric:
         """The metric of ``linkage`` with rod ``lengths``; ``pinned`` is a boolean mask ``(n,)``."""
-        n = linkage.n_vertices
+        n, d = linkage.n_vertices, linkage.dim
         matrix = mass_matrix(linkage, alpha, total_mass, lengths=lengths)
         vertex, middle = mass_particles(linkage, alpha, total_mass, lengths=lengths)
-        e_y = np.zeros(2 * n)
-        e_y[1::2] = 1.0
+        e_y = np.zeros(d * n)
+        e_y[1::d] = 1.0  # y is up, in the plane and in space
         norm = float(np.mean(vertex)) if n else 1.0
-        weights = np.repeat(vertex, 2)
+        weights = np.repeat(vertex, d)
         # A pinned joint never moves, so its weight changes no motion; a nearly massless
         # one (its only rod short, all mass in the rods) would only make S ill-conditioned.
-        light = np.repeat(pinned, 2) & (weights < LIGHT_PINNED * norm)
+        light = np.repeat(pinned, d) & (weights < LIGHT_PINNED * norm)
         weights[light] = norm
         if alpha > NEGLIGIBLE_ROD_MASS and len(lengths):
-            # x rows of all middles, then y rows (see Factoriser.extra_rows)
-            weights, layout = np.concatenate([weights, middle, middle]) / norm, Layout(True)
+            # x rows of all middles, then y rows (then z; see Factoriser.extra_rows)
+            weights, layout = np.concatenate([weights, *[middle] * d]) / norm, Layout(True)
         else:
             weights, layout = weights / norm, Layout(False)
         return cls(alpha, total_mass, matrix, matrix @ e_y, vertex, middle, norm, weights, layout)
@@ -151,7 +151,7 @@ class Factoriser:
     def extra_rows(self, p: np.ndarray, layout: Layout) -> Rows:
         r"""CSR ``(indptr, indices, data)`` of the rows :math:`G v - x_{extra} = 0`.
 
-        Middle particle of rod (i, j): :math:`(v_i + v_j)/2` (x rows, then y rows).
+        Middle particle of rod (i, j): :math:`(v_i + v_j)/2` (x rows, then y (, z) rows).
         Damper (i, j): :math:`e \cdot (v_i - v_j)`. Each row ends with the -1 of its
         own extra unknown, whose column (after the ``2n`` vertex columns) is larger
         than any vertex column, so the indices stay sorted.
@@ -169,8 +169,8 @@ class Factoriser:
         blocks = []
         if layout.middles:
             rods = np.sort(self._cs.rods, axis=1)
-            for comp in (0, 1):
-                blocks.append((2 * rods + comp, np.full((len(rods), 2), 0.5)))
+            for comp in range(self._cs.dim):
+                blocks.append((self._cs.dim * rods + comp, np.full((len(rods), 2), 0.5)))
         if layout.dampers:
             pairs = np.array(layout.dampers, dtype=np.int64).reshape(-1, 2)
             e, _ = unit_vectors(p, pairs[:, 0], pairs[:, 1])

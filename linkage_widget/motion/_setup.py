@@ -36,7 +36,17 @@ from ._linalg import ConstrainedFactor
 from ._metric import Factoriser, Layout, Metric
 from .tolerances import ROUNDOFF_FACTOR
 
-__all__ = ["Memo", "Setup"]
+__all__ = ["Memo", "Setup", "mode_error"]
+
+
+def mode_error(value: object, modes: tuple[str, ...]) -> Exception:
+    """The error for a mode the simulator cannot run: unknown, or planar for a 3-D linkage."""
+    if value in modes:
+        return NotImplementedError(
+            f"mode {value!r} is planar: a 3-D linkage moves in 'kinematic' mode only "
+            "(dynamics, springs, motors and friction in space are not implemented)"
+        )
+    return ValueError(f"mode must be one of {modes}, got {value!r}")
 
 
 class Memo:
@@ -125,7 +135,7 @@ class Setup:
         return dataclasses.replace(self, metric=metric)
 
     def pin_exactly(self, p: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """Put pinned joints bitwise at their anchors in ``p`` (shape ``(2n,)``, in place).
+        """Put pinned joints bitwise at their anchors in ``p`` (shape ``(dn,)``, in place).
 
         The steppers' solves leave pins off by round-off (a pin at 0.0 was saved as
         -2.18e-19). ``p`` stays the same object: the simulator recognises a stop by the
@@ -133,7 +143,7 @@ class Setup:
         array when that changes it).
         """
         cs = self.constraints
-        idx = np.column_stack((2 * cs.pinned, 2 * cs.pinned + 1)).ravel()
+        idx = (cs.dim * cs.pinned[:, None] + np.arange(cs.dim)).ravel()
         if not np.array_equal(p[idx], cs.anchors.ravel()):
             p[idx] = cs.anchors.ravel()
         if v[idx].any():

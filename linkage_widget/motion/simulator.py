@@ -116,7 +116,7 @@ from ._drive_api import DriveMixin
 from ._drives import Actuators
 from ._kinematic import KinematicStepper
 from ._rattle import Forces, SpringArrays, rattle_step
-from ._setup import Setup
+from ._setup import Setup, mode_error
 from ._singular import SingularWatch
 from .tolerances import ATTRACTOR_DAMPING, ATTRACTOR_STIFFNESS
 
@@ -206,12 +206,12 @@ class Simulator(DriveMixin, BranchMixin):
     ) -> None:
         if not isinstance(linkage, Linkage):
             raise TypeError(f"linkage must be a Linkage, got {type(linkage).__name__}")
-        self._n = linkage.n_vertices
+        self._n, self._dim = linkage.n_vertices, linkage.dim  # 2 in the plane, 3 in space
         self._actuators = Actuators()  # motors, loads, friction: DriveMixin
         self._reason, self._reaction_memo = None, None
         self._actuators.table = _checks.non_negative(table_friction, "table_friction")
         self._p = as_flat(linkage.vertices).copy()
-        self._v = np.zeros(2 * self._n)
+        self._v = np.zeros(self._p.size)
         self._time, self._status = 0.0, "idle"
         self._attractor: tuple[int, np.ndarray] | None = None
         self._springs: list[Spring] = []
@@ -239,10 +239,10 @@ class Simulator(DriveMixin, BranchMixin):
 
     @mode.setter
     def mode(self, value: str) -> None:
-        if value not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, got {value!r}")
+        if value not in MODES or (value != "kinematic" and self._dim != 2):
+            raise mode_error(value, MODES)
         if value != self._mode:
-            self._v, self._stop = np.zeros(2 * self._n), None
+            self._v, self._stop = np.zeros(self._p.size), None
             if getattr(self, "_setup", None) is not None:  # from rest; motors turn (no hold)
                 self._after_change(project=value == "dynamic" and bool(self._actuators.motors))
         self._mode = value
@@ -313,15 +313,15 @@ class Simulator(DriveMixin, BranchMixin):
     # ----------------------------------------------------------------- state
     @property
     def positions(self) -> np.ndarray:
-        """Current positions, shape ``(n, 2)`` (a read-only view; each step makes a new array)."""
-        view = self._p.reshape(-1, 2).view()
+        """Current positions, ``(n, dim)`` (a read-only view; each step makes a new array)."""
+        view = self._p.reshape(-1, self._dim).view()
         view.flags.writeable = False
         return view
 
     @property
     def velocities(self) -> np.ndarray:
-        """Current velocities, shape ``(n, 2)`` (kinematic mode: last step's displacement)."""
-        view = self._v.reshape(-1, 2).view()
+        """Current velocities, ``(n, dim)`` (kinematic mode: last step's displacement)."""
+        view = self._v.reshape(-1, self._dim).view()
         view.flags.writeable = False
         return view
 
@@ -357,17 +357,17 @@ class Simulator(DriveMixin, BranchMixin):
 
     # ------------------------------------------------------------- attractor
     @property
-    def attractor(self) -> tuple[int, tuple[float, float]] | None:
-        """``(vertex, (x, y))`` of the attractor, or ``None``."""
+    def attractor(self) -> tuple[int, tuple[float, ...]] | None:
+        """``(vertex, (x, y))`` (``(x, y, z)`` in 3-D) of the attractor, or ``None``."""
         if self._attractor is None:
             return None
         s, t = self._attractor
-        return s, (float(t[0]), float(t[1]))
+        return s, tuple(float(c) for c in t)
 
     def attract(self, vertex: int, target: Sequence[float]) -> None:
-        """Pull ``vertex`` toward ``target = (x, y)`` from the next step on (replaces any other)."""
+        """Pull ``vertex`` toward ``target = (x, y)`` (or ``(x, y, z)``) from the next step on."""
         s = _checks.vertex_index(vertex, self._n, "vertex")
-        t = _checks.finite_point(target, "target")
+        t = _checks.finite_point(target, "target", self._dim)
         if self._attractor is None or self._attractor[0] != s:
             self._kinematic.reset_trust()
         self._attractor = (s, t.copy())
@@ -401,8 +401,8 @@ class Simulator(DriveMixin, BranchMixin):
         i = _checks.vertex_index(i, self._n, "i")
         j = _checks.vertex_index(j, self._n, "j")
         if rest_length is None:
-            d = self._p[2 * i : 2 * i + 2] - self._p[2 * j : 2 * j + 2]
-            rest_length = float(np.hypot(d[0], d[1]))
+            pts = self._p.reshape(-1, self._dim)
+            rest_length = float(_checks.row_norms(pts[[i]] - pts[[j]])[0])
         self._springs.append(Spring(i, j, stiffness, rest_length, damping, nonlinear_stiffness))
         return len(self._springs) - 1
 
@@ -428,14 +428,14 @@ class Simulator(DriveMixin, BranchMixin):
         return conservative + self._load_potential()
 
     def set_velocity(self, velocity: Any) -> None:
-        """Set the velocities (shape ``(n, 2)``), projected M-orthogonally onto the allowed motions.
+        """Set the velocities (``(n, dim)``), projected M-orthogonally onto the allowed motions.
 
         The result is the allowed velocity closest to ``velocity`` in the
         kinetic-energy norm, :math:`v - M^{-1}A^T(AM^{-1}A^T)^{-1}Av`.
         """
         v = np.asarray(velocity, dtype=np.float64)
-        if v.shape not in ((self._n, 2), (2 * self._n,)):
-            raise ValueError(f"velocity must have shape ({self._n}, 2), got {v.shape}")
+        if v.shape not in ((self._n, self._dim), (self._p.size,)):
+            raise ValueError(f"velocity must have shape ({self._n}, {self._dim}), got {v.shape}")
         v = v.reshape(-1)
         if not np.all(np.isfinite(v)):
             raise ValueError("velocity must be finite")
@@ -471,7 +471,7 @@ class Simulator(DriveMixin, BranchMixin):
                 self._current_setup(), self._p, self._attractor, self._step_size
             )
             # the velocity of a kinematic step is its displacement
-            self._v = p - self._p if p is not self._p else np.zeros(2 * self._n)
+            self._v = p - self._p if p is not self._p else np.zeros(self._p.size)
             self._set_positions(p)
         else:
             setup, forces = self._current_setup(), self._forces()

@@ -9,6 +9,7 @@ import itertools
 
 import numpy as np
 import pytest
+from space_frameworks import cube, double_banana, octahedron
 
 from linkage_widget import Linkage, analyze
 from linkage_widget.constraints import ConstraintSet
@@ -16,39 +17,10 @@ from linkage_widget.generic_rank import PRIME, error_bound, random_generic_rank
 from linkage_widget.mass import mass_matrix
 from linkage_widget.rigid_motions import trivial_motions
 from linkage_widget.rigidity import generic_analysis
+from linkage_widget.statics import static_forces
 
 TETRA = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
 K4 = list(itertools.combinations(range(4), 2))
-
-
-def cube() -> Linkage:
-    pts = np.array(list(itertools.product([0.0, 1.0], repeat=3)))
-    rods = [
-        (i, j) for i, j in itertools.combinations(range(8), 2) if np.abs(pts[i] - pts[j]).sum() == 1
-    ]
-    return Linkage(pts, rods=rods)
-
-
-def octahedron() -> Linkage:
-    pts = np.vstack([np.eye(3), -np.eye(3)])
-    rods = [(i, j) for i, j in itertools.combinations(range(6), 2) if j != i + 3]
-    return Linkage(pts, rods=rods)
-
-
-def double_banana() -> Linkage:
-    """Two triangular bipyramids sharing their poles 0 and 1 (8 joints, 18 rods)."""
-    poles = [[0.0, 0.0, -2.0], [0.0, 0.0, 2.0]]
-    ring = []
-    for centre, phase in ((1.5, 0.1), (-1.5, 0.7)):
-        for k in range(3):
-            t = phase + 2 * np.pi * k / 3
-            ring.append([centre + 0.6 * np.cos(t), 0.6 * np.sin(t), 0.3 * k - 0.2])
-    rods = []
-    for first in (2, 5):
-        tri = [first, first + 1, first + 2]
-        rods += [(a, b) for a, b in itertools.combinations(tri, 2)]
-        rods += [(p, v) for p in (0, 1) for v in tri]
-    return Linkage(poles + ring, rods=rods)
 
 
 def counts(link: Linkage) -> tuple[int, int, int]:
@@ -172,3 +144,18 @@ def test_mass_matrix_in_space():
     assert np.allclose(m, m.T) and np.linalg.eigvalsh(m).min() > 0
     ones = np.tile(np.eye(3), (3, 1))  # a translation
     assert np.allclose(ones.T @ m @ ones, 3.0 * np.eye(3))  # total mass in every direction
+
+
+def test_static_forces_in_space():
+    """A tetrahedron on a pinned face carries a load on its apex: balanced, reactions in 3-D."""
+    apex = [0.3, 0.3, 1.0]
+    tet = Linkage([[0, 0, 0], [1, 0, 0], [0, 1, 0], apex], rods=K4, pinned=[0, 1, 2])
+    r = static_forces(tet, {3: (0.0, 0.0, -1.0)})
+    assert r.balanced and r.reactions.shape == (3, 3)
+    assert r.reactions.sum(axis=0) == pytest.approx([0.0, 0.0, 1.0], abs=1e-12)
+    # the three rods to the apex are compressed, and hold the apex in equilibrium
+    assert (r.rod_forces[[2, 4, 5]] < 0).all()
+    legs = tet.vertices[3] - tet.vertices[[0, 1, 2]]
+    units = legs / np.linalg.norm(legs, axis=1, keepdims=True)
+    on_apex = -(r.rod_forces[[2, 4, 5], None] * units).sum(axis=0)  # a tension pulls inward
+    assert on_apex == pytest.approx([0.0, 0.0, 1.0], abs=1e-12)
