@@ -10,9 +10,10 @@ this module holds the state of the drag under way: the pulled vertex and the
 pointer's world position (the motion's target), or a free (shift-) drag,
 which edits a position.
 
-Touch (:mod:`.touch`): one finger is the left button (a tap a click, a joint within
-:data:`~.touch.TOUCH_HIT_PX` is touched), two fingers pan and pinch-zoom the one view
-transform about their centroid (:meth:`PointerMixin.touch` feeds fingers from a script).
+Touch (:mod:`.touch`): one finger is the left button (a tap a click; a joint within
+:data:`~.touch.TOUCH_HIT_PX`, a rod within :data:`~.touch.TOUCH_ROD_PX` is touched), two
+fingers pan and pinch-zoom the one view transform about their centroid
+(:meth:`PointerMixin.touch` feeds fingers from a script).
 The keyboard-only actions come from :class:`~.keyboard.KeyboardMixin`, a base of this one.
 """
 
@@ -33,7 +34,7 @@ from .tools import (
     release_action,
     zoom_factor,
 )
-from .touch import TOUCH_HIT_PX, PinchStep
+from .touch import TOUCH_HIT_PX, TOUCH_ROD_PX, PinchStep
 
 __all__ = ["PointerMixin"]
 
@@ -95,7 +96,9 @@ class PointerMixin(KeyboardMixin):
             self._end_drag()  # its release never came (e.g. it happened outside the page)
         self._message = ""
         kind = press_kind(g.action, self.tool)
-        radius = {"vertex_radius_px": TOUCH_HIT_PX} if g.touch else {}  # a fingertip is wide
+        # a fingertip is wide: joints and rods within its reach are touched
+        radius = {"vertex_radius_px": TOUCH_HIT_PX, "rod_tolerance_px": TOUCH_ROD_PX}
+        radius = radius if g.touch else {}
         hit = hit_test(self.linkage, self._view, g.x, g.y, **radius)
         assert g.data is not None
         g.data.update(action=kind, hit=hit)

@@ -51,6 +51,7 @@ __all__ = [
     "MIN_SPREAD_PX",
     "TOUCH_DRAG_PX",
     "TOUCH_HIT_PX",
+    "TOUCH_ROD_PX",
     "Pinch",
     "PinchStep",
     "pinch_of",
@@ -63,6 +64,8 @@ TOUCH_DRAG_PX = 10.0
 #: A joint within this many pixels of a finger is touched (a fingertip is ~ 1 cm wide;
 #: the mouse's grab radius is 8 px).
 TOUCH_HIT_PX = 18.0
+#: A rod within this many pixels of a finger is touched (the mouse's tolerance is 5 px).
+TOUCH_ROD_PX = 12.0
 #: Below this spread (pixels) the fingers are almost on one spot: their ratio is noise,
 #: so the step pans only.
 MIN_SPREAD_PX = 4.0

@@ -18,6 +18,7 @@ from linkage_widget.session.touch import (
     MIN_SPREAD_PX,
     TOUCH_DRAG_PX,
     TOUCH_HIT_PX,
+    TOUCH_ROD_PX,
     pinch_of,
     pinch_step,
 )
@@ -140,6 +141,18 @@ def test_tap_within_a_fingertip_selects_the_joint(peau):
     peau.touch("end", [])
     assert peau.selected_vertex == 3
     assert peau.linkage.n_vertices == 6
+
+
+def test_tap_beside_a_rod_selects_it(peau):
+    a, b = peau.linkage.rods[3]
+    mid = 0.5 * (peau.linkage.vertices[a] + peau.linkage.vertices[b])
+    x, y = peau.view.to_pixel(mid)
+    d = peau.linkage.vertices[b] - peau.linkage.vertices[a]
+    n = np.array([-d[1], d[0]]) / np.hypot(*d)  # the rod's normal (pixels flip y: any side)
+    off = (5.0 + TOUCH_ROD_PX) / 2  # beyond the mouse's 5 px, within a finger's reach
+    peau.touch("start", [(x + off * n[0], y - off * n[1])])
+    peau.touch("end", [])
+    assert peau.selected_rod == 3 and peau.linkage.n_vertices == 6
 
 
 def test_one_finger_drag_pulls_the_mechanism(peau):
