@@ -1,12 +1,14 @@
 """``LinkageWidget``: a :class:`~linkage_widget.session.LinkageSession` on an ipycanvas canvas.
 
 The view only: it builds the canvas (:mod:`.events`) and the controls
-(:mod:`.controls`), paces the animation (:mod:`.loop`), offers written files
+(:mod:`.controls`, placed by :mod:`.layout`: the control sets and presentation mode's
+CSS), paces the animation (:mod:`.loop`), offers written files
 for download (:mod:`.files`), and overrides the session's hooks to draw, to
 start the frame loop and to update the controls. Every trait, validator and
-policy, and the meaning of every click and key, is the session's (see
-:mod:`linkage_widget.session.tools` for the mouse and key map); the widget
-holds no numbers about motion.
+policy, and the meaning of every click, touch and key, is the session's (see
+:mod:`linkage_widget.session.tools` for the mouse and key map,
+:mod:`linkage_widget.session.touch` for the fingers); the widget holds no numbers
+about motion.
 
 Besides the session's API, the view's public surface is :attr:`~LinkageWidget.canvas`,
 :attr:`~LinkageWidget.dom_events` (the ipyevents source),
@@ -45,7 +47,7 @@ READOUT_S = 0.25  # while moving, the readout (forces, joint motion) refreshes t
 
 
 class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
-    """A planar linkage you can draw, analyse and move with the mouse.
+    """A planar linkage you can draw, analyse and move with the mouse, a finger or a pen.
 
     Parameters
     ----------
