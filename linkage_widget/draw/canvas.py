@@ -13,7 +13,11 @@ The batch is :func:`held_canvas`, a ``hold_canvas`` with ``try/finally``:
 ipycanvas's own ``hold_canvas`` leaves batching switched on when the body
 raises, after which nothing is ever drawn again. Ours restores the previous
 batching state whatever happens and drops the commands of a frame that
-failed half-way, so the canvas keeps showing the last complete frame.
+failed half-way, so the canvas keeps showing the last complete frame. Each
+batch also names its canvas first (``switchCanvas``): ipycanvas sends the switch
+only when the kernel's idea of the current canvas changes, and a reloaded page
+(a notebook reopened while its kernel runs) starts with none, so its first
+``clear`` ran on ``undefined`` and broke the page's command queue for good.
 
 This is the only module of the package (besides the widget) that imports ipycanvas.
 """
@@ -57,7 +61,12 @@ def held_canvas(canvas: Canvas) -> Iterator[None]:
       body cannot leave the canvas manager caching forever;
     - when the body raises, the commands it queued are discarded (and the
       manager's notion of the current canvas restored), so no half-drawn
-      frame is sent; the exception propagates.
+      frame is sent; the exception propagates;
+    - the batch begins with ``switchCanvas`` to its first canvas, whatever the
+      kernel drew last: a front end that connected since (a reloaded page, a
+      reopened notebook) has no current canvas, and a batch without the switch
+      failed there on its first command (``clearCanvas`` of ``undefined``) and
+      stopped every later one. It costs one short command per frame.
 
     Parameters
     ----------
@@ -71,6 +80,9 @@ def held_canvas(canvas: Canvas) -> Iterator[None]:
     n_commands = len(mgr._commands_cache)
     n_buffers = len(mgr._buffers_cache)
     current = mgr._current_canvas
+    if not was_caching:
+        # no "current canvas" carried over between batches: each names its canvas
+        mgr._current_canvas = None
     mgr._caching = True
     completed = False
     try:
