@@ -83,7 +83,7 @@ class ExportMixin(HasTraits):
         *,
         separate_process: bool = True,
     ) -> Path:
-        """Start exporting the recorded frames in a background thread; return the file's path.
+        """Start exporting the recorded frames in the background; return the file's path at once.
 
         Parameters
         ----------
@@ -190,9 +190,8 @@ class ExportMixin(HasTraits):
         job = self._export_job
         if job is None or not self.exporting:
             return
-        self.recording_progress = job.progress
+        self.recording_progress = job.progress  # the view's bar is linked to it
         if not job.ended:
-            self._controls_changed()  # type: ignore[attr-defined]
             return
         self.exporting = False
         path, mime, n = self._export_target or (Path(), "", 0)
