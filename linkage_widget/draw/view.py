@@ -284,6 +284,59 @@ class ViewTransform:
         """Move the picture by ``(dx_px, dy_px)`` pixels (what a drag of the background does)."""
         return replace(self, offset_x=self.offset_x + dx_px, offset_y=self.offset_y + dy_px)
 
+    def showing(
+        self, points: Any, margin: float = 0.0, *, top: float = 0.0, bottom: float = 0.0
+    ) -> ViewTransform:
+        r"""The least change of this view that shows every one of ``points``.
+
+        The box :math:`B = [m, w - m] \times [t + m, h - b - m]` (``m`` = ``margin``,
+        ``t``/``b`` = ``top``/``bottom``, pixels) must hold the points' pixel bounding box
+        :math:`[l, u]`. Already inside: this view, unchanged. Else, when the box fits at
+        this scale (:math:`u - l \le` the box's size on both axes), a pan by the
+        smallest shift; else a zoom out about the box's centre by
+        :math:`f = \min_i (B_i / (u_i - l_i)) < 1`, then that shift. Never zooms in,
+        so a user's zoom survives as long as the points fit.
+
+        Parameters
+        ----------
+        points : array_like, shape (k, 2)
+            World points; non-finite rows are ignored (none left: unchanged).
+        margin, top, bottom : float
+            Pixels kept free inside the edges, and reserved above and below.
+
+        >>> v = ViewTransform(scale=2.0, width=100, height=100)
+        >>> v.showing([[10.0, -10.0]]) == v     # pixel (20, 20): inside
+        True
+        >>> w = v.showing([[60.0, -10.0]], margin=10.0)   # pixel (120, 20): pan left
+        >>> w.to_pixel([60.0, -10.0]).tolist(), w.scale
+        ([90.0, 20.0], 2.0)
+        >>> z = v.showing([[0.0, 0.0], [100.0, 0.0]], margin=10.0)  # 200 px wide: zoom
+        >>> z.to_pixel([[0.0, 0.0], [100.0, 0.0]]).tolist(), z.scale   # out, centred
+        ([[10.0, 50.0], [90.0, 50.0]], 0.8)
+        """
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        pts = pts[np.all(np.isfinite(pts), axis=1)]
+        if len(pts) == 0:
+            return self
+        m = non_negative(margin, "margin")
+        top, bottom = non_negative(top, "top"), non_negative(bottom, "bottom")
+        box_lo = np.array([m, top + m])
+        box_hi = np.array([self.width - m, self.height - bottom - m])
+        room = np.maximum(box_hi - box_lo, 1.0)
+        px = self.to_pixel(pts)
+        lo, hi = px.min(axis=0), px.max(axis=0)
+        if np.all(lo >= box_lo) and np.all(hi <= box_hi):
+            return self
+        view, span = self, hi - lo
+        if np.any(span > room):  # too big at this scale: centre the box, zoom out about it
+            factor = float(np.min(room / np.maximum(span, 1e-300)))
+            centre = (box_lo + box_hi) / 2.0
+            view = self.panned(*(centre - (lo + hi) / 2.0)).zoomed(*centre, factor)
+            px = view.to_pixel(pts)
+            lo, hi = px.min(axis=0), px.max(axis=0)
+        shift = np.where(lo < box_lo, box_lo - lo, np.where(hi > box_hi, box_hi - hi, 0.0))
+        return view.panned(float(shift[0]), float(shift[1]))
+
     def resized(self, width: int, height: int) -> ViewTransform:
         """The same view on a canvas of a new size, keeping the world point at the centre."""
         dx = (int(width) - self.width) / 2.0
