@@ -212,13 +212,17 @@ def main() -> None:
             link = cubic_lattice(k, height)
             ms, it, err = run_sparse(link, max(4, args.steps // 5), truncated=False)
             pkg = run_package(link, max(4, args.steps // 5))
-            per_joint[family].append(f"{link.n_vertices}: {1e3 * ms / link.n_vertices:.0f}")
+            pkg_ms = float(pkg.split()[0]) if not pkg.startswith("n/a") else float("nan")
+            per_joint[family].append(
+                f"{link.n_vertices}: {1e3 * pkg_ms / link.n_vertices:.0f} / "
+                f"{1e3 * ms / link.n_vertices:.0f}"
+            )
             print(
                 f"| {family} {k}x{k}x{height} | {link.n_vertices} | {link.n_rods} | {pkg} | "
                 f"{ms:.1f} | {it:.1f} | {err:.0e} |"
             )
     for family, values in per_joint.items():
-        print(f"\nsparse GN, {family}s: µs per joint per step —", ", ".join(values))
+        print(f"\n{family}s, µs per joint per step (package / sparse GN):", ", ".join(values))
 
 
 if __name__ == "__main__":
