@@ -91,7 +91,10 @@ def test_canvas_is_the_widget_canvas(page):
         canvas_selector(page),
     )
     assert got == size
-    assert "DOF 1" in page.locator(".linkage-readout").inner_text()
+    # plain words first (issue 15); the technical "DOF 1" line is in the <details>
+    readout = page.locator(".linkage-readout")
+    assert "1 way to move" in readout.inner_text()
+    assert "DOF 1" in readout.locator("details").text_content()
 
 
 def test_drag_output_vertex_moves_along_its_line(fresh):
