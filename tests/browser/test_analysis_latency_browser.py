@@ -104,7 +104,7 @@ def _free_joint_near_centre(pg):
         """(lambda P, c: (lambda d: (int(d.argmin()), P[int(d.argmin())].tolist()))(
         ((P - c) ** 2).sum(1) + 1e12 * __import__('numpy').isin(
         __import__('numpy').arange(len(P)), w.linkage.pinned)))(
-        w.view.to_pixel(w.linkage.vertices), [w.canvas.width / 2, w.canvas.height / 2])""",
+        w.view.to_pixel(w.linkage.vertices), [w.view.width / 2, w.view.height / 2])""",
     )
 
 
@@ -120,7 +120,8 @@ def _drag(pg, name):
     readouts = []
     t0 = time.time()
     while time.time() - t0 < DRAG_S:
-        readouts.append(pg.locator(".widget-html-content").all_inner_texts())
+        # text_content: the DOF line is in the readout's <details>, closed (issue 15)
+        readouts.append(pg.locator(".widget-html-content").all_text_contents())
         time.sleep(0.4)
     n = pg.evaluate("window.__drag")
     del task
