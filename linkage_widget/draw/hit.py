@@ -37,6 +37,8 @@ def hit_test(
     *,
     vertex_radius_px: float = 8,
     rod_tolerance_px: float = 5,
+    pixels: np.ndarray | None = None,
+    depth: np.ndarray | None = None,
 ) -> tuple[str, int] | None:
     r"""What is under the pixel ``(px, py)``: the nearest vertex, else the nearest rod.
 
@@ -50,6 +52,12 @@ def hit_test(
         A vertex within this distance (pixels) is hit; vertices win over rods.
     rod_tolerance_px : float
         A rod whose segment passes within this distance is hit.
+    pixels : ndarray, shape (n, 2), optional
+        The joints' pixels when they are not ``view.to_pixel(linkage.vertices)`` (a 3-D
+        linkage's projection, :mod:`~linkage_widget.draw.view3d`).
+    depth : ndarray, shape (n,), optional
+        With ``pixels``: among joints within reach the nearest the viewer (largest depth)
+        is hit, as it is the one drawn on top.
 
     Returns
     -------
@@ -63,12 +71,15 @@ def hit_test(
     :math:`d = |a + t (b - a) - q|`.
     """
     q = np.array([px, py], dtype=np.float64)
-    P = view.to_pixel(linkage.vertices)
+    P = view.to_pixel(linkage.vertices) if pixels is None else np.asarray(pixels, np.float64)
     if len(P) == 0 or not np.all(np.isfinite(q)):
         return None
     dv = np.hypot(*(P - q).T)
     i = int(np.argmin(dv))
     if dv[i] <= vertex_radius_px:
+        if depth is not None:  # the front one of the joints under the pointer
+            near = np.flatnonzero(dv <= vertex_radius_px)
+            i = int(near[np.argmax(np.asarray(depth)[near])])
         return ("vertex", i)
     rods = np.asarray(linkage.rods, dtype=np.int64).reshape(-1, 2)
     if len(rods) == 0:

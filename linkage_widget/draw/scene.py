@@ -49,9 +49,11 @@ from .branches import branch_handles, branch_layers
 from .labels import joint_labels
 from .legend import LegendEntry, legend_entries
 from .primitives import Primitive
+from .space_scene import depth_cued, flatten
 from .svg import scene_to_svg
 from .theme import DEFAULT_THEME, Theme
 from .view import ViewTransform
+from .view3d import Camera
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..model import Linkage
@@ -192,6 +194,9 @@ class SceneState:
         Names of the joints (``""`` or missing: the index).
     pixel_ratio : float
         Passed on to :attr:`Scene.pixel_ratio`.
+    camera : Camera or None
+        How a 3-D linkage is seen (:mod:`~linkage_widget.draw.view3d`); ``None``: the
+        default camera on its joints. Unused in the plane.
     """
 
     selected_vertex: int | None = None
@@ -222,6 +227,7 @@ class SceneState:
     show_labels: bool = False
     joint_names: Sequence[str] = ()
     pixel_ratio: float = 1.0
+    camera: Camera | None = None
 
 
 def build_scene(
@@ -251,7 +257,11 @@ def build_scene(
         empty primitives are left out.
     """
     st = SceneState() if state is None else state
-    P = view.to_pixel(linkage.vertices)  # (n, 2)
+    world, depth = linkage.vertices, None
+    if world.ndim == 2 and world.shape[1] == 3:  # in space: the camera's image plane
+        camera = st.camera if st.camera is not None else Camera.looking_at(world)
+        st, world, depth = flatten(camera, linkage.vertices, st)
+    P = view.to_pixel(world)  # (n, 2)
     n = len(P)
     rod_ends = np.asarray(linkage.rods, dtype=np.int64).reshape(-1, 2)
     m = len(rod_ends)
@@ -278,11 +288,13 @@ def build_scene(
     if st.show_velocities:
         scene.extend(layers.velocity_arrows(view, P, st.velocity_basis, theme))
     scene.extend(drives.force_arrows(view, P, st.loads, st.reactions, theme))
-    ways = branch_handles(view, linkage.vertices, st.branches, theme)  # a singular stop's
+    ways = branch_handles(view, world, st.branches, theme)  # a singular stop's
     scene.extend(branch_layers(ways, rod_ends, theme))
     scene.extend(layers.attractor(at, theme))
     if st.show_labels:
         scene.extend(joint_labels(P, rod_ends, st.joint_names, theme, linkage.pinned))
+    if depth is not None:  # painter's order and depth cues (draw/space_scene)
+        scene.items = depth_cued(scene.items, rod_ends, depth, theme)
     motions = 0 if st.velocity_basis is None else len(np.asarray(st.velocity_basis))
     scene.legend = legend_entries(scene.items, theme, motions=motions)
     scene.hint, scene.error = str(st.hint), str(st.error)
