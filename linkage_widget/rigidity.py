@@ -193,8 +193,14 @@ def _generic_in_space(linkage: Linkage, edges: list[Any]) -> tuple[int, np.ndarr
     """Generic rank in 3-D at random placements: exact mod P, floating above MAX_COLUMNS."""
     n, d, pins = linkage.n_vertices, linkage.dim, linkage.pinned.tolist()
     if d * n <= MAX_COLUMNS:
-        rank, accepted = random_generic_rank(n, edges, pins, dim=d)
-        how = f"random placement: rank mod P, {TRIALS} trials, P(wrong) <= {error_bound(rank):.1e}"
+        # no more than the rows, nor than dn less the trivial motions of a generic placement
+        upper = min(d * len(pins) + len(edges), d * n - _generic_trivial_dof(linkage))
+        rank, accepted = random_generic_rank(n, edges, pins, dim=d, upper=upper)
+        if rank >= upper:
+            how = "random placement: rank mod P, reaches its upper bound (exact)"
+        else:
+            bound = error_bound(rank)
+            how = f"random placement: rank mod P, {TRIALS} trials, P(wrong) <= {bound:.1e}"
         return rank, accepted, how
     # Too large for the dense exact elimination: the floating rank at one random
     # placement (repeated edges dependent; which rods are redundant is not located).

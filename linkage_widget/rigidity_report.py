@@ -128,8 +128,12 @@ class RigidityReport:
         Laman's theorem); in space, with no combinatorial characterisation known,
         ``"random placement: rank mod P, T trials, P(wrong) <= b"`` (the exact rank modulo
         a prime at ``T`` random integer placements, wrong with probability at most ``b``
-        by the Schwartz–Zippel lemma; :mod:`linkage_widget.generic_rank`) or, above its
-        size limit, ``"random placement: floating-point rank ..."``.
+        by the Schwartz–Zippel lemma; :mod:`linkage_widget.generic_rank`),
+        ``"random placement: rank mod P, reaches its upper bound (exact)"`` (the rank of
+        the first trial equals the rows or :math:`dn - t`: certain) or, above
+        :data:`~linkage_widget.generic_rank.MAX_COLUMNS` coordinates,
+        ``"random placement: floating-point rank (sparse inertia), 1 trial; no error
+        bound"`` (which rods are redundant is then not located).
     dim : int
         2 (planar) or 3 (spatial).
     status : str
