@@ -29,9 +29,11 @@ from .scene import Scene, SceneState, build_scene
 from .svg import save_svg, scene_to_svg
 from .theme import DEFAULT_THEME, Theme
 from .view import MAX_PIXEL_RATIO, ViewTransform
+from .view3d import Camera
 
 __all__ = [
     "DEFAULT_THEME",
+    "Camera",
     "LegendEntry",
     "MAX_PIXEL_RATIO",
     "Scene",

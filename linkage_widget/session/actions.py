@@ -51,7 +51,7 @@ class ActionsMixin:
 
     # ---------------------------------------------------------------- edits
     def _do_add_vertex(self, x: float, y: float, link_from: int | None = None) -> None:
-        xy = self._view.to_world([x, y])
+        xy = self._pointer_world(x, y)  # in space: on the plane through the camera's centre
         added: list[int] = []
         self._edit(lambda: added.append(self.document.add_vertex(xy)))
         if not added:
@@ -127,7 +127,7 @@ class ActionsMixin:
 
     def _do_drag_vertex(self, v: int, x: float, y: float, shift: bool) -> None:
         """Drag vertex ``v`` to pixel ``(x, y)``: it pulls the mechanism (shift: moves freely)."""
-        target = self._view.to_world([x, y])
+        target = self._pointer_world(x, y, v)  # in space: the plane through v (space_view)
         if shift or self._free_drag:
             self._free_move(v, target)
             return

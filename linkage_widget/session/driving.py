@@ -85,11 +85,17 @@ STILL_FRAMES = 10  # ... and this many such frames in a row end an attractor mot
 
 
 class Target(NamedTuple):
-    """Where the motion pulls: ``vertex`` toward world ``(x, y)``."""
+    """Where the motion pulls: ``vertex`` toward world ``(x, y)`` (``(x, y, z)`` in space)."""
 
     vertex: int
     x: float
     y: float
+    z: float | None = None
+
+    @property
+    def point(self) -> tuple[float, ...]:
+        """``(x, y)``, or ``(x, y, z)`` for a 3-D linkage."""
+        return (self.x, self.y) if self.z is None else (self.x, self.y, self.z)
 
 
 class Setup(NamedTuple):
@@ -208,7 +214,7 @@ class Driver:
             if target is None:
                 sim.release()
             else:
-                sim.attract(target.vertex, (target.x, target.y))
+                sim.attract(target.vertex, target.point)
             self._aimed = target
         if setup.mode == "dynamic":
             sim.step(1)
@@ -344,5 +350,5 @@ def _add_elements(sim: Simulator, setup: Setup) -> None:
 def _gap_px(sim: Simulator, drag: Target, view: ViewTransform) -> float:
     """Screen distance from the dragged vertex to the pointer's world position."""
     p = sim.positions[drag.vertex]
-    gap = view.length_to_pixel(np.hypot(p[0] - drag.x, p[1] - drag.y))
+    gap = view.length_to_pixel(float(np.linalg.norm(p - np.asarray(drag.point))))
     return gap if math.isfinite(gap) else math.inf

@@ -99,7 +99,7 @@ class PointerMixin(KeyboardMixin):
         # a fingertip is wide: joints and rods within its reach are touched
         radius = {"vertex_radius_px": TOUCH_HIT_PX, "rod_tolerance_px": TOUCH_ROD_PX}
         radius = radius if g.touch else {}
-        hit = hit_test(self.linkage, self._view, g.x, g.y, **radius)
+        hit = hit_test(self.linkage, self._view, g.x, g.y, **radius, **self._hit_pixels())
         assert g.data is not None
         g.data.update(action=kind, hit=hit)
         if kind == "attract":

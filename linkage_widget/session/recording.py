@@ -59,6 +59,9 @@ class Tracks:
         if not self.vertices:
             return
         pts = positions[list(self.vertices)]
+        if self._buf.shape[2] != pts.shape[1]:  # a 3-D linkage's joints: (cap, k, 3)
+            self._buf = np.empty((self.cap, len(self.vertices), pts.shape[1]))
+            self._start = self._len = 0
         if self._len and np.array_equal(self._buf[(self._start + self._len - 1) % self.cap], pts):
             return  # nothing moved: no duplicate points
         self._buf[(self._start + self._len) % self.cap] = pts

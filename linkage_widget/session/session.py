@@ -69,6 +69,7 @@ from .history import History, Snapshot
 from .merge import MergeMixin
 from .pointer import PointerMixin
 from .recording import Recorder, Tracks
+from .space_view import SpaceViewMixin
 from .tools import Action, Selection, export_path
 from .traits import SessionTraits
 
@@ -78,6 +79,7 @@ INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() k
 
 
 class LinkageSession(
+    SpaceViewMixin,
     ExportMixin,
     MergeMixin,
     ConfigurationPanelMixin,
@@ -262,6 +264,7 @@ class LinkageSession(
 
     def fit(self) -> None:
         """Zoom and pan so that the whole linkage fills the canvas."""
+        self._recentre_camera()  # a 3-D linkage's: about its joints' centre again
         self._view = self._fitted_view(self._view.width, self._view.height)
         self._request_draw()
 
@@ -269,7 +272,7 @@ class LinkageSession(
         """Fit the linkage clear of the info panel (when shown) and the hint line."""
         top, bottom = overlay_insets(INFO_PANEL_LINES if self.show_info else 0)
         return ViewTransform.fit(
-            self.linkage.vertices, width, height, margin=0.1, top=top, bottom=bottom
+            self._image_points(), width, height, margin=0.1, top=top, bottom=bottom
         )
 
     def undo(self) -> bool:
@@ -348,7 +351,7 @@ class LinkageSession(
 
     def scene(self) -> Scene:
         """The current picture as backend-neutral primitives."""
-        return build_scene(self.linkage, self._view, self._scene_state())
+        return build_scene(self.linkage, self._view, self._space_state(self._scene_state()))
 
     def to_svg(self) -> str:
         """The current view as an SVG document."""

@@ -19,6 +19,7 @@ from .. import _checks
 from ..draw import MAX_PIXEL_RATIO
 from ..motion import MODES
 from .document import DEFAULT_FILE
+from .space_view import DYNAMIC_IN_SPACE
 from .tools import TOOLS
 
 __all__ = ["SessionTraits"]
@@ -121,6 +122,8 @@ class SessionTraits(HasTraits):
         choices = MODES if name == "mode" else TOOLS
         if v not in choices:
             raise TraitError(f"{name} must be one of {', '.join(choices)}; got {v!r}")
+        if name == "mode" and v == "dynamic" and self.linkage.dim == 3:
+            raise TraitError(DYNAMIC_IN_SPACE)
         return v
 
     @validate("selected_vertex", "selected_rod")

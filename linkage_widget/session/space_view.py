@@ -1,0 +1,188 @@
+r"""The session's view of a 3-D linkage: the camera, turning it, and a joint pulled in the view plane.
+
+Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its state). A
+spatial linkage (``linkage.dim == 3``) is seen through a
+:class:`~linkage_widget.draw.view3d.Camera` (rotation, centre, eye distance) and then
+the session's one 2-D :class:`~linkage_widget.draw.view.ViewTransform` (zoom and pan
+of the image plane: wheel, pinch, shift-drag). The policy here:
+
+* a drag on the background turns the camera (Bell's trackball); in the plane it stays a
+  pan, and in space a shift-drag on the background pans;
+* a pulled joint's target is the pointer unprojected onto the plane through the joint
+  parallel to the screen, at the joint's depth when the drag began,
+
+  .. math:: X = c + R^{\mathsf T}\bigl(s\,u,\; s\,v,\; w_0\bigr),
+            \qquad s = 1 \text{ (orthographic)},\quad s = (D - w_0)/D \text{ (perspective)},
+
+  so the kinematic attract pulls it toward ``(x, y, z)``;
+* :attr:`projection` chooses orthographic or perspective;
+* dynamic mode, the attractor and loads are planar: in space they are refused with a
+  message that says so (:data:`DYNAMIC_IN_SPACE`).
+
+Examples
+--------
+>>> from linkage_widget.session import LinkageSession
+>>> from linkage_widget.examples.space import octahedron
+>>> s = LinkageSession(octahedron())
+>>> R0 = s.camera.rotation.copy()
+>>> x, y = s.view.to_pixel([0.0, 0.0])     # the image plane's centre
+>>> s.press(x + 150, y + 150); s.drag(x + 100, y + 150); s.release()
+>>> bool(abs(s.camera.rotation - R0).max() > 0.1)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from traitlets import HasTraits, TraitError, Unicode, observe, validate
+
+from ..draw import Camera, SceneState
+from ..draw.view3d import PROJECTIONS
+from .driving import Target
+from .gestures import Gesture
+from .tools import Action, drag_kind
+
+__all__ = ["ATTRACTOR_IN_SPACE", "DYNAMIC_IN_SPACE", "SpaceViewMixin"]
+
+#: Why the mode toggle stays on kinematic for a 3-D linkage.
+DYNAMIC_IN_SPACE = (
+    "dynamic mode is for planar linkages: a 3-D linkage moves in kinematic mode "
+    "(rigid-body dynamics in space is not implemented yet)"
+)
+
+#: Why a right-click places no attractor in space.
+ATTRACTOR_IN_SPACE = "in 3-D there is no attractor: drag a joint (it moves in the screen's plane)"
+
+
+class SpaceViewMixin(HasTraits):
+    """The 3-D view of the :class:`~linkage_widget.session.LinkageSession` (module docstring)."""
+
+    projection = Unicode(
+        "orthographic", help='How a 3-D linkage is seen: "orthographic" or "perspective".'
+    )
+
+    # ------------------------------------------------------------ public
+    @property
+    def camera(self) -> Camera | None:
+        """The camera on a 3-D linkage (``None`` for a planar one); settable."""
+        if self.linkage.dim != 3:  # type: ignore[attr-defined]
+            return None
+        cam = self.__dict__.get("_camera")
+        if cam is None:
+            cam = Camera.looking_at(self.linkage.vertices, projection=self.projection)  # type: ignore[attr-defined]
+            self.__dict__["_camera"] = cam
+        return cam
+
+    @camera.setter
+    def camera(self, new: Camera) -> None:
+        if not isinstance(new, Camera):
+            raise TraitError(f"camera must be a Camera, got {type(new).__name__}")
+        self.__dict__["_camera"] = new
+        if new.projection != self.projection:
+            self.projection = new.projection
+        self._request_draw()  # type: ignore[attr-defined]
+
+    def joint_pixels(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """Every joint's pixel ``(n, 2)`` and, in 3-D, its depth ``(n,)`` (larger: nearer)."""
+        cam = self.camera
+        if cam is None:
+            return self._view.to_pixel(self.linkage.vertices), None  # type: ignore[attr-defined]
+        return cam.to_pixel(self.linkage.vertices, self._view)  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------ traits
+    @validate("projection")
+    def _validate_projection(self, proposal: Any) -> str:
+        v = proposal["value"]
+        if v not in PROJECTIONS:
+            raise TraitError(f"projection must be one of {', '.join(PROJECTIONS)}; got {v!r}")
+        return str(v)
+
+    @observe("projection")
+    def _on_projection(self, change: Any) -> None:
+        cam = self.__dict__.get("_camera")
+        if cam is not None and cam.projection != change["new"]:
+            self.__dict__["_camera"] = cam.with_projection(change["new"])
+        if getattr(self, "_ready", False):
+            self._request_draw()  # type: ignore[attr-defined]
+
+    # -------------------------------------------------- hooks of the session
+    def _image_points(self) -> np.ndarray:
+        """What the 2-D view shows: the joints (plane) or their image-plane points (space)."""
+        cam = self.camera
+        return self.linkage.vertices if cam is None else cam.image(self.linkage.vertices)[0]  # type: ignore[attr-defined]
+
+    def _recentre_camera(self) -> None:
+        """Turn about the joints' centre again (a fit, a load), keeping rotation and projection."""
+        cam = self.__dict__.get("_camera")
+        if self.linkage.dim == 3 and cam is not None:  # type: ignore[attr-defined]
+            self.__dict__["_camera"] = Camera.looking_at(
+                self.linkage.vertices,  # type: ignore[attr-defined]
+                rotation=cam.rotation,
+                projection=self.projection,
+            )
+
+    def _space_state(self, state: SceneState) -> SceneState:
+        """The scene state with the camera (in 3-D)."""
+        cam = self.camera
+        if cam is not None:
+            state.camera = cam
+        return state
+
+    def _hit_pixels(self) -> dict[str, Any]:
+        """``hit_test``'s keywords: the projected joints and their depths (only in 3-D)."""
+        if self.camera is None:
+            return {}
+        pixels, depth = self.joint_pixels()
+        return {"pixels": pixels, "depth": depth}
+
+    def _pointer_world(self, x: float, y: float, vertex: int | None = None) -> np.ndarray:
+        """The world point under pixel ``(x, y)``: in space on the plane through ``vertex``.
+
+        The plane is parallel to the screen at the joint's depth when its drag began
+        (the centre's plane without a joint), so a drag moves the target in the view plane.
+        """
+        cam = self.camera
+        if cam is None:
+            out: np.ndarray = self._view.to_world([x, y])  # type: ignore[attr-defined]
+            return out
+        depth = 0.0
+        if vertex is not None:
+            starting = self._drag_vertex is None and not self._free_drag  # type: ignore[attr-defined]
+            if starting or self.__dict__.get("_plane_depth") is None:
+                self.__dict__["_plane_depth"] = cam.depth(self.linkage.vertices[vertex])  # type: ignore[attr-defined]
+            depth = self.__dict__["_plane_depth"]
+        return cam.from_pixel(self._view, x, y, depth)  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------ gestures
+    def _on_drag(self, g: Gesture, dx: float, dy: float) -> None:
+        assert g.data is not None
+        background = drag_kind(g.data["action"], g.data["hit"]) == "pan"
+        if self.camera is not None and background and not g.shift:
+            x1, y1 = g.last_x, g.last_y
+            self._apply(Action("rotate_view", (x1 - dx, y1 - dy, x1, y1)))  # type: ignore[attr-defined]
+            return
+        super()._on_drag(g, dx, dy)  # type: ignore[misc]
+
+    def _do_rotate_view(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
+        cam = self.camera
+        if cam is None:
+            return
+        self.__dict__["_camera"] = cam.rotated_by_drag(self._view, x0, y0, x1, y1)  # type: ignore[attr-defined]
+        self._dirty = True
+        self._pointer_input()  # type: ignore[attr-defined]
+
+    def _do_place_attractor(self, x: float, y: float) -> None:
+        if self.camera is not None:
+            raise ValueError(ATTRACTOR_IN_SPACE)
+        super()._do_place_attractor(x, y)  # type: ignore[misc]
+
+    def _target(self) -> Any:
+        """The motion's target; a 3-D drag pulls toward ``(x, y, z)``."""
+        drag = self._drag_target  # type: ignore[attr-defined]
+        if self.camera is not None and self._drag_vertex is not None and drag is not None:  # type: ignore[attr-defined]
+            x, y, z = (float(c) for c in drag)
+            return Target(self._drag_vertex, x, y, z)  # type: ignore[attr-defined]
+        return super()._target()  # type: ignore[misc]
