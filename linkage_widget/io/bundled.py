@@ -34,6 +34,9 @@ __all__ = [
 #: The folder of the bundled linkages (the package is installed as plain files).
 EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
 
+#: The bundled 3-D linkages (:mod:`linkage_widget.examples.space`), found by bare name too.
+SPACE_DIR = EXAMPLES_DIR / "space_files"
+
 
 def _stem(name: str) -> str:
     return name.removesuffix(".txt")
@@ -75,7 +78,8 @@ def resolve_path(path: str | PathLike[str]) -> Path:
     """The file ``path`` names, falling back to a bundled example for a bare name.
 
     A file that exists wins; otherwise a name without a folder (``"watt"``,
-    ``"watt.txt"``) is looked up among the bundled examples.
+    ``"watt.txt"``) is looked up among the bundled examples, then among the bundled 3-D
+    examples (``"bricard_line.txt"``: :data:`SPACE_DIR`, kept out of :func:`list_examples`).
 
     Raises
     ------
@@ -87,6 +91,9 @@ def resolve_path(path: str | PathLike[str]) -> Path:
         return p
     if p.parent == Path(".") and has_example(p.name):
         return example_path(p.name)
+    space = SPACE_DIR / f"{_stem(p.name)}.txt"
+    if p.parent == Path(".") and space.is_file():
+        return space
     raise FileNotFoundError(
         f"no linkage file {str(path)!r} (and no bundled example of that name; "
         f"bundled: {', '.join(list_examples())})"
