@@ -84,6 +84,10 @@ class SpaceViewMixin(HasTraits):
             self.projection = new.projection
         self._request_draw()  # type: ignore[attr-defined]
 
+    def mode_refusal(self) -> str:
+        """Why dynamic mode cannot be chosen now (:data:`DYNAMIC_IN_SPACE`), or ``""``."""
+        return DYNAMIC_IN_SPACE if self.linkage.dim == 3 else ""  # type: ignore[attr-defined]
+
     def joint_pixels(self) -> tuple[np.ndarray, np.ndarray | None]:
         """Every joint's pixel ``(n, 2)`` and, in 3-D, its depth ``(n,)`` (larger: nearer)."""
         cam = self.camera

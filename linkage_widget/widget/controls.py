@@ -93,6 +93,7 @@ class ControlsState(NamedTuple):
     mode: str
     step_size: float
     readout: str
+    mode_note: str = ""  # why dynamic mode is unavailable (a 3-D linkage); "" when it is
 
 
 class Controls:
@@ -242,6 +243,10 @@ class Controls:
             shown.layout.display = None
             self.sliders["step_size"] = shown
             shown.linkage_link.show(state.step_size)  # type: ignore[attr-defined]
+        if self.modes.disabled != bool(state.mode_note):  # the toggle says why it is off
+            self.modes.disabled = bool(state.mode_note)
+            self.modes.tooltips = [MODE_TIPS[0], state.mode_note or MODE_TIPS[1]]
+            self.modes.tooltip = state.mode_note or None
         if self.readout.value != state.readout:  # unchanged text: no message to the browser
             self.readout.value = state.readout
 

@@ -191,6 +191,7 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
                 self.mode,
                 self.step_size,
                 readout_html(words, self.error, self._drive_lines(), details_open=self.show_info),
+                self.mode_refusal(),
             )
         )
 
