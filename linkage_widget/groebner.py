@@ -64,7 +64,7 @@ import numpy as np
 
 from .model import Linkage
 
-__all__ = ["MAX_VARIABLES", "exact_local_dimension", "rational_placement"]
+__all__ = ["MAX_VARIABLES", "exact_local_dimension", "method_error", "rational_placement"]
 
 #: Above this many unknowns :func:`exact_local_dimension` declines (returns ``None``).
 MAX_VARIABLES = 10
@@ -106,6 +106,22 @@ def _rational(x: float) -> Fraction | None:
     # parallel cranks of irrational direction), and the exact answer would then be wrong.
     guess = Fraction(x).limit_denominator(MAX_DENOMINATOR)
     return guess if float(guess) == x else None
+
+
+def method_error(method: Any, methods: tuple[str, ...], linkage: Any) -> Exception | None:
+    """Why ``mobility(linkage, method=method)`` cannot run, or ``None``.
+
+    An unknown method is a ``ValueError``; ``"exact"`` for a 3-D linkage a
+    ``NotImplementedError`` (the Gröbner route below is planar).
+    """
+    if method not in methods:
+        return ValueError(f"method must be one of {methods}, got {method!r}")
+    if method == "exact" and getattr(linkage, "dim", 2) != 2:
+        return NotImplementedError(
+            "mobility(method='exact') is planar (the Gröbner route, exact_local_dimension): "
+            "a 3-D linkage is not implemented; method='auto' or 'numerical' samples it"
+        )
+    return None
 
 
 def exact_local_dimension(

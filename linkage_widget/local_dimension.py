@@ -45,7 +45,7 @@ import scipy.sparse.linalg as spla
 
 from . import _checks
 from .constraints import ConstraintSet, as_flat
-from .groebner import exact_local_dimension
+from .groebner import exact_local_dimension, method_error
 from .model import Linkage
 from .second_order import (
     RANK_RTOL,
@@ -206,8 +206,8 @@ def mobility(
     >>> mobility(line).status
     'rigid although infinitesimally flexible'
     """
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if (error := method_error(method, METHODS, linkage)) is not None:
+        raise error
     rtol = _checks.positive(rtol, "rtol")
     cs = ConstraintSet.from_linkage(require_linkage(linkage, "mobility"))
     p = as_flat(linkage.vertices)

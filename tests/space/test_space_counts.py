@@ -13,10 +13,13 @@ from space_frameworks import cube, double_banana, octahedron
 
 from linkage_widget import Linkage, analyze
 from linkage_widget.constraints import ConstraintSet
-from linkage_widget.generic_rank import PRIME, error_bound, random_generic_rank
+from linkage_widget.generic_rank import MAX_COLUMNS, PRIME, error_bound, random_generic_rank
+from linkage_widget.groebner import exact_local_dimension
+from linkage_widget.local_dimension import mobility
 from linkage_widget.mass import mass_matrix
 from linkage_widget.rigid_motions import trivial_motions
 from linkage_widget.rigidity import generic_analysis
+from linkage_widget.second_order import tangent_cone
 from linkage_widget.statics import static_forces
 
 TETRA = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
@@ -160,3 +163,47 @@ def test_static_forces_in_space():
     units = legs / np.linalg.norm(legs, axis=1, keepdims=True)
     on_apex = -(r.rod_forces[[2, 4, 5], None] * units).sum(axis=0)  # a tension pulls inward
     assert on_apex == pytest.approx([0.0, 0.0, 1.0], abs=1e-12)
+
+
+def test_sparse_route_agrees_with_dense_in_space():
+    rng = np.random.default_rng(11)
+    pts = rng.standard_normal((12, 3))
+    rods = [(i, j) for i, j in itertools.combinations(range(12), 2) if rng.random() < 0.45]
+    link = Linkage(pts, rods=rods, pinned=[0])
+    dense, sparse = analyze(link, method="dense"), analyze(link, method="sparse")
+    assert sparse.method.startswith("sparse")
+    fields = ("rank", "dof", "trivial_dof", "internal_dof", "self_stresses", "maxwell_count")
+    assert [getattr(sparse, f) for f in fields] == [getattr(dense, f) for f in fields]
+
+
+def test_large_frameworks_use_the_floating_generic_rank():
+    """Above MAX_COLUMNS coordinates the generic rank is a floating rank, and says so."""
+    pts = np.array(list(itertools.product(range(6), range(6), range(5))), float)
+    rods = [
+        (i, j)
+        for i, j in itertools.combinations(range(len(pts)), 2)
+        if np.abs(pts[i] - pts[j]).max() == 1 and np.abs(pts[i] - pts[j]).sum() <= 2
+    ]
+    rng = np.random.default_rng(1)
+    link = Linkage(pts + 0.01 * rng.standard_normal(pts.shape), rods=rods)
+    assert 3 * link.n_vertices > MAX_COLUMNS
+    r = analyze(link)
+    assert r.generic_method.startswith("random placement: floating-point rank")
+    assert (r.internal_dof, r.generic_internal_dof) == (0, 0)  # braced faces: rigid
+    assert r.generic_rank == r.rank
+
+
+def test_mobility_and_cone_in_space():
+    line = Linkage([[0, 0, 0], [1, 0, 0], [2, 0, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 2])
+    cone = tangent_cone(line)
+    assert cone.flexes.shape == (2, 3, 3) and cone.n_stresses == 1
+    assert mobility(line).status == "rigid although infinitesimally flexible"
+    crank = Linkage([[0, 0, 0], [0, 1, 0], [2, 1.5, 0.5], [2, 0, 0]], rods=[(0, 1), (1, 2), (2, 3)])
+    crank.pin(0)
+    crank.pin(3)
+    m = mobility(crank)
+    assert m.dimension == 2 and m.branch_directions.shape[2] == 3  # two hinges bend freely
+    with pytest.raises(NotImplementedError, match="exact_local_dimension .* is planar"):
+        exact_local_dimension(crank)
+    with pytest.raises(NotImplementedError, match="is planar"):
+        mobility(crank, method="exact")
