@@ -350,5 +350,8 @@ def _add_elements(sim: Simulator, setup: Setup) -> None:
 def _gap_px(sim: Simulator, drag: Target, view: ViewTransform) -> float:
     """Screen distance from the dragged vertex to the pointer's world position."""
     p = sim.positions[drag.vertex]
-    gap = view.length_to_pixel(float(np.linalg.norm(p - np.asarray(drag.point))))
+    dist = np.hypot(p[0] - drag.x, p[1] - drag.y)
+    if drag.z is not None:  # a 3-D joint's distance to its target in space
+        dist = np.hypot(dist, p[2] - drag.z)
+    gap = view.length_to_pixel(dist)
     return gap if math.isfinite(gap) else math.inf
