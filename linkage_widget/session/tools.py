@@ -202,14 +202,23 @@ def click_action(tool: str, hit: Hit, sel: Selection, xy: tuple[float, float]) -
     if tool == "rod":
         return _rod_tool(hit, sel, xy)
     if tool == "angle":
-        if hit is not None and hit[0] == "rod" and sel.rod not in (None, hit[1]):
-            return Action("toggle_angle", (sel.rod, hit[1]))
-        return toggled(hit, sel) if hit is not None else Action("none")
+        return _angle_tool(hit, sel)
     if tool in ("pin", "delete"):
         return _pin_or_delete(tool, hit)
     if tool in ("spring", "motor", "load"):
         return _drive_tool(tool, hit, sel, xy)
     return Action("none")
+
+
+def _angle_tool(hit: Hit, sel: Selection) -> Action:
+    """Two adjacent rods, or three joints (apex, arm, arm: no rods needed), fix an angle."""
+    if hit is None:
+        return Action("none")
+    if hit[0] == "rod" and sel.rod not in (None, hit[1]):
+        return Action("toggle_angle", (sel.rod, hit[1]))
+    if hit[0] == "vertex" and sel.vertex not in (None, hit[1]):
+        return Action("angle_arm", (sel.vertex, hit[1]))  # the session keeps the first arm
+    return toggled(hit, sel)
 
 
 def _pin_or_delete(tool: str, hit: Hit) -> Action:

@@ -42,7 +42,8 @@ TOOL_TIPS = {
     "select": "select/move: click adds or selects, drag moves a vertex or pans",
     "vertex": "add vertex: click adds a vertex",
     "rod": "rod: click two vertices (or empty space) to draw rods",
-    "angle": "angle: click two adjacent rods to fix/unfix their angle",
+    "angle": "angle: click two adjacent rods, or three joints (apex first, no rods needed), "
+    "to fix/unfix an angle",
     "pin": "pin: click a vertex to pin/unpin it",
     "attractor": "attractor: click to place/remove the attractor",
     "delete": "delete: click a vertex or rod to delete it",

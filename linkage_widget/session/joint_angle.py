@@ -1,0 +1,62 @@
+"""A fixed angle between joints without rods, made with the angle tool.
+
+Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its state).
+
+The 2007 program fixed an angle only between two adjacent rods, though "if we had no
+rods but only a fixed angle, more motion would be possible" (its page): the angle at
+apex :math:`i` between the arms to :math:`j` and :math:`k` is one constraint
+(:meth:`~linkage_widget.Linkage.add_angle`), and :math:`j` may slide along its arm, and
+:math:`k` along its own. With the angle tool:
+
+1. click the apex joint (it becomes selected);
+2. click the joint at the end of the first arm (the apex stays selected; the hint says
+   which arm was chosen);
+3. click the joint at the end of the second arm: the angle is fixed, one undo step (the
+   same three clicks on a fixed angle free it).
+
+Clicking two adjacent rods still fixes the angle between them, as before.
+
+>>> from linkage_widget import Linkage
+>>> from linkage_widget.session import LinkageSession
+>>> s = LinkageSession(Linkage([[0, 0], [100, 0], [0, 100]], pinned=[0]))
+>>> s.tool = "angle"
+>>> for v in (0, 1, 2):
+...     s.press(*s.view.to_pixel(s.linkage.vertices[v])); s.release()
+>>> s.linkage.angles.tolist(), s.linkage.n_rods
+([[0, 1, 2]], 0)
+"""
+
+from __future__ import annotations
+
+__all__ = ["JointAngleMixin"]
+
+
+class JointAngleMixin:
+    """The angle tool's joint clicks: apex, first arm, second arm (module docstring)."""
+
+    #: ``(apex, j)``: the first arm chosen, waiting for the second (None: none)
+    _angle_arm: tuple[int, int] | None = None
+
+    def _do_angle_arm(self, apex: int, joint: int) -> None:
+        """The selected ``apex`` and a clicked ``joint``: the first arm, or the second."""
+        arm = self._angle_arm
+        n = self.linkage.n_vertices  # type: ignore[attr-defined]
+        if arm is None or arm[0] != apex or arm[1] in (joint, apex) or max(arm) >= n:
+            self._angle_arm = (apex, joint)
+            self._message = (  # type: ignore[attr-defined]
+                f"angle at {apex}: arm {apex}-{joint} chosen; click the joint at the other "
+                "arm's end (rods are not needed)"
+            )
+            return
+        self._angle_arm = None
+        self._edit(lambda: self._toggle_joint_angle(apex, arm[1], joint))  # type: ignore[attr-defined]
+
+    def _toggle_joint_angle(self, i: int, j: int, k: int) -> str:
+        """Fix the angle at ``i`` between the arms to ``j`` and ``k``, or free it when fixed."""
+        link = self.linkage  # type: ignore[attr-defined]
+        found = link.find_angle(i, j, k)
+        if found is None:
+            link.add_angle(i, j, k)  # a ValueError (coincident joints) undoes the edit
+            return f"angle at {i} between joints {j} and {k} fixed"
+        link.remove_angle(found)
+        return f"angle at {i} between joints {j} and {k} freed"
