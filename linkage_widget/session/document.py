@@ -208,7 +208,7 @@ class Document:
         return f"vertex {v} deleted"
 
     def delete_rod(self, r: int) -> str:
-        """Delete rod ``r`` (and the angles that use it)."""
+        """Delete rod ``r``; fixed angles stay (an angle needs no rods)."""
         i, j = (int(v) for v in self.linkage.rods[r])
         current = self._game_current() and self.linkage.n_angles == 0
         self.linkage.remove_rod(r)

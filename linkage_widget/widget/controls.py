@@ -453,6 +453,8 @@ HELP_HTML = """
 rod: fix the angle with the selected rod</td></tr>
 <tr><td>right- or ctrl-click</td>
 <td>place / remove the attractor (pulls the selected vertex)</td></tr>
+<tr><td>angle tool</td><td>click two adjacent rods, or three joints (the apex first, then
+the arms' ends; no rods needed): fix / free the angle</td></tr>
 <tr><td>f t d z c</td><td>pin, track, delete, split rod, clear</td></tr>
 <tr><td>[ ]</td><td>previous / next tool</td></tr>
 <tr><td>spring / motor / load tools</td><td>click two vertices: spring; click a rod: motor
