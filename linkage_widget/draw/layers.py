@@ -317,8 +317,9 @@ def velocity_arrows(
     -----
     All arrows share one scale (the longest is ``theme.velocity_arrow_px``), so
     their lengths compare across vertices and basis vectors; arrows under a pixel
-    are left out. At most ``theme.max_velocity_ways`` basis vectors are drawn (a
-    Penrose tiling has dozens: a tangle of colours says nothing). On a dense linkage
+    are left out. At most ``theme.max_velocity_ways`` basis vectors are drawn, and
+    ``theme.max_velocity_ways_dense`` on a dense linkage (a Penrose tiling has dozens
+    of ways to move: a tangle of colours says nothing; the legend says how many). On a dense linkage
     (more than ``theme.velocity_thin_above`` moving joints) the field is thinned
     (:func:`thinned`): at most one joint per square of ``theme.velocity_spacing_px``,
     the fastest, keeps its arrows. Beyond
@@ -339,10 +340,12 @@ def velocity_arrows(
     V = V * (theme.velocity_arrow_px / biggest)
     length = length * (theme.velocity_arrow_px / biggest)
     keep = length >= 1.0  # (d, n); pinned vertices have exactly zero
-    keep &= thinned(P, length.max(axis=0), keep.any(axis=0), theme)[None, :]
+    moving = keep.any(axis=0)
+    dense = int(moving.sum()) > theme.velocity_thin_above
+    keep &= thinned(P, length.max(axis=0), moving, theme)[None, :]
     per_vector = keep.sum(axis=1)
     shown = max(1, int(np.searchsorted(np.cumsum(per_vector), theme.max_velocity_arrows, "right")))
-    shown = min(shown, theme.max_velocity_ways)
+    shown = min(shown, theme.max_velocity_ways_dense if dense else theme.max_velocity_ways)
     keep[shown:] = False
     which, vert = np.nonzero(keep)
     palette = theme.velocity_colors

@@ -115,6 +115,7 @@ class Theme:
     velocity_thin_above: int = 24
     max_velocity_arrows: int = 400
     max_velocity_ways: int = 3
+    max_velocity_ways_dense: int = 1
     track_colors: tuple[str, ...] = (
         _O["blue"],
         _O["bluish_green"],

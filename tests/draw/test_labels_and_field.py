@@ -139,3 +139,18 @@ def test_png_at_the_pixel_ratio_is_the_same_picture_sharper():
     assert np.abs(small - np.asarray(one, dtype=float)).mean() < 6.0
     with pytest.raises(ValueError, match="pixel_ratio"):
         scene_to_image(build_scene(link, view), pixel_ratio=0.0)
+
+
+def test_a_dense_linkage_shows_one_way_to_move_and_the_legend_says_so():
+    k = 7  # 49 joints, more than velocity_thin_above
+    xy = _grid(k)
+    rods = [(i * k + j, i * k + j + 1) for i in range(k) for j in range(k - 1)]
+    link = Linkage(xy, rods=rods, pinned=[0])
+    basis = np.random.default_rng(2).normal(size=(3, k * k, 2))
+    basis[:, 0] = 0.0  # the pin does not move
+    view = ViewTransform.fit(link.vertices, 640, 480)
+    scene = build_scene(link, view, SceneState(velocity_basis=basis))
+    (arrows,) = scene.by_role("velocities")
+    assert set(arrows.color) == {T.velocity_colors[0]}
+    labels = [e.label for e in scene.legend]
+    assert "velocity of way to move 1" in labels and "(arrows of 1 of 3 ways shown)" in labels

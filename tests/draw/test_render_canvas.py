@@ -5,6 +5,7 @@ its comm by a recorder (the ipywidgets testing idiom) and decode what would go t
 browser: a JSON command list plus binary buffers.
 """
 
+import dataclasses
 import json
 
 import numpy as np
@@ -13,7 +14,7 @@ from ipycanvas import Canvas, hold_canvas
 from ipycanvas.canvas import _CMD_LIST
 
 from linkage_widget import Linkage
-from linkage_widget.draw import Scene, SceneState, ViewTransform, build_scene
+from linkage_widget.draw import DEFAULT_THEME, Scene, SceneState, ViewTransform, build_scene
 from linkage_widget.draw import canvas as rc
 from linkage_widget.draw.canvas import draw_scene, held_canvas, hex_to_rgb
 from linkage_widget.draw.primitives import Disks, Rects, Segments
@@ -103,9 +104,14 @@ def full_state(link):
     )
 
 
-def scene_for(link, state=None):
+#: The renderer is under test here, not the field's thinning on dense linkages (issue 15):
+#: every arrow of every way to move stays.
+WHOLE_FIELD = dataclasses.replace(DEFAULT_THEME, velocity_thin_above=10**9)
+
+
+def scene_for(link, state=None, theme=WHOLE_FIELD):
     view = ViewTransform.fit(link.vertices, 500, 400)
-    return build_scene(link, view, state or SceneState())
+    return build_scene(link, view, state or SceneState(), theme=theme)
 
 
 def grid_linkage(k):
