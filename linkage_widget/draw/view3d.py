@@ -145,7 +145,7 @@ class Camera:
 
     # ---------------------------------------------------------- projecting
     def image(self, points: Any) -> tuple[np.ndarray, np.ndarray]:
-        """World points ``(n, 3)`` -> image-plane points ``(n, 2)`` (world units) and depth ``(n,)``."""
+        """World points ``(n, 3)`` -> image-plane points ``(n, 2)`` (world units) and depths."""
         X = np.asarray(points, dtype=np.float64).reshape(-1, 3)
         c = (X - self.centre) @ self.rotation.T
         return c[:, :2] * self._factor(c[:, 2])[:, None], c[:, 2].copy()
@@ -163,7 +163,7 @@ class Camera:
         return view.to_pixel(Q), depth
 
     def from_pixel(self, view: ViewTransform, x: float, y: float, depth: float) -> np.ndarray:
-        """The world point ``(3,)`` at pixel ``(x, y)`` on the plane ``w = depth`` (screen-parallel)."""
+        """World point ``(3,)`` at pixel ``(x, y)`` on the screen-parallel plane ``w = depth``."""
         u, v = view.to_world([x, y])
         w = float(depth)
         if self.projection == "perspective":
@@ -177,7 +177,7 @@ class Camera:
         return float(self.rotation[2] @ (np.asarray(point, dtype=np.float64) - self.centre))
 
     def project_vectors(self, points: Any, vectors: Any) -> np.ndarray:
-        r"""Velocities ``(..., n, 3)`` at ``points`` ``(n, 3)`` -> image-plane velocities ``(..., n, 2)``.
+        r"""Velocities ``(..., n, 3)`` at ``points`` ``(n, 3)`` -> the image plane, ``(..., n, 2)``.
 
         The derivative of the projection: orthographic :math:`\dot u, \dot v`;
         perspective :math:`f(\dot u, \dot v) + (f^2/D)\,\dot w\,(u, v)` with :math:`f = D/(D-w)`.

@@ -1,4 +1,4 @@
-r"""The session's view of a 3-D linkage: the camera, turning it, and a joint pulled in the view plane.
+r"""The session's view of a 3-D linkage: the camera, turning it, a joint pulled in the view plane.
 
 Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its state). A
 spatial linkage (``linkage.dim == 3``) is seen through a
@@ -126,6 +126,11 @@ class SpaceViewMixin(HasTraits):
                 rotation=cam.rotation,
                 projection=self.projection,
             )
+
+    def _keep_mechanism_in_view(self) -> None:
+        """Planar keep-in-view judges world ``(n, 2)`` joints; in space the user turns the view."""
+        if self.camera is None:
+            getattr(super(), "_keep_mechanism_in_view", lambda: None)()
 
     def _space_state(self, state: SceneState) -> SceneState:
         """The scene state with the camera (in 3-D)."""
