@@ -306,12 +306,13 @@ class FramesMixin:
         return self._live_now()
 
     def readout(self) -> list[str]:
-        """The analysis readout as drawn: counts and status, live while dragging.
+        """The analysis readout's technical lines: counts and status, live while dragging.
 
         While the joints move, the counts are those of the live analysis, with a
         line saying which drawn frame they belong to ("analysis live: frame N") or
         "analysis k frames behind" when throttled; the status and Maxwell lines of
-        the full analysis are kept while its counts agree.
+        the full analysis are kept while its counts agree. The plain words a student
+        reads first are :meth:`readout_words`.
         """
         now = self._live_now()
         fresh = self._analyst.fresh(self._version)

@@ -51,7 +51,9 @@ class SessionTraits(HasTraits):
     show_velocities = Bool(True, help="Draw the velocity basis (infinitesimal motions).")
     show_vertices = Bool(True, help="Draw the joints.")
     show_angles = Bool(True, help="Draw arcs at fixed angles.")
-    show_info = Bool(False, help="Draw the analysis readout on the canvas.")
+    show_info = Bool(
+        False, help="Open the readout's technical lines (rank, Maxwell count, method)."
+    )
     show_stresses = Bool(False, help="Colour rods by the first self-stress.")
     show_pebbles = Bool(False, help="Colour redundant rods (pebble game).")
     tracked = Tuple(help="Tracked vertices: their paths are drawn.")
