@@ -90,6 +90,16 @@ def as_points(p: Any, dim: int = 2) -> np.ndarray:
     return np.ascontiguousarray(p, dtype=np.float64).reshape(-1, dim)
 
 
+def _over_squared_norm(v: np.ndarray, arm: np.ndarray) -> np.ndarray:
+    r"""``v / |arm|^2`` row by row (``(k, 2)``), and 0 where the arm has length 0.
+
+    An arm without a rod can shrink to nothing (its joint slid onto the apex): there
+    the angle has no gradient, and the row vanishes rather than turn NaN.
+    """
+    sq = (arm * arm).sum(axis=1, keepdims=True)
+    return np.divide(v, sq, out=np.zeros_like(v), where=sq > 0.0)
+
+
 def _angles_between(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     r"""Angles from arms ``a`` to ``b`` (``(k, d)``): signed in 2-D, in :math:`[0, \pi]` in 3-D."""
     if a.shape[1] == 3:
@@ -330,8 +340,8 @@ class ConstraintSet:
         if self.dim == 3:
             gj, gk = _cosine_gradients(a, b, s)
         else:
-            gj = s * np.column_stack([a[:, 1], -a[:, 0]]) / (a * a).sum(axis=1, keepdims=True)
-            gk = s * np.column_stack([-b[:, 1], b[:, 0]]) / (b * b).sum(axis=1, keepdims=True)
+            gj = s * _over_squared_norm(np.column_stack([a[:, 1], -a[:, 0]]), a)
+            gk = s * _over_squared_norm(np.column_stack([-b[:, 1], b[:, 0]]), b)
         ang = np.column_stack([-gj - gk, gj, gk]).reshape(-1)
         pin = np.ones(self.dim * len(self.pinned))
         if self.drives.n_rows:
