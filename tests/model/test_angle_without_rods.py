@@ -97,3 +97,17 @@ def test_coincident_joints_make_no_angle() -> None:
     assert link == before
     with pytest.raises(ValueError, match="coincide"):
         Linkage([[0.0, 0.0], [100.0, 0.0], [0.0, 0.0]], angles=[(0, 1, 2)])
+
+
+def test_an_arm_pulled_through_the_apex_blocks_short_of_it() -> None:
+    # without a rod the arm can shrink; at zero length the angle has no direction: the
+    # motion blocks just short of the apex, finite (a RuntimeWarning here is an error)
+    sim = Simulator(right_angle(), step_size=5.0)
+    sim.attract(RIGHT, (-50.0, 0.0))
+    for _ in range(100):
+        sim.step()
+        if sim.status != "moved":
+            break
+    assert sim.status == "blocked"
+    p = sim.positions
+    assert np.all(np.isfinite(p)) and 0.0 < p[RIGHT, 0] < 1.0 and p[RIGHT, 1] == 0.0
