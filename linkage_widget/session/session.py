@@ -272,7 +272,7 @@ class LinkageSession(
         """Fit the linkage clear of the info panel (when shown) and the hint line."""
         top, bottom = overlay_insets(INFO_PANEL_LINES if self.show_info else 0)
         return ViewTransform.fit(
-            self._image_points(), width, height, margin=0.1, top=top, bottom=bottom
+            self._fit_points(), width, height, margin=0.1, top=top, bottom=bottom
         )
 
     def undo(self) -> bool:

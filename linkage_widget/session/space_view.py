@@ -112,10 +112,21 @@ class SpaceViewMixin(HasTraits):
             self._request_draw()  # type: ignore[attr-defined]
 
     # -------------------------------------------------- hooks of the session
-    def _image_points(self) -> np.ndarray:
-        """What the 2-D view shows: the joints (plane) or their image-plane points (space)."""
+    def _fit_points(self) -> np.ndarray:
+        r"""What a fit must show: the joints (plane), or in space the image of their sphere.
+
+        The bounding sphere about the camera's centre (radius :math:`\rho`) projects inside
+        the disc of radius :math:`\rho` (orthographic) or :math:`\rho D / (D - \rho)`
+        (perspective), whatever the rotation: fitting its square keeps every turn in view.
+        """
         cam = self.camera
-        return self.linkage.vertices if cam is None else cam.image(self.linkage.vertices)[0]  # type: ignore[attr-defined]
+        if cam is None:
+            out: np.ndarray = self.linkage.vertices  # type: ignore[attr-defined]
+            return out
+        rho = float(np.linalg.norm(self.linkage.vertices - cam.centre, axis=1).max(initial=0.0))  # type: ignore[attr-defined]
+        if cam.projection == "perspective":
+            rho *= cam.distance / max(cam.distance - rho, 0.05 * cam.distance)
+        return np.array([[-rho, -rho], [rho, rho]])
 
     def _recentre_camera(self) -> None:
         """Turn about the joints' centre again (a fit, a load), keeping rotation and projection."""

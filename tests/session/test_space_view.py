@@ -326,9 +326,11 @@ def test_tracks_and_exports_in_space(tmp_path):
     s.recording = True
     P = s.joint_pixels()[0]
     v = free[-1]
+    seen = s.camera.project_vectors(s.linkage.vertices, _flex(s.linkage))[v] * [1.0, -1.0]
+    seen /= np.linalg.norm(seen)
     s.press(*P[v])
-    for k in range(1, 8):
-        s.drag(P[v][0] + 6 * k, P[v][1] + 3 * k)
+    for k in range(1, 10):
+        s.drag(*(P[v] + 8 * k * seen))
         s.advance(1)
     s.release()
     s.advance(1)
@@ -353,3 +355,15 @@ def test_planar_scene_has_no_camera_and_unchanged_pixels():
     link = Linkage([[0, 0], [1, 0]], rods=[(0, 1)])
     view = ViewTransform(10.0, 0.0, 100.0, 300, 200)
     assert hit_test(link, view, 1.0, 99.0) == ("vertex", 0)
+
+
+@pytest.mark.parametrize("projection", ["orthographic", "perspective"])
+def test_a_fit_keeps_every_turn_in_view(projection):
+    s = _bricard()
+    s.projection = projection
+    s.fit()
+    rng = np.random.default_rng(7)
+    for x0, y0, x1, y1 in rng.uniform(0, 480, size=(40, 4)):
+        s.camera = s.camera.rotated_by_drag(s.view, x0, y0, x1, y1)
+        P = s.joint_pixels()[0]
+        assert np.all((P >= 0) & (P <= [s.view.width, s.view.height]))
