@@ -42,6 +42,7 @@ SIMPLE_KEYS = {
     "[": "previous_tool",
     "]": "next_tool",
     "k": "toggle_mode",
+    "e": "toggle_projection",  # a 3-D linkage's eye: perspective / orthographic
     "ctrl+z": "undo",
     "ctrl+shift+z": "redo",
     "ctrl+y": "redo",

@@ -194,6 +194,14 @@ class SpaceViewMixin(HasTraits):
         self._dirty = True
         self._pointer_input()  # type: ignore[attr-defined]
 
+    def _do_toggle_projection(self) -> None:
+        """Key e: perspective <-> orthographic (a 3-D linkage's)."""
+        if self.camera is None:
+            self._message = "e switches the projection of a 3-D linkage"
+            return
+        self.projection = "perspective" if self.projection == "orthographic" else "orthographic"
+        self._message = f"{self.projection} projection (e switches)"
+
     def _do_place_attractor(self, x: float, y: float) -> None:
         if self.camera is not None:
             raise ValueError(ATTRACTOR_IN_SPACE)

@@ -449,6 +449,8 @@ HELP_HTML = """
 <td>move the mechanism (shift-drag: move the vertex freely)</td></tr>
 <tr><td>drag empty space / wheel</td><td>pan / zoom</td></tr>
 <tr><td>two fingers</td><td>pan; pinch to zoom</td></tr>
+<tr><td>3-D: drag empty space, e</td><td>turn the view (shift-drag: pan);
+perspective / orthographic</td></tr>
 <tr><td>middle- or alt-click</td><td>vertex: rod to the selected vertex;
 rod: fix the angle with the selected rod</td></tr>
 <tr><td>right- or ctrl-click</td>

@@ -367,3 +367,14 @@ def test_a_fit_keeps_every_turn_in_view(projection):
         s.camera = s.camera.rotated_by_drag(s.view, x0, y0, x1, y1)
         P = s.joint_pixels()[0]
         assert np.all((P >= 0) & (P <= [s.view.width, s.view.height]))
+
+
+def test_key_e_switches_the_projection_of_a_3d_linkage_only():
+    s = _bricard()
+    s.key("e")
+    assert s.projection == "perspective" and s.camera.projection == "perspective"
+    s.key("e")
+    assert s.projection == "orthographic"
+    flat = LinkageSession.load("four_bar.txt")
+    flat.key("e")
+    assert flat.projection == "orthographic" and flat.camera is None
