@@ -3,6 +3,7 @@
 Modules, bottom first (each imports only the ones before it)::
 
     view        the one world <-> pixel transform (fit, zoom, pan)
+    view3d      a 3-D linkage's Camera: space -> the image plane (then view), trackball
     fields      frozen point arrays and style fields of a primitive
     primitives  the backend-neutral shapes (Segments, Disks, Arrows, ...) and Picture
     theme       colours, widths and fonts (Okabe-Ito, checked by colour_vision)
@@ -12,6 +13,7 @@ Modules, bottom first (each imports only the ones before it)::
     colour_vision  colour-blind simulation and CIELAB differences (checks the theme)
     overlays    overlay_insets: what covers the drawing (nothing: texts are beside it)
     hit         hit_test: what is under the pointer
+    space_scene a 3-D linkage's scene inputs projected; painter's order, depth cues
     svg         Picture -> SVG text          raster   Picture -> PNG / GIF (Pillow)
     scene       Scene (shows itself as SVG), SceneState, build_scene (stacks the layers)
     canvas      Picture -> ipycanvas (imported only by the widget)
