@@ -8,22 +8,32 @@ generic placement, approximated by random ones.
 
 The matrix. The rows are those of the classical rigidity matrix: a rod
 :math:`(i, j)` has :math:`p_i - p_j` in the columns of ``i`` and :math:`p_j - p_i`
-in those of ``j``; a pin has ``d`` unit rows; a fixed angle at ``i`` between rods to
-``j`` and ``k`` counts as the rod ``j-k`` (with both arms' lengths fixed, fixing the
-angle is fixing :math:`|p_j - p_k|`, the law of cosines, in any dimension).
+in those of ``j``; a pin has ``d`` unit rows; a fixed angle at ``i`` between the arms
+:math:`a = p_j - p_i`, :math:`b = p_k - p_i` (rods or not) has the gradient of
+:math:`\cos\theta = a \cdot b / (|a||b|)` times :math:`|a|^3|b|^3` (a row scaled by a
+nonzero number keeps the rank), a polynomial row:
 
-Exact arithmetic, one-sided error. Every entry is an integer polynomial of degree 1
-in the coordinates, so an :math:`r \times r` minor is a polynomial of degree at most
-:math:`r`. The coordinates are drawn uniformly from :math:`\mathbb{F}_P` with
+.. math:: \nabla_{p_j} = |b|^2 (|a|^2 b - (a \cdot b)\, a), \quad
+          \nabla_{p_k} = |a|^2 (|b|^2 a - (a \cdot b)\, b), \quad
+          \nabla_{p_i} = -\nabla_{p_j} - \nabla_{p_k}.
+
+(With both arms held by rods, the angle row spans what a rod ``j-k`` would, the law of
+cosines; without them it is one constraint on three joints, which no pebble game
+counts.)
+
+Exact arithmetic, one-sided error. Every entry is an integer polynomial in the
+coordinates, of degree 1 in a rod row and 5 in an angle row, so an :math:`r \times r`
+minor is a polynomial of degree at most :math:`D = r + 4 k` (``k`` angle rows). The
+coordinates are drawn uniformly from :math:`\mathbb{F}_P` with
 :math:`P` = :data:`PRIME` and the rank is computed exactly modulo :math:`P`. It never
 exceeds the generic rank (a minor that vanishes identically vanishes at every point,
 modulo :math:`P` too); it falls short only if the random point is a root of a nonzero
 minor of size ``r`` (the generic rank), which by the Schwartz–Zippel lemma happens
-with probability at most :math:`r/P` per trial (over :math:`\mathbb{F}_P`, for the
+with probability at most :math:`D/P` per trial (over :math:`\mathbb{F}_P`, for the
 minor reduced modulo :math:`P`; its integer coefficients would all have to be
 multiples of :math:`P` for the reduction to vanish). The largest rank over
 :data:`TRIALS` independent trials is kept, wrong with probability at most
-:math:`(r/P)^{\text{TRIALS}}`: below :math:`10^{-9}` for :math:`r \le 1000`. A rank that
+:math:`(D/P)^{\text{TRIALS}}`: below :math:`10^{-9}` for :math:`D \le 1000`. A rank that
 reaches a known upper bound (``upper``: the number of rows, or :math:`dn` minus the
 trivial motions) is the generic rank with certainty, and ends the trials.
 
@@ -57,13 +67,15 @@ TRIALS = 2
 MAX_COLUMNS = 450
 
 
-def error_bound(rank: int, trials: int = TRIALS) -> float:
-    r"""The Schwartz–Zippel bound :math:`(r/P)^{\text{trials}}` on a wrong (low) generic rank.
+def error_bound(degree: int, trials: int = TRIALS) -> float:
+    r"""The Schwartz–Zippel bound :math:`(D/P)^{\text{trials}}` on a wrong (low) generic rank.
+
+    ``degree`` bounds the degree :math:`D` of the minors: the rank, plus 4 per angle row.
 
     >>> error_bound(12) < 1e-12
     True
     """
-    return float((rank / PRIME) ** trials)
+    return float((degree / PRIME) ** trials)
 
 
 def _rows(
@@ -75,6 +87,26 @@ def _rows(
         diff = (p[i] - p[j]) % PRIME
         cols = np.concatenate([dim * i + np.arange(dim), dim * j + np.arange(dim)])
         rows.append((cols, np.concatenate([diff, (-diff) % PRIME])))
+    return rows
+
+
+def _angle_rows(
+    angles: list[tuple[int, int, int]], p: np.ndarray, dim: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The polynomial angle rows of the module notes, mod P (every product reduced)."""
+
+    def mul(x: np.ndarray | int, y: np.ndarray | int) -> np.ndarray:
+        return np.asarray(x, dtype=np.int64) * np.asarray(y, dtype=np.int64) % PRIME
+
+    rows = []
+    for i, j, k in angles:
+        a, b = (p[j] - p[i]) % PRIME, (p[k] - p[i]) % PRIME
+        aa, bb, ab = (int(mul(u, v).sum() % PRIME) for u, v in ((a, a), (b, b), (a, b)))
+        gj = mul(bb, (mul(aa, b) - mul(ab, a)) % PRIME)
+        gk = mul(aa, (mul(bb, a) - mul(ab, b)) % PRIME)
+        gi = (-gj - gk) % PRIME
+        cols = np.concatenate([dim * v + np.arange(dim) for v in (i, j, k)])
+        rows.append((cols, np.concatenate([gi, gj, gk])))
     return rows
 
 
@@ -116,6 +148,7 @@ def random_generic_rank(
     edges: Iterable[Sequence[int]],
     pinned: Iterable[int] = (),
     *,
+    angles: Iterable[Sequence[int]] = (),
     dim: int = 3,
     trials: int = TRIALS,
     seed: int = 0,
@@ -128,10 +161,11 @@ def random_generic_rank(
     n : int
         Number of vertices.
     edges : iterable of (u, v)
-        Rods (and one ``(j, k)`` per fixed angle), in the order redundancy is decided;
-        repeats allowed (a repeat is dependent).
+        Rods, in the order redundancy is decided; repeats allowed (a repeat is dependent).
     pinned : iterable of int
         Distinct pinned vertices: ``dim`` rows each, first.
+    angles : iterable of (i, j, k), keyword-only
+        Fixed angles at ``i`` between the arms to ``j`` and ``k``: one row each, last.
     dim : int, keyword-only
         2 or 3.
     trials : int, keyword-only
@@ -146,8 +180,9 @@ def random_generic_rank(
     -------
     rank : int
         The rank of all the rows (pins included), exact unless every trial was unlucky.
-    accepted : ndarray of bool, shape (m,)
-        ``True`` for the edges independent of the pins and the edges before them.
+    accepted : ndarray of bool, shape (m + k,)
+        ``True`` for the edges (then the angles) independent of the pins and the rows
+        before them.
 
     Examples
     --------
@@ -156,14 +191,16 @@ def random_generic_rank(
     (1, [True, False])
     """
     edge_list = [(int(u), int(v)) for u, v in edges]
+    angle_list = [(int(i), int(j), int(k)) for i, j, k in angles]
     pins = [int(v) for v in pinned]
     if dim * n > MAX_COLUMNS:
         raise ValueError(f"{dim * n} coordinates: the exact generic rank is kept to {MAX_COLUMNS}")
     rng = np.random.default_rng(seed)
-    best: tuple[int, np.ndarray] = (-1, np.zeros(len(edge_list), bool))
+    best: tuple[int, np.ndarray] = (-1, np.zeros(len(edge_list) + len(angle_list), bool))
     for _ in range(max(1, int(trials))):
         p = rng.integers(0, PRIME, size=(n, dim), dtype=np.int64)
-        accepted = _reduced_rank(_rows(n, edge_list, pins, p, dim), dim * n)
+        rows = _rows(n, edge_list, pins, p, dim) + _angle_rows(angle_list, p, dim)
+        accepted = _reduced_rank(rows, dim * n)
         rank = int(accepted.sum())
         if rank > best[0]:
             best = (rank, accepted[dim * len(pins) :])

@@ -19,7 +19,8 @@ plane, 3 in space):
   ``trivial_dof``; the left side is ``maxwell_count``); when it differs from
   ``internal_dof``, self-stresses are the reason, from an over-braced graph (the
   pebble game finds redundant constraints) or a special placement;
-* generic rigidity of the graph: in the plane from the (2, 3) pebble game
+* generic rigidity of the graph: in the plane from the (2, 3) pebble game when every
+  fixed angle has both its rods (else as in space)
   (:mod:`linkage_widget.pebble`); a fixed angle at ``i`` between rods to ``j``
   and ``k`` is generically a rod ``j-k``, and pins tie their vertices to a
   rigid ground triangle by two rods each, played first, so that a rod
@@ -177,39 +178,55 @@ def _generic(linkage: Linkage) -> tuple[int, np.ndarray, str]:
     )
     entry = _GENERIC.get(key)
     if entry is None:
-        edges = [*linkage.rods.tolist(), *linkage.angles[:, 1:].tolist()]
-        if linkage.dim == 2:
+        if linkage.dim == 2 and _angles_held_by_rods(linkage):
+            edges = [*linkage.rods.tolist(), *linkage.angles[:, 1:].tolist()]
             accepted, rank = pinned_pebble_game(linkage.n_vertices, edges, linkage.pinned.tolist())
             how = "pebble game (2, 3)"
         else:
-            rank, accepted, how = _generic_in_space(linkage, edges)
+            rank, accepted, how = _generic_random(linkage)
         if len(_GENERIC) >= GENERIC_CACHE_SIZE:
             _GENERIC.clear()  # simple and thread-safe: the session's worker analyses too
         _GENERIC[key] = entry = (rank, ~accepted[: linkage.n_rods], how)
     return entry[0], entry[1].copy(), entry[2]
 
 
-def _generic_in_space(linkage: Linkage, edges: list[Any]) -> tuple[int, np.ndarray, str]:
-    """Generic rank in 3-D at random placements: exact mod P, floating above MAX_COLUMNS."""
+def _angles_held_by_rods(linkage: Linkage) -> bool:
+    """Whether every fixed angle has both its rods: then it is generically a rod ``j-k``."""
+    return all(
+        linkage.find_rod(i, j) is not None and linkage.find_rod(i, k) is not None
+        for i, j, k in linkage.angles.tolist()
+    )
+
+
+def _generic_random(linkage: Linkage) -> tuple[int, np.ndarray, str]:
+    """Generic rank at random placements: in space, or with an angle the pebble game lacks.
+
+    Exact modulo a prime up to :data:`~linkage_widget.generic_rank.MAX_COLUMNS`
+    coordinates, the floating rank of one random placement above.
+    """
     n, d, pins = linkage.n_vertices, linkage.dim, linkage.pinned.tolist()
+    rods, angles = linkage.rods.tolist(), linkage.angles.tolist()
+    why = "" if d == 3 else " (an angle without its rods: no pebble game)"
     if d * n <= MAX_COLUMNS:
         # no more than the rows, nor than dn less the trivial motions of a generic placement
-        upper = min(d * len(pins) + len(edges), d * n - _generic_trivial_dof(linkage))
-        rank, accepted = random_generic_rank(n, edges, pins, dim=d, upper=upper)
+        upper = min(d * len(pins) + len(rods) + len(angles), d * n - _generic_trivial_dof(linkage))
+        rank, accepted = random_generic_rank(n, rods, pins, angles=angles, dim=d, upper=upper)
         if rank >= upper:
-            how = "random placement: rank mod P, reaches its upper bound (exact)"
-        else:
-            bound = error_bound(rank)
-            how = f"random placement: rank mod P, {TRIALS} trials, P(wrong) <= {bound:.1e}"
+            return (
+                rank,
+                accepted,
+                f"random placement: rank mod P, reaches its upper bound (exact){why}",
+            )
+        bound = error_bound(rank + 4 * len(angles))
+        how = f"random placement: rank mod P, {TRIALS} trials, P(wrong) <= {bound:.1e}{why}"
         return rank, accepted, how
     # Too large for the dense exact elimination: the floating rank at one random
-    # placement (repeated edges dependent; which rods are redundant is not located).
-    unique = np.unique(np.sort(np.array(edges, dtype=np.int64).reshape(-1, 2), axis=1), axis=0)
+    # placement (which rods are redundant is not located).
     rng = np.random.default_rng(0)
-    rand = Linkage(rng.standard_normal((n, d)), rods=unique, pinned=pins)
+    rand = Linkage(rng.standard_normal((n, d)), rods=rods, angles=angles, pinned=pins)
     rank = sparse_rank_report(rand, rtol="auto").rank
-    how = "random placement: floating-point rank (sparse inertia), 1 trial; no error bound"
-    return rank, np.ones(len(edges), bool), how
+    how = f"random placement: floating-point rank (sparse inertia), 1 trial; no error bound{why}"
+    return rank, np.ones(len(rods) + len(angles), bool), how
 
 
 #: The pebble game depends on the graph only, not on the placement: a drag (or a

@@ -207,3 +207,24 @@ def test_mobility_and_cone_in_space():
         exact_local_dimension(crank)
     with pytest.raises(NotImplementedError, match="is planar"):
         mobility(crank, method="exact")
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_angles_without_rods_are_counted_as_angles(dim):
+    """A triangle held by its three angles only still scales: not a triangle of rods.
+
+    (Read as rods ``j-k``, as the pebble game must, it would count rigid.)
+    """
+    pts = [[0, 0, 0], [4, 0, 0], [1, 3, 0]]
+    tri = Linkage([p[:dim] for p in pts], angles=[(0, 1, 2), (1, 2, 0), (2, 0, 1)])
+    r = analyze(tri)
+    trivial = 3 if dim == 2 else 6
+    # the three angles sum to pi: rank 2, and the scaling is an internal motion
+    assert (r.rank, r.generic_rank, r.self_stresses) == (2, 2, 1)
+    assert (r.internal_dof, r.generic_internal_dof) == (dim * 3 - 2 - trivial,) * 2
+    assert r.generic_method.startswith("random placement: rank mod P")
+    assert ("no pebble game" in r.generic_method) is (dim == 2)
+    rods = Linkage(tri.vertices, rods=[(0, 1), (1, 2), (0, 2)], angles=[(0, 1, 2)])
+    if dim == 2:  # with its rods, an angle is a rod j-k: the pebble game counts it
+        assert analyze(rods).generic_method == "pebble game (2, 3)"
+    assert analyze(rods).generic_rank == 3  # the angle is redundant on a triangle of rods
