@@ -167,7 +167,6 @@ class FramesMixin:
             motors=tuple((m.pivot, m.tip, m.speed) for m in self.document.drives.motors),
             motors_running=self._motors_on(),
             branches=self._branch_directions(),
-            info_lines=tuple(self.readout()),
             hint=fit_hint(self._hint(), self._view.width),
             error=self.error,
             show_labels=self.show_labels,
