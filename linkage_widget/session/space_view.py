@@ -16,8 +16,9 @@ of the image plane: wheel, pinch, shift-drag). The policy here:
 
   so the kinematic attract pulls it toward ``(x, y, z)``;
 * :attr:`projection` chooses orthographic or perspective;
-* dynamic mode, the attractor and loads are planar: in space they are refused with a
-  message that says so (:data:`DYNAMIC_IN_SPACE`).
+* dynamic mode, the attractor, springs, motors and loads are planar: in space they are
+  refused with a message that says so (:data:`DYNAMIC_IN_SPACE`, :data:`PLANAR_ONLY`,
+  :data:`ATTRACTOR_IN_SPACE`), the linkage unchanged.
 
 Examples
 --------
@@ -44,12 +45,18 @@ from .driving import Target
 from .gestures import Gesture
 from .tools import Action, drag_kind
 
-__all__ = ["ATTRACTOR_IN_SPACE", "DYNAMIC_IN_SPACE", "SpaceViewMixin"]
+__all__ = ["ATTRACTOR_IN_SPACE", "DYNAMIC_IN_SPACE", "PLANAR_ONLY", "SpaceViewMixin"]
 
 #: Why the mode toggle stays on kinematic for a 3-D linkage.
 DYNAMIC_IN_SPACE = (
     "dynamic mode is for planar linkages: a 3-D linkage moves in kinematic mode "
     "(rigid-body dynamics in space is not implemented yet)"
+)
+
+#: Why springs, motors and loads are refused in space ({what}: the tool's object).
+PLANAR_ONLY = (
+    "{what} are for planar linkages: a 3-D linkage moves in kinematic mode, which has none "
+    "(dynamics in space is not implemented yet)"
 )
 
 #: Why a right-click places no attractor in space.
@@ -201,6 +208,35 @@ class SpaceViewMixin(HasTraits):
             return
         self.projection = "perspective" if self.projection == "orthographic" else "orthographic"
         self._message = f"{self.projection} projection (e switches)"
+
+    def _planar_only(self, what: str) -> None:
+        """Refuse ``what`` (springs, motors, loads) for a 3-D linkage, saying why."""
+        if self.camera is not None:
+            raise ValueError(PLANAR_ONLY.format(what=what))
+
+    def _do_spring_between(self, i: int, j: int) -> None:
+        self._planar_only("springs")
+        super()._do_spring_between(i, j)  # type: ignore[misc]
+
+    def _do_motor_at(self, r: int, x: float, y: float) -> None:
+        self._planar_only("motors")
+        super()._do_motor_at(r, x, y)  # type: ignore[misc]
+
+    def _do_toggle_motors(self) -> None:
+        self._planar_only("motors")
+        super()._do_toggle_motors()  # type: ignore[misc]
+
+    def _do_toggle_load(self, v: int) -> None:
+        self._planar_only("loads")
+        super()._do_toggle_load(v)  # type: ignore[misc]
+
+    def _do_aim_load(self, v: int, x: float, y: float) -> None:
+        self._planar_only("loads")
+        super()._do_aim_load(v, x, y)  # type: ignore[misc]
+
+    def _do_set_load(self, v: int, x: float, y: float) -> None:
+        self._planar_only("loads")
+        super()._do_set_load(v, x, y)  # type: ignore[misc]
 
     def _do_place_attractor(self, x: float, y: float) -> None:
         if self.camera is not None:

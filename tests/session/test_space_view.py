@@ -378,3 +378,32 @@ def test_key_e_switches_the_projection_of_a_3d_linkage_only():
     flat = LinkageSession.load("four_bar.txt")
     flat.key("e")
     assert flat.projection == "orthographic" and flat.camera is None
+
+
+@pytest.mark.parametrize("tool", ["spring", "motor", "load"])
+def test_planar_tools_are_refused_in_space_and_change_nothing(tool):
+    s = _bricard()
+    before = s.document.snapshot()
+    P = s.joint_pixels()[0]
+    s.tool = tool
+    a, b = P[1], P[3]
+    mid = a
+    if tool == "motor":  # on a rod with a free end
+        ends = np.asarray(s.linkage.rods)
+        r = next(
+            k
+            for k, (i, j) in enumerate(ends)
+            if not (s.linkage.is_pinned(i) and s.linkage.is_pinned(j))
+        )
+        mid = P[ends[r]].mean(axis=0)
+    s.press(*mid)
+    s.release(*mid)
+    if tool == "spring":
+        s.press(*b)
+        s.release(*b)
+    s.advance(2)
+    assert "planar" in s.error, s.error
+    assert s.document.snapshot() == before
+    s.to_svg()  # and the drawing goes on
+    s.key("o")
+    assert "planar" in s.error
