@@ -298,8 +298,10 @@ class ConstraintSet:
         a = pts[self.angles[:, 1]] - pts[self.angles[:, 0]]
         b = pts[self.angles[:, 2]] - pts[self.angles[:, 0]]
         if self.dim == 3:
-            cos = (a * b).sum(axis=1) / (_checks.row_norms(a) * _checks.row_norms(b))
-            g_ang = self.angle_scales * (np.cos(self.angle_targets) - cos)
+            arms = _checks.row_norms(a) * _checks.row_norms(b)
+            cos0 = np.cos(self.angle_targets)  # an arm of length 0: no angle, no residual
+            cos = np.divide((a * b).sum(axis=1), arms, out=cos0.copy(), where=arms > 0.0)
+            g_ang = self.angle_scales * (cos0 - cos)
         else:
             g_ang = self.angle_scales * _wrap(_angles_between(a, b) - self.angle_targets)
         g_pin = (pts[self.pinned] - self.anchors).reshape(-1)
@@ -376,12 +378,18 @@ def _cosine_gradients(a: np.ndarray, b: np.ndarray, s: np.ndarray) -> tuple[np.n
     r"""Gradients of :math:`\ell(\cos\theta_0 - \cos\theta)` in ``p_j`` and ``p_k`` (3-D rows).
 
     ``a``, ``b``: arms ``(k, 3)``; ``s``: scales ``(k, 1)``. Returns two ``(k, 3)`` arrays.
+    An arm of length 0 (a rodless arm's joint slid onto the apex) gives a zero row, as in
+    the plane: there the angle has no gradient.
     """
     la = _checks.row_norms(a)[:, None]
     lb = _checks.row_norms(b)[:, None]
-    ua, ub = a / la, b / lb
+    ua = np.divide(a, la, out=np.zeros_like(a), where=la > 0.0)
+    ub = np.divide(b, lb, out=np.zeros_like(b), where=lb > 0.0)
     cos = (ua * ub).sum(axis=1, keepdims=True)
-    return -s * (ub - cos * ua) / la, -s * (ua - cos * ub) / lb
+    ok = (la > 0.0) & (lb > 0.0)
+    gj = np.divide(-s * (ub - cos * ua), la, out=np.zeros_like(a), where=ok)
+    gk = np.divide(-s * (ua - cos * ub), lb, out=np.zeros_like(b), where=ok)
+    return gj, gk
 
 
 def _pattern(
