@@ -342,8 +342,9 @@ class ConstraintSet:
         if self.dim == 3:
             gj, gk = _cosine_gradients(a, b, s)
         else:
-            gj = s * _over_squared_norm(np.column_stack([a[:, 1], -a[:, 0]]), a)
-            gk = s * _over_squared_norm(np.column_stack([-b[:, 1], b[:, 0]]), b)
+            # (s v) / |a|^2 in this order: the planar rows as they always were, bit for bit
+            gj = _over_squared_norm(s * np.column_stack([a[:, 1], -a[:, 0]]), a)
+            gk = _over_squared_norm(s * np.column_stack([-b[:, 1], b[:, 0]]), b)
         ang = np.column_stack([-gj - gk, gj, gk]).reshape(-1)
         pin = np.ones(self.dim * len(self.pinned))
         if self.drives.n_rows:
