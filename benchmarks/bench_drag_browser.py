@@ -43,7 +43,7 @@ sys.path[:0] = [str(REPO), str(REPO / "tests")]
 from linkage_widget.io import resolve_path  # noqa: E402
 from tests.browser import test_widget_bench as bench  # noqa: E402 - after the path
 from tests.browser.conftest import CHROME_FLAGS, CHROMIUM, TOKEN, start_lab  # noqa: E402
-from tests.browser.helpers import canvas_locator, kernel_exec  # noqa: E402
+from tests.browser.helpers import canvas_locator, kernel_exec, kernel_json  # noqa: E402
 
 REFERENCE = REPO.parent / "shared" / "reference-linkages"
 DEFAULT = ("peaucellier.txt", "penrose2t.txt")
@@ -85,10 +85,11 @@ def linkage_file(name: str) -> Path:
     return resolve_path(name)
 
 
-def open_widget(browser, server, name: str):
+def open_widget(browser, server, name: str, ratio: float | None = None):
     """A page showing ``LinkageWidget.load(name)`` with all analyses done."""
     path = str(linkage_file(name))
-    cell = f"from linkage_widget import LinkageWidget\nw = LinkageWidget.load({path!r})\nw"
+    extra = "" if ratio is None else f", pixel_ratio={ratio!r}"
+    cell = f"from linkage_widget import LinkageWidget\nw = LinkageWidget.load({path!r}{extra})\nw"
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)])
     nb.metadata["kernelspec"] = {
         "name": "python3",
@@ -113,12 +114,44 @@ def open_widget(browser, server, name: str):
     return pg
 
 
+def central_vertex(pg) -> tuple[int, list[float]]:
+    """The joint nearest the canvas centre and its position in the widget's CSS pixels.
+
+    The session works in CSS pixels; the canvas's backing store has ``pixel_ratio`` as
+    many (hi-DPI). ``page_pos`` takes CSS pixels, and so do the page scripts below.
+    """
+    return kernel_json(
+        pg,
+        """(lambda P, c: (lambda i: (i, P[i].tolist()))(int(((P - c) ** 2).sum(1).argmin())))(
+        w.view.to_pixel(w.linkage.vertices), [w.view.width / 2, w.view.height / 2])""",
+    )
+
+
+def _css_scripts() -> None:
+    """The test's page scripts, mapping the widget's CSS pixels (not the backing store's)."""
+    css = "(parseFloat(c.style.width) || c.width)"
+    for name in ("DRAG_JS", "LATENCY_JS"):
+        js = getattr(bench, name)
+        js = js.replace("r.width / c.width", f"r.width / {css}")
+        js = js.replace("r.height / c.height", f"r.width / {css}")  # square pixels
+        setattr(bench, name, js)
+
+
 def measure(
-    browser, server, name: str, seconds: float, samples: int, profile: bool = False
+    browser,
+    server,
+    name: str,
+    seconds: float,
+    samples: int,
+    profile: bool = False,
+    ratio: float | None = None,
 ) -> dict:
     """fps and latency of a drag of ``name``: one dict of figures."""
     bench.DRAG_S, bench.LATENCY_SAMPLES, bench.INSTRUMENT = seconds, samples, INSTRUMENT
-    pg = open_widget(browser, server, name)
+    if bench._central_vertex is not central_vertex:  # hi-DPI safe (the test's is not)
+        bench._central_vertex = central_vertex
+        _css_scripts()
+    pg = open_widget(browser, server, name, ratio)
     try:
         if profile:  # the kernel's main thread, all of it: comm messages, frames, drawing
             kernel_exec(pg, "import cProfile as _cp; _P = _cp.Profile(); _P.enable()")
@@ -141,6 +174,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seconds", type=float, default=4.0, help="length of the fps drag")
     ap.add_argument("--samples", type=int, default=40, help="latency samples")
     ap.add_argument("--profile", action="store_true", help="print a kernel profile of each drag")
+    ap.add_argument("--pixel-ratio", type=float, help="the widget's pixel_ratio (its default)")
     args = ap.parse_args(argv)
     server = start_lab(sys.executable)
     rows = []
@@ -151,7 +185,15 @@ def main(argv: list[str] | None = None) -> None:
             )
             for name in args.names:
                 rows.append(
-                    measure(browser, server, name, args.seconds, args.samples, args.profile)
+                    measure(
+                        browser,
+                        server,
+                        name,
+                        args.seconds,
+                        args.samples,
+                        args.profile,
+                        args.pixel_ratio,
+                    )
                 )
             browser.close()
     finally:
