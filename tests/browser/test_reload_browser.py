@@ -19,11 +19,16 @@ from .helpers import kernel_exec, poll
 
 pytestmark = pytest.mark.browser
 
-SOURCE = """from linkage_widget import LinkageWidget
-w = LinkageWidget.load("peaucellier.txt")
-w"""
-
-_SAVE_JS = "window.jupyterapp.commands.execute('docmanager:save')"
+#: The widget is made once (cell 1) and shown by cell 2: after the reload cell 2 alone runs
+#: again, a new view of the same kernel widget on the new page (no saved output needed,
+#: whose restore races the widget manager: "widget model not found").
+CELLS = (
+    'from linkage_widget import LinkageWidget\nw = LinkageWidget.load("peaucellier.txt")',
+    "w",
+)
+_RUN_SHOW_CELL_JS = """async () => { const panel = window.jupyterapp.shell.currentWidget;
+    panel.content.activeCellIndex = 1;
+    return await window.jupyterapp.commands.execute('notebook:run-cell'); }"""
 _KERNEL_IDLE_JS = """() => { const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
     const k = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
     return k && k.connectionStatus === 'connected' && k.status === 'idle'; }"""
@@ -46,7 +51,7 @@ def notebook(tmp_path_factory):
         "display_name": "Python 3",
         "language": "python",
     }
-    nb.cells.append(nbformat.v4.new_code_cell(SOURCE))
+    nb.cells.extend(nbformat.v4.new_code_cell(c) for c in CELLS)
     nbformat.write(nb, path)
     return path
 
@@ -65,14 +70,14 @@ def test_a_reload_with_the_kernel_running_draws_again_without_console_errors(
     kernel_exec(
         pg, "from linkage_widget.draw.canvas import draw_scene; draw_scene(w.canvas, w.scene())"
     )
-    pg.evaluate(_SAVE_JS)  # the output (the widget's view) is in the file the reload reads
     messages = []
     pg.on("console", lambda m: messages.append(f"{m.type}: {m.text}"))
     pg.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
     pg.reload()
     pg.wait_for_function(_KERNEL_IDLE_JS)
     pg.evaluate("window.__testPanel = window.jupyterapp.shell.currentWidget")
-    # the reopened view connects to the running kernel's widget, which repaints on it
+    pg.evaluate(_RUN_SHOW_CELL_JS)  # show the running kernel's widget on the new page
+    # the new view connects to the kernel's widget, which repaints on it
     assert poll(lambda: pg.evaluate(_INKED_JS) > 500), f"no drawing after reload: {messages}"
     before = pg.evaluate(_INKED_JS)
     # and the frames after it draw too (before the fix the page's command queue was broken
