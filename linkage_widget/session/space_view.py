@@ -192,6 +192,16 @@ class SpaceViewMixin(HasTraits):
             return
         super()._on_drag(g, dx, dy)  # type: ignore[misc]
 
+    def _setup(self) -> Any:
+        """The simulator's setup; a 3-D linkage in dynamic mode goes kinematic first, saying why.
+
+        It came in while dynamic mode was on: a load, an upload, an undo.
+        """
+        if self.mode == "dynamic" and self.camera is not None:  # type: ignore[has-type]
+            self.mode = "kinematic"
+            self._message = DYNAMIC_IN_SPACE
+        return super()._setup()  # type: ignore[misc]
+
     def _do_rotate_view(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
         cam = self.camera

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import ipywidgets as W
-from traitlets import HasTraits
+from traitlets import HasTraits, TraitError
 
 from ..session import DEFAULT_FILE, PARAMETER_RANGES, STEP_SLIDER, TOOLS, tool_line
 from .layout import COLLAPSIBLE_CLASS, style_widget
@@ -142,7 +142,8 @@ class Controls:
             style={"button_width": "92px"},
             tooltips=MODE_TIPS,
         )
-        W.link((session, "mode"), (self.modes, "value"))
+        W.dlink((session, "mode"), (self.modes, "value"))  # back: _choose_mode (may refuse)
+        self.modes.observe(lambda ch: _choose_mode(session, self.modes, ch["new"]), "value")
         self.checks = {name: _checkbox(session, name, label) for name, label in CHECKS}
         self.toggles = {name: _toggle(session, name, label, tip) for name, label, tip in TOGGLES}
         self.load_size = W.BoundedFloatText(
@@ -275,6 +276,15 @@ def _button(name: str, label: str, tip: str, kind: str, run: Callable[[str], Any
     b.add_class(f"linkage-button-{name}")  # for tests and CSS: labels are glyphs
     b.on_click(lambda _b: run(kind))
     return b
+
+
+def _choose_mode(session: HasTraits, modes: W.ToggleButtons, mode: str) -> None:
+    """The toggle asks for ``mode``; a refused one (dynamic in space) says why, springs back."""
+    try:
+        session.mode = mode  # type: ignore[attr-defined]
+    except TraitError as exc:
+        session.error = str(exc)  # type: ignore[attr-defined]
+        modes.value = session.mode  # type: ignore[attr-defined]
 
 
 def _checkbox(session: HasTraits, name: str, label: str) -> W.Checkbox:

@@ -407,3 +407,16 @@ def test_planar_tools_are_refused_in_space_and_change_nothing(tool):
     s.to_svg()  # and the drawing goes on
     s.key("o")
     assert "planar" in s.error
+
+
+def test_a_3d_file_loaded_in_dynamic_mode_moves_in_kinematic_mode():
+    s = LinkageSession.load("four_bar.txt", mode="dynamic")
+    s.running = True
+    s.load_file("bricard_line.txt")
+    s.advance(2)
+    assert s.mode == "kinematic" and s.linkage.dim == 3
+    assert "planar" in " ".join(s.readout()) + s._message + s.error
+    s.undo()  # back to the planar four-bar: dynamic mode is allowed again
+    s.mode = "dynamic"
+    s.advance(2)
+    assert s.mode == "dynamic"

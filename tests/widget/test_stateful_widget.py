@@ -99,13 +99,13 @@ class WidgetMachine(RuleBasedStateMachine):
     def vertex_px(self, data) -> tuple[float, float]:
         n = self.w.linkage.n_vertices
         v = data.draw(st.integers(0, n - 1))
-        x, y = self.w.view.to_pixel(self.w.linkage.vertices[v])
+        x, y = self.w.joint_pixels()[0][v]  # projected when the linkage is 3-D
         return float(x), float(y)
 
     def rod_px(self, data) -> tuple[float, float]:
         link = self.w.linkage
         r = data.draw(st.integers(0, link.n_rods - 1))
-        x, y = self.w.view.to_pixel(link.vertices[link.rods[r]].mean(axis=0))
+        x, y = self.w.joint_pixels()[0][link.rods[r]].mean(axis=0)
         return float(x), float(y)
 
     def press(self, x, y, button=0, **mods) -> None:
