@@ -61,6 +61,14 @@ class DriveMixin:
     _attractor: tuple[int, np.ndarray] | None
     _springs: list[Any]
 
+    def _planar(self, what: str) -> None:
+        """Refuse an element that is planar on a 3-D linkage, naming it; nothing changes."""
+        if getattr(self, "_dim", 2) != 2:
+            raise NotImplementedError(
+                f"{what} is planar: not implemented for a 3-D linkage (in space the "
+                "simulator pulls joints in kinematic mode only)"
+            )
+
     def _current_setup(self) -> Setup:  # pragma: no cover - the facade's
         raise NotImplementedError
 
@@ -95,6 +103,7 @@ class DriveMixin:
         that does not exist, a rod with both ends pinned (it cannot turn), a motor on
         its own reference, or a non-finite speed.
         """
+        self._planar("a motor")
         row = self._motor_row(pivot, tip, reference)
         speed = _checks.finite(speed, "motor speed")
         pts = self._p.reshape(-1, 2)
@@ -181,6 +190,7 @@ class DriveMixin:
         couple :math:`\pm T J d/|d|^2` on tip and pivot, the reaction on the rod
         ``reference`` or the ground. Dynamic mode; not conservative (no potential).
         """
+        self._planar("a torque actuator")
         c, t, r0, r1 = self._motor_row(pivot, tip, reference)
         value = _checks.magnitude(torque, "torque")
         element = TorqueActuator(c, t, value, None if r0 < 0 else (r0, r1))
@@ -193,6 +203,7 @@ class DriveMixin:
         ``force`` is expansile (positive pushes ``i`` and ``j`` apart): a number or a
         callable ``force(length, extension_velocity)``. Dynamic mode; no potential.
         """
+        self._planar("a force actuator")
         i = _checks.vertex_index(i, self._n, "force i")
         j = _checks.vertex_index(j, self._n, "force j")
         if i == j:
@@ -208,6 +219,7 @@ class DriveMixin:
         :meth:`potential_energy` includes. Dynamic mode (kinematic steps follow the
         attractor or the motors and ignore forces).
         """
+        self._planar("a joint load")
         v = _checks.vertex_index(vertex, self._n, "load vertex")
         fx, fy = _checks.finite_point(force, "load force")
         self._add_element(JointLoad(v, float(fx), float(fy)))
@@ -256,6 +268,7 @@ class DriveMixin:
         one along a rod or between two pinned joints never acts (nothing slides).
         Dynamic mode; dissipative.
         """
+        self._planar("pathway friction")
         i = _checks.vertex_index(i, self._n, "friction i")
         j = _checks.vertex_index(j, self._n, "friction j")
         if i == j:
@@ -293,8 +306,15 @@ class DriveMixin:
 
     @table_friction.setter
     def table_friction(self, value: float) -> None:
-        self._actuators.table = _checks.non_negative(value, "table_friction")
+        self._actuators.table = self._checked_table(value)
         self._after_change(project=False)
+
+    def _checked_table(self, value: Any) -> float:
+        """``table_friction`` checked: a number >= 0, and 0 for a 3-D linkage."""
+        value = _checks.non_negative(value, "table_friction")
+        if value > 0.0:
+            self._planar("table friction")
+        return value
 
     # ---------------------------------------------------------- forces, accelerations
     @property

@@ -209,7 +209,7 @@ class Simulator(DriveMixin, BranchMixin):
         self._n, self._dim = linkage.n_vertices, linkage.dim  # 2 in the plane, 3 in space
         self._actuators = Actuators()  # motors, loads, friction: DriveMixin
         self._reason, self._reaction_memo = None, None
-        self._actuators.table = _checks.non_negative(table_friction, "table_friction")
+        self._actuators.table = self._checked_table(table_friction)  # planar only
         self._p = as_flat(linkage.vertices).copy()
         self._v = np.zeros(self._p.size)
         self._time, self._status = 0.0, "idle"
