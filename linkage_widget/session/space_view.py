@@ -45,7 +45,7 @@ from .driving import Target
 from .gestures import Gesture
 from .tools import Action, drag_kind
 
-__all__ = ["ATTRACTOR_IN_SPACE", "DYNAMIC_IN_SPACE", "PLANAR_ONLY", "SpaceViewMixin"]
+__all__ = ["ATTRACTOR_IN_SPACE", "DYNAMIC_IN_SPACE", "PLANAR_ONLY", "SPACE_HINT", "SpaceViewMixin"]
 
 #: Why the mode toggle stays on kinematic for a 3-D linkage.
 DYNAMIC_IN_SPACE = (
@@ -58,6 +58,13 @@ PLANAR_ONLY = (
     "{what} are for planar linkages: a 3-D linkage moves in kinematic mode, which has none "
     "(dynamics in space is not implemented yet)"
 )
+
+#: The idle hint of a 3-D linkage (in place of the planar "drag: move/pan ... attractor").
+SPACE_HINT = (
+    "drag empty space: turn (shift: pan) · drag a joint: move it · e: perspective"
+    " · wheel: zoom"
+)
+_PLANAR_IDLE = "click: add/select · drag: move/pan"  # how the planar idle hint begins
 
 #: Why a right-click places no attractor in space.
 ATTRACTOR_IN_SPACE = "in 3-D there is no attractor: drag a joint (it moves in the screen's plane)"
@@ -191,6 +198,13 @@ class SpaceViewMixin(HasTraits):
             self._apply(Action("rotate_view", (x1 - dx, y1 - dy, x1, y1)))  # type: ignore[attr-defined]
             return
         super()._on_drag(g, dx, dy)  # type: ignore[misc]
+
+    def _hint(self) -> str:
+        """The hint line; a 3-D linkage's idle hint says how to turn the view."""
+        hint: str = super()._hint()  # type: ignore[misc]
+        if self.camera is not None and hint.startswith(_PLANAR_IDLE):
+            return SPACE_HINT
+        return hint
 
     def _setup(self) -> Any:
         """The simulator's setup; a 3-D linkage in dynamic mode goes kinematic first, saying why.

@@ -420,3 +420,12 @@ def test_a_3d_file_loaded_in_dynamic_mode_moves_in_kinematic_mode():
     s.mode = "dynamic"
     s.advance(2)
     assert s.mode == "dynamic"
+
+
+def test_the_idle_hint_of_a_3d_linkage_says_how_to_turn_it():
+    from linkage_widget.session.space_view import SPACE_HINT
+
+    s = _bricard()
+    shown = s.scene().hint  # as much as fits the canvas (fit_hint drops trailing parts)
+    assert SPACE_HINT.startswith(shown) and shown.startswith("drag empty space: turn")
+    assert LinkageSession.load("four_bar.txt").scene().hint.startswith("click: add/select")
