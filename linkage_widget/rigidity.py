@@ -121,6 +121,7 @@ __all__ = [
     "STATUSES",
     "RigidityReport",
     "analyze",
+    "pebble_game_applies",
     "trivial_motions",
     "generic_analysis",
 ]
@@ -178,7 +179,7 @@ def _generic(linkage: Linkage) -> tuple[int, np.ndarray, str]:
     )
     entry = _GENERIC.get(key)
     if entry is None:
-        if linkage.dim == 2 and _angles_held_by_rods(linkage):
+        if pebble_game_applies(linkage):
             edges = [*linkage.rods.tolist(), *linkage.angles[:, 1:].tolist()]
             accepted, rank = pinned_pebble_game(linkage.n_vertices, edges, linkage.pinned.tolist())
             how = "pebble game (2, 3)"
@@ -190,9 +191,14 @@ def _generic(linkage: Linkage) -> tuple[int, np.ndarray, str]:
     return entry[0], entry[1].copy(), entry[2]
 
 
-def _angles_held_by_rods(linkage: Linkage) -> bool:
-    """Whether every fixed angle has both its rods: then it is generically a rod ``j-k``."""
-    return all(
+def pebble_game_applies(linkage: Linkage) -> bool:
+    """Whether the planar pebble game decides generic rigidity of ``linkage``.
+
+    In the plane, with every fixed angle held by both its rods (then it is generically
+    a rod ``j-k``). In space, or with an angle lacking a rod, generic rigidity is the
+    rank at random placements instead (:func:`generic_analysis` picks).
+    """
+    return linkage.dim == 2 and all(
         linkage.find_rod(i, j) is not None and linkage.find_rod(i, k) is not None
         for i, j, k in linkage.angles.tolist()
     )

@@ -40,6 +40,7 @@ import numpy as np
 from ..io import Extensions, read_extensions, resolve_path
 from ..model import Linkage
 from ..pebble import PebbleGame
+from ..rigidity import generic_analysis, pebble_game_applies
 from ..springs import Spring
 from .drives import Drives
 from .history import Snapshot
@@ -86,10 +87,15 @@ class Document:
 
         The same answer as :func:`~linkage_widget.rigidity.generic_analysis` (pins
         first, then rods, then one edge per fixed angle, in order); the game is
-        replayed only when an edit could not update it.
+        replayed only when an edit could not update it. Where the pebble game does not
+        apply (:func:`~linkage_widget.rigidity.pebble_game_applies`: a 3-D linkage, an
+        angle without its rods) it is :func:`~linkage_widget.rigidity.generic_analysis`
+        itself (cached by graph).
         """
+        link = self.linkage
+        if not pebble_game_applies(link):  # space, or an angle without its rods
+            return generic_analysis(link)
         if self._game is None or self._game_key != self._structure_key():
-            link = self.linkage
             edges = [*link.rods.tolist(), *link.angles[:, 1:].tolist()]
             self._game = PebbleGame(link.n_vertices, edges, link.pinned.tolist())
             self._game_key = self._structure_key()

@@ -225,6 +225,40 @@ def test_edits_update_the_pebble_game_incrementally_and_agree_with_a_new_game():
     assert doc.replays == 1  # never a new game: every edit was a few pebble searches
 
 
+def test_where_the_pebble_game_does_not_apply_the_document_asks_the_random_rank():
+    """A 3-D double banana counts rigid (3n - 6 = 18 rods) but is generically flexible;
+    an angle without its rods is no rod j-k. The document's kept planar game would say
+    rank 18 and rank 2 with a redundant rod; both follow generic_analysis instead."""
+    banana = Linkage(
+        [
+            [0, 0, 2],
+            [0, 0, -2],
+            [1, 0, 1],
+            [-0.5, 0.9, 1],
+            [-0.5, -0.9, 1.2],
+            [1, 0, -1],
+            [-0.5, 0.9, -1.1],
+            [-0.5, -0.9, -1],
+        ],
+        rods=[(a, b) for a, b in [(2, 3), (3, 4), (2, 4)] + [(5, 6), (6, 7), (5, 7)]]
+        + [(t, v) for t in (0, 1) for v in (2, 3, 4)]
+        + [(t, v) for t in (0, 1) for v in (5, 6, 7)],
+    )
+    assert banana.n_rods == 18
+    rank, redundant = Document(banana).generic()
+    assert (rank, redundant.tolist()) == (17, generic_analysis(banana)[1].tolist())
+    rodless = Linkage([[0, 0], [1, 0], [0, 1]], rods=[(1, 2)], angles=[(0, 1, 2)])
+    rank, redundant = Document(rodless).generic()
+    assert (
+        (rank, redundant.tolist())
+        == (2, [False])
+        == (
+            generic_analysis(rodless)[0],
+            generic_analysis(rodless)[1].tolist(),
+        )
+    )
+
+
 def test_adding_a_rod_is_one_pebble_search_not_a_new_game():
     link = grid(30, 30, brace_every=1)
     doc = Document(link)
