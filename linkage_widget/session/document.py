@@ -359,3 +359,20 @@ def parse_upload(name: str, files: Mapping[str, bytes]) -> tuple[Linkage, Extens
         else Extensions()
     )
     return linkage, ext
+
+
+def load_failure(label: object, exc: BaseException) -> str:
+    """The message of a failed load of ``label``: the file named once.
+
+    A :class:`~linkage_widget.errors.LinkageFormatError` starts with the file and line
+    already, so it is not named twice.
+
+    >>> load_failure("a.txt", ValueError("a.txt, line 3: bad number"))
+    'could not load a.txt, line 3: bad number'
+    >>> load_failure("b.txt", FileNotFoundError("no such file"))
+    'could not load b.txt: no such file'
+    """
+    text = str(exc)
+    if text.startswith(str(label)):
+        return f"could not load {text}"
+    return f"could not load {label}: {text}"

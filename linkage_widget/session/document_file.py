@@ -28,6 +28,7 @@ from ..draw.view import ViewTransform
 from ..errors import LinkageFormatError
 from ..io import LinkageData, format_linkage
 from ..io.document_json import DocumentData, dumps_document, loads_document, write_document
+from .document import load_failure
 from .session import LinkageSession
 
 __all__ = ["dumps_session", "load_document", "load_upload", "save_document", "session_document"]
@@ -76,7 +77,7 @@ def load_document(
     try:
         doc = loads_document(text, source=label)
     except LinkageFormatError as exc:
-        session.error = f"could not load {label}: {exc}"
+        session.error = load_failure(label, exc)
         raise
     key = f"{label} document"  # not "*.json": upload_name takes that for the sibling
     files = {key: format_linkage(doc.linkage).encode()}
@@ -113,7 +114,7 @@ def load_upload(session: LinkageSession, files: Mapping[str, bytes]) -> bool:
     >>> s = LinkageSession.load("four_bar.txt")
     >>> load_upload(s, {"mine.json": b'{"version": 1, "linkage": {'})
     False
-    >>> s.error.startswith("could not load mine.json: mine.json, line 1")
+    >>> s.error.startswith("could not load mine.json, line 1")
     True
     """
     names = list(files)

@@ -40,14 +40,7 @@ from typing import Any, Self
 
 from traitlets import TraitError
 
-from ..draw import (
-    Scene,
-    ViewTransform,
-    build_scene,
-    overlay_insets,
-    save_png,
-    scene_to_svg,
-)
+from ..draw import Scene, ViewTransform, build_scene, overlay_insets, save_png, scene_to_svg
 from ..errors import LinkageFormatError
 from ..io import Extensions, write_extensions
 from ..model import Linkage
@@ -58,7 +51,14 @@ from .actions import ActionsMixin
 from .analysis import Analyst
 from .branching import BranchingMixin
 from .configuration_panel import ConfigurationPanelMixin
-from .document import DEFAULT_FILE, Document, parse_upload, read_linkage_file, upload_name
+from .document import (
+    DEFAULT_FILE,
+    Document,
+    load_failure,
+    parse_upload,
+    read_linkage_file,
+    upload_name,
+)
 from .driven import DrivenMixin
 from .drives import Drives
 from .driving import DEFAULT_STEP, Driver
@@ -309,7 +309,7 @@ class LinkageSession(
         try:
             linkage, ext = read_linkage_file(path)
         except (LinkageFormatError, OSError, ValueError) as exc:
-            self.error = f"could not load {path}: {exc}"
+            self.error = load_failure(path, exc)
             raise
         self._edit(lambda: self._replace_model(linkage, ext), self._loaded(path, linkage))
         self.fit()
@@ -328,7 +328,7 @@ class LinkageSession(
         try:
             linkage, ext = parse_upload(name, files)
         except ValueError as exc:  # LinkageFormatError included
-            self.error = f"could not load {name}: {exc}"
+            self.error = load_failure(name, exc)
             return False
         self._edit(lambda: self._replace_model(linkage, ext), self._loaded(name, linkage))
         self.fit()

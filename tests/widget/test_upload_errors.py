@@ -74,7 +74,7 @@ def test_a_corrupt_upload_says_file_and_line_and_loses_nothing(case: str) -> Non
     w = edited_widget()
     before, view = w.linkage.copy(), w.view
     upload(w, files)
-    assert w.error.startswith(f"could not load {next(iter(files))}: ")
+    assert w.error.startswith(f"could not load {next(iter(files))}")
     assert re.search(message, w.error), w.error
     assert "could not load" in w.controls.readout.value  # shown on the widget
     assert w.linkage == before and w.view == view
