@@ -5,10 +5,11 @@ or env ``CHROMIUM``) through Playwright, opens a notebook whose one cell shows
 ``LinkageWidget.load(<file>)``, and for each linkage measures, as a student drags a joint:
 
 - **frames/s**: a joint near the canvas centre is pressed with the real mouse and dragged
-  along a circle for ``--seconds`` s, one ``mousemove`` per display refresh (60 Hz);
-  ``drawImage`` on the visible canvas is wrapped in the page, and every call is one frame
-  that reached the screen (ipycanvas copies its model canvas there once per batched
-  message). ``fps_drawn`` counts them over their span;
+  along a circle for ``--seconds`` s, one ``mousemove`` per display refresh (60 Hz).
+  Printed: the frames the kernel drew and sent (one batched canvas message each; the
+  paced loop allows at most 60 a second), the ``drawImage`` calls on the visible canvas
+  (wrapped in the page: ipycanvas copies its model canvas there per message, twice since
+  the hi-DPI canvas) and the display refreshes that showed a new frame;
 - **latency**: with the joint held down the page dispatches single ``mousemove`` s 120 ms
   apart and times each to the next ``drawImage``: browser -> kernel (event, step, scene,
   canvas commands) -> browser. The median is printed;
@@ -198,15 +199,18 @@ def main(argv: list[str] | None = None) -> None:
             browser.close()
     finally:
         server.stop()
+    # frames/s: frames the kernel drew and sent (one canvas message each); drawImage
+    # calls in the page (ipycanvas may copy twice a message); display refreshes showing
+    # a new frame (at most the refresh rate; what a busy browser manages to present)
     print(
-        f"\n{'linkage':<18}{'joints':>7}{'fps drawn':>11}{'fps shown':>11}{'latency ms':>12}"
-        f"{'p90 ms':>8}{'kernel ms':>11}{'load':>6}"
+        f"\n{'linkage':<18}{'joints':>7}{'fps sent':>9}{'drawImage/s':>12}{'fps shown':>10}"
+        f"{'latency ms':>11}{'p90 ms':>7}{'kernel ms':>10}{'load':>6}"
     )
     for r in rows:
         print(
-            f"{r['linkage']:<18}{r['vertices']:>7}{r['fps_drawn']:>11}{r['fps_shown']:>11}"
-            f"{r['latency_ms_median']!s:>12}{r['latency_ms_p90']!s:>8}"
-            f"{r['kernel_frame_ms_median']!s:>11}{r['load_avg']:>6.2f}"
+            f"{r['linkage']:<18}{r['vertices']:>7}{r['kernel_fps']:>9}{r['fps_drawn']:>12}"
+            f"{r['fps_shown']:>10}{r['latency_ms_median']!s:>11}{r['latency_ms_p90']!s:>7}"
+            f"{r['kernel_frame_ms_median']!s:>10}{r['load_avg']:>6.2f}"
         )
     print("\nJSON", json.dumps(rows))
 
