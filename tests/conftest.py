@@ -17,6 +17,22 @@ REPO = Path(__file__).resolve().parents[1]
 REFERENCE_DIR = REPO.parent / "shared" / "reference-linkages"
 #: The malformed-file corpus (``manifest.json`` says what each file should give).
 CORPUS_DIR = REPO / "tests" / "io" / "corpus"
+
+
+def planar_corpus_names() -> list[str]:
+    """The corpus files that are not 3-D linkages (the stateful machines edit in the plane;
+    3-D files have their tests in tests/space). A file that fails to load stays: a refusal."""
+    from linkage_widget import Linkage, LinkageFormatError
+
+    def planar(path: Path) -> bool:
+        try:
+            return Linkage.load(path).dim == 2
+        except LinkageFormatError:
+            return True
+
+    return [p.name for p in sorted(CORPUS_DIR.glob("*.txt")) if planar(p)]
+
+
 MISSING_REFERENCE = (
     "needs ../shared/reference-linkages (the 2007 program's files), absent in this clone"
 )

@@ -57,7 +57,7 @@ from linkage_widget.session.history import History
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: conftest and shared helpers
 from conftest import CORPUS_DIR as CORPUS  # noqa: E402  (tests/io/corpus)
-from conftest import in_ci  # noqa: E402
+from conftest import in_ci, planar_corpus_names  # noqa: E402
 
 EPS = float(np.finfo(float).eps)
 #: At a singular placement a step may leave a residual along a self-stress (kinematic:
@@ -289,7 +289,7 @@ class ModelMachine(RuleBasedStateMachine):
         again = Linkage.load(path)
         assert again == self.link  # exact round trip, bit for bit
 
-    @rule(name=st.sampled_from(sorted(p.name for p in CORPUS.glob("*.txt"))))
+    @rule(name=st.sampled_from(planar_corpus_names()))
     def load_corpus_file(self, name) -> None:
         try:
             loaded = Linkage.load(CORPUS / name)

@@ -33,7 +33,7 @@ from linkage_widget.widget import LinkageWidget
 sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: conftest and shared helpers
 sys.path.insert(0, str(Path(__file__).parents[1] / "session"))
 from conftest import CORPUS_DIR as CORPUS  # noqa: E402  (tests/io/corpus)
-from conftest import in_ci  # noqa: E402
+from conftest import in_ci, planar_corpus_names  # noqa: E402
 from test_stateful_model import check_constraint_error, check_linkage  # noqa: E402
 from test_widget import canvas_msg, dom_msg, key, upload, uploaded  # noqa: E402
 
@@ -229,7 +229,7 @@ class WidgetMachine(RuleBasedStateMachine):
         self.w.advance(frames)
 
     # ---------------------------------------------------------------- files
-    @rule(name=st.sampled_from(sorted(p.name for p in CORPUS.glob("*.txt"))), up=st.booleans())
+    @rule(name=st.sampled_from(planar_corpus_names()), up=st.booleans())
     def load_corpus_file(self, name, up) -> None:
         before = self.w.linkage.copy()
         if up:
