@@ -61,8 +61,7 @@ PLANAR_ONLY = (
 
 #: The idle hint of a 3-D linkage (in place of the planar "drag: move/pan ... attractor").
 SPACE_HINT = (
-    "drag empty space: turn (shift: pan) · drag a joint: move it · e: perspective"
-    " · wheel: zoom"
+    "drag empty space: turn (shift: pan) · drag a joint: move it · e: perspective · wheel: zoom"
 )
 _PLANAR_IDLE = "click: add/select · drag: move/pan"  # how the planar idle hint begins
 
