@@ -429,3 +429,21 @@ def test_the_idle_hint_of_a_3d_linkage_says_how_to_turn_it():
     shown = s.scene().hint  # as much as fits the canvas (fit_hint drops trailing parts)
     assert SPACE_HINT.startswith(shown) and shown.startswith("drag empty space: turn")
     assert LinkageSession.load("four_bar.txt").scene().hint.startswith("click: add/select")
+
+
+def test_one_finger_turns_and_two_fingers_pinch_zoom_in_space():
+    s = _bricard()
+    R0, scale = s.camera.rotation.copy(), s.view.scale
+    cx, cy = (float(c) for c in s.view.to_pixel([0.0, 0.0]))
+    s.touch("start", [(cx, 30.0)])
+    for k in range(1, 6):
+        s.touch("move", [(cx + 12.0 * k, 30.0)])
+    s.touch("end", [])
+    assert not np.allclose(s.camera.rotation, R0)  # a finger on the background turns
+    R1 = s.camera.rotation.copy()
+    s.touch("start", [(200.0, 200.0)])
+    s.touch("start", [(200.0, 200.0), (300.0, 200.0)])
+    s.touch("move", [(180.0, 200.0), (320.0, 200.0)])
+    s.touch("end", [])
+    assert s.view.scale == pytest.approx(1.4 * scale)  # pinch: 140 px apart from 100
+    assert np.array_equal(s.camera.rotation, R1)  # ... and no turn
