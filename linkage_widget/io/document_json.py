@@ -15,7 +15,7 @@ Schema (``version`` 1)::
                  "angles": [],                             # (k, 3) (apex, j, k)
                  "pinned": [0]},                           # (q,)
      "extensions": {...},     # optional: exactly the JSON sibling's object
-                              # (io/sidecar.py: tracked, springs, mass_distribution,
+                              # (io/sidecar.py: tracked, names, springs, mass_distribution,
                               # motors, loads, forces, frictions, table_friction)
      "view": {"scale": 50.0, "offset_x": 350.0,           # optional: pixels per world
               "offset_y": 250.0, "width": 700,             # unit, the origin's pixel,
@@ -43,6 +43,9 @@ versions (nothing is returned, so nothing the caller holds changes).
 >>> back = loads_document(dumps_document(doc))
 >>> back.linkage.vertices.tolist(), back.extensions.tracked, back.view["width"]
 ([[0.0, 0.0], [0.1, 2.0]], (1,), 10)
+>>> named = DocumentData(data, Extensions(names=("O", "A")))
+>>> loads_document(dumps_document(named)).extensions.names
+('O', 'A')
 """
 
 from __future__ import annotations
@@ -87,8 +90,8 @@ class DocumentData:
     linkage : LinkageData
         Vertices ``(n, 2)``, pins ``(q,)``, rods ``(m, 2)``, angles ``(k, 3)``.
     extensions : Extensions
-        Tracked vertices, springs, mass distribution, motors, loads, path forces and
-        friction, table friction (the JSON sibling's contents).
+        Tracked vertices, joint names, springs, mass distribution, motors, loads, path
+        forces and friction, table friction (the JSON sibling's contents).
     view : dict or None
         ``{"scale", "offset_x", "offset_y", "width", "height"}`` (the session's
         :class:`~linkage_widget.draw.view.ViewTransform` fields) or ``None``.

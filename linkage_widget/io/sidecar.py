@@ -2,8 +2,8 @@
 
 The widget saves ``name.txt`` in the 2007 format, which the old program still
 reads, and, only when there is something to keep, ``name.txt.json`` with the
-extensions: tracked vertices, springs, the mass distribution and (version 2)
-the drives and loads: motors, joint loads, path forces, path friction and the
+extensions: tracked vertices, joint names, springs, the mass distribution and
+(version 2) the drives and loads: motors, joint loads, path forces, path friction and the
 table friction. Loading ``name.txt`` reads the sibling when it exists. The
 sibling is named after the whole file name (not the stem), so ``a.txt`` and
 ``a.dat`` never share one.
@@ -13,6 +13,7 @@ byte for byte as before, so older readers keep reading it; both are read)::
 
     {"linkage_widget_extensions": 2,
      "tracked": [5],
+     "names": ["O", "Q", "A", "B", "D", "C"],
      "springs": [{"i": 0, "j": 3, "stiffness": 2.0, "rest_length": null, "damping": 0.0}],
      "mass_distribution": 0.25,
      "motors": [{"pivot": 0, "tip": 1, "speed": 1.0, "reference": null}],
@@ -22,10 +23,15 @@ byte for byte as before, so older readers keep reading it; both are read)::
                     "mu_s": null, "v_s": null, "sigma": 0.0}],
      "table_friction": 0.2}
 
-Every key but the version is optional. Units are the linkage's: lengths in world
-units, time in seconds, forces in mass x length / s^2; signs as in
-:class:`~linkage_widget.motion.Simulator` (motor speed counter-clockwise positive,
-path force expansile positive).
+Every key but the version is optional. ``names`` (joint ``i`` is called
+``names[i]``; ``""`` or a missing entry: its index) is a version-1 key: it came
+after version 1, but every reader of this module only looks up the keys it knows
+(``data.get``) and ignores the others, so an older linkage_widget reads a named file
+as before, without the names, and no version bump is needed.
+
+Units are the linkage's: lengths in world units, time in seconds, forces in
+mass x length / s^2; signs as in :class:`~linkage_widget.motion.Simulator` (motor
+speed counter-clockwise positive, path force expansile positive).
 
 Examples
 --------
@@ -51,6 +57,7 @@ from .. import _checks
 from ..errors import LinkageFormatError
 from ..springs import Spring
 from .atomic import atomic_write
+from .drive_values import Load, Motor, PathForce, PathFriction
 
 __all__ = [
     "Extensions",
@@ -61,6 +68,7 @@ __all__ = [
     "Spring",
     "read_extensions",
     "sibling_path",
+    "trimmed_names",
     "write_extensions",
 ]
 
@@ -68,142 +76,6 @@ VERSION = 2  # written when there are drives; files without them stay version 1
 VERSIONS = (1, 2)  # read
 _KEY = "linkage_widget_extensions"
 _DRIVE_KEYS = ("motors", "loads", "forces", "frictions", "table_friction")
-
-
-def _distinct(i: Any, j: Any, what: str) -> tuple[int, int]:
-    i, j = int(i), int(j)
-    if i == j:
-        raise ValueError(f"{what} needs two distinct vertices, got {i} twice")
-    return i, j
-
-
-@dataclass(frozen=True)
-class Motor:
-    """A motor turning the rod ``pivot``-``tip`` at ``speed`` rad/s (counter-clockwise > 0).
-
-    ``reference``: ``None`` (the angle is measured from the ground x-axis) or the
-    rod ``(i, k)`` it is measured from (a motor between two links).
-
-    >>> Motor(0, 1, 2.0).reversed()
-    Motor(pivot=0, tip=1, speed=-2.0, reference=None)
-    """
-
-    pivot: int
-    tip: int
-    speed: float = 1.0
-    reference: tuple[int, int] | None = None
-
-    def __post_init__(self) -> None:
-        set_ = object.__setattr__
-        set_(self, "pivot", int(self.pivot))
-        set_(self, "tip", int(self.tip))
-        _distinct(self.pivot, self.tip, "a motor")
-        set_(self, "speed", _checks.finite(self.speed, "motor speed"))
-        if self.reference is not None:
-            set_(self, "reference", _distinct(*self.reference, "a motor's reference rod"))
-            if set(self.reference) == {self.pivot, self.tip}:
-                raise ValueError(
-                    f"a motor on rod {self.pivot}-{self.tip} cannot turn relative to itself"
-                )
-
-    def vertices(self) -> tuple[int, ...]:
-        """Every vertex the motor uses."""
-        return (self.pivot, self.tip, *(self.reference or ()))
-
-    def reversed(self) -> Motor:
-        """The same motor turning the other way."""
-        return Motor(self.pivot, self.tip, -self.speed, self.reference)
-
-    def renumbered(self, removed: int) -> Motor | None:
-        """The motor after vertex ``removed`` is deleted (``None`` if it used it)."""
-        if removed in self.vertices():
-            return None
-        ref = None if self.reference is None else tuple(v - (v > removed) for v in self.reference)
-        return Motor(
-            self.pivot - (self.pivot > removed), self.tip - (self.tip > removed), self.speed, ref
-        )  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True)
-class Load:
-    """A constant force ``(fx, fy)`` on joint ``vertex``; world axes, y up: ``fy < 0`` is down."""
-
-    vertex: int
-    fx: float = 0.0
-    fy: float = 0.0
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "vertex", int(self.vertex))
-        fx, fy = _checks.finite_point((self.fx, self.fy), f"load on vertex {self.vertex}")
-        object.__setattr__(self, "fx", float(fx))
-        object.__setattr__(self, "fy", float(fy))
-
-    def renumbered(self, removed: int) -> Load | None:
-        """The load after vertex ``removed`` is deleted (``None`` if it was on it)."""
-        if removed == self.vertex:
-            return None
-        return Load(self.vertex - (self.vertex > removed), self.fx, self.fy)
-
-
-@dataclass(frozen=True)
-class PathForce:
-    """A constant force along the straight pathway ``i``-``j`` (ForceActuator), expansile > 0."""
-
-    i: int
-    j: int
-    force: float = 0.0
-
-    def __post_init__(self) -> None:
-        i, j = _distinct(self.i, self.j, "a path force")
-        object.__setattr__(self, "i", i)
-        object.__setattr__(self, "j", j)
-        object.__setattr__(self, "force", _checks.finite(self.force, "path force"))
-
-    def renumbered(self, removed: int) -> PathForce | None:
-        """The force after vertex ``removed`` is deleted (``None`` if it used it)."""
-        if removed in (self.i, self.j):
-            return None
-        return PathForce(self.i - (self.i > removed), self.j - (self.j > removed), self.force)
-
-
-@dataclass(frozen=True)
-class PathFriction:
-    r"""Coulomb friction along the pathway ``i``-``j`` (CoulombKineticFriction of the seed).
-
-    ``normal_force`` :math:`N \ge 0`, kinetic :math:`\mu_k \ge 0`, static
-    :math:`\mu_s \ge \mu_k` (``None``: :math:`\mu_k`), Stribeck speed
-    :math:`v_s > 0` (``None``: no Stribeck term), viscous :math:`\sigma \ge 0`.
-    """
-
-    i: int
-    j: int
-    normal_force: float
-    mu_k: float
-    mu_s: float | None = None
-    v_s: float | None = None
-    sigma: float = 0.0
-
-    def __post_init__(self) -> None:
-        set_ = object.__setattr__
-        i, j = _distinct(self.i, self.j, "a friction pathway")
-        set_(self, "i", i)
-        set_(self, "j", j)
-        set_(self, "normal_force", _checks.non_negative(self.normal_force, "friction normal_force"))
-        set_(self, "mu_k", _checks.non_negative(self.mu_k, "friction mu_k"))
-        if self.mu_s is not None:
-            set_(self, "mu_s", _checks.non_negative(self.mu_s, "friction mu_s"))
-            if self.mu_s < self.mu_k:
-                raise ValueError(f"friction mu_s ({self.mu_s}) must be >= mu_k ({self.mu_k})")
-        if self.v_s is not None:
-            set_(self, "v_s", _checks.positive(self.v_s, "friction v_s"))
-        set_(self, "sigma", _checks.non_negative(self.sigma, "friction sigma"))
-
-    def renumbered(self, removed: int) -> PathFriction | None:
-        """The friction after vertex ``removed`` is deleted (``None`` if it used it)."""
-        if removed in (self.i, self.j):
-            return None
-        i, j = self.i - (self.i > removed), self.j - (self.j > removed)
-        return PathFriction(i, j, self.normal_force, self.mu_k, self.mu_s, self.v_s, self.sigma)
 
 
 @dataclass(frozen=True)
@@ -214,6 +86,10 @@ class Extensions:
     ----------
     tracked : tuple of int
     springs : tuple of Spring
+    names : tuple of str
+        Joint names by index, at most one per vertex (``""`` or missing: unnamed);
+        kept without trailing ``""`` (:func:`trimmed_names`), so an unnamed linkage
+        has ``()``.
     mass_distribution : float
         In ``[0, 1]``; 0 (all mass at the joints) is the default.
     motors : tuple of Motor
@@ -233,6 +109,10 @@ class Extensions:
     forces: tuple[PathForce, ...] = ()
     frictions: tuple[PathFriction, ...] = ()
     table_friction: float = 0.0
+    names: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", trimmed_names(self.names))
 
     def has_drives(self) -> bool:
         """Whether there is anything only version 2 holds."""
@@ -244,6 +124,7 @@ class Extensions:
         """Whether there is nothing the 2007 file does not say already."""
         return (
             not self.tracked
+            and not self.names
             and not self.springs
             and self.mass_distribution == 0.0
             and not self.has_drives()
@@ -254,6 +135,8 @@ class Extensions:
         data: dict[str, Any] = {_KEY: VERSION if self.has_drives() else 1}
         if self.tracked:
             data["tracked"] = [int(v) for v in self.tracked]
+        if self.names:
+            data["names"] = list(self.names)
         if self.springs:
             data["springs"] = [_spring_json(s) for s in self.springs]
         if self.mass_distribution:
@@ -347,7 +230,30 @@ def _parse(data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None) -
     forces = tuple(_path(PathForce, x, n, "forces") for x in _list(data, "forces"))
     frictions = tuple(_path(PathFriction, x, n, "frictions") for x in _list(data, "frictions"))
     mu = _checks.non_negative(data.get("table_friction", 0.0), "table_friction")
-    return Extensions(tracked, springs, alpha, motors, loads, forces, frictions, mu)
+    names = _names(_list(data, "names"), n)
+    return Extensions(tracked, springs, alpha, motors, loads, forces, frictions, mu, names)
+
+
+def trimmed_names(names: Sequence[str]) -> tuple[str, ...]:
+    """Joint names without trailing ``""`` (unnamed): the one form kept and compared.
+
+    >>> trimmed_names(["O", "", "A", "", ""])
+    ('O', '', 'A')
+    """
+    out = list(names)
+    while out and out[-1] == "":
+        out.pop()
+    return tuple(out)
+
+
+def _names(value: list[Any], n: int) -> tuple[str, ...]:
+    """The ``names`` list checked: strings only, at most one per vertex."""
+    bad = [i for i, x in enumerate(value) if not isinstance(x, str)]
+    if bad:
+        raise ValueError(f"names: entry {bad[0]} is {value[bad[0]]!r}, not a string")
+    if len(value) > n:
+        raise ValueError(f"names: {len(value)} names for {n} vertices (at most one per vertex)")
+    return tuple(value)
 
 
 def _list(data: dict[str, Any], key: str) -> list[Any]:

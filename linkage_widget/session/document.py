@@ -2,8 +2,9 @@
 
 Every edit here keeps the indices consistent: deleting vertex ``v`` drops the
 springs, tracked entries and drives (motors, loads, path forces and friction) that
-used it and renumbers the others, and removing a rod drops the motor on it; the session
-clears a selection that no longer exists. Edits change the document and return
+used it and renumbers the others (its joint name goes, later names move down one),
+and removing a rod drops the motor on it; the session clears a selection that no
+longer exists. Edits change the document and return
 what the user should read (a message) or the index they made; they raise
 ``ValueError``/``IndexError`` for edits the linkage refuses, and leave undo to
 the caller, which takes a :meth:`Document.snapshot` before and restores it on
@@ -26,6 +27,9 @@ Examples
 >>> doc.tracked = (0, 2)
 >>> doc.delete_vertex(1), doc.tracked, doc.linkage.n_rods
 ('vertex 1 deleted', (0, 1), 0)
+>>> doc.names = ("O", "C")
+>>> doc.delete_vertex(0), doc.names
+('vertex 0 deleted', ('C',))
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ..io import Extensions, read_extensions, resolve_path
+from ..io.sidecar import trimmed_names
 from ..model import Linkage
 from ..pebble import PebbleGame
 from ..rigidity import generic_analysis, pebble_game_applies
@@ -65,12 +70,16 @@ class Document:
     ----------
     linkage : Linkage
         The model, used, not copied.
+    names : sequence of str, optional
+        Joint names by index (:attr:`names`).
     """
 
-    def __init__(self, linkage: Linkage) -> None:
+    def __init__(self, linkage: Linkage, names: Any = ()) -> None:
         self.linkage = linkage
         self.springs: tuple[Spring, ...] = ()
         self.tracked: tuple[int, ...] = ()
+        self._names: tuple[str, ...] = ()
+        self.names = names
         self.drives = Drives()
         self._game: PebbleGame | None = None  # pebble game of the graph, kept under edits
         self._game_key: tuple[Any, ...] | None = None  # the graph it was played for
@@ -116,10 +125,35 @@ class Document:
     def _game_current(self) -> bool:
         return self._game is not None and self._game_key == self._structure_key()
 
+    # ----------------------------------------------------------- joint names
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Joint names by index (``""`` or missing: unnamed, labelled by the index).
+
+        Kept without trailing ``""`` (:func:`~linkage_widget.io.sidecar.trimmed_names`),
+        so a new vertex is unnamed without an entry and an unnamed linkage has ``()``
+        (its JSON sibling stays as it was). Setting checks: strings, at most one per
+        vertex (``ValueError`` otherwise, the names unchanged).
+        """
+        return self._names
+
+    @names.setter
+    def names(self, value: Any) -> None:
+        names = tuple(value)
+        bad = [x for x in names if not isinstance(x, str)]
+        if bad:
+            raise ValueError(f"joint names must be strings, got {bad[0]!r}")
+        names, n = trimmed_names(names), self.linkage.n_vertices
+        if len(names) > n:
+            raise ValueError(f"{len(names)} joint names for {n} joints (at most one per joint)")
+        self._names = names
+
     # ------------------------------------------------------------ snapshots
     def snapshot(self) -> Snapshot:
         """A private copy of everything an edit can change (for undo)."""
-        return Snapshot(self.linkage.copy(), tuple(self.tracked), self.springs, self.drives)
+        return Snapshot(
+            self.linkage.copy(), tuple(self.tracked), self.springs, self.drives, self._names
+        )
 
     def restore(self, s: Snapshot) -> None:
         """Go back to ``s`` (into the same linkage object)."""
@@ -127,6 +161,7 @@ class Document:
         self.springs = s.springs
         self.tracked = s.tracked
         self.drives = s.drives
+        self._names = s.names
 
     def extensions(self, mass_distribution: float, table_friction: float = 0.0) -> Extensions:
         """What the JSON sibling of a saved file holds."""
@@ -140,6 +175,7 @@ class Document:
             d.forces,
             d.frictions,
             float(table_friction),
+            self._names[: self.linkage.n_vertices],  # a linkage cut from code: no dangling name
         )
 
     def replace(self, linkage: Linkage, ext: Extensions) -> None:
@@ -148,6 +184,7 @@ class Document:
         self.tracked = ext.tracked
         self.springs = ext.springs
         self.drives = Drives.of(ext)
+        self._names = ext.names  # checked against its linkage when read
 
     # ---------------------------------------------------------------- edits
     def add_vertex(self, xy: Any) -> int:
@@ -206,9 +243,13 @@ class Document:
         return f"tracking vertex {v}"
 
     def delete_vertex(self, v: int) -> str:
-        """Delete vertex ``v`` and its rods; springs and tracked entries follow the renumbering."""
+        """Delete vertex ``v`` and its rods; springs, tracked entries and names follow.
+
+        Joint ``v``'s name goes and the names after it move down one, as the indices do.
+        """
         self.linkage.remove_vertex(v)
         self.tracked = tuple(t - (t > v) for t in self.tracked if t != v)
+        self._names = trimmed_names(self._names[:v] + self._names[v + 1 :])
         self.springs = tuple(s for s in (sp.renumbered(v) for sp in self.springs) if s)
         self.drives = self.drives.renumbered(v)
         return f"vertex {v} deleted"
@@ -237,15 +278,17 @@ class Document:
     def clear(self) -> None:
         """Remove everything."""
         self.tracked = ()
+        self._names = ()
         self.springs = ()
         self.drives = Drives()
         self.linkage.clear()
 
     def merge(self, other: Linkage, ext: Extensions, offset: Any) -> str:
-        """Add ``other`` (shifted by ``offset``, shape (2,)) and its tracked joints and springs.
+        """Add ``other`` (shifted by ``offset``, shape (2,)), its tracked joints, springs, names.
 
         The merged joints are numbered after the current ones (joint ``i`` of the
-        file becomes ``n + i``). The whole union is checked (a new
+        file becomes ``n + i``, and so does its name: the file's names follow the
+        current ones, unnamed current joints padded with ``""``). The whole union is checked (a new
         :class:`Linkage`) before this document changes, so a failure changes
         nothing. Motors, loads and forces of ``ext`` are not merged (a note in
         the returned message says so).
@@ -262,6 +305,8 @@ class Document:
         self.linkage.replace_with(union)
         self.tracked = (*self.tracked, *(int(v) + n for v in ext.tracked))
         self.springs = (*self.springs, *springs)
+        if ext.names:
+            self._names = (*self._names, *[""] * (n - len(self._names)), *ext.names)
         dropped = ext.motors or ext.loads or ext.forces or ext.frictions
         return " · its motors, loads and forces were not merged" if dropped else ""
 

@@ -1,8 +1,8 @@
 """A session as one JSON document (:mod:`linkage_widget.io.document_json`), and back.
 
 Everything the document holds comes from, and goes through, the session's public
-face: the linkage, :meth:`Document.extensions` (tracked vertices, springs, mass
-distribution, motors, loads, path forces and friction, table friction) and
+face: the linkage, :meth:`Document.extensions` (tracked vertices, joint names, springs,
+mass distribution, motors, loads, path forces and friction, table friction) and
 :attr:`LinkageSession.view`. Loading goes through :meth:`LinkageSession.load_bytes`
 (the upload path: one undo step, the selection cleared, the motion stopped), then
 sets the saved view, so a loaded document behaves exactly as a loaded 2007 file
@@ -13,8 +13,8 @@ with its JSON sibling, plus the view.
 >>> t = LinkageSession()
 >>> load_document(t, dumps_session(s))
 True
->>> t.linkage == s.linkage, t.view == s.view
-(True, True)
+>>> t.linkage == s.linkage, t.view == s.view, t.joint_names == s.joint_names
+(True, True, True)
 """
 
 from __future__ import annotations

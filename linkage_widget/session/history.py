@@ -1,7 +1,7 @@
 """Undo/redo of editing steps, as bounded stacks of snapshots.
 
 The widget records a snapshot of everything an edit can change (the model,
-the tracked vertices, the springs) *before* each edit; undo hands back the
+the tracked vertices, the joint names, the springs) *before* each edit; undo hands back the
 most recent snapshot and keeps the current state for redo. Snapshots are whole
 copies rather than inverse operations: a linkage is small (a few kB even for
 hundreds of vertices), so copying is cheap, and a copy cannot get an inverse
@@ -108,12 +108,15 @@ class Snapshot:
         Springs between vertices (they live outside the 2007 model).
     drives : Drives
         Motors, loads, path forces and friction (also outside the model).
+    names : tuple of str
+        Joint names by index (``""``: unnamed; no trailing ``""``).
     """
 
     linkage: Linkage
     tracked: tuple[int, ...] = ()
     springs: tuple[Spring, ...] = field(default=())
     drives: Drives = field(default=Drives())
+    names: tuple[str, ...] = ()
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Snapshot):
@@ -123,6 +126,7 @@ class Snapshot:
             and self.tracked == other.tracked
             and self.springs == other.springs
             and self.drives == other.drives
+            and self.names == other.names
         )
 
     __hash__ = None  # type: ignore[assignment]  # holds a mutable Linkage

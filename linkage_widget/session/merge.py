@@ -1,8 +1,8 @@
 """The 2007 program's leftovers: merging a file, counted load/save messages, ``max_step``.
 
 Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its state; it
-carries the mixins of :mod:`.keep_in_view` and :mod:`.joint_angle` into the session's
-bases, so that the facade's module, at its 500 lines, need not grow).
+carries the mixins of :mod:`.keep_in_view`, :mod:`.joint_angle` and :mod:`.joint_names`
+into the session's bases, so that the facade's module, at its 500 lines, need not grow).
 
 * :meth:`MergeMixin.merge_file` adds the linkage of a file to the current one as
   one undo step. Its joints are placed to the right of the current drawing
@@ -36,6 +36,7 @@ from ..model import Linkage
 from .document import DEFAULT_FILE, counts_text, merge_offset, read_linkage_file
 from .driving import STEP_SLIDER
 from .joint_angle import JointAngleMixin
+from .joint_names import JointNamesMixin
 from .keep_in_view import KeepInViewMixin
 
 __all__ = ["DEFAULT_MAX_STEP", "MergeMixin"]
@@ -44,13 +45,14 @@ __all__ = ["DEFAULT_MAX_STEP", "MergeMixin"]
 DEFAULT_MAX_STEP = math.inf
 
 
-class MergeMixin(KeepInViewMixin, JointAngleMixin):
+class MergeMixin(KeepInViewMixin, JointAngleMixin, JointNamesMixin):
     """Merge a file, counted file messages and ``max_step`` (module docstring).
 
     It brings the other 2007 leftovers' mixins into the session too:
     :class:`~.keep_in_view.KeepInViewMixin` (a merged file lands beside the drawing;
-    motion and code keep it in view) and :class:`~.joint_angle.JointAngleMixin` (a
-    fixed angle between joints without rods).
+    motion and code keep it in view), :class:`~.joint_angle.JointAngleMixin` (a
+    fixed angle between joints without rods) and :class:`~.joint_names.JointNamesMixin`
+    (the ``joint_names`` trait kept with the document's names).
     """
 
     def __init__(self, *args: Any, max_step: float | None = None, **kwargs: Any) -> None:
@@ -110,8 +112,9 @@ class MergeMixin(KeepInViewMixin, JointAngleMixin):
 
         The file's joints, rods, fixed angles and pins are appended (file joint
         ``i`` becomes ``n + i``, ``n`` the current count), shifted to the right of
-        the current drawing (module docstring); its tracked joints and springs
-        come along, its motors, loads and forces do not (the message says so).
+        the current drawing (module docstring); its tracked joints, springs and
+        joint names come along (its names after the current ones), its motors,
+        loads and forces do not (the message says so).
 
         Returns
         -------

@@ -124,7 +124,7 @@ class LinkageSession(
         traits = {k: kwargs.pop(k) for k in list(kwargs) if k in self._OWN_TRAITS}
         self._ready = False  # observers do nothing until the session is set up
         super().__init__(**kwargs)
-        self.document = Document(linkage if linkage is not None else Linkage())
+        self.document = Document(linkage if linkage is not None else Linkage(), self.joint_names)
         self._init_state(int(width), int(height))
         self._ready = True
         for name in sorted(traits, key=lambda k: k != "mode"):  # mode decides what step_size is
@@ -413,7 +413,7 @@ class LinkageSession(
         try:
             with self.hold_trait_notifications():
                 said = change()
-                self.tracked = self.document.tracked
+                self._follow_document()  # tracked joints and joint names
         except (ValueError, IndexError, TraitError) as exc:
             self._restore(before)
             self.error = str(exc)
@@ -444,7 +444,7 @@ class LinkageSession(
         with self.hold_trait_notifications():
             self.selected_vertex = None
             self.selected_rod = None
-            self.tracked = s.tracked
+            self._follow_document()
         self._restart_tracks()
 
     def _restart_tracks(self) -> None:
@@ -475,7 +475,7 @@ class LinkageSession(
     def _apply_extensions(self, ext: Extensions) -> None:
         self.document.springs = ext.springs
         self.document.drives = Drives.of(ext)
-        self.tracked = ext.tracked
+        self._follow_file(ext)  # tracked joints and joint names
         self.mass_distribution = ext.mass_distribution
         self.table_friction = ext.table_friction
         self.motors_running = False

@@ -1,0 +1,157 @@
+"""The drives and loads a JSON sibling holds (version 2), as checked value objects.
+
+Motors, joint loads, path forces and path friction: what :mod:`.sidecar` reads and
+writes and the session's drives keep (:mod:`linkage_widget.session.drives`). Each
+checks its numbers on construction (:mod:`linkage_widget._checks`) and knows how to
+follow a deleted vertex (``renumbered``: ``None`` when it used it). Units and signs
+as in :class:`~linkage_widget.motion.Simulator`: speeds in rad/s counter-clockwise
+positive, forces in mass x length / s^2, a path force expansile positive.
+
+>>> Load(3, 0.0, -1.0).renumbered(1)
+Load(vertex=2, fx=0.0, fy=-1.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import _checks
+
+__all__ = ["Load", "Motor", "PathForce", "PathFriction"]
+
+
+def _distinct(i: Any, j: Any, what: str) -> tuple[int, int]:
+    i, j = int(i), int(j)
+    if i == j:
+        raise ValueError(f"{what} needs two distinct vertices, got {i} twice")
+    return i, j
+
+
+@dataclass(frozen=True)
+class Motor:
+    """A motor turning the rod ``pivot``-``tip`` at ``speed`` rad/s (counter-clockwise > 0).
+
+    ``reference``: ``None`` (the angle is measured from the ground x-axis) or the
+    rod ``(i, k)`` it is measured from (a motor between two links).
+
+    >>> Motor(0, 1, 2.0).reversed()
+    Motor(pivot=0, tip=1, speed=-2.0, reference=None)
+    """
+
+    pivot: int
+    tip: int
+    speed: float = 1.0
+    reference: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "pivot", int(self.pivot))
+        set_(self, "tip", int(self.tip))
+        _distinct(self.pivot, self.tip, "a motor")
+        set_(self, "speed", _checks.finite(self.speed, "motor speed"))
+        if self.reference is not None:
+            set_(self, "reference", _distinct(*self.reference, "a motor's reference rod"))
+            if set(self.reference) == {self.pivot, self.tip}:
+                raise ValueError(
+                    f"a motor on rod {self.pivot}-{self.tip} cannot turn relative to itself"
+                )
+
+    def vertices(self) -> tuple[int, ...]:
+        """Every vertex the motor uses."""
+        return (self.pivot, self.tip, *(self.reference or ()))
+
+    def reversed(self) -> Motor:
+        """The same motor turning the other way."""
+        return Motor(self.pivot, self.tip, -self.speed, self.reference)
+
+    def renumbered(self, removed: int) -> Motor | None:
+        """The motor after vertex ``removed`` is deleted (``None`` if it used it)."""
+        if removed in self.vertices():
+            return None
+        ref = None if self.reference is None else tuple(v - (v > removed) for v in self.reference)
+        return Motor(
+            self.pivot - (self.pivot > removed), self.tip - (self.tip > removed), self.speed, ref
+        )  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Load:
+    """A constant force ``(fx, fy)`` on joint ``vertex``; world axes, y up: ``fy < 0`` is down."""
+
+    vertex: int
+    fx: float = 0.0
+    fy: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "vertex", int(self.vertex))
+        fx, fy = _checks.finite_point((self.fx, self.fy), f"load on vertex {self.vertex}")
+        object.__setattr__(self, "fx", float(fx))
+        object.__setattr__(self, "fy", float(fy))
+
+    def renumbered(self, removed: int) -> Load | None:
+        """The load after vertex ``removed`` is deleted (``None`` if it was on it)."""
+        if removed == self.vertex:
+            return None
+        return Load(self.vertex - (self.vertex > removed), self.fx, self.fy)
+
+
+@dataclass(frozen=True)
+class PathForce:
+    """A constant force along the straight pathway ``i``-``j`` (ForceActuator), expansile > 0."""
+
+    i: int
+    j: int
+    force: float = 0.0
+
+    def __post_init__(self) -> None:
+        i, j = _distinct(self.i, self.j, "a path force")
+        object.__setattr__(self, "i", i)
+        object.__setattr__(self, "j", j)
+        object.__setattr__(self, "force", _checks.finite(self.force, "path force"))
+
+    def renumbered(self, removed: int) -> PathForce | None:
+        """The force after vertex ``removed`` is deleted (``None`` if it used it)."""
+        if removed in (self.i, self.j):
+            return None
+        return PathForce(self.i - (self.i > removed), self.j - (self.j > removed), self.force)
+
+
+@dataclass(frozen=True)
+class PathFriction:
+    r"""Coulomb friction along the pathway ``i``-``j`` (CoulombKineticFriction of the seed).
+
+    ``normal_force`` :math:`N \ge 0`, kinetic :math:`\mu_k \ge 0`, static
+    :math:`\mu_s \ge \mu_k` (``None``: :math:`\mu_k`), Stribeck speed
+    :math:`v_s > 0` (``None``: no Stribeck term), viscous :math:`\sigma \ge 0`.
+    """
+
+    i: int
+    j: int
+    normal_force: float
+    mu_k: float
+    mu_s: float | None = None
+    v_s: float | None = None
+    sigma: float = 0.0
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        i, j = _distinct(self.i, self.j, "a friction pathway")
+        set_(self, "i", i)
+        set_(self, "j", j)
+        set_(self, "normal_force", _checks.non_negative(self.normal_force, "friction normal_force"))
+        set_(self, "mu_k", _checks.non_negative(self.mu_k, "friction mu_k"))
+        if self.mu_s is not None:
+            set_(self, "mu_s", _checks.non_negative(self.mu_s, "friction mu_s"))
+            if self.mu_s < self.mu_k:
+                raise ValueError(f"friction mu_s ({self.mu_s}) must be >= mu_k ({self.mu_k})")
+        if self.v_s is not None:
+            set_(self, "v_s", _checks.positive(self.v_s, "friction v_s"))
+        set_(self, "sigma", _checks.non_negative(self.sigma, "friction sigma"))
+
+    def renumbered(self, removed: int) -> PathFriction | None:
+        """The friction after vertex ``removed`` is deleted (``None`` if it used it)."""
+        if removed in (self.i, self.j):
+            return None
+        i, j = self.i - (self.i > removed), self.j - (self.j > removed)
+        return PathFriction(i, j, self.normal_force, self.mu_k, self.mu_s, self.v_s, self.sigma)
