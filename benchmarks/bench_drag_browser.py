@@ -54,7 +54,7 @@ INSTRUMENT = """
 import time as _t
 w.frame_times.clear()
 _bench_costs, _bench_analyses = [], [0]
-def _timed_frame(_orig=type(w)._frame.__get__(w)):
+def _timed_frame(_orig=w._frame):  # the class's, or the profiling wrapper below
     n = w._live_analyst.drawn
     t0 = _t.perf_counter(); busy = _orig(); dt = _t.perf_counter() - t0
     if w._live_analyst.drawn > n:
@@ -64,8 +64,22 @@ def _counted_store(*a, _orig=type(w)._store_analysis.__get__(w)):
     _bench_analyses[0] += 1; return _orig(*a)
 w._frame, w._store_analysis = _timed_frame, _counted_store
 """
+# cProfile sees one thread; the frames of a drag run where the comm messages are
+# handled, so the profiler is switched on around each frame, whichever thread runs it.
+PROFILE_FRAMES = """
+import cProfile as _cp, threading as _th
+_P, _threads = _cp.Profile(), set()
+def _profiled_frame(_orig=type(w)._frame.__get__(w)):
+    _threads.add(_th.current_thread().name)
+    _P.enable()
+    try:
+        return _orig()
+    finally:
+        _P.disable()
+w._frame = _profiled_frame
+"""
 PROFILE_REPORT = """
-_P.disable()
+print("frames ran in threads:", sorted(_threads))
 import pstats as _ps, io as _io
 _s = _io.StringIO()
 _st = _ps.Stats(_P, stream=_s)
@@ -155,7 +169,7 @@ def measure(
     pg = open_widget(browser, server, name, ratio)
     try:
         if profile:  # the kernel's main thread, all of it: comm messages, frames, drawing
-            kernel_exec(pg, "import cProfile as _cp; _P = _cp.Profile(); _P.enable()")
+            kernel_exec(pg, PROFILE_FRAMES)
         fps = bench._drag_fps(pg, name)
         if profile:
             print(f"\n=== kernel profile of the {name} drag ({seconds} s) ===")

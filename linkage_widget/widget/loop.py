@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import threading
 import time
 from collections.abc import Callable
 
@@ -36,6 +37,14 @@ class FrameLoop:
         Told when a paced frame raises; the loop then stops. Without it the exception
         would end the asyncio task, which nobody awaits: the animation would freeze
         and nothing would say why.
+
+    Notes
+    -----
+    Frames come from two places: the paced task and pointer input
+    (:meth:`frame_if_due`). Under ipykernel 7 in JupyterLab 4 the widgets' comm
+    messages may be handled in a *subshell* thread while the paced task runs in the
+    main thread (measured: a drag's frames ran in both), so a lock keeps two frames
+    from ever running at once on the same session.
     """
 
     def __init__(
@@ -48,12 +57,14 @@ class FrameLoop:
         self._dirty = dirty
         self._on_error = on_error
         self._task: asyncio.Task[None] | None = None
+        self._running = threading.RLock()
         self.last_frame_at = -math.inf
 
     def run_frame(self) -> bool:
-        """Run one frame now."""
-        self.last_frame_at = time.perf_counter()
-        return self._frame()
+        """Run one frame now (never two at once: see the class notes)."""
+        with self._running:
+            self.last_frame_at = time.perf_counter()
+            return self._frame()
 
     def ensure(self) -> None:
         """Start the frame task if an event loop runs and the task is not running."""

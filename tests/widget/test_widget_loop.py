@@ -59,3 +59,29 @@ def test_a_frame_that_raises_stops_the_loop_and_is_reported():
     asyncio.run(main())
     assert [str(e) for e in errors] == ["a broken frame"]
     assert len(calls) == 3
+
+
+def test_frames_from_two_threads_never_overlap():
+    # ipykernel 7 may handle the widgets' comm messages in a subshell thread while the
+    # paced task runs in the main thread: a frame must never start while one runs
+    import threading
+
+    inside, overlaps, calls = [0], [0], [0]
+
+    def frame():
+        inside[0] += 1
+        overlaps[0] += inside[0] > 1
+        time.sleep(0.002)  # releases the GIL: the other thread would get in here
+        calls[0] += 1
+        inside[0] -= 1
+        return True
+
+    loop = FrameLoop(frame=frame, dirty=lambda: False)
+    threads = [
+        threading.Thread(target=lambda: [loop.run_frame() for _ in range(50)]) for _ in range(2)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert calls[0] == 100 and overlaps[0] == 0
