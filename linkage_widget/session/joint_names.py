@@ -45,7 +45,10 @@ class JointNamesMixin(HasTraits):
     def _on_joint_names_set(self, change: Any) -> None:
         """A name set from code or the UI: one undoable edit of the document."""
         doc = getattr(self, "document", None)  # None under construction: Document takes it
-        if doc is None or trimmed_names(change["new"]) == doc.names:
+        if doc is None:
+            return
+        if trimmed_names(change["new"]) == doc.names:  # no edit; the trait in the kept form
+            self._follow_document()
             return
         new, edit = change["new"], self._edit  # type: ignore[attr-defined]
         if not edit(lambda: setattr(doc, "names", new), "joint names"):
