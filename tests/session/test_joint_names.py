@@ -164,3 +164,15 @@ def test_a_widget_with_show_labels_draws_the_names(named_file):
     w.joint_names = ("O", "Q", "A", "B", "D", "out")
     assert w.scene().by_role("labels")[0].texts[-1] == "out"
     assert ">out</text>" in w.to_svg()
+
+
+def test_snapshots_differ_by_their_names_alone():
+    from linkage_widget.session.document import Document
+
+    doc = Document(Linkage([[0.0, 0.0], [1.0, 0.0]], rods=[(0, 1)]))
+    before = doc.snapshot()
+    doc.names = ("P",)
+    after = doc.snapshot()
+    assert after != before and after.names == ("P",)
+    doc.restore(before)
+    assert doc.names == () and doc.snapshot() == before
