@@ -17,7 +17,9 @@ from linkage_widget.errors import LinkageFormatError
 from linkage_widget.examples import example_path
 from linkage_widget.io.sidecar import sibling_path
 from linkage_widget.session import LinkageSession
+from linkage_widget.session.document import Document
 from linkage_widget.session.document_file import dumps_session, load_document, save_document
+from linkage_widget.widget import LinkageWidget
 
 NAMES = ("O", "Q", "A", "B", "D", "C")  # notebook 01: vertices 0..5 of the Peaucellier
 
@@ -157,8 +159,6 @@ def test_names_given_to_the_constructor_are_the_start_not_an_edit():
 
 
 def test_a_widget_with_show_labels_draws_the_names(named_file):
-    from linkage_widget.widget import LinkageWidget
-
     w = LinkageWidget.load(named_file, show_labels=True)
     assert w.scene().by_role("labels")[0].texts == NAMES
     w.joint_names = ("O", "Q", "A", "B", "D", "out")
@@ -167,8 +167,6 @@ def test_a_widget_with_show_labels_draws_the_names(named_file):
 
 
 def test_snapshots_differ_by_their_names_alone():
-    from linkage_widget.session.document import Document
-
     doc = Document(Linkage([[0.0, 0.0], [1.0, 0.0]], rods=[(0, 1)]))
     before = doc.snapshot()
     doc.names = ("P",)
