@@ -92,15 +92,20 @@ def test_a_small_grid_keeps_exact_counts_on_every_frame():
 def test_the_arrows_show_the_flex_the_drag_excites():
     s = LinkageSession(grid(8, 6))
     s.show_stresses = True
+    before = s.linkage.vertices.copy()
     for _ in drag_frames(s, s.linkage.n_vertices - 1, 4):
-        pass
+        step, before = s.linkage.vertices - before, s.linkage.vertices.copy()
     live = s.live_analysis
     assert live is not None and live.excited is not None
-    # On a frame that counted again the arrows are the frame's own step: a flex of the
-    # current placement to second order in the step. Independent: the dense kernel.
+    # On a frame that counted again the arrows are the frame's own step, a chord of the
+    # motion: a flex of the current placement up to first order in the step (how many
+    # kinematic steps fit in a frame depends on the machine's load, so the bound scales
+    # with the frame's step, relative to the rod length). Independent: the dense kernel.
     k = dense_kernel(s.linkage)
     got = live.excited.reshape(-1)
-    assert np.linalg.norm(got - k @ (k.T @ got)) <= 1e-2
+    relative_step = np.abs(step).max() / s.linkage.rod_lengths().min()
+    assert 0 < relative_step < 0.2
+    assert np.linalg.norm(got - k @ (k.T @ got)) <= max(1e-3, 0.5 * relative_step)
     assert np.linalg.norm(got) == pytest.approx(1.0)
     # ... drawn as the scene's one arrow field
     assert np.allclose(s._scene_state().velocity_basis[0], live.excited)
