@@ -9,7 +9,8 @@ Modules: :mod:`.session` (the facade; with :mod:`.traits`, :mod:`.pointer`,
 :mod:`.actions`, :mod:`.frames`, :mod:`.driven`, the parts of its class),
 :mod:`.tools` (input -> actions, pure; with :mod:`.vocabulary`, the actions and tools,
 and :mod:`.keymap`, the keys), :mod:`.touch` (the pinch, pure), :mod:`.keyboard` (the
-keyboard-only actions: presentation mode, tools, mode, shown parts), :mod:`.document` (index-safe edits),
+keyboard-only actions: presentation mode, tools, mode, shown parts), :mod:`.document`
+(index-safe edits),
 :mod:`.drives` (motors, loads, path forces and friction of the document, and their
 pure policy), :mod:`.driving` (simulator lifecycle, drag and motor step policy),
 :mod:`.analysis` (sync/threaded, throttled), :mod:`.recording` (tracks, GIF
