@@ -154,5 +154,7 @@ def element_forces(elements: tuple[Any, ...], p: np.ndarray, v: np.ndarray, t: f
 
 def element_potential(elements: tuple[Any, ...], p: np.ndarray) -> float:
     """Potential energy of the conservative elements (the joint loads) at ``p`` (``(2n,)``)."""
+    if not elements:  # and always so in 3-D, where the elements are refused as planar
+        return 0.0
     pts = p.reshape(-1, 2)
     return sum((e.potential(pts) for e in elements if isinstance(e, JointLoad)), 0.0)

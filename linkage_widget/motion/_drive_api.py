@@ -42,6 +42,7 @@ class DriveMixin:
 
     # provided by the facade
     _n: int
+    _dim: int  # 2 in the plane, 3 in space
     _p: np.ndarray
     _v: np.ndarray
     _time: float
@@ -66,7 +67,8 @@ class DriveMixin:
         if getattr(self, "_dim", 2) != 2:
             raise NotImplementedError(
                 f"{what} is planar: not implemented for a 3-D linkage (in space the "
-                "simulator pulls joints in kinematic mode only)"
+                "simulator has the attractor, gravity along -z, springs, dampers and "
+                "global damping)"
             )
 
     def _current_setup(self) -> Setup:  # pragma: no cover - the facade's
@@ -329,8 +331,8 @@ class DriveMixin:
 
     @property
     def accelerations(self) -> np.ndarray:
-        """Accelerations at the current state, shape ``(n, 2)`` (kinematic mode: from rest)."""
-        return self._reactions()[1].reshape(-1, 2)
+        """Accelerations at the current state, shape ``(n, dim)`` (kinematic mode: from rest)."""
+        return self._reactions()[1].reshape(-1, self._dim)
 
     def _reactions(self) -> tuple[ConstraintForces, np.ndarray]:
         key = (self._p, self._v, self._time, self._mode, len(self._actuators.motors))
@@ -351,7 +353,7 @@ class DriveMixin:
         ctx = self._context()
         setup = self._actuators.setup(ctx.base, self._p, state)
         friction = None
-        if self._mode == "dynamic":
+        if self._mode == "dynamic" and self._dim == 2:  # friction is planar
             act = self._actuators
             limits = act.normal_forces(ctx.base.metric, self._gravity) * act.table * ~ctx.pinned
             friction = FrictionInput(tuple(act.frictions), state, limits)
@@ -367,7 +369,7 @@ class DriveMixin:
         the constraint forces at the same state must follow them.
         """
         att = self._attractor
-        target = None if att is None else (att[0], float(att[1][0]), float(att[1][1]))
+        target = None if att is None else (att[0], *(float(c) for c in att[1]))
         return (
             self._gravity,
             self._alpha,

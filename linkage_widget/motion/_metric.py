@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from .._checks import row_norms
 from ..constraints import ConstraintSet
 from ..mass import mass_matrix, mass_particles
 from ..model import Linkage
@@ -64,8 +65,10 @@ class Metric:
         The mass distribution and total mass it was built for.
     matrix : scipy.sparse.csr_array, shape (2n, 2n)
         The consistent mass matrix :math:`M`.
-    weight : ndarray, shape (2n,)
-        :math:`M e_y`: gravity's generalised force is :math:`-g\,M e_y`.
+    weight : ndarray, shape (dn,)
+        :math:`M e_{up}`, the mass per unit height: gravity's generalised force is
+        :math:`-g\,M e_{up}`. Up is :math:`y` in the plane and :math:`z` in space
+        (the 3-D view draws :math:`z` up).
     vertex, middle : ndarray, shapes (n,) and (m,)
         Vertex and rod-middle particle masses.
     norm : float
@@ -100,8 +103,8 @@ class Metric:
         n, d = linkage.n_vertices, linkage.dim
         matrix = mass_matrix(linkage, alpha, total_mass, lengths=lengths)
         vertex, middle = mass_particles(linkage, alpha, total_mass, lengths=lengths)
-        e_y = np.zeros(d * n)
-        e_y[1::d] = 1.0  # y is up, in the plane and in space
+        e_up = np.zeros(d * n)
+        e_up[d - 1 :: d] = 1.0  # the last axis is up: y in the plane, z in space
         norm = float(np.mean(vertex)) if n else 1.0
         weights = np.repeat(vertex, d)
         # A pinned joint never moves, so its weight changes no motion; a nearly massless
@@ -113,7 +116,7 @@ class Metric:
             weights, layout = np.concatenate([weights, *[middle] * d]) / norm, Layout(True)
         else:
             weights, layout = weights / norm, Layout(False)
-        return cls(alpha, total_mass, matrix, matrix @ e_y, vertex, middle, norm, weights, layout)
+        return cls(alpha, total_mass, matrix, matrix @ e_up, vertex, middle, norm, weights, layout)
 
 
 class Factoriser:
@@ -173,11 +176,13 @@ class Factoriser:
                 blocks.append((self._cs.dim * rods + comp, np.full((len(rods), 2), 0.5)))
         if layout.dampers:
             pairs = np.array(layout.dampers, dtype=np.int64).reshape(-1, 2)
-            e, _ = unit_vectors(p, pairs[:, 0], pairs[:, 1])
+            d = self._cs.dim
+            e, _ = unit_vectors(p, pairs[:, 0], pairs[:, 1], d)
             lo, hi = np.minimum(pairs[:, 0], pairs[:, 1]), np.maximum(pairs[:, 0], pairs[:, 1])
             # the value at the lower-numbered vertex comes first in the row
             first = np.where((pairs[:, 0] < pairs[:, 1])[:, None], e, -e)
-            columns = np.column_stack([2 * lo, 2 * lo + 1, 2 * hi, 2 * hi + 1])
+            comp = np.arange(d)
+            columns = np.hstack([d * lo[:, None] + comp, d * hi[:, None] + comp])
             blocks.append((columns, np.column_stack([first, -first])))
         return blocks
 
@@ -198,14 +203,16 @@ def _stack_rows(blocks: list[tuple[np.ndarray, np.ndarray]], n_v: int) -> Rows:
     return indptr, np.concatenate(indices).astype(np.int64), np.concatenate(data)
 
 
-def unit_vectors(p: np.ndarray, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Unit vectors from ``j`` to ``i`` and distances, shapes ``(k, 2)`` and ``(k,)``.
+def unit_vectors(
+    p: np.ndarray, i: np.ndarray, j: np.ndarray, dim: int = 2
+) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors from ``j`` to ``i`` and distances, shapes ``(k, dim)`` and ``(k,)``.
 
-    ``p`` has shape ``(2n,)``; coincident vertices get a zero vector.
+    ``p`` has shape ``(dim n,)``; coincident vertices get a zero vector.
     """
-    pts = p.reshape(-1, 2)
+    pts = p.reshape(-1, dim)
     d = pts[i] - pts[j]
-    length = np.hypot(d[:, 0], d[:, 1])
+    length = row_norms(d)  # np.hypot(x, y) in the plane, bit for bit
     with np.errstate(invalid="ignore", divide="ignore"):
         e = np.where(length[:, None] > 0, d / length[:, None], 0.0)
     return e, length

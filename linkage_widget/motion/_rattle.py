@@ -14,7 +14,8 @@ a half kick and drift whose constraint force is found by SHAKE iterations
 (:func:`~linkage_widget.motion._projection.project` along
 :math:`M^{-1}A(p_n)^T`), and a second half kick projected onto the allowed
 velocities. Without damping it is symplectic and time-reversible: the energy
-error stays bounded. Forces (:class:`Forces`): gravity :math:`-g M e_y`, the
+error stays bounded. Forces (:class:`Forces`): gravity :math:`-g M e_{up}` (up is
+:math:`y` in the plane, :math:`z` in space), the
 attractor as a spring and damper on the pulled vertex, global viscous damping
 :math:`-c\,M\dot p` and the springs/dampers between vertex pairs
 (:class:`~linkage_widget.springs.Spring`). Damping enters the first half kick
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._checks import row_norms
 from ..springs import Spring
 from ._metric import Layout, Metric, unit_vectors
 from ._projection import held_residual, project
@@ -98,7 +100,8 @@ class Forces:
     Attributes
     ----------
     gravity : float
-        :math:`g` (force :math:`-g\,M e_y`).
+        :math:`g` (force :math:`-g\,M e_{up}`: toward :math:`-y` in the plane,
+        :math:`-z` in space; see :attr:`~linkage_widget.motion._metric.Metric.weight`).
     damping : float
         Global viscous rate :math:`c` (force :math:`-c\,M\dot p`).
     attractor : tuple of (int, ndarray) or None
@@ -110,6 +113,9 @@ class Forces:
         ``extra(p, v, t) -> (2n,)``: the force elements of the actuators (torques,
         force actuators, kinetic friction), evaluated explicitly in both half kicks
         (at :math:`(p_n, \dot p_n, t_n)` and :math:`(p_{n+1}, \dot p_{n+1/2}, t_{n+1})`).
+    dim : int
+        2 in the plane, 3 in space: the attractor, springs and dampers act along the
+        vertex pairs' lines in ``dim`` coordinates (they are dimension-free).
     """
 
     gravity: float
@@ -119,45 +125,46 @@ class Forces:
     attractor_damping: float
     springs: SpringArrays | None
     extra: Callable[[np.ndarray, np.ndarray, float], np.ndarray] | None = None
+    dim: int = 2
 
     def conservative(self, metric: Metric, p: np.ndarray) -> np.ndarray:
-        """Gravity, attractor spring and spring elements at ``p``, shape ``(2n,)``."""
-        force = -self.gravity * metric.weight
+        """Gravity, attractor spring and spring elements at ``p``, shape ``(dn,)``."""
+        force, d = -self.gravity * metric.weight, self.dim
         if self.attractor is not None and self.attractor_stiffness:
             s, t = self.attractor
-            force[2 * s : 2 * s + 2] -= self.attractor_stiffness * (p[2 * s : 2 * s + 2] - t)
+            force[d * s : d * s + d] -= self.attractor_stiffness * (p[d * s : d * s + d] - t)
         sp = self.springs
         if sp is not None:
-            e, length = unit_vectors(p, sp.i, sp.j)
+            e, length = unit_vectors(p, sp.i, sp.j, d)
             pull = sp.tension(length - sp.rest_length)[:, None] * e
-            force = force + _pair_force(len(p) // 2, sp.i, sp.j, -pull)
+            force = force + _pair_force(len(p) // d, sp.i, sp.j, -pull)
         return force
 
     def dissipative(self, metric: Metric, p: np.ndarray, v: np.ndarray) -> np.ndarray:
-        """Global, attractor and element damping forces at ``(p, v)``, shape ``(2n,)``."""
-        force = -self.damping * (metric.matrix @ v)
+        """Global, attractor and element damping forces at ``(p, v)``, shape ``(dn,)``."""
+        force, d = -self.damping * (metric.matrix @ v), self.dim
         if self.attractor is not None and self.attractor_damping:
             s = self.attractor[0]
-            force[2 * s : 2 * s + 2] -= self.attractor_damping * v[2 * s : 2 * s + 2]
+            force[d * s : d * s + d] -= self.attractor_damping * v[d * s : d * s + d]
         sp = self.springs
         if sp is not None:
-            e, _ = unit_vectors(p, sp.i, sp.j)
-            vv = v.reshape(-1, 2)
+            e, _ = unit_vectors(p, sp.i, sp.j, d)
+            vv = v.reshape(-1, d)
             rate = np.sum(e * (vv[sp.i] - vv[sp.j]), axis=1)
-            force = force + _pair_force(len(p) // 2, sp.i, sp.j, -(sp.damping * rate)[:, None] * e)
+            force = force + _pair_force(len(p) // d, sp.i, sp.j, -(sp.damping * rate)[:, None] * e)
         return force
 
     def potential_energy(self, metric: Metric, p: np.ndarray) -> float:
-        r"""Gravity :math:`g\,(M e_y)^T p`, the springs, and the attractor spring."""
-        energy = self.gravity * float(metric.weight @ p)
+        r"""Gravity :math:`g\,(M e_{up})^T p`, the springs, and the attractor spring."""
+        energy, d = self.gravity * float(metric.weight @ p), self.dim
         if self.attractor is not None:
             s, t = self.attractor
             k = self.attractor_stiffness
-            energy += 0.5 * k * float(np.sum((p[2 * s : 2 * s + 2] - t) ** 2))
+            energy += 0.5 * k * float(np.sum((p[d * s : d * s + d] - t) ** 2))
         sp = self.springs
         if sp is not None:
-            d = p.reshape(-1, 2)[sp.i] - p.reshape(-1, 2)[sp.j]
-            stretch = np.hypot(d[:, 0], d[:, 1]) - sp.rest_length
+            pts = p.reshape(-1, d)
+            stretch = row_norms(pts[sp.i] - pts[sp.j]) - sp.rest_length
             energy += sp.energy(stretch)
         return energy
 
@@ -191,7 +198,7 @@ class Forces:
             inverse = inv[sp.i] + inv[sp.j]
             stiffness = sp.stiffness
             if sp.nonlinear is not None and p is not None:
-                _, length = unit_vectors(p, sp.i, sp.j)
+                _, length = unit_vectors(p, sp.i, sp.j, self.dim)
                 stiffness = np.abs(stiffness + 3.0 * sp.nonlinear * (length - sp.rest_length) ** 2)
             omega2 = max(omega2, float(np.max(stiffness * inverse)))
         need = step_size * np.sqrt(omega2) / SPRING_STEP
@@ -209,11 +216,11 @@ class Forces:
         local = self.attractor is not None and self.attractor_damping > 0.0
         if not (local or dampers.any()):
             return None
-        norm, layout = metric.norm, metric.layout
+        norm, layout, d = metric.norm, metric.layout, self.dim
         weights = metric.weights * (1.0 + 0.5 * h * self.damping)
         if self.attractor is not None and self.attractor_damping:
             s = self.attractor[0]
-            weights[2 * s : 2 * s + 2] += 0.5 * h * self.attractor_damping / norm
+            weights[d * s : d * s + d] += 0.5 * h * self.attractor_damping / norm
         if sp is not None and dampers.any():
             pairs = tuple(zip(sp.i[dampers].tolist(), sp.j[dampers].tolist(), strict=True))
             layout = Layout(layout.middles, pairs)
@@ -335,8 +342,8 @@ def _post_stabilize(
 
 
 def _pair_force(n: int, i: np.ndarray, j: np.ndarray, on_i: np.ndarray) -> np.ndarray:
-    """Stack forces ``on_i`` (shape ``(k, 2)``) on ``i`` and their opposites on ``j``."""
-    out = np.zeros((n, 2))
+    """Stack forces ``on_i`` (shape ``(k, dim)``) on ``i`` and their opposites on ``j``."""
+    out = np.zeros((n, on_i.shape[1]))
     np.add.at(out, i, on_i)
     np.add.at(out, j, -on_i)
     return out.reshape(-1)

@@ -41,6 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._checks import row_norms
 from ..constraints import ConstraintSet
 from ._friction import (
     PathFriction,
@@ -63,7 +64,7 @@ class ConstraintForces:
     ----------
     rods : ndarray, shape (m,)
         Tension of each rod, in rod order (compression negative); force units.
-    pins : ndarray, shape (q, 2)
+    pins : ndarray, shape (q, dim)
         Reaction force on each pinned joint, in the order of ``linkage.pinned``.
     angles : ndarray, shape (k,)
         Torque each fixed angle exerts on its second arm (counter-clockwise positive).
@@ -105,21 +106,20 @@ def reactions(
     t: float,
     friction: FrictionInput | None = None,
 ) -> tuple[ConstraintForces, np.ndarray]:
-    """Constraint forces and accelerations (shape ``(2n,)``) at ``(p, v, t)``.
+    """Constraint forces and accelerations (shape ``(dn,)``) at ``(p, v, t)``.
 
     ``setup`` carries the rows enforced (with motors and stuck friction elements);
     ``friction`` the elements whose forces to report (``None``: none).
     """
     cs, a, lam = _solve(setup, forces, p, v, t)
     m, k, q = len(cs.rods), len(cs.angles), len(cs.pinned)
-    pts = p.reshape(-1, 2)
-    d = pts[cs.rods[:, 0]] - pts[cs.rods[:, 1]]
-    tension = lam[:m] * np.hypot(d[:, 0], d[:, 1]) / cs.lengths
-    first = m + k + 2 * q
+    pts = p.reshape(-1, cs.dim)
+    tension = lam[:m] * row_norms(pts[cs.rods[:, 0]] - pts[cs.rods[:, 1]]) / cs.lengths
+    first = m + k + cs.dim * q
     motors = -cs.drives.motor_scales * lam[first : first + len(cs.drives.motors)]
     out = ConstraintForces(
         rods=tension,
-        pins=-lam[m + k : first].reshape(-1, 2),
+        pins=-lam[m + k : first].reshape(-1, cs.dim),
         angles=-cs.angle_scales * lam[m : m + k],
         motors=motors,
     )

@@ -40,12 +40,7 @@ __all__ = ["Memo", "Setup", "mode_error"]
 
 
 def mode_error(value: object, modes: tuple[str, ...]) -> Exception:
-    """The error for a mode the simulator cannot run: unknown, or planar for a 3-D linkage."""
-    if value in modes:
-        return NotImplementedError(
-            f"mode {value!r} is planar: a 3-D linkage moves in 'kinematic' mode only "
-            "(dynamics, springs, motors and friction in space are not implemented)"
-        )
+    """The error for a mode the simulator does not know (both modes run in 2-D and 3-D)."""
     return ValueError(f"mode must be one of {modes}, got {value!r}")
 
 

@@ -39,8 +39,8 @@ Dynamic mode (``step_size`` = time step in seconds)
     :math:`M^{-1}A(p_n)^T\lambda` is found by SHAKE iterations, and a second
     half kick projected so that :math:`A(p_{n+1})\dot p_{n+1} = 0`. Without
     damping it is symplectic and time-reversible: the energy error stays
-    bounded. Forces: gravity :math:`-g M e_y` (so :math:`g > 0` pulls toward
-    :math:`-y`), the attractor as a spring and damper on the pulled vertex,
+    bounded. Forces: gravity :math:`-g M e_{up}` (:math:`g > 0` pulls toward
+    :math:`-y`, in space :math:`-z`), the attractor as a spring and damper on the pulled vertex,
     global viscous damping :math:`-c\,M\dot p` and springs/dampers between
     vertex pairs (``LinearSpring`` / ``LinearDamper`` of
     ``sympy.physics.mechanics``). Damping forces enter the first half kick
@@ -156,8 +156,8 @@ class Simulator(DriveMixin, BranchMixin):
     total_mass : float
         :math:`m > 0`.
     gravity : float
-        :math:`g`, world units per second squared; positive pulls toward :math:`-y`.
-        Dynamic mode only.
+        :math:`g`, world units per second squared; positive pulls toward :math:`-y` in
+        the plane and :math:`-z` in space (the 3-D view's up). Dynamic mode only.
     damping : float
         Global viscous damping rate :math:`c \ge 0` (1/s): force :math:`-c M \dot p`.
         Mass-proportional, so it slows the motion without changing its path.
@@ -239,7 +239,7 @@ class Simulator(DriveMixin, BranchMixin):
 
     @mode.setter
     def mode(self, value: str) -> None:
-        if value not in MODES or (value != "kinematic" and self._dim != 2):
+        if value not in MODES:
             raise mode_error(value, MODES)
         if value != self._mode:
             self._v, self._stop = np.zeros(self._p.size), None
@@ -276,7 +276,7 @@ class Simulator(DriveMixin, BranchMixin):
 
     @property
     def gravity(self) -> float:
-        """Gravitational acceleration :math:`g` (toward :math:`-y` when positive)."""
+        """Gravitational acceleration :math:`g` (toward :math:`-y`, in space :math:`-z`, if > 0)."""
         return self._gravity
 
     @gravity.setter
@@ -492,8 +492,8 @@ class Simulator(DriveMixin, BranchMixin):
     def _forces(self) -> Forces:
         """The applied forces as they are set now."""
         springs = SpringArrays.from_springs(self._springs) if self._springs else None
-        att = self._attractor
-        return Forces(self._gravity, self._damping, att, self._k_att, self._c_att, springs)
+        att, d = self._attractor, self._dim
+        return Forces(self._gravity, self._damping, att, self._k_att, self._c_att, springs, dim=d)
 
     def __repr__(self) -> str:
         h, mode, status = self._step_size, self._mode, self._status

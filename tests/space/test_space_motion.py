@@ -58,14 +58,12 @@ def test_a_free_rod_follows_the_pull_in_space():
     assert errors.max() <= 1e-10
 
 
-def test_planar_only_features_refuse_space():
+def test_both_modes_run_in_space_and_targets_are_triples():
     link = Linkage([[0, 0, 0], [1, 0, 0]], rods=[(0, 1)])
-    with pytest.raises(NotImplementedError, match="'dynamic' is planar: a 3-D linkage moves"):
-        Simulator(link, mode="dynamic")
+    assert Simulator(link, mode="dynamic").mode == "dynamic"  # tests/space/test_space_dynamics.py
     sim = Simulator(link)
-    with pytest.raises(NotImplementedError):
-        sim.mode = "dynamic"
-    assert sim.mode == "kinematic"
+    sim.mode = "dynamic"
+    assert sim.mode == "dynamic"
     with pytest.raises(ValueError, match=r"target must be a finite \(x, y, z\) triple"):
         sim.attract(1, (2.0, 0.0))
     with pytest.raises(ValueError, match="mode must be one of"):
