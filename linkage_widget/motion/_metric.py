@@ -9,7 +9,7 @@ unknowns the same way, :math:`x_{ij} = e_{ij}\cdot(v_i - v_j)`, with weight
 :math:`\tfrac h2 c_{ij}` (the velocity stage of a damped RATTLE step). With
 
 .. math:: C = \begin{pmatrix} A(p) & 0 \\ G(p) & -I \end{pmatrix}, \qquad
-          W = \operatorname{diag}(m_v \otimes 1_2,\; m_{mid},\; m_{mid},\; \dots) / \bar m,
+          W = \operatorname{diag}(m_v \otimes 1_d,\; m_{mid},\; m_{mid},\; \dots) / \bar m,
 
 every motion solve is the program of :mod:`linkage_widget.motion._linalg`
 (:math:`\bar m` is the mean vertex particle mass, so a free vertex has unit
@@ -63,7 +63,7 @@ class Metric:
     ----------
     alpha, total_mass : float
         The mass distribution and total mass it was built for.
-    matrix : scipy.sparse.csr_array, shape (2n, 2n)
+    matrix : scipy.sparse.csr_array, shape (dn, dn)
         The consistent mass matrix :math:`M`.
     weight : ndarray, shape (dn,)
         :math:`M e_{up}`, the mass per unit height: gravity's generalised force is
@@ -136,7 +136,7 @@ class Factoriser:
     def factor(
         self, p: np.ndarray, weights: np.ndarray, layout: Layout, norm: float
     ) -> ConstrainedFactor:
-        """Factorise the program at ``p`` (shape ``(2n,)``) for ``weights`` of ``layout``."""
+        """Factorise the program at ``p`` (shape ``(dn,)``) for ``weights`` of ``layout``."""
         a_mat = self._cs.jacobian(p)  # fixed CSR layout: only the data changes with p
         n_a, n_v = a_mat.shape
         g_indptr, g_indices, g_data = self.extra_rows(p, layout)
@@ -156,7 +156,7 @@ class Factoriser:
 
         Middle particle of rod (i, j): :math:`(v_i + v_j)/2` (x rows, then y (, z) rows).
         Damper (i, j): :math:`e \cdot (v_i - v_j)`. Each row ends with the -1 of its
-        own extra unknown, whose column (after the ``2n`` vertex columns) is larger
+        own extra unknown, whose column (after the ``dn`` vertex columns) is larger
         than any vertex column, so the indices stay sorted.
         """
         if not layout.dampers and layout in self._extra_cache:

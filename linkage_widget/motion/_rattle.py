@@ -236,7 +236,7 @@ def rattle_step(
     step_size: float,
     t: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, str]:
-    r"""One dynamic step of ``step_size`` seconds from ``(p, v)`` (shapes ``(2n,)``) at time ``t``.
+    r"""One dynamic step of ``step_size`` seconds from ``(p, v)`` (shapes ``(dn,)``) at time ``t``.
 
     Split into :meth:`Forces.substeps` equal sub-steps for the springs' stability.
     Returns the new positions and velocities and the status: ``"blocked"`` when
@@ -291,7 +291,7 @@ def _velocity_stage(
     t1: float,
     v0: np.ndarray,
 ) -> np.ndarray:
-    r"""The second half kick, the new velocity; shape ``(2n,)``.
+    r"""The second half kick, the new velocity; shape ``(dn,)``.
 
     The explicit velocity-dependent forces (``extra``) are evaluated at the
     extrapolated end velocity :math:`2\dot p_{n+1/2} - \dot p_n = \dot p_{n+1} + O(h^2)`,

@@ -1,7 +1,7 @@
 r"""Motion of a linkage: the attractor-driven kinematic flow and constrained dynamics.
 
-:class:`Simulator` owns a copy of the positions :math:`p \in \mathbb{R}^{2n}`
-(stacked ``x0, y0, x1, y1, ...``) and moves them on the constraint manifold
+:class:`Simulator` owns a copy of the positions :math:`p \in \mathbb{R}^{dn}`, ``d = 2, 3``
+(stacked ``x0, y0, (z0,) x1, ...``) and moves them on the constraint manifold
 :math:`g(p) = 0` of :class:`~linkage_widget.constraints.ConstraintSet`.
 
 Kinematic mode (``step_size`` = how far the pulled vertex may move per step)
@@ -420,7 +420,7 @@ class Simulator(DriveMixin, BranchMixin):
         return 0.5 * float(self._v @ (self._current_setup().metric.matrix @ self._v))
 
     def potential_energy(self) -> float:
-        r"""Gravity :math:`g\,(M e_y)^T p`, springs, the attractor, joint loads :math:`-f \cdot p`.
+        r"""Gravity :math:`g\,(M e_{up})^T p`, springs, attractor, joint loads :math:`-f \cdot p`.
 
         Dampers, friction, actuator forces and torques have no potential (work, or dissipate).
         """
@@ -481,7 +481,7 @@ class Simulator(DriveMixin, BranchMixin):
 
     # ------------------------------------------------------------- helpers
     def _set_positions(self, p: np.ndarray) -> None:
-        """Make ``p`` (shape ``(2n,)``, not copied) the current positions."""
+        """Make ``p`` (shape ``(dn,)``, not copied) the current positions."""
         self._p = p
 
     def _current_setup(self) -> Setup:
