@@ -111,7 +111,7 @@ async def run(name: str, seconds: float, folder: Path, separate: bool) -> None:
     drag = Drag(w)
     await phase(w, drag, 1.0)  # warm-up: caches, first factorisations
     plain = await phase(w, drag, seconds)
-    w.key("r")
+    w.recording = True  # what r does (a key would end the drag: the pointer is held)
     recording = await phase(w, drag, seconds)
     frames = len(w.recorder.frames)
     w.recording = False  # what r does, with the export's process/thread choice
