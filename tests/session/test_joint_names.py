@@ -35,6 +35,17 @@ def named_file(tmp_path):
     return path
 
 
+def unnamed_peaucellier() -> LinkageSession:
+    """The bundled Peaucellier without its sibling (the bundled one names O, Q, A, B, D, C)."""
+    return LinkageSession(Linkage.load(example_path("peaucellier")))
+
+
+def test_the_bundled_peaucellier_names_its_joints_as_notebook_01():
+    s = LinkageSession.load("peaucellier.txt")
+    assert s.joint_names == NAMES and not s.history.can_undo
+    assert unnamed_peaucellier().joint_names == ()
+
+
 def labels(s: LinkageSession) -> tuple[str, ...]:
     s.show_labels = True
     return s.scene().by_role("labels")[0].texts
@@ -52,7 +63,7 @@ def test_save_writes_the_names_and_a_reload_gets_them_back(named_file, tmp_path)
     s.joint_names = ("O", "Q", "A", "B", "D", "out")
     out = s.save(tmp_path / "again.txt")
     assert json.loads(sibling_path(out).read_text())["names"] == ["O", "Q", "A", "B", "D", "out"]
-    t = LinkageSession.load("peaucellier.txt")
+    t = unnamed_peaucellier()
     assert t.joint_names == ()
     assert t.load_file(out)
     assert t.joint_names == ("O", "Q", "A", "B", "D", "out")
@@ -83,7 +94,7 @@ def test_names_round_trip_through_the_json_document(named_file, tmp_path):
 
 
 def test_a_rename_is_one_undoable_edit():
-    s = LinkageSession.load("peaucellier.txt")
+    s = unnamed_peaucellier()
     s.joint_names = NAMES
     assert s.document.names == NAMES and len(s.history) == 1
     s.joint_names = ("O", "Q", "A", "B", "D", "C'")
@@ -97,7 +108,7 @@ def test_a_rename_is_one_undoable_edit():
 
 
 def test_deleting_a_joint_drops_its_name_and_shifts_the_later_ones():
-    s = LinkageSession.load("peaucellier.txt")
+    s = unnamed_peaucellier()
     s.joint_names = NAMES
     s.selected_vertex = 2
     s.key("Delete")
@@ -111,7 +122,7 @@ def test_deleting_a_joint_drops_its_name_and_shifts_the_later_ones():
 
 
 def test_a_new_joint_is_unnamed_and_labelled_by_its_index():
-    s = LinkageSession.load("peaucellier.txt")
+    s = unnamed_peaucellier()
     s.joint_names = NAMES
     s.press(3, 3)
     s.release()  # a click on the empty corner adds a joint
@@ -131,7 +142,7 @@ def test_merging_a_named_file_appends_its_names_after_the_current_ones(named_fil
 
 
 def test_a_bad_names_key_names_the_file_and_changes_nothing(named_file):
-    s = LinkageSession.load("peaucellier.txt")
+    s = unnamed_peaucellier()
     s.joint_names = ("x",)
     before, undo_steps = s.linkage.copy(), len(s.history)
     side = sibling_path(named_file)

@@ -48,13 +48,17 @@ def test_plain_words_for_each_status():
 
 
 def test_labels_come_from_names_or_indices():
-    s = LinkageSession.load("peaucellier.txt")
+    s = LinkageSession.load("watt.txt")  # no names in its sibling: the indices
     assert not s.show_labels and "labels" not in s.scene().roles()
     s.show_labels = True
-    assert s.scene().by_role("labels")[0].texts == ("0", "1", "2", "3", "4", "5")
-    s.joint_names = ("O", "Q", "A", "B", "D", "C")
+    assert s.scene().by_role("labels")[0].texts == ("0", "1", "2", "3", "4")
+    # the bundled Peaucellier names its joints as notebook 01 does (its JSON sibling)
+    s = LinkageSession.load("peaucellier.txt", show_labels=True)
+    assert s.joint_names == ("O", "Q", "A", "B", "D", "C")
     assert s.scene().by_role("labels")[0].texts == ("O", "Q", "A", "B", "D", "C")
     assert ">C</text>" in s.to_svg()
+    s.joint_names = ("", "", "", "", "", "P")
+    assert s.scene().by_role("labels")[0].texts == ("0", "1", "2", "3", "4", "P")
     with pytest.raises(TraitError, match="joint_names"):
         s.joint_names = (1, 2)
 

@@ -459,9 +459,16 @@ def test_save_and_load_round_trip_with_extensions(peau, tmp_path):
     assert "download" in peau.controls.downloads.value
 
 
-def test_save_without_extensions_writes_no_json(peau, tmp_path):
-    peau.save(tmp_path / "p.txt")
+def test_save_without_extensions_writes_no_json(tmp_path):
+    w = LinkageWidget.load("watt.txt")  # nothing the 2007 file cannot say
+    w.save(tmp_path / "p.txt")
     assert not (tmp_path / "p.txt.json").exists()
+
+
+def test_the_bundled_peaucellier_saves_its_joint_names(peau, tmp_path):
+    peau.save(tmp_path / "p.txt")
+    again = LinkageWidget.load(tmp_path / "p.txt")
+    assert again.joint_names == ("O", "Q", "A", "B", "D", "C")
 
 
 def test_s_and_l_keys_use_the_file_box(peau, tmp_path):
