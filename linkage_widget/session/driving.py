@@ -20,7 +20,11 @@ The policy of a frame:
 * a kinematic motion *settles* when it reached its target, is blocked, stopped
   at a singular placement (until a branch is picked: :meth:`Driver.follow_branch`), or
   moved less than :data:`STILL_PX` for :data:`STILL_FRAMES` frames; it stays
-  settled until something changes (:meth:`Driver.unsettle`).
+  settled until something changes (:meth:`Driver.unsettle`);
+* a 3-D linkage's simulator gets springs only: motors, joint loads, pathway forces and
+  friction, and table friction are planar (the simulator refuses them in space), so they
+  are never handed to it; the table-friction slider is ignored there (the session says so
+  once, :data:`~linkage_widget.session.space_view.TABLE_FRICTION_IN_SPACE`).
 """
 
 from __future__ import annotations
@@ -102,7 +106,8 @@ class Setup(NamedTuple):
     """What a simulator is built from: the model and the session's motion parameters.
 
     ``drives`` are added to the simulator (the motors only when ``motors_on``);
-    ``table_friction`` is the joints' friction coefficient against the table;
+    ``table_friction`` is the joints' friction coefficient against the table (planar:
+    ignored for a 3-D linkage, as are the drives);
     ``max_step`` (world units, the 2007 ``max-step``) bounds every kinematic step, a
     drag's too (default: no bound).
     """
@@ -188,8 +193,9 @@ class Driver:
 
     def set_parameter(self, name: str, value: float) -> None:
         """A motion parameter changed: effective at the next step, no rebuild, no restart."""
-        if self.simulator is not None:
-            setattr(self.simulator, name, value)
+        planar = self._seen is None or self._seen.dim == 2
+        if self.simulator is not None and (planar or name != "table_friction"):
+            setattr(self.simulator, name, value)  # table friction is planar: none in space
         self.unsettle()
 
     def unsettle(self) -> None:
@@ -220,7 +226,8 @@ class Driver:
             sim.step(1)
             status = str(sim.status)
         else:
-            step = motor_step(setup) if setup.motors_on and setup.drives.motors else setup.step_size
+            motors = setup.motors_on and setup.drives.motors and setup.linkage.dim == 2
+            step = motor_step(setup) if motors else setup.step_size
             drag = target if dragging else None
             status = self._kinematic_steps(sim, step, drag, view, setup.max_step)
         P = np.asarray(sim.positions, dtype=np.float64)
@@ -327,10 +334,13 @@ def _add_elements(sim: Simulator, setup: Setup) -> None:
     """Springs, joint loads, path forces and friction, table friction and motors, into ``sim``.
 
     Each is added only when present, so a linkage without them steps exactly as before.
+    A 3-D linkage gets its springs only: the rest is planar (the simulator would raise).
     """
     for s in setup.springs:
         extra = {"nonlinear_stiffness": s.nonlinear_stiffness} if s.nonlinear_stiffness else {}
         sim.add_spring(s.i, s.j, s.stiffness, rest_length=s.rest_length, damping=s.damping, **extra)
+    if setup.linkage.dim != 2:
+        return
     d = setup.drives
     for load in d.loads:
         sim.add_load(load.vertex, (load.fx, load.fy))

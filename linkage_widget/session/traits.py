@@ -124,8 +124,6 @@ class SessionTraits(HasTraits):
         choices = MODES if name == "mode" else TOOLS
         if v not in choices:
             raise TraitError(f"{name} must be one of {', '.join(choices)}; got {v!r}")
-        if name == "mode" and v == "dynamic" and self.linkage.dim == 3:
-            raise TraitError(DYNAMIC_IN_SPACE)
         return v
 
     @validate("selected_vertex", "selected_rod")
@@ -184,7 +182,8 @@ class SessionTraits(HasTraits):
         self._step_memory[change["old"]] = self.step_size
         self.step_size = self._step_memory[change["new"]]
         self.driver.invalidate()
-        self._message = f"{change['new']} mode"
+        space = change["new"] == "dynamic" and self.linkage.dim == 3  # gravity along -z there
+        self._message = f"{change['new']} mode" + (f": {DYNAMIC_IN_SPACE}" if space else "")
         self._controls_changed()
         self._request_draw()
 
