@@ -255,13 +255,12 @@ class FramesMixin:
         return live
 
     def _pull(self) -> np.ndarray | None:
-        """The pull of the drag (or attractor) on its joint, shape (n, 2); ``None`` without."""
+        """The pull of the drag (or attractor) on its joint, shape (n, d); ``None`` without."""
         target = self._target()
         if target is None:
             return None
-        pull = np.zeros((self.linkage.n_vertices, 2))
-        s = target[0]
-        pull[s] = (target[1], target[2]) - self.linkage.vertices[s]
+        pull = np.zeros_like(self.linkage.vertices)  # (n, d): (x, y, z) in space
+        pull[target.vertex] = np.asarray(target.point) - self.linkage.vertices[target.vertex]
         return pull
 
     def _live_frame(self, step: np.ndarray | None = None) -> None:

@@ -270,7 +270,7 @@ class LiveAnalyst:
             self.reset(version, linkage)
         assert self._cs is not None
         values = self._cs.jacobian_values(linkage.vertices)
-        ref, drift, rot = self._ref, math.inf, np.eye(2)
+        ref, drift, rot = self._ref, math.inf, np.eye(linkage.dim)
         if ref is not None and ref.positions.shape == linkage.vertices.shape:
             rot, moved = _procrustes(ref.positions, linkage.vertices)
             drift = float(np.linalg.norm(values - self._cs.jacobian_values(moved)))
@@ -281,7 +281,7 @@ class LiveAnalyst:
         stale = stale and drift > STRESS_DRIFT * max(ref.report.sigma_max, 0.0)  # type: ignore[union-attr]
         if not reused and (stale or not self._same_count(linkage, ref)):
             ref = self._recount(linkage, values, generic_rank)
-            drift, rot, kind = 0.0, np.eye(2), "recounted"
+            drift, rot, kind = 0.0, np.eye(linkage.dim), "recounted"
         assert ref is not None
         motion = motion or Motion()
         stale = drift > ref.arrow_budget and drift > 0
@@ -423,10 +423,10 @@ def _dense_count(a: sp.csr_array, rtol: float, stress_side: bool) -> int | None:
 
 
 def _procrustes(p0: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The rotation ``R`` (2, 2) and ``R p0 + t`` (n, 2) nearest ``p`` (least squares)."""
+    """The rotation ``R`` (d, d) and ``R p0 + t`` (n, d) nearest ``p`` (least squares, Kabsch)."""
     c0, c = p0.mean(axis=0), p.mean(axis=0)
     u, _, vt = np.linalg.svd((p - c).T @ (p0 - c0))
-    rot = u @ np.diag([1.0, np.sign(np.linalg.det(u @ vt))]) @ vt
+    rot = u @ np.diag([1.0] * (p.shape[1] - 1) + [np.sign(np.linalg.det(u @ vt))]) @ vt
     return rot, (p0 - c0) @ rot.T + c
 
 
