@@ -16,9 +16,15 @@ of the image plane: wheel, pinch, shift-drag). The policy here:
 
   so the kinematic attract pulls it toward ``(x, y, z)``;
 * :attr:`projection` chooses orthographic or perspective;
-* dynamic mode, the attractor, springs, motors and loads are planar: in space they are
-  refused with a message that says so (:data:`DYNAMIC_IN_SPACE`, :data:`PLANAR_ONLY`,
-  :data:`ATTRACTOR_IN_SPACE`), the linkage unchanged.
+* dynamic mode works in space: gravity pulls along :math:`-z` (the view's up is
+  :math:`+z`, the simulator's :math:`-g M e_z`), springs and dampers act, a dragged joint
+  pulls like in the plane (:data:`DYNAMIC_IN_SPACE` says so when the mode changes);
+* motors and loads are planar: in space they are refused with a message that says so
+  (:data:`PLANAR_ONLY`), the linkage unchanged; so is the right-click attractor, a
+  point of the plane (:data:`ATTRACTOR_IN_SPACE`);
+* table friction is planar (nothing rests on a table in space): the slider keeps its value
+  for a planar linkage, a 3-D linkage's motion ignores it and says so once per value
+  (:data:`TABLE_FRICTION_IN_SPACE`); the driver never hands it to a 3-D simulator.
 
 Examples
 --------
@@ -45,19 +51,36 @@ from .driving import Target
 from .gestures import Gesture
 from .tools import Action, drag_kind
 
-__all__ = ["ATTRACTOR_IN_SPACE", "DYNAMIC_IN_SPACE", "PLANAR_ONLY", "SPACE_HINT", "SpaceViewMixin"]
+__all__ = [
+    "ATTRACTOR_IN_SPACE",
+    "DYNAMIC_IN_SPACE",
+    "DYNAMIC_SPACE_HINT",
+    "PLANAR_ONLY",
+    "SPACE_HINT",
+    "TABLE_FRICTION_IN_SPACE",
+    "SpaceViewMixin",
+]
 
-#: Why the mode toggle stays on kinematic for a 3-D linkage.
+#: What dynamic mode does with a 3-D linkage (said when the mode changes to dynamic).
 DYNAMIC_IN_SPACE = (
-    "dynamic mode is for planar linkages: a 3-D linkage moves in kinematic mode "
-    "(rigid-body dynamics in space is not implemented yet)"
+    "in space gravity points along -z (the view's up is +z); springs and dampers act; "
+    "motors, loads and friction are planar"
 )
 
-#: Why springs, motors and loads are refused in space ({what}: the tool's object).
+#: Why motors and loads are refused in space ({what}: the tool's object).
 PLANAR_ONLY = (
-    "{what} are for planar linkages: a 3-D linkage moves in kinematic mode, which has none "
-    "(dynamics in space is not implemented yet)"
+    "{what} are planar: a 3-D linkage has none (in space dynamic mode has gravity "
+    "along -z, springs and dampers)"
 )
+
+#: Why the table-friction slider does nothing to a 3-D linkage (said once per value).
+TABLE_FRICTION_IN_SPACE = (
+    "table friction is planar: a 3-D linkage ignores it (nothing rests on a table in space)"
+)
+
+#: The hint of a running 3-D linkage in dynamic mode (in place of the planar one).
+DYNAMIC_SPACE_HINT = "dynamic: gravity along -z · space stops · drag a joint to pull it"
+_PLANAR_DYNAMIC = "dynamic: space stops"  # how the planar running-dynamic hint begins
 
 #: The idle hint of a 3-D linkage (in place of the planar "drag: move/pan ... attractor").
 SPACE_HINT = (
@@ -98,8 +121,12 @@ class SpaceViewMixin(HasTraits):
         self._request_draw()  # type: ignore[attr-defined]
 
     def mode_refusal(self) -> str:
-        """Why dynamic mode cannot be chosen now (:data:`DYNAMIC_IN_SPACE`), or ``""``."""
-        return DYNAMIC_IN_SPACE if self.linkage.dim == 3 else ""  # type: ignore[attr-defined]
+        """Why dynamic mode cannot be chosen now, or ``""``: always ``""`` (it works in space).
+
+        Kept as the widget's hook: its mode toggle is off, with this as the tooltip, while
+        the text is not empty.
+        """
+        return ""
 
     def joint_pixels(self) -> tuple[np.ndarray, np.ndarray | None]:
         """Every joint's pixel ``(n, 2)`` and, in 3-D, its depth ``(n,)`` (larger: nearer)."""
@@ -203,17 +230,25 @@ class SpaceViewMixin(HasTraits):
         hint: str = super()._hint()  # type: ignore[misc]
         if self.camera is not None and hint.startswith(_PLANAR_IDLE):
             return SPACE_HINT
+        if self.camera is not None and hint.startswith(_PLANAR_DYNAMIC):
+            return DYNAMIC_SPACE_HINT  # no right-click attractor in space; gravity's way
         return hint
 
     def _setup(self) -> Any:
-        """The simulator's setup; a 3-D linkage in dynamic mode goes kinematic first, saying why.
+        """The simulator's setup; a 3-D linkage's without table friction (planar), said once.
 
-        It came in while dynamic mode was on: a load, an upload, an undo.
+        The slider keeps its value (it is the planar linkages' too, and the document's); the
+        message comes again only for another value, so a running frame loop does not
+        repeat it.
         """
-        if self.mode == "dynamic" and self.camera is not None:  # type: ignore[has-type]
-            self.mode = "kinematic"
-            self._message = DYNAMIC_IN_SPACE
-        return super()._setup()  # type: ignore[misc]
+        setup = super()._setup()  # type: ignore[misc]
+        mu = float(setup.table_friction)
+        if self.camera is None or mu == 0.0:
+            return setup
+        if self.mode == "dynamic" and self.__dict__.get("_told_table") != mu:  # type: ignore[has-type]
+            self.__dict__["_told_table"] = mu
+            self._message = TABLE_FRICTION_IN_SPACE
+        return setup._replace(table_friction=0.0)
 
     def _do_rotate_view(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
@@ -233,13 +268,31 @@ class SpaceViewMixin(HasTraits):
         self._message = f"{self.projection} projection (e switches)"
 
     def _planar_only(self, what: str) -> None:
-        """Refuse ``what`` (springs, motors, loads) for a 3-D linkage, saying why."""
+        """Refuse ``what`` (motors, loads) for a 3-D linkage, saying why."""
         if self.camera is not None:
             raise ValueError(PLANAR_ONLY.format(what=what))
 
-    def _do_spring_between(self, i: int, j: int) -> None:
-        self._planar_only("springs")
-        super()._do_spring_between(i, j)  # type: ignore[misc]
+    def add_motor(
+        self, pivot: int, tip: int, speed: float = 1.0, *, reference: tuple[int, int] | None = None
+    ) -> int:
+        """The session's :meth:`add_motor`; refused for a 3-D linkage (planar), nothing changed."""
+        self._planar_only("motors")
+        return int(super().add_motor(pivot, tip, speed, reference=reference))  # type: ignore[misc]
+
+    def add_load(self, vertex: int, force: Any = None) -> None:
+        """The session's :meth:`add_load`; refused for a 3-D linkage (planar), nothing changed."""
+        self._planar_only("loads")
+        super().add_load(vertex, force)  # type: ignore[misc]
+
+    def add_force(self, i: int, j: int, force: float) -> None:
+        """The session's :meth:`add_force`; refused for a 3-D linkage (planar)."""
+        self._planar_only("pathway forces")
+        super().add_force(i, j, force)  # type: ignore[misc]
+
+    def add_friction(self, i: int, j: int, *args: Any, **kw: Any) -> None:
+        """The session's :meth:`add_friction`; refused for a 3-D linkage (planar)."""
+        self._planar_only("pathway frictions")
+        super().add_friction(i, j, *args, **kw)  # type: ignore[misc]
 
     def _do_motor_at(self, r: int, x: float, y: float) -> None:
         self._planar_only("motors")
