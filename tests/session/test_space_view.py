@@ -17,7 +17,7 @@ from linkage_widget.draw import Camera, ViewTransform, hit_test
 from linkage_widget.draw.view3d import TRACKBALL_RADIUS, default_rotation
 from linkage_widget.examples.space import octahedron
 from linkage_widget.session import LinkageSession
-from linkage_widget.session.space_view import ATTRACTOR_IN_SPACE, DYNAMIC_IN_SPACE
+from linkage_widget.session.space_view import ATTRACTOR_IN_SPACE, DYNAMIC_IN_SPACE, PLANAR_ONLY
 
 
 def _ortho_pixels(R, centre, view, X):
@@ -290,14 +290,17 @@ def test_velocity_arrows_are_the_projected_flex():
     assert d.max() < 1e-6
 
 
-def test_dynamic_mode_and_the_attractor_are_refused_in_space_with_reasons():
+def test_dynamic_mode_is_allowed_in_space_and_the_attractor_refused_with_a_reason():
     s = _bricard()
-    assert s.mode_refusal() == DYNAMIC_IN_SPACE
-    with pytest.raises(TraitError, match="planar"):
-        s.mode = "dynamic"
+    assert s.mode_refusal() == ""
+    s.mode = "dynamic"
+    assert s.mode == "dynamic" and s.error == ""
+    assert s.scene().hint.startswith("dynamic mode: in space gravity points along -z")
+    assert "-z" in DYNAMIC_IN_SPACE
+    s.key("k")
     assert s.mode == "kinematic"
     s.key("k")
-    assert s.mode == "kinematic" and "planar" in s.error
+    assert s.mode == "dynamic"
     s.press(30, 30, button=2)
     s.release(30, 30)
     assert s.attractor is None and s.error == ATTRACTOR_IN_SPACE
@@ -380,14 +383,13 @@ def test_key_e_switches_the_projection_of_a_3d_linkage_only():
     assert flat.projection == "orthographic" and flat.camera is None
 
 
-@pytest.mark.parametrize("tool", ["spring", "motor", "load"])
+@pytest.mark.parametrize("tool", ["motor", "load"])
 def test_planar_tools_are_refused_in_space_and_change_nothing(tool):
     s = _bricard()
     before = s.document.snapshot()
     P = s.joint_pixels()[0]
     s.tool = tool
-    a, b = P[1], P[3]
-    mid = a
+    mid = P[1]
     if tool == "motor":  # on a rod with a free end
         ends = np.asarray(s.linkage.rods)
         r = next(
@@ -398,28 +400,23 @@ def test_planar_tools_are_refused_in_space_and_change_nothing(tool):
         mid = P[ends[r]].mean(axis=0)
     s.press(*mid)
     s.release(*mid)
-    if tool == "spring":
-        s.press(*b)
-        s.release(*b)
     s.advance(2)
-    assert "planar" in s.error, s.error
+    assert s.error == PLANAR_ONLY.format(what=f"{tool}s"), s.error
     assert s.document.snapshot() == before
     s.to_svg()  # and the drawing goes on
     s.key("o")
     assert "planar" in s.error
 
 
-def test_a_3d_file_loaded_in_dynamic_mode_moves_in_kinematic_mode():
+def test_a_3d_file_loaded_in_dynamic_mode_stays_in_dynamic_mode():
     s = LinkageSession.load("four_bar.txt", mode="dynamic")
     s.running = True
     s.load_file("bricard_line.txt")
     s.advance(2)
-    assert s.mode == "kinematic" and s.linkage.dim == 3
-    assert "planar" in " ".join(s.readout()) + s._message + s.error
-    s.undo()  # back to the planar four-bar: dynamic mode is allowed again
-    s.mode = "dynamic"
+    assert s.mode == "dynamic" and s.linkage.dim == 3 and s.error == ""
+    s.undo()  # back to the planar four-bar, still dynamic
     s.advance(2)
-    assert s.mode == "dynamic"
+    assert s.mode == "dynamic" and s.linkage.dim == 2 and s.error == ""
 
 
 def test_the_idle_hint_of_a_3d_linkage_says_how_to_turn_it():
