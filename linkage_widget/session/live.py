@@ -440,9 +440,10 @@ def _excited(
     """
     if report.dof == 0:
         return None
+    d = linkage.dim  # 2 in the plane, 3 in space
     if motion.pull is not None and np.any(motion.pull) and report.dof <= EXCITED_MAX_DOF:
-        back = np.asarray(motion.pull, dtype=float).reshape(-1, 2) @ rot  # rows: R^T v_i
-        moved = (report.excited_motion(back.reshape(-1)).reshape(-1, 2) @ rot.T).reshape(-1)
+        back = np.asarray(motion.pull, dtype=float).reshape(-1, d) @ rot  # rows: R^T v_i
+        moved = (report.excited_motion(back.reshape(-1)).reshape(-1, d) @ rot.T).reshape(-1)
     elif motion.step is not None:
         moved = np.asarray(motion.step, dtype=float).reshape(-1)
     else:
@@ -455,7 +456,7 @@ def _excited(
     # The rigid drift of a free body hides the flex: show it alone only if nothing bends
     # (within the reused kernel's accuracy, ARROW_DRIFT: below, "internal" is its error).
     use = internal if np.linalg.norm(internal) > 2.0 * ARROW_DRIFT * norm_all else moved
-    return (use / np.linalg.norm(use)).reshape(-1, 2)
+    return (use / np.linalg.norm(use)).reshape(-1, d)
 
 
 def _first_rod_stress(report: SparseRankReport, m: int) -> np.ndarray | None:
