@@ -235,20 +235,26 @@ class SpaceViewMixin(HasTraits):
         return hint
 
     def _setup(self) -> Any:
-        """The simulator's setup; a 3-D linkage's without table friction (planar), said once.
+        """The simulator's setup; a 3-D linkage's without table friction (planar).
 
-        The slider keeps its value (it is the planar linkages' too, and the document's); the
-        message comes again only for another value, so a running frame loop does not
-        repeat it.
+        The slider keeps its value (it is the planar linkages' too, and the document's).
         """
         setup = super()._setup()  # type: ignore[misc]
-        mu = float(setup.table_friction)
-        if self.camera is None or mu == 0.0:
+        if self.camera is None or setup.table_friction == 0.0:
             return setup
-        if self.mode == "dynamic" and self.__dict__.get("_told_table") != mu:  # type: ignore[has-type]
+        return setup._replace(table_friction=0.0)
+
+    def _step_motion(self) -> bool:
+        """A frame's motion; in space, dynamic, it says once per value that table friction is off.
+
+        (:data:`TABLE_FRICTION_IN_SPACE`: the slider's value does nothing to a 3-D linkage.)
+        """
+        mu = float(self.table_friction)  # type: ignore[attr-defined]
+        space = self.camera is not None and self.mode == "dynamic"  # type: ignore[has-type]
+        if space and mu > 0.0 and self.__dict__.get("_told_table") != mu:
             self.__dict__["_told_table"] = mu
             self._message = TABLE_FRICTION_IN_SPACE
-        return setup._replace(table_friction=0.0)
+        return bool(super()._step_motion())  # type: ignore[misc]
 
     def _do_rotate_view(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
