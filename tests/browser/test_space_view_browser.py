@@ -8,7 +8,8 @@ a bundled 3-D example) on the same ipycanvas as a planar linkage. With a real mo
   mechanism did not move;
 - a drag from a joint pulls it along its flex as seen on the screen: the kernel's joint
   moved, every rod kept to 1e-10 relative, the pinned joints still;
-- the mode toggle is off and says why (dynamic mode is planar);
+- the mode toggle is on: a click on "dynamic" with gravity makes the pinned-face
+  octahedron fall along -z in the page, every rod kept to 1e-10 relative;
 - screenshots of the view (orthographic and perspective) into docs/img/.
 """
 
@@ -69,7 +70,8 @@ def page(open_notebook, tmp_path_factory):
 def fresh(page):
     kernel_exec(
         page,
-        "w.running = False; w.load_file('bricard_line.txt'); w.selected_vertex = None;"
+        "w.running = False; w.mode = 'kinematic'; w.gravity = 0.0;"
+        "w.load_file('bricard_line.txt'); w.selected_vertex = None;"
         "w.error = ''; w.projection = 'orthographic'; w.fit()",
     )
     return page
@@ -150,11 +152,32 @@ def test_a_joint_drags_and_keeps_every_rod(fresh):
     canvas_locator(pg).screenshot(path=str(DOCS / "space_view_dragged.png"))
 
 
-def test_the_mode_toggle_says_why_dynamic_is_off(fresh):
+def test_dynamic_mode_in_space_falls_under_gravity(fresh):
     pg = fresh
-    tip = kernel_json(pg, "w.mode_refusal()")
-    assert "planar" in tip
-    assert kernel_json(pg, "w.controls.modes.disabled") is True
+    assert kernel_json(pg, "w.mode_refusal()") == ""
+    assert kernel_json(pg, "w.controls.modes.disabled") is False
+    lengths = np.array(kernel_json(pg, "w.linkage.rod_lengths().tolist()"))
+    X0 = np.array(kernel_json(pg, "w.linkage.vertices.tolist()"))
+    pinned = kernel_json(pg, "w.linkage.pinned.tolist()")
+    kernel_exec(pg, "w.gravity = 500.0")
     button = pg.locator(".widget-toggle-buttons button", has_text="dynamic").first
-    assert button.is_disabled()
-    assert "planar" in (button.get_attribute("title") or "")
+    assert not button.is_disabled()
+    button.click()  # the real toggle, in the page
+    assert poll(lambda: kernel_json(pg, "w.mode") == "dynamic")
+    assert "-z" in kernel_json(pg, "w._message")  # gravity's direction in space, said
+    kernel_exec(pg, "w.running = True")
+
+    def fell():
+        X = np.array(kernel_json(pg, "w.linkage.vertices.tolist()"))
+        return np.linalg.norm(X - X0, axis=1).max() > 0.1 * lengths.max()
+
+    assert poll(fell, timeout=20), kernel_json(pg, "[w.status, w.error]")
+    kernel_exec(pg, "w.running = False")
+    X = np.array(kernel_json(pg, "w.linkage.vertices.tolist()"))
+    L = np.array(kernel_json(pg, "w.linkage.rod_lengths().tolist()"))
+    assert np.abs(L - lengths).max() / lengths.max() < 1e-10
+    assert np.array_equal(X[pinned], X0[pinned])
+    free = [v for v in range(len(X)) if v not in pinned]
+    assert X[free, 2].mean() < X0[free, 2].mean()  # down along -z
+    assert kernel_json(pg, "w.error") == ""
+    kernel_exec(pg, "w.mode = 'kinematic'; w.gravity = 0.0")
