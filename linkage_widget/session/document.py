@@ -326,7 +326,7 @@ class Document:
                 raise IndexError(f"vertex {v} out of range (there are {n} vertices)")
         if rest_length is None:  # fixed now: a rebuilt simulator must not reset it
             P = self.linkage.vertices
-            rest_length = float(np.linalg.norm(P[i] - P[j]))  # (d,): 2 or 3 coordinates
+            rest_length = float(np.hypot.reduce(P[i] - P[j]))  # (d,): 2 or 3; hypot in 2-D
         return Spring(
             int(i), int(j), float(stiffness), rest_length, float(damping), nonlinear_stiffness
         )
