@@ -93,7 +93,7 @@ class ControlsState(NamedTuple):
     mode: str
     step_size: float
     readout: str
-    mode_note: str = ""  # why dynamic mode is unavailable (a 3-D linkage); "" when it is
+    mode_note: str = ""  # why dynamic mode is unavailable (session.mode_refusal()), or ""
 
 
 class Controls:
