@@ -18,11 +18,18 @@ so ``r`` again saves it all.
 
 Examples
 --------
->>> s = LinkageSession.load("peaucellier.txt")            # doctest: +SKIP
->>> s.recording = True; s.advance(50); s.recording = False  # doctest: +SKIP
->>> s.export_recording("png", "frames.zip")                 # doctest: +SKIP
->>> s.wait_export(), s.recording_progress                   # doctest: +SKIP
+>>> import tempfile, zipfile
+>>> from pathlib import Path
+>>> from linkage_widget.session import LinkageSession
+>>> s = LinkageSession.load("peaucellier.txt", width=200, height=150)
+>>> s.recording = True
+>>> _ = s.advance(5)
+>>> s.recording = False
+>>> zip_path = s.export_recording("png", Path(tempfile.mkdtemp()) / "frames.zip")
+>>> s.wait_export(), s.recording_progress
 ('done', 1.0)
+>>> zipfile.ZipFile(zip_path).namelist()[0]
+'frame_0001.png'
 """
 
 from __future__ import annotations
