@@ -61,6 +61,7 @@ from typing import Any
 import numpy as np
 
 from .. import _checks
+from ..io.bundled import SPACE_DIR, describe, example_path, list_examples
 from ..model import Linkage
 from ._bennett import bennett_frames, bennett_linkage, bennett_partner_angle
 from ._bricard import (
@@ -96,12 +97,6 @@ __all__ = [
     "space_example_texts",
     "triangulated_cube",
 ]
-
-#: The folder of the bundled 3-D files (``<name>.txt`` in the 2007 format with
-#: ``x y z`` vertex lines, and a one-paragraph note ``<name>.md``). Kept apart from
-#: the planar examples of ``linkage_widget/examples/`` so that the planar list stays
-#: what it was.
-SPACE_DIR = Path(__file__).resolve().parent / "space_files"
 
 _GOLDEN = (1.0 + 5.0**0.5) / 2.0
 
@@ -263,7 +258,7 @@ def space_example_texts() -> dict[str, str]:
 
 def list_space_examples() -> list[str]:
     """Names of the bundled 3-D linkages (without ``.txt``), sorted."""
-    return sorted(p.stem for p in SPACE_DIR.glob("*.txt"))
+    return list_examples(SPACE_DIR)
 
 
 def space_example_path(name: str) -> Path:
@@ -274,12 +269,7 @@ def space_example_path(name: str) -> Path:
     FileNotFoundError
         Listing the bundled names, when there is no such example.
     """
-    path = SPACE_DIR / f"{name.removesuffix('.txt')}.txt"
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"no bundled 3-D linkage {name!r}; bundled: {', '.join(list_space_examples())}"
-        )
-    return path
+    return example_path(name, SPACE_DIR, "3-D linkage")
 
 
 def load_space_example(name: str) -> Linkage:
@@ -293,8 +283,7 @@ def load_space_example(name: str) -> Linkage:
 
 def describe_space_example(name: str) -> str:
     """The one-paragraph note of a bundled 3-D linkage (its ``.md`` file, if any)."""
-    note = space_example_path(name).with_suffix(".md")
-    return note.read_text(encoding="utf-8").strip() if note.is_file() else ""
+    return describe(space_example_path(name).stem, SPACE_DIR)
 
 
 if __name__ == "__main__":  # python -m linkage_widget.examples.space: rewrite the files

@@ -34,7 +34,9 @@ __all__ = [
 #: The folder of the bundled linkages (the package is installed as plain files).
 EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
 
-#: The bundled 3-D linkages (:mod:`linkage_widget.examples.space`), found by bare name too.
+#: The bundled 3-D linkages (:mod:`linkage_widget.examples.space`: ``<name>.txt`` with
+#: ``x y z`` vertex lines and a ``<name>.md`` note), found by bare name too; kept apart so
+#: that :func:`list_examples` stays the planar list.
 SPACE_DIR = EXAMPLES_DIR / "space_files"
 
 
@@ -42,35 +44,38 @@ def _stem(name: str) -> str:
     return name.removesuffix(".txt")
 
 
-def list_examples() -> list[str]:
-    """Names of the bundled linkages (without ``.txt``), sorted."""
-    return sorted(p.stem for p in EXAMPLES_DIR.glob("*.txt"))
+def list_examples(folder: Path = EXAMPLES_DIR) -> list[str]:
+    """Names of the bundled linkages in ``folder`` (without ``.txt``), sorted."""
+    return sorted(p.stem for p in folder.glob("*.txt"))
 
 
-def has_example(name: str) -> bool:
-    """Whether ``name`` (with or without ``.txt``) is a bundled linkage."""
-    return (EXAMPLES_DIR / f"{_stem(name)}.txt").is_file()
+def has_example(name: str, folder: Path = EXAMPLES_DIR) -> bool:
+    """Whether ``name`` (with or without ``.txt``) is a bundled linkage in ``folder``."""
+    return (folder / f"{_stem(name)}.txt").is_file()
 
 
-def example_path(name: str) -> Path:
-    """Path of the bundled linkage ``name`` (with or without ``.txt``).
+def example_path(name: str, folder: Path = EXAMPLES_DIR, what: str = "linkage") -> Path:
+    """Path of the bundled linkage ``name`` (with or without ``.txt``) in ``folder``.
+
+    ``folder`` is :data:`EXAMPLES_DIR` (planar) or :data:`SPACE_DIR` (3-D, ``what``
+    ``"3-D linkage"`` in the message).
 
     Raises
     ------
     FileNotFoundError
         Listing the bundled names, when there is no such example.
     """
-    path = EXAMPLES_DIR / f"{_stem(name)}.txt"
+    path = folder / f"{_stem(name)}.txt"
     if not path.is_file():
         raise FileNotFoundError(
-            f"no bundled linkage {name!r}; bundled: {', '.join(list_examples())}"
+            f"no bundled {what} {name!r}; bundled: {', '.join(list_examples(folder))}"
         )
     return path
 
 
-def describe(name: str) -> str:
+def describe(name: str, folder: Path = EXAMPLES_DIR) -> str:
     """The one-paragraph description of a bundled linkage (from its ``.md`` note, if any)."""
-    note = EXAMPLES_DIR / f"{_stem(name)}.md"
+    note = folder / f"{_stem(name)}.md"
     return note.read_text(encoding="utf-8").strip() if note.is_file() else ""
 
 
@@ -91,9 +96,8 @@ def resolve_path(path: str | PathLike[str]) -> Path:
         return p
     if p.parent == Path(".") and has_example(p.name):
         return example_path(p.name)
-    space = SPACE_DIR / f"{_stem(p.name)}.txt"
-    if p.parent == Path(".") and space.is_file():
-        return space
+    if p.parent == Path(".") and has_example(p.name, SPACE_DIR):
+        return example_path(p.name, SPACE_DIR)
     raise FileNotFoundError(
         f"no linkage file {str(path)!r} (and no bundled example of that name; "
         f"bundled: {', '.join(list_examples())})"
