@@ -62,11 +62,14 @@ DATABASE = {
 
 
 def to_linkage(framework, pinned=()):
-    """Our linkage of PyRigi's framework (vertices in sorted order) and that order."""
+    """Our linkage of PyRigi's framework (vertices in sorted order) and that order.
+
+    In the plane or in space: as many coordinates as the framework has (the 3-D
+    agreement, tests/space/test_space_pyrigi.py, uses it too)."""
     real = framework.realization(as_points=True, numerical=True)
     order = sorted(real)
     index = {v: i for i, v in enumerate(order)}
-    points = [[float(real[v][0]), float(real[v][1])] for v in order]
+    points = [[float(c) for c in real[v]] for v in order]
     rods = [(index[u], index[v]) for u, v in framework.graph.edges]
     return Linkage(points, rods=rods, pinned=list(pinned)), order
 

@@ -8,16 +8,20 @@ coefficients of unit rows :math:`\\omega_e = \\ell_e w_e`; ``is_inf_rigid`` iff
 ``generically_rigid`` (the exact rank modulo a prime at random placements).
 """
 
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
-import scipy.linalg as sla
 
-from linkage_widget import Linkage, analyze
+from linkage_widget import analyze
 
 pyrigi = pytest.importorskip("pyrigi", reason="pyrigi is a test dependency (pip install pyrigi)")
 from pyrigi import Framework, Graph, frameworkDB  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "model"))  # the planar agreement's helpers
+from test_pyrigi_agreement import angle, columns, to_linkage  # noqa: E402
 
 ANGLE_TOL = 1e-8
 
@@ -43,29 +47,6 @@ PLATONIC = {
     "icosahedron": lambda: frameworkDB.Icosahedron(),
     "dodecahedron": lambda: frameworkDB.Dodecahedron(),
 }
-
-
-def to_linkage(framework, pinned=()):
-    """Our 3-D linkage of PyRigi's framework (vertices in sorted order) and that order."""
-    real = framework.realization(as_points=True, numerical=True)
-    order = sorted(real)
-    index = {v: i for i, v in enumerate(order)}
-    points = [[float(c) for c in real[v]] for v in order]
-    rods = [(index[u], index[v]) for u, v in framework.graph.edges]
-    return Linkage(points, rods=rods, pinned=list(pinned)), order
-
-
-def angle(x: np.ndarray, y: np.ndarray) -> float:
-    """Largest principal angle between the column spaces of ``x`` and ``y``."""
-    assert x.shape[1] == y.shape[1], (x.shape, y.shape)
-    return float(sla.subspace_angles(x, y).max()) if x.shape[1] else 0.0
-
-
-def columns(vectors, rows: int) -> np.ndarray:
-    """PyRigi's list of sympy vectors as float columns ``(rows, k)``."""
-    if not len(vectors):
-        return np.zeros((rows, 0))
-    return np.column_stack([np.array(v, dtype=float).reshape(-1) for v in vectors])
 
 
 def assert_agrees(framework, pinned=()):
