@@ -23,6 +23,21 @@ MAIN_CANVAS = "canvas.linkage-canvas, .linkage-canvas canvas"
 SENTINEL = "LINKAGE-WIDGET-TEST: ALL CELLS DONE"
 
 
+def one_cell_notebook(folder, name, source):
+    """Write ``folder/name``: a notebook of one code cell ``source`` on the python3 kernel."""
+    import nbformat
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+    path = Path(folder) / name
+    nbformat.write(nb, path)
+    return path
+
+
 def kernel_exec(pg, code, timeout=60):
     """Execute ``code`` in the notebook's own kernel (where the widgets live); return stdout.
 

@@ -12,7 +12,6 @@ import math
 import shutil
 import time
 
-import nbformat
 import pytest
 
 from .helpers import (
@@ -21,6 +20,7 @@ from .helpers import (
     canvas_locator,
     kernel_exec,
     kernel_json,
+    one_cell_notebook,
     page_pos,
     pixel,
     poll,
@@ -41,14 +41,7 @@ w"""
 
 @pytest.fixture(scope="module")
 def page(open_notebook, tmp_path_factory):
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SETUP)])
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3 (ipykernel)",
-        "language": "python",
-    }
-    path = tmp_path_factory.mktemp("nb") / "configuration_panel.ipynb"
-    nbformat.write(nb, path)
+    path = one_cell_notebook(tmp_path_factory.mktemp("nb"), "configuration_panel.ipynb", SETUP)
     pg = open_notebook(path, viewport={"width": 1600, "height": 1000})  # room beside
     canvas_locator(pg).wait_for(state="visible")
     pg.locator(PANEL).first.wait_for(state="visible")

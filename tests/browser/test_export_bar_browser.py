@@ -7,10 +7,9 @@ progress, and the files come out whole; a second export is cancelled by clicking
 the page: nothing written, the recording kept.
 """
 
-import nbformat
 import pytest
 
-from .helpers import kernel_exec, kernel_json, poll, screenshot
+from .helpers import kernel_exec, kernel_json, one_cell_notebook, poll, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -40,14 +39,7 @@ print(len(w.recorder.frames))
 
 @pytest.fixture(scope="module")
 def page(open_notebook, tmp_path_factory):
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(CELL)])
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3 (ipykernel)",
-        "language": "python",
-    }
-    path = tmp_path_factory.mktemp("export") / "export_bar.ipynb"
-    nbformat.write(nb, path)
+    path = one_cell_notebook(tmp_path_factory.mktemp("export"), "export_bar.ipynb", CELL)
     return open_notebook(path)
 
 

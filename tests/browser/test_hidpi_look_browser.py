@@ -15,7 +15,6 @@ A Peaucellier widget at its default ``pixel_ratio`` (2) in a browser context who
   near a joint, none on it).
 """
 
-import nbformat
 import pytest
 
 from .helpers import (
@@ -24,6 +23,7 @@ from .helpers import (
     canvas_selector,
     kernel_exec,
     kernel_json,
+    one_cell_notebook,
     page_pos,
     pixel,
     poll,
@@ -45,14 +45,7 @@ def _rgb(hex_colour):
 
 @pytest.fixture(scope="module")
 def page(open_notebook, tmp_path_factory):
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SETUP)])
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    path = tmp_path_factory.mktemp("nb") / "hidpi.ipynb"
-    nbformat.write(nb, path)
+    path = one_cell_notebook(tmp_path_factory.mktemp("nb"), "hidpi.ipynb", SETUP)
     pg = open_notebook(path, viewport={"width": 1280, "height": 1000}, device_scale_factor=2)
     canvas_locator(pg).wait_for(state="visible")
     assert pg.evaluate("window.devicePixelRatio") == 2

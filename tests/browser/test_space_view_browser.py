@@ -13,11 +13,19 @@ a bundled 3-D example) on the same ipycanvas as a planar linkage. With a real mo
 - screenshots of the view (orthographic and perspective) into docs/img/.
 """
 
-import nbformat
 import numpy as np
 import pytest
 
-from .helpers import REPO, canvas_locator, canvas_selector, kernel_exec, kernel_json, page_pos, poll
+from .helpers import (
+    REPO,
+    canvas_locator,
+    canvas_selector,
+    kernel_exec,
+    kernel_json,
+    one_cell_notebook,
+    page_pos,
+    poll,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -53,14 +61,7 @@ DOCS = REPO / "docs" / "img"
 
 @pytest.fixture(scope="module")
 def page(open_notebook, tmp_path_factory):
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SETUP)])
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    path = tmp_path_factory.mktemp("nb") / "space_view.ipynb"
-    nbformat.write(nb, path)
+    path = one_cell_notebook(tmp_path_factory.mktemp("nb"), "space_view.ipynb", SETUP)
     pg = open_notebook(path, viewport={"width": 1280, "height": 1000})
     canvas_locator(pg).wait_for(state="visible")
     return pg

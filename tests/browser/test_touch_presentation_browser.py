@@ -24,10 +24,17 @@ Each test writes its screenshot to ``docs/img/`` at pixel ratio 1 (the docs' pic
 import math
 import time
 
-import nbformat
 import pytest
 
-from .helpers import REPO, canvas_locator, canvas_selector, kernel_exec, kernel_json, poll
+from .helpers import (
+    REPO,
+    canvas_locator,
+    canvas_selector,
+    kernel_exec,
+    kernel_json,
+    one_cell_notebook,
+    poll,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -42,14 +49,7 @@ w"""
 
 @pytest.fixture(scope="module", params=[1, 2], ids=["dpr1", "dpr2"])
 def page(request, open_notebook, tmp_path_factory):
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(SETUP)])
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3 (ipykernel)",
-        "language": "python",
-    }
-    path = tmp_path_factory.mktemp("nb") / "tablet.ipynb"
-    nbformat.write(nb, path)
+    path = one_cell_notebook(tmp_path_factory.mktemp("nb"), "tablet.ipynb", SETUP)
     pg = open_notebook(path, viewport=VIEWPORT, device_scale_factor=request.param, has_touch=True)
     canvas_locator(pg).wait_for(state="visible")
     assert pg.evaluate("window.devicePixelRatio") == request.param
