@@ -325,11 +325,12 @@ class EventMerger:
     def dom_event(self, event: dict[str, Any]) -> None:
         """An ipyevents event dict (``mousedown``, ``mouseup``, ``wheel``, ``keydown`` …)."""
         kind = event.get("type")
+        mods = "".join(m[0] for m in ("alt", "ctrl", "shift", "meta") if _flag(event, m + "Key"))
         self._note(
             "dom",
             str(kind),
             *self._estimate(event),
-            f"button={event.get('button')} key={event.get('key')}",
+            f"button={event.get('button')} key={event.get('key')} mods={mods}",
         )
         if kind == "mousedown":
             self._dom_down(event)
@@ -350,6 +351,10 @@ class EventMerger:
             )
             self._key("dom", key)
         # "contextmenu" is watched only so that ipyevents suppresses the browser menu.
+
+    def note(self, kind: str, x: float, y: float, detail: str = "") -> None:
+        """Add what the consumer made of an event to :attr:`log` (stream ``"session"``)."""
+        self._note("session", kind, x, y, detail)
 
     # -------------------------------------------------------------- helpers
     def _note(self, stream: str, kind: str, x: float, y: float, detail: str = "") -> None:

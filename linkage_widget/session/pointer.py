@@ -102,6 +102,7 @@ class PointerMixin(KeyboardMixin):
         hit = hit_test(self.linkage, self._view, g.x, g.y, **radius, **self._hit_pixels())
         assert g.data is not None
         g.data.update(action=kind, hit=hit)
+        self._merger.note("press", g.x, g.y, f"{kind} hit={hit} tool={self.tool}")
         if kind == "attract":
             there = None if self.attractor is None else tuple(self._view.to_pixel(self.attractor))
             action = attract_action((g.x, g.y), there, self._selection())
@@ -136,6 +137,7 @@ class PointerMixin(KeyboardMixin):
             self._selection(),
             (x, y) if g.dragged else (g.x, g.y),  # a drag ends where the pointer is
         )
+        self._merger.note("release", x, y, f"{action.kind}{action.args} dragged={g.dragged}")
         if action.kind == "end_drag":
             self._end_drag()  # it draws
             return
