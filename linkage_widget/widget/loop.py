@@ -41,10 +41,11 @@ class FrameLoop:
     Notes
     -----
     Frames come from two places: the paced task and pointer input
-    (:meth:`frame_if_due`). Under ipykernel 7 in JupyterLab 4 the widgets' comm
-    messages may be handled in a *subshell* thread while the paced task runs in the
-    main thread (measured: a drag's frames ran in both), so a lock keeps two frames
-    from ever running at once on the same session.
+    (:meth:`frame_if_due`). Both run on the widget's own thread: the widget hands
+    every frontend message to it (:mod:`.one_thread`; under ipykernel 7 and
+    JupyterLab 4 a comm's messages may otherwise arrive on a subshell's thread, and
+    frames ran on both). The lock stays for code that drives the widget from another
+    thread (a subshell console): two frames never run at once on one session.
     """
 
     def __init__(

@@ -39,6 +39,7 @@ from .export_bar import ExportBar
 from .files import Downloads, uploaded_files
 from .layout import PRESENTATION_CLASS, check_control_set
 from .loop import FrameLoop
+from .one_thread import MessageThread, open_widget_ids, widgets_since
 from .readout import readout_html
 
 __all__ = ["READOUT_S", "LinkageWidget"]
@@ -109,6 +110,7 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         **kwargs: Any,
     ) -> None:
         self.control_set = check_control_set(controls)  # before anything is built
+        existing = open_widget_ids()
         self._built = False  # the hooks do nothing until the view is built
         self._readout_time = float("-inf")  # when a moving frame last refreshed the readout
         super().__init__(linkage, width=width, height=height, **kwargs)
@@ -131,6 +133,9 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         # the info box (key i) opens the readout's technical lines
         self.observe(lambda _change: self._controls_changed(), names="show_info")
         self._show_presentation()
+        # every frontend message on this thread, one at a time (:mod:`.one_thread`)
+        self.message_thread = MessageThread()
+        self.message_thread.adopt(widgets_since(existing))
         self._built = True
         self._controls_changed()
         self._request_draw()
