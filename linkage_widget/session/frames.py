@@ -126,6 +126,8 @@ class FramesMixin:
         """Draw the current scene now (:meth:`_show`), and keep it when recording."""
         self._dirty = False
         self._live_analyst.drawn += 1
+        if self.__dict__.get("_live_pos") == self._pos_version:
+            self._live_analyst.redrawn_unmoved()  # the live analysis still shows this placement
         scene = self.scene()
         self._show(scene)
         self.frame_times.append(time.perf_counter())

@@ -227,6 +227,7 @@ class LiveAnalyst:
         self.state: LiveState | None = None
         self.version = -1  # structure version of the kept symbolic data
         self.drawn = 0  # frames drawn so far (the session counts them)
+        self.unmoved_through = -1  # the last drawn frame that showed the analysed placement
         self.recounts = 0  # full sparse reports made (tests: reuse must skip most)
         self.inertia_counts = 0  # follow-up counts by the inertia alone
         self._cs: ConstraintSet | None = None
@@ -240,16 +241,26 @@ class LiveAnalyst:
             self._cs = ConstraintSet.from_linkage(linkage)
             self.version = version
         self._ref, self.state, self._next, self._stress_kept = None, None, 0, None
+        self.unmoved_through = -1
 
     def due(self, frame: int, n_vertices: int) -> bool:
         """Whether to analyse at ``frame`` (always up to the joint limit or within budget)."""
         return n_vertices <= LIVE_SYNC_MAX_JOINTS or frame >= self._next
 
     def behind(self, version: int) -> int | None:
-        """Frames drawn since the live state (``None``: no live state for ``version``)."""
+        """Frames drawn at another placement since the live state's (``None``: no live state).
+
+        A frame drawn while nothing moved (the pointer's hint changed, the motion waited)
+        shows the analysed placement still: it is not behind (:meth:`redrawn_unmoved`).
+        """
         if self.state is None or self.version != version:
             return None
-        return max(0, self.drawn - self.state.frame)
+        return max(0, self.drawn - max(self.state.frame, self.unmoved_through))
+
+    def redrawn_unmoved(self) -> None:
+        """The frame just drawn shows the live state's placement (the joints did not move)."""
+        if self.state is not None:
+            self.unmoved_through = self.drawn
 
     def analyse(
         self,

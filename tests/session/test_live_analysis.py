@@ -89,6 +89,30 @@ def test_a_small_grid_keeps_exact_counts_on_every_frame():
     assert seen >= 4
 
 
+def test_a_frame_drawn_while_nothing_moved_is_not_behind():
+    """Only a frame at another placement puts the analysis behind (a browser drag draws
+    frames for the pointer's hint while the joint waits)."""
+    s = LinkageSession(grid(12, 10))
+    for _ in drag_frames(s, s.linkage.n_vertices - 1, 3):
+        pass
+    for _ in range(100):  # the held joint catches up with the pointer, then waits there
+        placement = s.linkage.vertices.copy()
+        s.advance(1)
+        if np.array_equal(s.linkage.vertices, placement):
+            break
+    live = s.live_analysis
+    assert s.running and live is not None
+    s._request_draw()  # something else (the hint line) asks for a frame
+    s.advance(1)
+    assert np.array_equal(s.linkage.vertices, placement)
+    assert s._live_analyst.drawn > live.frame and s.live_analysis is live
+    assert s._live_analyst.behind(s._version) == 0
+    assert f"analysis live: frame {live.frame}" in s.readout()[-1]
+    s.drag(*s.view.to_pixel(placement[-1] + [0.5, 0.5]))  # the pull moves it on
+    s.advance(1)
+    assert s.live_analysis.frame == s._live_analyst.drawn > live.frame
+
+
 def test_the_arrows_show_the_flex_the_drag_excites():
     s = LinkageSession(grid(8, 6))
     s.show_stresses = True
