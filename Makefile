@@ -45,13 +45,18 @@ install-test: $(STAMP_TEST)
 $(VPY):
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP_LAB): pyproject.toml | $(VPY)
+# JupyterLab's defaults for this environment, as on Binder (binder/overrides.json)
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+
+$(STAMP_LAB): pyproject.toml binder/overrides.json | $(VPY)
 	$(VPY) -m pip install -e '.[lab]'
+	install -D -m 644 binder/overrides.json $(LAB_OVERRIDES)
 	touch $@
 
 # the test install includes the lab extra, so it also satisfies `make lab`
-$(STAMP_TEST): pyproject.toml | $(VPY)
+$(STAMP_TEST): pyproject.toml binder/overrides.json | $(VPY)
 	$(VPY) -m pip install -e '.[lab,test]'
+	install -D -m 644 binder/overrides.json $(LAB_OVERRIDES)
 	touch $@ $(STAMP_LAB)
 
 lint: install-test

@@ -190,8 +190,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--samples", type=int, default=40, help="latency samples")
     ap.add_argument("--profile", action="store_true", help="print a kernel profile of each drag")
     ap.add_argument("--pixel-ratio", type=float, help="the widget's pixel_ratio (its default)")
+    ap.add_argument(
+        "--comms-over-subshells",
+        choices=["disabled", "perComm", "perCommTarget"],
+        help="JupyterLab's setting (default: this environment's overrides.json, which "
+        "`make` installs from binder/overrides.json: disabled; JupyterLab's own default "
+        "is perCommTarget)",
+    )
     args = ap.parse_args(argv)
-    server = start_lab(sys.executable)
+    server = start_lab(sys.executable, args.comms_over_subshells)
     rows = []
     try:
         with sync_playwright() as p:

@@ -107,8 +107,14 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def start_lab(python):
-    """Start JupyterLab with ``python``; the server and its kernels see only temp state."""
+def start_lab(python, comms_over_subshells=None):
+    """Start JupyterLab with ``python``; the server and its kernels see only temp state.
+
+    ``comms_over_subshells``: JupyterLab's setting of that name for this server
+    (``"perCommTarget"``, its stock default; ``"disabled"``); ``None``: what the
+    environment's ``overrides.json`` says (``make`` installs ``binder/overrides.json``:
+    disabled).
+    """
     tmp = Path(tempfile.mkdtemp(prefix="labtest-"))
     shutil.copytree(
         REPO / "notebooks", tmp / "notebooks", ignore=shutil.ignore_patterns(".ipynb_checkpoints")
@@ -119,6 +125,11 @@ def start_lab(python):
         # defensive: keep every cell attached to the DOM
         "notebook-extension/tracker": {"windowingMode": "none"},
         "docmanager-extension/plugin": {"autosave": False},
+        **(
+            {"apputils-extension/kernels-settings": {"commsOverSubshells": comms_over_subshells}}
+            if comms_over_subshells
+            else {}
+        ),
     }.items():
         f = tmp / "lab-settings" / "@jupyterlab" / f"{plugin}.jupyterlab-settings"
         f.parent.mkdir(parents=True, exist_ok=True)
@@ -174,14 +185,17 @@ def start_lab(python):
 
 @pytest.fixture(scope="session")
 def lab_server():
-    """Factory ``lab_server(python=None) -> LabServer``: one server per interpreter per session."""
+    """Factory ``lab_server(python=None, comms_over_subshells=None) -> LabServer``.
+
+    One server per interpreter and setting per session (see :func:`start_lab`).
+    """
     servers = {}
 
-    def get(python=None):
-        python = str(python or LAB_PYTHON)
-        if python not in servers:
-            servers[python] = start_lab(python)
-        return servers[python]
+    def get(python=None, comms_over_subshells=None):
+        key = (str(python or LAB_PYTHON), comms_over_subshells)
+        if key not in servers:
+            servers[key] = start_lab(*key)
+        return servers[key]
 
     yield get
     for server in servers.values():
@@ -240,7 +254,8 @@ _KERNEL_IDLE_JS = """() => { const w = window.jupyterapp && window.jupyterapp.sh
 def open_notebook(lab_server, browser):
     """Factory ``open_notebook(path, python=None, viewport=..., **context) -> playwright Page``.
 
-    ``context``: more keywords for Playwright's ``browser.new_context`` (e.g.
+    ``comms_over_subshells``: a server with JupyterLab's setting of that name
+    (:func:`start_lab`). ``context``: more keywords for Playwright's ``browser.new_context`` (e.g.
     ``device_scale_factor=2``, ``has_touch=True``).
 
     ``path`` is relative to the repo root (e.g. ``notebooks/01_peaucellier.ipynb``) or
@@ -249,8 +264,15 @@ def open_notebook(lab_server, browser):
     """
     opened = []
 
-    def open_(path, python=None, viewport=None, timeout_ms=120_000, **context_options):
-        server = lab_server(python)
+    def open_(
+        path,
+        python=None,
+        viewport=None,
+        timeout_ms=120_000,
+        comms_over_subshells=None,
+        **context_options,
+    ):
+        server = lab_server(python, comms_over_subshells)
         rel = _served_copy(server, path)
         context = browser.new_context(
             viewport=viewport or {"width": 1280, "height": 1000}, **context_options

@@ -169,41 +169,6 @@ def test_click_adds_vertex_and_alt_click_adds_rod(fresh):
     assert poll(lambda: kernel_json(pg, "w.linkage.n_rods") == 7)
 
 
-def test_clicks_right_after_a_drag_all_count_and_run_on_one_thread(fresh):
-    """JupyterLab sends comm messages over a subshell, ipykernel 7 then handles a comm's
-    messages on two threads: a click's press and release interleaved and the click was
-    lost (widget/one_thread.py). Every event is now handled on the widget's own thread."""
-    pg = fresh
-    kernel_exec(pg, THREADS)
-    for _ in range(3):
-        kernel_exec(pg, "w.load_file('peaucellier.txt'); w.selected_vertex = None")
-        px, py = vertex_px(pg, 5)
-        pg.mouse.move(*page_pos(pg, px, py))
-        pg.mouse.down()
-        for k in range(1, 10):
-            pg.mouse.move(*page_pos(pg, px + k, py - 3 * k))
-            time.sleep(0.03)
-        pg.mouse.up()
-        for c in range(4):
-            canvas_locator(pg).click(position=css_pos(pg, 40 + 30 * c, 40))
-        added = poll(lambda: kernel_json(pg, "w.linkage.n_vertices") == 10, timeout=10)
-        assert added, events(pg)
-    threads = kernel_json(pg, "[sorted(_threads), w.message_thread.thread.name]")
-    kernel_exec(pg, "del w._merger._note")  # the class's own again
-    assert threads == [[threads[1]], threads[1]]
-
-
-THREADS = """
-import threading
-_threads = set()
-_note = w._merger._note
-def _note_thread(*args, **kwargs):
-    _threads.add(threading.current_thread().name)
-    return _note(*args, **kwargs)
-w._merger._note = _note_thread
-"""
-
-
 def test_key_f_pins_selected_vertex(fresh):
     pg = fresh
     px, py = vertex_px(pg, 2)
