@@ -198,10 +198,18 @@ def pebble_game_applies(linkage: Linkage) -> bool:
     a rod ``j-k``). In space, or with an angle lacking a rod, generic rigidity is the
     rank at random placements instead (:func:`generic_analysis` picks).
     """
-    return linkage.dim == 2 and all(
-        linkage.find_rod(i, j) is not None and linkage.find_rod(i, k) is not None
-        for i, j, k in linkage.angles.tolist()
-    )
+    if linkage.dim != 2:
+        return False
+    if not len(linkage.angles):
+        return True
+    # every arm (apex, j) and (apex, k) among the rods, as unordered pairs: i * n + j, i < j
+    n = linkage.n_vertices
+
+    def keys(pairs: np.ndarray) -> np.ndarray:
+        return pairs.min(axis=1) * n + pairs.max(axis=1)
+
+    arms = linkage.angles[:, [0, 1, 0, 2]].reshape(-1, 2)
+    return bool(np.isin(keys(arms), keys(linkage.rods)).all()) if len(linkage.rods) else False
 
 
 def _generic_random(linkage: Linkage) -> tuple[int, np.ndarray, str]:

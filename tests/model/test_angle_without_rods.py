@@ -111,3 +111,32 @@ def test_an_arm_pulled_through_the_apex_blocks_short_of_it() -> None:
     assert sim.status == "blocked"
     p = sim.positions
     assert np.all(np.isfinite(p)) and 0.0 < p[RIGHT, 0] < 1.0 and p[RIGHT, 1] == 0.0
+
+
+def test_the_pebble_game_applies_exactly_when_every_angle_has_both_rods():
+    """``pebble_game_applies`` (vectorised: it runs on every drawn frame) against the
+    definition, one ``find_rod`` per arm, on random graphs with random angles."""
+    from linkage_widget.rigidity import pebble_game_applies
+
+    rng = np.random.default_rng(3)
+    verdicts = set()
+    for _ in range(200):
+        n = int(rng.integers(3, 8))
+        link = Linkage(rng.uniform(0, 10, (n, 2)))
+        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        for p in rng.permutation(len(pairs))[: int(rng.integers(0, len(pairs) + 1))]:
+            i, j = pairs[p]
+            link.add_rod(*((j, i) if rng.random() < 0.5 else (i, j)))  # either order
+        for _ in range(int(rng.integers(0, 3))):
+            apex, a, b = (int(v) for v in rng.choice(n, 3, replace=False))
+            try:
+                link.add_angle(apex, a, b)
+            except ValueError:  # that angle is fixed already
+                pass
+        expected = all(
+            link.find_rod(i, j) is not None and link.find_rod(i, k) is not None
+            for i, j, k in link.angles.tolist()
+        )
+        assert pebble_game_applies(link) == expected
+        verdicts.add(expected)
+    assert verdicts == {True, False}
