@@ -110,6 +110,23 @@ def page_pos(pg, x, y, canvas=None):
     return g["left"] + x * g["w"] / g["cw"], g["top"] + y * g["h"] / g["ch"]
 
 
+def drag_output_joint(pg, steps=20, hold=0.3, canvas=None):
+    """Drag the Peaucellier's output joint (vertex 5) with the real mouse, up and right.
+
+    Pressed at its pixel, moved ``(k, -3k)`` pixels for ``k = 1 .. steps`` (30 ms apart),
+    held ``hold`` s (the motion catches up), released. Returns its pixel before the drag.
+    """
+    px, py = kernel_json(pg, "w.view.to_pixel(w.linkage.vertices[5]).tolist()")
+    pg.mouse.move(*page_pos(pg, px, py, canvas))
+    pg.mouse.down()
+    for k in range(1, steps + 1):
+        pg.mouse.move(*page_pos(pg, px + k, py - 3 * k, canvas))
+        time.sleep(0.03)
+    time.sleep(hold)
+    pg.mouse.up()
+    return px, py
+
+
 def poll(fn, timeout=30):
     """Call ``fn`` every 0.1 s until it returns something truthy or ``timeout`` s pass."""
     t0 = time.time()

@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from .conftest import TOKEN, _free_port
-from .helpers import ART, SENTINEL, kernel_json, page_pos, poll, screenshot
+from .helpers import ART, SENTINEL, drag_output_joint, kernel_json, poll, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -110,14 +110,7 @@ def test_widget_runs_and_drags_in_notebook7(notebook7, browser, binder_python):
         )
         # a real drag of the output joint (vertex 5) moves it up its straight line
         x0, y0 = kernel_json(pg, "w.linkage.vertices[5].tolist()")
-        px, py = kernel_json(pg, "w.view.to_pixel(w.linkage.vertices[5]).tolist()")
-        pg.mouse.move(*page_pos(pg, px, py))
-        pg.mouse.down()
-        for k in range(1, 21):
-            pg.mouse.move(*page_pos(pg, px + k, py - 3 * k))
-            time.sleep(0.03)
-        time.sleep(0.3)
-        pg.mouse.up()
+        drag_output_joint(pg)
         state = poll(
             lambda: (
                 (s := kernel_json(pg, "[w.linkage.vertices[5].tolist(), w.running]"))

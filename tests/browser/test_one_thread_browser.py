@@ -8,11 +8,9 @@ so this module's server keeps JupyterLab's default, and the widget must serialis
 messages itself.
 """
 
-import time
-
 import pytest
 
-from .helpers import canvas_locator, css_pos, kernel_exec, kernel_json, page_pos, poll
+from .helpers import canvas_locator, css_pos, drag_output_joint, kernel_exec, kernel_json, poll
 
 pytestmark = pytest.mark.browser
 
@@ -36,13 +34,7 @@ def test_clicks_right_after_a_drag_all_count_and_run_on_the_widget_thread(open_n
     kernel_exec(pg, THREADS)
     for _ in range(3):
         kernel_exec(pg, "w.running = False; w.load_file('peaucellier.txt')")
-        px, py = kernel_json(pg, "w.view.to_pixel(w.linkage.vertices[5]).tolist()")
-        pg.mouse.move(*page_pos(pg, px, py))
-        pg.mouse.down()
-        for k in range(1, 10):
-            pg.mouse.move(*page_pos(pg, px + k, py - 3 * k))
-            time.sleep(0.03)
-        pg.mouse.up()
+        drag_output_joint(pg, steps=9, hold=0.0)
         for c in range(4):  # four clicks on empty canvas: four new joints
             canvas_locator(pg).click(position=css_pos(pg, 40 + 30 * c, 40))
         added = poll(lambda: kernel_json(pg, "w.linkage.n_vertices") == 10, timeout=10)

@@ -16,6 +16,7 @@ from .helpers import (
     canvas_locator,
     canvas_selector,
     css_pos,
+    drag_output_joint,
     kernel_exec,
     kernel_json,
     page_pos,
@@ -119,14 +120,7 @@ def test_drag_output_vertex_moves_along_its_line(fresh):
     x0, y0 = kernel_json(pg, "w.linkage.vertices[5].tolist()")
     assert x0 == 128.0
     before = canvas_digest(pg)
-    px, py = vertex_px(pg, 5)
-    pg.mouse.move(*page_pos(pg, px, py))
-    pg.mouse.down()
-    for k in range(1, 21):
-        pg.mouse.move(*page_pos(pg, px + k, py - 3 * k))
-        time.sleep(0.03)
-    time.sleep(0.3)
-    pg.mouse.up()
+    drag_output_joint(pg)
     state = poll(
         lambda: (
             (s := kernel_json(pg, "[w.linkage.vertices[5].tolist(), w.running]")) and not s[1] and s
