@@ -12,12 +12,20 @@ ipycanvas ``mouse_up`` was handled on the subshell's, and the click was lost
 
 :class:`MessageThread` hands every message of the widgets it adopts to the
 event loop of the thread that built them (the kernel's main loop, for a widget
-made in a notebook cell), in the order the kernel received them, each in a
+made in a notebook cell), one at a time in the order they reach it, each in a
 copy of the receiving thread's context, so that the message's parent header
 (where ``print`` output goes, where the reply is routed) comes along. Messages
-therefore wait while that thread runs a cell, as they always did before
-subshells. Without a running event loop (plain scripts, tests) it adopts
+from two threads reach it in the order those threads got to them; the
+:class:`~linkage_widget.session.EventMerger` accepts the canvas's two streams in
+either order. Messages wait while that thread runs a cell, as they always did
+before subshells. Without a running event loop (plain scripts, tests) it adopts
 nothing: messages are handled where they arrive, synchronously.
+
+With JupyterLab's setting off (``make lab`` and Binder install
+``binder/overrides.json``) every message arrives on the main thread in the first
+place, and the hand-over only queues it once on the same loop: a drag's median
+latency was 20-34 ms there, against ~51 ms with comms over a subshell
+(``docs/benchmarks.md``).
 """
 
 from __future__ import annotations

@@ -82,6 +82,9 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         ``controls.readout`` ... (all built, whichever set is shown).
     control_set : str
         The ``controls`` choice the widget was made with.
+    message_thread : MessageThread
+        The thread (and event loop) that handles every frontend message of the
+        widget's controls (:mod:`~linkage_widget.widget.one_thread`).
     presentation : bool
         Presentation mode (key ``m``; ``m`` again or Esc leaves): the widget covers the
         browser window (CSS ``position: fixed``, not the browser's Fullscreen API, which
