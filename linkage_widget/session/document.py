@@ -83,13 +83,15 @@ class Document:
         self.drives = Drives()
         self._game: PebbleGame | None = None  # pebble game of the graph, kept under edits
         self._game_key: tuple[Any, ...] | None = None  # the graph it was played for
+        # whether the pebble game applies, and the graph that was asked for (per frame)
+        self._applies: tuple[tuple[Any, ...], bool] | None = None
         self.replays = 0  # full games played (tests: edits must not replay)
 
     # ----------------------------------------------------------- pebble game
     def _structure_key(self) -> tuple[Any, ...]:
         link = self.linkage
         pins = tuple(sorted(int(v) for v in link.pinned))
-        return link.n_vertices, link.rods.tobytes(), link.angles.tobytes(), pins
+        return link.dim, link.n_vertices, link.rods.tobytes(), link.angles.tobytes(), pins
 
     def generic(self) -> tuple[int, np.ndarray]:
         """Generic rank and redundant rods of the graph, shape (m,) bool, from the kept game.
@@ -102,12 +104,15 @@ class Document:
         itself (cached by graph).
         """
         link = self.linkage
-        if not pebble_game_applies(link):  # space, or an angle without its rods
+        key = self._structure_key()
+        if self._applies is None or self._applies[0] != key:  # asked on every drawn frame
+            self._applies = (key, pebble_game_applies(link))
+        if not self._applies[1]:  # space, or an angle without its rods
             return generic_analysis(link)
-        if self._game is None or self._game_key != self._structure_key():
+        if self._game is None or self._game_key != key:
             edges = [*link.rods.tolist(), *link.angles[:, 1:].tolist()]
             self._game = PebbleGame(link.n_vertices, edges, link.pinned.tolist())
-            self._game_key = self._structure_key()
+            self._game_key = key
             self.replays += 1
         game = self._game
         return game.rank, ~game.accepted[: self.linkage.n_rods]
