@@ -124,7 +124,10 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         self.controls.upload.observe(self._on_upload, names="value")
         self._downloads = Downloads()
         self._loop = FrameLoop(
-            frame=lambda: self._frame(), dirty=lambda: self._dirty, on_error=self._frame_failed
+            frame=lambda: self._frame(),
+            dirty=lambda: self._dirty,
+            on_error=self._frame_failed,
+            drawn_at=lambda: self.frame_times[-1] if self.frame_times else float("-inf"),
         )
         self.children = self.controls.rows(self.canvas, self.control_set)
         self.export_bar = ExportBar(self, self._run)  # under the canvas while exporting
@@ -168,7 +171,7 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
             if self._dirty:
                 self._draw()  # synchronous use: draw now; motion waits for advance()
             return
-        self._loop.frame_if_due(self.frame_times[-1] if self.frame_times else float("-inf"))
+        self._loop.frame_if_due()
 
     def _start_animation(self) -> None:
         if self._built:
