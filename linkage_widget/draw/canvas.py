@@ -141,6 +141,7 @@ def draw_scene(canvas: Canvas, scene: Picture, pixel_ratio: float | None = None)
     """
     r = float(getattr(scene, "pixel_ratio", 1.0) if pixel_ratio is None else pixel_ratio)
     with held_canvas(canvas):
+        canvas = _StateSkipping(canvas)  # type: ignore[assignment]
         canvas.set_transform(*device_matrix(1.0))  # clear the whole backing store
         canvas.clear()
         canvas.set_transform(*device_matrix(r))
@@ -154,6 +155,42 @@ def draw_scene(canvas: Canvas, scene: Picture, pixel_ratio: float | None = None)
             _DRAW[type(item)](canvas, item)
         canvas.global_alpha = 1.0
         canvas.set_line_dash([])
+
+
+class _StateSkipping:
+    """The canvas, leaving out a state setting that repeats the batch's current value.
+
+    The drawing of each primitive sets its style (colour, alpha, width …) and often
+    resets it after; a quarter of a frame's commands set what was already set. Every
+    command costs the kernel a trait validation and an encoding, and the browser an
+    awaited step of ipycanvas's command queue. Only the settings made through this
+    wrapper are known, and only within one batch (a batch starts by setting every
+    state it relies on): nothing is skipped on the strength of an earlier frame, whose
+    canvas state a reloaded page would not have.
+    """
+
+    __slots__ = ("_canvas", "_state")
+
+    def __init__(self, canvas: Canvas) -> None:
+        object.__setattr__(self, "_canvas", canvas)
+        object.__setattr__(self, "_state", {})
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._canvas, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self._state and type(self._state[name]) is type(value):
+            if self._state[name] == value:
+                return
+        self._state[name] = value
+        setattr(self._canvas, name, value)
+
+    def set_line_dash(self, segments: list[float]) -> None:
+        """The canvas's ``set_line_dash``, unless the dash is already ``segments``."""
+        if self._state.get("line_dash") == list(segments):
+            return
+        self._state["line_dash"] = list(segments)
+        self._canvas.set_line_dash(segments)
 
 
 # ------------------------------------------------------------------ helpers

@@ -136,6 +136,28 @@ def test_one_batched_message_per_frame(canvas):
     assert len(sent(canvas)) == 2
 
 
+def test_no_state_setting_repeats_the_current_value_within_a_frame(canvas):
+    # Styles are set per primitive and reset after it; a setting equal to the batch's
+    # current value is left out. Every frame still sets every state it relies on first:
+    # a reloaded page starts with a fresh context, whatever the kernel sent before.
+    link = Linkage.load("peaucellier.txt")
+    scene = scene_for(link, full_state(link))
+    attr = {index: name for name, index in Canvas.ATTRS.items()}
+    firsts = []
+    for _ in range(2):
+        draw_scene(canvas, scene)
+        current, first = {}, []
+        for name, args in decode(sent(canvas)[-1]):
+            if name in ("set", "setLineDash"):
+                key, value = (attr[args[0]], args[1]) if name == "set" else ("dash", args[0])
+                assert current.get(key, object()) != value, (key, value)
+                current[key] = value
+                first += [key] if key not in first else []
+        firsts.append(first)
+    assert firsts[0] == firsts[1]
+    assert {"dash", "global_alpha", "line_cap", "line_join", "fill_style"} <= set(firsts[1])
+
+
 def test_rods_are_sent_as_one_vectorised_call(canvas):
     link = Linkage.load("peaucellier.txt")
     scene = scene_for(link)
