@@ -94,10 +94,12 @@ class FramesMixin:
         if moved:
             self._dirty = True
             self._live_frame(self.__dict__.get("_last_step"))
-            if self._analyst.live(self.linkage.n_vertices):
-                self._refresh_analysis(live=True)
         if self._dirty:
             self._draw()
+        # After the draw: the full analysis runs in a worker thread, whose Python parts
+        # would take the GIL from this frame's drawing in 5 ms slices.
+        if moved and self._analyst.live(self.linkage.n_vertices):
+            self._refresh_analysis(live=True)
         return bool(self.running)
 
     def _stop_if_done(self) -> None:
