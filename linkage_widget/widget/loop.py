@@ -50,7 +50,11 @@ class FramePace:
     with the theoretical time :math:`T \leftarrow \max(T, t) + P` after each drawn
     frame (:math:`P` = :data:`FRAME_S`, :math:`\tau` = :data:`PACE_TOLERANCE_S`,
     :math:`g` = :data:`MIN_GAP_S`). Any window of length :math:`w` then holds at most
-    :math:`1 + (w + \tau)/P` drawn frames, however the input arrives.
+    :math:`1 + (w + \tau)/P` drawn frames, however the input arrives. A frame also
+    starts at least :data:`MIN_YIELD_S` after the last one *ended*: a frame longer
+    than :math:`P` (thousands of joints) would otherwise be followed at once by
+    another for each input that queued meanwhile, and the queue would never drain;
+    with the pause the queued moves are handled first and share the next frame.
 
     Mouse moves arrive at the display rate but with jitter (the browser's frame, the
     server, the kernel's scheduling: 5 to 29 ms apart for 60 a second, measured in
@@ -69,20 +73,30 @@ class FramePace:
     >>> pace.drew(0.0085); pace.drew(0.017)
     >>> round(pace.delay(0.017) * 1000, 1)  # the burst is spent: back on the schedule
     16.3
+    >>> slow = FramePace(); slow.drew(0.0, end=0.050)  # a 50 ms frame
+    >>> round(slow.delay(0.050) * 1000, 1)  # queued input is handled before the next
+    2.0
     """
 
     def __init__(self) -> None:
         self.theoretical = -math.inf  # T: when the next frame is due on the schedule
         self.last = -math.inf  # when the last drawn frame started
+        self.last_end = -math.inf  # ... and when it ended
 
     def delay(self, now: float) -> float:
         """Seconds from ``now`` until a drawn frame may start (0: now)."""
-        return max(self.theoretical - PACE_TOLERANCE_S - now, self.last + MIN_GAP_S - now, 0.0)
+        return max(
+            self.theoretical - PACE_TOLERANCE_S - now,
+            self.last + MIN_GAP_S - now,
+            self.last_end + MIN_YIELD_S - now,
+            0.0,
+        )
 
-    def drew(self, start: float) -> None:
-        """A frame that drew started at ``start`` (a ``perf_counter`` time)."""
+    def drew(self, start: float, end: float | None = None) -> None:
+        """A frame that drew ran from ``start`` to ``end`` (``perf_counter`` times)."""
         self.theoretical = max(self.theoretical, start) + FRAME_S
         self.last = start
+        self.last_end = start if end is None else end
 
 
 class FrameLoop:
@@ -139,7 +153,7 @@ class FrameLoop:
             before = None if self._drawn_at is None else self._drawn_at()
             busy = self._frame()
             if before is None or self._drawn_at() != before:  # type: ignore[misc]
-                self.pace.drew(start)
+                self.pace.drew(start, time.perf_counter())
             return busy
 
     def ensure(self) -> None:

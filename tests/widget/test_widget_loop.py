@@ -91,7 +91,12 @@ def test_frames_from_two_threads_never_overlap():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from linkage_widget.widget.loop import MIN_GAP_S, PACE_TOLERANCE_S, FramePace  # noqa: E402
+from linkage_widget.widget.loop import (  # noqa: E402
+    MIN_GAP_S,
+    MIN_YIELD_S,
+    PACE_TOLERANCE_S,
+    FramePace,
+)
 
 
 def _frames_for(arrivals, pace, cost=0.0):
@@ -103,7 +108,7 @@ def _frames_for(arrivals, pace, cost=0.0):
 
     def draw(t):
         nonlocal busy_until, waiting
-        pace.drew(t)
+        pace.drew(t, t + cost)
         starts.append(t)
         busy_until, waiting = t + cost, None
 
@@ -150,3 +155,15 @@ def test_jittered_input_at_sixty_hertz_gets_a_frame_each():
     gated = len(_frames_for(arrivals, EndGate(), cost))
     assert paced >= 0.97 * len(arrivals)
     assert gated < 0.9 * len(arrivals)
+
+
+def test_frames_slower_than_the_input_keep_up_with_it():
+    # A 50 ms frame (thousands of joints) while moves come at 60 a second: the moves that
+    # queued during a frame share the next one, which starts a short pause after it
+    # ended. Without the pause each queued move drew its own frame and the drawing fell
+    # further behind the pointer with every frame.
+    arrivals = np.arange(300) * FRAME_S
+    starts = np.array(_frames_for(arrivals, FramePace(), cost=0.050))
+    assert len(starts) < len(arrivals) / 2.5
+    assert starts[-1] - arrivals[-1] < 0.050 + 2 * MIN_YIELD_S
+    assert np.all(np.diff(starts) >= 0.050 + MIN_YIELD_S - 1e-12)
