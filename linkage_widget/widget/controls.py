@@ -68,6 +68,9 @@ TOGGLES = (
     ),
     ("presentation", "⤢", "presentation mode: the whole window, large type (m; Esc leaves)"),
 )
+#: The toggle under the readout (every control set but "none"): trait, label, tooltip.
+NUMBERS_TOGGLE = ("show_info", "the numbers: rank, Maxwell–Calladine count, self-stresses, method",
+                  "show or hide the technical lines and why (i)")  # fmt: skip
 #: Checkboxes: trait, label.
 CHECKS = (
     ("show_velocities", "velocities"),
@@ -124,6 +127,8 @@ class Controls:
     file_box : ipywidgets.Text
     upload : ipywidgets.FileUpload
     downloads, readout, legend, help : ipywidgets.HTML
+    numbers, readout_box : ipywidgets.ToggleButton, ipywidgets.VBox
+        Under the readout, the toggle of its technical lines (``show_info``); both.
     """
 
     def __init__(self, session: HasTraits, run: Callable[[str], Any]) -> None:
@@ -165,6 +170,8 @@ class Controls:
         self.downloads = W.HTML()
         self.readout = W.HTML()
         self.readout.add_class("linkage-readout")
+        self.numbers = _toggle(session, *NUMBERS_TOGGLE)
+        self.readout_box = W.VBox([self.readout, self.numbers])
         self.legend = W.HTML()  # the key of the canvas's colours, beside it (issue 15)
         self.legend.add_class("linkage-legend-box")
         self.help = W.HTML(HELP_HTML)
@@ -199,7 +206,8 @@ class Controls:
         if which == "compact":
             names, toggles = COMPACT_BAR
             bar = [self.buttons[n] for n in names] + [self.toggles[n] for n in toggles]
-            return [self.style, self._bar(bar), self.tool_line, canvas, self.readout, self.legend]
+            bar_row = self._bar(bar)
+            return [self.style, bar_row, self.tool_line, canvas, self.readout_box, self.legend]
         b, s = self.buttons, self.sliders
         actions = [b[name] for name, *_ in BUTTONS if name not in FILE_BUTTONS]
         actions += list(self.toggles.values())
@@ -216,7 +224,7 @@ class Controls:
         rest[-3].add_class("linkage-checks")  # both wrap on a narrow page
         for row in rest:
             row.add_class(COLLAPSIBLE_CLASS)
-        top = [self.style, self._bar(actions), self.tool_line, canvas, self.readout]
+        top = [self.style, self._bar(actions), self.tool_line, canvas, self.readout_box]
         return [*top, self.legend, *rest]
 
     def _bar(self, buttons: list[W.Widget]) -> W.HBox:

@@ -50,6 +50,12 @@ STYLE = """<style>
 .linkage-tool-line .widget-html-content { white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis; line-height: 20px; }
 .linkage-files, .linkage-checks { flex-wrap: wrap; }
+/* the readout's "the numbers" toggle reads as a link, pressed or not */
+.linkage-show-info.widget-toggle-button { background: none; box-shadow: none; border: none;
+  color: #0072b2; padding: 0; height: auto; width: auto; text-align: left;
+  text-decoration: underline dotted; }
+.linkage-show-info.widget-toggle-button::before { content: "▸ "; }
+.linkage-show-info.widget-toggle-button.mod-active::before { content: "▾ "; }
 .linkage-widget.linkage-presenting {
   position: fixed !important; top: 0; left: 0; right: 0; bottom: 0;
   width: 100vw !important; height: 100vh !important; margin: 0 !important;

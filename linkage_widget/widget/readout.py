@@ -3,10 +3,12 @@
 What the readout says is the session's (``LinkageSession.readout_words``,
 :mod:`linkage_widget.session.words`); this module only lays it out as HTML under the
 canvas: the words large, the technical lines (DOF, status, self-stresses,
-Maxwell–Calladine count, rank, method) and the explanation inside a ``<details>``
-that is open while ``show_info`` is on (key ``i``, the "info" box) and one click
-away otherwise. Everything wraps as prose (a proportional font, breaks between
-words only): no long monospace line breaks mid-word on a narrow screen.
+Maxwell–Calladine count, rank, method) and the explanation only while ``show_info``
+is on: the "the numbers" toggle under the readout, key ``i`` or the "info" box.
+A ``<details>`` element did that in the page, but its open state lived in the
+browser, and the next update of the text (several a second while the linkage
+moves) closed it again. Everything wraps as prose (a proportional font, breaks
+between words only): no long monospace line breaks mid-word on a narrow screen.
 """
 
 from __future__ import annotations
@@ -33,18 +35,13 @@ def _words(words: Sequence[str]) -> str:
     )
 
 
-def _details(lines: Sequence[str], explanation: str, is_open: bool) -> str:
-    if not lines and not explanation:
+def _numbers(lines: Sequence[str], explanation: str, shown: bool) -> str:
+    if not shown or (not lines and not explanation):
         return ""
     body = "<br>".join(html.escape(line) for line in lines)
     if explanation:
         body += f"<p style='margin:4px 0 0 0;color:#333'>{html.escape(explanation)}</p>"
-    return (
-        f"<details class='linkage-details'{' open' if is_open else ''}>"
-        "<summary style='cursor:pointer;color:#0072b2'>the numbers: rank, "
-        "Maxwell–Calladine count, self-stresses, method</summary>"
-        f"<div style='margin:2px 0 0 1em'>{body}</div></details>"
-    )
+    return f"<div class='linkage-numbers' style='margin:4px 0 0 1em'>{body}</div>"
 
 
 def readout_html(
@@ -69,12 +66,12 @@ def readout_html(
     explanation : str
         With a plain list of lines: the prose under them.
     details_open : bool
-        Whether the technical lines show without a click (``show_info``).
+        Whether the technical lines and the explanation are shown (``show_info``).
     """
     if not isinstance(readout, Readout):
         lines = list(readout)
         readout = Readout([] if not lines else [lines[0]], lines, explanation)
-    body = _words(readout.words) + _details(readout.details, readout.explanation, details_open)
+    body = _words(readout.words) + _numbers(readout.details, readout.explanation, details_open)
     if forces:
         body += "<div class='linkage-forces' style='color:#1a1a1a;margin-top:4px'>"
         body += "<br>".join(html.escape(line) for line in forces) + "</div>"

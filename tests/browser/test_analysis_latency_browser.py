@@ -24,7 +24,15 @@ import time
 import nbformat
 import pytest
 
-from .helpers import ART, canvas_locator, canvas_selector, kernel_exec, kernel_json, page_pos
+from .helpers import (
+    ART,
+    canvas_locator,
+    canvas_selector,
+    kernel_exec,
+    kernel_json,
+    page_pos,
+    poll,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -111,6 +119,10 @@ def _free_joint_near_centre(pg):
 
 
 def _drag(pg, name):
+    # the technical lines (DOF, "analysis live") show once "the numbers" is clicked, and
+    # stay shown while the text changes under the drag
+    pg.locator(".linkage-show-info").click()
+    assert poll(lambda: "DOF " in pg.locator(".linkage-readout").inner_text())
     v, (x, y) = _free_joint_near_centre(pg)
     kernel_exec(pg, INSTRUMENT)
     pg.mouse.move(*page_pos(pg, x, y))
@@ -122,8 +134,7 @@ def _drag(pg, name):
     readouts = []
     t0 = time.time()
     while time.time() - t0 < DRAG_S:
-        # text_content: the DOF line is in the readout's <details>, closed (issue 15)
-        readouts.append(pg.locator(".widget-html-content").all_text_contents())
+        readouts.append(pg.locator(".linkage-readout").all_inner_texts())
         time.sleep(0.4)
     n = pg.evaluate("window.__drag")
     del task

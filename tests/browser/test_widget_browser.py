@@ -109,10 +109,13 @@ def test_canvas_is_the_widget_canvas(page):
         canvas_selector(page),
     )
     assert got == size
-    # plain words first (issue 15); the technical "DOF 1" line is in the <details>
+    # plain words first (issue 15); the technical "DOF 1" line a click away
     readout = page.locator(".linkage-readout")
-    assert "1 way to move" in readout.inner_text()
-    assert "DOF 1" in readout.locator("details").text_content()
+    assert "1 way to move" in readout.inner_text() and "DOF 1" not in readout.inner_text()
+    page.locator(".linkage-show-info").click()
+    assert poll(lambda: "DOF 1" in readout.inner_text())
+    page.locator(".linkage-show-info").click()
+    assert poll(lambda: "DOF 1" not in readout.inner_text())
 
 
 def test_drag_output_vertex_moves_along_its_line(fresh):

@@ -38,7 +38,8 @@ def test_full_rows_put_the_readout_right_under_the_canvas(peau):
     assert "linkage-style" in _classes(rows[0])
     assert "linkage-toolbar" in _classes(rows[1])
     assert rows[2] is peau.controls.tool_line
-    assert rows[3] is peau.canvas and rows[4] is peau.controls.readout
+    assert rows[3] is peau.canvas and rows[4] is peau.controls.readout_box
+    assert rows[4].children == (peau.controls.readout, peau.controls.numbers)
     assert rows[5] is peau.controls.legend  # the key of the canvas's colours (issue 15)
     assert all("linkage-collapsible" in _classes(r) for r in rows[6:])
     bar = rows[1].children
@@ -50,7 +51,7 @@ def test_full_rows_put_the_readout_right_under_the_canvas(peau):
 def test_compact_and_none():
     w = LinkageWidget.load("four_bar.txt", controls="compact", width=320, height=240)
     rows = list(w.children)
-    assert rows[2:] == [w.controls.tool_line, w.canvas, w.controls.readout, w.controls.legend]
+    assert rows[2:] == [w.controls.tool_line, w.canvas, w.controls.readout_box, w.controls.legend]
     labels = [getattr(b, "description", "") for b in rows[1].children[1:]]
     assert labels == ["↶", "↷", "▶ play", "fit", "⤢"]
     assert w.control_set == "compact"

@@ -155,6 +155,8 @@ def test_load_fits_view_and_analyses(peau):
     P = peau.view.to_pixel(peau.linkage.vertices)
     assert P.min() >= 0 and P[:, 0].max() <= W and P[:, 1].max() <= H
     assert peau.analysis.dof == 1
+    assert "1 way to move" in peau.controls.readout.value
+    peau.show_info = True  # the technical lines
     assert "DOF 1" in peau.controls.readout.value
     assert peau.scene().by_role("rods")
 
