@@ -24,6 +24,7 @@ from ipycanvas import MultiCanvas
 
 from ..draw.canvas import draw_scene, held_canvas
 from ..draw.configuration_panel import PanelPicture
+from ..draw.view import backing_size
 from .events import connect, make_layered_canvas
 
 __all__ = ["PANEL_CSS_CLASS", "PanelView", "PanelWidgetMixin"]
@@ -48,7 +49,8 @@ class PanelView:
     def __init__(self, session: Any) -> None:
         w, h = session.panel_size
         self._session = session
-        self.canvas: MultiCanvas = make_layered_canvas(w, h, 2, PANEL_CSS_CLASS)
+        ratio = float(getattr(session, "pixel_ratio", 1.0))  # crisp on hi-DPI, as the linkage
+        self.canvas: MultiCanvas = make_layered_canvas(w, h, 2, PANEL_CSS_CLASS, ratio)
         self.dom_events = connect(
             self.canvas, session._panel_merger, on_ready=lambda: session._draw_panel(force=True)
         )
@@ -92,10 +94,21 @@ class PanelView:
 
     def show(self, static: PanelPicture | None, dynamic: PanelPicture) -> None:
         """Draw the layers: ``static`` only when given (it changed), ``dynamic`` always."""
+        ratio = self.pixel_ratio
         with held_canvas(self.canvas[1]):
             if static is not None:
-                draw_scene(self.canvas[0], static)
-            draw_scene(self.canvas[1], dynamic)
+                draw_scene(self.canvas[0], static, pixel_ratio=ratio)
+            draw_scene(self.canvas[1], dynamic, pixel_ratio=ratio)
+
+    @property
+    def pixel_ratio(self) -> float:
+        """Device pixels per CSS pixel of the panel's backing stores."""
+        return float(self.canvas.width) / float(self._session.panel_size[0])
+
+    def resize_backing(self, pixel_ratio: float) -> None:
+        """Backing stores of ``pixel_ratio`` (the CSS size stays); the caller redraws."""
+        w, h = backing_size(*self._session.panel_size, pixel_ratio)
+        self.canvas.width, self.canvas.height = w, h
 
 
 class PanelWidgetMixin:

@@ -84,17 +84,21 @@ def connect(
     return events
 
 
-def make_layered_canvas(width: int, height: int, layers: int, css_class: str) -> MultiCanvas:
+def make_layered_canvas(
+    width: int, height: int, layers: int, css_class: str, pixel_ratio: float = 1.0
+) -> MultiCanvas:
     """A ``width`` x ``height`` ipycanvas ``MultiCanvas`` of ``layers`` stacked canvases.
 
     Layers are drawn separately (a static one need not be sent again when only the top
     one changes); input arrives from the top layer, and :func:`connect` takes it like a
-    canvas. CSS class ``css_class`` on the container.
+    canvas. CSS class ``css_class`` on the container. The backing stores have
+    ``pixel_ratio`` device pixels per CSS pixel, as :func:`make_canvas`'s.
     """
+    bw, bh = backing_size(int(width), int(height), pixel_ratio)
     canvas = MultiCanvas(
         layers,
-        width=width,
-        height=height,
+        width=bw,
+        height=bh,
         # fixed width, height from the aspect ratio: never squeezed out of shape
         layout=W.Layout(width=f"{width}px", height="auto", max_width="100%"),
     )

@@ -216,6 +216,9 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         w, h = backing_size(self._view.width, self._view.height, self.pixel_ratio)
         with self.canvas.hold_sync():
             self.canvas.width, self.canvas.height = w, h
+        self.panel_view.resize_backing(self.pixel_ratio)
+        if self.show_configuration:
+            self._draw_panel(force=True)
         self._request_draw()
 
     def _show_presentation(self, _change: Any = None) -> None:

@@ -78,13 +78,12 @@ def test_the_panel_appears_beside_the_linkage(page):
     box = page.locator(".linkage-configuration-canvas").first.bounding_box()
     main = canvas_locator(page).bounding_box()
     assert box["x"] >= main["x"] + main["width"] - 1  # beside, to the right
-    size = kernel_json(page, "list(w.panel_size)")
-    assert (
-        page.evaluate(
-            "(sel) => { const c = document.querySelector(sel); return [c.width, c.height]; }", PANEL
-        )
-        == size
-    )
+    size, ratio = kernel_json(page, "[list(w.panel_size), w.pixel_ratio]")
+    # shown at its CSS size, its backing store at the widget's pixel ratio (crisp on hi-DPI)
+    assert [round(box["width"]), round(box["height"])] == size
+    assert page.evaluate(
+        "(sel) => { const c = document.querySelector(sel); return [c.width, c.height]; }", PANEL
+    ) == [round(ratio * size[0]), round(ratio * size[1])]
     # the sphere is shaded: its centre is neither white nor transparent
     r, g, b, a = pixel(page, size[0] // 2, size[1] // 2, canvas=PANEL)
     assert a == 255 and (r, g, b) != (255, 255, 255)

@@ -64,9 +64,18 @@ def w():
 
 
 def click_panel(w, x, y, dx=0.0, dy=0.0):
-    """A press (both streams), an optional drag and a release, as the browser sends them."""
+    """A press (both streams), an optional drag and a release, as the browser sends them.
+
+    ``x, y, dx, dy`` in CSS pixels: ipycanvas reports backing-store pixels (``pixel_ratio``
+    as many), ipyevents CSS pixels.
+    """
     size = w.panel_size
-    w.feed_panel_event({"event": "mouse_move", "x": x, "y": y})
+    k = w.panel_view.pixel_ratio
+
+    def at(px, py):
+        return {"x": px * k, "y": py * k}
+
+    w.feed_panel_event({"event": "mouse_move", **at(x, y)})
     w.feed_panel_dom_event(
         {
             "type": "mousedown",
@@ -77,10 +86,10 @@ def click_panel(w, x, y, dx=0.0, dy=0.0):
             "boundingRectHeight": size[1],
         }
     )
-    w.feed_panel_event({"event": "mouse_down", "x": x, "y": y})
-    for k in range(1, 5):
-        w.feed_panel_event({"event": "mouse_move", "x": x + k * dx / 4, "y": y + k * dy / 4})
-    w.feed_panel_event({"event": "mouse_up", "x": x + dx, "y": y + dy})
+    w.feed_panel_event({"event": "mouse_down", **at(x, y)})
+    for j in range(1, 5):
+        w.feed_panel_event({"event": "mouse_move", **at(x + j * dx / 4, y + j * dy / 4)})
+    w.feed_panel_event({"event": "mouse_up", **at(x + dx, y + dy)})
 
 
 def test_the_toggle_shows_the_panel_beside_the_canvas(w):
@@ -94,7 +103,11 @@ def test_the_toggle_shows_the_panel_beside_the_canvas(w):
     assert w.panel_view.box.layout.display is None
     panel = w.panel_view.canvas
     assert PANEL_CSS_CLASS in panel._dom_classes
-    assert (panel.width, panel.height) == w.panel_size == (360, 360)
+    # drawn at the widget's pixel ratio (crisp on hi-DPI), shown at the panel's CSS size
+    assert w.panel_size == (360, 360) and w.pixel_ratio == 2.0
+    assert (panel.width, panel.height) == (720, 720) and panel.layout.width == "360px"
+    w.pixel_ratio = 1.0
+    assert (panel.width, panel.height) == (360, 360) == w.panel_size
     assert {"mousedown", "mouseup", "keydown"} <= set(w.panel_view.dom_events.watched_events)
     w.show_configuration = False
     assert toggle.value is False and w.canvas in w.children
@@ -195,3 +208,28 @@ def test_the_step_slider_rounding_does_not_slow_the_geodesic(w):
     assert w.step_size == pytest.approx(1 / 60)
     slider.value = 0.03  # a real move of the slider
     assert w.step_size == 0.03
+
+
+def test_the_panel_draws_at_the_widget_pixel_ratio(w, messages):
+    from ipycanvas.canvas import _CMD_LIST
+
+    def panel_scales(message):
+        """The scale of every setTransform sent to a panel layer."""
+        layers = {layer.model_id for layer in w.panel_view.canvas._canvases}
+        scales, current = [], None
+        for cmd in commands(message):
+            name, args = _CMD_LIST[cmd[0]], cmd[1]
+            if name == "switchCanvas":
+                current = args[0].removeprefix("IPY_MODEL_")
+            elif name == "setTransform" and current in layers:
+                scales.append(args[0])
+        return scales
+
+    for ratio in (2.0, 1.0):
+        w.pixel_ratio = ratio
+        w.show_configuration = True
+        before = len(messages())
+        w._draw_panel(force=True)
+        # the clear at 1, then the drawing at the device ratio, on both layers
+        assert panel_scales(messages()[before]) == [1.0, ratio, 1.0, ratio]
+        w.show_configuration = False
