@@ -24,8 +24,7 @@ from ipycanvas import MultiCanvas
 
 from ..draw.canvas import draw_scene, held_canvas
 from ..draw.configuration_panel import PanelPicture
-from ..draw.view import backing_size
-from .events import connect, make_layered_canvas
+from .events import connect, make_layered_canvas, resize_backing
 
 __all__ = ["PANEL_CSS_CLASS", "PanelView", "PanelWidgetMixin"]
 
@@ -107,8 +106,7 @@ class PanelView:
 
     def resize_backing(self, pixel_ratio: float) -> None:
         """Backing stores of ``pixel_ratio`` (the CSS size stays); the caller redraws."""
-        w, h = backing_size(*self._session.panel_size, pixel_ratio)
-        self.canvas.width, self.canvas.height = w, h
+        resize_backing(self.canvas, *self._session.panel_size, pixel_ratio)
 
 
 class PanelWidgetMixin:

@@ -26,25 +26,39 @@ from ipyevents import Event
 from ..draw.view import backing_size
 from ..session import EventMerger
 
-__all__ = ["WATCHED_EVENTS", "connect", "make_canvas", "make_layered_canvas"]
+__all__ = ["WATCHED_EVENTS", "connect", "make_canvas", "make_layered_canvas", "resize_backing"]
 
 #: ipyevents events of the canvas ("contextmenu" only to suppress the browser's menu).
 WATCHED_EVENTS = ["mousedown", "mouseup", "contextmenu", "wheel", "keydown"]
 
 
+def _backed(width: int, height: int, pixel_ratio: float) -> dict[str, Any]:
+    """Keyword arguments of a canvas shown at ``width`` x ``height`` CSS pixels.
+
+    Its backing store has ``pixel_ratio`` device pixels per CSS pixel
+    (:func:`~linkage_widget.draw.backing_size`): crisp on a hi-DPI screen. The CSS
+    width is fixed and the height follows the aspect ratio: a VBox would otherwise
+    stretch the canvas (blurry, huge) or squeeze it out of shape.
+    """
+    bw, bh = backing_size(int(width), int(height), pixel_ratio)
+    layout = W.Layout(width=f"{int(width)}px", height="auto", max_width="100%")
+    return {"width": bw, "height": bh, "layout": layout}
+
+
+def resize_backing(canvas: Canvas | MultiCanvas, width: int, height: int, ratio: float) -> None:
+    """Give ``canvas`` (shown at ``width`` x ``height`` CSS pixels) a backing store of ``ratio``."""
+    bw, bh = backing_size(int(width), int(height), ratio)
+    with canvas.hold_sync():
+        canvas.width, canvas.height = bw, bh
+
+
 def make_canvas(width: int, height: int, pixel_ratio: float = 1.0) -> Canvas:
     """A ``width`` x ``height`` canvas shown at that CSS size (CSS class ``linkage-canvas``).
 
-    Its backing store has ``pixel_ratio`` device pixels per CSS pixel
-    (:func:`~linkage_widget.draw.backing_size`): crisp on a hi-DPI screen.
+    Its backing store has ``pixel_ratio`` device pixels per CSS pixel: crisp on a
+    hi-DPI screen.
     """
-    bw, bh = backing_size(int(width), int(height), pixel_ratio)
-    # Fixed CSS size: a VBox would otherwise stretch the canvas (blurry, huge).
-    canvas = Canvas(
-        width=bw,
-        height=bh,
-        layout=W.Layout(width=f"{int(width)}px", height="auto", max_width="100%"),
-    )
+    canvas = Canvas(**_backed(width, height, pixel_ratio))
     canvas.add_class("linkage-canvas")
     return canvas
 
@@ -94,13 +108,6 @@ def make_layered_canvas(
     canvas. CSS class ``css_class`` on the container. The backing stores have
     ``pixel_ratio`` device pixels per CSS pixel, as :func:`make_canvas`'s.
     """
-    bw, bh = backing_size(int(width), int(height), pixel_ratio)
-    canvas = MultiCanvas(
-        layers,
-        width=bw,
-        height=bh,
-        # fixed width, height from the aspect ratio: never squeezed out of shape
-        layout=W.Layout(width=f"{width}px", height="auto", max_width="100%"),
-    )
+    canvas = MultiCanvas(layers, **_backed(width, height, pixel_ratio))
     canvas.add_class(css_class)
     return canvas

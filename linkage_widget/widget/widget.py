@@ -29,12 +29,11 @@ import ipywidgets as W
 
 from ..draw import legend_html
 from ..draw.canvas import draw_scene
-from ..draw.view import backing_size
 from ..model import Linkage
 from ..session import Action, LinkageSession, load_upload, running_loop
 from .configuration_panel import PanelWidgetMixin
 from .controls import Controls, ControlsState
-from .events import connect, make_canvas
+from .events import connect, make_canvas, resize_backing
 from .export_bar import ExportBar
 from .files import Downloads, uploaded_files
 from .layout import PRESENTATION_CLASS, check_control_set
@@ -213,9 +212,7 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
     # ------------------------------------------------------------ controls
     def _resize_backing(self, _change: Any = None) -> None:
         """A new pixel ratio: the canvas's backing store follows, its CSS size stays."""
-        w, h = backing_size(self._view.width, self._view.height, self.pixel_ratio)
-        with self.canvas.hold_sync():
-            self.canvas.width, self.canvas.height = w, h
+        resize_backing(self.canvas, self._view.width, self._view.height, self.pixel_ratio)
         self.panel_view.resize_backing(self.pixel_ratio)
         if self.show_configuration:
             self._draw_panel(force=True)
