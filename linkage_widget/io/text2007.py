@@ -49,6 +49,10 @@ Reading rules (decided once, documented in the README):
   needs no rods: it is one constraint on three joints (the 2007 page's "more
   motion possible"; its program took the rods for granted, and with them the
   angle is a rigid joint).
+* A message quotes at most :data:`~linkage_widget.errors.QUOTE_LIMIT` characters of a
+  bad line or field (:func:`~linkage_widget.errors.quoted`). A file above the size
+  limit is refused before it is read, and one with more vertices than the vertex
+  limit at the line that passes it (:mod:`.limits`).
 
 Writing: all four headers, always in the order ``v f e a``; a vertex line with
 two or three numbers as the linkage has (a planar file is written byte for byte as
