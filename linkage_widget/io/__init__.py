@@ -8,7 +8,10 @@ model builds itself from what :func:`parse_linkage` returns.
   of the file with its line);
 * :mod:`.sidecar`: the JSON sibling ``<name>.json`` with what that format cannot hold;
 * :mod:`.bundled`: where the bundled examples live, and how a bare name finds one;
-* :mod:`.atomic`: the one atomic writer, which every save and export uses.
+* :mod:`.atomic`: the one atomic writer, which every save and export uses;
+* :mod:`.limits`: the size and vertex limits of every reader, and how to raise them;
+* :mod:`.json_read`: the JSON parsing both JSON readers share (every failure a
+  :class:`~linkage_widget.LinkageFormatError`).
 
 The names below are the layer's face; the layers above import them from here.
 """

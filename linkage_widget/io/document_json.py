@@ -55,14 +55,15 @@ import math
 import numbers
 from dataclasses import dataclass, field
 from os import PathLike
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .. import _checks, _linkage_checks
-from ..errors import LinkageFormatError
+from ..errors import LinkageFormatError, quoted
+from . import limits
 from .atomic import atomic_write
+from .json_read import decode_utf8, load_json
 from .sidecar import Extensions
 from .text2007 import LinkageData
 
@@ -133,8 +134,10 @@ def loads_document(text: str | bytes, *, source: str = "<string>") -> DocumentDa
     Raises
     ------
     LinkageFormatError
-        Not JSON, not a document, a newer version (naming both versions), or any
-        value out of range; the message names the key and ``source``.
+        Not JSON (too deeply nested too), not a document, a newer version (naming
+        both versions), above the size or vertex limit (:mod:`.limits`), or any
+        value out of range (an integer beyond int64 too); the message names the key
+        and ``source``. Nothing else escapes.
     """
     if isinstance(text, bytes | bytearray):
         raw = bytes(text)
@@ -142,33 +145,20 @@ def loads_document(text: str | bytes, *, source: str = "<string>") -> DocumentDa
             raise LinkageFormatError(
                 "contains NUL bytes: a binary file, not a JSON document", source
             )
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = raw[: exc.start].count(b"\n") + 1
-            raise LinkageFormatError(
-                f"byte {exc.start} is not UTF-8 text: not a JSON document", source, line
-            ) from None
-    try:
-        data = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        # an upload cut short ends inside an object: say so, not only what JSON expected
-        cut = " (the text ends early: a truncated file?)" if exc.pos >= len(text.rstrip()) else ""
-        raise LinkageFormatError(
-            f"not valid JSON: {exc.msg} at column {exc.colno}{cut}", source, exc.lineno
-        ) from None
-    except ValueError as exc:
-        raise LinkageFormatError(str(exc), source) from None
+        text = decode_utf8(raw, source, "a JSON document")
+    data = load_json(text, source, parse_constant=_no_constant)
     _check_header(data, source)
     try:
-        link = _linkage(_object(data, "linkage"))
+        link = _linkage(_object(data, "linkage"), source)
         view = _view(_object(data, "view")) if data.get("view") is not None else None
-    except (TypeError, ValueError, KeyError) as exc:
+        extensions = _object(data, "extensions") if data.get("extensions") is not None else None
+    # ArithmeticError: a number too big for a float or an int (OverflowError)
+    except (TypeError, ValueError, KeyError, ArithmeticError, RecursionError) as exc:
         raise LinkageFormatError(_said(exc), source) from None
     ext = Extensions()
-    if data.get("extensions") is not None:
-        ext = Extensions.from_json(
-            json.dumps(_object(data, "extensions")),
+    if extensions is not None:
+        ext = Extensions.from_dict(
+            extensions,
             n_vertices=len(link.vertices),
             source=f"{source} (extensions)",
             rods=link.rods.tolist(),
@@ -177,8 +167,8 @@ def loads_document(text: str | bytes, *, source: str = "<string>") -> DocumentDa
 
 
 def read_document(path: str | PathLike[str]) -> DocumentData:
-    """Read a JSON document file (see :func:`loads_document`)."""
-    return loads_document(Path(path).read_bytes(), source=str(path))
+    """Read a JSON document file (see :func:`loads_document`); too big a file is not read."""
+    return loads_document(limits.read_bounded(path, str(path)), source=str(path))
 
 
 def write_document(doc: DocumentData, path: str | PathLike[str]) -> None:
@@ -192,7 +182,11 @@ def _no_constant(name: str) -> Any:
 
 
 def _said(exc: Exception) -> str:
-    return f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
+    if isinstance(exc, KeyError):
+        return f"missing key {quoted(exc.args[0] if exc.args else '')}"
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return str(exc)
 
 
 def _check_header(data: Any, source: str) -> None:
@@ -203,7 +197,9 @@ def _check_header(data: Any, source: str) -> None:
         )
     version = data.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise LinkageFormatError(f"'version' must be a positive integer, got {version!r}", source)
+        raise LinkageFormatError(
+            f"'version' must be a positive integer, got {quoted(version)}", source
+        )
     if version > VERSION:
         raise LinkageFormatError(
             f"this document is version {version}, written by a newer linkage_widget; "
@@ -232,11 +228,13 @@ def _indices(value: Any, width: int, key: str) -> np.ndarray:
     return np.array(flat, dtype=np.int64).reshape((-1, width) if width else (-1,))
 
 
-def _linkage(obj: dict[str, Any]) -> LinkageData:
+def _linkage(obj: dict[str, Any], source: str) -> LinkageData:
     """The linkage object as arrays, checked as the model checks them."""
     vertices, dim = obj["vertices"], obj.get("dim", 2)
     if isinstance(dim, bool) or dim not in (2, 3):
-        raise ValueError(f"'linkage.dim' must be 2 or 3, got {dim!r}")
+        raise ValueError(f"'linkage.dim' must be 2 or 3, got {quoted(dim)}")
+    if isinstance(vertices, list):
+        limits.check_vertices(len(vertices), source)
     try:
         width = len(vertices[0]) if vertices else dim
         pts = np.array(vertices, dtype=np.float64).reshape(-1, width)
@@ -270,12 +268,12 @@ def _view(view: dict[str, Any]) -> dict[str, Any]:
     for key in VIEW_KEYS:
         value = view[key]
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise ValueError(f"'view.{key}' must be a number, got {value!r}")
+            raise ValueError(f"'view.{key}' must be a number, got {quoted(value)}")
         if not math.isfinite(value) or (key == "scale" and value <= 0):
             raise ValueError(
                 f"'view.{key}' must be a finite{' positive' * (key == 'scale')} number"
             )
         if key in ("width", "height") and (value != int(value) or value < 1):
-            raise ValueError(f"'view.{key}' must be a whole number >= 1, got {value!r}")
+            raise ValueError(f"'view.{key}' must be a whole number >= 1, got {quoted(value)}")
         out[key] = int(value) if key in ("width", "height") else float(value)
     return out

@@ -31,10 +31,15 @@ Conventions
 * Fixed angles. PyRigi has none, and :func:`to_pyrigi` refuses a linkage with one
   rather than silently change what is rigid. networkx keeps them as the graph
   attribute ``graph.graph["angles"]``, a list of ``(apex, j, k)`` label triples.
-* Errors. Anything unusable raises :class:`ValueError` naming the vertex or node
-  (by *their* label) before any array is built: a framework neither 2-D nor 3-D, a
-  self-loop, a position missing, not finite or of the wrong dimension. Rod-level checks (zero-length
-  and repeated rods) are the model's, which it does before it exists.
+* Errors. Anything unusable in the graph or framework raises :class:`ValueError`
+  (never a :class:`TypeError`, an :class:`OverflowError` or a numpy message) naming
+  the vertex, node, edge or angle (by *their* label, quoted short) before any array
+  is built: a framework neither 2-D nor 3-D, a self-loop, a position missing, not
+  numbers, too big for a float, not finite or of the wrong dimension, a positions
+  array of the wrong shape, a ``"pinned"`` flag that is not true or false, fixed
+  angles that are not label triples, a rod of zero length or too long (the model's
+  bounds), an angle with an arm of zero length. A ``graph`` that is not a networkx
+  graph at all is a :class:`TypeError`.
 
 >>> import numpy as np
 >>> data = LinkageData(np.array([[0.0, 0.0], [1.0, 0.0]]), np.array([0]),
@@ -55,6 +60,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import _checks
+from .._linkage_checks import degenerate_angle
+from ..errors import quoted
 from .text2007 import LinkageData
 
 __all__ = ["from_networkx", "from_pyrigi", "to_networkx", "to_pyrigi"]
@@ -79,13 +87,15 @@ def _point(value: Any, where: str, dim: int = 2) -> tuple[float, ...]:
     try:
         coords = [float(c) for c in np.asarray(value, dtype=object).reshape(-1)]
     except (TypeError, ValueError):
-        raise ValueError(f"{where}: position {value!r} is not a tuple of numbers") from None
+        raise ValueError(f"{where}: position {quoted(value)} is not a tuple of numbers") from None
+    except OverflowError:  # an int beyond float64
+        raise ValueError(f"{where}: position {quoted(value)} is too big for a float") from None
     if len(coords) != dim:
         raise ValueError(
-            f"{where}: position {value!r} must have {dim} coordinates, got {len(coords)}"
+            f"{where}: position {quoted(value)} must have {dim} coordinates, got {len(coords)}"
         )
     if not all(math.isfinite(c) for c in coords):
-        raise ValueError(f"{where}: position {tuple(coords)} is not finite")
+        raise ValueError(f"{where}: position {quoted(tuple(coords))} is not finite")
     return tuple(coords)
 
 
@@ -97,25 +107,75 @@ def _arrays(
     angles: Sequence[Sequence[Hashable]] = (),
     dim: int = 2,
 ) -> LinkageData:
-    """Plain arrays from labelled items; a self-loop or unknown label is a ValueError."""
+    """Plain arrays from labelled items, or a ValueError naming the labels.
+
+    Refused: a self-loop, an unknown label, an angle that is not a triple, a rod of
+    unusable length, an angle arm of zero length.
+    """
     index = {v: i for i, v in enumerate(labels)}
     for u, v in edges:
         if u == v:
-            raise ValueError(f"edge ({u!r}, {v!r}) is a self-loop: a rod needs two distinct joints")
+            raise ValueError(
+                f"edge ({quoted(u)}, {quoted(v)}) is a self-loop: a rod needs two distinct joints"
+            )
 
     def idx(label: Hashable, what: str) -> int:
-        if label not in index:
-            raise ValueError(f"{what} names vertex {label!r}, which is not in the graph")
-        return index[label]
+        try:
+            return index[label]
+        except (KeyError, TypeError):  # TypeError: an unhashable label is in no graph
+            raise ValueError(
+                f"{what} names vertex {quoted(label)}, which is not in the graph"
+            ) from None
 
     rods = [(idx(u, "an edge"), idx(v, "an edge")) for u, v in edges]
-    tri = [tuple(idx(v, "a fixed angle") for v in a) for a in angles]
-    return LinkageData(
+    tri = [tuple(idx(v, "a fixed angle") for v in a) for a in _triples(angles)]
+    data = LinkageData(
         np.array(points, dtype=np.float64).reshape(-1, dim),
         np.array([idx(v, "a pin") for v in pinned], dtype=np.int64),
         np.array(rods, dtype=np.int64).reshape(-1, 2),
         np.array(tri, dtype=np.int64).reshape(-1, 3),
     )
+    _check_geometry(data, labels)
+    return data
+
+
+def _triples(angles: Any) -> list[tuple[Hashable, ...]]:
+    """The fixed angles as label triples, or ValueError naming the one that is not a triple."""
+    try:
+        items = list(angles)
+    except TypeError:
+        raise ValueError(
+            f"fixed angles must be a list of (apex, j, k) label triples, got {quoted(angles)}"
+        ) from None
+    out = []
+    for a in items:
+        try:
+            triple = tuple(a)
+        except TypeError:
+            triple = ()
+        if len(triple) != 3:
+            raise ValueError(f"fixed angle {quoted(a)} is not an (apex, j, k) label triple")
+        out.append(triple)
+    return out
+
+
+def _check_geometry(data: LinkageData, labels: Sequence[Hashable]) -> None:
+    """The model's rod-length and angle-arm checks, naming the edge or angle by its labels."""
+    ends = data.rods
+    lengths = _checks.row_norms(data.vertices[ends[:, 0]] - data.vertices[ends[:, 1]])
+    bad = _checks.first_bad_rod_length(lengths)
+    if bad is not None:
+        i, j = ends[bad].tolist()
+        try:
+            edge = f"({quoted(labels[i])}, {quoted(labels[j])})"
+            _checks.rod_length(lengths[bad], f"rod {bad} ({i}-{j}), the edge {edge},")
+        except ValueError as exc:
+            raise ValueError(str(exc)) from None
+    for i, j, k in data.angles.tolist():
+        why = degenerate_angle(data.vertices, i, j, k) if len({i, j, k}) == 3 else None
+        if why is not None:
+            names = ", ".join(quoted(labels[v]) for v in (i, j, k))
+            raise ValueError(f"fixed angle ({names}): {why} (joint numbers {i}, {j}, {k})")
 
 
 def from_pyrigi(framework: Any) -> tuple[LinkageData, list[Hashable]]:
@@ -252,9 +312,15 @@ def from_networkx(graph: Any, positions: Any = None) -> tuple[LinkageData, list[
     Raises
     ------
     ValueError
-        A multigraph, a self-loop, a node without a position, a position that is not a
-        finite pair, an array of the wrong shape; the message names the node.
+        Anything unusable in it (module docstring, "Errors"): a multigraph, a
+        self-loop, a node without a position, a position that is not a finite pair
+        (or triple), an array of the wrong shape, a bad ``"pinned"`` flag or angle, a
+        rod of zero length; the message names the node, edge or angle.
+    TypeError
+        ``graph`` is not a networkx graph.
     """
+    if not callable(getattr(graph, "is_multigraph", None)):
+        raise TypeError(f"expected a networkx graph, got {type(graph).__name__}")
     if graph.is_multigraph():
         raise ValueError("a multigraph cannot be a linkage: two rods join at most once")
     labels = list(graph.nodes)
@@ -265,9 +331,19 @@ def from_networkx(graph: Any, positions: Any = None) -> tuple[LinkageData, list[
     edges = list(graph.edges(data="rod"))
     if edges and all(isinstance(r, int) for _, _, r in edges):
         edges.sort(key=lambda e: e[2])
-    pins = [v for v, flag in graph.nodes(data="pinned") if flag]
+    pins = [v for v, flag in graph.nodes(data="pinned") if _flag(v, flag)]
     angles = graph.graph.get("angles", ())
     return _arrays(labels, points, [(u, v) for u, v, _ in edges], pins, angles, dim), labels
+
+
+def _flag(node: Hashable, flag: Any) -> bool:
+    """A node's ``"pinned"`` attribute as a bool (a numpy array of several is neither)."""
+    try:
+        return bool(flag)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"node {quoted(node)}: 'pinned' must be true or false, got {quoted(flag)}"
+        ) from None
 
 
 def _node_positions(graph: Any, positions: Any) -> list[Any]:
@@ -280,10 +356,35 @@ def _node_positions(graph: Any, positions: Any) -> list[Any]:
         if missing:
             raise ValueError(f"positions: no position for node {missing[0]!r}")
         return [positions[v] for v in labels]
-    arr = np.asarray(positions, dtype=np.float64)
+    try:
+        arr = np.asarray(positions, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):  # not numbers, ragged rows, beyond float64
+        raise ValueError(f"positions: {_bad_row(positions, labels)}") from None
     if arr.ndim != 2 or arr.shape[0] != len(labels) or arr.shape[1] not in DIMENSIONS:
         raise ValueError(
             f"positions: an array must have shape ({len(labels)}, 2) or ({len(labels)}, 3) "
             f"(one row per node, in graph.nodes order), got {arr.shape}"
         )
     return list(arr)
+
+
+def _bad_row(positions: Any, labels: Sequence[Hashable]) -> str:
+    """What is wrong with a positions array numpy cannot read, naming the first bad row's node."""
+    shape = f"({len(labels)}, 2) or ({len(labels)}, 3)"
+    try:
+        rows = list(positions)
+    except TypeError:
+        rows = None
+    if rows is None or isinstance(positions, str | bytes):
+        return f"expected a mapping node -> (x, y) or an {shape} array, got {quoted(positions)}"
+    width = None
+    for i, (node, row) in enumerate(zip(labels, rows, strict=False)):
+        try:
+            point = np.asarray(row, dtype=np.float64).reshape(-1)
+        except (TypeError, ValueError, OverflowError):
+            what = "not a row of numbers (each within float64)"
+            return f"row {i} (node {quoted(node)}) is {quoted(row)}, {what}"
+        width = len(point) if width is None else width
+        if len(point) != width:
+            return f"row {i} (node {quoted(node)}) has {len(point)} coordinates, row 0 has {width}"
+    return f"expected an {shape} array of numbers, got {quoted(positions)}"

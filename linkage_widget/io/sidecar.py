@@ -54,10 +54,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import _checks
-from ..errors import LinkageFormatError
+from ..errors import LinkageFormatError, quoted
 from ..springs import Spring
+from . import limits
 from .atomic import atomic_write
 from .drive_values import Load, Motor, PathForce, PathFriction
+from .json_read import decode_utf8, load_json
 
 __all__ = [
     "Extensions",
@@ -158,15 +160,10 @@ class Extensions:
         Raises
         ------
         LinkageFormatError
-            Also when the bytes are not UTF-8 text (naming ``source`` and the line).
+            Also when the bytes are not UTF-8 text (naming ``source`` and the line), or
+            above the size limit (:mod:`.limits`).
         """
-        try:
-            text = bytes(data).decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = bytes(data)[: exc.start].count(b"\n") + 1
-            raise LinkageFormatError(
-                f"byte {exc.start} is not UTF-8 text: not an extensions file", source, line
-            ) from None
+        text = decode_utf8(bytes(data), source, "an extensions file")
         return cls.from_json(text, n_vertices=n_vertices, source=source, rods=rods)
 
     @classmethod
@@ -186,18 +183,29 @@ class Extensions:
         Raises
         ------
         LinkageFormatError
-            On invalid JSON, a wrong version, or any value out of range; the
-            message names the key and ``source`` the file.
+            On invalid JSON (too deeply nested too), a wrong version, or any value out
+            of range (an integer beyond int64 too); the message names the key and
+            ``source`` the file. Nothing else escapes.
         """
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            # an upload cut short ends inside an object: say so, not only what JSON expected
-            early = exc.pos >= len(text.rstrip())
-            cut = " (the text ends early: a truncated file?)" if early else ""
-            raise LinkageFormatError(
-                f"not valid JSON: {exc.msg} at column {exc.colno}{cut}", source, exc.lineno
-            ) from None
+        data = load_json(text, source)
+        return cls.from_dict(data, n_vertices=n_vertices, source=source, rods=rods)
+
+    @classmethod
+    def from_dict(
+        cls,
+        data: Any,
+        *,
+        n_vertices: int,
+        source: str = "<string>",
+        rods: Sequence[Sequence[int]] | None = None,
+    ) -> Extensions:
+        """Check the parsed JSON object ``data`` (as :meth:`from_json` does after parsing).
+
+        Raises
+        ------
+        LinkageFormatError
+            Not an extensions object, or any value out of range, naming the key.
+        """
         if not isinstance(data, dict) or data.get(_KEY) not in VERSIONS:
             raise LinkageFormatError(
                 f"not a linkage_widget extensions file (expected {{'{_KEY}': {VERSION}, ...}})",
@@ -205,12 +213,18 @@ class Extensions:
             )
         try:
             return _parse(data, n_vertices, rods)
-        except (TypeError, ValueError, KeyError) as exc:
+        # ArithmeticError: a number too big for a float or an int (OverflowError);
+        # RecursionError: nesting that only a check's recursion meets
+        except (TypeError, ValueError, KeyError, ArithmeticError, RecursionError) as exc:
             raise LinkageFormatError(_said(exc), source) from None
 
 
 def _said(exc: Exception) -> str:
-    return f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
+    if isinstance(exc, KeyError):
+        return f"missing key {quoted(exc.args[0] if exc.args else '')}"
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return str(exc)
 
 
 def _parse(data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None) -> Extensions:
@@ -250,7 +264,7 @@ def _names(value: list[Any], n: int) -> tuple[str, ...]:
     """The ``names`` list checked: strings only, at most one per vertex."""
     bad = [i for i, x in enumerate(value) if not isinstance(x, str)]
     if bad:
-        raise ValueError(f"names: entry {bad[0]} is {value[bad[0]]!r}, not a string")
+        raise ValueError(f"names: entry {bad[0]} is {quoted(value[bad[0]])}, not a string")
     if len(value) > n:
         raise ValueError(f"names: {len(value)} names for {n} vertices (at most one per vertex)")
     return tuple(value)
@@ -259,13 +273,13 @@ def _names(value: list[Any], n: int) -> tuple[str, ...]:
 def _list(data: dict[str, Any], key: str) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
-        raise ValueError(f"{key}: expected a list, got {value!r}")
+        raise ValueError(f"{key}: expected a list, got {quoted(value)}")
     return value
 
 
 def _object(data: Any, key: str) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise ValueError(f"{key}: expected an object, got {data!r}")
+        raise ValueError(f"{key}: expected an object, got {quoted(data)}")
     return data
 
 
@@ -274,7 +288,7 @@ def _index(value: Any, n: int, what: str) -> int:
         return _checks.vertex_index(value, n, what)
     except ValueError:  # say which key of the file holds it
         raise ValueError(
-            f"{what}: {value!r} is not a vertex index (there are {n} vertices)"
+            f"{what}: {quoted(value)} is not a vertex index (there are {n} vertices)"
         ) from None
 
 
@@ -297,7 +311,7 @@ def _motor(data: Any, n: int, rods: Sequence[Sequence[int]] | None) -> Motor:
     ref = data.get("reference")
     if ref is not None:
         if not isinstance(ref, list) or len(ref) != 2:
-            raise ValueError(f"motors: reference must be null or [i, k], got {ref!r}")
+            raise ValueError(f"motors: reference must be null or [i, k], got {quoted(ref)}")
         ref = (_index(ref[0], n, "motors"), _index(ref[1], n, "motors"))
     motor = Motor(pivot, tip, data.get("speed", 1.0), ref)
     if rods is not None:
@@ -312,7 +326,7 @@ def _load(data: Any, n: int) -> Load:
     data = _object(data, "loads")
     force = data["force"]
     if not isinstance(force, list) or len(force) != 2:
-        raise ValueError(f"loads: force must be [fx, fy], got {force!r}")
+        raise ValueError(f"loads: force must be [fx, fy], got {quoted(force)}")
     return Load(_index(data["vertex"], n, "loads"), *force)
 
 
@@ -372,7 +386,7 @@ def read_extensions(
     if not sib.is_file():
         return Extensions()
     return Extensions.from_bytes(
-        sib.read_bytes(), n_vertices=n_vertices, source=str(sib), rods=rods
+        limits.read_bounded(sib, str(sib)), n_vertices=n_vertices, source=str(sib), rods=rods
     )
 
 

@@ -49,6 +49,10 @@ Reading rules (decided once, documented in the README):
   needs no rods: it is one constraint on three joints (the 2007 page's "more
   motion possible"; its program took the rods for granted, and with them the
   angle is a rigid joint).
+* A message quotes at most :data:`~linkage_widget.errors.QUOTE_LIMIT` characters of a
+  bad line or field (:func:`~linkage_widget.errors.quoted`). A file above the size
+  limit is refused before it is read, and one with more vertices than the vertex
+  limit at the line that passes it (:mod:`.limits`).
 
 Writing: all four headers, always in the order ``v f e a``; a vertex line with
 two or three numbers as the linkage has (a planar file is written byte for byte as
@@ -75,7 +79,8 @@ import numpy as np
 
 from .. import _checks
 from .._linkage_checks import degenerate_angle
-from ..errors import LinkageFormatError
+from ..errors import LinkageFormatError, quoted
+from . import limits
 from .atomic import atomic_write
 from .bundled import resolve_path
 
@@ -137,15 +142,17 @@ def _number(field: str, source: str, line: int) -> float:
         return _checks.finite(field, "coordinate")
     except ValueError:
         problem = "is not finite" if _is_number(field) else "is not a number"
-        raise LinkageFormatError(f"coordinate {field!r} {problem}", source, line) from None
+        raise LinkageFormatError(f"coordinate {quoted(field)} {problem}", source, line) from None
 
 
 def _index(field: str, source: str, line: int) -> int:
+    if len(field) > 20 and field.lstrip("+-").isdigit():  # beyond int64 (and int()'s digit limit)
+        raise LinkageFormatError(f"vertex {quoted(field)} does not exist", source, line)
     try:
         value = int(field)
     except ValueError:
         raise LinkageFormatError(
-            f"{field!r} is not a vertex index (a whole number)", source, line
+            f"{quoted(field)} is not a vertex index (a whole number)", source, line
         ) from None
     if not _INDEX_MIN <= value <= _INDEX_MAX:  # the checks hold indices in int64 arrays
         raise LinkageFormatError(f"vertex {value} does not exist", source, line)
@@ -161,11 +168,11 @@ def _header(line: str, source: str, lineno: int) -> str | None:
         return None
     if line[0] not in _SECTIONS:
         raise LinkageFormatError(
-            f"unknown section {words[0]!r} (sections are v, f, e and a)", source, lineno
+            f"unknown section {quoted(words[0])} (sections are v, f, e and a)", source, lineno
         )
     if len(words) > 1:
         raise LinkageFormatError(
-            f"malformed section header {line!r}: a header is one word alone on its line "
+            f"malformed section header {quoted(line)}: a header is one word alone on its line "
             f"('{line[0]}'), the {_SECTION_NAMES[line[0]]} lines follow it",
             source,
             lineno,
@@ -184,6 +191,7 @@ class _Reader:
         #: the dimension and the line of the first vertex, which decided it
         self.dim: tuple[int, int] | None = None
         self.items: dict[str, _Items] = {"f": [], "e": [], "a": []}
+        self.max_vertices = limits.max_vertices()
 
     def feed(self, line: str, lineno: int) -> None:
         """Take one stripped, non-blank line."""
@@ -204,7 +212,7 @@ class _Reader:
         if len(fields) != want:
             raise LinkageFormatError(
                 f"a {_SECTION_NAMES[self.section]} line needs {want} field{'s' * (want > 1)}, "
-                f"got {len(fields)}: {line!r}",
+                f"got {len(fields)}: {quoted(line)}",
                 self.source,
                 lineno,
             )
@@ -215,7 +223,8 @@ class _Reader:
         """One vertex line: ``x y`` or ``x y z``, as many numbers as the first vertex line."""
         if len(fields) not in (2, 3):
             raise LinkageFormatError(
-                f"a vertex line needs 2 fields (x y) or 3 (x y z), got {len(fields)}: {line!r}",
+                f"a vertex line needs 2 fields (x y) or 3 (x y z), "
+                f"got {len(fields)}: {quoted(line)}",
                 self.source,
                 lineno,
             )
@@ -224,12 +233,15 @@ class _Reader:
         elif len(fields) != self.dim[0]:
             dim, first = self.dim
             raise LinkageFormatError(
-                f"a {dim}-D file's vertex line needs {dim} fields, got {len(fields)}: {line!r} "
+                f"a {dim}-D file's vertex line needs {dim} fields, "
+                f"got {len(fields)}: {quoted(line)} "
                 f"(the first vertex, on line {first}, has {dim} coordinates; one file holds "
                 "one dimension, 2-D or 3-D)",
                 self.source,
                 lineno,
             )
+        if len(self.vertices) >= self.max_vertices:
+            limits.check_vertices(len(self.vertices) + 1, self.source, lineno)
         self.vertices.append(tuple(_number(f, self.source, lineno) for f in fields))
 
 
@@ -344,6 +356,7 @@ def parse_linkage(text: str, *, source: str = "<string>") -> LinkageData:
     ...     print(err.line, err.message[:30])
     3 malformed section header 'v 3'
     """
+    limits.check_size(len(text), source)  # a str handed over is measured in characters
     text = text.removeprefix("\ufeff")
     if "\x00" in text:
         raise LinkageFormatError("contains NUL bytes: not a linkage text file", source)
@@ -427,15 +440,17 @@ def parse_linkage_bytes(data: bytes, *, source: str = "<bytes>") -> LinkageData:
     >>> parse_linkage_bytes(b"v\n0 0\n3 4\ne\n0 1\n").vertices.shape
     (2, 2)
     """
+    limits.check_size(len(data), source)
     return parse_linkage(_decode(bytes(data), source), source=source)
 
 
 def read_linkage(path: str | PathLike[str]) -> LinkageData:
     """Read a linkage file (or a bundled example by bare name, see :func:`.resolve_path`).
 
-    Errors name ``path`` as given.
+    Errors name ``path`` as given. A file above the size limit (:mod:`.limits`) is
+    refused before it is read.
     """
-    return parse_linkage_bytes(resolve_path(path).read_bytes(), source=str(path))
+    return parse_linkage_bytes(limits.read_bounded(resolve_path(path), str(path)), source=str(path))
 
 
 def write_linkage(data: LinkageData, path: str | PathLike[str]) -> Path:

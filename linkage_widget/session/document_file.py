@@ -28,6 +28,7 @@ from ..draw.view import ViewTransform
 from ..errors import LinkageFormatError
 from ..io import LinkageData, format_linkage
 from ..io.document_json import DocumentData, dumps_document, loads_document, write_document
+from ..io.limits import read_bounded
 from .document import load_failure
 from .session import LinkageSession
 
@@ -69,14 +70,15 @@ def load_document(
 
     Raises
     ------
-    LinkageFormatError
-        Not a document, a newer version, a bad value: :attr:`LinkageSession.error`
-        says so and nothing in the session changes.
+    LinkageFormatError, OSError
+        Not a document, a newer version, a bad value, too big a file, a file that
+        cannot be read: :attr:`LinkageSession.error` says so and nothing in the
+        session changes.
     """
-    text, label = _read(source, name)
+    label = _label(source, name)
     try:
-        doc = loads_document(text, source=label)
-    except LinkageFormatError as exc:
+        doc = loads_document(_read(source, label), source=label)
+    except (LinkageFormatError, OSError) as exc:
         session.error = load_failure(label, exc)
         raise
     key = f"{label} document"  # not "*.json": upload_name takes that for the sibling
@@ -89,14 +91,27 @@ def load_document(
     return True
 
 
-def _read(source: str | bytes | PathLike[str], name: str | None) -> tuple[str | bytes, str]:
-    """The document's text or bytes and what to call it."""
+def _is_text(source: str | bytes | PathLike[str]) -> bool:
+    """Whether ``source`` is the document itself (bytes, or a str starting with ``{``)."""
     if isinstance(source, bytes | bytearray):
-        return bytes(source), name or "document"
-    if isinstance(source, str) and source.lstrip().startswith("{"):
-        return source, name or "document"
-    path = Path(source)
-    return path.read_bytes(), name or str(path)
+        return True
+    return isinstance(source, str) and source.lstrip().startswith("{")
+
+
+def _label(source: str | bytes | PathLike[str], name: str | None) -> str:
+    """What messages call the document: ``name``, else the path, else ``"document"``."""
+    if name:
+        return name
+    return "document" if _is_text(source) else str(Path(source))
+
+
+def _read(source: str | bytes | PathLike[str], label: str) -> str | bytes:
+    """The document's text or bytes; a path above the size limit is refused unread."""
+    if isinstance(source, bytes | bytearray):
+        return bytes(source)
+    if _is_text(source):
+        return str(source)
+    return read_bounded(Path(source), label)
 
 
 def load_upload(session: LinkageSession, files: Mapping[str, bytes]) -> bool:
