@@ -108,7 +108,7 @@ class ViewTransform:
     Parameters
     ----------
     scale : float
-        Pixels per world unit, in ``[MIN_SCALE, MAX_SCALE]``.
+        Pixels per world unit, in ``[MIN_SCALE, MAX_SCALE]`` (else ``ValueError``).
     offset_x, offset_y : float
         Pixel position of the world origin.
     width, height : int
@@ -125,7 +125,13 @@ class ViewTransform:
         if int(self.width) < 1 or int(self.height) < 1:
             raise ValueError(f"width and height must be >= 1, got {self.width}x{self.height}")
         # Normalise types so that equality and repr do not depend on what the caller passed.
-        object.__setattr__(self, "scale", positive(self.scale, "scale"))
+        scale = positive(self.scale, "scale")
+        if not MIN_SCALE <= scale <= MAX_SCALE:  # outside, a zoom or a pan overflows
+            raise ValueError(
+                f"scale must be in [{MIN_SCALE:g}, {MAX_SCALE:g}] pixels per world unit, "
+                f"got {scale!r}"
+            )
+        object.__setattr__(self, "scale", scale)
         object.__setattr__(self, "offset_x", finite(self.offset_x, "offset_x"))
         object.__setattr__(self, "offset_y", finite(self.offset_y, "offset_y"))
         object.__setattr__(self, "width", int(self.width))

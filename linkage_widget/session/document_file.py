@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 from ..draw.view import ViewTransform
 from ..errors import LinkageFormatError
@@ -76,6 +77,7 @@ def load_document(
     text, label = _read(source, name)
     try:
         doc = loads_document(text, source=label)
+        view = _view(doc.view, label)  # checked before anything changes
     except LinkageFormatError as exc:
         session.error = load_failure(label, exc)
         raise
@@ -84,9 +86,24 @@ def load_document(
     files[key + ".json"] = doc.extensions.to_json().encode()
     if not session.load_bytes(files):  # pragma: no cover - the document was checked
         raise LinkageFormatError(session.error, label)
-    if doc.view is not None:
-        session.view = ViewTransform(**doc.view)
+    if view is not None:
+        session.view = view
     return True
+
+
+def _view(view: dict[str, Any] | None, label: str) -> ViewTransform | None:
+    """The document's view, or ``LinkageFormatError`` naming the file and ``'view'``.
+
+    The reader checks each number; the transform adds the range of the scale
+    (:data:`~linkage_widget.draw.view.MIN_SCALE` to ``MAX_SCALE``), beyond which a later
+    zoom or pan would overflow.
+    """
+    if view is None:
+        return None
+    try:
+        return ViewTransform(**view)
+    except ValueError as exc:
+        raise LinkageFormatError(f"'view': {exc}", label) from None
 
 
 def _read(source: str | bytes | PathLike[str], name: str | None) -> tuple[str | bytes, str]:
