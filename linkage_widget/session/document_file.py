@@ -113,7 +113,7 @@ def _read(source: str | bytes | PathLike[str], name: str | None) -> tuple[str | 
     if isinstance(source, str) and source.lstrip().startswith("{"):
         return source, name or "document"
     path = Path(source)
-    return path.read_bytes(), name or str(path)
+    return path.expanduser().read_bytes(), name or str(path)  # ~: the home folder
 
 
 def load_upload(session: LinkageSession, files: Mapping[str, bytes]) -> bool:

@@ -12,6 +12,7 @@ import pytest
 
 from linkage_widget import Linkage
 from linkage_widget.session import LinkageSession
+from linkage_widget.session.document_file import load_document, save_document
 
 
 def _named(n: int, width: int) -> LinkageSession:
@@ -59,6 +60,10 @@ def test_a_tilde_in_the_file_box_is_the_home_folder(tmp_path, monkeypatch):
     assert s.error == "" and s.tracked == (1,)
     s.key("L", shift=True)
     assert s.error == "" and s.linkage.n_vertices == 8
+    save_document(s, "~/doc.json")
+    t = LinkageSession()
+    assert load_document(t, "~/doc.json") and t.linkage == s.linkage
+    assert (home / "doc.json").is_file()
     assert not (tmp_path / "~").exists()
 
 
