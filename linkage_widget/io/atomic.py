@@ -235,8 +235,17 @@ def _keep_copy(target: Path) -> Path:
     return backup
 
 
+def _put_back(backup: Path, target: Path) -> None:
+    """Restore ``target``'s old contents from ``backup`` (a rename; a copy if that is refused)."""
+    try:
+        os.replace(backup, target)
+    except OSError:
+        shutil.copy2(backup, target)
+        backup.unlink()
+
+
 class _Commit:
-    """The renames of :func:`atomic_write_pair`, each with its undo, in order."""
+    """The renames of :func:`atomic_write_pair`, each with its undo once it is done."""
 
     def __init__(self) -> None:
         self.undo: list[Callable[[], object]] = []
@@ -244,23 +253,24 @@ class _Commit:
         self.at: Path | None = None  # the file being changed, as given: what an error names
 
     def set_aside(self, target: Path) -> None:
-        """Rename an existing ``target`` to a backup (undo: rename it back)."""
+        """Rename an existing ``target`` to a backup (undo: put it back)."""
         if not target.exists():
             return
         backup = _backup_name(target)
         os.replace(target, backup)
         self.backups.append(backup)
-        self.undo.append(lambda: os.replace(backup, target))
+        self.undo.append(lambda: _put_back(backup, target))
 
     def replace(self, tmp: str, target: Path) -> None:
-        """Rename ``tmp`` over ``target``, keeping the old one to restore (or remove the new)."""
-        if target.exists():
-            backup = _keep_copy(target)
+        """Rename ``tmp`` over ``target``, keeping the old one to put back (or remove the new)."""
+        backup = _keep_copy(target) if target.exists() else None
+        if backup is not None:
             self.backups.append(backup)
-            self.undo.append(lambda: os.replace(backup, target))
-        else:
-            self.undo.append(lambda: target.unlink(missing_ok=True))
         os.replace(tmp, target)
+        if backup is None:
+            self.undo.append(lambda: target.unlink(missing_ok=True))
+        else:
+            self.undo.append(lambda: _put_back(backup, target))
 
     def roll_back(self) -> None:
         for step in reversed(self.undo):
