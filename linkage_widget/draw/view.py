@@ -279,16 +279,27 @@ class ViewTransform:
 
         The world point under ``(px, py)`` stays under it. The new scale is
         clamped to ``[MIN_SCALE, MAX_SCALE]``, so zooming beyond the bounds
-        just stops (still about the same point).
+        just stops (still about the same point). So does a zoom whose offsets would
+        overflow (a view whose origin lies ~1e308 pixels away): this view is returned.
         """
         factor = positive(factor, "zoom factor")
-        wx, wy = self.to_world([px, py])
-        scale = _clamp_scale(self.scale * factor)
-        return replace(self, scale=scale, offset_x=px - scale * wx, offset_y=py + scale * wy)
+        with np.errstate(over="ignore", invalid="ignore"):
+            wx, wy = self.to_world([px, py])
+            scale = _clamp_scale(self.scale * factor)
+            ox, oy = px - scale * wx, py + scale * wy
+        if not (math.isfinite(ox) and math.isfinite(oy)):
+            return self
+        return replace(self, scale=scale, offset_x=ox, offset_y=oy)
 
     def panned(self, dx_px: float, dy_px: float) -> ViewTransform:
-        """Move the picture by ``(dx_px, dy_px)`` pixels (what a drag of the background does)."""
-        return replace(self, offset_x=self.offset_x + dx_px, offset_y=self.offset_y + dy_px)
+        """Move the picture by ``(dx_px, dy_px)`` pixels (what a drag of the background does).
+
+        A pan whose offsets would overflow returns this view.
+        """
+        ox, oy = self.offset_x + float(dx_px), self.offset_y + float(dy_px)
+        if not (math.isfinite(ox) and math.isfinite(oy)):
+            return self
+        return replace(self, offset_x=ox, offset_y=oy)
 
     def showing(
         self, points: Any, margin: float = 0.0, *, top: float = 0.0, bottom: float = 0.0

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from linkage_widget import Linkage, LinkageFormatError
@@ -91,3 +92,19 @@ def test_a_bad_view_scale_is_refused_before_anything_changes():
     assert s.document.snapshot() == before and s.view == view and len(s.history) == undo
     s.wheel(100, 100, -120)  # and the view goes on working
     s.wheel(100, 100, 120)
+
+
+@pytest.mark.parametrize("key", ["offset_x", "offset_y"])
+def test_a_view_far_from_its_origin_zooms_and_pans_without_overflow(key):
+    data = json.loads(rich_text())
+    data["view"][key] = -1.7e308
+    s = LinkageSession()
+    assert load_document(s, json.dumps(data))
+    for delta in (-120, -120, 120):  # was: ValueError "offset_x must be a finite number"
+        s.wheel(100, 100, delta)
+    s.press(5, 5)
+    s.drag(-400, -400)
+    s.release()
+    assert s.error == "" and np.isfinite([s.view.offset_x, s.view.offset_y]).all()
+    s.fit()
+    assert abs(s.view.offset_x) < 1e6
