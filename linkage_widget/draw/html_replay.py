@@ -41,6 +41,7 @@ import numpy as np
 
 from .._checks import positive
 from ..io import atomic_write
+from .svg import xml_text
 from .theme import DEFAULT_THEME, Theme
 from .view import ViewTransform
 
@@ -124,7 +125,8 @@ def replay_html(
     fps : float
         Frames per second of the replay (> 0).
     title : str
-        The page's title and heading (escaped).
+        The page's title and heading (escaped; characters XML does not allow, such as
+        control characters and lone surrogates, become U+FFFD).
     width, height : int
         The SVG's size in pixels.
     theme : Theme
@@ -147,7 +149,7 @@ def replay_html(
     px = np.round(view.to_pixel(p.reshape(-1, 2)).reshape(p.shape), DECIMALS)
     data = {"fps": fps, "rods": rods_.tolist(), "tracked": tracks.tolist(), "frames": px.tolist()}
     svg = _svg(px[0], rods_, pins, tracks, view, theme)
-    name = html.escape(title)
+    name = html.escape(xml_text(title))  # no lone surrogate, no control character
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{name}</title>\n</head>\n<body>\n<h1>{name}</h1>\n{svg}\n"

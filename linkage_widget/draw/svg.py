@@ -6,6 +6,10 @@ one element per line, so golden-file tests can compare text and diffs stay
 readable. Each primitive becomes a ``<g class="ROLE">`` carrying the style
 shared by its items; per-item styles go on the items.
 
+Every text and attribute is well-formed XML 1.0 whatever a joint name or a file name
+holds: characters XML does not allow (control characters, lone surrogates, U+FFFE,
+U+FFFF) become U+FFFD, the replacement character (:func:`xml_text`).
+
 Examples
 --------
 >>> from linkage_widget import Linkage
@@ -21,6 +25,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from os import PathLike
 from typing import Any
@@ -43,7 +48,7 @@ from .primitives import (
     per_item,
 )
 
-__all__ = ["scene_to_svg", "save_svg"]
+__all__ = ["scene_to_svg", "save_svg", "xml_text"]
 
 _FONT_FAMILY = {
     "sans-serif": "DejaVu Sans, Helvetica, Arial, sans-serif",
@@ -51,6 +56,23 @@ _FONT_FAMILY = {
 }
 _ANCHOR = {"left": "start", "center": "middle", "right": "end"}
 _BASELINE = {"top": "text-before-edge", "middle": "central", "bottom": "text-after-edge"}
+
+
+# What XML 1.0 allows (its production Char), as the complement of a class.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: object) -> str:
+    r"""``text`` with each character XML 1.0 does not allow replaced by U+FFFD.
+
+    Control characters (but tab, newline, carriage return), lone surrogates and U+FFFE,
+    U+FFFF cannot appear in an XML document, not even as character references; the
+    result also encodes to UTF-8.
+
+    >>> xml_text("a\x01b\ud800c\td") == "a\ufffdb\ufffdc\td"
+    True
+    """
+    return _NOT_XML.sub("\ufffd", str(text))
 
 
 def _n(x: Any) -> str:
@@ -73,7 +95,7 @@ def _attrs(**kw: Any) -> str:
             value, bool
         ):
             value = _n(value)
-        parts.append(f"{key.rstrip('_').replace('_', '-')}={quoteattr(str(value))}")
+        parts.append(f"{key.rstrip('_').replace('_', '-')}={quoteattr(xml_text(value))}")
     return (" " + " ".join(parts)) if parts else ""
 
 
@@ -325,7 +347,7 @@ def _texts(item: Texts) -> Iterable[str]:
         paint_order=None if item.halo is None else "stroke",
     )
     for text, (x, y) in zip(item.texts, item.positions.tolist(), strict=True):
-        yield f'<text{_attrs(x=x, y=y)} xml:space="preserve">{escape(text)}</text>'
+        yield f'<text{_attrs(x=x, y=y)} xml:space="preserve">{escape(xml_text(text))}</text>'
     yield "</g>"
 
 

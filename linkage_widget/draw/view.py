@@ -108,7 +108,7 @@ class ViewTransform:
     Parameters
     ----------
     scale : float
-        Pixels per world unit, in ``[MIN_SCALE, MAX_SCALE]``.
+        Pixels per world unit, in ``[MIN_SCALE, MAX_SCALE]`` (else ``ValueError``).
     offset_x, offset_y : float
         Pixel position of the world origin.
     width, height : int
@@ -125,7 +125,13 @@ class ViewTransform:
         if int(self.width) < 1 or int(self.height) < 1:
             raise ValueError(f"width and height must be >= 1, got {self.width}x{self.height}")
         # Normalise types so that equality and repr do not depend on what the caller passed.
-        object.__setattr__(self, "scale", positive(self.scale, "scale"))
+        scale = positive(self.scale, "scale")
+        if not MIN_SCALE <= scale <= MAX_SCALE:  # outside, a zoom or a pan overflows
+            raise ValueError(
+                f"scale must be in [{MIN_SCALE:g}, {MAX_SCALE:g}] pixels per world unit, "
+                f"got {scale!r}"
+            )
+        object.__setattr__(self, "scale", scale)
         object.__setattr__(self, "offset_x", finite(self.offset_x, "offset_x"))
         object.__setattr__(self, "offset_y", finite(self.offset_y, "offset_y"))
         object.__setattr__(self, "width", int(self.width))
@@ -273,16 +279,27 @@ class ViewTransform:
 
         The world point under ``(px, py)`` stays under it. The new scale is
         clamped to ``[MIN_SCALE, MAX_SCALE]``, so zooming beyond the bounds
-        just stops (still about the same point).
+        just stops (still about the same point). So does a zoom whose offsets would
+        overflow (a view whose origin lies ~1e308 pixels away): this view is returned.
         """
         factor = positive(factor, "zoom factor")
-        wx, wy = self.to_world([px, py])
-        scale = _clamp_scale(self.scale * factor)
-        return replace(self, scale=scale, offset_x=px - scale * wx, offset_y=py + scale * wy)
+        with np.errstate(over="ignore", invalid="ignore"):
+            wx, wy = self.to_world([px, py])
+            scale = _clamp_scale(self.scale * factor)
+            ox, oy = px - scale * wx, py + scale * wy
+        if not (math.isfinite(ox) and math.isfinite(oy)):
+            return self
+        return replace(self, scale=scale, offset_x=ox, offset_y=oy)
 
     def panned(self, dx_px: float, dy_px: float) -> ViewTransform:
-        """Move the picture by ``(dx_px, dy_px)`` pixels (what a drag of the background does)."""
-        return replace(self, offset_x=self.offset_x + dx_px, offset_y=self.offset_y + dy_px)
+        """Move the picture by ``(dx_px, dy_px)`` pixels (what a drag of the background does).
+
+        A pan whose offsets would overflow returns this view.
+        """
+        ox, oy = self.offset_x + float(dx_px), self.offset_y + float(dy_px)
+        if not (math.isfinite(ox) and math.isfinite(oy)):
+            return self
+        return replace(self, offset_x=ox, offset_y=oy)
 
     def showing(
         self, points: Any, margin: float = 0.0, *, top: float = 0.0, bottom: float = 0.0

@@ -16,7 +16,7 @@ model builds itself from what :func:`parse_linkage` returns.
 The names below are the layer's face; the layers above import them from here.
 """
 
-from .atomic import atomic_write, atomic_writer
+from .atomic import atomic_write, atomic_write_pair, atomic_writer
 from .bundled import resolve_path
 from .sidecar import (
     Extensions,
@@ -45,6 +45,7 @@ __all__ = [
     "PathForce",
     "PathFriction",
     "atomic_write",
+    "atomic_write_pair",
     "atomic_writer",
     "format_linkage",
     "parse_linkage",

@@ -7,7 +7,10 @@ module finds that folder by its path beside ``io/``, not by importing
 :class:`~linkage_widget.Linkage` objects); that package re-exports the
 functions below.
 
-A name may be given with or without ``.txt``.
+A name may be given with or without ``.txt``. A name is a file in the folder, never a
+path out of it: ``"../x"``, ``"/etc/x"`` or ``"space_files/x"`` name no bundled linkage
+(:func:`has_example` is False, :func:`example_path` raises, :func:`describe` gives ``""``),
+and nothing outside the folder is read.
 
 >>> "peaucellier" in list_examples()
 True
@@ -44,6 +47,23 @@ def _stem(name: str) -> str:
     return name.removesuffix(".txt")
 
 
+def _inside(folder: Path, name: str, suffix: str) -> Path | None:
+    """``folder/<name><suffix>`` (``.txt`` dropped from ``name``), if it is a file in ``folder``.
+
+    ``None`` for a name that resolves elsewhere (``..``, an absolute path, a sub-folder,
+    a link out of the folder), so that no bundled-name function reads outside it.
+
+    >>> _inside(EXAMPLES_DIR, "watt", ".md").name, _inside(EXAMPLES_DIR, "../io/atomic", ".py")
+    ('watt.md', None)
+    """
+    path = folder / f"{_stem(str(name))}{suffix}"
+    try:
+        inside = path.resolve().parent == folder.resolve()
+    except (OSError, RuntimeError, ValueError):  # a link loop, a NUL in the name
+        return None
+    return path if inside and path.is_file() else None
+
+
 def list_examples(folder: Path = EXAMPLES_DIR) -> list[str]:
     """Names of the bundled linkages in ``folder`` (without ``.txt``), sorted."""
     return sorted(p.stem for p in folder.glob("*.txt"))
@@ -51,7 +71,7 @@ def list_examples(folder: Path = EXAMPLES_DIR) -> list[str]:
 
 def has_example(name: str, folder: Path = EXAMPLES_DIR) -> bool:
     """Whether ``name`` (with or without ``.txt``) is a bundled linkage in ``folder``."""
-    return (folder / f"{_stem(name)}.txt").is_file()
+    return _inside(folder, name, ".txt") is not None
 
 
 def example_path(name: str, folder: Path = EXAMPLES_DIR, what: str = "linkage") -> Path:
@@ -65,8 +85,8 @@ def example_path(name: str, folder: Path = EXAMPLES_DIR, what: str = "linkage") 
     FileNotFoundError
         Listing the bundled names, when there is no such example.
     """
-    path = folder / f"{_stem(name)}.txt"
-    if not path.is_file():
+    path = _inside(folder, name, ".txt")
+    if path is None:
         raise FileNotFoundError(
             f"no bundled {what} {name!r}; bundled: {', '.join(list_examples(folder))}"
         )
@@ -75,23 +95,24 @@ def example_path(name: str, folder: Path = EXAMPLES_DIR, what: str = "linkage") 
 
 def describe(name: str, folder: Path = EXAMPLES_DIR) -> str:
     """The one-paragraph description of a bundled linkage (from its ``.md`` note, if any)."""
-    note = folder / f"{_stem(name)}.md"
-    return note.read_text(encoding="utf-8").strip() if note.is_file() else ""
+    note = _inside(folder, name, ".md")
+    return note.read_text(encoding="utf-8").strip() if note is not None else ""
 
 
 def resolve_path(path: str | PathLike[str]) -> Path:
     """The file ``path`` names, falling back to a bundled example for a bare name.
 
-    A file that exists wins; otherwise a name without a folder (``"watt"``,
-    ``"watt.txt"``) is looked up among the bundled examples, then among the bundled 3-D
-    examples (``"bricard_line.txt"``: :data:`SPACE_DIR`, kept out of :func:`list_examples`).
+    ``~`` is the home folder. A file that exists wins; otherwise a name without a folder
+    (``"watt"``, ``"watt.txt"``) is looked up among the bundled examples, then among the
+    bundled 3-D examples (``"bricard_line.txt"``: :data:`SPACE_DIR`, kept out of
+    :func:`list_examples`).
 
     Raises
     ------
     FileNotFoundError
         Listing the bundled examples, when neither exists.
     """
-    p = Path(path)
+    p = Path(path).expanduser()
     if p.is_file():
         return p
     if p.parent == Path(".") and has_example(p.name):

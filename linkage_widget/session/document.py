@@ -54,6 +54,7 @@ __all__ = [
     "DEFAULT_FILE",
     "Document",
     "counts_text",
+    "merge_mismatch",
     "merge_offset",
     "parse_upload",
     "read_linkage_file",
@@ -289,19 +290,28 @@ class Document:
         self.linkage.clear()
 
     def merge(self, other: Linkage, ext: Extensions, offset: Any) -> str:
-        """Add ``other`` (shifted by ``offset``, shape (2,)), its tracked joints, springs, names.
+        """Add ``other`` (shifted by ``offset``, shape (d,)), its tracked joints, springs, names.
 
         The merged joints are numbered after the current ones (joint ``i`` of the
         file becomes ``n + i``, and so does its name: the file's names follow the
         current ones, unnamed current joints padded with ``""``). The whole union is checked (a new
         :class:`Linkage`) before this document changes, so a failure changes
         nothing. Motors, loads and forces of ``ext`` are not merged (a note in
-        the returned message says so).
+        the returned message says so). Both linkages are planar or both in space, but
+        into an empty linkage any may come.
+
+        Raises
+        ------
+        ValueError
+            When one is planar and the other in space; nothing changes.
         """
         link, n = self.linkage, self.linkage.n_vertices
-        shift = np.asarray(offset, dtype=np.float64).reshape(2)
+        if n and other.dim != link.dim:
+            raise ValueError(merge_mismatch(link.dim, other.dim))
+        shift = np.asarray(offset, dtype=np.float64).reshape(other.dim)
+        mine = link.vertices.reshape(-1, other.dim)  # empty: (0, d) whatever it was
         union = Linkage(
-            np.vstack([link.vertices, other.vertices + shift]),
+            np.vstack([mine, other.vertices + shift]),
             [*link.rods.tolist(), *(other.rods + n).tolist()],
             [*link.angles.tolist(), *(other.angles + n).tolist()],
             [*link.pinned.tolist(), *(other.pinned + n).tolist()],
@@ -358,27 +368,43 @@ def counts_text(linkage: Linkage) -> str:
     )
 
 
+def merge_mismatch(current: int, merged: int) -> str:
+    """Why a planar and a 3-D linkage are not merged, and what to do instead.
+
+    >>> merge_mismatch(2, 3)
+    'a 3-D linkage cannot be merged into a planar one (load it instead, or merge a planar file)'
+    """
+    kind = {2: "planar", 3: "3-D"}
+    return (
+        f"a {kind[merged]} linkage cannot be merged into a {kind[current]} one "
+        f"(load it instead, or merge a {kind[current]} file)"
+    )
+
+
 def merge_offset(current: np.ndarray, merged: np.ndarray) -> np.ndarray:
-    r"""Where merged joints go: to the right of the current ones, bottoms aligned, shape (2,).
+    r"""Where merged joints go: to the right of the current ones, bottoms aligned, shape (d,).
 
     With bounding boxes :math:`[x_0, x_1] \times [y_0, y_1]` (current) and
     :math:`[x_0', x_1'] \times [y_0', y_1']` (merged), the shift is
     :math:`(x_1 - x_0' + g,\; y_0 - y_0')` with gap :math:`g` a quarter of the
-    larger box side (1 when both are points), so the two never overlap. No
-    current joints: no shift (the file's own coordinates).
+    larger box side (1 when both are points), so the two never overlap; in space
+    (``d = 3``) :math:`z` is not shifted. No current joints: no shift (the file's own
+    coordinates).
 
     Parameters
     ----------
-    current, merged : (n, 2), (m, 2) ndarray
-        Joint positions.
+    current, merged : (n, d), (m, d) ndarray
+        Joint positions, both planar or both in space.
     """
+    shift = np.zeros(merged.shape[1] if merged.ndim == 2 else 2)
     if len(current) == 0 or len(merged) == 0:
-        return np.zeros(2)
+        return shift
     lo, hi = current.min(axis=0), current.max(axis=0)
     lo2, hi2 = merged.min(axis=0), merged.max(axis=0)
     side = float(max(np.max(hi - lo), np.max(hi2 - lo2)))
     gap = 0.25 * side if side > 0 else 1.0
-    return np.array([hi[0] - lo2[0] + gap, lo[1] - lo2[1]])
+    shift[:2] = hi[0] - lo2[0] + gap, lo[1] - lo2[1]
+    return shift
 
 
 def read_linkage_file(path: str | PathLike[str]) -> tuple[Linkage, Extensions]:

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 from ..draw.view import ViewTransform
 from ..errors import LinkageFormatError
@@ -78,6 +79,7 @@ def load_document(
     label = _label(source, name)
     try:
         doc = loads_document(_read(source, label), source=label)
+        view = _view(doc.view, label)  # checked before anything changes
     except (LinkageFormatError, OSError) as exc:
         session.error = load_failure(label, exc)
         raise
@@ -86,9 +88,24 @@ def load_document(
     files[key + ".json"] = doc.extensions.to_json().encode()
     if not session.load_bytes(files):  # pragma: no cover - the document was checked
         raise LinkageFormatError(session.error, label)
-    if doc.view is not None:
-        session.view = ViewTransform(**doc.view)
+    if view is not None:
+        session.view = view
     return True
+
+
+def _view(view: dict[str, Any] | None, label: str) -> ViewTransform | None:
+    """The document's view, or ``LinkageFormatError`` naming the file and ``'view'``.
+
+    The reader checks each number; the transform adds the range of the scale
+    (:data:`~linkage_widget.draw.view.MIN_SCALE` to ``MAX_SCALE``), beyond which a later
+    zoom or pan would overflow.
+    """
+    if view is None:
+        return None
+    try:
+        return ViewTransform(**view)
+    except ValueError as exc:
+        raise LinkageFormatError(f"'view': {exc}", label) from None
 
 
 def _is_text(source: str | bytes | PathLike[str]) -> bool:
@@ -111,7 +128,7 @@ def _read(source: str | bytes | PathLike[str], label: str) -> str | bytes:
         return bytes(source)
     if _is_text(source):
         return str(source)
-    return read_bounded(Path(source), label)
+    return read_bounded(Path(source).expanduser(), label)  # ~: the home folder
 
 
 def load_upload(session: LinkageSession, files: Mapping[str, bytes]) -> bool:

@@ -33,7 +33,7 @@ from typing import Any
 from .. import _checks
 from ..errors import LinkageFormatError
 from ..model import Linkage
-from .document import DEFAULT_FILE, counts_text, merge_offset, read_linkage_file
+from .document import DEFAULT_FILE, counts_text, merge_mismatch, merge_offset, read_linkage_file
 from .driving import STEP_SLIDER
 from .joint_angle import JointAngleMixin
 from .joint_names import JointNamesMixin
@@ -126,6 +126,9 @@ class MergeMixin(KeepInViewMixin, JointAngleMixin, JointNamesMixin):
         FileNotFoundError, LinkageFormatError
             When the file cannot be read; the linkage is unchanged and
             :attr:`error` says why.
+        ValueError
+            When one linkage is planar and the other 3-D (into an empty session either
+            may come); the linkage is unchanged and :attr:`error` says so.
         """
         try:
             other, ext = read_linkage_file(path)
@@ -133,6 +136,9 @@ class MergeMixin(KeepInViewMixin, JointAngleMixin, JointNamesMixin):
             self.error = f"could not merge {path}: {exc}"
             raise
         n = self.linkage.n_vertices
+        if n and other.dim != self.linkage.dim:  # planar and 3-D: no union to draw or move
+            self.error = f"could not merge {path}: {merge_mismatch(self.linkage.dim, other.dim)}"
+            raise ValueError(self.error)
         offset = merge_offset(self.linkage.vertices, other.vertices)
         note: list[str] = []
         if not self._edit(lambda: note.append(self.document.merge(other, ext, offset))):

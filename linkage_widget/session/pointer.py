@@ -120,7 +120,8 @@ class PointerMixin(KeyboardMixin):
         )
         if action.kind == "drag_vertex":
             g.data["pulled"] = True  # its release ends the drag
-        self._apply(action)
+        # a refused drag (a load aimed on a 3-D linkage) says why, as a press or release does
+        self._guarded(lambda: self._apply(action))
 
     def _on_release(self, g: Gesture, x: float, y: float) -> None:
         assert g.data is not None

@@ -42,7 +42,7 @@ from traitlets import TraitError
 
 from ..draw import Scene, ViewTransform, build_scene, overlay_insets, save_png, scene_to_svg
 from ..errors import LinkageFormatError
-from ..io import Extensions, write_extensions
+from ..io import Extensions, atomic_write_pair, sibling_path
 from ..model import Linkage
 from ..motion import Simulator
 from ..rigidity import RigidityReport
@@ -286,17 +286,17 @@ class LinkageSession(
     def save(self, path: str | PathLike[str] | None = None) -> Path:
         """Save the linkage atomically in the 2007 format, plus ``<path>.json`` extensions.
 
-        ``path`` defaults to :attr:`file_name`. The JSON sibling (tracked
-        vertices, springs, mass distribution, motors, loads, path forces and
-        friction, table friction) is written only when there are any; otherwise
-        a stale one is removed. Returns the path written.
+        ``path`` defaults to :attr:`file_name` (``~`` is the home folder; a link is written
+        through). The JSON sibling (tracked vertices, springs, mass distribution, motors,
+        loads, path forces and friction, table friction) is written only when there are
+        any; otherwise a stale one is removed. Both files change or neither
+        (:func:`~linkage_widget.io.atomic_write_pair`). Returns the path written.
         Raises ``OSError`` when it cannot write.
         """
-        target = Path(path if path is not None else self.file_name or DEFAULT_FILE)
-        self.linkage.save(target)
-        write_extensions(
-            target, self.document.extensions(self.mass_distribution, self.table_friction)
-        )
+        target = Path(path if path is not None else self.file_name or DEFAULT_FILE).expanduser()
+        ext = self.document.extensions(self.mass_distribution, self.table_friction)
+        json = None if ext.is_empty() else ext.to_json()
+        atomic_write_pair(target, self.linkage.dumps(), sibling_path(target), json)
         self._offer_file(target, "text/plain")
         return target
 

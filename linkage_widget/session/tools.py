@@ -372,10 +372,14 @@ EXPORT_DIR = "exports"
 def export_path(file_name: str, suffix: str) -> Path:
     """The absolute path of an export: ``<folder of file_name>/exports/<stem><suffix>``.
 
+    ``~`` is the home folder (never a folder named ``~``).
+
     >>> export_path("/course/peaucellier.txt", ".png").as_posix()
     '/course/exports/peaucellier.png'
+    >>> export_path("~/a.txt", ".svg") == Path.home() / "exports" / "a.svg"
+    True
     """
-    path = Path(file_name)
+    path = Path(file_name).expanduser()
     return (path.parent / EXPORT_DIR / path.with_suffix(suffix).name).absolute()
 
 

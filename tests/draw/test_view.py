@@ -156,6 +156,14 @@ def test_immutable_validated_and_comparable():
         ViewTransform(width=0)
     with pytest.raises(ValueError):
         ViewTransform(offset_x=float("inf"))
+    # outside the zoom's range a later zoom overflowed (issue 22, item 9)
+    for bad in (5e-324, MIN_SCALE / 2, MAX_SCALE * 2):
+        with pytest.raises(ValueError, match=r"scale must be in \[0.0001, 1e\+06\]"):
+            ViewTransform(scale=bad)
+    for edge in (MIN_SCALE, MAX_SCALE):
+        v = ViewTransform(scale=edge)
+        for factor in (1.1, 1 / 1.1):
+            assert MIN_SCALE <= v.zoomed(10.0, 10.0, factor).scale <= MAX_SCALE
 
 
 def test_world_bounds():

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from linkage_widget import Linkage, LinkageFormatError
@@ -12,6 +13,7 @@ from linkage_widget.session import LinkageSession
 from linkage_widget.session.document_file import (
     dumps_session,
     load_document,
+    load_upload,
     save_document,
     session_document,
 )
@@ -63,6 +65,9 @@ def test_upload_bytes_and_a_differently_sized_canvas():
         (lambda d: d.update(version=2), "version 2.*up to 1"),
         (lambda d: d["linkage"]["rods"].append([0, 99]), "out of range"),
         (lambda d: d["extensions"].update(tracked=[42]), "extensions"),
+        # a later wheel() raised on these (issue 22, item 9)
+        (lambda d: d["view"].update(scale=5e-324), r"bad.json: 'view': scale must be in"),
+        (lambda d: d["view"].update(scale=1e9), r"'view': scale must be in \[0.0001, 1e\+06\]"),
     ],
 )
 def test_bad_document_changes_nothing_and_says_why(edit, message):
@@ -75,3 +80,31 @@ def test_bad_document_changes_nothing_and_says_why(edit, message):
         load_document(s, json.dumps(data), name="bad.json")
     assert s.linkage == before and s.view == view
     assert "could not load bad.json" in s.error
+
+
+def test_a_bad_view_scale_is_refused_before_anything_changes():
+    s = LinkageSession.load("chebyshev.txt")
+    before, view, undo = s.document.snapshot(), s.view, len(s.history)
+    data = json.loads(rich_text())
+    data["view"]["scale"] = 5e-324
+    assert load_upload(s, {"tiny.json": json.dumps(data).encode()}) is False
+    assert s.error.startswith("could not load tiny.json: 'view': scale must be in")
+    assert s.document.snapshot() == before and s.view == view and len(s.history) == undo
+    s.wheel(100, 100, -120)  # and the view goes on working
+    s.wheel(100, 100, 120)
+
+
+@pytest.mark.parametrize("key", ["offset_x", "offset_y"])
+def test_a_view_far_from_its_origin_zooms_and_pans_without_overflow(key):
+    data = json.loads(rich_text())
+    data["view"][key] = -1.7e308
+    s = LinkageSession()
+    assert load_document(s, json.dumps(data))
+    for delta in (-120, -120, 120):  # was: ValueError "offset_x must be a finite number"
+        s.wheel(100, 100, delta)
+    s.press(5, 5)
+    s.drag(-400, -400)
+    s.release()
+    assert s.error == "" and np.isfinite([s.view.offset_x, s.view.offset_y]).all()
+    s.fit()
+    assert abs(s.view.offset_x) < 1e6

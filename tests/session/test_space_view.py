@@ -408,6 +408,22 @@ def test_planar_tools_are_refused_in_space_and_change_nothing(tool):
     assert "planar" in s.error
 
 
+def test_a_load_dragged_on_a_3d_linkage_is_refused_with_a_message():
+    s = _bricard()
+    before, view = s.document.snapshot(), s.view
+    s.tool = "load"
+    P = s.joint_pixels()[0]
+    s.press(*P[1])
+    for k in range(1, 6):  # was: ValueError out of drag()
+        s.drag(P[1][0] + 12 * k, P[1][1] + 8 * k)
+    assert s.error == PLANAR_ONLY.format(what="loads")
+    s.release()
+    s.advance(2)
+    assert s.error == PLANAR_ONLY.format(what="loads")
+    assert s.document.snapshot() == before and s.view == view
+    s.to_svg()
+
+
 def test_a_3d_file_loaded_in_dynamic_mode_stays_in_dynamic_mode():
     s = LinkageSession.load("four_bar.txt", mode="dynamic")
     s.running = True
