@@ -119,6 +119,8 @@ class PointerMixin(KeyboardMixin):
             g.data["action"], g.data["hit"], bool(g.data.get("placed")), xy, (dx, dy), g.shift
         )
         if action.kind == "drag_vertex":
+            if not g.data.get("pulled") and not g.shift:  # its first frame draws, then analyses
+                self.__dict__["_drag_starts"] = True
             g.data["pulled"] = True  # its release ends the drag
         self._apply(action)
 
