@@ -91,11 +91,17 @@ class FramesMixin:
                 self.error = f"motion stopped: {exc}"
                 self.running = False
             self._stop_if_done()
+        # The first frame of a drag draws before it analyses: the joint follows the
+        # pointer one analysis sooner (the first one of a drag is the slow one).
+        first = moved and self.__dict__.pop("_drag_starts", False)
         if moved:
             self._dirty = True
-            self._live_frame(self.__dict__.get("_last_step"))
+            if not first:
+                self._live_frame(self.__dict__.get("_last_step"))
         if self._dirty:
             self._draw()
+        if first:
+            self._live_frame(self.__dict__.get("_last_step"), drawn=True)
         # After the draw: the full analysis runs in a worker thread, whose Python parts
         # would take the GIL from this frame's drawing in 5 ms slices.
         if moved and self._analyst.live(self.linkage.n_vertices):
@@ -267,13 +273,14 @@ class FramesMixin:
         pull[target.vertex] = np.asarray(target.point) - self.linkage.vertices[target.vertex]
         return pull
 
-    def _live_frame(self, step: np.ndarray | None = None) -> None:
+    def _live_frame(self, step: np.ndarray | None = None, drawn: bool = False) -> None:
         """Analyse the placement of the frame about to be drawn (throttled above the limit).
 
-        ``step`` (n, 2) is the displacement the frame's motion made.
+        ``step`` (n, 2) is the displacement the frame's motion made; ``drawn``: the
+        frame is drawn already (the first of a drag).
         """
         live = self._live_analyst
-        frame = live.drawn + 1
+        frame = live.drawn + (0 if drawn else 1)
         if not live.due(frame, self.linkage.n_vertices):
             return
         try:

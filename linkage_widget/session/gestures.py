@@ -18,8 +18,9 @@ order never matters:
   moving). An ipycanvas ``mouse_down`` arriving just *after* refines the press
   position of a press that has not become a drag.
 - Moves come only from ipycanvas (exact, and ipyevents would double the
-  traffic). A press becomes a drag once the pointer is more than
-  :data:`DRAG_THRESHOLD` pixels away.
+  traffic). A press becomes a drag on the first move more than
+  :data:`DRAG_THRESHOLD` pixels away; moves of the held button that overtook the
+  ipyevents ``mousedown`` count at the press (the drag starts then, not a move later).
 - The first release of either stream ends the gesture; the second finds no
   gesture and is ignored. ``mouse_out`` ends it too: outside the canvas no
   release would ever arrive.
@@ -213,6 +214,7 @@ class EventMerger:
         self.gesture: Gesture | None = None
         self.pointer: tuple[float, float] | None = None
         self._canvas_down: tuple[float, float, float] | None = None  # x, y, time
+        self._canvas_held = False  # ipycanvas saw the button go down and not up yet
         self._last_key: tuple[str, str, float] | None = None  # stream, key, time
         #: The last raw events (time, stream, kind, x, y, detail), for debugging in the field.
         self.log: deque[tuple[float, str, str, float, float, str]] = deque(maxlen=64)
@@ -234,6 +236,7 @@ class EventMerger:
         self._note("canvas", "down", x, y)
         self.pointer = (x, y)
         self._canvas_down = (x, y, now)
+        self._canvas_held = True
         g = self.gesture
         # Arrived after its ipyevents twin: refine a press that is not a drag yet.
         if (
@@ -249,6 +252,7 @@ class EventMerger:
         """Handle an ipycanvas ``mouse_up``."""
         self._note("canvas", "up", x, y)
         self.pointer = (float(x), float(y))
+        self._canvas_held = False
         if self.gesture is not None and not self.gesture.touch:
             self._release(float(x), float(y))
 
@@ -256,6 +260,7 @@ class EventMerger:
         """Handle ``mouse_out``: the release would happen outside, unseen; end now."""
         self._note("canvas", "out", x, y)
         self.pointer = None
+        self._canvas_held = False
         if self.gesture is not None and not self.gesture.touch:
             self._release(self.gesture.last_x, self.gesture.last_y)
 
@@ -388,18 +393,32 @@ class EventMerger:
         if self.gesture is not None:
             return  # a second button during a gesture: keep the first gesture
         x, y = self._exact(*self._estimate(event))
-        self._press(
-            Gesture(
-                x,
-                y,
-                int(event.get("button", 0) or 0),
-                _flag(event, "altKey"),
-                _flag(event, "ctrlKey"),
-                _flag(event, "shiftKey"),
-                _flag(event, "metaKey"),
-                t0=self.clock(),
-            )
+        g = Gesture(
+            x,
+            y,
+            int(event.get("button", 0) or 0),
+            _flag(event, "altKey"),
+            _flag(event, "ctrlKey"),
+            _flag(event, "shiftKey"),
+            _flag(event, "metaKey"),
+            t0=self.clock(),
         )
+        self._press(g)
+        self._catch_up(g)
+
+    def _catch_up(self, g: Gesture) -> None:
+        """Moves of the held button that came before the press: the drag starts at once.
+
+        ipycanvas' moves may overtake ipyevents' ``mousedown`` (two comms, two threads):
+        the pointer may already be past :data:`DRAG_THRESHOLD` when the press starts.
+        Waiting for the next move would start the drag a move late (or never, when the
+        pointer stopped there).
+        """
+        down, p = self._canvas_down, self.pointer
+        if not self._canvas_held or down is None or p is None or self.gesture is not g:
+            return
+        if self.clock() - down[2] <= PRESS_ECHO_S and (p[0], p[1]) != (g.x, g.y):
+            self._move(g, p[0], p[1])
 
     def _press(self, g: Gesture) -> None:
         self.gesture = g

@@ -8,9 +8,10 @@ apex :math:`i` between the arms to :math:`j` and :math:`k` is one constraint
 (:meth:`~linkage_widget.Linkage.add_angle`), and :math:`j` may slide along its arm, and
 :math:`k` along its own. With the angle tool:
 
-1. click the apex joint (it becomes selected);
+1. click the apex joint (it becomes selected; a joint selected before the tool was
+   chosen is the apex, and the hint line says so: "apex: joint 2 (selected)");
 2. click the joint at the end of the first arm (the apex stays selected; the hint says
-   which arm was chosen);
+   the apex and which arm was chosen);
 3. click the joint at the end of the second arm: the angle is fixed, one undo step (the
    same three clicks on a fixed angle free it).
 
@@ -44,8 +45,8 @@ class JointAngleMixin:
         if arm is None or arm[0] != apex or arm[1] in (joint, apex) or max(arm) >= n:
             self._angle_arm = (apex, joint)
             self._message = (  # type: ignore[attr-defined]
-                f"angle at {apex}: arm {apex}-{joint} chosen; click the joint at the other "
-                "arm's end (rods are not needed)"
+                f"apex: joint {apex} (selected), arm {apex}-{joint} chosen; click the joint "
+                f"at the other arm's end · click {apex} again: another apex"
             )
             return
         self._angle_arm = None

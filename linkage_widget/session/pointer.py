@@ -119,6 +119,8 @@ class PointerMixin(KeyboardMixin):
             g.data["action"], g.data["hit"], bool(g.data.get("placed")), xy, (dx, dy), g.shift
         )
         if action.kind == "drag_vertex":
+            if not g.data.get("pulled") and not g.shift:  # its first frame draws, then analyses
+                self.__dict__["_drag_starts"] = True
             g.data["pulled"] = True  # its release ends the drag
         # a refused drag (a load aimed on a 3-D linkage) says why, as a press or release does
         self._guarded(lambda: self._apply(action))
@@ -144,6 +146,22 @@ class PointerMixin(KeyboardMixin):
             return
         self._guarded(lambda: self._apply(action))
         self._request_draw()
+
+    def _do_link_rod(self, i: int, j: int) -> None:
+        """Middle/alt-click on ``j`` with ``i`` selected: rod ``i``-``j`` on or off, ``j`` selected.
+
+        The next alt-click goes on from ``j`` (a path, as a polyline tool draws); the
+        hint line says which rod and how to go on.
+        """
+        self._do_toggle_rod(i, j, j)  # type: ignore[attr-defined]
+        if self.error:
+            return  # the edit was refused; its reason is shown
+        if self.linkage.find_rod(i, j) is not None:  # type: ignore[attr-defined]
+            self._message = (
+                f"rod {i}-{j} added; joint {j} selected: alt-click the next joint to go on"
+            )
+        else:
+            self._message = f"{self._message}; joint {j} selected"  # type: ignore[has-type]
 
     def _on_wheel(self, x: float, y: float, delta_y: float) -> None:
         self._apply(Action("zoom", (x, y, zoom_factor(delta_y))))

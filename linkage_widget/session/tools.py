@@ -19,7 +19,9 @@ click vertex / rod             select it; click again to deselect
 drag a vertex                  the pointer pulls it; the mechanism follows
 shift-drag a vertex            move it freely (an edit: rod lengths change)
 drag empty space               pan;  wheel: zoom about the pointer
-middle/alt-click vertex        add/remove a rod to the selected vertex
+middle/alt-click vertex        add/remove a rod from the selected vertex; the
+                               clicked one becomes selected (alt-clicks in turn
+                               draw a path: 0, then 1 2 3 0 make 0-1-2-3-0)
 middle/alt-click rod           fix/unfix the angle with the selected (adjacent) rod
 right/ctrl-click               place the attractor (pulls the selected vertex);
                                on the attractor: remove it; right-drag moves it
@@ -98,6 +100,7 @@ __all__ = [
     "Action",
     "HintState",
     "Selection",
+    "angle_apex_hint",
     "attract_action",
     "blocked_hint",
     "branch_message",
@@ -254,17 +257,25 @@ def _rod_tool(hit: Hit, sel: Selection, xy: tuple[float, float]) -> Action:
 
 
 def link_action(hit: Hit, sel: Selection) -> Action:
-    """Middle/alt-click: rod to the selected vertex, or angle with the selected rod."""
+    """Middle/alt-click: a rod from the selected vertex, or an angle with the selected rod.
+
+    A rod from the selected vertex to the one clicked (removed when it exists), and the
+    clicked vertex becomes selected, so alt-clicks in turn draw a path, as a polyline
+    tool does (``link_rod``: the session says which rod and how to go on).
+
+    >>> link_action(("vertex", 1), Selection(vertex=0))
+    Action(kind='link_rod', args=(0, 1), message='')
+    """
     if hit is None:
         return Action(
-            "message", (), "alt-click a vertex (rod to the selected vertex) or a rod (angle)"
+            "message", (), "alt-click a vertex (rod from the selected vertex) or a rod (angle)"
         )
     kind, i = hit
     if kind == "vertex":
         if sel.vertex is None or sel.vertex == i:
-            msg = f"vertex {i} selected: alt-click another vertex for a rod"
+            msg = f"vertex {i} selected: alt-click the next vertex for a rod"
             return Action("select", ("vertex", i), msg)
-        return Action("toggle_rod", (sel.vertex, i, None))
+        return Action("link_rod", (sel.vertex, i))
     if sel.rod is None or sel.rod == i:
         msg = f"rod {i} selected: alt-click an adjacent rod to fix the angle"
         return Action("select", ("rod", i), msg)
@@ -324,6 +335,18 @@ def hint_text(s: HintState) -> str:
     return _idle_hint(s)
 
 
+def angle_apex_hint(apex: int) -> str:
+    """The angle tool's hint while joint ``apex`` is selected: it is the apex of the angle.
+
+    >>> angle_apex_hint(2)
+    "apex: joint 2 (selected); click the two arms' joints · click 2 again: another apex"
+    """
+    return (
+        f"apex: joint {apex} (selected); click the two arms' joints"
+        f" · click {apex} again: another apex"
+    )
+
+
 def blocked_hint(s: HintState) -> str:
     """``"blocked: <why>"`` while a motion is stopped short of its target, else ``""``.
 
@@ -350,8 +373,11 @@ def blocked_hint(s: HintState) -> str:
 
 def _idle_hint(s: HintState) -> str:
     sel = s.selection
+    if sel.vertex is not None and s.tool == "angle":  # the selected joint is the apex
+        return angle_apex_hint(sel.vertex)
     if sel.vertex is not None:
-        return f"vertex {sel.vertex}: alt-click a vertex for a rod · f pin · t track · d delete"
+        v = sel.vertex
+        return f"vertex {v}: alt-click the next vertex for a rod {v}-… · f pin · t track · d delete"
     if sel.rod is not None:
         return f"rod {sel.rod}: alt-click an adjacent rod: angle · z split · d delete"
     if s.tool != "select":
@@ -359,7 +385,7 @@ def _idle_hint(s: HintState) -> str:
     if s.motors:
         return f"{s.motors} motor{'s' * (s.motors > 1)}: o starts them · n reverses"
     if s.n_vertices == 0:
-        return "click to add vertices; alt-click joins the selected vertex to another"
+        return "click to add vertices; alt-click vertices in turn to join them by rods"
     return "click: add/select · drag: move/pan · wheel: zoom · right-click: attractor"
 
 

@@ -469,12 +469,13 @@ HELP_HTML = """
 <tr><td>two fingers</td><td>pan; pinch to zoom</td></tr>
 <tr><td>3-D: drag empty space, e</td><td>turn the view (shift-drag: pan);
 perspective / orthographic</td></tr>
-<tr><td>middle- or alt-click</td><td>vertex: rod to the selected vertex;
+<tr><td>middle- or alt-click</td><td>vertex: rod from the selected vertex, and the clicked
+one is selected (select 0, alt-click 1 2 3 0: the quadrilateral 0-1-2-3-0);
 rod: fix the angle with the selected rod</td></tr>
 <tr><td>right- or ctrl-click</td>
 <td>place / remove the attractor (pulls the selected vertex)</td></tr>
 <tr><td>angle tool</td><td>click two adjacent rods, or three joints (the apex first, then
-the arms' ends; no rods needed): fix / free the angle</td></tr>
+the arms' ends; no rods needed; a selected joint is the apex): fix / free the angle</td></tr>
 <tr><td>f t d z c</td><td>pin, track, delete, split rod, clear</td></tr>
 <tr><td>[ ]</td><td>previous / next tool</td></tr>
 <tr><td>spring / motor / load tools</td><td>click two vertices: spring; click a rod: motor

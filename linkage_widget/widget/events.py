@@ -16,6 +16,7 @@ of a touch list. A pen arrives as mouse events in both libraries.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -25,8 +26,16 @@ from ipyevents import Event
 
 from ..draw.view import backing_size
 from ..session import EventMerger
+from .layout import RATIO_KEY_PREFIX
 
-__all__ = ["WATCHED_EVENTS", "connect", "make_canvas", "make_layered_canvas", "resize_backing"]
+__all__ = [
+    "WATCHED_EVENTS",
+    "connect",
+    "device_ratio",
+    "make_canvas",
+    "make_layered_canvas",
+    "resize_backing",
+]
 
 #: ipyevents events of the canvas ("contextmenu" only to suppress the browser's menu).
 WATCHED_EVENTS = ["mousedown", "mouseup", "contextmenu", "wheel", "keydown"]
@@ -67,18 +76,53 @@ def _scaled(touches: Sequence[tuple[float, float]], k: float) -> list[tuple[floa
     return [(x / k, y / k) for x, y in touches]
 
 
+def device_ratio(key: str) -> float | None:
+    """The ratio a :data:`~.layout.RATIO_KEY_PREFIX` key reports (NaN: unreadable), else None.
+
+    >>> device_ratio("linkage-device-pixel-ratio:1.25"), device_ratio("f")
+    (1.25, None)
+    """
+    if not key.startswith(RATIO_KEY_PREFIX):
+        return None
+    try:
+        r = float(key[len(RATIO_KEY_PREFIX) :])
+    except ValueError:
+        return math.nan
+    return r if math.isfinite(r) and r > 0 else math.nan
+
+
 def connect(
-    canvas: Canvas | MultiCanvas, merger: EventMerger, on_ready: Callable[[], Any]
+    canvas: Canvas | MultiCanvas,
+    merger: EventMerger,
+    on_ready: Callable[[], Any],
+    on_device_ratio: Callable[[float], Any] | None = None,
 ) -> Event:
     """Send the canvas's input to ``merger``; ``on_ready`` repaints when a view connects.
 
     ipycanvas reports positions in backing-store pixels; they reach the merger in the
     merger's (CSS) pixels, divided by ``canvas.width / merger.width`` (the pixel ratio,
     read at each event, so a canvas resized for another ratio needs no new wiring).
+    The browser's device pixel ratio arrives as a key (:data:`~.layout.RATIO_PROBE`),
+    on either stream: it goes to ``on_device_ratio``, never to the merger.
     Returns the ipyevents :class:`~ipyevents.Event` (default actions prevented:
     no context menu, no page scroll on the wheel).
     """
     m = merger
+
+    def ratio_key(key: str) -> bool:
+        r = device_ratio(str(key))
+        if r is not None and not math.isnan(r) and on_device_ratio is not None:
+            on_device_ratio(r)
+        return r is not None
+
+    def key_down(key: str, shift: bool, ctrl: bool, meta: bool) -> None:
+        if not ratio_key(key):
+            m.canvas_key(key, shift, ctrl, meta)
+
+    def dom_event(event: dict[str, Any]) -> None:
+        if event.get("type") == "keydown" and ratio_key(str(event.get("key", ""))):
+            return
+        m.dom_event(event)
 
     def k() -> float:
         return float(canvas.width) / float(m.width) if m.width else 1.0
@@ -87,14 +131,14 @@ def connect(
     canvas.on_mouse_down(lambda x, y: m.canvas_down(x / k(), y / k()))
     canvas.on_mouse_up(lambda x, y: m.canvas_up(x / k(), y / k()))
     canvas.on_mouse_out(lambda x, y: m.canvas_out(x / k(), y / k()))
-    canvas.on_key_down(m.canvas_key)
+    canvas.on_key_down(key_down)
     canvas.on_touch_start(lambda t: m.touch_start(_scaled(t, k())))
     canvas.on_touch_move(lambda t: m.touch_move(_scaled(t, k())))
     canvas.on_touch_end(lambda t: m.touch_end(_scaled(t, k())))
     canvas.on_touch_cancel(lambda t: m.touch_end(_scaled(t, k())))
     canvas.on_client_ready(on_ready)
     events = Event(source=canvas, watched_events=WATCHED_EVENTS, prevent_default_action=True)
-    events.on_dom_event(m.dom_event)
+    events.on_dom_event(dom_event)
     return events
 
 

@@ -15,7 +15,8 @@ presentation): for a small example in a notebook. ``"none"`` is the canvas alone
 the keys still work (the help table of a full widget lists them).
 
 Presentation mode (key ``m``) cannot use the browser's Fullscreen API: that needs a
-user gesture in the page's own script, and the kernel sends no script. A CSS class
+user gesture in the page's own script, and the kernel sends no script (but for one
+constant handler that reports the device pixel ratio, :data:`RATIO_PROBE`). A CSS class
 does it instead: :data:`STYLE` (a ``<style>`` in a hidden HTML widget every widget
 carries) makes ``.linkage-presenting`` cover the browser window (``position: fixed``),
 hides the collapsible rows, stretches the canvas to the window's height and enlarges
@@ -30,7 +31,15 @@ from __future__ import annotations
 
 import ipywidgets as W
 
-__all__ = ["CONTROL_SETS", "PRESENTATION_CLASS", "STYLE", "check_control_set", "style_widget"]
+__all__ = [
+    "CONTROL_SETS",
+    "PRESENTATION_CLASS",
+    "RATIO_KEY_PREFIX",
+    "RATIO_PROBE",
+    "STYLE",
+    "check_control_set",
+    "style_widget",
+]
 
 #: The choices of ``LinkageWidget(controls=...)``.
 CONTROL_SETS = ("full", "compact", "none")
@@ -74,9 +83,35 @@ STYLE = """<style>
 </style>"""
 
 
+#: The ``key`` of the keydown event by which :data:`RATIO_PROBE` reports the ratio.
+RATIO_KEY_PREFIX = "linkage-device-pixel-ratio:"
+
+# An image that cannot load runs its onerror handler, the one script ipywidgets' HTML
+# widget lets through (a <script> element inside it never runs). The handler finds the
+# main canvas of the widget it sits in and dispatches on it a keydown event whose key is
+# RATIO_KEY_PREFIX + window.devicePixelRatio: ipycanvas (or ipyevents, while the pointer
+# is over the canvas) sends it to the kernel like any key. It reports again when the
+# ratio changes (the window moved to another screen, the browser zoomed). A constant:
+# nothing of the user's or the model's goes into it. No double quotes inside.
+_RATIO_JS = (
+    "var img=this,n=0;function send(){"
+    "var box=img.closest('.linkage-widget'),c=box&&box.querySelector('canvas.linkage-canvas');"
+    "if(!c){if(++n<300)setTimeout(send,100);return;}"
+    "var r=window.devicePixelRatio||1;"
+    f"c.dispatchEvent(new KeyboardEvent('keydown',{{key:'{RATIO_KEY_PREFIX}'+r}}));"
+    "matchMedia('(resolution: '+r+'dppx)').addEventListener('change',send,{once:true});}"
+    "send();"
+)
+#: Reports the browser's ``window.devicePixelRatio`` to the widget (see :data:`RATIO_KEY_PREFIX`).
+RATIO_PROBE = f'<img alt="" src="data:," style="display:none" onerror="{_RATIO_JS}">'
+
+
 def style_widget() -> W.HTML:
-    """A hidden HTML widget holding :data:`STYLE` (a ``<style>`` applies while hidden)."""
-    html = W.HTML(STYLE, layout=W.Layout(display="none"))
+    """A hidden HTML widget holding :data:`STYLE` and :data:`RATIO_PROBE`.
+
+    A ``<style>`` applies while hidden, and a hidden image still loads (and fails).
+    """
+    html = W.HTML(STYLE + RATIO_PROBE, layout=W.Layout(display="none"))
     html.add_class("linkage-style")
     return html
 

@@ -26,8 +26,9 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
+from traitlets import validate
 
-from ..draw import legend_html
+from ..draw import MAX_PIXEL_RATIO, legend_html
 from ..draw.canvas import draw_scene
 from ..model import Linkage
 from ..session import Action, LinkageSession, load_upload, running_loop
@@ -41,9 +42,10 @@ from .loop import FrameLoop
 from .one_thread import MessageThread, open_widget_ids, widgets_since
 from .readout import readout_html
 
-__all__ = ["READOUT_S", "LinkageWidget"]
+__all__ = ["MIN_PIXEL_RATIO", "READOUT_S", "LinkageWidget"]
 
 READOUT_S = 0.25  # while moving, the readout (forces, joint motion) refreshes this often
+MIN_PIXEL_RATIO = 0.5  # the smallest ratio pixel_ratio accepts
 
 
 class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
@@ -84,6 +86,17 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
     message_thread : MessageThread
         The thread (and event loop) that handles every frontend message of the
         widget's controls (:mod:`~linkage_widget.widget.one_thread`).
+    pixel_ratio : float
+        Device pixels per CSS pixel the canvas draws at. It follows the browser's
+        ``window.devicePixelRatio`` (reported when the widget is shown, and again when
+        it changes: another screen, the browser's zoom) until it is set, in the
+        constructor or later: then the value set wins. Before the browser reports
+        (and where the frontend runs no handler in an HTML widget) it is 2.
+    follow_device_ratio : bool
+        Whether :attr:`pixel_ratio` follows the browser (True until it is set; set it
+        back to True to follow again from the next report).
+    device_pixel_ratio : float or None
+        The browser's last reported ``window.devicePixelRatio`` (None: none yet).
     presentation : bool
         Presentation mode (key ``m``; ``m`` again or Esc leaves): the widget covers the
         browser window (CSS ``position: fixed``, not the browser's Fullscreen API, which
@@ -112,13 +125,17 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         **kwargs: Any,
     ) -> None:
         self.control_set = check_control_set(controls)  # before anything is built
+        self.follow_device_ratio = True  # until pixel_ratio is set (here or later)
+        self.device_pixel_ratio: float | None = None
         existing = open_widget_ids()
         self._built = False  # the hooks do nothing until the view is built
         self._readout_time = float("-inf")  # when a moving frame last refreshed the readout
         super().__init__(linkage, width=width, height=height, **kwargs)
         # at the session's pixel_ratio (device pixels per CSS pixel) when it has one
         self.canvas = make_canvas(int(width), int(height), getattr(self, "pixel_ratio", 1.0))
-        self.dom_events = connect(self.canvas, self._merger, on_ready=self._draw)
+        self.dom_events = connect(
+            self.canvas, self._merger, on_ready=self._draw, on_device_ratio=self._device_ratio
+        )
         self.controls = Controls(self, self._run)
         self.controls.upload.observe(self._on_upload, names="value")
         self._downloads = Downloads()
@@ -208,6 +225,28 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
     def _offer_file(self, path: Path, mime: str) -> None:
         if self._built and self._downloads.add(path, mime):
             self.controls.show_downloads(self._downloads.html())
+
+    # ------------------------------------------------------------ pixel ratio
+    _ratio_from_browser = False  # True while the browser's ratio is being applied
+
+    @validate("pixel_ratio")
+    def _validate_pixel_ratio(self, proposal: Any) -> float:
+        """A ratio set by the user (or in the constructor) wins over the browser's."""
+        r = super()._validate_pixel_ratio(proposal)
+        if not self._ratio_from_browser:
+            self.follow_device_ratio = False
+        return r
+
+    def _device_ratio(self, ratio: float) -> None:
+        """The browser reported ``window.devicePixelRatio``: draw at it, unless the user chose."""
+        self.device_pixel_ratio = float(ratio)
+        if not self.follow_device_ratio:
+            return
+        self._ratio_from_browser = True
+        try:  # within the ratios drawn at (a page zoomed to 25 % reports 0.25)
+            self.pixel_ratio = min(max(float(ratio), MIN_PIXEL_RATIO), MAX_PIXEL_RATIO)
+        finally:
+            self._ratio_from_browser = False
 
     # ------------------------------------------------------------ controls
     def _resize_backing(self, _change: Any = None) -> None:

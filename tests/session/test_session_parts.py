@@ -64,7 +64,8 @@ def test_press_drag_and_link():
     assert drag_kind("primary", ("vertex", 1)) == "vertex"
     assert drag_kind("primary", ("rod", 1)) == "pan"
     assert drag_kind("link", None) == ""
-    assert link_action(("vertex", 4), Selection(vertex=1)) == Action("toggle_rod", (1, 4, None))
+    # a rod from the selected vertex, which moves to the clicked one (issue 22: a path)
+    assert link_action(("vertex", 4), Selection(vertex=1)) == Action("link_rod", (1, 4))
     assert link_action(("rod", 4), NOTHING).kind == "select"
     assert link_action(None, NOTHING).kind == "message"
 

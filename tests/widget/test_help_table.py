@@ -23,3 +23,10 @@ def test_help_lists_example_keys_in_their_order() -> None:
     names = [re.sub(r"\d+$", "", n).replace("_", "-") for n in EXAMPLE_KEYS]
     where = [text.index(n) for n in names]  # each example named ...
     assert where == sorted(where)  # ... in the order of its number
+
+
+def test_help_says_alt_clicks_in_turn_draw_a_path_and_the_angle_tool_uses_the_selection() -> None:
+    # issue 22, item 16: alt-click selects the joint clicked, so alt-clicks draw a path
+    alt = rows()["middle- or alt-click"]
+    assert "the clicked one is selected" in alt and "0-1-2-3-0" in alt
+    assert "a selected joint is the apex): fix / free the angle" in " ".join(HELP_HTML.split())

@@ -217,7 +217,10 @@ def test_middle_or_alt_click_adds_then_removes_rod(empty, how):
     click(empty, 300, 200, **how)  # ... and link it to vertex 1
     assert empty.linkage.rods.tolist() == [[0, 1]]
     assert empty.analysis.dof == 3
-    click(empty, 300, 200, **how)
+    # vertex 1 is selected now (alt-clicks in turn draw a path, issue 22): alt-clicking
+    # back along the rod removes it
+    assert empty.selected_vertex == 1
+    click(empty, 100, 100, **how)
     assert empty.linkage.n_rods == 0
 
 
