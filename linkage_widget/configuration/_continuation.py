@@ -12,6 +12,7 @@ its longest branch alone (one lane at a time, the interpreter's per-call overhea
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -172,6 +173,10 @@ def walk_lanes(system, coords, x0: np.ndarray, tau0: np.ndarray) -> _Lanes:
     lanes = _Lanes(system, coords, x0, tau0)
     min_step, max_step = MIN_STEP * system.scale, MAX_STEP * system.scale
     while lanes.active.any():
+        # a chart is traced in a worker thread while a widget's frames run: hand the
+        # interpreter lock over at every step instead of holding it for its switch
+        # interval (5 ms, a third of a frame) each time a frame wants it
+        time.sleep(0)
         idx = np.flatnonzero(lanes.active)
         ok, new, t_new, a_new = _attempt(system, coords, lanes, idx)
         bad = idx[~ok]
