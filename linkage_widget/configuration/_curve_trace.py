@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._continuation import DEVIATION, correct, trace_lanes
-from ._dyads import dyad_seeds
+from ._dyad_seeds import dyad_seeds
 from ._system import LinkageSystem
 from .angles import AngleCoordinate
 
@@ -41,7 +41,7 @@ class TraceSettings:
 def _seeds(system: LinkageSystem, coords: Sequence[AngleCoordinate], s: TraceSettings):
     """Distinct placements to trace from, the current one first.
 
-    A crank with dyads gets one on every assembly-mode arc (:func:`._dyads.dyad_seeds`);
+    A crank with dyads gets one on every assembly-mode arc (:func:`._dyad_seeds.dyad_seeds`);
     any other linkage those of damped Gauss-Newton with one coordinate held at sampled
     values, from the current placement and random ones.
     """

@@ -1,6 +1,6 @@
-r"""Closed-form seeds for a linkage built of dyads on a crank: one on every assembly-mode arc.
+r"""A linkage built of dyads on a crank, placed in closed form in every assembly mode.
 
-Many bundled linkages (four-bar, Jansen's leg, Peaucellier's inversor, Watt's linkage)
+Many bundled linkages (four-bar, Jansen's leg, Peaucellier's inversor, Roberts' linkage)
 are a *crank* (a free joint on one rod to a pinned joint) followed by *dyads*: a joint
 with exactly two rods to joints already placed. Given the crank angle :math:`\theta`,
 a dyad's joint is an intersection of two circles, in one of two assembly modes (the
@@ -8,32 +8,28 @@ sign of the cross product); a chain of :math:`k` dyads has :math:`2^k` mode vect
 and each is defined (every dyad's circles meet) on arcs of the crank circle. Every
 component of the configuration curve is a union of such arcs (a component changes mode
 only where a dyad straightens, at an arc's end), so a placement at the middle of every
-arc is a seed on every component: the random seeding of :mod:`._curve_trace` can miss a
-component (it missed one of Jansen's 24), this cannot, down to arcs shorter than the
-sampling of :math:`\theta` (:data:`CRANK_SAMPLES`).
+arc is a seed on every component (:mod:`._dyad_seeds`): the random seeding of
+:mod:`._curve_trace` can miss a component (it missed one of Jansen's 24), this cannot,
+down to arcs shorter than the sampling of :math:`\theta`
+(:data:`._dyad_seeds.CRANK_SAMPLES`).
 
 A linkage with fixed angles, with a joint tied by three or more rods when placed, or
 with a rod the chain does not use (redundant, e.g. three parallel cranks) is not such a
-chain: :func:`dyad_seeds` returns None and the random seeding is used.
+chain: :func:`dyad_chain` returns None and the random seeding is used.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from ._system import LinkageSystem
+from ..model import Linkage
 
-__all__ = ["CRANK_SAMPLES", "MAX_DYADS", "DyadChain", "dyad_chain", "dyad_seeds"]
+__all__ = ["MAX_DYADS", "DyadChain", "depends_on", "dyad_chain", "place"]
 
-#: Crank angles sampled (an arc of the crank circle shorter than 2 pi / this may be missed).
-CRANK_SAMPLES = 360
 #: More dyads than this (2^k mode vectors) and the random seeding is used instead.
 MAX_DYADS = 10
-#: Where on an arc (fractions of its length) seeds are tried, in order.
-_PICKS = (0.5, 0.3, 0.7, 0.15, 0.85)
 
 
 @dataclass(frozen=True)
@@ -82,19 +78,27 @@ def _chain_from(nb, free: set[int], pinned: set[int], pivot: int, crank: int) ->
     return DyadChain(pivot, crank, nb[crank][pivot][1], tuple(dyads))
 
 
-def dyad_chain(system: LinkageSystem) -> DyadChain | None:
+def dyad_chain(linkage: Linkage) -> DyadChain | None:
     """The linkage as a crank and dyads (module docstring), or None when it is not one."""
-    cs = system.constraints
-    if len(cs.angles) or not len(cs.rods):
+    if linkage.dim != 2 or len(linkage.angles) or not linkage.n_rods:
         return None
-    nb = _neighbours(cs.rods, cs.lengths)
-    free, pinned = {int(v) for v in system.free}, {int(v) for v in system.linkage.pinned}
+    nb = _neighbours(np.asarray(linkage.rods), linkage.rod_lengths())
+    pinned = {int(v) for v in linkage.pinned}
+    free = set(range(linkage.n_vertices)) - pinned
     for pivot in sorted(pinned):
         for crank in sorted(w for w in nb.get(pivot, {}) if w in free):
             chain = _chain_from(nb, free, pinned, pivot, crank)
             if chain is not None:
                 return chain if len(chain.dyads) <= MAX_DYADS else None
     return None
+
+
+def depends_on(chain: DyadChain) -> dict[int, set[int]]:
+    """For each joint placed by a dyad, the dyads (indices) whose mode moves it."""
+    deps: dict[int, set[int]] = {}
+    for k, (v, a, b, _, _) in enumerate(chain.dyads):
+        deps[v] = {k} | deps.get(a, set()) | deps.get(b, set())
+    return deps
 
 
 def place(
@@ -122,45 +126,3 @@ def place(
         perp = np.stack([-d[..., 1], d[..., 0]], axis=-1)
         p[:, :, v] = p[:, :, a] + along[..., None] * d + up[..., None] * perp
     return p, ok
-
-
-def _arc_picks(ok: np.ndarray) -> list[list[int]]:
-    """Samples to seed each run of True in the cyclic row ``ok``: its middle, then others.
-
-    A run all round starts at a tenth of the circle: the crank's special directions
-    (along the axes, where a flat placement often is) are not the first picks.
-    """
-    s = len(ok)
-    if ok.all():
-        runs = [(s // 10, s // 10 + s)]
-    else:
-        start = int(np.argmin(ok))  # a False: the runs are then not cut by the wrap
-        edges = np.diff(np.r_[0, np.roll(ok, -start).astype(np.int8), 0])
-        begins, ends = np.flatnonzero(edges == 1) + start, np.flatnonzero(edges == -1) + start
-        runs = list(zip(begins.tolist(), ends.tolist(), strict=True))
-    return [list(dict.fromkeys(int(b + (e - 1 - b) * f) % s for f in _PICKS)) for b, e in runs]
-
-
-def dyad_seeds(
-    system: LinkageSystem, accept: Callable[[np.ndarray], np.ndarray], samples: int = CRANK_SAMPLES
-) -> np.ndarray | None:
-    """A placement ``X`` on every arc of every mode vector ``(s, 2f)``; None: not a chain.
-
-    Of the samples :func:`_arc_picks` offers on an arc, the first that solves the
-    constraints (round-off at an arc's end) and that ``accept`` (rows -> bool) takes.
-    """
-    chain = dyad_chain(system)
-    if chain is None:
-        return None
-    theta = np.linspace(-np.pi, np.pi, int(samples), endpoint=False)
-    k = len(chain.dyads)
-    modes = 1.0 - 2.0 * ((np.arange(2**k)[:, None] >> np.arange(k)) & 1)
-    p, ok = place(chain, system.linkage.vertices, theta, modes)
-    out = []
-    for i in np.flatnonzero(ok.any(axis=1)):
-        for picks in _arc_picks(ok[i]):
-            x = system.unknowns(p[i, picks])
-            good = np.flatnonzero(system.solved(x) & accept(x))
-            if len(good):
-                out.append(x[good[0]])
-    return np.array(out).reshape(-1, system.size)

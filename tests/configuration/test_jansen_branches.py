@@ -135,3 +135,28 @@ def test_the_panel_reports_and_draws_every_branch_of_jansen():
     assert len(session.configuration_chart.curve.branches) == 24
     roles = {item.role for item in session.panel_scene().items}
     assert {f"branch-{i}" for i in range(24)} <= roles
+
+
+def _overlapping_pairs(curve):
+    """Pairs of branches drawn (almost) on top of each other in the chart's two angles."""
+    cells = [
+        {tuple(c) for c in np.floor((b.angles + np.pi) / (2 * np.pi) * 150).astype(int)}
+        for b in curve.branches
+    ]
+    return [
+        (i, j)
+        for i in range(len(cells))
+        for j in range(i)
+        if len(cells[i] & cells[j]) > 0.8 * min(len(cells[i]), len(cells[j]))
+    ]
+
+
+def test_the_default_chart_angles_tell_every_branch_apart():
+    # the crank and the rocker 1->3 move with neither the foot's flip nor the triangle
+    # 1-3-5's: 24 branches were drawn as 14 curves; the Peaucellier's two as one
+    for name, count in (("jansen", 24), ("peaucellier", 2)):
+        curve = trace_curve(load_example(name))
+        assert len(curve.branches) == count
+        assert _overlapping_pairs(curve) == [], name
+    four_bar = trace_curve(load_example("four_bar"))  # unchanged: the crank and the rocker
+    assert [c.label for c in four_bar.coords] == ["direction of rod 0→2", "direction of rod 1→3"]
