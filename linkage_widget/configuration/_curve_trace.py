@@ -10,29 +10,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._system import SOLVE_TOL, LinkageSystem
+from ._continuation import DEVIATION, correct, trace_lanes
+from ._dyad_seeds import dyad_seeds
+from ._system import LinkageSystem
 from .angles import AngleCoordinate
 
 __all__ = ["TraceSettings", "trace_all"]
 
-#: Largest continuation step, smallest before the branch counts as ended (length scales).
-MAX_STEP, MIN_STEP = 0.08, 1e-7
-#: Largest change of an angle coordinate per step (radians, ~4 degrees).
-MAX_TURN = 0.07
-#: The corrector may move the predicted point by at most this fraction of the step.
-DEVIATION = 0.2
-#: Consecutive tangents must agree this well (cosine), else the step is halved.
-ALIGN = 0.9
 #: A seed within this many length scales of a traced branch lies on it.
 COVER = 2e-3
-#: Steps per branch before giving up (a branch this long is drawn as traced so far).
-MAX_STEPS = 6000
 #: A local minimum of the rank measure below this fraction of its median is refined.
 DIP = 0.3
 #: Rank measure below which a refined placement is singular (see curves.SINGULAR_TOL).
 SINGULAR = 1e-6
 #: Two singular placements closer than this (length scales) are the same.
 SAME = 1e-5
+#: Branches traced at once (:mod:`._continuation`), from seeds spread out.
+LANES = 64
 
 
 @dataclass(frozen=True)
@@ -45,17 +39,26 @@ class TraceSettings:
 
 
 def _seeds(system: LinkageSystem, coords: Sequence[AngleCoordinate], s: TraceSettings):
-    """Distinct placements with one coordinate held at sampled values, current one first."""
-    rng = np.random.default_rng(s.seed)
+    """Distinct placements to trace from, the current one first.
+
+    A crank with dyads gets one on every assembly-mode arc (:func:`._dyad_seeds.dyad_seeds`);
+    any other linkage those of damped Gauss-Newton with one coordinate held at sampled
+    values, from the current placement and random ones.
+    """
     x_now = system.unknowns(system.linkage.vertices)
     found = [x_now[None]]
-    values = np.linspace(-np.pi, np.pi, s.samples, endpoint=False)
-    for c in coords:
-        starts = np.concatenate([x_now[None], system.random_guesses(s.guesses, rng)])
-        x0 = np.repeat(starts, len(values), axis=0)
-        target = np.tile(values, len(starts))[:, None]
-        x, ok = system.solve(x0, [c], target)
-        found.append(x[ok])
+    arcs = dyad_seeds(system, lambda x: _rank_measure(system, x) > SINGULAR)
+    if arcs is not None:
+        found.append(arcs)
+    else:
+        rng = np.random.default_rng(s.seed)
+        values = np.linspace(-np.pi, np.pi, s.samples, endpoint=False)
+        for c in coords:
+            starts = np.concatenate([x_now[None], system.random_guesses(s.guesses, rng)])
+            x0 = np.repeat(starts, len(values), axis=0)
+            target = np.tile(values, len(starts))[:, None]
+            x, ok = system.solve(x0, [c], target)
+            found.append(x[ok])
     seeds = np.concatenate(found)
     seeds = seeds[system.solved(seeds)]
     # a seed with two or more flexes lies on a crossing or on a component of higher
@@ -66,75 +69,10 @@ def _seeds(system: LinkageSystem, coords: Sequence[AngleCoordinate], s: TraceSet
     return seeds[np.sort(first)]
 
 
-def _null_vector(system: LinkageSystem, x: np.ndarray) -> np.ndarray:
-    jac = system.jacobian(x[None])[0]
-    if jac.shape[0] == 0:
-        raise ValueError("no constraints")
-    return np.linalg.svd(jac)[2][-1]
-
-
 def _correct(system: LinkageSystem, pred: np.ndarray, tau: np.ndarray) -> np.ndarray | None:
     """Gauss-Newton onto ``F = 0`` within the hyperplane through ``pred`` normal to ``tau``."""
-    x = pred.copy()
-    for _ in range(12):
-        f, jac = system.residual_and_jacobian(x[None])
-        if np.abs(f).max() <= SOLVE_TOL * system.scale:
-            return x if system.solved(x[None])[0] else None
-        a = np.vstack([jac[0], tau])
-        b = np.r_[f[0], tau @ (x - pred)]
-        x = x - np.linalg.lstsq(a, b, rcond=None)[0]
-        if not np.all(np.isfinite(x)):
-            return None
-    return None
-
-
-def _angles(system: LinkageSystem, coords, x: np.ndarray) -> np.ndarray:
-    p = system.positions(x)
-    return np.array([c.value(p) for c in coords])
-
-
-def _step(system, coords, x, tau, h):
-    """One accepted continuation step ``(x, tau, h)`` from ``x``, or None when h underflows."""
-    scale = system.scale
-    while h >= MIN_STEP * scale:
-        new = _correct(system, x + h * tau, tau)
-        if new is not None and np.linalg.norm(new - x - h * tau) <= DEVIATION * h:
-            turn = np.angle(
-                np.exp(1j * (_angles(system, coords, new) - _angles(system, coords, x)))
-            )
-            t_new = _null_vector(system, new)
-            t_new = t_new if t_new @ tau >= 0 else -t_new
-            if t_new @ tau >= ALIGN and np.abs(turn).max() <= MAX_TURN:
-                return new, t_new, h
-        h *= 0.5
-    return None
-
-
-def _walk(system, coords, x0, tau0):
-    """Points from ``x0`` along ``tau0`` until back at ``x0`` (closed) or stuck."""
-    points, x, tau, h = [x0], x0, tau0, 0.25 * MAX_STEP * system.scale
-    for _ in range(MAX_STEPS):
-        got = _step(system, coords, x, tau, h)
-        if got is None:
-            return np.array(points), False
-        new, tau, taken = got
-        if len(points) > 3 and tau @ tau0 > 0:
-            seg = new - x
-            s = np.clip((x0 - x) @ seg / (seg @ seg), 0.0, 1.0)
-            if np.linalg.norm(x + s * seg - x0) < 0.25 * taken:
-                return np.array(points), True
-        points.append(new)
-        x, h = new, min(1.5 * taken, MAX_STEP * system.scale)
-    return np.array(points), False
-
-
-def _trace_branch(system, coords, seed):
-    tau = _null_vector(system, seed)
-    forward, closed = _walk(system, coords, seed, tau)
-    if closed:
-        return forward, True
-    backward, _ = _walk(system, coords, seed, -tau)
-    return np.concatenate([backward[::-1], forward[1:]]), False
+    x, ok, _ = correct(system, pred[None], tau[None])
+    return x[0] if ok[0] else None
 
 
 def _distance_to_polyline(points: np.ndarray, line: np.ndarray, closed: bool) -> np.ndarray:
@@ -256,17 +194,39 @@ def _insert(xs: np.ndarray, found: list) -> tuple[np.ndarray, list[int]]:
     return np.array(rows), where
 
 
-def _branches_from(system, coords, seeds, branches) -> None:
-    """Trace a branch from each seed not on a branch traced already (appends)."""
+def _uncovered(system, seeds: np.ndarray, branches) -> np.ndarray:
+    """The seeds farther than :data:`COVER` from every branch in ``branches``."""
     for xs, closed in branches:
         if len(seeds):
             seeds = seeds[_distance_to_polyline(seeds, xs, closed) > COVER * system.scale]
+    return seeds
+
+
+def _spread(seeds: np.ndarray, count: int) -> np.ndarray:
+    """Indices of up to ``count`` seeds: the first, then each the farthest from those taken."""
+    taken, gap = [0], np.linalg.norm(seeds - seeds[0], axis=1)
+    while len(taken) < min(count, len(seeds)) and gap.max() > 0.0:
+        j = int(np.argmax(gap))
+        taken.append(j)
+        gap = np.minimum(gap, np.linalg.norm(seeds - seeds[j], axis=1))
+    return np.array(taken)
+
+
+def _branches_from(system, coords, seeds, branches) -> None:
+    """Trace a branch from each seed not on a branch traced already (appends).
+
+    Up to :data:`LANES` seeds, spread out, are traced at once; of those that found the
+    same branch the first is kept (the first seed, the linkage's placement, first of all).
+    """
+    seeds = _uncovered(system, seeds, branches)
     while len(seeds):
-        xs, closed = _trace_branch(system, coords, seeds[0])
-        branches.append((xs, closed))
-        near = _distance_to_polyline(seeds, xs, closed) <= COVER * system.scale
-        near[0] = True
-        seeds = seeds[~near]
+        take = _spread(seeds, LANES)
+        new: list[tuple[np.ndarray, bool]] = []
+        for seed, traced in zip(seeds[take], trace_lanes(system, coords, seeds[take]), strict=True):
+            if len(_uncovered(system, seed[None], new)):
+                new.append(traced)
+        branches.extend(new)
+        seeds = _uncovered(system, np.delete(seeds, take, axis=0), new)
 
 
 def _record_singular(system, branches, first: int, singular: list) -> None:

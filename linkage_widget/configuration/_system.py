@@ -86,22 +86,21 @@ class LinkageSystem:
     ) -> tuple[np.ndarray, np.ndarray]:
         """``F (B, c)`` and ``J (B, c, 2f)`` at ``X (B, 2f)``; coordinate rows last."""
         p = self.positions(x)
-        rows, grads = self._rod_rows(p)
-        r2, g2 = self._angle_rows(p)
-        rows, grads = rows + r2, grads + g2
+        # row blocks (values (..., r), gradients (..., r, n, 2)), joined once at the end
+        cs = self.constraints
+        blocks = [self._rod_rows(p)] if len(cs.rods) else []
+        blocks += [self._angle_rows(p)] if len(cs.angles) else []
         for k, c in enumerate(coords):
-            rows.append(self.scale * _wrap(c.value(p) - targets[..., k]))
-            grads.append(self.scale * c.gradient(p))
-        if not rows:
+            value = self.scale * _wrap(c.value(p) - targets[..., k])
+            blocks.append((value[..., None], self.scale * c.gradient(p)[..., None, :, :]))
+        if not blocks:
             return np.zeros(x.shape[:-1] + (0,)), np.zeros(x.shape[:-1] + (0, self.size))
-        f = np.stack(rows, axis=-1)
-        jac = np.stack(grads, axis=-3)[..., self.free, :]
+        f = np.concatenate([b[0] for b in blocks], axis=-1)
+        jac = np.concatenate([b[1] for b in blocks], axis=-3)[..., self.free, :]
         return f, jac.reshape(jac.shape[:-2] + (self.size,))
 
-    def _rod_rows(self, p: np.ndarray) -> tuple[list, list]:
+    def _rod_rows(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cs = self.constraints
-        if not len(cs.rods):
-            return [], []
         i, j = cs.rods[:, 0], cs.rods[:, 1]
         d = p[..., i, :] - p[..., j, :]
         f = ((d * d).sum(axis=-1) - cs.lengths**2) / (2.0 * cs.lengths)
@@ -109,12 +108,10 @@ class LinkageSystem:
         r = np.arange(len(i))
         g[..., r, i, :] = d / cs.lengths[:, None]
         g[..., r, j, :] = -d / cs.lengths[:, None]
-        return list(np.moveaxis(f, -1, 0)), list(np.moveaxis(g, -3, 0))
+        return f, g
 
-    def _angle_rows(self, p: np.ndarray) -> tuple[list, list]:
+    def _angle_rows(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cs = self.constraints
-        if not len(cs.angles):
-            return [], []
         i, j, k = cs.angles.T
         a, b = p[..., j, :] - p[..., i, :], p[..., k, :] - p[..., i, :]
         c0, s0, ell = np.cos(cs.angle_targets), np.sin(cs.angle_targets), cs.angle_scales
@@ -127,7 +124,7 @@ class LinkageSystem:
         g[..., r, j, :] = da
         g[..., r, k, :] = db
         g[..., r, i, :] = -da - db
-        return list(np.moveaxis(f, -1, 0)), list(np.moveaxis(g, -3, 0))
+        return f, g
 
     def solve(
         self,

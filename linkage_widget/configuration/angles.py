@@ -18,6 +18,7 @@ import scipy.linalg as sla
 from ..constraints import ConstraintSet
 from ..model import Linkage
 from ..second_order import require_linkage
+from ._dyads import depends_on, dyad_chain
 from ._errors import ConfigurationError
 
 __all__ = ["AngleCoordinate", "angle_coordinates", "default_coordinates"]
@@ -154,12 +155,33 @@ def _internal_flexes(linkage: Linkage) -> np.ndarray:
     return sla.null_space(a, rcond=1e-9).T
 
 
+def _telling_apart(linkage: Linkage, candidates: list[AngleCoordinate]) -> AngleCoordinate:
+    """The first candidate whose joints move with every dyad's mode (else the first).
+
+    On a crank with dyads (:func:`._dyads.dyad_chain`), an angle that only joints placed
+    early depend on is the same on branches that differ in a later dyad's mode: those
+    branches would be drawn on top of each other (Jansen's leg in the crank and the
+    rocker 1→3 showed 12 curves for its 24 branches; the foot's flip moves neither).
+    """
+    chain = dyad_chain(linkage)
+    if chain is None:
+        return candidates[0]
+    deps, every = depends_on(chain), set(range(len(chain.dyads)))
+    for c in candidates:
+        if set().union(*(deps.get(v, set()) for v in c.vertices)) == every:
+            return c
+    return candidates[0]
+
+
 def default_coordinates(linkage: Linkage) -> tuple[AngleCoordinate, AngleCoordinate]:
     """Two candidates of :func:`angle_coordinates` that move independently.
 
     With one internal degree of freedom: the first two whose rates along the flex are
-    nonzero (a crank and the output rocker of a four-bar). With two: the first pair whose
-    2x2 rate matrix on the flexes is regular (the two cranks of a five-bar).
+    nonzero (a crank and the output rocker of a four-bar); on a crank with dyads the
+    second is the first such angle that every dyad's assembly mode moves, so that no
+    two branches are drawn on top of each other (Jansen's leg: the angle at 6 between 5
+    and 7, the foot's triangle). With two: the first pair whose 2x2 rate matrix on the
+    flexes is regular (the two cranks of a five-bar).
 
     Raises
     ------
@@ -173,9 +195,9 @@ def default_coordinates(linkage: Linkage) -> tuple[AngleCoordinate, AngleCoordin
     rates = np.array([c.gradient(p).reshape(-1) @ flexes.T for c in candidates]) * scale
     rates = rates.reshape(len(candidates), len(flexes))
     if len(flexes) == 1:
-        moving = [k for k in range(len(candidates)) if abs(rates[k, 0]) > _VARIES]
+        moving = [candidates[k] for k in range(len(candidates)) if abs(rates[k, 0]) > _VARIES]
         if len(moving) >= 2:
-            return candidates[moving[0]], candidates[moving[1]]
+            return moving[0], _telling_apart(linkage, moving[1:])
     elif len(flexes) == 2:
         for i in range(len(candidates)):
             for j in range(i + 1, len(candidates)):

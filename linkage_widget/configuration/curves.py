@@ -4,10 +4,14 @@ The placements of a pinned 1-DOF linkage form a curve :math:`\{X : F(X) = 0\}` i
 coordinates (:mod:`._system`). :func:`trace_curve` finds all of it:
 
 Seeding
-    Each of the two angle coordinates is held at 36 values in turn; for each, damped
-    Gauss-Newton runs from the current placement and from random placements (all at once,
-    batched), and the distinct solutions are the seeds. A component of the curve on which
-    both angles move is met by some seed.
+    A linkage built of a crank and dyads (a four-bar, Jansen's leg, Peaucellier's
+    inversor) is placed in closed form, by circle intersections, at 360 crank angles in
+    each of its :math:`2^k` assembly-mode vectors: one seed on every arc of every mode
+    vector, so on every component (:mod:`._dyads`). Any other linkage: each of the two
+    angle coordinates is held at 36 values in turn; for each, damped Gauss-Newton runs
+    from the current placement and from random placements (all at once, batched), and
+    the distinct solutions are the seeds. A component of the curve on which both angles
+    move is met by some seed.
 Continuation
     From an untraced seed, pseudo-arclength steps: predictor :math:`X + h\tau` along the unit
     tangent :math:`\tau` (the null vector of :math:`J = \partial F/\partial X`, oriented like
@@ -15,8 +19,10 @@ Continuation
     :math:`\tau\cdot(X - X_{pred}) = 0`. A step is halved when the corrector fails or moves
     the point more than a fifth of the step, when the tangent turns by more than about 25°,
     or when an angle coordinate changes by more than 4°. A branch closes when it comes back
-    to its seed (``closed=True``); otherwise it is traced both ways from the seed. Seeds on a
-    traced branch are dropped.
+    to its seed (``closed=True``); otherwise it is traced both ways from the seed. Up to 64
+    seeds, spread out, are traced at once, every step one batched call
+    (:mod:`._continuation`); of those that found the same branch the first is kept, and
+    seeds on a traced branch are dropped.
 Singular placements
     Where the rigidity matrix loses rank (:math:`\sigma_{2f-1}(J)/\sigma_1(J) \to 0`, two
     infinitesimal flexes), two smooth branches cross. Continuation steps straight through
@@ -186,7 +192,8 @@ def trace_curve(
     coords : pair of AngleCoordinate, optional
         The chart's two angles (default :func:`~.angles.default_coordinates`).
     samples, guesses : int
-        Values of each angle held for seeding, and random starts per value.
+        Values of each angle held for the random seeding, and random starts per value
+        (not used for a crank with dyads, seeded in closed form).
     seed : int
         Of the random starts (the result does not depend on it when it is complete).
 

@@ -303,7 +303,8 @@ def static_items(
     if model.surface is not None:
         s = model.surface
         return surface_static(plot, s.a, s.b, s.reachable, s.boundary, labels, model.title)
-    return message_items(w, h, model.message or "(no chart)")
+    # no chart (its message says why), or one being computed (its title says so)
+    return message_items(w, h, model.message or " ".join(model.title) or "(no chart)")
 
 
 def dynamic_items(

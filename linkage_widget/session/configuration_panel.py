@@ -69,6 +69,7 @@ FLICK_MIN_PX = 6.0  # a shorter flick arrow is a click, not a velocity
 TRAIL_LENGTH = 400  # configurations kept in the trail
 PATH_STEP = 0.05  # an animated move advances about this far (radians) per frame ...
 PATH_FRAMES = (6, 90)  # ... in this many frames at least and at most
+PENDING_TITLE = "computing the configuration space …"
 
 
 class ConfigurationPanelMixin(HasTraits):
@@ -90,6 +91,10 @@ class ConfigurationPanelMixin(HasTraits):
         self._panel_size = (side, side)
         self._panel_model: tuple[Any, PanelModel] | None = None  # (key, model)
         self._panel_job: Any = None  # key of the model being computed in a thread
+        # what the panel shows meanwhile: one object per job, kept alive, so that the
+        # static layer's cache (keyed by the model's id) never mistakes the chart that
+        # arrives for a freed placeholder whose memory it reuses
+        self._panel_pending = PanelModel("pending", title=(PENDING_TITLE,))
         self._panel_proj = SphereProjection.fit(side, side)
         self._panel_trail: deque[tuple[float, float]] = deque(maxlen=TRAIL_LENGTH)
         self._panel_seen = -1  # _pos_version of the last point in the trail
@@ -230,7 +235,8 @@ class ConfigurationPanelMixin(HasTraits):
         """The chart of the linkage as edited now (recomputed after an edit).
 
         Headless, computed at once. With an event loop running (a widget in Jupyter), in a
-        thread (a curve takes about a second, a surface a few): meanwhile the panel says so.
+        thread (a curve takes about a second, a surface a few): meanwhile the panel says so
+        and the frames go on.
         """
         key = self._panel_key()
         if self._panel_model is not None and self._panel_model[0] == key:
@@ -241,9 +247,10 @@ class ConfigurationPanelMixin(HasTraits):
             return self._panel_model[1]  # type: ignore[index]
         if self._panel_job != key:
             self._panel_job = key
+            self._panel_pending = PanelModel("pending", title=(PENDING_TITLE,))
             job = loop.run_in_executor(None, panel_model, self.linkage.copy(), key[1])
             job.add_done_callback(lambda f: self._panel_model_done(key, f))
-        return PanelModel("pending", title=("computing the configuration space ...",))
+        return self._panel_pending
 
     def _panel_model_done(self, key: Any, job: Any) -> None:
         if self._panel_job == key:
@@ -297,7 +304,9 @@ class ConfigurationPanelMixin(HasTraits):
             return
         if change["new"]:
             model = self._panel_current()
-            self._message = model.message or f"configuration space: {model.kind}"
+            self._message = model.message or (
+                PENDING_TITLE if model.kind == "pending" else f"configuration space: {model.kind}"
+            )
             self._face_point()
             self._panel_shown = None
             self._draw_panel()

@@ -392,3 +392,35 @@ def test_a_rigid_linkage_says_it_cannot_move():
     s = LinkageSession(triangle, show_configuration=True)
     assert s.configuration_kind == "none"
     assert "cannot move" in s.configuration_message
+
+
+def test_with_an_event_loop_jansen_is_charted_off_the_frame_loop():
+    """The chart is computed in a thread: the toggle returns at once, the panel says
+    "computing", the loop goes on, and the chart that arrives has all 24 branches."""
+    import asyncio
+    import time
+
+    def panel_text(session):
+        return " ".join(t for item in session.panel_scene().by_role("message") for t in item.texts)
+
+    async def run():
+        s = Recording.load("jansen")
+        t0 = time.perf_counter()
+        s.show_configuration = True
+        assert time.perf_counter() - t0 < 0.5  # not the chart's second or more
+        assert s.configuration_kind == "pending"
+        assert "computing the configuration space" in panel_text(s)
+        ticks, t0 = 0, time.perf_counter()
+        while s.configuration_kind == "pending" and time.perf_counter() - t0 < 120:
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks > 3  # the event loop ran while the thread charted
+        assert s.configuration_kind == "curve"
+        assert len(s.configuration_chart.curve.branches) == 24
+        assert s.shown[-1][0] is not None  # the chart's static layer was sent when it came
+        roles = {item.role for item in s.shown[-1][0].items}
+        assert {f"branch-{i}" for i in range(24)} <= roles
+        s.show_configuration = False
+        await asyncio.sleep(0.1)
+
+    asyncio.run(run())
