@@ -24,7 +24,7 @@ from .analysis import running_loop, shown_motions, timed_analyze
 from .driving import Setup, Target
 from .live import LiveAnalyst, LiveState, Motion
 from .tools import HintState, fit_hint, hint_text
-from .words import Readout, plain_words, report_words, stressed_rods
+from .words import Readout, held_rods, plain_words, report_words, stressed_rods
 
 __all__ = ["FramesMixin"]
 
@@ -342,11 +342,14 @@ class FramesMixin:
         the first analysis runs.
         """
         now = self._live_now()
+        held = held_rods(self.linkage.rods, self.linkage.pinned)
         if now is not None:
-            stressed = stressed_rods(now.rod_stress) if now.self_stresses else 0
+            # rods between pinned joints left out, as in the full readout (.words)
+            free = None if now.rod_stress is None else np.where(held, 0.0, now.rod_stress)
+            stressed = stressed_rods(free) if now.self_stresses else 0
             words = plain_words(now.internal_dof, now.trivial_dof, "flexible", stressed=stressed)
             return Readout(words, self.readout(), "")
         r = self._analyst.report
         if not self._analyst.fresh(self._version) or r is None:
             return Readout([], ["analysing ..."], "")
-        return report_words(r)
+        return report_words(r, held if len(held) == len(r.redundant_rods) else None)

@@ -21,6 +21,13 @@ redundant": removing one leaves the same motions, generically), the rods a
 self-stress runs through, and the rigid motions of the whole when nothing is
 pinned.
 
+A rod between two pinned joints is held by the pins: its row is a combination of
+theirs, so :func:`~linkage_widget.rigidity.analyze` counts it as redundant and as one
+more self-stress. The readout does not: it counts as the same linkage without those
+rods (what moves and what balances), and says apart how many rods the pins hold
+(issue 22: a grounded double banana read "10 rods are redundant" beside its one
+self-stress).
+
 Examples
 --------
 >>> plain_words(internal=1, trivial=0, status="flexible", redundant=0, stressed=0)
@@ -39,7 +46,7 @@ import numpy as np
 if TYPE_CHECKING:  # pragma: no cover
     from ..rigidity import RigidityReport
 
-__all__ = ["Readout", "plain_words", "report_words"]
+__all__ = ["Readout", "held_rods", "plain_words", "report_words"]
 
 #: Relative size under which a rod counts as carrying no part of the self-stress.
 STRESSED = 1e-9
@@ -69,9 +76,18 @@ def _count(k: int, one: str, many: str) -> str:
 
 
 def plain_words(
-    internal: int, trivial: int, status: str, *, redundant: int = 0, stressed: int = 0
+    internal: int,
+    trivial: int,
+    status: str,
+    *,
+    redundant: int = 0,
+    stressed: int = 0,
+    held: int = 0,
 ) -> list[str]:
-    """The plain sentences for these counts (module docstring)."""
+    """The plain sentences for these counts (module docstring).
+
+    ``held`` rods join two pinned joints; ``redundant`` and ``stressed`` leave them out.
+    """
     if internal == 0:
         words = ["rigid"]
     elif status == "rigid but infinitesimally flexible":
@@ -84,9 +100,46 @@ def plain_words(
         words.append(_count(redundant, "rod is", "rods are") + " redundant")
     if stressed:
         words.append(_count(stressed, "rod carries", "rods carry") + " a self-stress")
+    if held:
+        them = "it" if held == 1 else "them"
+        joins = _count(held, "rod joins", "rods join")
+        words.append(f"{joins} two pinned joints: the pins hold {them}")
     if trivial:
         words.append("nothing is pinned: the whole linkage can also slide and turn")
     return words
+
+
+def held_rods(rods: np.ndarray, pinned: np.ndarray) -> np.ndarray:
+    """Which rods join two pinned joints, shape (m,) bool (the pins hold their length).
+
+    >>> held_rods(np.array([[0, 1], [1, 2]]), np.array([0, 1])).tolist()
+    [True, False]
+    """
+    rods = np.asarray(rods, dtype=np.int64).reshape(-1, 2)
+    return np.isin(rods, np.asarray(pinned, dtype=np.int64)).all(axis=1)
+
+
+def _free_stressed_rods(r: RigidityReport, held: np.ndarray) -> int:
+    """Rods the self-stresses of the linkage without its ``held`` rods run through.
+
+    Those stresses are the stresses of ``r`` with no force in a held rod (a held rod's row
+    lies in its pins' rows, so each held rod adds exactly one stress of its own): the left
+    null space of the held columns of the stress basis, restricted to the other rods.
+    """
+    m = len(held)
+    basis = np.asarray(r.stresses, dtype=np.float64)
+    if not len(basis) or not m:
+        return 0
+    on_held = basis[:, :m][:, held]
+    _, sv, vt = np.linalg.svd(on_held.T, full_matrices=True)
+    rank = int(np.count_nonzero(sv > STRESSED * max(float(sv.max(initial=0.0)), 1.0)))
+    free = vt[rank:] @ basis[:, :m]
+    if not len(free):
+        return 0
+    size = np.abs(free).max(axis=0)
+    size[held] = 0.0
+    big = float(size.max())
+    return int(np.count_nonzero(size > STRESSED * big)) if big > 0 else 0
 
 
 def stressed_rods(rod_stress: np.ndarray | None) -> int:
@@ -98,15 +151,36 @@ def stressed_rods(rod_stress: np.ndarray | None) -> int:
     return int(np.count_nonzero(s > STRESSED * big)) if big > 0 else 0
 
 
-def report_words(r: RigidityReport) -> Readout:
-    """The readout of a full analysis: words, technical lines, explanation."""
-    stressed = stressed_rods(r.rod_stress) if r.self_stresses else 0
+def report_words(r: RigidityReport, held: np.ndarray | None = None) -> Readout:
+    """The readout of a full analysis: words, technical lines, explanation.
+
+    ``held`` (shape (m,) bool, :func:`held_rods`) marks the rods between two pinned
+    joints: they are left out of the redundant and stressed rods, and the self-stress
+    line says how many of the stresses are theirs (module docstring).
+    """
+    m = len(r.redundant_rods)
+    held = np.zeros(m, bool) if held is None else np.asarray(held, dtype=bool).reshape(-1)
+    if len(held) != m:
+        raise ValueError(f"held must have one entry per rod ({m}), got {len(held)}")
+    n_held = int(np.count_nonzero(held))
+    if not r.self_stresses:
+        stressed = 0
+    elif n_held:
+        stressed = _free_stressed_rods(r, held)
+    else:
+        stressed = stressed_rods(r.rod_stress)
     words = plain_words(
         r.internal_dof,
         r.trivial_dof,
         r.status,
-        redundant=int(np.count_nonzero(r.redundant_rods)),
+        redundant=int(np.count_nonzero(r.redundant_rods & ~held)),
         stressed=stressed,
+        held=n_held,
     )
-    details = [*r.summary_lines(), f"rank {r.rank} of {r.n_constraints} constraints, {r.method}"]
+    lines = r.summary_lines()
+    if n_held:
+        stress_line = f"self-stresses: {r.self_stresses}"
+        note = f" ({n_held} of them in rods between pinned joints)"
+        lines = [line + note if line == stress_line else line for line in lines]
+    details = [*lines, f"rank {r.rank} of {r.n_constraints} constraints, {r.method}"]
     return Readout(words, details, r.explanation)

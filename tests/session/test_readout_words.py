@@ -8,6 +8,7 @@ from PIL import Image
 from traitlets import TraitError
 
 from linkage_widget import Linkage, analyze
+from linkage_widget.examples import space
 from linkage_widget.session import LinkageSession
 from linkage_widget.session.words import plain_words, report_words
 
@@ -73,3 +74,68 @@ def test_pixel_ratio_sets_the_png_size_and_is_checked(tmp_path):
         with pytest.raises(TraitError, match="pixel_ratio"):
             s.pixel_ratio = bad
     assert s.pixel_ratio == 1.0
+
+
+def _without_held(link: Linkage) -> Linkage:
+    """``link`` without the rods between two pinned joints (what the readout counts)."""
+    held = np.isin(link.rods, link.pinned).all(axis=1)
+    return Linkage(link.vertices, rods=link.rods[~held], pinned=link.pinned)
+
+
+def _words_from(r) -> tuple[int, int]:
+    """(redundant rods, rods carrying a self-stress) of a report, all stresses together."""
+    rods = len(r.redundant_rods)
+    stressed = 0
+    if r.self_stresses:
+        size = np.abs(r.stresses[:, :rods]).max(axis=0)
+        stressed = int(np.count_nonzero(size > 1e-9 * size.max()))
+    return int(np.count_nonzero(r.redundant_rods)), stressed
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: space.octahedron(scale=100, ground=True),
+        lambda: space.bricard_line_symmetric(scale=100, ground=True),
+        lambda: space.double_banana(scale=100, ground=True),
+        lambda: space.bennett_linkage(scale=100, ground=True),
+        lambda: space.jessen_icosahedron(ground=True),
+    ],
+    ids=["octahedron", "bricard", "double banana", "bennett", "jessen"],
+)
+def test_readout_counts_what_analyze_counts_without_the_rods_the_pins_hold(build):
+    """Issue 22: notebook 08's grounded double banana read "10 rods are redundant, 18 rods
+    carry a self-stress" beside its one self-stress: the rods between pinned joints (each a
+    combination of the pin rows) were counted. The readout's numbers are analyze's for the
+    linkage without them, and it says how many rods the pins hold."""
+    link = build()
+    held = int(np.isin(link.rods, link.pinned).all(axis=1).sum())
+    assert held > 0  # every one of these is grounded on a face or a link
+    reduced = analyze(_without_held(link))
+    redundant, stressed = _words_from(reduced)
+    readout = LinkageSession(link).readout_words()
+    want = plain_words(
+        reduced.internal_dof,
+        reduced.trivial_dof,
+        reduced.status,
+        redundant=redundant,
+        stressed=stressed,
+        held=held,
+    )
+    assert readout.words == want
+    full = analyze(link)
+    assert full.self_stresses == reduced.self_stresses + held  # one stress per held rod
+    line = f"self-stresses: {full.self_stresses} ({held} of them in rods between pinned joints)"
+    assert line in readout.details
+
+
+def test_the_grounded_double_banana_reads_one_redundant_rod_and_one_stress():
+    readout = LinkageSession(space.double_banana(scale=100, ground=True)).readout_words()
+    assert readout.words == [
+        "1 way to move",
+        "1 rod is redundant",
+        "9 rods carry a self-stress",
+        "9 rods join two pinned joints: the pins hold them",
+    ]
+    # the notebook prints the unpinned banana's one self-stress beside it
+    assert analyze(space.double_banana()).self_stresses == 1
