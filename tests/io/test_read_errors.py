@@ -166,10 +166,10 @@ def test_a_file_above_the_size_limit_is_refused_before_it_is_read(tmp_path):
     path = tmp_path / "huge.txt"
     with path.open("wb") as fh:  # 100 MB, sparse: stat says its size, reading it would not
         fh.truncate(100 * 2**20)
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: a loaded machine must not fail it
     with pytest.raises(LinkageFormatError, match="limit of 16,777,216 bytes") as info:
         read_linkage(path)
-    assert time.perf_counter() - t0 < 0.5
+    assert time.process_time() - t0 < 0.5  # parsing 100 MB would take tens of seconds
     assert "LINKAGE_WIDGET_MAX_FILE_BYTES" in str(info.value)
     s = LinkageSession.load("four_bar.txt")
     with pytest.raises(LinkageFormatError):
@@ -184,9 +184,9 @@ def test_a_file_above_the_size_limit_is_refused_before_it_is_read(tmp_path):
 def test_an_upload_above_the_size_limit_is_refused_by_its_length():
     data = b"v\n" + b"0 0\n" * (2**22 + 1)  # 16 MiB + 6 bytes
     s = LinkageSession.load("four_bar.txt")
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     assert load_upload(s, {"big.txt": data}) is False
-    assert time.perf_counter() - t0 < 0.5
+    assert time.process_time() - t0 < 0.5  # refused by its length, not parsed
     assert "limit" in s.error and s.linkage == Linkage.load("four_bar.txt")
     assert load_upload(s, {"big.json": data}) is False
     assert "limit" in s.error
