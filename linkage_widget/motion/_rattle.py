@@ -45,7 +45,7 @@ from ..springs import Spring
 from ._metric import Layout, Metric, unit_vectors
 from ._projection import held_residual, project
 from ._setup import Setup
-from ._stiffness import plan_substeps, replan_substeps
+from ._stiffness import StepRefused, plan_substeps, remember_refusal, replan_substeps
 from .tolerances import (
     CORRECTOR_DEVIATION,
     DATA_TOL,
@@ -254,7 +254,11 @@ def rattle_step(
     """
     substeps = plan_substeps(setup, forces, p, v, step_size, t)
     p1, v1 = _substeps(setup, forces, p, v, step_size, substeps, t)
-    again = replan_substeps(setup, forces, p1, v1, step_size, substeps, t + step_size)
+    try:
+        again = replan_substeps(setup, forces, p1, v1, step_size, substeps, t + step_size)
+    except StepRefused as refusal:
+        remember_refusal(setup, forces, p, v, refusal)
+        raise
     if again is not None:  # stiffer at the end than the start said: the step again, finer
         p1, v1 = _substeps(setup, forces, p, v, step_size, again, t)
     return p1, v1, "blocked" if p1 is p else "moved"

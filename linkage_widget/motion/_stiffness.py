@@ -48,6 +48,7 @@ __all__ = [
     "abs_max",
     "honest_status",
     "plan_substeps",
+    "remember_refusal",
     "replan_substeps",
     "stiffest_frequency",
 ]
@@ -95,7 +96,26 @@ def plan_substeps(
     count = forces.substeps(setup.metric, step_size, p, setup.pinned)
     if not has_stiff_force(forces):
         return count
+    slot, key = setup.memo.refusal, _signature(forces)
+    if slot is not None and key is not None and _same_state(slot, p, v, key):
+        raise StepRefused(slot[3])  # the same step again: the same answer, without the work
     return max(count, _count(step_size, _frequency(setup, forces, p, v, t)))
+
+
+def remember_refusal(
+    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, refusal: StepRefused
+) -> None:
+    """Remember that the step from ``(p, v)`` was refused (its end was too stiff)."""
+    if (key := _signature(forces)) is not None:
+        setup.memo.refusal = (p, v, key, str(refusal))
+
+
+def _same_state(slot: tuple[Any, ...], p: np.ndarray, v: np.ndarray, key: object) -> bool:
+    """Whether ``slot`` was remembered at ``(p, v)`` with forces ``key``."""
+    if slot[0] is not p or slot[2] != key:
+        return False
+    # The facade zeroes the pinned joints' round-off velocities after a step (a new array).
+    return slot[1] is v or bool(np.allclose(slot[1], v, rtol=1e-9, atol=1e-12 * abs_max(v)))
 
 
 def replan_substeps(
@@ -131,12 +151,9 @@ def _frequency(
     setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float, remember: bool = False
 ) -> float:
     """:func:`stiffest_frequency`, remembered from the last step's end when it is that state."""
-    key = _signature(forces)
-    slot = setup.memo.frequency
-    # The facade zeroes the pinned joints' round-off velocities after a step (a new array).
-    if slot is not None and slot[0] is p and key is not None and slot[2] == key:
-        if slot[1] is v or np.allclose(slot[1], v, rtol=1e-9, atol=1e-12 * abs_max(v)):
-            return slot[3]
+    key, slot = _signature(forces), setup.memo.frequency
+    if slot is not None and key is not None and _same_state(slot, p, v, key):
+        return slot[3]
     omega = stiffest_frequency(setup, forces, p, v, t)
     if remember and key is not None:
         setup.memo.frequency = (p, v, key, omega)
