@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .. import _checks
+from ..springs import Spring
 from ._actuators import (
     ForceActuator,
     JointLoad,
@@ -60,7 +61,7 @@ class DriveMixin:
     _k_att: float
     _c_att: float
     _attractor: tuple[int, np.ndarray] | None
-    _springs: list[Any]
+    _springs: list[Spring]
 
     def _planar(self, what: str) -> None:
         """Refuse an element that is planar on a 3-D linkage, naming it; nothing changes."""
@@ -167,10 +168,47 @@ class DriveMixin:
 
     @property
     def blocked_reason(self) -> str | None:
-        """Why the last step was ``"blocked"`` by a motor (``None`` otherwise)."""
+        """Why the last step was ``"blocked"`` by a motor, or ``"refused"`` (else ``None``)."""
         return self._reason
 
     # ----------------------------------------------------------- force elements
+    @property
+    def springs(self) -> list[Spring]:
+        """The springs/dampers between vertex pairs (a copy; use add/remove to change)."""
+        return list(self._springs)
+
+    def add_spring(
+        self,
+        i: int,
+        j: int,
+        stiffness: float,
+        rest_length: float | None = None,
+        damping: float = 0.0,
+        *,
+        nonlinear_stiffness: float = 0.0,
+    ) -> int:
+        r"""Add a :class:`~linkage_widget.springs.Spring` between ``i`` and ``j``; return its index.
+
+        ``rest_length`` defaults to the current distance. A ``DuffingSpring``:
+        expansile force :math:`-(k x + \beta x^3)`, :math:`\beta` = ``nonlinear_stiffness``,
+        energy :math:`\tfrac12 k x^2 + \tfrac14 \beta x^4`. Dynamic mode only.
+        """
+        i = _checks.vertex_index(i, self._n, "i")
+        j = _checks.vertex_index(j, self._n, "j")
+        if rest_length is None:
+            pts = self._p.reshape(-1, self._dim)
+            rest_length = float(_checks.row_norms(pts[[i]] - pts[[j]])[0])
+        self._springs.append(Spring(i, j, stiffness, rest_length, damping, nonlinear_stiffness))
+        return len(self._springs) - 1
+
+    def remove_spring(self, index: int) -> None:
+        """Remove the spring with index ``index`` (later ones shift down)."""
+        index = int(index)
+        if not 0 <= index < len(self._springs):
+            count = len(self._springs)
+            raise IndexError(f"spring {index} out of range (there are {count} springs)")
+        del self._springs[index]
+
     @property
     def actuators(self) -> tuple[Any, ...]:
         """The torque and force actuators and joint loads, in the order they were added."""

@@ -21,6 +21,9 @@ attractor as a spring and damper on the pulled vertex, global viscous damping
 (:class:`~linkage_widget.springs.Spring`). Damping enters the first half kick
 explicitly and the second implicitly (:math:`C`), which keeps stiff dampers stable.
 
+A step is cut into equal sub-steps for the stiffness the constrained linkage sees
+(:mod:`~linkage_widget.motion._stiffness`: the springs and the attractor acting
+through the rods, at the start and again at the end of the step), or refused.
 A SHAKE iteration that stalls at a small residual (rounded data along an
 approximate flex) is finished by post-stabilisation; one that still does not
 converge is split in halves, at most ``MAX_SUBSTEP_DEPTH`` deep; at a singular
@@ -32,6 +35,7 @@ at most ``DATA_TOL`` (or no larger than it was), else the positions stay.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -42,6 +46,7 @@ from ..springs import Spring
 from ._metric import Layout, Metric, unit_vectors
 from ._projection import held_residual, project
 from ._setup import Setup
+from ._stiffness import StepRefused, plan_substeps, remember_refusal, replan_substeps
 from .tolerances import (
     CORRECTOR_DEVIATION,
     DATA_TOL,
@@ -238,18 +243,40 @@ def rattle_step(
 ) -> tuple[np.ndarray, np.ndarray, str]:
     r"""One dynamic step of ``step_size`` seconds from ``(p, v)`` (shapes ``(dn,)``) at time ``t``.
 
-    Split into :meth:`Forces.substeps` equal sub-steps for the springs' stability.
+    Split into equal sub-steps for the springs' stability
+    (:func:`~linkage_widget.motion._stiffness.plan_substeps`: the stiffness the
+    constrained linkage sees); raises
+    :class:`~linkage_widget.motion._stiffness.StepRefused` when that would take more
+    than ``MAX_SPRING_SUBSTEPS``.
     Returns the new positions and velocities and the status: ``"blocked"`` when
     the positions could not move at all (then ``p`` itself is returned). Motor rows
     (rheonomic) are met at the end of every sub-step: :math:`g(p_{n+1}, t_{n+1}) = 0`
     and :math:`A v_{n+1} = -\partial g/\partial t`.
     """
-    start = p
-    substeps = forces.substeps(setup.metric, step_size, p, setup.pinned)
-    h = step_size / substeps
-    for k in range(substeps):
-        p, v = _substep(setup, forces, p, v, h, 0, t + k * h)
-    return p, v, "blocked" if p is start else "moved"
+    substeps = plan_substeps(setup, forces, p, v, step_size, t)
+    p1, v1 = _substeps(setup, forces, p, v, step_size, substeps, t)
+    try:
+        again = replan_substeps(setup, forces, p1, v1, step_size, substeps, t + step_size)
+    except StepRefused as refusal:
+        remember_refusal(setup, forces, p, v, refusal)
+        raise
+    if again is not None:  # stiffer at the end than the start said: the step again, finer
+        p1, v1 = _substeps(setup, forces, p, v, step_size, again, t)
+    return p1, v1, "blocked" if p1 is p else "moved"
+
+
+def _substeps(
+    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, step: float, count: int, t: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` equal RATTLE sub-steps making up ``step`` seconds from time ``t``.
+
+    Each is split (where SHAKE fails) only down to ``step / 2**MAX_SUBSTEP_DEPTH``, as
+    an unsplit step is: 64 sub-steps each halved 8 deep took 30 s of CPU for one step.
+    """
+    h, depth = step / count, min(MAX_SUBSTEP_DEPTH, math.ceil(math.log2(count)))
+    for k in range(count):
+        p, v = _substep(setup, forces, p, v, h, depth, t + k * h)
+    return p, v
 
 
 def _substep(

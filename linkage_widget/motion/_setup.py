@@ -50,6 +50,10 @@ class Memo:
     def __init__(self) -> None:
         self._factor: tuple[np.ndarray, Metric, ConstrainedFactor] | None = None
         self._residuals: tuple[np.ndarray, np.ndarray] | None = None
+        #: (p, v, forces, omega): the stiffest frequency at the end of the last dynamic step
+        self.frequency: tuple[np.ndarray, np.ndarray, object, float] | None = None
+        #: (p, v, forces, reason): a step from this state was refused (asked again: at once)
+        self.refusal: tuple[np.ndarray, np.ndarray, object, str] | None = None
 
     def factor(self, p: np.ndarray, metric: Metric) -> ConstrainedFactor | None:
         """The mass-metric factorisation remembered for ``p`` and ``metric``, if any."""

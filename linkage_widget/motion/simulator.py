@@ -47,7 +47,19 @@ Dynamic mode (``step_size`` = time step in seconds)
     explicitly and the second implicitly, which keeps stiff dampers stable.
     A stalled SHAKE iteration is finished by post-stabilisation or the step split
     (see :mod:`~linkage_widget.motion._rattle`); a step that could not move at all
-    reports ``"blocked"``.
+    reports ``"blocked"``. With springs or the attractor a step is cut into
+    sub-steps with :math:`h\,\omega_{max} \le 1/4` for the highest frequency of the
+    *constrained* linkage (:mod:`~linkage_widget.motion._stiffness`), at most 64.
+
+Refused steps (both modes)
+    A step that would need more sub-steps, that makes a position or velocity
+    non-finite, or that reports a move while no coordinate changed (float64 cannot
+    resolve it at such coordinates) is not taken: the state stays, the status is
+    ``"refused"`` and :attr:`blocked_reason` says why. A dynamic step at rest that
+    changes nothing is ``"idle"``. Undamped, without gravity, the energy of a chain
+    with a spring stays within 5 % over 20 steps, or the step is refused
+    (``tests/motion/test_stiff_steps.py``, for stiffness 1e-3 to 1e8 and steps 1e-4
+    to 1/30 s).
 
 Linear algebra
     Every solve is the equality-constrained quadratic program above. The
@@ -118,12 +130,13 @@ from ._kinematic import KinematicStepper
 from ._rattle import Forces, SpringArrays, rattle_step
 from ._setup import Setup, mode_error
 from ._singular import SingularWatch
+from ._stiffness import StepRefused, abs_max, honest_status
 from .tolerances import ATTRACTOR_DAMPING, ATTRACTOR_STIFFNESS
 
 __all__ = ["MODES", "STATUSES", "Simulator"]
 
 MODES = ("kinematic", "dynamic")
-STATUSES = ("idle", "moved", "reached target", "blocked", "singular")
+STATUSES = ("idle", "moved", "reached target", "blocked", "singular", "refused")
 
 
 class Simulator(DriveMixin, BranchMixin):
@@ -149,7 +162,8 @@ class Simulator(DriveMixin, BranchMixin):
         predictor moves it by at most this, the projection back onto the
         constraints changes that by a second-order amount. Dynamic: the time
         step in seconds (e.g. ``1/60``); a step is split automatically where
-        a stiff spring or the attractor needs it for stability.
+        a stiff spring or the attractor needs it for stability (the stiffness
+        the constrained linkage sees), or ``"refused"`` beyond 64 sub-steps.
     mass_distribution : float
         :math:`\alpha \in [0, 1]`: 0 puts all mass in the hinges, 1 in the rods
         (see :mod:`linkage_widget.mass`).
@@ -332,7 +346,7 @@ class Simulator(DriveMixin, BranchMixin):
 
     @property
     def status(self) -> str:
-        """Outcome of the last step: "idle", "moved", "reached target", "blocked", "singular"."""
+        """Last step: "idle", "moved", "reached target", "blocked", "singular", "refused"."""
         return self._status
 
     @property
@@ -375,44 +389,6 @@ class Simulator(DriveMixin, BranchMixin):
     def release(self) -> None:
         """Remove the attractor."""
         self._attractor = None
-
-    # --------------------------------------------------------------- springs
-    @property
-    def springs(self) -> list[Spring]:
-        """The springs/dampers between vertex pairs (a copy; use add/remove to change)."""
-        return list(self._springs)
-
-    def add_spring(
-        self,
-        i: int,
-        j: int,
-        stiffness: float,
-        rest_length: float | None = None,
-        damping: float = 0.0,
-        *,
-        nonlinear_stiffness: float = 0.0,
-    ) -> int:
-        r"""Add a :class:`~linkage_widget.springs.Spring` between ``i`` and ``j``; return its index.
-
-        ``rest_length`` defaults to the current distance. A ``DuffingSpring``:
-        expansile force :math:`-(k x + \beta x^3)`, :math:`\beta` = ``nonlinear_stiffness``,
-        energy :math:`\tfrac12 k x^2 + \tfrac14 \beta x^4`. Dynamic mode only.
-        """
-        i = _checks.vertex_index(i, self._n, "i")
-        j = _checks.vertex_index(j, self._n, "j")
-        if rest_length is None:
-            pts = self._p.reshape(-1, self._dim)
-            rest_length = float(_checks.row_norms(pts[[i]] - pts[[j]])[0])
-        self._springs.append(Spring(i, j, stiffness, rest_length, damping, nonlinear_stiffness))
-        return len(self._springs) - 1
-
-    def remove_spring(self, index: int) -> None:
-        """Remove the spring with index ``index`` (later ones shift down)."""
-        index = int(index)
-        if not 0 <= index < len(self._springs):
-            count = len(self._springs)
-            raise IndexError(f"spring {index} out of range (there are {count} springs)")
-        del self._springs[index]
 
     # -------------------------------------------------------------- energies
     def kinetic_energy(self) -> float:
@@ -457,11 +433,25 @@ class Simulator(DriveMixin, BranchMixin):
             raise ValueError(f"n must be non-negative, got {n}")
         self._reaction_memo = self._reason = None
         for _ in range(n):
-            self._watched_step()  # BranchMixin: stops at a singular placement
+            state = self._p, self._v, self._time, self._stick
+            try:
+                self._watched_step()  # BranchMixin: stops at a singular placement
+            except StepRefused as exc:  # the state as it was; the reason for the student
+                (self._p, self._v, self._time, self._stick), self._status = state, "refused"
+                self._reason = str(exc)
+                return
             self._v = self._setup.pin_exactly(self._p, self._v)  # pins without round-off
 
     def _one_step(self) -> None:
-        """One step of the mode's stepper, no singular watch."""
+        """One step of the mode's stepper, no singular watch; its status made honest."""
+        p0 = self._p
+        with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below
+            self._stepper_step()
+        meant = self._step_size * (1.0 if self._mode == "kinematic" else abs_max(self._v))
+        scale = self._setup.constraints.length_scale
+        self._status = honest_status(self._status, p0, self._p, self._v, meant / scale)
+
+    def _stepper_step(self) -> None:
         if self._n == 0:
             self._status = "idle"
         elif self._actuators.drives_motion(self._mode):

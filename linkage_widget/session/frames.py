@@ -109,7 +109,15 @@ class FramesMixin:
         return bool(self.running)
 
     def _stop_if_done(self) -> None:
-        """Kinematic motion toward the attractor ends when reached or blocked (motors too)."""
+        """Kinematic motion toward the attractor ends when reached or blocked (motors too).
+
+        A step the simulator refused (too stiff for the time step, an overflow) stops
+        the motion in either mode, with the simulator's reason.
+        """
+        if self._status == "refused":
+            reason = getattr(self.driver.simulator, "blocked_reason", None) or "no reason given"
+            self.running = False
+            self._message = f"motion refused: {reason}"
         if self._motors_on() and self._status == "blocked":
             reason = getattr(self.driver.simulator, "blocked_reason", None) or "a dead point"
             self.motors_running = False

@@ -464,6 +464,7 @@ def test_mode_switch_resets_velocities():
     assert sim.velocities.any()
     sim.mode = "dynamic"
     assert not sim.velocities.any()
+    sim.step_size = 1 / 60  # a time step now: 5 s with the attractor is refused (issue 22)
     sim.step()
     assert sim.status == "moved"
 

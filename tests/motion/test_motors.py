@@ -163,8 +163,8 @@ def test_bad_motors_are_refused_and_change_nothing(args, kwargs, match):
     with pytest.raises(ValueError, match=match):
         sim.add_motor(*args, **kwargs)
     assert sim.motors == () and np.array_equal(sim.positions, before)
-    sim.step(3)  # and it still runs as before
-    assert sim.status == "moved"
+    sim.step(3)  # and it still runs as before: at rest, so "idle", not "moved" (issue 22)
+    assert sim.status == "idle"
 
 
 def test_a_rod_pinned_at_both_ends_cannot_be_driven():
