@@ -359,13 +359,19 @@ class BranchMixin:
                 lo, self._p, self._time = mid, q, t + mid
 
     def _branch_predictor(self, at: np.ndarray, d: np.ndarray) -> np.ndarray:
-        """``at + delta d`` projected onto the constraints without motor rows."""
+        """``at + delta d`` projected onto the constraints without motor rows.
+
+        Factorised at the predictor: at the singular placement ``at`` the Jacobian has
+        lost rank, and corrections made with it run off along the stress (a flat
+        parallelogram's branches could not be followed: the projection stalled at a
+        residual of 1e-6, issue 22).
+        """
         setup = self._current_setup()
-        step = BRANCH_STEP * setup.constraints.length_scale
-        fac = setup.factor(at)
+        guess = at + BRANCH_STEP * setup.constraints.length_scale * d
+        fac = setup.factor(guess)
         floor = setup.roundoff(at)
         held = held_residual(setup, at, fac, floor)
-        q, ok, _ = project(setup, at + step * d, fac, held, floor, allow_refactor=True)
+        q, ok, _ = project(setup, guess, fac, held, floor, allow_refactor=True)
         if not ok:
             raise ValueError("follow_branch: the branch could not be followed (no placement)")
         return q
