@@ -10,6 +10,13 @@ or by golden-section search for a rank drop by two), the velocity is set to zero
 and the status is ``"singular"``. The simulator stays there, step after step,
 until :meth:`BranchMixin.follow_branch` chooses how to go on.
 
+Unless there is no choice to make (:mod:`~linkage_widget.motion._pass_through`): the
+motion arrived along a branch line and every other line there welds two joints that
+meet (Peaucellier's rhombus folded flat with its output on the crank end), or the rank
+drop is no bifurcation (one line). Then the step goes on along that branch (a
+kinematic step that turned off it is brought back onto it), as a pull blocked just
+before such a placement does (it creeps past it by up to a step).
+
 Two blocked motions offer branches too, keeping their status ``"blocked"`` (and
 the linkage where it stopped, so that pulled back it returns the way it came):
 a motor at its dead point (the driven rod at its limit, the other two in line:
@@ -46,7 +53,7 @@ from .. import _checks
 from ..second_order import tangent_cone
 from ._drive_step import kinematic_motor_step
 from ._drives import Actuators
-from ._projection import held_residual, project
+from ._pass_through import creep_onward, landed_on, pass_line, projected
 from ._setup import Setup
 from ._singular import SingularWatch, creep, locate, locate_dip, smallest_ratio
 from .tolerances import (
@@ -99,6 +106,7 @@ class _Stop(NamedTuple):
     reason: str | None  # the blocked motor's reason, said again at every step
     motors: tuple  # the motors it stopped with: a change of motors leaves the stop
     directions: list[np.ndarray]  # one slot, filled by the first branches() call
+    arriving: np.ndarray | None = None  # a blocked pull's way toward ``at`` (creep)
 
 
 class BranchMixin:
@@ -196,14 +204,7 @@ class BranchMixin:
         if stop is None or not self.singular:
             return np.zeros((0, self._n, self._dim))
         if not stop.directions:
-            setup = self._current_setup()
-            cone = tangent_cone(
-                setup.linkage,
-                positions=stop.at.reshape(-1, self._dim),
-                constraints=setup.constraints,
-                flex_rtol=BRANCH_FLEX_RTOL,
-            )
-            stop.directions.append(spread_lines(np.asarray(cone.directions, dtype=np.float64)))
+            stop.directions.append(self._lines_at(stop.at))
         return stop.directions[0].copy()
 
     def follow_branch(self, k: int, sense: int = +1) -> None:
@@ -249,7 +250,12 @@ class BranchMixin:
             return
         p0, t0 = self._p, self._time
         self._one_step()
-        if self.singular:  # still blocked where it stopped
+        stop = self._stop
+        if self.singular and stop is not None:  # still blocked where it stopped
+            if stop.arriving is not None and stop.directions:  # a pull blocked next to it
+                self._creep_through(
+                    self._current_setup(), stop.at, stop.arriving, stop.directions[0]
+                )
             return
         if self._status == "blocked" and self._actuators.motors:
             self._fold_stop()
@@ -283,10 +289,55 @@ class BranchMixin:
         if found is None:
             return
         q, tau = found
+        lines = self._lines_at(q)
+        if self._goes_through(setup.at_time(t1), p0, start, q, lines):
+            return
         energy = self._energy_at(q)
         self._p, self._v = q, np.zeros(q.size)
         self._time = ts + tau * (t1 - ts)
         self._stop_here(energy)
+        assert self._stop is not None
+        self._stop.directions.append(lines)
+
+    def _lines_at(self, at: np.ndarray) -> np.ndarray:
+        """The branch lines through the singular placement ``at`` (motor rows left out)."""
+        setup = self._current_setup()
+        cone = tangent_cone(
+            setup.linkage,
+            positions=at.reshape(-1, self._dim),
+            constraints=setup.constraints,
+            flex_rtol=BRANCH_FLEX_RTOL,
+        )
+        return spread_lines(np.asarray(cone.directions, dtype=np.float64))
+
+    def _goes_through(
+        self, setup: Setup, p0: np.ndarray, start: np.ndarray, q: np.ndarray, lines: np.ndarray
+    ) -> bool:
+        """Whether the step goes on through the singular placement ``q`` (see ``_pass_through``).
+
+        It does when the motion arrived (from ``start``) along the one line there that is
+        not welded, and the step keeps to it; a kinematic step that turned onto another
+        line is brought back onto it (``setup``: the step's end, motor rows included).
+        """
+        k = pass_line(lines, q, q - start, self._current_setup().constraints.length_scale)
+        if k is None:
+            return False
+        if landed_on(lines, k, q, self._p):
+            return True
+        if self._mode != "kinematic":
+            return False  # a dynamic step's velocity belongs to where it landed: stop
+        onward = self._onto_line(setup, q, lines[k].reshape(-1))
+        if onward is None or not landed_on(lines, k, q, onward):
+            return False
+        self._p, self._v = onward, onward - p0
+        return True
+
+    def _onto_line(self, setup: Setup, q: np.ndarray, d: np.ndarray) -> np.ndarray | None:
+        """The step's end moved onto the line ``q + s d`` as far along it, projected."""
+        s = float(d @ (self._p - q))
+        if abs(s) <= BRANCH_FLEX_RTOL * setup.constraints.length_scale:
+            return None  # the step ended at the placement: which way is not known yet
+        return projected(setup, q, q + s * d)
 
     def _stop_here(
         self, energy: float, status: str = "singular", at: np.ndarray | None = None
@@ -344,8 +395,46 @@ class BranchMixin:
         if size == 0.0:
             return
         q = creep(setup, p, v / size, self._step_size)
-        if q is not None:
-            self._stop_here(0.0, "blocked", at=q)
+        if q is None:
+            return
+        lines = self._lines_at(q)
+        if self._creep_through(setup, q, v, lines):
+            return
+        self._stop_here(0.0, "blocked", at=q)
+        assert self._stop is not None
+        self._stop = self._stop._replace(directions=[lines], arriving=v)
+
+    def _creep_through(
+        self, setup: Setup, q: np.ndarray, arriving: np.ndarray, lines: np.ndarray
+    ) -> bool:
+        """A pull blocked just before a singular placement ``q`` it passes through: go on.
+
+        The steps stall next to ``q`` (their linearisation mixes the branch lines), but
+        where the motion arrived (``arriving``: the way it crept) along the one line that
+        is not welded (``_pass_through``) it goes on along it past ``q``: by the step
+        size, halved until the pulled joint ends nearer its target than it is here (a
+        target at ``q`` itself is not passed back and forth; a later pull, tried again).
+        """
+        k = pass_line(lines, q, arriving, setup.constraints.length_scale)
+        if k is None or self._attractor is None:
+            return False
+        d = lines[k].reshape(-1)
+        p = self._p
+        onward = creep_onward(
+            setup,
+            p,
+            q,
+            d if d @ arriving >= 0.0 else -d,
+            self._attractor,
+            self._step_size,
+            lambda x: landed_on(lines, k, q, x),
+        )
+        if onward is None:
+            return False
+        self._p, self._v, self._status = onward, onward - p, "moved"
+        self._trail, self._stop = p, None
+        self._watch.reset()  # its borders were made before the placement
+        return True
 
     def _to_fold(self, setup: Setup) -> None:
         """Turn the motors as far as they go within the blocked step (bisection on time)."""
@@ -361,12 +450,8 @@ class BranchMixin:
     def _branch_predictor(self, at: np.ndarray, d: np.ndarray) -> np.ndarray:
         """``at + delta d`` projected onto the constraints without motor rows."""
         setup = self._current_setup()
-        step = BRANCH_STEP * setup.constraints.length_scale
-        fac = setup.factor(at)
-        floor = setup.roundoff(at)
-        held = held_residual(setup, at, fac, floor)
-        q, ok, _ = project(setup, at + step * d, fac, held, floor, allow_refactor=True)
-        if not ok:
+        q = projected(setup, at, at + BRANCH_STEP * setup.constraints.length_scale * d)
+        if q is None:
             raise ValueError("follow_branch: the branch could not be followed (no placement)")
         return q
 

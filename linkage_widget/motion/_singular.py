@@ -307,12 +307,15 @@ def creep(setup: Setup, p: np.ndarray, direction: np.ndarray, longest: float) ->
     search. Either way the result counts only where the rank has dropped.
     """
     borders = _make_borders(setup, p)
-    fac = setup.factor(p)
     floor = setup.roundoff(p)
-    held = held_residual(setup, p, fac, floor)
 
     def at(delta: float) -> tuple[np.ndarray, float, float] | None:
-        q, ok, _ = project(setup, p + delta * direction, fac, held, floor, allow_refactor=True)
+        # factorised at the guess: p is next to the singular placement, and corrections
+        # made with its nearly rank-deficient Jacobian run off along the stress
+        guess = p + delta * direction
+        fac = setup.factor(guess)
+        held = held_residual(setup, p, fac, floor)
+        q, ok, _ = project(setup, guess, fac, held, floor, allow_refactor=True)
         return (q, *borders.det(setup, q)) if ok else None
 
     deltas = longest * 2.0 ** -np.arange(CREEP_HALVINGS, -1, -1.0)
@@ -327,9 +330,26 @@ def creep(setup: Setup, p: np.ndarray, direction: np.ndarray, longest: float) ->
         logs.append(point[2])
     k = int(np.argmin(logs)) if logs else 0
     if not 0 < k < len(logs) - 1:
-        return None
+        return _here(setup, p, borders.rank, at(float(deltas[-1])))
     best = _golden(at, float(deltas[k - 1]), float(deltas[k + 1]))
     return best[0] if best is not None and rank_dropped(setup, best[0], borders.rank) else None
+
+
+def _here(
+    setup: Setup, p: np.ndarray, rank: int, far: tuple[np.ndarray, float, float] | None
+) -> np.ndarray | None:
+    """``p`` itself (a copy) when it is the singular placement, else ``None``.
+
+    A pull can stop within round-off of a singular placement (a target set right on
+    it): the borders made there already count the lost rank, and no sign change or dip
+    is left to find. It is one when the rank there is below the rank a step away.
+    """
+    if far is None:
+        return None
+    full = np.linalg.matrix_rank(_dense(setup, far[0]), tol=None)
+    if rank >= full or not rank_dropped(setup, p, int(full)):
+        return None
+    return p.copy()
 
 
 def _golden(

@@ -189,19 +189,58 @@ def inversion_product(p: np.ndarray) -> float:
     return float(np.linalg.norm(p[2] - p[0]) * np.linalg.norm(p[5] - p[0]))
 
 
-def test_peaucellier_stops_where_its_rhombus_folds_flat_onto_p_equals_q():
-    # dragging joint 3 round, P meets the circle of inversion |OP| = sqrt(a^2 - s^2): the
-    # rhombus is flat with P = Q, a crossing with the branch where Q stays on P
+def welded_peaucellier(angle: float) -> Linkage:
+    """The inversor on its other branch: Q welded to P, at crank angle ``angle`` (radians)."""
     link, arm, side = peaucellier_arms()
-    target = np.array([128.6, 153.2])
+    a = np.array([100.0, 0.0]) + 100.0 * np.array([np.cos(angle), np.sin(angle)])
+    oa = np.linalg.norm(a)
+    u = a / oa
+    n = np.array([-u[1], u[0]])
+    m = oa / 2 + (arm**2 - side**2) / (2 * oa)  # B and D project onto OA at m
+    h = np.sqrt(arm**2 - m**2)
+    link.set_positions([[0, 0], [100, 0], a, m * u + h * n, m * u - h * n, a])
+    return link
+
+
+def test_peaucellier_passes_its_flat_rhombus_p_equals_q_on_its_own_branch():
+    # dragging joint 3 round, P crosses the circle of inversion |OP| = sqrt(a^2 - s^2): the
+    # rhombus is flat with P = Q. The only other branch there welds Q to P (issue 22):
+    # the motion goes on along the inversor's own branch, Q on its line
+    link, arm, side = peaucellier_arms()
     sim = watched(Simulator(link, step_size=2.0))
-    sim.attract(3, target)
-    run_until_stop(sim)
+    sim.attract(3, (128.6, 153.2))
+    line_x, radius = link.vertices[5, 0], np.sqrt(arm**2 - side**2)
+    seen = []
+    for _ in range(400):
+        sim.step()
+        assert sim.status != "singular"
+        q = sim.positions
+        seen.append(np.linalg.norm(q[2] - q[0]))
+        assert abs(q[5, 0] - line_x) < 1e-9 * line_x
+        assert inversion_product(q) == pytest.approx(arm**2 - side**2, rel=1e-9)
+        if sim.status != "moved":
+            break
+    assert max(seen) > radius + 10 and min(seen) < radius - 10  # through P = Q
+    assert sim.constraint_error() < 1e-12
+
+
+def test_peaucellier_arriving_with_q_welded_to_p_stops_and_offers_both_branches():
+    # on the welded branch (Q on P) the flat rhombus is a real choice: the inversor's
+    # branch leaves it there, and the motion stops and offers both lines
+    link, arm, side = peaucellier_arms()
+    target = np.array([100.0, 0.0]) + 100.0 * np.array([np.cos(1.0), np.sin(1.0)])
+
+    def stopped() -> Simulator:
+        s = watched(Simulator(welded_peaucellier(1.6), step_size=2.0))
+        s.attract(2, target)  # P round its crank circle, out through |OP| = sqrt(k)
+        run_until_stop(s)
+        return s
+
+    sim = stopped()
     p = sim.positions
     assert sim.status == "singular"
     assert np.linalg.norm(p[2] - p[5]) < 1e-6 * side
     assert np.linalg.norm(p[2] - p[0]) == pytest.approx(np.sqrt(arm**2 - side**2), rel=1e-9)
-    assert np.linalg.norm(p[3] - p[4]) == pytest.approx(2 * side, rel=1e-9)
     directions = sim.branches()
     assert directions.shape == (2, 6, 2)
     # the inversor's own branch keeps Q on its line (no x motion); the other carries Q with P
@@ -210,11 +249,9 @@ def test_peaucellier_stops_where_its_rhombus_folds_flat_onto_p_equals_q():
     assert len(on_line) == 1 and len(with_p) == 1 and on_line != with_p
     line_x = link.vertices[5, 0]
     for k, kind in ((on_line[0], "inversor"), (with_p[0], "P = Q")):
-        s = watched(Simulator(link, step_size=2.0))
-        s.attract(3, target)
-        run_until_stop(s)
-        # the sense that carries joint 3 on toward the target
-        sense = 1 if directions[k, 3] @ (target - s.positions[3]) > 0 else -1
+        s = stopped()
+        # the sense that carries P on toward the target
+        sense = 1 if directions[k, 2] @ (target - s.positions[2]) > 0 else -1
         s.follow_branch(k, sense)
         for _ in range(10):
             s.step()
