@@ -87,7 +87,7 @@ def test_collinear_joints_between_pins_are_blocked_and_hold_under_gravity():
     assert_frozen(sim)
 
     dyn = Simulator(link, mode="dynamic", step_size=1 / 60, gravity=10.0)
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU time: a guard against endless splitting, not a timing
     for _ in range(30):
         dyn.step()
         assert np.all(np.isfinite(dyn.positions))
@@ -96,7 +96,7 @@ def test_collinear_joints_between_pins_are_blocked_and_hold_under_gravity():
         # sits near, not below, PROJECTION_TOL (measured up to 1.3e-11 over 200 steps)
         assert abs(dyn.positions[1, 1]) < 1e-5
         assert dyn.constraint_error() < 1e-10
-    assert time.perf_counter() - t0 < 15.0  # it splits steps, but it does return
+    assert time.process_time() - t0 < 15.0  # it splits steps, but it does return
 
 
 @pytest.mark.xfail(
@@ -165,9 +165,9 @@ def test_unsatisfiable_rods_kinematic_reports_blocked_promptly():
     start, err0 = sim.positions.copy(), sim.constraint_error()
     assert err0 == pytest.approx(1.0)
     sim.attract(2, (0.5, 3.0))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     sim.step()
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
     assert sim.status == "blocked"
     assert np.array_equal(sim.positions, start)
     assert_frozen(sim, 50)
@@ -177,13 +177,13 @@ def test_unsatisfiable_rods_dynamic_returns_promptly_and_finite():
     sim = off_manifold("dynamic")
     err0 = sim.constraint_error()
     sim.attract(2, (0.5, 3.0))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(5):
         sim.step()
         assert np.all(np.isfinite(sim.positions)) and np.all(np.isfinite(sim.velocities))
         # not repaired (the placement is singular), but never made worse
         assert sim.constraint_error() <= err0
-    assert time.perf_counter() - t0 < 10.0
+    assert time.process_time() - t0 < 10.0
 
 
 def test_a_long_free_fall_stays_cheap_and_exact_far_from_the_origin():
@@ -196,9 +196,9 @@ def test_a_long_free_fall_stays_cheap_and_exact_far_from_the_origin():
     sim.set_velocity([[0.0, 3.0], [0.0, -3.0], [0.0, 0.0]])
     times = []
     for _ in range(4):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         sim.step(100)
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
         assert np.all(np.isfinite(sim.positions))
         assert sim.constraint_error() <= exact_tolerance(sim)
     assert sim.positions[:, 1].max() < -1.9e5
@@ -215,13 +215,13 @@ def test_a_straight_chain_between_pins_holds_together_under_gravity(gravity):
         [[10.0 * i, 0.0] for i in range(n + 1)], rods=[(i, i + 1) for i in range(n)], pinned=[0, n]
     )
     sim = Simulator(link, mode="dynamic", step_size=1 / 60, gravity=gravity)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(12):
         sim.step()
         assert np.all(np.isfinite(sim.positions))
         assert sim.constraint_error() <= DATA_TOL
         assert np.abs(sim.positions[:, 1]).max() < 0.05  # sag allowed by a 1e-6 strain
-    assert time.perf_counter() - t0 < 20.0
+    assert time.process_time() - t0 < 20.0
 
 
 def test_a_rod_whose_square_overflows_is_refused(tmp_path):
