@@ -43,7 +43,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from .helpers import ART, REPO, SENTINEL
+from .helpers import ART, REPO, SENTINEL, patience
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROME_FLAGS = [
@@ -280,7 +280,7 @@ def open_notebook(lab_server, browser):
         pg = context.new_page()
         opened.append((server, rel, pg))
         _OPEN_PAGES.append(pg)
-        pg.set_default_timeout(timeout_ms)
+        pg.set_default_timeout(patience(timeout_ms))  # Playwright waits, scaled by load
         pg.goto(f"{server.base}/lab/tree/{rel}?token={TOKEN}&reset")
         pg.wait_for_function(_KERNEL_IDLE_JS)  # run-all before idle can be lost
         pg.evaluate("window.__testPanel = window.jupyterapp.shell.currentWidget")

@@ -23,6 +23,19 @@ MAIN_CANVAS = "canvas.linkage-canvas, .linkage-canvas canvas"
 SENTINEL = "LINKAGE-WIDGET-TEST: ALL CELLS DONE"
 
 
+def patience(seconds):
+    """``seconds`` scaled by how busy the machine is: waits must hold on a loaded machine.
+
+    The factor is the load average of the last minute per core, at least 1 (an idle
+    machine waits exactly ``seconds``) and at most 6 (a hang still fails, later).
+    """
+    try:
+        per_core = os.getloadavg()[0] / (os.cpu_count() or 1)
+    except OSError:  # no load average on this platform
+        per_core = 1.0
+    return seconds * min(6.0, max(1.0, per_core))
+
+
 def one_cell_notebook(folder, name, source):
     """Write ``folder/name``: a notebook of one code cell ``source`` on the python3 kernel."""
     import nbformat
@@ -41,8 +54,10 @@ def one_cell_notebook(folder, name, source):
 def kernel_exec(pg, code, timeout=60):
     """Execute ``code`` in the notebook's own kernel (where the widgets live); return stdout.
 
-    Raises ``AssertionError`` with the kernel's error if the code raised.
+    Raises ``AssertionError`` with the kernel's error if the code raised, or if no reply
+    came within :func:`patience` of ``timeout`` seconds.
     """
+    timeout = patience(timeout)
     res = pg.evaluate(
         """async ([code, timeout]) => {
         const w = window.__testPanel || window.jupyterapp.shell.currentWidget;
@@ -128,8 +143,11 @@ def drag_output_joint(pg, steps=20, hold=0.3, canvas=None):
 
 
 def poll(fn, timeout=30):
-    """Call ``fn`` every 0.1 s until it returns something truthy or ``timeout`` s pass."""
-    t0 = time.time()
+    """Call ``fn`` every 0.1 s until it returns something truthy or ``timeout`` s pass.
+
+    ``timeout`` is scaled by :func:`patience`.
+    """
+    timeout, t0 = patience(timeout), time.time()
     while True:
         v = fn()
         if v or time.time() - t0 > timeout:
@@ -149,8 +167,8 @@ def pixel(pg, x, y, canvas=None):
 
 
 def wait_pixel(pg, x, y, rgb, timeout=10, canvas=None):
-    """Wait until the canvas pixel (x, y) has colour ``rgb``; AssertionError otherwise."""
-    t0 = time.time()
+    """Wait until the canvas pixel (x, y) has colour ``rgb`` (:func:`patience` of ``timeout`` s)."""
+    timeout, t0 = patience(timeout), time.time()
     while time.time() - t0 < timeout:
         if pixel(pg, x, y, canvas)[:3] == list(rgb):
             return
