@@ -56,10 +56,11 @@ Refused steps (both modes)
     non-finite, or that reports a move while no coordinate changed (float64 cannot
     resolve it at such coordinates) is not taken: the state stays, the status is
     ``"refused"`` and :attr:`blocked_reason` says why. A dynamic step at rest that
-    changes nothing is ``"idle"``. Undamped, without gravity, the energy of a chain
-    with a spring stays within 5 % over 20 steps, or the step is refused
-    (``tests/motion/test_stiff_steps.py``, for stiffness 1e-3 to 1e8 and steps 1e-4
-    to 1/30 s).
+    changes nothing is ``"idle"``. The aim, undamped and without gravity: the energy
+    of a chain with a spring within 5 % over 20 steps, or the step refused
+    (``tests/motion/test_stiff_steps.py``, stiffness 1e-3 to 1e8, steps 1e-4 to
+    1/30 s). Not met yet where a very stiff spring pulls a straight chain from rest
+    (drift up to ~13 % before the refusal; a strict xfail there).
 
 Linear algebra
     Every solve is the equality-constrained quadratic program above. The
