@@ -118,11 +118,11 @@ async def run(name: str, seconds: float, folder: Path, separate: bool) -> None:
     frames = len(w.recorder.frames)
     w.recording = False  # what r does, with the export's process/thread choice
     w.export_recording("gif", separate_process=separate)
-    job = w._export_job
+    job = w._exporter.job
     gif = await phase(w, drag, seconds, until=lambda: not w.exporting)
     gif_s, gif_path = job.seconds, Path(w.file_name).parent / "exports"
     w.export_recording("png", separate_process=separate)
-    png_job = w._export_job
+    png_job = w._exporter.job
     png = await phase(w, drag, 0.0, until=lambda: not w.exporting)
     w.release(drag.x0, drag.y0)
     files = sorted(gif_path.iterdir())

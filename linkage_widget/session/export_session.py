@@ -1,19 +1,19 @@
 """The session's exports of a recording: GIF or numbered PNG frames, in the background.
 
-Part of :class:`~linkage_widget.session.LinkageSession` (a mixin, like the other session
-modules). :meth:`ExportMixin.export_recording` starts an :class:`~.export.ExportJob` on
-the frames kept while :attr:`recording` and returns at once; the job's thread waits on a
-spawned process that rasterises and encodes (:func:`~.export.write_in_process`). Every
-change of session state happens in the thread that runs the session: with an event loop
-(the kernel), the job hands each progress step over through ``loop.call_soon_threadsafe``
-and :meth:`_export_tick` copies it into :attr:`recording_progress` and, at the end,
-offers the file and says so; without one (a script, a test), :meth:`wait_export` does
-the same when called.
+An :class:`Exporter` the :class:`~linkage_widget.session.LinkageSession` holds: the
+session's ``export_recording`` hands it the frames kept while ``recording`` and returns at
+once; the exporter starts an :class:`~.export.ExportJob`, whose thread waits on a spawned
+process that rasterises and encodes (:func:`~.export.write_in_process`). Every change of
+session state happens in the thread that runs the session: with an event loop (the
+kernel), the job hands each progress step over through ``loop.call_soon_threadsafe``
+(:func:`loop_notifier`) and the session copies :attr:`Exporter.progress` into
+``recording_progress`` and, at the end, applies :meth:`Exporter.end` (offers the file,
+says so); without a loop (a script, a test), ``wait_export`` does the same when called.
 
-Cancel (:meth:`cancel_export`, the widget's ✕ button) stops the encoder at its next frame
-and leaves no file (atomic writes). Nothing is lost: the recorded frames stay in
-:attr:`recorder` untouched; ``export_recording()`` may run again, in either format, and the
-next recording (``r``) *resumes* the cancelled one — its frames come after the kept ones —
+Cancel (``cancel_export``, the widget's ✕ button) stops the encoder at its next frame
+and leaves no file (atomic writes). Nothing is lost: the recorded frames stay in the
+session's ``recorder`` untouched; ``export_recording()`` may run again, in either format,
+and the next recording (``r``) *resumes* the cancelled one — its frames come after the kept ones —
 so ``r`` again saves it all.
 
 Examples
@@ -34,185 +34,136 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from os import PathLike
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from traitlets import Bool, Enum, Float, HasTraits
-
-from ..draw import save_gif
 from .analysis import running_loop
 from .document import DEFAULT_FILE
-from .export import (
-    EXPORT_FORMATS,
-    ExportJob,
-    Progress,
-    save_png_frames,
-    write_in_process,
-    write_recording,
-)
-from .recording import GIF_FPS
+from .export import EXPORT_FORMATS, ExportJob, Progress, write_in_process, write_recording
 from .tools import export_path
 
-__all__ = ["ExportMixin"]
+__all__ = ["ExportEnd", "Exporter", "checked_format", "export_target", "loop_notifier", "recorded"]
 
 
-class ExportMixin(HasTraits):
-    """Exports of the recorded frames, synchronous or in the background (see the module)."""
+class ExportEnd(NamedTuple):
+    """How an export ended, for the session to apply."""
 
-    record_format = Enum(
-        tuple(EXPORT_FORMATS), "gif", help='What r saves: "gif" or "png" (numbered frames, zipped).'
-    )
-    exporting = Bool(False, help="Whether an export runs in the background (read only).")
-    recording_progress = Float(0.0, help="Progress of the last export, 0 .. 1 (read only).")
+    state: str  #: ``"done"``, ``"cancelled"`` or ``"failed"``
+    path: Path  #: the file written (offered for download when done)
+    mime: str  #: its MIME type
+    message: str  #: the hint line's words (``""`` when failed)
+    error: str  #: the error shown (``""`` unless failed)
 
-    _export_job: ExportJob | None = None
-    _export_target: tuple[Path, str, int] | None = None  # path, MIME type, frames
 
-    # ----------------------------------------------------------- synchronous
-    def save_gif(self, path: str | PathLike[str], fps: float = GIF_FPS) -> Path:
-        """Write the frames recorded so far (see :attr:`recording`) as an animated GIF."""
-        save_gif(self._recorded_frames(), path, fps)
-        return Path(path)
+class Exporter:
+    """The background export of a recording: its job and what it writes (module docstring).
 
-    def save_png_frames(self, path: str | PathLike[str]) -> Path:
-        """Write the frames recorded so far as ``frame_0001.png`` ... in a ZIP archive."""
-        save_png_frames(self._recorded_frames(), path)
-        return Path(path)
+    Attributes
+    ----------
+    job : ExportJob or None
+        The last export started (``None`` before the first).
+    """
 
-    # ------------------------------------------------------------ background
-    def export_recording(
+    def __init__(self) -> None:
+        self.job: ExportJob | None = None
+        self._target: tuple[Path, str, int] = (Path(), "", 0)  # path, MIME type, frames
+
+    @property
+    def state(self) -> str:
+        """The job's state (:class:`~.export.ExportJob`), ``"idle"`` before the first."""
+        return "idle" if self.job is None else self.job.state
+
+    @property
+    def progress(self) -> float:
+        """The job's progress, ``0 .. 1``."""
+        return 0.0 if self.job is None else self.job.progress
+
+    def start(
         self,
-        format: str | None = None,
-        path: str | PathLike[str] | None = None,
-        fps: float = GIF_FPS,
-        *,
-        separate_process: bool = True,
-    ) -> Path:
-        """Start exporting the recorded frames in the background; return the file's path at once.
-
-        Parameters
-        ----------
-        format : {"gif", "png"}, optional
-            Default :attr:`record_format`. ``"png"`` writes the numbered frames as a ZIP.
-        path : path-like, optional
-            Default: ``exports/<file name>.gif`` (or ``.zip``) beside the linkage file.
-        fps : float
-            The GIF's frame rate.
-        separate_process : bool, keyword-only
-            Rasterise and encode in a spawned process (default: the kernel's frame loop
-            keeps its rate; about a second to start), else in the job's thread.
-
-        Raises
-        ------
-        ValueError
-            Nothing recorded, or an unknown format.
-        RuntimeError
-            An export is running already (:meth:`cancel_export` or :meth:`wait_export` first).
-        """
-        fmt = self.record_format if format is None else format
-        if fmt not in EXPORT_FORMATS:
-            raise ValueError(f"format must be one of {sorted(EXPORT_FORMATS)}, got {fmt!r}")
-        if self.exporting:
-            raise RuntimeError("an export is running: cancel_export() or wait_export() first")
-        frames = tuple(self._recorded_frames())  # the job's own list: a new recording can start
-        suffix, mime = EXPORT_FORMATS[fmt]
-        target = Path(path) if path is not None else self._export_path(suffix)
-
+        fmt: str,
+        frames: Sequence[Any],
+        target: Path,
+        fps: float,
+        separate_process: bool,
+        notify: Callable[[], None] | None,
+    ) -> None:
+        """Start writing ``frames`` as ``fmt`` at ``target`` (``notify``: see the job)."""
         writer = write_in_process if separate_process else write_recording
 
         def write(progress: Progress) -> None:
             writer(fmt, frames, target, fps, progress)
 
-        self._export_target = (target, mime, len(frames))
-        self.recording_progress = 0.0
-        self.exporting = True
-        self._export_job = ExportJob(write, self._export_notifier()).start()
-        self._controls_changed()  # type: ignore[attr-defined]
-        return target
+        self._target = (target, EXPORT_FORMATS[fmt][1], len(frames))
+        self.job = ExportJob(write, notify).start()
 
-    def cancel_export(self) -> bool:
-        """Stop the running export (no file is written; the recording is kept).
-
-        Returns whether an export was running. Its end (``"cancelled"``) is applied by
-        the event loop, or by :meth:`wait_export`.
-        """
-        job = self._export_job
-        if job is None or job.ended and not self.exporting:
+    def cancel(self, exporting: bool) -> bool:
+        """Stop the job; whether one was running (ended but not yet applied: ``exporting``)."""
+        job = self.job
+        if job is None or job.ended and not exporting:
             return False
         job.cancel()
         return True
 
-    def wait_export(self, timeout: float | None = None) -> str:
-        """Wait for the export to end (at most ``timeout`` s) and apply its end; its state.
+    def wait(self, timeout: float | None) -> None:
+        """Wait for the job to end, at most ``timeout`` s (none: at once)."""
+        if self.job is not None:
+            self.job.wait(timeout)
 
-        ``"done"``, ``"cancelled"`` or ``"failed"`` (the error is then in :attr:`error`);
-        ``"running"`` after a timeout, ``"idle"`` when there was none.
-        """
-        job = self._export_job
-        if job is None:
-            return "idle"
-        job.wait(timeout)
-        self._export_tick()
-        return job.state
-
-    # ------------------------------------------------------------- internals
-    def _do_cancel_export(self) -> None:
-        if self.cancel_export():
-            self._message = "cancelling the export ..."  # type: ignore[attr-defined]
-
-    def _save_recording(self) -> None:
-        """``r`` stopped a recording: export it (in the background when a loop runs)."""
-        looping = running_loop() is not None
-        path = self.export_recording(separate_process=looping)
-        if not looping:
-            self.wait_export()  # a script or test: the file is there when r returns
-            return
-        n = len(self._recorded_frames())
-        self._message = f"saving {n} frames to {path} ... (✕ cancels)"  # type: ignore[attr-defined]
-
-    def _export_path(self, suffix: str) -> Path:
-        """Where an export goes: ``exports/`` beside the linkage file (created)."""
-        path = export_path(self.file_name or DEFAULT_FILE, suffix)  # type: ignore[attr-defined]
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return path
-
-    def _recorded_frames(self) -> list[Any]:
-        frames: list[Any] = self.recorder.frames  # type: ignore[attr-defined]
-        if not frames:
-            raise ValueError("nothing recorded: set recording = True (key r) and move something")
-        return frames
-
-    def _export_notifier(self) -> Callable[[], None] | None:
-        """What the job calls from its thread: a hand-over to the event loop, if one runs."""
-        loop = running_loop()
-        if loop is None:
+    def end(self) -> ExportEnd | None:
+        """How the job ended, or ``None`` while it runs (or before the first)."""
+        job = self.job
+        if job is None or not job.ended:
             return None
-        tick = self._export_tick
-        return lambda: loop.call_soon_threadsafe(tick)
-
-    def _export_tick(self) -> None:
-        """In the session's thread: show the job's progress, and its end once it ended."""
-        job = self._export_job
-        if job is None or not self.exporting:
-            return
-        self.recording_progress = job.progress  # the view's bar is linked to it
-        if not job.ended:
-            return
-        self.exporting = False
-        path, mime, n = self._export_target or (Path(), "", 0)
+        path, mime, n = self._target
         if job.state == "done":
-            self._offer_file(path, mime)  # type: ignore[attr-defined]
             what = "GIF" if path.suffix == ".gif" else "PNG frames"
-            self._message = f"{what} saved: {path} ({n} frames, {job.seconds:.1f} s)"  # type: ignore[attr-defined]
-        elif job.state == "cancelled":
-            self.recorder.resume_next()  # type: ignore[attr-defined]
-            self._message = (  # type: ignore[attr-defined]
+            said = f"{what} saved: {path} ({n} frames, {job.seconds:.1f} s)"
+            return ExportEnd("done", path, mime, said, "")
+        if job.state == "cancelled":
+            said = (
                 f"export cancelled at {job.done_frames}/{n} frames, nothing written; the "
                 f"{n} recorded frames are kept: r records on after them, r again saves all"
             )
-        else:
-            self.error = f"export failed: {type(job.error).__name__}: {job.error}"  # type: ignore[attr-defined]
-        self._controls_changed()  # type: ignore[attr-defined]
-        self._request_draw()  # type: ignore[attr-defined]
+            return ExportEnd("cancelled", path, mime, said, "")
+        error = f"export failed: {type(job.error).__name__}: {job.error}"
+        return ExportEnd("failed", path, mime, "", error)
+
+
+def checked_format(fmt: str, exporting: bool) -> str:
+    """``fmt`` when an export of it can start now.
+
+    Raises
+    ------
+    ValueError
+        An unknown format.
+    RuntimeError
+        An export is running already (``exporting``).
+    """
+    if fmt not in EXPORT_FORMATS:
+        raise ValueError(f"format must be one of {sorted(EXPORT_FORMATS)}, got {fmt!r}")
+    if exporting:
+        raise RuntimeError("an export is running: cancel_export() or wait_export() first")
+    return fmt
+
+
+def recorded(frames: Sequence[Any]) -> tuple[Any, ...]:
+    """The recorded ``frames`` as the job's own tuple (a new recording can start); not none."""
+    if not frames:
+        raise ValueError("nothing recorded: set recording = True (key r) and move something")
+    return tuple(frames)
+
+
+def export_target(file_name: str, suffix: str) -> Path:
+    """Where an export goes: ``exports/`` beside the linkage file ``file_name`` (created)."""
+    path = export_path(file_name or DEFAULT_FILE, suffix)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def loop_notifier(tick: Callable[[], None]) -> Callable[[], None] | None:
+    """What the job calls from its thread: ``tick`` handed to the event loop, if one runs."""
+    loop = running_loop()
+    if loop is None:
+        return None
+    return lambda: loop.call_soon_threadsafe(tick)

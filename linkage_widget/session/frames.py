@@ -44,7 +44,7 @@ class FramesMixin:
             self.document.drives,
             self._motors_on(),
             self.table_friction,
-            self.max_step,  # type: ignore[attr-defined]  # MergeMixin's
+            self.max_step,  # type: ignore[attr-defined]  # SessionTraits' (# edit)
         )
 
     def _motors_on(self) -> bool:
@@ -140,6 +140,7 @@ class FramesMixin:
 
     def _draw(self) -> None:
         """Draw the current scene now (:meth:`_show`), and keep it when recording."""
+        self._keep_mechanism_in_view()  # the view follows a move that took joints out of it
         self._dirty = False
         self._live_analyst.drawn += 1
         if self.__dict__.get("_live_pos") == self._pos_version:

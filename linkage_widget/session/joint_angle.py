@@ -1,6 +1,8 @@
 """A fixed angle between joints without rods, made with the angle tool.
 
-Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its state).
+An :class:`AngleTool` the :class:`~linkage_widget.session.LinkageSession` holds: it keeps the
+first arm chosen and says what a click means; the session shows its message or makes
+the edit (:func:`toggle_joint_angle`, one undo step).
 
 The 2007 program fixed an angle only between two adjacent rods, though "if we had no
 rods but only a fixed angle, more motion would be possible" (its page): the angle at
@@ -29,35 +31,53 @@ Clicking two adjacent rods still fixes the angle between them, as before.
 
 from __future__ import annotations
 
-__all__ = ["JointAngleMixin"]
+from typing import NamedTuple
+
+from ..model import Linkage
+
+__all__ = ["AngleClick", "AngleTool", "toggle_joint_angle"]
 
 
-class JointAngleMixin:
+class AngleClick(NamedTuple):
+    """What a click of the angle tool means: a message to show, or an angle to toggle."""
+
+    message: str  #: the hint after the first arm was chosen ("" when ``angle`` is set)
+    angle: tuple[int, int, int] | None  #: ``(apex, j, k)`` to fix or free, or None
+
+
+class AngleTool:
     """The angle tool's joint clicks: apex, first arm, second arm (module docstring)."""
 
-    #: ``(apex, j)``: the first arm chosen, waiting for the second (None: none)
-    _angle_arm: tuple[int, int] | None = None
+    def __init__(self) -> None:
+        #: ``(apex, j)``: the first arm chosen, waiting for the second (None: none)
+        self._arm: tuple[int, int] | None = None
 
-    def _do_angle_arm(self, apex: int, joint: int) -> None:
-        """The selected ``apex`` and a clicked ``joint``: the first arm, or the second."""
-        arm = self._angle_arm
-        n = self.linkage.n_vertices  # type: ignore[attr-defined]
-        if arm is None or arm[0] != apex or arm[1] in (joint, apex) or max(arm) >= n:
-            self._angle_arm = (apex, joint)
-            self._message = (  # type: ignore[attr-defined]
+    def click(self, apex: int, joint: int, n_vertices: int) -> AngleClick:
+        """The selected ``apex`` and a clicked ``joint``: the first arm, or the second.
+
+        A click that cannot be the second arm (another apex, the same joint, a joint
+        gone since) chooses the first arm anew.
+        """
+        arm = self._arm
+        if arm is None or arm[0] != apex or arm[1] in (joint, apex) or max(arm) >= n_vertices:
+            self._arm = (apex, joint)
+            return AngleClick(
                 f"apex: joint {apex} (selected), arm {apex}-{joint} chosen; click the joint "
-                f"at the other arm's end · click {apex} again: another apex"
+                f"at the other arm's end · click {apex} again: another apex",
+                None,
             )
-            return
-        self._angle_arm = None
-        self._edit(lambda: self._toggle_joint_angle(apex, arm[1], joint))  # type: ignore[attr-defined]
+        self._arm = None
+        return AngleClick("", (apex, arm[1], joint))
 
-    def _toggle_joint_angle(self, i: int, j: int, k: int) -> str:
-        """Fix the angle at ``i`` between the arms to ``j`` and ``k``, or free it when fixed."""
-        link = self.linkage  # type: ignore[attr-defined]
-        found = link.find_angle(i, j, k)
-        if found is None:
-            link.add_angle(i, j, k)  # a ValueError (coincident joints) undoes the edit
-            return f"angle at {i} between joints {j} and {k} fixed"
-        link.remove_angle(found)
-        return f"angle at {i} between joints {j} and {k} freed"
+
+def toggle_joint_angle(link: Linkage, i: int, j: int, k: int) -> str:
+    """Fix the angle at ``i`` between the arms to ``j`` and ``k``, or free it when fixed.
+
+    Edits ``link`` (inside the session's undoable edit) and returns the message.
+    """
+    found = link.find_angle(i, j, k)
+    if found is None:
+        link.add_angle(i, j, k)  # a ValueError (coincident joints) undoes the edit
+        return f"angle at {i} between joints {j} and {k} fixed"
+    link.remove_angle(found)
+    return f"angle at {i} between joints {j} and {k} freed"

@@ -1,7 +1,7 @@
 """Joint names: the ``joint_names`` trait as the public face of the document's names.
 
-Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its state,
-carried into the session's bases by :class:`~.merge.MergeMixin`).
+The session's ``joint_names`` trait (:class:`~.traits.SessionTraits`) and the names of its
+:class:`~.document.Document`; :func:`names_edit` says whether a value set is an edit.
 
 The notebooks speak of joints O, Q, A, B, D, C of the Peaucellier inversor; with
 ``show_labels`` on, the canvas writes those names beside the joints (the index for an
@@ -28,41 +28,20 @@ the trait follows the document (without the trailing ``""`` it does not keep).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
-from traitlets import HasTraits, TraitError, observe
-
-from ..io import Extensions
 from ..io.sidecar import trimmed_names
 
-__all__ = ["JointNamesMixin"]
+__all__ = ["names_edit"]
 
 
-class JointNamesMixin(HasTraits):
-    """Keep the ``joint_names`` trait and the document's names one (module docstring)."""
+def names_edit(new: Sequence[str], kept: tuple[str, ...]) -> bool:
+    """Whether setting the trait to ``new`` edits the document's names ``kept``.
 
-    @observe("joint_names")
-    def _on_joint_names_set(self, change: Any) -> None:
-        """A name set from code or the UI: one undoable edit of the document."""
-        doc = getattr(self, "document", None)  # None under construction: Document takes it
-        if doc is None:
-            return
-        if trimmed_names(change["new"]) == doc.names:  # no edit; the trait in the kept form
-            self._follow_document()
-            return
-        new, edit = change["new"], self._edit  # type: ignore[attr-defined]
-        if not edit(lambda: setattr(doc, "names", new), "joint names"):
-            raise TraitError(f"joint_names: {self.error}")  # type: ignore[attr-defined]
+    ``False`` when ``new`` is ``kept`` in another form (with trailing ``""``): the
+    trait then takes the kept form, and no undo step is made.
 
-    def _follow_document(self) -> None:
-        """Set the traits that mirror the document (tracked joints, joint names) from it."""
-        doc = self.document  # type: ignore[attr-defined]
-        self.tracked = doc.tracked  # type: ignore[attr-defined]
-        if tuple(self.joint_names) != doc.names:  # type: ignore[attr-defined]
-            self.joint_names = doc.names  # type: ignore[attr-defined]
-
-    def _follow_file(self, ext: Extensions) -> None:
-        """Take the tracked joints and joint names of a loaded file's extensions."""
-        self.document.names = ext.names  # type: ignore[attr-defined]
-        self.document.tracked = ext.tracked  # type: ignore[attr-defined]
-        self._follow_document()
+    >>> names_edit(("A", ""), ("A",)), names_edit(("A", "B"), ("A",))
+    (False, True)
+    """
+    return trimmed_names(new) != kept

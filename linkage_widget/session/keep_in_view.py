@@ -1,6 +1,8 @@
 """Keep the mechanism in view: when it moves out of the canvas, the view follows.
 
-Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its state).
+A :class:`ViewKeeper` the :class:`~linkage_widget.session.LinkageSession` holds: it keeps the
+joints' places the view was last judged against and says which view shows them again;
+the session applies it before every draw.
 
 A teacher found the Peaucellier's top joint cut by the canvas edge after a drag, and
 the output joint half under the button row; code that moves the linkage
@@ -34,14 +36,11 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
-from traitlets import Bool, HasTraits
 
 from ..draw import ViewTransform
 
-__all__ = ["MARGIN_PX", "KeepInViewMixin", "inside"]
+__all__ = ["MARGIN_PX", "ViewKeeper", "inside"]
 
 #: Pixels kept free inside the canvas edge for a joint brought back into view: its
 #: disk and halo (about 10 px at the default theme) and room for its label.
@@ -56,49 +55,32 @@ def inside(view: ViewTransform, points: np.ndarray, margin: float = 0.0) -> np.n
     return np.all((px >= lo) & (px <= hi) & np.isfinite(px), axis=-1)
 
 
-class KeepInViewMixin(HasTraits):
-    """Bring the mechanism back into view when it moves out (module docstring)."""
+class ViewKeeper:
+    """The joints' places when the view was last judged, and the view a move calls for.
 
-    keep_in_view = Bool(True, help="bring the mechanism back into view when it moves out")
+    Parameters
+    ----------
+    places : ndarray, shape (n, 2)
+        The joints' places at the start (copied): the first move is judged against them.
+    """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        #: the joints' places when the view was last judged (None: not yet)
-        self._kept_places: np.ndarray | None = None
-        super().__init__(*args, **kwargs)
+    def __init__(self, places: np.ndarray) -> None:
+        self._places = np.array(places, dtype=float)
 
-    def _request_draw(self) -> None:
-        # the first request (the end of construction) sets the places to judge moves against
-        if self._kept_places is None and getattr(self, "_ready", False):
-            self._kept_places = self.linkage.vertices.copy()  # type: ignore[attr-defined]
-        super()._request_draw()  # type: ignore[misc]
+    def judge(self, places: np.ndarray, view: ViewTransform, enabled: bool) -> ViewTransform | None:
+        """The view that shows again the joints a move took out of ``view``, or ``None``.
 
-    def _draw(self) -> None:
-        self._keep_mechanism_in_view()
-        super()._draw()  # type: ignore[misc]
-
-    def _user_acting(self) -> bool:
-        """A drag of a joint, a pan or a pinch under way: the view is the user's."""
-        merger = getattr(self, "_merger", None)
-        gesture = merger is not None and (merger.gesture is not None or merger.pinch is not None)
-        return gesture or getattr(self, "_drag_vertex", None) is not None
-
-    def _joints_in_view(self, margin: float = MARGIN_PX) -> np.ndarray:
-        """Which joints the current view shows clear of the edge; ``(n,)`` bool."""
-        return inside(self._view, self.linkage.vertices, margin)  # type: ignore[attr-defined]
-
-    def _keep_mechanism_in_view(self) -> None:
-        """Change the view by the least that shows again the joints a move took out of it."""
-        if self._user_acting():
-            return  # judged after the gesture, against the places before it
-        places = self.linkage.vertices  # type: ignore[attr-defined]
-        before, self._kept_places = self._kept_places, places.copy()
-        if not self.keep_in_view or before is None or before.shape != places.shape:
-            return
-        if np.array_equal(before, places):
-            return  # nothing moved: a pan or zoom of the user's stays as it is
-        view: ViewTransform = self._view  # type: ignore[attr-defined]
+        ``places`` ``(n, 2)`` are the joints' places now; they become the places the
+        next move is judged against. ``None`` when switched off (``enabled`` false),
+        when nothing moved (a pan or zoom of the user's stays), when the joints changed
+        in number, or when every joint that was visible and moved is still clear of the
+        edge (:data:`MARGIN_PX`).
+        """
+        before, self._places = self._places, places.copy()
+        if not enabled or before.shape != places.shape or np.array_equal(before, places):
+            return None
         seen = inside(view, before)
         moved = np.any(before != places, axis=1)  # a joint that stood still is not news
         if not np.any(seen & moved & ~inside(view, places, MARGIN_PX)):
-            return
-        self._view = view.showing(places[seen], MARGIN_PX)
+            return None
+        return view.showing(places[seen], MARGIN_PX)

@@ -62,11 +62,9 @@ from .document import (
 from .driven import DrivenMixin
 from .drives import Drives
 from .driving import DEFAULT_STEP, Driver
-from .export_session import ExportMixin
 from .frames import FramesMixin
 from .gestures import EventMerger, Key
 from .history import History, Snapshot
-from .merge import MergeMixin
 from .pointer import PointerMixin
 from .recording import Recorder, Tracks
 from .space_view import SpaceViewMixin
@@ -80,8 +78,6 @@ INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() k
 
 class LinkageSession(
     SpaceViewMixin,
-    ExportMixin,
-    MergeMixin,
     ConfigurationPanelMixin,
     DrivenMixin,
     ActionsMixin,
@@ -162,6 +158,7 @@ class LinkageSession(
         self._init_pointer()
         self._init_driven()
         self._init_panel()
+        self._init_edit()
 
     @classmethod
     def load(cls, path: str | PathLike[str], **kwargs: Any) -> Self:

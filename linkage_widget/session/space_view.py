@@ -178,11 +178,6 @@ class SpaceViewMixin(HasTraits):
                 projection=self.projection,
             )
 
-    def _keep_mechanism_in_view(self) -> None:
-        """Planar keep-in-view judges world ``(n, 2)`` joints; in space the user turns the view."""
-        if self.camera is None:
-            getattr(super(), "_keep_mechanism_in_view", lambda: None)()
-
     def _space_state(self, state: SceneState) -> SceneState:
         """The scene state with the camera (in 3-D)."""
         cam = self.camera

@@ -51,7 +51,7 @@ def test_r_exports_in_the_background_with_the_bar_under_the_canvas(page):
     assert kernel_json(page, "w.exporting") in (True, False)  # the kernel answers meanwhile
     screenshot(page, "export-bar")
     assert poll(lambda: not kernel_json(page, "w.exporting"), timeout=120)
-    job = "[w._export_job.state, w.recording_progress, w._export_job.done_frames]"
+    job = "[w._exporter.job.state, w.recording_progress, w._exporter.job.done_frames]"
     assert kernel_json(page, job) == ["done", 1.0, 120]
     info = kernel_json(
         page,
@@ -71,7 +71,7 @@ def test_the_cancel_button_in_the_page_stops_the_export(page):
     button.click()
     assert poll(lambda: not kernel_json(page, "w.exporting"), timeout=120)
     state = kernel_json(
-        page, "[w._export_job.state, (folder / 'frames.zip').exists(), len(w.recorder.frames)]"
+        page, "[w._exporter.job.state, (folder / 'frames.zip').exists(), len(w.recorder.frames)]"
     )
     assert state == ["cancelled", False, 120]
     assert "export cancelled" in kernel_exec(page, "print(w._hint())")

@@ -57,6 +57,6 @@ def test_the_cancel_button_stops_the_export_and_keeps_the_recording(tmp_path):
             await asyncio.sleep(0.01)
 
     asyncio.run(main())
-    assert w._export_job.state == "cancelled" and not (tmp_path / "motion.gif").exists()
+    assert w._exporter.job.state == "cancelled" and not (tmp_path / "motion.gif").exists()
     assert w.recorder.frames == frames and w.export_bar.box not in w.children
     assert "export cancelled" in w._hint()
