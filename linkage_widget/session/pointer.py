@@ -174,10 +174,11 @@ class PointerMixin:
         touches : sequence of (x, y)
             Pixel positions of every finger down after the event (``[]``: all lifted).
         """
-        handlers = {"start": "touch_start", "move": "touch_move", "end": "touch_end"}
+        m = self._merger
+        handlers = {"start": m.touch_start, "move": m.touch_move, "end": m.touch_end}
         if event not in handlers:
             raise ValueError(f"touch event must be one of start, move, end; got {event!r}")
-        getattr(self._merger, handlers[event])([(float(x), float(y)) for x, y in touches])
+        handlers[event]([(float(x), float(y)) for x, y in touches])
 
     # ------------------------------------------------------------ handlers
     def _on_press(self, g: Gesture) -> None:
