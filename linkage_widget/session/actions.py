@@ -8,15 +8,23 @@ document (whose index-safe edits are in :class:`~.document.Document`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
 import numpy as np
 
 from ..examples import example_path
 from ..io import atomic_write
+from .branching import NO_BRANCH
 from .document import DEFAULT_FILE
 from .gestures import Key
 from .tools import EXAMPLE_KEYS, SHIFTED_KEYS, VIEW_PRESETS, Action, example_key, key_action
 
-__all__ = ["ActionsMixin"]
+__all__ = ["ActionsMixin", "Handler", "action_table"]
+
+#: What carries out an action kind: called with the :class:`~.tools.Action`'s ``args``.
+Handler = Callable[..., None]
 
 
 class ActionsMixin:
@@ -167,6 +175,26 @@ class ActionsMixin:
         self._refresh_analysis()
         self._request_draw()
 
+    def _branch_directions(self) -> np.ndarray | None:
+        """The branch lines offered at a singular stop, else ``None`` (:mod:`.branching`)."""
+        sim = self.driver.simulator
+        return self._branching.directions(self._status, sim, self.linkage.n_vertices)
+
+    def _do_pick_branch(self, way: int) -> None:
+        """Follow way ``way`` of a singular stop (1-based, :meth:`.BranchChoice.way`)."""
+        picked = self._branching.way(self._branch_directions(), way)
+        if picked is None:
+            self._message = NO_BRANCH
+            return
+        positions = self.driver.follow_branch(*picked)
+        self.linkage.set_positions(positions)
+        self._pos_version += 1
+        self._tracks.append(positions)
+        self._status = "moved"
+        self._message = f"branch {way}: the motion goes on along it"
+        self.running = True
+        self._start_animation()
+
     def _do_end_drag(self) -> None:
         self._end_drag()
 
@@ -190,6 +218,16 @@ class ActionsMixin:
         with self.hold_trait_notifications():
             self.show_velocities, self.show_stresses, self.show_pebbles = vel, stress, pebbles
         self._message = f"view: {name} (v for the next)"
+
+    def _do_key(self, kind: str, *args: Any) -> None:
+        """A keyboard-only action (:class:`.keyboard.Keyboard`): its traits, then its message."""
+        change = self._keyboard.change(kind, self.trait_values(), *args)
+        for name, value in change.traits.items():
+            setattr(self, name, value)
+        if change.message is not None:
+            self._message = change.message
+        if change.escape:
+            self._do_escape()
 
     def _do_toggle_info(self) -> None:
         self.show_info = not self.show_info
@@ -238,3 +276,87 @@ class ActionsMixin:
             return
         self.recording = False
         self._save_recording()  # export_session: in the background when a loop runs
+
+
+def action_table(on: Any) -> dict[str, Handler]:
+    """Every action kind and the handler that carries it out: ``{kind: on._do_<kind>}``.
+
+    Built once per session (``on``), explicitly: a kind missing here is a ``KeyError``
+    where it is applied, never a method found by its name. Each handler is ``on``'s bound
+    method, looked up now, so a method the 3-D view overrides (:mod:`.space_view`) is the
+    one the table calls.
+    """
+    return {**_edit_handlers(on), **_view_handlers(on), **_motion_and_file_handlers(on)}
+
+
+def _edit_handlers(on: Any) -> dict[str, Handler]:
+    """Selection, messages and the edits of the document."""
+    return {
+        "none": on._do_none,
+        "message": on._do_message,
+        "select": on._do_select,
+        "escape": on._do_escape,
+        "leave_or_escape": partial(on._do_key, "leave_or_escape"),
+        "add_vertex": on._do_add_vertex,
+        "toggle_rod": on._do_toggle_rod,
+        "link_rod": on._do_link_rod,
+        "toggle_angle": on._do_toggle_angle,
+        "angle_arm": on._do_angle_arm,
+        "toggle_pin": on._do_toggle_pin,
+        "toggle_track": on._do_toggle_track,
+        "delete_vertex": on._do_delete_vertex,
+        "delete_rod": on._do_delete_rod,
+        "split": on._do_split,
+        "clear": on._do_clear,
+        "undo": on._do_undo,
+        "redo": on._do_redo,
+    }
+
+
+def _view_handlers(on: Any) -> dict[str, Handler]:
+    """The pointer, the view and what it shows."""
+    return {
+        "place_attractor": on._do_place_attractor,
+        "remove_attractor": on._do_remove_attractor,
+        "move_attractor": on._do_move_attractor,
+        "drag_vertex": on._do_drag_vertex,
+        "end_drag": on._do_end_drag,
+        "pan": on._do_pan,
+        "zoom": on._do_zoom,
+        "pinch": on._do_pinch,
+        "rotate_view": on._do_rotate_view,
+        "toggle_projection": on._do_toggle_projection,
+        "fit": on._do_fit,
+        "view_preset": on._do_view_preset,
+        "toggle_info": on._do_toggle_info,
+        "toggle_trait": partial(on._do_key, "toggle_trait"),
+        "toggle_forces": partial(on._do_key, "toggle_forces"),
+        "toggle_presentation": partial(on._do_key, "toggle_presentation"),
+        "next_tool": partial(on._do_key, "next_tool"),
+        "previous_tool": partial(on._do_key, "previous_tool"),
+        "toggle_mode": partial(on._do_key, "toggle_mode"),
+    }
+
+
+def _motion_and_file_handlers(on: Any) -> dict[str, Handler]:
+    """Motion, motors and loads, files and exports."""
+    return {
+        "toggle_running": on._do_toggle_running,
+        "pick_branch": on._do_pick_branch,
+        "toggle_motors": on._do_toggle_motors,
+        "reverse_motors": on._do_reverse_motors,
+        "motor_at": on._do_motor_at,
+        "spring_between": on._do_spring_between,
+        "toggle_load": on._do_toggle_load,
+        "aim_load": on._do_aim_load,
+        "set_load": on._do_set_load,
+        "save": on._do_save,
+        "load": on._do_load,
+        "load_example": on._do_load_example,
+        "merge": on._do_merge,
+        "export_png": on._do_export_png,
+        "export_svg": on._do_export_svg,
+        "export_tracks": on._do_export_tracks,
+        "toggle_recording": on._do_toggle_recording,
+        "cancel_export": on._do_cancel_export,
+    }

@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -72,15 +73,17 @@ def running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def timed_analyze(linkage: Linkage) -> tuple[RigidityReport, float]:
-    """The analysis and its compute time in seconds (in the worker thread: no queueing).
+def timed_analyze(
+    linkage: Linkage, clock: Callable[[], float] = time.perf_counter
+) -> tuple[RigidityReport, float]:
+    """The analysis and its compute time in seconds of ``clock`` (in the worker thread).
 
     Up to :data:`READOUT_MOBILITY_MAX_JOINTS` joints it includes the mobility (the
     readout's "motion:" line): once per analysis, never per frame.
     """
-    t0 = time.perf_counter()
+    t0 = clock()
     report = analyze(linkage, with_mobility=linkage.n_vertices <= READOUT_MOBILITY_MAX_JOINTS)
-    return report, time.perf_counter() - t0
+    return report, clock() - t0
 
 
 def shown_motions(report: RigidityReport | None) -> np.ndarray | None:
@@ -98,7 +101,8 @@ def shown_motions(report: RigidityReport | None) -> np.ndarray | None:
 class Analyst:
     """The last analysis of a session, the versions it belongs to, and the thread's state."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock  # the session's: its throttle reads time only through it
         self.report: RigidityReport | None = None
         self.version = -1  # structure version the report belongs to
         self.pos_version = -1  # position version it belongs to
@@ -117,7 +121,7 @@ class Analyst:
 
     def throttled(self) -> bool:
         """Whether a live re-analysis now would come too soon after the last one."""
-        return time.perf_counter() - self._time < max(0.1, 5.0 * self.cost)
+        return self.clock() - self._time < max(0.1, 5.0 * self.cost)
 
     def store(self, report: RigidityReport, cost: float, version: int, pos_version: int) -> None:
         """Keep ``report`` (of the model at ``version``/``pos_version``), computed in ``cost`` s."""
@@ -125,7 +129,7 @@ class Analyst:
         self.version = version
         self.pos_version = pos_version
         self.cost = cost
-        self._time = time.perf_counter()
+        self._time = self.clock()
 
     def start(
         self, loop: asyncio.AbstractEventLoop, linkage: Linkage, live: bool
@@ -142,8 +146,8 @@ class Analyst:
             return None
         self.busy = True
         self.pending = False
-        self._time = time.perf_counter()
-        return loop.run_in_executor(_executor(), timed_analyze, linkage.copy())
+        self._time = self.clock()
+        return loop.run_in_executor(_executor(), timed_analyze, linkage.copy(), self.clock)
 
     def finish(self, fut: Future[Any] | asyncio.Future[Any]) -> tuple[RigidityReport, float]:
         """The result of a finished :meth:`start` (re-raises the analysis's exception)."""

@@ -1,6 +1,5 @@
 """Choosing a branch where the motion stopped at a singular placement.
 
-Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its state).
 When the simulator stops at a singular placement (status ``"singular"``: a flat
 parallelogram, Peaucellier's flat rhombus), the canvas shows its :math:`k` branch
 lines as :math:`2k` numbered arrows (both senses of each line,
@@ -9,6 +8,11 @@ student picks a way by clicking its arrow (or label) or by pressing its number k
 the simulator follows that branch
 (:meth:`~linkage_widget.motion.Simulator.follow_branch`) and a drag under way goes
 on along it. A press anywhere else does what it always does.
+
+:class:`BranchChoice` is the session's controller for this: it takes values (the
+status, the simulator, the view, a press, a number) and returns values (the lines
+offered, the way a press picks, the line and sense to follow); the session applies
+them and holds no branch state of its own.
 """
 
 from __future__ import annotations
@@ -17,84 +21,69 @@ from typing import Any
 
 import numpy as np
 
-from ..draw import DEFAULT_THEME
+from ..draw import DEFAULT_THEME, ViewTransform
 from ..draw.branches import BranchHandles, branch_handles, pick_handle
-from .gestures import Gesture
 
-__all__ = ["BRANCH_PICK_PX", "BranchingMixin"]
+__all__ = ["BRANCH_PICK_PX", "NO_BRANCH", "BranchChoice"]
 
 #: A press within this many pixels of an arrow tip or its label picks that way.
 BRANCH_PICK_PX = 16.0
 
+#: What a number key says when the motion is not stopped at a singular placement.
+NO_BRANCH = "number keys pick the way on where the motion stops at a singular placement"
 
-class BranchingMixin:
-    """The branch arrows, their clicks and number keys (module docstring)."""
 
-    # ------------------------------------------------------------ state
-    def _branch_directions(self) -> np.ndarray | None:
-        """The branch lines ``(k, n, 2)`` when the motion waits at a singular stop, else None."""
-        sim = self.driver.simulator
-        if self._status != "singular" or sim is None or not sim.singular:
+class BranchChoice:
+    """The ways on at a singular stop: which are offered, which a press or a key picks."""
+
+    def directions(self, status: str, simulator: Any, n_vertices: int) -> np.ndarray | None:
+        """The branch lines ``(k, n, d)`` when the motion waits at a singular stop, else None.
+
+        ``simulator`` is the driver's (``None`` before a motion needed one).
+        """
+        if status != "singular" or simulator is None or not simulator.singular:
             return None
-        directions = sim.branches()
-        if directions.shape[1] != self.linkage.n_vertices:
+        directions: np.ndarray = simulator.branches()
+        if directions.shape[1] != n_vertices:
             return None
         return directions
 
-    def _branch_count(self) -> int:
-        """Branch lines offered now (0 when not at a singular stop)."""
-        directions = self._branch_directions()
-        return 0 if directions is None else len(directions)
-
-    def _branch_handles(self) -> BranchHandles | None:
-        directions = self._branch_directions()
+    def handles(
+        self, view: ViewTransform, positions: np.ndarray, directions: np.ndarray | None
+    ) -> BranchHandles | None:
+        """The arrows drawn for ``directions`` (``None``: none offered)."""
         if directions is None:
             return None
-        return branch_handles(self._view, self.linkage.vertices, directions, DEFAULT_THEME)
+        return branch_handles(view, positions, directions, DEFAULT_THEME)
 
-    # ------------------------------------------------------------ input
-    def _on_press(self, g: Gesture) -> None:
-        """A press on a branch arrow picks that way; any other press goes on as usual."""
-        if g.button == 0:
-            way = pick_handle(self._branch_handles(), g.x, g.y, BRANCH_PICK_PX)
-            if way is not None:
-                assert g.data is not None
-                g.data.update(action="branch", hit=None)  # its drag and release do nothing
-                self._message = ""
-                self._guarded(lambda: self._do_pick_branch(way + 1))
-                self._request_draw()
-                return
-        super()._on_press(g)  # type: ignore[misc]
+    def pressed(
+        self,
+        button: int,
+        xy: tuple[float, float],
+        view: ViewTransform,
+        positions: np.ndarray,
+        directions: np.ndarray | None,
+    ) -> int | None:
+        """The way (1-based) a press of ``button`` at pixel ``xy`` picks, else ``None``."""
+        if button != 0 or directions is None:
+            return None
+        handles = self.handles(view, positions, directions)
+        way = pick_handle(handles, xy[0], xy[1], BRANCH_PICK_PX)
+        return None if way is None else way + 1
 
-    def _do_pick_branch(self, way: int) -> None:
-        """Follow way ``way`` (1-based: ``2j + 1`` is line ``j`` forward, ``2j + 2`` back)."""
-        directions = self._branch_directions()
+    def way(self, directions: np.ndarray | None, way: int) -> tuple[int, int] | None:
+        """``(line, sense)`` of way ``way`` (``2j + 1`` is line ``j`` forward, ``2j + 2`` back).
+
+        ``None`` when no branch is offered (the caller says :data:`NO_BRANCH`).
+
+        Raises
+        ------
+        ValueError
+            For a way that is not offered here.
+        """
         if directions is None:
-            self._message = (
-                "number keys pick the way on where the motion stops at a singular placement"
-            )
-            return
+            return None
         if not 1 <= way <= 2 * len(directions):
             raise ValueError(f"there are {2 * len(directions)} ways on here; {way} is not one")
         line, back = divmod(way - 1, 2)
-        positions = self.driver.follow_branch(line, -1 if back else 1)
-        self.linkage.set_positions(positions)
-        self._pos_version += 1
-        self._tracks.append(positions)
-        self._status = "moved"
-        self._message = f"branch {way}: the motion goes on along it"
-        self.running = True
-        self._start_animation()
-
-    # provided by the session (annotations only: a stub here would shadow the real one)
-    driver: Any
-    linkage: Any
-    running: bool
-    _status: str
-    _message: str
-    _view: Any
-    _pos_version: int
-    _tracks: Any
-    _guarded: Any
-    _request_draw: Any
-    _start_animation: Any
+        return line, -1 if back else 1

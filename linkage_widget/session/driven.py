@@ -18,7 +18,7 @@ What the drawing and the readout show of forces:
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from dataclasses import replace
 from os import PathLike
 from pathlib import Path
@@ -38,7 +38,7 @@ from .drives import (
     tracks_csv,
 )
 
-__all__ = ["STATICS_LIVE_MAX_S", "DrivenMixin"]
+__all__ = ["STATICS_LIVE_MAX_S", "DrivenMixin", "Statics"]
 
 #: While the linkage moves, statics are recomputed each frame only when the last solve took
 #: at most this long (seconds); a slower one keeps showing the last forces until it stops.
@@ -47,12 +47,47 @@ STATICS_LIVE_MAX_S = 0.02
 JointForces = list[tuple[int, float, float]]
 
 
+class Statics:
+    """The statics of the linkage as it is, solved again only when what it depends on changed.
+
+    ``key`` is ``(structure version, position version, loads)``; the cost of the last
+    solve is measured with ``clock`` (the session's), so that a moving linkage whose
+    solve is slow keeps showing the last forces instead of solving on every frame.
+    """
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self._memo: tuple[Any, StaticsReport] | None = None
+        self.cost = 0.0  # seconds the last solve took
+
+    def report(self, key: Any, linkage: Any, loads: Any) -> StaticsReport:
+        """:func:`~linkage_widget.static_forces` of ``linkage`` under ``loads``, kept by ``key``."""
+        if self._memo is None or self._memo[0] != key:
+            t0 = self.clock()
+            self._memo = (key, static_forces(linkage, loads))
+            self.cost = self.clock() - t0
+        return self._memo[1]
+
+    def live(self, key: Any, linkage: Any, loads: Any, running: bool) -> StaticsReport | None:
+        """:meth:`report`, or while moving after a slow solve the last one (``None``: stale).
+
+        The last one stays while the structure and the loads are those it was solved
+        for (the joints moved since).
+        """
+        memo = self._memo
+        if not running or memo is None or self.cost <= STATICS_LIVE_MAX_S:
+            return self.report(key, linkage, loads)
+        same = memo[0][0] == key[0] and memo[0][2] == key[2]
+        return memo[1] if same else None
+
+
 class DrivenMixin:
     """The drive, load and track methods of a session (module docstring)."""
 
+    clock: Callable[[], float]  # the session's (injected)
+
     def _init_driven(self) -> None:
-        self._statics_memo: tuple[Any, StaticsReport] | None = None
-        self._statics_cost = 0.0  # seconds the last solve took
+        self._statics = Statics(self.clock)
         self._load_aim: tuple[int, float, float] | None = None  # load-tool drag under way
 
     # ============================================================ public API
@@ -149,12 +184,11 @@ class DrivenMixin:
     @property
     def statics(self) -> StaticsReport:
         """:func:`~linkage_widget.static_forces` of the linkage as it is, under :attr:`loads`."""
-        key = (self._version, self._pos_version, self.document.drives.loads)
-        if self._statics_memo is None or self._statics_memo[0] != key:
-            t0 = time.perf_counter()
-            self._statics_memo = (key, static_forces(self.linkage, self.loads))
-            self._statics_cost = time.perf_counter() - t0
-        return self._statics_memo[1]
+        return self._statics.report(self._statics_key(), self.linkage, self.loads)
+
+    def _statics_key(self) -> tuple[int, int, Any]:
+        """What the statics depend on: structure, positions and loads."""
+        return (self._version, self._pos_version, self.document.drives.loads)
 
     @property
     def tracks(self) -> dict[int, np.ndarray]:
@@ -248,11 +282,7 @@ class DrivenMixin:
 
     def _live_statics(self) -> StaticsReport | None:
         """:attr:`statics`, or while moving after a slow solve the last one (``None``: stale)."""
-        memo = self._statics_memo
-        if not self.running or memo is None or self._statics_cost <= STATICS_LIVE_MAX_S:
-            return self.statics
-        same = memo[0][0] == self._version and memo[0][2] == self.document.drives.loads
-        return memo[1] if same else None
+        return self._statics.live(self._statics_key(), self.linkage, self.loads, self.running)
 
     def _drive_lines(self) -> list[str]:
         """Readout lines: rod forces (statics or dynamics), motors, the selected joint's motion."""

@@ -13,7 +13,7 @@ through the view's ``_show`` hook. Without a view,
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -31,6 +31,13 @@ __all__ = ["FramesMixin"]
 
 class FramesMixin:
     """Motion, analysis and drawing of each frame (module docstring)."""
+
+    clock: Callable[[], float]  # the session's (injected): frame times and analysis cost
+
+    def _init_frames(self) -> None:
+        self._live_analyst = LiveAnalyst()  # the analysis of the drawn frame while dragging
+        self._live_pos = -1  # the position version the live analysis is of
+        self._last_step: np.ndarray | None = None  # what the last frame's motion moved
 
     # ================================================================ motion
     def _setup(self) -> Setup:
@@ -76,7 +83,7 @@ class FramesMixin:
         if done.positions is None:
             return False
         self.linkage.set_positions(done.positions)
-        self.__dict__["_last_step"] = self.linkage.vertices - before
+        self._last_step = self.linkage.vertices - before
         self._pos_version += 1
         self._tracks.append(done.positions)
         return True
@@ -93,15 +100,15 @@ class FramesMixin:
             self._stop_if_done()
         # The first frame of a drag draws before it analyses: the joint follows the
         # pointer one analysis sooner (the first one of a drag is the slow one).
-        first = moved and self.__dict__.pop("_drag_starts", False)
+        first = moved and self._pointer.take_pull_start()
         if moved:
             self._dirty = True
             if not first:
-                self._live_frame(self.__dict__.get("_last_step"))
+                self._live_frame(self._last_step)
         if self._dirty:
             self._draw()
         if first:
-            self._live_frame(self.__dict__.get("_last_step"), drawn=True)
+            self._live_frame(self._last_step, drawn=True)
         # After the draw: the full analysis runs in a worker thread, whose Python parts
         # would take the GIL from this frame's drawing in 5 ms slices.
         if moved and self._analyst.live(self.linkage.n_vertices):
@@ -143,11 +150,11 @@ class FramesMixin:
         self._keep_mechanism_in_view()  # the view follows a move that took joints out of it
         self._dirty = False
         self._live_analyst.drawn += 1
-        if self.__dict__.get("_live_pos") == self._pos_version:
+        if self._live_pos == self._pos_version:
             self._live_analyst.redrawn_unmoved()  # the live analysis still shows this placement
         scene = self.scene()
         self._show(scene)
-        self.frame_times.append(time.perf_counter())
+        self.frame_times.append(self.clock())
         del self.frame_times[:-600]
         if self.recording:
             self.recorder.offer(scene)
@@ -194,6 +201,7 @@ class FramesMixin:
         )
 
     def _hint(self) -> str:
+        lines = self._branch_directions()  # the ways on at a singular stop (.branching)
         return hint_text(
             HintState(
                 self._message,
@@ -207,7 +215,7 @@ class FramesMixin:
                 self.linkage.n_vertices,
                 len(self.document.drives.motors),
                 self._motors_on(),
-                self._branch_count(),
+                0 if lines is None else len(lines),
                 self._blocked_reason(),
             )
         )
@@ -226,7 +234,7 @@ class FramesMixin:
             return
         loop = running_loop()
         if sync or loop is None:
-            report, cost = timed_analyze(self.linkage)
+            report, cost = timed_analyze(self.linkage, self.clock)
             self._store_analysis(report, cost, self._version, self._pos_version)
             return
         version, pos_version = self._version, self._pos_version
@@ -265,14 +273,6 @@ class FramesMixin:
         return list(r.summary_lines()), r.explanation
 
     # ========================================================= live analysis
-    @property
-    def _live_analyst(self) -> LiveAnalyst:
-        # Created on first use: the frames part owns it, the session's state needs no slot.
-        live = self.__dict__.get("_live_state_keeper")
-        if live is None:
-            live = self.__dict__["_live_state_keeper"] = LiveAnalyst()
-        return live
-
     def _pull(self) -> np.ndarray | None:
         """The pull of the drag (or attractor) on its joint, shape (n, d); ``None`` without."""
         target = self._target()
@@ -296,7 +296,7 @@ class FramesMixin:
             generic_rank = self.document.generic()[0]
             motion = Motion(self._pull(), step, self.show_velocities, self.show_stresses)
             live.analyse(self.linkage, self._version, frame, motion, generic_rank)
-            self.__dict__["_live_pos"] = self._pos_version
+            self._live_pos = self._pos_version
         except Exception as exc:  # noqa: BLE001 - the full analysis on release still runs
             self.error = f"live analysis failed: {exc}"
 
@@ -305,7 +305,7 @@ class FramesMixin:
         live = self._live_analyst
         if live.behind(self._version) is None:
             return None
-        live_pos = self.__dict__.get("_live_pos", -1)
+        live_pos = self._live_pos
         a = self._analyst
         full_pos = a.pos_version if a.fresh(self._version) else -1
         if full_pos > live_pos or (full_pos == live_pos and not self.running):

@@ -1,9 +1,9 @@
 """The session's keyboard-only actions: presentation mode, tools, mode and shown parts by key.
 
-Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its traits,
-inherited through :class:`~.pointer.PointerMixin`). :mod:`.keymap` says which key means
-which action kind; the ``_do_<kind>`` here carry out the kinds that have no button of
-their own, so that everything the toolbar can do the keyboard can do too:
+:mod:`.keymap` says which key means which action kind; :class:`Keyboard` decides what
+the kinds that have no button of their own change, so that everything the toolbar can
+do the keyboard can do too. It takes the current values and returns a
+:class:`KeyChange` (the traits to set and the message); the session applies it:
 
 - ``m`` toggles :attr:`presentation` (the 2007 program's key); ``Esc`` leaves it, and
   only outside presentation mode stops the motion and deselects;
@@ -11,15 +11,19 @@ their own, so that everything the toolbar can do the keyboard can do too:
   dynamic mode;
 - ``a``, ``j``, ``#``, ``g`` and ``F`` show or hide the angles, the joints, the joints'
   labels, the configuration space and the forces.
+
+>>> Keyboard().change("toggle_mode", {"mode": "kinematic"})
+KeyChange(traits={'mode': 'dynamic'}, message='dynamic mode (k switches)', escape=False)
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from .vocabulary import next_tool
 
-__all__ = ["KeyboardMixin"]
+__all__ = ["KEY_KINDS", "SHOWN_NAMES", "KeyChange", "Keyboard"]
 
 #: What a toggled part is called in the message.
 SHOWN_NAMES = {
@@ -30,45 +34,57 @@ SHOWN_NAMES = {
     "show_labels": "joint labels",
 }
 
+#: The action kinds :class:`Keyboard` decides.
+KEY_KINDS = (
+    "toggle_presentation",
+    "leave_or_escape",
+    "next_tool",
+    "previous_tool",
+    "toggle_mode",
+    "toggle_trait",
+    "toggle_forces",
+)
 
-class KeyboardMixin:
-    """Keyboard-only actions of the session (module docstring)."""
 
-    presentation: bool
-    tool: str
-    mode: str
-    _message: str
-    _do_escape: Callable[[], None]  # the session's (actions): stop and deselect
+class KeyChange(NamedTuple):
+    """What a keyboard-only action changes: traits to set, the message, whether to escape.
 
-    def _do_toggle_presentation(self) -> None:
-        self.presentation = not self.presentation
-        self._message = (
-            "presentation mode: m or Esc leaves" if self.presentation else "presentation mode off"
-        )
+    ``message`` ``None`` leaves the session's message as it is; ``escape`` asks for
+    the session's plain Esc (stop the motion and deselect).
+    """
 
-    def _do_leave_or_escape(self) -> None:
-        """Esc: leave presentation mode; outside it, stop the motion and deselect."""
-        if self.presentation:
-            self.presentation = False
-            self._message = "presentation mode off"
-        else:
-            self._do_escape()
+    traits: dict[str, Any]
+    message: str | None = None
+    escape: bool = False
 
-    def _do_next_tool(self) -> None:
-        self.tool = next_tool(self.tool, 1)  # the hint says what the tool does
 
-    def _do_previous_tool(self) -> None:
-        self.tool = next_tool(self.tool, -1)
+class Keyboard:
+    """The keyboard-only actions of the session (module docstring)."""
 
-    def _do_toggle_mode(self) -> None:
-        self.mode = "dynamic" if self.mode == "kinematic" else "kinematic"
-        self._message = f"{self.mode} mode (k switches)"
+    def change(self, kind: str, now: Mapping[str, Any], *args: Any) -> KeyChange:
+        """What action ``kind`` (one of :data:`KEY_KINDS`) changes, given the traits ``now``.
 
-    def _do_toggle_trait(self, name: str) -> None:
+        ``now`` maps trait names to their current values (``presentation``, ``tool``,
+        ``mode``, and the ``show_*`` trait toggled); ``args`` are the action's.
+        """
+        if kind == "toggle_trait":
+            return self.toggled(args[0], now)
+        if kind == "toggle_forces":
+            return self.toggled("show_forces", now)
+        if kind in ("next_tool", "previous_tool"):
+            return KeyChange({"tool": next_tool(now["tool"], 1 if kind == "next_tool" else -1)})
+        if kind == "toggle_mode":
+            mode = "dynamic" if now["mode"] == "kinematic" else "kinematic"
+            return KeyChange({"mode": mode}, f"{mode} mode (k switches)")
+        if kind == "toggle_presentation" and not now["presentation"]:
+            return KeyChange({"presentation": True}, "presentation mode: m or Esc leaves")
+        if kind in ("toggle_presentation", "leave_or_escape") and now["presentation"]:
+            return KeyChange({"presentation": False}, "presentation mode off")
+        if kind == "leave_or_escape":
+            return KeyChange({}, escape=True)
+        raise KeyError(kind)
+
+    def toggled(self, name: str, now: Mapping[str, Any]) -> KeyChange:
         """Show or hide the part that the Bool trait ``name`` switches."""
-        on = not getattr(self, name)
-        setattr(self, name, on)
-        self._message = f"{SHOWN_NAMES.get(name, name)} {'shown' if on else 'hidden'}"
-
-    def _do_toggle_forces(self) -> None:
-        self._do_toggle_trait("show_forces")
+        on = not now[name]
+        return KeyChange({name: on}, f"{SHOWN_NAMES.get(name, name)} {'shown' if on else 'hidden'}")

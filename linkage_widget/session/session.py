@@ -32,6 +32,7 @@ Examples
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from os import PathLike
@@ -47,9 +48,9 @@ from ..model import Linkage
 from ..motion import Simulator
 from ..rigidity import RigidityReport
 from ..springs import Spring
-from .actions import ActionsMixin
+from .actions import ActionsMixin, action_table
 from .analysis import Analyst
-from .branching import BranchingMixin
+from .branching import BranchChoice
 from .configuration_panel import ConfigurationPanelMixin
 from .document import (
     DEFAULT_FILE,
@@ -65,7 +66,8 @@ from .driving import DEFAULT_STEP, Driver
 from .frames import FramesMixin
 from .gestures import EventMerger, Key
 from .history import History, Snapshot
-from .pointer import PointerMixin
+from .keyboard import Keyboard
+from .pointer import Pointer, PointerMixin
 from .recording import Recorder, Tracks
 from .space_view import SpaceViewMixin
 from .tools import Action, Selection, export_path
@@ -81,7 +83,6 @@ class LinkageSession(
     ConfigurationPanelMixin,
     DrivenMixin,
     ActionsMixin,
-    BranchingMixin,
     PointerMixin,
     FramesMixin,
     SessionTraits,
@@ -94,6 +95,8 @@ class LinkageSession(
         The model to edit (used, not copied). Default: empty.
     width, height : int
         Size of the (virtual) canvas in pixels: gestures come in its pixels.
+    clock : callable() -> float, optional
+        Seconds for the policy (frame budgets, throttles, double clicks): a fake in tests.
     **kwargs
         Initial trait values (``step_size=2.0``, ``tracked=(5,)``, ...); the
         rest goes to the next class (the widget's ``VBox``).
@@ -109,7 +112,7 @@ class LinkageSession(
     recorder : Recorder
         GIF frames while :attr:`recording` (``recorder.clock`` is settable).
     frame_times : list of float
-        ``perf_counter`` of each drawn frame (the last 600).
+        :attr:`clock` time of each drawn frame (the last 600).
     error_log : deque of str
         Every error shown, newest last (the last 20).
     """
@@ -119,6 +122,7 @@ class LinkageSession(
     ) -> None:
         traits = {k: kwargs.pop(k) for k in list(kwargs) if k in self._OWN_TRAITS}
         self._ready = False  # observers do nothing until the session is set up
+        self.clock: Callable[[], float] = kwargs.pop("clock", time.perf_counter)  # policy's time
         super().__init__(**kwargs)
         self.document = Document(linkage if linkage is not None else Linkage(), self.joint_names)
         self._init_state(int(width), int(height))
@@ -133,7 +137,7 @@ class LinkageSession(
         self._view = self._fitted_view(width, height)
         self._history: History[Snapshot] = History()
         self.driver = Driver()
-        self._analyst = Analyst()
+        self._analyst = Analyst(self.clock)
         self._version = 0  # bumped by every edit (structure, pins, rest lengths)
         self._pos_version = 0  # bumped whenever positions change
         self._status = "idle"
@@ -143,19 +147,13 @@ class LinkageSession(
         self._message = ""
         self._preset = 0
         self._step_memory = dict(DEFAULT_STEP)
-        self.recorder: Recorder[Scene] = Recorder()
+        self.recorder: Recorder[Scene] = Recorder(clock=self.clock)
         self.frame_times: list[float] = []
         self.error_log: deque[str] = deque(maxlen=20)
-        self._merger = EventMerger(
-            width,
-            height,
-            on_press=self._on_press,
-            on_drag=self._on_drag,
-            on_release=self._on_release,
-            on_wheel=self._on_wheel,
-            on_key=self._on_key,
-        )
-        self._init_pointer()
+        self._pointer, self._branching, self._keyboard = Pointer(), BranchChoice(), Keyboard()
+        self._actions = action_table(self)  # kind -> handler, once (.actions)
+        self._init_pointer(EventMerger(width, height, clock=self.clock))
+        self._init_frames()
         self._init_driven()
         self._init_panel()
         self._init_edit()
@@ -391,14 +389,6 @@ class LinkageSession(
         except (ValueError, IndexError, OSError, TraitError) as exc:
             self.error = str(exc)
 
-    def _apply(self, action: Action) -> None:
-        """Carry out ``action`` (from :mod:`.tools`): ``_do_<kind>(*args)``, then its message."""
-        if action.kind == "error":
-            raise ValueError(action.message)
-        getattr(self, f"_do_{action.kind}")(*action.args)
-        if action.message:
-            self._message = action.message
-
     def _edit(self, change: Callable[[], str | None], message: str = "") -> bool:
         """Apply one undoable edit; on failure restore the state and show the error.
 
@@ -492,3 +482,12 @@ class LinkageSession(
         write(path)
         self._offer_file(path, mime)
         return path
+
+    # --- input
+    def _apply(self, action: Action) -> None:
+        """Carry out ``action`` (from :mod:`.tools`) by the action table, then its message."""
+        if action.kind == "error":
+            raise ValueError(action.message)
+        self._actions[action.kind](*action.args)
+        if action.message:
+            self._message = action.message

@@ -1,0 +1,73 @@
+"""The session's input controllers take values and return values (issue 23)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from linkage_widget.session.branching import BranchChoice
+from linkage_widget.session.gestures import Gesture
+from linkage_widget.session.keyboard import Keyboard, KeyChange
+from linkage_widget.session.pointer import Pointer
+from linkage_widget.session.tools import Selection
+
+
+def test_the_keyboard_returns_what_changes() -> None:
+    k = Keyboard()
+    now = {"presentation": False, "tool": "select", "mode": "dynamic", "show_forces": True}
+    assert k.change("toggle_presentation", now).traits == {"presentation": True}
+    assert k.change("leave_or_escape", now) == KeyChange({}, None, escape=True)
+    shown = {**now, "presentation": True}
+    assert k.change("leave_or_escape", shown) == KeyChange(
+        {"presentation": False}, "presentation mode off"
+    )
+    assert k.change("toggle_mode", now).traits == {"mode": "kinematic"}
+    assert k.change("toggle_forces", now) == KeyChange({"show_forces": False}, "forces hidden")
+    assert k.change("next_tool", now).traits["tool"] != "select"
+    with pytest.raises(KeyError):
+        k.change("save", now)
+
+
+def test_a_pull_starts_once_per_drag_and_not_for_a_free_move() -> None:
+    p = Pointer()
+    g = Gesture(10.0, 10.0)
+    assert p.press(g, "select", ("vertex", 0), None, Selection()) is None
+    g.last_x, g.last_y = 20.0, 10.0
+    assert p.drag(g, 10.0, 0.0).kind == "drag_vertex"
+    assert p.take_pull_start() and not p.take_pull_start()
+    p.drag(g, 1.0, 0.0)
+    assert not p.take_pull_start()  # the same pull
+    free = Gesture(10.0, 10.0, shift=True)
+    p.press(free, "select", ("vertex", 0), None, Selection())
+    p.drag(free, 5.0, 0.0)
+    assert not p.take_pull_start()
+
+
+def test_a_cancelled_gesture_lets_a_pulled_joint_go_and_clicks_nothing() -> None:
+    p = Pointer()
+    g = Gesture(10.0, 10.0)
+    p.press(g, "select", ("vertex", 0), None, Selection())
+    g.cancelled = True
+    assert p.release(g, (10.0, 10.0), "select", Selection()).kind == "none"
+    p.drag(g, 3.0, 0.0)
+    assert p.release(g, (13.0, 10.0), "select", Selection()).kind == "end_drag"
+
+
+class _Stopped:
+    singular = True
+
+    def branches(self) -> np.ndarray:
+        return np.zeros((2, 4, 2))
+
+
+def test_the_ways_on_at_a_singular_stop() -> None:
+    b = BranchChoice()
+    assert b.directions("moved", _Stopped(), 4) is None
+    assert b.directions("singular", None, 4) is None
+    assert b.directions("singular", _Stopped(), 5) is None  # another linkage's
+    lines = b.directions("singular", _Stopped(), 4)
+    assert lines is not None and len(lines) == 2
+    assert b.way(lines, 1) == (0, 1) and b.way(lines, 4) == (1, -1)
+    assert b.way(None, 1) is None
+    with pytest.raises(ValueError, match="4 ways"):
+        b.way(lines, 5)
