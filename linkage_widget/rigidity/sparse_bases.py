@@ -25,14 +25,12 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from .model import Linkage
-from .second_order import trivial_motions
+from ..model import Linkage
+from .rigid_motions import trivial_motions
+from .tolerances import DELTA_FLOOR, ORTHONORMAL_CUT
 
-__all__ = ["Bases", "projection_plan", "DELTA_FLOOR"]
+__all__ = ["Bases", "projection_plan"]
 
-EPS = float(np.finfo(float).eps)
-#: Least regularisation of the kernel projection, relative to sigma_max^2.
-DELTA_FLOOR = 100.0 * EPS
 #: Most solves per kernel projection.
 MAX_PASSES = 12
 #: Extra random vectors when a basis is drawn by projection (randomised range finder).
@@ -140,4 +138,4 @@ class Bases:
         triv = trivial_motions(self.linkage.vertices, self.linkage.pinned)
         rest = kernel - triv @ (triv.T @ kernel)
         u, s, _ = np.linalg.svd(rest, full_matrices=False)
-        return u[:, s > 1e-6]
+        return u[:, s > ORTHONORMAL_CUT]
