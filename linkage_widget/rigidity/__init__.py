@@ -71,7 +71,7 @@ from .second_order import (
 )
 from .sparse_rank import SparseRankReport, sigma_max_estimate, sparse_rank_report
 from .statics import StaticsReport, static_forces
-from .tolerances import RANK_RTOL, SECOND_ORDER_RTOL
+from .tolerances import RANK_RTOL, SECOND_ORDER_RTOL, STRESS_ZERO
 
 __all__ = [
     "METHODS",
@@ -83,6 +83,7 @@ __all__ = [
     "SINGLE_FLEX_MAX_2N",
     "SPARSE_MIN_ENTRIES",
     "STATUSES",
+    "STRESS_ZERO",
     "Infinitesimal",
     "MobilityReport",
     "OrderedInertia",

@@ -57,7 +57,16 @@ from .second_order import (
     stress_energy_forms,
 )
 from .second_order_solve import cone_lines
-from .tolerances import COLLAPSE, LANDED_TOL, RANK_FRACTION, RANK_RTOL, SAME_LINE, SETTLED
+from .tolerances import (
+    COLLAPSE,
+    CONE_SAME_LINE,
+    IN_BRANCH,
+    LANDED_TOL,
+    RANK_FRACTION,
+    RANK_RTOL,
+    SAME_LINE,
+    SETTLED,
+)
 
 __all__ = ["MobilityReport", "ground_rows", "mobility", "numerical_mobility"]
 
@@ -432,7 +441,7 @@ def numerical_mobility(
     kept: list[tuple[int, int, np.ndarray | None]] = []  # (group, dimension, tangent basis)
     for g, grp in enumerate(groups):
         u = dirs[grp[0]]
-        if any(t is not None and np.linalg.norm(u - t @ (t.T @ u)) < 0.2 for _, _, t in kept):
+        if any(t is not None and np.linalg.norm(u - t @ (t.T @ u)) < IN_BRANCH for _, _, t in kept):
             continue  # a line inside a branch of higher dimension found already
         q = landed[max(grp, key=lambda i: np.linalg.norm(landed[i] - p))]
         k, tangent = _branch_dimension(proj, cs, linkage, q, h, rtol, rng) if d > 1 else (1, None)
@@ -483,6 +492,6 @@ def _refined(
     out = secants.copy()
     for i, u in enumerate(secants):
         cos = np.abs(cone @ u)
-        if cos.max() > 0.95:
+        if cos.max() > CONE_SAME_LINE:
             out[i] = cone[int(np.argmax(cos))]
     return out

@@ -39,7 +39,13 @@ import scipy.linalg as sla
 
 from ..model import Linkage
 from .exact import rational_coordinates
-from .tolerances import SECOND_ORDER_RTOL
+from .tolerances import (
+    CONE_LINE_ANGLE,
+    IMAGINARY_ZERO,
+    REFINE_RESIDUAL_ZERO,
+    REFINE_STEP_ZERO,
+    SECOND_ORDER_RTOL,
+)
 
 __all__ = [
     "MAX_EXACT_COORDINATES",
@@ -93,12 +99,12 @@ def _refine(forms: np.ndarray, c0: np.ndarray, iterations: int = 60) -> np.ndarr
         else:
             break  # no descent: a local minimum of the residual
         c, r = c + t * step, trial
-        if np.linalg.norm(t * step) <= 1e-15 or r @ r <= 1e-30:
+        if np.linalg.norm(t * step) <= REFINE_STEP_ZERO or r @ r <= REFINE_RESIDUAL_ZERO:
             break
     return c / max(np.linalg.norm(c), 1e-300)
 
 
-def _distinct_lines(cands: list[np.ndarray], d: int, angle: float = 1e-4) -> np.ndarray:
+def _distinct_lines(cands: list[np.ndarray], d: int, angle: float = CONE_LINE_ANGLE) -> np.ndarray:
     """Unit lines up to sign, one per cluster, sign fixed (largest entry positive)."""
     out: list[np.ndarray] = []
     for c in cands:
@@ -341,4 +347,4 @@ def _is_real(value: Any) -> bool:
     if value.is_real is not None:
         return bool(value.is_real)
     z = complex(value.evalf(50))
-    return abs(z.imag) <= 1e-30 * max(1.0, abs(z.real))
+    return abs(z.imag) <= IMAGINARY_ZERO * max(1.0, abs(z.real))

@@ -27,7 +27,7 @@ import scipy.sparse.linalg as spla
 
 from ..model import Linkage
 from .rigid_motions import trivial_motions
-from .tolerances import DELTA_FLOOR, ORTHONORMAL_CUT
+from .tolerances import DELTA_FLOOR, ORTHONORMAL_CUT, PROJECTION_RESIDUAL
 
 __all__ = ["Bases", "projection_plan"]
 
@@ -45,13 +45,15 @@ def projection_plan(below: float | None, above: float | None, tol: float) -> tup
     \sigma_{\text{above}}^2)` above it. :math:`\delta` is the geometric mean of the gap,
     but at least :data:`DELTA_FLOOR` (else the augmented matrix's Schur complement
     :math:`-\delta I - AA^T` is exactly singular in floating point along the other
-    kernel); the passes bring :math:`\rho^{\text{passes}}` below 1e-13.
+    kernel); the passes bring :math:`\rho^{\text{passes}}` below :data:`PROJECTION_RESIDUAL`.
     """
     lo = below if below else 1e-3 * tol
     hi = above if above else 1e3 * tol
     delta = max(lo * hi, DELTA_FLOOR)
     rho = delta / (delta + hi * hi)
-    passes = int(np.clip(np.ceil(np.log(1e-13) / np.log(min(rho, 0.5))), 2, MAX_PASSES))
+    passes = int(
+        np.clip(np.ceil(np.log(PROJECTION_RESIDUAL) / np.log(min(rho, 0.5))), 2, MAX_PASSES)
+    )
     return delta, passes
 
 

@@ -56,6 +56,9 @@ LANCZOS_TOL = 1e-10
 #: A count whose shift hit an eigenvalue of A^T A to the bit (an exactly zero pivot) is
 #: made again with the threshold moved by this relative amount, far below any margin.
 RETRY_SHIFT = 1e-6
+#: The kernel projection's passes shrink every direction above the threshold to this
+#: fraction: well below the bases' use (arrows, stresses), near float64's round-off.
+PROJECTION_RESIDUAL = 1e-13
 #: Least regularisation of the sparse kernel projection, relative to sigma_max^2: the
 #: augmented system must stay factorisable in float64 whatever the rank gap.
 DELTA_FLOOR = 100.0 * EPS
@@ -76,6 +79,17 @@ TRIVIAL_RCOND = 1e-10
 #: a stress energy is a second-order quantity, so round-off in it is about RANK_RTOL
 #: times the forms' size; ten times that is zero.
 SECOND_ORDER_RTOL = 1e-6
+#: Two numerical solution lines of the second-order system closer than this angle
+#: (radians) are one: Gauss-Newton refines each to ~1e-8, distinct lines are far apart.
+CONE_LINE_ANGLE = 1e-4
+#: Gauss-Newton on the unit sphere has converged when its step is round-off on a unit
+#: vector ...
+REFINE_STEP_ZERO = 1e-15
+#: ... or its squared residual is (round-off of the unit forms, squared).
+REFINE_RESIDUAL_ZERO = 1e-30
+#: An exact root evaluated to 50 digits is real when its imaginary part is at most this
+#: relative to its size: far above 50-digit round-off, far below any true imaginary part.
+IMAGINARY_ZERO = 1e-30
 
 # ------------------------------------------------------------ numerical mobility
 #: A landing (a step along the flexes projected back onto the constraints) is accepted
@@ -93,6 +107,18 @@ SAME_LINE = 0.98
 #: A landing-displacement singular value above this fraction of the largest is a
 #: dimension: landings on a manifold of dimension k span k directions of size ~ step.
 RANK_FRACTION = 0.1
+#: A landing direction whose part outside a branch's tangent space found already is below
+#: this (unit direction) lies in that branch: a line inside a plane, not a new branch.
+IN_BRANCH = 0.2
+#: A sampled secant within this |cosine| of a tangent-cone line is that line (the secant
+#: of a step ~1e-2 deviates from its tangent by about the step).
+CONE_SAME_LINE = 0.95
+
+# ------------------------------------------------------------------- the readout
+#: A rod carries part of a self-stress when its entry is above this fraction of the
+#: largest (and a held rod's stress column counts when above it): stress bases are
+#: orthonormal to round-off (~1e-15), a genuine entry is far above.
+STRESS_ZERO = 1e-9
 
 # ----------------------------------------------------------------------- statics
 #: The smallest ``rtol`` of ``static_forces``: the augmented matrix's condition number is
