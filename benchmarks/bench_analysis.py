@@ -17,7 +17,7 @@ a shared machine; wall-clock times were up to 4x larger at a load of 8 on 2 core
   second-order test), the only one before issue 14;
 * ``analyze``: :func:`linkage_widget.rigidity.analyze` as it runs by default (sparse
   inertia above 40 000 entries ``2n * c``, counts, status, explanation; bases lazy);
-* ``counts``: :func:`linkage_widget.sparse_rank.sparse_rank_report` alone (rank, DOF,
+* ``counts``: :func:`linkage_widget.rigidity.sparse_rank.sparse_rank_report` alone (rank, DOF,
   stress count and gap, ``rtol="auto"``);
 * ``+shown``: ``analyze`` plus what the widget draws of it: ``velocity_basis`` (the
   trivial motions and up to 50 flexes), ``stresses`` (up to 50), ``rod_stress``.
@@ -47,10 +47,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_motion import REFERENCE_DIR, ladder  # noqa: E402
 from legacy2007 import RANK_RTOL, rigidity_matrix_2007  # noqa: E402
 
-from linkage_widget import Linkage, rigidity  # noqa: E402
-from linkage_widget.pebble import PebbleGame  # noqa: E402
-from linkage_widget.rigidity import analyze  # noqa: E402
-from linkage_widget.sparse_rank import sparse_rank_report  # noqa: E402
+from linkage_widget import Linkage  # noqa: E402
+from linkage_widget.rigidity import PebbleGame, analyze, sparse_rank_report  # noqa: E402
+from linkage_widget.rigidity import analysis as rigidity_analysis  # noqa: E402
 
 REFERENCE_FILES = [
     "peaucellier.txt",
@@ -98,7 +97,7 @@ def svd_2007(link: Linkage) -> int:
 
 def cold_analyze(link: Linkage):
     """``analyze`` without the pebble game kept from a previous call on the same graph."""
-    rigidity._GENERIC.clear()
+    rigidity_analysis._GENERIC.clear()
     return analyze(link)
 
 

@@ -7,7 +7,7 @@ analysis cost (CPU ms of the process, robust on a loaded machine, and wall clock
 ms) and whether the counts were reused (Weyl bound) or
 counted again. Cases: penrose3t and penrose4t (the reference files when
 ``../shared`` has them, else the same tilings from
-:func:`linkage_widget.penrose.penrose_tiling`), and grids of unit squares with
+:func:`linkage_widget.examples.penrose.penrose_tiling`), and grids of unit squares with
 every 7th braced, pinned at two joints, of about 1 000, 5 000 and 20 000 joints.
 
 Run: ``.venv/bin/python benchmarks/bench_live_analysis.py [--frames 12] [--max-joints N]``
@@ -28,7 +28,7 @@ from bench_analysis import grid  # noqa: E402
 from bench_motion import REFERENCE_DIR  # noqa: E402
 
 from linkage_widget import Linkage  # noqa: E402
-from linkage_widget.penrose import penrose_tiling  # noqa: E402
+from linkage_widget.examples.penrose import penrose_tiling  # noqa: E402
 from linkage_widget.session import LinkageSession  # noqa: E402
 
 

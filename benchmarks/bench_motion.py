@@ -49,8 +49,8 @@ from legacy2007 import Legacy2007  # noqa: E402
 
 from linkage_widget import Linkage  # noqa: E402
 from linkage_widget.constraints import ConstraintSet  # noqa: E402
+from linkage_widget.examples.penrose import penrose_tiling  # noqa: E402
 from linkage_widget.motion import Simulator  # noqa: E402
-from linkage_widget.penrose import penrose_tiling  # noqa: E402
 
 REFERENCE_DIR = Path(__file__).resolve().parents[2] / "shared" / "reference-linkages"
 

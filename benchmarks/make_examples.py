@@ -28,7 +28,7 @@ if str(REPO) not in sys.path:  # run as a script from a fresh clone
     sys.path.insert(0, str(REPO))
 
 from linkage_widget import Linkage  # noqa: E402
-from linkage_widget.penrose import penrose_tiling  # noqa: E402
+from linkage_widget.examples.penrose import penrose_tiling  # noqa: E402
 
 EXAMPLES_DIR = REPO / "linkage_widget" / "examples"
 

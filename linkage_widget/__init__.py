@@ -15,10 +15,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .errors import LinkageFormatError
-from .local_dimension import MobilityReport, mobility
 from .model import Linkage
-from .rigidity import RigidityReport, analyze
-from .statics import StaticsReport, static_forces
+from .rigidity import (
+    MobilityReport,
+    RigidityReport,
+    StaticsReport,
+    analyze,
+    mobility,
+    static_forces,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .configuration import ConfigurationError, SphereChart

@@ -17,7 +17,7 @@ import scipy.linalg as sla
 
 from ..constraints import ConstraintSet
 from ..model import Linkage
-from ..second_order import require_linkage
+from ..rigidity import require_linkage
 from ._dyads import depends_on, dyad_chain
 from ._errors import ConfigurationError
 

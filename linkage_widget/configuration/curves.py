@@ -57,7 +57,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import dijkstra
 
 from ..model import Linkage
-from ..second_order import require_linkage
+from ..rigidity import require_linkage
 from ._curve_trace import TraceSettings, trace_all
 from ._errors import ConfigurationError
 from ._system import LinkageSystem

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..model import Linkage
-from ..second_order import require_linkage
+from ..rigidity import require_linkage
 from ._errors import ConfigurationError
 from ._system import LinkageSystem
 from .angles import AngleCoordinate, default_coordinates

@@ -29,7 +29,7 @@ crank at the end of its arc, the flat rhombus just beyond:
 Branches
     :meth:`BranchMixin.branches` returns one unit direction per branch *line* through
     the placement (the tangent cone of the constraints without the motor rows,
-    :func:`linkage_widget.second_order.tangent_cone`; a cone containing a plane is
+    :func:`linkage_widget.rigidity.second_order.tangent_cone`; a cone containing a plane is
     offered as a few spread-out lines, :func:`spread_lines`): two lines (the
     parallelogram and the antiparallelogram) at a flat parallelogram; one line at a
     motor's fold, where the motion can only go back or on to the other assembly.
@@ -50,7 +50,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import _checks
-from ..second_order import tangent_cone
+from ..rigidity import tangent_cone
 from ._drive_step import kinematic_motor_step
 from ._drives import Actuators
 from ._pass_through import creep_onward, landed_on, pass_line, projected

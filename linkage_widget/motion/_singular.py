@@ -47,6 +47,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..rigidity import RANK_RTOL
 from ._projection import held_residual, project
 from ._setup import Setup
 from .tolerances import (
@@ -54,7 +55,6 @@ from .tolerances import (
     LOCATE_ITERATIONS,
     SINGULAR_RTOL,
     SINGULAR_WATCH_MAX_COLUMNS,
-    WATCH_RANK_RTOL,
 )
 
 __all__ = [
@@ -112,12 +112,12 @@ def _bordered(a: np.ndarray, u: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 def _make_borders(setup: Setup, q: np.ndarray) -> _Borders:
-    """Stresses and flexes of :math:`A(q)` (rank relative to :data:`WATCH_RANK_RTOL`), borders."""
+    """Stresses and flexes of :math:`A(q)` (rank relative to :data:`RANK_RTOL`), borders."""
     j = setup.constraints.jacobian(q)
     a = j.toarray()
     u, s, vt = np.linalg.svd(a, full_matrices=True)
     top = float(s[0]) if s.size else 0.0
-    r = int(np.count_nonzero(s > WATCH_RANK_RTOL * top)) if top > 0 else 0
+    r = int(np.count_nonzero(s > RANK_RTOL * top)) if top > 0 else 0
     uu, ww = u[:, r:], vt[r:].T
     sign, logabs = np.linalg.slogdet(_bordered(a, uu, ww))
     template = _bordered(np.zeros_like(a), uu, ww)

@@ -122,14 +122,13 @@ MAX_MOTOR_HALVINGS = 10
 REST_SPEED = 1e-12
 
 # ------------------------------------------------------ singular placements
+# (The watch's numerical rank is the rigidity analysis's rule, RANK_RTOL of
+# :mod:`linkage_widget.rigidity.tolerances`, imported there: one name per meaning.)
 #: Linkages with more coordinates than this (32 joints) are not watched for singular
 #: placements: the watch costs a dense determinant per step and a dense SVD when its borders
 #: are renewed (cubic in this); at 81 joints (penrose2t) that was several times the step
 #: (benchmarks/bench_motion.py), at 26 joints (penrose1t) about a tenth of it.
 SINGULAR_WATCH_MAX_COLUMNS = 64
-#: Numerical rank of the constraint Jacobian at a reference placement of the watch,
-#: relative to the largest singular value (that of the rigidity analysis, RANK_RTOL).
-WATCH_RANK_RTOL = 1e-7
 #: A located placement counts as singular when its smallest singular value (of the rank
 #: the reference had) is at most this fraction of the largest: bisection to 2**-40 of a
 #: step puts it within ~1e-12 relative of the singular placement.

@@ -10,7 +10,7 @@ the session attaches its own completion callback and stores the result with
 :meth:`Analyst.store`, so that only the session assigns its state.
 
 For linkages of at most :data:`READOUT_MOBILITY_MAX_JOINTS` joints the report
-carries the mobility too (:func:`~linkage_widget.local_dimension.mobility`: does
+carries the mobility too (:func:`~linkage_widget.rigidity.local_dimension.mobility`: does
 the placement really move, and how many ways), which the readout states in plain
 words on its ``motion:`` line; it is computed with the analysis, never per frame.
 

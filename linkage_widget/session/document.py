@@ -11,7 +11,7 @@ the caller, which takes a :meth:`Document.snapshot` before and restores it on
 failure.
 
 The document keeps the pinned pebble game of its graph between edits
-(:class:`~linkage_widget.pebble.PebbleGame`): adding a rod, a fixed angle, a
+(:class:`~linkage_widget.rigidity.pebble.PebbleGame`): adding a rod, a fixed angle, a
 vertex or a pin is a few pebble searches, removing a rod or a pin returns its
 pebbles and retries the rejected edges, not a new game. Edits that renumber
 (deleting or splitting, undo, loading) or that would change the order of play
@@ -44,8 +44,7 @@ import numpy as np
 from ..io import Extensions, read_extensions, resolve_path
 from ..io.sidecar import trimmed_names
 from ..model import Linkage
-from ..pebble import PebbleGame
-from ..rigidity import generic_analysis, pebble_game_applies
+from ..rigidity import PebbleGame, generic_analysis, pebble_game_applies
 from ..springs import Spring
 from .drives import Drives
 from .history import Snapshot

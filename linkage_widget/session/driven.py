@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..io import Load, Motor, PathForce, PathFriction, atomic_write
-from ..statics import StaticsReport, static_forces
+from ..rigidity import StaticsReport, static_forces
 from .drives import (
     check_motor,
     joint_motion_lines,

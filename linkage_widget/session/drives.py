@@ -222,7 +222,7 @@ def rod_force_lines(
 
 
 def statics_lines(report: Any) -> list[str]:
-    """What a :class:`~linkage_widget.statics.StaticsReport` says beyond the rod forces.
+    """What a :class:`~linkage_widget.rigidity.statics.StaticsReport` says beyond the rod forces.
 
     Unbalanced: the work on the flex it excites (and which basis motion, when named);
     indeterminate: how many self-stresses the least-squares forces are unique up to.

@@ -3,10 +3,12 @@ r"""Rigidity analysis on every drawn frame of a drag: counts, the excited flex, 
 The full :func:`~linkage_widget.rigidity.analyze` (status, explanation, the whole
 velocity basis, the mobility) runs on edits and on release (:mod:`.analysis`).
 While a drag moves the joints, :class:`LiveAnalyst` keeps what the readout and
-the drawing need current on every frame, at any size:
+the drawing need current on every frame, at any size. This module is the policy
+(which frame analyses, the frame budget, the readout); the maths of tracking the
+counts along the drag is :mod:`linkage_widget.rigidity.rank_tracking`'s:
 
 * **DOF and self-stress counts** from the sparse inertia count
-  (:func:`~linkage_widget.sparse_rank.sparse_rank_report`, milliseconds on a
+  (:func:`~linkage_widget.rigidity.sparse_rank.sparse_rank_report`, milliseconds on a
   Penrose tiling) at a *reference placement* :math:`p_0`. On the next frames the
   counts are **reused without any factorisation** when two facts prove they
   cannot have changed. (1) The rank cannot rise: the count at :math:`p_0` equals
@@ -24,7 +26,8 @@ the drawing need current on every frame, at any size:
   two rows), so :math:`p_0` is first moved onto :math:`p` by the best rotation
   and translation (Procrustes, a 2 x 2 SVD) and :math:`e` measured from there:
   dragging a rigid body never recounts. While also :math:`e \le`
-  :data:`ARROW_DRIFT` :math:`\sigma_{above}` (by Wedin's theorem the flex space
+  :data:`~linkage_widget.rigidity.tolerances.ARROW_DRIFT` :math:`\sigma_{above}` (by
+  Wedin's theorem the flex space
   turned by about that much at most) the arrows come from :math:`p_0`'s cached
   kernel, rotated by :math:`Q`. At a special
   placement (more flexes than the graph's: a grid's aligned rows, the Penrose
@@ -33,9 +36,10 @@ the drawing need current on every frame, at any size:
   ``rtol`` does, so there the count is made again on every frame — as it is
   after the joints moved far.
 * **Counting again, cheaply.** A frame that Weyl's bound does not cover counts by
-  Sylvester's inertia alone (:class:`~.live_inertia.OrderedInertia`: one sparse
+  Sylvester's inertia alone (:class:`~linkage_widget.rigidity.inertia.OrderedInertia`: one sparse
   factorisation, in the fill-reducing ordering of the structural pattern computed
-  once per reference), or, up to :data:`DENSE_COUNT_MAX` rows or columns, by one
+  once per reference), or, up to
+  :data:`~linkage_widget.rigidity.rank_tracking.DENSE_COUNT_MAX` rows or columns, by one
   dense SVD at the report's own threshold (a hundredth of the sparse route's time on
   a Peaucellier, a quarter of a new report's on penrose2t, whose special placement
   has no inertia probe and made a new report on every frame). The same count as the
@@ -45,7 +49,7 @@ the drawing need current on every frame, at any size:
   gap, bases). The readout says which: "reused", "inertia" or "recounted".
   The tolerance is ``analyze``'s (:data:`LIVE_RTOL`, scale-aware). The inertia
   of the squared matrix resolves relative thresholds only down to
-  :data:`~linkage_widget.sparse_rank.INERTIA_RTOL` (1e-7): below, it counts at
+  :data:`~linkage_widget.rigidity.tolerances.INERTIA_RTOL` (1e-7): below, it counts at
   1e-7, which gives the reference's count only when the reference saw no
   singular value up to 3e-7 above its threshold (else every frame recounts).
 * **What is reused**: the :class:`~linkage_widget.constraints.ConstraintSet`
@@ -55,9 +59,10 @@ the drawing need current on every frame, at any size:
   projection, and the inertia's ordering. Per frame: the Jacobian's values, a
   Procrustes fit and a norm, and at most one numerical factorisation.
 * **The flex the drag excites** (not the whole basis): on frames that reuse
-  the count (and with at most :data:`EXCITED_MAX_DOF` flexes), the pull at the
+  the count (and with at most
+  :data:`~linkage_widget.rigidity.rank_tracking.EXCITED_MAX_DOF` flexes), the pull at the
   dragged joint projected on :math:`\ker A`
-  (:meth:`~linkage_widget.sparse_rank.SparseRankReport.excited_motion`,
+  (:meth:`~linkage_widget.rigidity.sparse_rank.SparseRankReport.excited_motion`,
   :math:`KK^Tv` from the reference's kernel, built once). On frames that count
   again, or with more flexes, the frame's own step :math:`p - p_{prev}`: the
   simulator has just solved the constrained problem for this pull, so the step
@@ -81,28 +86,19 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
-from threadpoolctl import ThreadpoolController
 
 from ..constraints import ConstraintSet
 from ..model import Linkage
-from ..second_order import trivial_motions
-from ..sparse_rank import (
-    INERTIA_RTOL,
-    MARGIN_MIN,
+from ..rigidity import (
+    RankReference,
     SparseRankReport,
-    sigma_max_estimate,
-    sparse_rank_report,
+    excited_flex,
+    first_rod_stress,
 )
-from .live_inertia import OrderedInertia
 
 __all__ = [
-    "ARROW_DRIFT",
-    "DENSE_COUNT_MAX",
-    "EXCITED_MAX_DOF",
     "LIVE_FRAME_BUDGET_S",
     "LIVE_RTOL",
     "LIVE_SYNC_MAX_JOINTS",
@@ -118,17 +114,8 @@ LIVE_RTOL = "auto"
 LIVE_SYNC_MAX_JOINTS = 5000
 #: Above it, the analysis runs every k frames, k = ceil(cost / budget).
 LIVE_FRAME_BUDGET_S = 0.030
-#: Up to this many flexes the arrows are the projected pull (the kernel basis is cached).
-EXCITED_MAX_DOF = 50
 #: The stress colours are recomputed once the Jacobian drifted by this fraction of sigma_max.
 STRESS_DRIFT = 0.01
-#: Up to this many rows or columns (either) a follow-up count is a dense SVD at the
-#: report's own threshold: 1.3 ms (one BLAS thread) for penrose2t's 169 x 162, against
-#: 4.6 ms for a new sparse report, which a special placement needed on every frame.
-DENSE_COUNT_MAX = 200
-#: Reuse the reference bases while the Jacobian moved by at most this fraction of the
-#: smallest nonzero singular value (Wedin: the spaces turned by at most about as much).
-ARROW_DRIFT = 0.01
 
 
 @dataclass(frozen=True, eq=False)
@@ -191,35 +178,6 @@ class LiveState:
         ]
 
 
-class _Reference:
-    """A counted placement: the sparse report and the Jacobian values it was made at."""
-
-    def __init__(
-        self, report: SparseRankReport, values: np.ndarray, trivial: int, generic_rank: int
-    ) -> None:
-        self.report, self.values, self.trivial = report, values, trivial
-        smax, tol = report.sigma_max, report.tolerance
-        tau = tol * smax
-        above = None if report.sigma_above is None else report.sigma_above * smax
-        # The rank cannot rise above the generic rank; at a special placement only a
-        # drift below the threshold keeps the near-zero singular values below it.
-        room = [] if report.rank >= generic_rank else [tau]
-        if above is not None:
-            room += [above - tau]
-        # No singular value seen above (inertia only): nothing certifies reuse.
-        ok = above is not None and report.decided
-        self.budget = 0.5 * min(room) / (1.0 + tol) if ok else 0.0
-        # The inertia resolves relative thresholds down to INERTIA_RTOL only: it counts at
-        # the probe, which gives the reference's count when no singular value lies between.
-        probe = max(tol, INERTIA_RTOL)
-        rel_above = report.sigma_above
-        clear = probe == tol or (rel_above is not None and rel_above >= MARGIN_MIN * probe)
-        self.probe: float | None = probe if report.decided and clear else None
-        self.arrow_budget = ARROW_DRIFT * above if ok else 0.0  # type: ignore[operator]
-        self.positions: np.ndarray = np.zeros((0, 2))
-        self.inertia = OrderedInertia(True)
-
-
 class LiveAnalyst:
     """Per-frame analysis during a drag (module docstring); one per session."""
 
@@ -231,7 +189,7 @@ class LiveAnalyst:
         self.recounts = 0  # full sparse reports made (tests: reuse must skip most)
         self.inertia_counts = 0  # follow-up counts by the inertia alone
         self._cs: ConstraintSet | None = None
-        self._ref: _Reference | None = None
+        self._ref: RankReference | None = None
         self._next = 0  # throttled: first frame that may analyse again
         self._stress_kept: tuple[tuple[int, int], np.ndarray, np.ndarray | None] | None = None
 
@@ -282,9 +240,8 @@ class LiveAnalyst:
         assert self._cs is not None
         values = self._cs.jacobian_values(linkage.vertices)
         ref, drift, rot = self._ref, math.inf, np.eye(linkage.dim)
-        if ref is not None and ref.positions.shape == linkage.vertices.shape:
-            rot, moved = _procrustes(ref.positions, linkage.vertices)
-            drift = float(np.linalg.norm(values - self._cs.jacobian_values(moved)))
+        if ref is not None:
+            rot, drift = ref.drift(self._cs, linkage.vertices, values)
         reused = ref is not None and drift <= ref.budget
         kind = "reused" if reused else "inertia"
         # shown stress colours come from the reference's report: a new one once it drifted
@@ -306,46 +263,28 @@ class LiveAnalyst:
             self._next = frame + max(1, math.ceil(state.cost / LIVE_FRAME_BUDGET_S))
         return state
 
-    def _same_count(self, linkage: Linkage, ref: _Reference | None) -> bool:
+    def _same_count(self, linkage: Linkage, ref: RankReference | None) -> bool:
         """Whether one follow-up count (inertia or a dense SVD) finds the reference's count."""
         if ref is None or self._cs is None:
             return False
-        dense = max(ref.report.n_constraints, 2 * linkage.n_vertices) <= DENSE_COUNT_MAX
-        if ref.probe is None and not dense:
-            return False  # no probe (a special placement): nothing to compute here
-        a = self._cs.jacobian(linkage.vertices)
-        if dense:  # at the report's own threshold: a dense SVD resolves it, probe or not
-            with _one_blas_thread():  # threads cost ten times the CPU here (measured)
-                counted = _dense_count(a, ref.report.tolerance, ref.inertia.stress_side)
-        else:
-            smax = sigma_max_estimate(a)
-            probe = ref.probe or 0.0
-            counted = ref.inertia.count(a, probe * smax) if smax > 0 else None
-        r = ref.report
-        same = counted == (r.self_stresses if ref.inertia.stress_side else r.dof)
+        same = ref.same_count(self._cs, linkage)
+        if same is None:
+            return False  # no probe (a special placement): nothing computed here
         self.inertia_counts += 1
         return same
 
     def _recount(
         self, linkage: Linkage, values: np.ndarray, generic_rank: int | None
-    ) -> _Reference:
+    ) -> RankReference:
         """A new reference placement: the sparse count there (bases stay lazy)."""
-        # No copy (validating a copy costs more than the count): the live state reads
-        # only the kernel and stresses of the report, never its linkage's positions later.
-        frozen = linkage
-        report = sparse_rank_report(frozen, rtol=LIVE_RTOL, n_flexes=50)
-        trivial = trivial_motions(frozen.vertices, frozen.pinned).shape[1]
-        generic = report.rank + 1 if generic_rank is None else generic_rank
-        self._ref = _Reference(report, values, trivial, generic)
-        self._ref.positions = frozen.vertices.copy()
-        self._ref.inertia = OrderedInertia(report.n_constraints <= 2 * report.n_vertices)
+        self._ref = RankReference.count(linkage, values, generic_rank, LIVE_RTOL)
         self.recounts += 1
         return self._ref
 
     def _state(
         self,
         linkage: Linkage,
-        ref: _Reference,
+        ref: RankReference,
         frame: int,
         motion: Motion,
         how: tuple[str, float, np.ndarray, np.ndarray],
@@ -354,7 +293,7 @@ class LiveAnalyst:
         kind, drift, values, rot = how
         r = ref.report
         trivial = min(ref.trivial, r.dof)
-        excited = _excited(linkage, r, motion, rot) if motion.arrows else None
+        excited = excited_flex(linkage, r, rot, motion.pull, motion.step) if motion.arrows else None
         stress = self._stress(linkage, r, values) if motion.stresses else None
         smax = r.sigma_max if r.sigma_max > 0 else 1.0
         method = {
@@ -378,7 +317,7 @@ class LiveAnalyst:
             same = counts == (report.dof, report.self_stresses) and len(at) == len(values)
             if same and np.linalg.norm(values - at) <= STRESS_DRIFT * smax:
                 return stress
-        stress = _first_rod_stress(report, linkage.n_rods)
+        stress = first_rod_stress(report, linkage.n_rods)
         self._stress_kept = ((report.dof, report.self_stresses), values, stress)
         return stress
 
@@ -401,81 +340,3 @@ class Motion:
     step: np.ndarray | None = None
     arrows: bool = True
     stresses: bool = True
-
-
-_BLAS: list[ThreadpoolController] = []  # built once, when first needed (~8 ms)
-
-
-def _one_blas_thread() -> Any:
-    """Context manager limiting BLAS to one thread."""
-    if not _BLAS:
-        _BLAS.append(ThreadpoolController())
-    return _BLAS[0].limit(limits=1, user_api="blas")
-
-
-def _dense_count(a: sp.csr_array, rtol: float, stress_side: bool) -> int | None:
-    r"""Singular values of ``a`` (c, N) at most ``rtol`` :math:`\sigma_{max}` on one side.
-
-    The count :class:`~.live_inertia.OrderedInertia` makes, from a dense SVD: on a
-    small matrix one LAPACK call (tens of microseconds for a Peaucellier's 11 x 12)
-    costs a hundredth of a sparse factorisation and a power iteration, and its
-    :math:`\sigma_{max}` is exact. ``stress_side``: count on :math:`AA^T` (``c`` values),
-    else on :math:`A^TA` (``N``). ``None`` for a zero matrix.
-
-    >>> a = sp.csr_array(np.array([[1.0, 0.0, 0.0], [0.0, 2.0, 0.0]]))
-    >>> _dense_count(a, 1e-7, stress_side=False), _dense_count(a, 1e-7, stress_side=True)
-    (1, 0)
-    """
-    sv = np.linalg.svd(a.toarray(), compute_uv=False)
-    if not sv.size or sv[0] <= 0:
-        return None
-    rank = int(np.count_nonzero(sv > rtol * sv[0]))
-    return (a.shape[0] if stress_side else a.shape[1]) - rank
-
-
-def _procrustes(p0: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The rotation ``R`` (d, d) and ``R p0 + t`` (n, d) nearest ``p`` (least squares, Kabsch)."""
-    c0, c = p0.mean(axis=0), p.mean(axis=0)
-    u, _, vt = np.linalg.svd((p - c).T @ (p0 - c0))
-    rot = u @ np.diag([1.0] * (p.shape[1] - 1) + [np.sign(np.linalg.det(u @ vt))]) @ vt
-    return rot, (p0 - c0) @ rot.T + c
-
-
-def _excited(
-    linkage: Linkage, report: SparseRankReport, motion: Motion, rot: np.ndarray
-) -> np.ndarray | None:
-    r"""Unit internal part of the excited flex (rigid part if none); ``None`` if it is 0.
-
-    The report's kernel is that of :math:`A(p_0)`; at :math:`Rp_0 + t` it is
-    :math:`Q\ker A(p_0)`, so the pull is turned back by :math:`R^T` and the result by ``R``.
-    """
-    if report.dof == 0:
-        return None
-    d = linkage.dim  # 2 in the plane, 3 in space
-    if motion.pull is not None and np.any(motion.pull) and report.dof <= EXCITED_MAX_DOF:
-        back = np.asarray(motion.pull, dtype=float).reshape(-1, d) @ rot  # rows: R^T v_i
-        moved = (report.excited_motion(back.reshape(-1)).reshape(-1, d) @ rot.T).reshape(-1)
-    elif motion.step is not None:
-        moved = np.asarray(motion.step, dtype=float).reshape(-1)
-    else:
-        return None
-    triv = trivial_motions(linkage.vertices, linkage.pinned)
-    internal = moved - triv @ (triv.T @ moved)
-    norm_all = float(np.linalg.norm(moved))
-    if norm_all <= 1e-300:
-        return None
-    # The rigid drift of a free body hides the flex: show it alone only if nothing bends
-    # (within the reused kernel's accuracy, ARROW_DRIFT: below, "internal" is its error).
-    use = internal if np.linalg.norm(internal) > 2.0 * ARROW_DRIFT * norm_all else moved
-    return (use / np.linalg.norm(use)).reshape(-1, d)
-
-
-def _first_rod_stress(report: SparseRankReport, m: int) -> np.ndarray | None:
-    """Rod part of the first stress, largest entry positive; ``None`` without stresses."""
-    if report.self_stresses == 0 or m == 0:
-        return None
-    rod = report.stresses(1)[0, :m]
-    if not np.any(rod):
-        return None
-    k = int(np.argmax(np.abs(rod)))
-    return rod * np.sign(rod[k])

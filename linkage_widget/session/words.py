@@ -43,13 +43,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from ..rigidity import STRESS_ZERO
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..rigidity import RigidityReport
 
 __all__ = ["Readout", "held_rods", "plain_words", "report_words"]
-
-#: Relative size under which a rod counts as carrying no part of the self-stress.
-STRESSED = 1e-9
 
 
 class Readout(NamedTuple):
@@ -132,14 +131,14 @@ def _free_stressed_rods(r: RigidityReport, held: np.ndarray) -> int:
         return 0
     on_held = basis[:, :m][:, held]
     _, sv, vt = np.linalg.svd(on_held.T, full_matrices=True)
-    rank = int(np.count_nonzero(sv > STRESSED * max(float(sv.max(initial=0.0)), 1.0)))
+    rank = int(np.count_nonzero(sv > STRESS_ZERO * max(float(sv.max(initial=0.0)), 1.0)))
     free = vt[rank:] @ basis[:, :m]
     if not len(free):
         return 0
     size = np.abs(free).max(axis=0)
     size[held] = 0.0
     big = float(size.max())
-    return int(np.count_nonzero(size > STRESSED * big)) if big > 0 else 0
+    return int(np.count_nonzero(size > STRESS_ZERO * big)) if big > 0 else 0
 
 
 def stressed_rods(rod_stress: np.ndarray | None) -> int:
@@ -148,7 +147,7 @@ def stressed_rods(rod_stress: np.ndarray | None) -> int:
         return 0
     s = np.abs(np.asarray(rod_stress, dtype=np.float64))
     big = float(s.max())
-    return int(np.count_nonzero(s > STRESSED * big)) if big > 0 else 0
+    return int(np.count_nonzero(s > STRESS_ZERO * big)) if big > 0 else 0
 
 
 def report_words(r: RigidityReport, held: np.ndarray | None = None) -> Readout:

@@ -8,6 +8,7 @@ modules (the lazy face in ``linkage_widget/__init__.py`` excepted); only ``widge
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -28,19 +29,7 @@ LAYERS: dict[str, int] = {
     "constraints": 4,
     "drive_rows": 4,
     "mass": 4,
-    "pebble": 4,
-    "rigid_motions": 4,
-    "generic_rank": 4,
     "rigidity": 5,
-    "rigidity_report": 5,
-    "penrose": 5,
-    "statics": 5,
-    "second_order": 5,
-    "second_order_solve": 5,
-    "local_dimension": 5,
-    "groebner": 5,
-    "sparse_rank": 5,
-    "sparse_bases": 5,
     "examples": 6,
     "motion": 7,
     "configuration": 8,
@@ -123,6 +112,25 @@ def _imports(module: str) -> list[tuple[str, int, bool]]:
             for target in _resolve(module, path, node):
                 out.append((target, node.lineno, id(node) not in inside))
     return out
+
+
+#: The modules that lay at the package root until issue 23: the analysis, now in
+#: ``rigidity/``, and the Penrose tiling generator, now ``examples/penrose.py``.
+FORMER_ROOT_MODULES = (
+    "generic_rank",
+    "groebner",
+    "local_dimension",
+    "pebble",
+    "rigid_motions",
+    "rigidity_report",
+    "second_order",
+    "second_order_solve",
+    "sparse_bases",
+    "sparse_rank",
+    "statics",
+    "penrose",
+)
+TOLERANCE_NAME = re.compile(r"(^|_)(R?TOL|EPS|RCOND|RTOL)(_|$)")
 
 
 def test_every_module_has_a_layer():
@@ -256,3 +264,63 @@ def test_functions_are_short(module):
         f"linkage_widget/{MODULES[module].relative_to(PACKAGE)}: functions over "
         f"{MAX_FUNCTION_LINES} lines (docstring excluded): {', '.join(long)}"
     )
+
+
+def test_the_analysis_is_one_package():
+    """Issue 23: the analysis modules live in ``rigidity/``, none loose at the root."""
+    assert (PACKAGE / "rigidity" / "__init__.py").is_file()
+    assert not (PACKAGE / "rigidity.py").exists()
+    loose = [m for m in FORMER_ROOT_MODULES if (PACKAGE / f"{m}.py").exists()]
+    assert not loose, f"modules loose at the package root: {loose} (rigidity/, examples/)"
+
+
+def _module_floats(path: Path) -> list[tuple[str, int]]:
+    """``(name, line)`` of every module-level assignment of a number (or a float expression)."""
+    out = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        targets = []
+        if isinstance(node, ast.Assign):
+            targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            targets = [node.target.id]
+        value = getattr(node, "value", None)
+        is_str = isinstance(value, ast.Constant) and isinstance(value.value, str)
+        if value is not None and not is_str:
+            out += [(name, node.lineno) for name in targets]
+    return out
+
+
+@pytest.mark.parametrize("path", sorted((PACKAGE / "rigidity").glob("*.py")), ids=lambda p: p.name)
+def test_every_analysis_tolerance_is_in_tolerances(path):
+    """Issue 23: a rank or zero tolerance of the analysis is defined in rigidity/tolerances.py."""
+    if path.name == "tolerances.py":
+        return
+    found = [f"{n} (line {ln})" for n, ln in _module_floats(path) if TOLERANCE_NAME.search(n)]
+    assert not found, (
+        f"linkage_widget/rigidity/{path.name} defines tolerances {found}: define them in "
+        "rigidity/tolerances.py with their reason and import them"
+    )
+
+
+def test_the_tolerances_module_defines_what_it_is_asked_for():
+    """The check above would pass on an empty package: its rule must see a tolerance."""
+    names = [n for n, _ in _module_floats(PACKAGE / "rigidity" / "tolerances.py")]
+    assert {"RANK_RTOL", "INERTIA_RTOL", "SECOND_ORDER_RTOL", "EPS"} <= set(names)
+    assert all(
+        TOLERANCE_NAME.search(n) for n in ("RANK_RTOL", "LANDED_TOL", "EPS", "TRIVIAL_RCOND")
+    )
+    assert not TOLERANCE_NAME.search("STOLEN") and not TOLERANCE_NAME.search("STEPS")
+
+
+def test_trivial_motions_has_one_home():
+    """Issue 23: ``trivial_motions`` is imported from ``rigid_motions`` (or the face) only."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and any(
+                a.name == "trivial_motions" for a in node.names
+            ):
+                source = (node.module or "").split(".")[-1]
+                assert source in ("rigid_motions", "rigidity"), (
+                    f"linkage_widget/{path.relative_to(PACKAGE)}:{node.lineno} imports "
+                    f"trivial_motions from {node.module}; its home is rigidity/rigid_motions.py"
+                )

@@ -10,7 +10,12 @@ from scipy.spatial import cKDTree
 
 from linkage_widget import Linkage
 from linkage_widget.constraints import ConstraintSet
-from linkage_widget.penrose import PHI, penrose_tiling, penrose_triangles, transform_positions
+from linkage_widget.examples.penrose import (
+    PHI,
+    penrose_tiling,
+    penrose_triangles,
+    transform_positions,
+)
 
 ORDERS = [1, 2, 3, 4]
 # The counts issue 5 quotes for penrose1.txt ... penrose4.txt (vertices, rods), and

@@ -14,11 +14,11 @@ import pytest
 
 from linkage_widget import Linkage
 from linkage_widget.constraints import ConstraintSet
-from linkage_widget.rigidity import RANK_RTOL, generic_analysis
+from linkage_widget.rigidity import RANK_RTOL, OrderedInertia, generic_analysis
+from linkage_widget.rigidity.tolerances import ARROW_DRIFT
 from linkage_widget.session import LinkageSession
 from linkage_widget.session.document import Document
-from linkage_widget.session.live import ARROW_DRIFT, LIVE_SYNC_MAX_JOINTS
-from linkage_widget.session.live_inertia import OrderedInertia
+from linkage_widget.session.live import LIVE_SYNC_MAX_JOINTS
 
 
 def grid(nx: int, ny: int, brace_every: int = 7, jitter: float = 0.0, seed: int = 0) -> Linkage:

@@ -15,8 +15,8 @@ from conftest import reference_linkage
 from test_live_analysis import grid, start_drag
 
 from linkage_widget.constraints import ConstraintSet
+from linkage_widget.rigidity.rank_tracking import DENSE_COUNT_MAX
 from linkage_widget.session import LinkageSession
-from linkage_widget.session.live import DENSE_COUNT_MAX
 
 
 def counts_at(s: LinkageSession, rtol: float) -> tuple[int, int]:

@@ -13,14 +13,19 @@ from space_frameworks import cube, double_banana, octahedron
 
 from linkage_widget import Linkage, analyze
 from linkage_widget.constraints import ConstraintSet
-from linkage_widget.generic_rank import MAX_COLUMNS, PRIME, error_bound, random_generic_rank
-from linkage_widget.groebner import exact_local_dimension
-from linkage_widget.local_dimension import mobility
 from linkage_widget.mass import mass_matrix
-from linkage_widget.rigid_motions import trivial_motions
 from linkage_widget.rigidity import generic_analysis
-from linkage_widget.second_order import tangent_cone
-from linkage_widget.statics import static_forces
+from linkage_widget.rigidity.groebner import exact_local_dimension
+from linkage_widget.rigidity.local_dimension import mobility
+from linkage_widget.rigidity.modular_rank import (
+    MAX_COLUMNS,
+    PRIME,
+    error_bound,
+    random_generic_rank,
+)
+from linkage_widget.rigidity.rigid_motions import trivial_motions
+from linkage_widget.rigidity.second_order import tangent_cone
+from linkage_widget.rigidity.statics import static_forces
 
 TETRA = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
 K4 = list(itertools.combinations(range(4), 2))

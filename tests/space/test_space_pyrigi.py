@@ -1,6 +1,6 @@
 """``analyze`` in 3-D against PyRigi 1.3 (exact sympy linear algebra), issue 16.
 
-The conventions are those of ``tests/model/test_pyrigi_agreement.py``, in space:
+The conventions are those of ``tests/rigidity/test_pyrigi_agreement.py``, in space:
 kernels compared as subspaces in the coordinates ``(x_0, y_0, z_0, x_1, ...)`` of the
 vertices in sorted order; PyRigi's self-stresses are force densities :math:`w_e`, ours
 coefficients of unit rows :math:`\\omega_e = \\ell_e w_e`; ``is_inf_rigid`` iff

@@ -12,7 +12,7 @@ import pytest
 
 from linkage_widget import analyze
 from linkage_widget.examples import space
-from linkage_widget.local_dimension import mobility
+from linkage_widget.rigidity.local_dimension import mobility
 
 # name: (internal DOF, self-stresses, generically rigid graph, status)
 EXPECTED = {

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from linkage_widget import Linkage
-from linkage_widget.penrose import penrose_tiling
+from linkage_widget.examples.penrose import penrose_tiling
 from linkage_widget.widget import LinkageWidget
 from linkage_widget.widget.widget import READOUT_S
 

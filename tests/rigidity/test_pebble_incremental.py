@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linkage_widget.pebble import PebbleGame, pinned_pebble_game
+from linkage_widget.rigidity.pebble import PebbleGame, pinned_pebble_game
 
 
 def assert_matches_full_game(game: PebbleGame) -> None:

@@ -10,10 +10,10 @@ removed. :func:`mobility` decides it by the first test that applies:
    pins): :math:`A` has full row rank once those are dropped, and by the
    implicit function theorem the set is a manifold of dimension ``d`` near
    :math:`p` (certified, ``"implicit-function"``).
-3. Second-order rigid (:func:`~linkage_widget.second_order.decide_second_order`):
+3. Second-order rigid (:func:`~linkage_widget.rigidity.second_order.decide_second_order`):
    dimension 0 (certified when prestress stable or decided exactly).
 4. Exact (``"sympy-groebner"``), for small linkages with short-decimal
-   coordinates: :func:`~linkage_widget.groebner.exact_local_dimension` gives the
+   coordinates: :func:`~linkage_widget.rigidity.groebner.exact_local_dimension` gives the
    complex local dimension :math:`D`, an upper bound. :math:`D = 0` proves
    rigidity; otherwise the sampling below runs too, and the dimension is
    certified when it attains :math:`D` (a real motion of that dimension exists).
@@ -26,7 +26,7 @@ removed. :func:`mobility` decides it by the first test that applies:
    :math:`T^T (q - p) = 0`. If every projection falls back to :math:`p`, no motion
    is found, which proves nothing: ``"undecided"`` (as ``analyze`` says). Else the
    landing directions, clustered up to sign, are the branch lines (the nearest
-   lines of :func:`~linkage_widget.second_order.tangent_cone` when it has them). A
+   lines of :func:`~linkage_widget.rigidity.second_order.tangent_cone` when it has them). A
    branch's dimension is at most the number of flexes where it landed; when that is
    more than one, a second round of samples from there tells how many extend to
    motions (the rank of the landing displacements).
@@ -43,43 +43,40 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from . import _checks
-from .constraints import ConstraintSet, as_flat
+from .. import _checks
+from ..constraints import ConstraintSet, as_flat
+from ..model import Linkage
 from .groebner import exact_local_dimension, method_error
-from .model import Linkage
+from .rigid_motions import trivial_motions
 from .second_order import (
-    RANK_RTOL,
     Infinitesimal,
     decide_second_order,
     ground_rows,
     infinitesimal,
     require_linkage,
     stress_energy_forms,
-    trivial_motions,
 )
 from .second_order_solve import cone_lines
+from .tolerances import (
+    COLLAPSE,
+    CONE_SAME_LINE,
+    IN_BRANCH,
+    LANDED_TOL,
+    RANK_FRACTION,
+    RANK_RTOL,
+    SAME_LINE,
+    SETTLED,
+)
 
 __all__ = ["MobilityReport", "ground_rows", "mobility", "numerical_mobility"]
 
 #: Sampling step, relative to the constraints' length scale (median rod).
 STEP = 1e-2
-#: A projection that ends closer to where it is measured from than this fraction of
-#: the step has collapsed: no solution that far along that direction.
-COLLAPSE = 0.05
-#: Landing directions closer than this |cosine| are the same branch line.
-SAME_LINE = 0.98
-#: A landing is accepted when its relative constraint error is at most this ...
-LANDED_TOL = 1e-9
-#: ... and the last correction was below this fraction of the step (a projection that
-#: still moves that much is sliding back, as onto a placement rigid at a higher order).
-SETTLED = 1e-3
 #: The exact Gröbner route is asked up to this many unknowns (free coordinates less the
 #: trivial motions): three parallel cranks and a five-bar have 6.
 EXACT_MAX_UNKNOWNS = 6
 #: Projections use dense normal equations up to this many coordinates 2n.
 DENSE_MAX_2N = 400
-#: A landing-displacement singular value above this fraction of the largest is a dimension.
-RANK_FRACTION = 0.1
 METHODS = ("auto", "numerical", "exact")
 
 
@@ -444,7 +441,7 @@ def numerical_mobility(
     kept: list[tuple[int, int, np.ndarray | None]] = []  # (group, dimension, tangent basis)
     for g, grp in enumerate(groups):
         u = dirs[grp[0]]
-        if any(t is not None and np.linalg.norm(u - t @ (t.T @ u)) < 0.2 for _, _, t in kept):
+        if any(t is not None and np.linalg.norm(u - t @ (t.T @ u)) < IN_BRANCH for _, _, t in kept):
             continue  # a line inside a branch of higher dimension found already
         q = landed[max(grp, key=lambda i: np.linalg.norm(landed[i] - p))]
         k, tangent = _branch_dimension(proj, cs, linkage, q, h, rtol, rng) if d > 1 else (1, None)
@@ -495,6 +492,6 @@ def _refined(
     out = secants.copy()
     for i, u in enumerate(secants):
         cos = np.abs(cone @ u)
-        if cos.max() > 0.95:
+        if cos.max() > CONE_SAME_LINE:
             out[i] = cone[int(np.argmax(cos))]
     return out

@@ -63,8 +63,8 @@ from typing import Any
 import numpy as np
 from scipy.spatial import cKDTree
 
-from . import _checks
-from .model import Linkage
+from .. import _checks
+from ..model import Linkage
 
 __all__ = ["penrose_tiling", "penrose_triangles", "transform_positions", "PHI"]
 

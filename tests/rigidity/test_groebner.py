@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from linkage_widget import Linkage, analyze
-from linkage_widget.groebner import exact_local_dimension, rational_placement
+from linkage_widget.rigidity.groebner import exact_local_dimension
 
 FOUR_BAR = Linkage(
     [[0, 0], [0.6, 0.8], [3.6, 2.4], [4, 0]], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3]
@@ -95,12 +95,3 @@ def test_declines_what_is_too_large_or_not_rational():
     irrational = FOUR_BAR.copy()
     irrational.move_vertex(1, [np.cos(1.0), np.sin(1.0)])
     assert exact_local_dimension(irrational) is None
-
-
-def test_rational_placement_reads_decimals_exactly():
-    from fractions import Fraction
-
-    assert rational_placement([[0.1, -2.5]]) == [(Fraction(1, 10), Fraction(-5, 2))]
-    assert rational_placement([[2 / 3, 0]]) == [(Fraction(2, 3), Fraction(0))]
-    assert rational_placement([[np.pi, 0]]) is None  # 3126535/995207 is close, not equal
-    assert rational_placement([[np.nan, 0]]) is None

@@ -1,7 +1,7 @@
 r"""Generic rigidity in any dimension: the rank of the rigidity matrix at random placements.
 
 In the plane Laman's theorem makes generic rigidity a property of the graph, which
-the pebble game (:mod:`linkage_widget.pebble`) decides exactly. In space no such
+the pebble game (:mod:`linkage_widget.rigidity.pebble`) decides exactly. In space no such
 count is known (the double banana satisfies every count and flexes), so the generic
 rank is computed the way it is defined: as the rank of the rigidity matrix at a
 generic placement, approximated by random ones.

@@ -1,6 +1,6 @@
 r"""Solving the second-order system :math:`Q_j(c) = c^T H_j c = 0`: numerically, and exactly.
 
-See :mod:`linkage_widget.second_order` for the system. Two solvers:
+See :mod:`linkage_widget.rigidity.second_order` for the system. Two solvers:
 
 * :func:`cone_lines` — its real solution lines, numerically, from the dimensionless
   forms :math:`H_j` (``(s, d, d)``).
@@ -37,26 +37,27 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from .constraints import as_flat
-from .model import Linkage
+from ..model import Linkage
+from .exact import rational_coordinates
+from .tolerances import (
+    CONE_LINE_ANGLE,
+    IMAGINARY_ZERO,
+    REFINE_RESIDUAL_ZERO,
+    REFINE_STEP_ZERO,
+    SECOND_ORDER_RTOL,
+)
 
 __all__ = [
     "MAX_EXACT_COORDINATES",
     "MAX_EXACT_FLEXES",
-    "SECOND_ORDER_RTOL",
     "cone_lines",
     "exact_second_order_rigid",
-    "rational_positions",
 ]
 
-#: A dimensionless stress energy below this counts as zero in the second-order tests.
-SECOND_ORDER_RTOL = 1e-6
 #: The exact route runs up to this many coordinates 2n ...
 MAX_EXACT_COORDINATES = 80
 #: ... and this many internal flexes (Gröbner bases grow fast with the variables).
 MAX_EXACT_FLEXES = 5
-#: Coordinates must be (the floats of) rationals with at most this denominator.
-MAX_DENOMINATOR = 10**6
 
 
 def _binary_lines(forms: np.ndarray, tol: float) -> np.ndarray:
@@ -98,12 +99,12 @@ def _refine(forms: np.ndarray, c0: np.ndarray, iterations: int = 60) -> np.ndarr
         else:
             break  # no descent: a local minimum of the residual
         c, r = c + t * step, trial
-        if np.linalg.norm(t * step) <= 1e-15 or r @ r <= 1e-30:
+        if np.linalg.norm(t * step) <= REFINE_STEP_ZERO or r @ r <= REFINE_RESIDUAL_ZERO:
             break
     return c / max(np.linalg.norm(c), 1e-300)
 
 
-def _distinct_lines(cands: list[np.ndarray], d: int, angle: float = 1e-4) -> np.ndarray:
+def _distinct_lines(cands: list[np.ndarray], d: int, angle: float = CONE_LINE_ANGLE) -> np.ndarray:
     """Unit lines up to sign, one per cluster, sign fixed (largest entry positive)."""
     out: list[np.ndarray] = []
     for c in cands:
@@ -174,30 +175,10 @@ def _loses_rank(forms: np.ndarray, c: np.ndarray) -> bool:
     tangent = sla.null_space(c[None, :])
     sv = np.linalg.svd(jac @ tangent, compute_uv=False)
     scale = max(float(np.abs(forms).max()), 1e-300)
-    return int(np.sum(sv > 1e-6 * scale)) < len(c) - 1
+    return int(np.sum(sv > SECOND_ORDER_RTOL * scale)) < len(c) - 1
 
 
 # ------------------------------------------------------------------- exact route
-def rational_positions(positions: Any) -> list[Fraction] | None:
-    """The coordinates as exact rationals of denominator at most ``MAX_DENOMINATOR``, or ``None``.
-
-    A coordinate qualifies when it is the float nearest to such a rational (within
-    4 units in the last place): ``0.1`` is 1/10. Any real number is within about
-    ``MAX_DENOMINATOR**-2 = 1e-12`` of one, so anything looser would take the float
-    of an irrational placement (a Penrose tiling's) for a nearby rational one, at
-    which the flexes and stresses are those of a generic placement.
-    """
-    flat = as_flat(positions)
-    out = [Fraction(float(x)).limit_denominator(MAX_DENOMINATOR) for x in flat]
-    ulp = 4.0 * np.finfo(float).eps
-    if any(
-        abs(float(f - Fraction(float(x)))) > ulp * max(abs(x), 1e-300)
-        for f, x in zip(out, flat, strict=True)
-    ):
-        return None
-    return out
-
-
 def _exact_rows(linkage: Linkage, p: list[Fraction]) -> list[dict[int, Fraction]]:
     """Sparse exact rows (column -> value) of the polynomial constraints, rods/angles/pins."""
     rows = []
@@ -288,8 +269,8 @@ def exact_second_order_rigid(linkage: Linkage, *, rank: int | None = None) -> bo
 
     It applies to planar linkages of at most :data:`MAX_EXACT_COORDINATES` coordinates
     and :data:`MAX_EXACT_FLEXES` internal flexes whose coordinates are small
-    rationals (see :func:`rational_positions`), and only when the exact rank
-    equals ``rank`` (the numerical one, if given): otherwise the float placement
+    rationals (see :func:`~linkage_widget.rigidity.exact.rational_coordinates`), and only
+    when the exact rank equals ``rank`` (the numerical one, if given): otherwise the float placement
     is near, not at, the rational one, and the question is a numerical one.
 
     Examples
@@ -302,7 +283,7 @@ def exact_second_order_rigid(linkage: Linkage, *, rank: int | None = None) -> bo
     n2 = 2 * linkage.n_vertices
     if n2 == 0 or n2 > MAX_EXACT_COORDINATES or linkage.dim != 2:
         return None  # the exact rows are planar; a 3-D linkage is decided numerically
-    frac = rational_positions(linkage.vertices)
+    frac = rational_coordinates(linkage.vertices)
     if frac is None:
         return None
     from sympy import QQ
@@ -366,4 +347,4 @@ def _is_real(value: Any) -> bool:
     if value.is_real is not None:
         return bool(value.is_real)
     z = complex(value.evalf(50))
-    return abs(z.imag) <= 1e-30 * max(1.0, abs(z.real))
+    return abs(z.imag) <= IMAGINARY_ZERO * max(1.0, abs(z.real))

@@ -10,7 +10,7 @@ fewer are independent — a single point has ``d``, points on one line (a rod) h
 the *rank* of their span, computed, never assumed; pins then keep only the
 combinations that vanish at every pinned vertex.
 
-Split from :mod:`linkage_widget.second_order` (which re-exports
+Split from :mod:`linkage_widget.rigidity.second_order` (which re-exports
 :func:`trivial_motions`) when it grew 3-D.
 """
 
@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from .constraints import as_points
+from ..constraints import as_points
+from .tolerances import TRIVIAL_RCOND
 
 __all__ = ["trivial_dimension", "trivial_motions"]
 
@@ -96,10 +97,10 @@ def trivial_motions(positions: Any, pinned: Any = (), dim: int | None = None) ->
     pins = np.asarray(pinned, dtype=np.int64).reshape(-1)
     if pins.size:
         at_pins = basis.reshape(n, d, d + k)[pins].reshape(-1, d + k)
-        basis = basis @ sla.null_space(at_pins, rcond=1e-10)
+        basis = basis @ sla.null_space(at_pins, rcond=TRIVIAL_RCOND)
     if basis.shape[1] == 0:
         return np.zeros((d * n, 0))
-    return _orth(basis, rcond=1e-10)
+    return _orth(basis, rcond=TRIVIAL_RCOND)
 
 
 def _orth(a: np.ndarray, rcond: float) -> np.ndarray:

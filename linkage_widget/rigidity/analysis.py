@@ -7,7 +7,7 @@ plane, 3 in space):
 * infinitesimal motions :math:`\ker A` — their dimension is ``dof``, the
   number the 2007 program showed;
 * trivial motions: the rigid-body motions the pins leave, always in
-  :math:`\ker A` (:mod:`linkage_widget.rigid_motions`): in the plane 3 without pins,
+  :math:`\ker A` (:mod:`linkage_widget.rigidity.rigid_motions`): in the plane 3 without pins,
   2 for a lone point, 1 with one pin, 0 with two distinct pins; in space
   :math:`d(d+1)/2 = 6` without pins, 5 for collinear joints (a rod), 3 for a lone
   point — the rank of their span, computed, never assumed;
@@ -21,12 +21,12 @@ plane, 3 in space):
   pebble game finds redundant constraints) or a special placement;
 * generic rigidity of the graph: in the plane from the (2, 3) pebble game when every
   fixed angle has both its rods (else as in space)
-  (:mod:`linkage_widget.pebble`); a fixed angle at ``i`` between rods to ``j``
+  (:mod:`linkage_widget.rigidity.pebble`); a fixed angle at ``i`` between rods to ``j``
   and ``k`` is generically a rod ``j-k``, and pins tie their vertices to a
   rigid ground triangle by two rods each, played first, so that a rod
   between two pinned joints is found redundant. In space no count decides it (the
   double banana): the exact rank modulo a prime at random placements
-  (:mod:`linkage_widget.generic_rank`, with its Schwartz–Zippel error bound), the
+  (:mod:`linkage_widget.rigidity.modular_rank`, with its Schwartz–Zippel error bound), the
   same rows in the same order; the report's ``generic_method`` says which;
 * the status, decided by tests that are sure of what they say:
 
@@ -34,11 +34,11 @@ plane, 3 in space):
   - ``"flexible"``: no self-stress (apart from those of rods between pinned
     joints): :math:`A` has full row rank, and by the implicit function theorem
     the placements nearby form a smooth family of dimension ``internal_dof``; or
-    nearby placements found by :func:`~linkage_widget.local_dimension.mobility`'s
+    nearby placements found by :func:`~linkage_widget.rigidity.local_dimension.mobility`'s
     numerical sampling, for at most :data:`MOBILITY_MAX_2N` coordinates or a
     single flex (up to :data:`SINGLE_FLEX_MAX_2N` coordinates);
   - ``"rigid but infinitesimally flexible"``: some flex, none extends to second
-    order (:mod:`linkage_widget.second_order`: prestress stability or an exact or
+    order (:mod:`linkage_widget.rigidity.second_order`: prestress stability or an exact or
     closed-form solution of the second-order equations): rigid, yet singular;
   - ``"undecided"``: self-stresses and flexes no test settles (rigid only at a
     higher order, a sampling too slow for an interactive analysis, more than
@@ -47,18 +47,18 @@ plane, 3 in space):
     seconds: a 22 x 22 grid with every 7th square braced, 18 flexes and 41 stresses,
     took 31 s before these limits and the convex prestress search, 0.07 s now), or a
     near-singular spectrum: a singular value within a factor
-    :data:`~linkage_widget.sparse_rank.MARGIN_MIN` of the rank threshold, which
+    :data:`~linkage_widget.rigidity.tolerances.MARGIN_MIN` of the rank threshold, which
     the explanation states with the gap rather than guessing the rank.
 
 Two routes, the same counts
 ---------------------------
 Up to :data:`SPARSE_MIN_ENTRIES` entries ``2n * c`` a dense SVD (a few ms) gives
 everything (``method="dense-svd"``; the reference path, and ``method="dense"``
-forces it). Above, :func:`~linkage_widget.sparse_rank.sparse_rank_report` counts
+forces it). Above, :func:`~linkage_widget.rigidity.sparse_rank.sparse_rank_report` counts
 the rank from the inertia of the smaller normal matrix (sparse LDLᵀ by SuperLU,
 checked by Lanczos and Ritz values on :math:`A`: penrose4t in ~10 ms against
 ~1 s) and the report's bases are computed on first access, only as far as they
-are shown (:mod:`linkage_widget.rigidity_report`). ``method`` says which, and
+are shown (:mod:`linkage_widget.rigidity.report`). ``method`` says which, and
 any fallback to a dense SVD with its reason.
 
 Tolerance
@@ -72,7 +72,7 @@ misjudges exact data: a 12-joint Laman framework at integer coordinates has a
 genuine smallest singular value 1.2e-8 (PyRigi's exact rank: infinitesimally
 rigid) and random Laman placements of 1 700 joints have some below 1e-7. The
 default is now ``rtol="auto"``
-(:func:`~linkage_widget.sparse_rank.scale_aware_rtol`): the round-off floor
+(:func:`~linkage_widget.rigidity.sparse_rank.scale_aware_rtol`): the round-off floor
 :math:`10\max(c, 2n)\varepsilon` for exact or floating data, and for coordinates
 rounded at a decimal quantum :math:`q` (the "t" files: :math:`q = 10^{-6}`) ten
 times the singular value that rounding can fake, :math:`5q/(\ell_{\min}
@@ -90,39 +90,33 @@ from typing import Any
 
 import numpy as np
 
-from . import _checks
-from .constraints import ConstraintSet, as_flat
-from .generic_rank import MAX_COLUMNS, TRIALS, error_bound, random_generic_rank
+from .. import _checks
+from ..constraints import ConstraintSet, as_flat
+from ..model import Linkage
 from .local_dimension import mobility_from, numerical_mobility
-from .model import Linkage
+from .modular_rank import MAX_COLUMNS, TRIALS, error_bound, random_generic_rank
 from .pebble import pinned_pebble_game
+from .report import STATUSES, DenseSource, RigidityReport, SparseSource, explain
 from .rigid_motions import trivial_motions
-from .rigidity_report import STATUSES, DenseSource, RigidityReport, SparseSource, explain
 from .second_order import (
-    RANK_RTOL,
-    SECOND_ORDER_RTOL,
     Infinitesimal,
     decide_second_order,
     ground_rows,
     infinitesimal,
     require_linkage,
 )
-from .sparse_rank import MARGIN_MIN, scale_aware_rtol, sigma_max_estimate, sparse_rank_report
+from .sparse_rank import scale_aware_rtol, sigma_max_estimate, sparse_rank_report
+from .tolerances import MARGIN_MIN, RANK_RTOL, SECOND_ORDER_RTOL
 
 __all__ = [
     "METHODS",
     "MOBILITY_MAX_2N",
-    "RANK_RTOL",
     "SECOND_ORDER_MAX_FLEXES",
     "SECOND_ORDER_MAX_STRESSES",
-    "SECOND_ORDER_RTOL",
     "SINGLE_FLEX_MAX_2N",
     "SPARSE_MIN_ENTRIES",
-    "STATUSES",
-    "RigidityReport",
     "analyze",
     "pebble_game_applies",
-    "trivial_motions",
     "generic_analysis",
 ]
 
@@ -143,7 +137,7 @@ METHODS = ("auto", "dense", "sparse")
 def generic_analysis(linkage: Linkage) -> tuple[int, np.ndarray]:
     """Generic rank of the constraints and the rods the pebble game finds redundant.
 
-    The pins go first (see :func:`~linkage_widget.pebble.pinned_pebble_game`:
+    The pins go first (see :func:`~linkage_widget.rigidity.pebble.pinned_pebble_game`:
     they are always independent, and a rod between two pinned joints is then
     redundant), then the rods (so redundancy is reported on rods when it can
     be), then a rod ``j-k`` for each fixed angle ``(i, j, k)``. The number of
@@ -215,7 +209,7 @@ def pebble_game_applies(linkage: Linkage) -> bool:
 def _generic_random(linkage: Linkage) -> tuple[int, np.ndarray, str]:
     """Generic rank at random placements: in space, or with an angle the pebble game lacks.
 
-    Exact modulo a prime up to :data:`~linkage_widget.generic_rank.MAX_COLUMNS`
+    Exact modulo a prime up to :data:`~linkage_widget.rigidity.modular_rank.MAX_COLUMNS`
     coordinates, the floating rank of one random placement above.
     """
     n, d, pins = linkage.n_vertices, linkage.dim, linkage.pinned.tolist()
@@ -345,7 +339,7 @@ def analyze(
         Relative tolerance of the numerical rank: ``"auto"`` (default, scale-aware,
         see the module notes) or a number (``RANK_RTOL`` = 1e-7 is the 2007 rule).
     with_mobility : bool, keyword-only
-        Also compute :func:`~linkage_widget.local_dimension.mobility` (the report's
+        Also compute :func:`~linkage_widget.rigidity.local_dimension.mobility` (the report's
         ``mobility``, and a ``motion:`` line in its summary); meant for small
         linkages (``None`` beyond the second-order limits).
     method : {"auto", "dense", "sparse"}, keyword-only

@@ -390,7 +390,7 @@ def test_overconstrained_cranks_are_flexible_by_their_motion():
 
 
 def test_flexible_only_for_placements_that_move():
-    from linkage_widget.local_dimension import mobility
+    from linkage_widget.rigidity.local_dimension import mobility
 
     rigid_but_flexible = [
         _k33(1.0),

@@ -109,18 +109,15 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from . import _checks
-from .constraints import ConstraintSet, as_points
-from .model import Linkage
-from .rigidity import RANK_RTOL, analyze, trivial_motions
+from .. import _checks
+from ..constraints import ConstraintSet, as_points
+from ..model import Linkage
+from .analysis import analyze
+from .rigid_motions import trivial_motions
+from .tolerances import BALANCE_RTOL, MIN_RTOL, RANK_RTOL
 
-__all__ = ["BALANCE_RTOL", "DENSE_FLEX_VERTICES", "MIN_RTOL", "StaticsReport", "static_forces"]
+__all__ = ["DENSE_FLEX_VERTICES", "StaticsReport", "static_forces"]
 
-#: The smallest ``rtol``: the augmented matrix's condition number is 1/rtol, and its LU
-#: must stay meaningful in float64 (at 1e-16 SuperLU finds it exactly singular).
-MIN_RTOL = 1e-13
-#: A load is balanced when its unresolvable part is at most this fraction of it.
-BALANCE_RTOL = 1e-8
 #: Up to this many joints the excited flex is also named by its index in
 #: :func:`~linkage_widget.rigidity.analyze`'s ``velocity_basis`` (a dense SVD).
 DENSE_FLEX_VERTICES = 300

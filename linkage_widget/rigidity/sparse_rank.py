@@ -95,32 +95,26 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from threadpoolctl import ThreadpoolController
 
-from .constraints import ConstraintSet, as_points
-from .model import Linkage
-from .second_order import RANK_RTOL
+from ..constraints import ConstraintSet, as_points
+from ..model import Linkage
 from .sparse_bases import Bases, projection_plan
+from .tolerances import (
+    DECIMAL_MATCH,
+    EPS,
+    EXACT_QUANTUM,
+    INERTIA_RTOL,
+    LANCZOS_TOL,
+    MARGIN_MIN,
+    RANK_RTOL,
+    RETRY_SHIFT,
+    ROUNDING_FACTOR,
+    ROUNDOFF_FACTOR,
+)
 
-__all__ = [
-    "MARGIN_MIN",
-    "SparseRankReport",
-    "scale_aware_rtol",
-    "sigma_max_estimate",
-    "sparse_rank_report",
-]
+__all__ = ["SparseRankReport", "scale_aware_rtol", "sigma_max_estimate", "sparse_rank_report"]
 
-EPS = float(np.finfo(float).eps)
-#: Floating-point floor of the scale-aware tolerance, in units of max(c, N) * eps.
-ROUNDOFF_FACTOR = 10.0
-#: Safety factor on the effect of the coordinates' decimal rounding.
-ROUNDING_FACTOR = 10.0
-#: Decimal quanta coarser than this fraction of the shortest rod count as exact data.
-EXACT_QUANTUM = 1e-4
-#: A singular value within this factor of the threshold leaves the rank undecided.
-MARGIN_MIN = 3.0
 #: Eigenpairs computed beyond the count, to see the singular values above the threshold.
 EXTRA_PAIRS = 6
-#: Smallest relative threshold the inertia of the squared matrix resolves (eps ~ 1e-16).
-INERTIA_RTOL = 1e-7
 #: Most eigenpairs asked of Lanczos; above, the count is the inertia's alone.
 MAX_PAIRS = 64
 #: Largest smaller side of A for which a failed inertia falls back to a dense SVD.
@@ -252,7 +246,9 @@ def _decimal_quantum(values: np.ndarray) -> float | None:
     big = float(np.abs(v).max())
     for d in range(-3, 13):
         scaled = v * 10.0**d
-        if np.abs(scaled - np.round(scaled)).max() <= 1e-9 * max(1.0, big * 10.0**d * 1e-6):
+        if np.abs(scaled - np.round(scaled)).max() <= DECIMAL_MATCH * max(
+            1.0, big * 10.0**d * 1e-6
+        ):
             return 10.0**-d
     return None
 
@@ -301,7 +297,7 @@ def _nearest_pairs(m: sp.csc_array, lu: Any, theta: float, k: int) -> tuple[np.n
         return w[order], v[:, order]
     op = spla.LinearOperator((size, size), matvec=lu.solve, dtype=float)
     v0 = np.random.default_rng(1).standard_normal(size)
-    w, v = spla.eigsh(m, k=k, sigma=theta, OPinv=op, which="LM", v0=v0, tol=1e-10)
+    w, v = spla.eigsh(m, k=k, sigma=theta, OPinv=op, which="LM", v0=v0, tol=LANCZOS_TOL)
     order = np.argsort(w)
     return w[order], v[:, order]
 
@@ -379,7 +375,7 @@ def _inertia_only(
 
 def _count_or_none(a: sp.csr_array, stress_side: bool, smax: float, tol: float) -> _Counted | None:
     """:func:`_count_side`, retried with the threshold moved by 1e-6 if SuperLU fails."""
-    for factor in (1.0, 1.0 + 1e-6):
+    for factor in (1.0, 1.0 + RETRY_SHIFT):
         try:
             return _count_side(a, stress_side, smax * factor, tol)
         except (_NotDiagonal, RuntimeError):
@@ -433,7 +429,7 @@ def sparse_rank_report(
     (4, 4, 0, 'decided')
     """
     # One BLAS thread: the dense work here is thin (N x k), and threads collapse when the
-    # cores are shared (see rigidity._spectrum).
+    # cores are shared (see second_order.spectrum).
     with _one_blas_thread():
         return _report(linkage, rtol, n_flexes, positions)
 

@@ -11,8 +11,8 @@ import warnings
 import pytest
 
 from linkage_widget import Linkage, analyze
-from linkage_widget.local_dimension import mobility
-from linkage_widget.second_order import second_order_rigid
+from linkage_widget.rigidity.local_dimension import mobility
+from linkage_widget.rigidity.second_order import second_order_rigid
 
 pyrigi = pytest.importorskip("pyrigi", reason="pyrigi is a test dependency (pip install pyrigi)")
 from pyrigi import frameworkDB  # noqa: E402

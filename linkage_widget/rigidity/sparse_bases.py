@@ -25,14 +25,12 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from .model import Linkage
-from .second_order import trivial_motions
+from ..model import Linkage
+from .rigid_motions import trivial_motions
+from .tolerances import DELTA_FLOOR, ORTHONORMAL_CUT, PROJECTION_RESIDUAL
 
-__all__ = ["Bases", "projection_plan", "DELTA_FLOOR"]
+__all__ = ["Bases", "projection_plan"]
 
-EPS = float(np.finfo(float).eps)
-#: Least regularisation of the kernel projection, relative to sigma_max^2.
-DELTA_FLOOR = 100.0 * EPS
 #: Most solves per kernel projection.
 MAX_PASSES = 12
 #: Extra random vectors when a basis is drawn by projection (randomised range finder).
@@ -47,13 +45,15 @@ def projection_plan(below: float | None, above: float | None, tol: float) -> tup
     \sigma_{\text{above}}^2)` above it. :math:`\delta` is the geometric mean of the gap,
     but at least :data:`DELTA_FLOOR` (else the augmented matrix's Schur complement
     :math:`-\delta I - AA^T` is exactly singular in floating point along the other
-    kernel); the passes bring :math:`\rho^{\text{passes}}` below 1e-13.
+    kernel); the passes bring :math:`\rho^{\text{passes}}` below :data:`PROJECTION_RESIDUAL`.
     """
     lo = below if below else 1e-3 * tol
     hi = above if above else 1e3 * tol
     delta = max(lo * hi, DELTA_FLOOR)
     rho = delta / (delta + hi * hi)
-    passes = int(np.clip(np.ceil(np.log(1e-13) / np.log(min(rho, 0.5))), 2, MAX_PASSES))
+    passes = int(
+        np.clip(np.ceil(np.log(PROJECTION_RESIDUAL) / np.log(min(rho, 0.5))), 2, MAX_PASSES)
+    )
     return delta, passes
 
 
@@ -140,4 +140,4 @@ class Bases:
         triv = trivial_motions(self.linkage.vertices, self.linkage.pinned)
         rest = kernel - triv @ (triv.T @ kernel)
         u, s, _ = np.linalg.svd(rest, full_matrices=False)
-        return u[:, s > 1e-6]
+        return u[:, s > ORTHONORMAL_CUT]

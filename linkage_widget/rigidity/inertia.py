@@ -10,7 +10,7 @@ factored again. The count is the number of negative pivots (Sylvester's law of i
 :math:`P(M - \theta I)P^T = LDL^T` has as many negative entries in :math:`D` as
 :math:`M` has eigenvalues below :math:`\theta`, i.e. singular values of
 :math:`A` below :math:`\sqrt\theta`), as in
-:mod:`linkage_widget.sparse_rank`, whose full report (with the Lanczos check
+:mod:`linkage_widget.rigidity.sparse_rank`, whose full report (with the Lanczos check
 and the gap) makes the reference placement; this is only the count.
 
 A factorisation that pivots off the diagonal or meets an exact zero pivot

@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linkage_widget.pebble import generic_rank, pebble_game, pinned_pebble_game
+from linkage_widget.rigidity.pebble import generic_rank, pebble_game, pinned_pebble_game
 
 
 def numeric_generic_rank(n, edges, seed=0):

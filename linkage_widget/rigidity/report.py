@@ -5,7 +5,7 @@ properties backed by a private source, filled the first time they are read:
 
 * the dense path (:class:`DenseSource`) has them all from its SVD;
 * the sparse path (:class:`SparseSource`) draws them from
-  :class:`~linkage_widget.sparse_rank.SparseRankReport`'s lazy projections, only as far
+  :class:`~linkage_widget.rigidity.sparse_rank.SparseRankReport`'s lazy projections, only as far
   as they are shown: ``velocity_basis`` holds the trivial motions and the first
   :data:`SHOWN` internal flexes, ``stresses`` the first :data:`SHOWN` self-stresses.
   :meth:`RigidityReport.flexes` and :meth:`RigidityReport.stress_basis` give more
@@ -65,7 +65,7 @@ class DenseSource:
 
 
 class SparseSource:
-    """Bases of the sparse path, from a :class:`~linkage_widget.sparse_rank.SparseRankReport`."""
+    """Bases of the sparse path, from a :class:`~.sparse_rank.SparseRankReport`."""
 
     def __init__(self, rep: Any, trivial: np.ndarray) -> None:
         self.rep, self._trivial = rep, trivial
@@ -128,10 +128,10 @@ class RigidityReport:
         Laman's theorem); in space, with no combinatorial characterisation known,
         ``"random placement: rank mod P, T trials, P(wrong) <= b"`` (the exact rank modulo
         a prime at ``T`` random integer placements, wrong with probability at most ``b``
-        by the Schwartz–Zippel lemma; :mod:`linkage_widget.generic_rank`),
+        by the Schwartz–Zippel lemma; :mod:`linkage_widget.rigidity.modular_rank`),
         ``"random placement: rank mod P, reaches its upper bound (exact)"`` (the rank of
         the first trial equals the rows or :math:`dn - t`: certain) or, above
-        :data:`~linkage_widget.generic_rank.MAX_COLUMNS` coordinates,
+        :data:`~linkage_widget.rigidity.modular_rank.MAX_COLUMNS` coordinates,
         ``"random placement: floating-point rank (sparse inertia), 1 trial; no error
         bound"`` (which rods are redundant is then not located).
     dim : int

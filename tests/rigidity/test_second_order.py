@@ -9,17 +9,16 @@ import pytest
 
 from linkage_widget import Linkage
 from linkage_widget.constraints import ConstraintSet, as_flat
-from linkage_widget.second_order import (
+from linkage_widget.rigidity.second_order import (
     infinitesimal,
     prestress_stable,
     second_order_rigid,
     stress_energy_forms,
     tangent_cone,
 )
-from linkage_widget.second_order_solve import (
+from linkage_widget.rigidity.second_order_solve import (
     cone_lines,
     exact_second_order_rigid,
-    rational_positions,
 )
 
 
@@ -137,9 +136,7 @@ def test_exact_and_numerical_routes_agree_where_both_run():
         assert exact_second_order_rigid(linkage, rank=inf.rank) is numerical
 
 
-def test_rational_positions_take_decimals_not_irrationals():
-    assert rational_positions([[0.1, 2.5], [-3.0, 1e-3]]) is not None
-    assert rational_positions([[np.sqrt(2), 0.0]]) is None
+def test_the_exact_route_declines_a_placement_near_a_rational_one():
     # the exact route declines a float placement near, not at, a rational singular one
     tilted = flat_parallelogram(turn=1e-3)
     assert exact_second_order_rigid(tilted) is None

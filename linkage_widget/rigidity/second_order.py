@@ -32,7 +32,7 @@ vanishes on them, since the constraints are invariant under rigid motions.
   branch and the crossed one.
 
 The exact decision for small problems, with rational arithmetic, is
-:mod:`linkage_widget.second_order_solve`; the rest is numerical and says where it
+:mod:`linkage_widget.rigidity.second_order_solve`; the rest is numerical and says where it
 is not sure (``None``).
 """
 
@@ -48,15 +48,14 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from . import _checks
-from .constraints import ConstraintSet, as_flat
-from .model import Linkage
+from .. import _checks
+from ..constraints import ConstraintSet, as_flat
+from ..model import Linkage
 from .rigid_motions import trivial_motions
-from .second_order_solve import SECOND_ORDER_RTOL, cone_lines, exact_second_order_rigid
+from .second_order_solve import cone_lines, exact_second_order_rigid
+from .tolerances import ORTHONORMAL_CUT, RANK_RTOL, SECOND_ORDER_RTOL
 
 __all__ = [
-    "RANK_RTOL",
-    "SECOND_ORDER_RTOL",
     "Infinitesimal",
     "TangentCone",
     "decide_second_order",
@@ -67,11 +66,8 @@ __all__ = [
     "second_order_rigid",
     "stress_energy_forms",
     "tangent_cone",
-    "trivial_motions",
 ]
 
-#: Relative tolerance of the numerical rank (singular values / largest).
-RANK_RTOL = 1e-7
 #: Matrices with more entries than this are decomposed with one BLAS thread (see spectrum).
 SINGLE_THREAD_SIZE = 40_000
 #: Extra second derivative of extra rows: ``(u, v) -> (r,)``.
@@ -181,12 +177,12 @@ def infinitesimal(
     triv = trivial_motions(positions, pinned)
     rest = kernel - triv @ (triv.T @ kernel)
     u, s_rest, _ = np.linalg.svd(rest, full_matrices=False)
-    internal = int(np.sum(s_rest > 1e-6))
+    internal = int(np.sum(s_rest > ORTHONORMAL_CUT))
     flex = u[:, :internal]
     # what is left of the kernel once the flexes are removed lies in span(T)
     trivial_part = kernel - flex @ (flex.T @ kernel)
     tu, ts, _ = np.linalg.svd(trivial_part, full_matrices=False)
-    trivial = tu[:, : int(np.sum(ts > 1e-6))]
+    trivial = tu[:, : int(np.sum(ts > ORTHONORMAL_CUT))]
     return Infinitesimal(rank, sv, trivial, flex, stresses)
 
 
@@ -397,10 +393,10 @@ def second_order_rigid(linkage: Linkage, *, rtol: float = RANK_RTOL) -> bool | N
     solution of :math:`Q_j(c) = 0` exists), ``None`` when undecided. Order of the
     tests: no flex (``True``); no stress (``False``); prestress stability
     (``True``); a real solution line found numerically within
-    :data:`SECOND_ORDER_RTOL` (:func:`~linkage_widget.second_order_solve.cone_lines`:
+    :data:`SECOND_ORDER_RTOL` (:func:`~linkage_widget.rigidity.second_order_solve.cone_lines`:
     closed form for one or two flexes, multi-start Gauss-Newton for more) gives
     ``False``; else the exact rational decision of
-    :func:`~linkage_widget.second_order_solve.exact_second_order_rigid` for
+    :func:`~linkage_widget.rigidity.second_order_solve.exact_second_order_rigid` for
     small linkages with rational coordinates; else ``True`` for at most two
     flexes (the closed form found every line) and ``None`` for more.
 

@@ -11,10 +11,10 @@ from test_second_order import CHAIN, K33, branch_lines, flat_parallelogram, same
 
 from linkage_widget import Linkage, analyze
 from linkage_widget.constraints import ConstraintSet
-from linkage_widget.groebner import exact_local_dimension
-from linkage_widget.local_dimension import MobilityReport, ground_rows, mobility
-from linkage_widget.penrose import penrose_tiling, transform_positions
-from linkage_widget.second_order import trivial_motions
+from linkage_widget.examples.penrose import penrose_tiling, transform_positions
+from linkage_widget.rigidity import trivial_motions
+from linkage_widget.rigidity.groebner import exact_local_dimension
+from linkage_widget.rigidity.local_dimension import MobilityReport, ground_rows, mobility
 
 
 def parallel_cranks():

@@ -15,7 +15,7 @@ from conftest import REFERENCE_DIR, reference_linkage
 from linkage_widget import Linkage, analyze
 from linkage_widget.examples import list_examples, load_example
 from linkage_widget.rigidity import SPARSE_MIN_ENTRIES
-from linkage_widget.rigidity_report import SHOWN
+from linkage_widget.rigidity.report import SHOWN
 
 ANGLE_TOL = 1e-8
 REFERENCE_FILES = sorted(p.name for p in REFERENCE_DIR.glob("*.txt")) or ["peaucellier.txt"]

@@ -17,7 +17,7 @@ from linkage_widget.constraints import ConstraintSet
 from linkage_widget.examples import list_examples, load_example
 from linkage_widget.model import Linkage
 from linkage_widget.rigidity import RANK_RTOL, analyze
-from linkage_widget.sparse_rank import scale_aware_rtol, sparse_rank_report
+from linkage_widget.rigidity.sparse_rank import scale_aware_rtol, sparse_rank_report
 
 REFERENCE_FILES = [
     "peaucellier.txt",
@@ -269,7 +269,7 @@ def many_k4(copies: int, seed: int = 0) -> Linkage:
 
 
 def test_many_small_singular_values_are_counted_by_inertia_alone(monkeypatch):
-    import linkage_widget.sparse_rank as sr
+    import linkage_widget.rigidity.sparse_rank as sr
 
     monkeypatch.setattr(sr, "MAX_PAIRS", 20)  # 30 stresses: beyond what Lanczos is asked for
     link = many_k4(30)
@@ -304,7 +304,7 @@ def test_auto_rank_equals_pyrigi_exact_rank_on_integer_frameworks(seed):
 
 def test_dense_fallback_gives_the_dense_counts():
     """The path taken when SuperLU leaves the diagonal (its pivots are then no inertia)."""
-    import linkage_widget.sparse_rank as sr
+    import linkage_widget.rigidity.sparse_rank as sr
 
     link = Linkage.load(reference_linkage("penrose2t.txt"))
     a = ConstraintSet.from_linkage(link).jacobian(link.vertices).tocsr()

@@ -45,7 +45,7 @@ Complex and real
 Gröbner bases see complex points, so :math:`D` is the *complex* local
 dimension, an upper bound of the real one. :math:`D = 0` therefore proves
 that the placement is rigid (isolated even among complex placements); a real
-motion of dimension :math:`D` found numerically (:mod:`linkage_widget.local_dimension`)
+motion of dimension :math:`D` found numerically (:mod:`linkage_widget.rigidity.local_dimension`)
 proves that the bound is attained.
 
 Cost (sympy 1.14, one core): a flat parallelogram 0.1 s, three parallel cranks
@@ -62,50 +62,13 @@ from typing import Any
 
 import numpy as np
 
-from .model import Linkage
+from ..model import Linkage
+from .exact import rational_coordinates
 
-__all__ = ["MAX_VARIABLES", "exact_local_dimension", "method_error", "rational_placement"]
+__all__ = ["MAX_VARIABLES", "exact_local_dimension", "method_error"]
 
 #: Above this many unknowns :func:`exact_local_dimension` declines (returns ``None``).
 MAX_VARIABLES = 10
-#: Largest denominator tried when a coordinate is not a short decimal.
-MAX_DENOMINATOR = 10**6
-#: Coordinates with more significant digits than this are not taken as exact decimals.
-MAX_DIGITS = 12
-
-
-def rational_placement(vertices: Any) -> list[tuple[Fraction, Fraction]] | None:
-    """The placement as exact fractions, or ``None`` if a coordinate is not a short rational.
-
-    A coordinate is taken at its shortest decimal form (``0.1`` is 1/10) when that has
-    at most :data:`MAX_DIGITS` significant digits, else as the simplest fraction with
-    denominator at most :data:`MAX_DENOMINATOR` whose float is exactly the coordinate.
-
-    >>> rational_placement([[0.1, 2.0], [1 / 3, -0.75]])
-    [(Fraction(1, 10), Fraction(2, 1)), (Fraction(1, 3), Fraction(-3, 4))]
-    """
-    points = np.asarray(vertices, dtype=float).reshape(-1, 2)
-    out = []
-    for x, y in points:
-        rx, ry = _rational(float(x)), _rational(float(y))
-        if rx is None or ry is None:
-            return None
-        out.append((rx, ry))
-    return out
-
-
-def _rational(x: float) -> Fraction | None:
-    if not np.isfinite(x):
-        return None
-    text = repr(x)
-    mantissa = text.split("e")[0].replace("-", "").replace(".", "").lstrip("0")
-    if len(mantissa) <= MAX_DIGITS:
-        return Fraction(text)
-    # Only a fraction whose float is exactly this coordinate (2/3, 1/7): accepting one that
-    # is merely close would move the joints and could undo a special position (three
-    # parallel cranks of irrational direction), and the exact answer would then be wrong.
-    guess = Fraction(x).limit_denominator(MAX_DENOMINATOR)
-    return guess if float(guess) == x else None
 
 
 def method_error(method: Any, methods: tuple[str, ...], linkage: Any) -> Exception | None:
@@ -170,9 +133,10 @@ def exact_local_dimension(
             "fixes the three motions of the plane; a 3-D linkage is not implemented "
             "(mobility(method='auto' or 'numerical') samples it instead)"
         )
-    placement = rational_placement(linkage.vertices)
-    if placement is None:
+    flat = rational_coordinates(linkage.vertices)
+    if flat is None:
         return None
+    placement = list(zip(flat[0::2], flat[1::2], strict=True))
     system = _polynomial_system(linkage, placement)
     if system is None:
         return 0

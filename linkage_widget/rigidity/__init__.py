@@ -1,0 +1,115 @@
+r"""The analysis layer: rigidity, mobility and statics of a linkage at its placement.
+
+Everything here derives from the scaled rigidity matrix :math:`A(p)` of
+:mod:`linkage_widget.constraints`. This face is the way in for the layers above; the
+modules behind it, by task:
+
+Analysis of a placement
+    :func:`analyze` → :class:`RigidityReport` (:mod:`.analysis`, :mod:`.report`):
+    counts, statuses, bases; dense SVD or the sparse inertia route.
+Mobility
+    :func:`mobility` → :class:`MobilityReport` (:mod:`.local_dimension`): the local
+    dimension of the configuration set; :func:`exact_local_dimension` (:mod:`.groebner`)
+    decides it exactly.
+Statics
+    :func:`static_forces` → :class:`StaticsReport` (:mod:`.statics`): the loads a
+    framework carries, :math:`A^T\lambda = f`.
+Generic rigidity
+    :func:`generic_analysis`, :func:`pebble_game_applies` (:mod:`.analysis`); the pebble
+    game (:mod:`.pebble`: :func:`pebble_game`, :func:`pinned_pebble_game`,
+    :class:`PebbleGame`); the rank mod a prime at random placements in space
+    (:mod:`.modular_rank`).
+Trivial motions
+    :func:`trivial_motions` (:mod:`.rigid_motions`, its only home).
+First and second order
+    :func:`infinitesimal`, :func:`second_order_rigid`, :func:`tangent_cone`
+    (:mod:`.second_order`, solvers in :mod:`.second_order_solve`).
+Sparse rank
+    :func:`sparse_rank_report` → :class:`SparseRankReport` (:mod:`.sparse_rank`, lazy
+    bases in :mod:`.sparse_bases`); :class:`OrderedInertia` (:mod:`.inertia`).
+Exact arithmetic
+    :func:`rational_coordinates` (:mod:`.exact`): the one converter to rationals.
+Rank tracking
+    :class:`RankReference` (:mod:`.rank_tracking`): when a count may be reused along a
+    moving placement, and a cheap recount.
+Tolerances
+    every rank and zero tolerance, with its reason (:mod:`.tolerances`).
+
+>>> from linkage_widget import Linkage
+>>> analyze(Linkage.load("peaucellier.txt")).dof
+1
+"""
+
+from __future__ import annotations
+
+from .analysis import (
+    METHODS,
+    MOBILITY_MAX_2N,
+    SECOND_ORDER_MAX_FLEXES,
+    SECOND_ORDER_MAX_STRESSES,
+    SINGLE_FLEX_MAX_2N,
+    SPARSE_MIN_ENTRIES,
+    analyze,
+    generic_analysis,
+    pebble_game_applies,
+)
+from .exact import rational_coordinates
+from .groebner import exact_local_dimension
+from .inertia import OrderedInertia
+from .local_dimension import MobilityReport, mobility
+from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
+from .rank_tracking import RankReference, excited_flex, first_rod_stress
+from .report import STATUSES, RigidityReport
+from .rigid_motions import trivial_motions
+from .second_order import (
+    Infinitesimal,
+    TangentCone,
+    infinitesimal,
+    require_linkage,
+    second_order_rigid,
+    tangent_cone,
+)
+from .sparse_rank import SparseRankReport, sigma_max_estimate, sparse_rank_report
+from .statics import StaticsReport, static_forces
+from .tolerances import RANK_RTOL, SECOND_ORDER_RTOL, STRESS_ZERO
+
+__all__ = [
+    "METHODS",
+    "MOBILITY_MAX_2N",
+    "RANK_RTOL",
+    "SECOND_ORDER_MAX_FLEXES",
+    "SECOND_ORDER_MAX_STRESSES",
+    "SECOND_ORDER_RTOL",
+    "SINGLE_FLEX_MAX_2N",
+    "SPARSE_MIN_ENTRIES",
+    "STATUSES",
+    "STRESS_ZERO",
+    "Infinitesimal",
+    "MobilityReport",
+    "OrderedInertia",
+    "PebbleGame",
+    "RankReference",
+    "RigidityReport",
+    "SparseRankReport",
+    "StaticsReport",
+    "TangentCone",
+    "analyze",
+    "exact_local_dimension",
+    "excited_flex",
+    "first_rod_stress",
+    "generic_analysis",
+    "generic_rank",
+    "infinitesimal",
+    "mobility",
+    "pebble_game",
+    "pebble_game_applies",
+    "pinned_pebble_game",
+    "rational_coordinates",
+    "require_linkage",
+    "second_order_rigid",
+    "sigma_max_estimate",
+    "sparse_rank_report",
+    "static_forces",
+    "tangent_cone",
+    "trivial_motions",
+]
