@@ -18,6 +18,7 @@ from traitlets import Bool, Float, HasTraits, Int, TraitError, Tuple, Unicode, o
 from .. import _checks
 from ..draw import MAX_PIXEL_RATIO
 from ..motion import MODES
+from .configuration_panel import chart_message, checked_coordinates
 from .document import DEFAULT_FILE
 from .space_view import DYNAMIC_IN_SPACE
 from .tools import TOOLS
@@ -268,3 +269,35 @@ class SessionTraits(HasTraits):
             self.recorder.restart()
             self.recorder.offer(self.scene())
         self._controls_changed()
+
+    # panel: the configuration-space panel (ConfigurationPanel, .configuration_panel)
+    show_configuration = Bool(False, help="Show the configuration-space panel.")
+    configuration_coordinates = Tuple(
+        Unicode(),
+        Unicode(),
+        default_value=None,
+        allow_none=True,
+        help="Labels of the two angles a curve or surface is charted in (None: the default).",
+    )
+    _OWN_TRAITS = [*_OWN_TRAITS, "show_configuration", "configuration_coordinates"]
+
+    @validate("configuration_coordinates")
+    def _validate_configuration_coordinates(self, proposal: Any) -> tuple[str, str] | None:
+        return _checked(checked_coordinates, proposal["value"], self.linkage)
+
+    @observe("configuration_coordinates")
+    def _on_configuration_coordinates_change(self, change: Any) -> None:
+        if self._ready and self.show_configuration:
+            self._draw_panel()  # the chart's key changed: it is charted again
+
+    @observe("show_configuration")
+    def _on_show_configuration_change(self, change: Any) -> None:
+        if not self._ready:
+            return
+        if change["new"]:
+            chart = self._panel_chart()
+            self._message = chart_message(chart)
+            self.panel.face(chart, self.linkage.vertices)
+            self._draw_panel(force=True)
+        self._controls_changed()
+        self._request_draw()
