@@ -140,7 +140,7 @@ def static_layer(name: str, repeats: int = 7) -> float:
             if w.configuration_kind == "sphere":
                 w.panel_drag(15.0 + 5 * k, 5.0)
             else:
-                w._draw_panel(force=True)
+                w.redraw_panel()
             times.append(time.process_time() - t0)
         w.panel_release()
     finally:

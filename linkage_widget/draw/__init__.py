@@ -16,6 +16,8 @@ Modules, bottom first (each imports only the ones before it)::
     space_scene a 3-D linkage's scene inputs projected; painter's order, depth cues
     svg         Picture -> SVG text          raster   Picture -> PNG / GIF (Pillow)
     scene       Scene (shows itself as SVG), SceneState, build_scene (stacks the layers)
+    configuration_panel, angle_charts   the configuration panel's sphere and angle charts
+    panel_layers  the panel's static and dynamic layers from a configuration chart
     canvas      Picture -> ipycanvas (imported only by the widget)
 
 The names below are the layer's face; the session imports them from here. The
@@ -23,9 +25,12 @@ ipycanvas renderer, :mod:`linkage_widget.draw.canvas`, is imported only by the
 widget, so that nothing here pulls in a widget library.
 """
 
+from .angle_charts import AnglePlot
+from .configuration_panel import PanelPicture, SphereProjection, panel_picture
 from .hit import hit_test
 from .legend import LegendEntry, legend_html
 from .overlays import overlay_insets
+from .panel_layers import panel_dynamic, panel_static, point_pixel
 from .raster import save_gif, save_png, scene_to_image
 from .scene import Scene, SceneState, build_scene
 from .svg import save_svg, scene_to_svg
@@ -35,17 +40,24 @@ from .view3d import Camera
 
 __all__ = [
     "DEFAULT_THEME",
+    "AnglePlot",
     "Camera",
     "LegendEntry",
     "MAX_PIXEL_RATIO",
+    "PanelPicture",
     "Scene",
     "SceneState",
+    "SphereProjection",
     "Theme",
     "ViewTransform",
     "build_scene",
     "hit_test",
     "legend_html",
     "overlay_insets",
+    "panel_dynamic",
+    "panel_picture",
+    "panel_static",
+    "point_pixel",
     "save_gif",
     "save_png",
     "save_svg",

@@ -1,8 +1,9 @@
 r"""The configuration-space panel in pixels: its picture, theme and the sphere.
 
 Pure: numbers in, :class:`PanelPicture` s (a :class:`~.primitives.Picture`) out. The
-session decides what is shown (:mod:`linkage_widget.session.configuration_panel`); this
-module only knows where it goes on the panel and in which colour.
+session's :class:`~linkage_widget.session.configuration_panel.ConfigurationPanel` decides
+what is shown and :mod:`.panel_layers` stacks a chart's layers; this module only knows
+where it goes on the panel and in which colour.
 
 A panel is drawn as two layers so that a frame redraws only what moves:
 

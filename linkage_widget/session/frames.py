@@ -90,6 +90,7 @@ class FramesMixin:
 
     def _frame(self) -> bool:
         """One animation frame: step, track, analyse (throttled), draw; return whether busy."""
+        self._panel_frame()  # the next placement of a move started on the panel, if any
         moved = False
         if self.running:
             try:
@@ -113,7 +114,7 @@ class FramesMixin:
         # would take the GIL from this frame's drawing in 5 ms slices.
         if moved and self._analyst.live(self.linkage.n_vertices):
             self._refresh_analysis(live=True)
-        return bool(self.running)
+        return bool(self.running or self.panel.animating)
 
     def _stop_if_done(self) -> None:
         """Kinematic motion toward the attractor ends when reached or blocked (motors too).
@@ -146,14 +147,20 @@ class FramesMixin:
         self._schedule_draw()
 
     def _draw(self) -> None:
-        """Draw the current scene now (:meth:`_show`), and keep it when recording."""
+        """Draw the current scene now (:meth:`_show`), and keep it when recording.
+
+        The configuration panel, when shown, is drawn with it, in one message to the view.
+        """
         self._keep_mechanism_in_view()  # the view follows a move that took joints out of it
         self._dirty = False
         self._live_analyst.drawn += 1
         if self._live_pos == self._pos_version:
             self._live_analyst.redrawn_unmoved()  # the live analysis still shows this placement
         scene = self.scene()
-        self._show(scene)
+        with self._batch_drawing():
+            self._show(scene)
+            if self.show_configuration:
+                self._draw_panel()
         self.frame_times.append(self.clock())
         del self.frame_times[:-600]
         if self.recording:

@@ -35,13 +35,25 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from os import PathLike
 from pathlib import Path
 from typing import Any, Self
 
+import numpy as np
 from traitlets import TraitError
 
-from ..draw import Scene, ViewTransform, build_scene, overlay_insets, save_png, scene_to_svg
+from ..configuration import ConfigurationChart, chart_point, coordinate_choices
+from ..draw import (
+    PanelPicture,
+    Scene,
+    ViewTransform,
+    build_scene,
+    overlay_insets,
+    panel_picture,
+    save_png,
+    scene_to_svg,
+)
 from ..errors import LinkageFormatError
 from ..io import Extensions, atomic_write_pair, sibling_path
 from ..model import Linkage
@@ -49,9 +61,9 @@ from ..motion import Simulator
 from ..rigidity import RigidityReport
 from ..springs import Spring
 from .actions import ActionsMixin, action_table
-from .analysis import Analyst
+from .analysis import Analyst, running_loop
 from .branching import BranchChoice
-from .configuration_panel import ConfigurationPanelMixin
+from .configuration_panel import ConfigurationPanel, PanelIntent, chart_message
 from .document import (
     DEFAULT_FILE,
     Document,
@@ -64,7 +76,7 @@ from .driven import DrivenMixin
 from .drives import Drives
 from .driving import DEFAULT_STEP, Driver
 from .frames import FramesMixin
-from .gestures import EventMerger, Key
+from .gestures import EventMerger, Gesture, Key
 from .history import History, Snapshot
 from .keyboard import Keyboard
 from .pointer import Pointer, PointerMixin
@@ -80,7 +92,6 @@ INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() k
 
 class LinkageSession(
     SpaceViewMixin,
-    ConfigurationPanelMixin,
     DrivenMixin,
     ActionsMixin,
     PointerMixin,
@@ -155,7 +166,8 @@ class LinkageSession(
         self._init_pointer(EventMerger(width, height, clock=self.clock))
         self._init_frames()
         self._init_driven()
-        self._init_panel()
+        self.panel = ConfigurationPanel(self._view.height)
+        self.panel_input = self._panel_input()
         self._init_edit()
 
     @classmethod
@@ -491,3 +503,194 @@ class LinkageSession(
         self._actions[action.kind](*action.args)
         if action.message:
             self._message = action.message
+
+    # --- panel: the configuration-space panel (ConfigurationPanel, .configuration_panel)
+    def _show_panel(self, static: PanelPicture | None, dynamic: PanelPicture) -> None:
+        """Put the panel on the screen; ``static`` None: unchanged (headless: nothing)."""
+
+    def _batch_drawing(self) -> AbstractContextManager[Any]:
+        """A frame's drawing inside goes out in one message (headless: nothing to batch)."""
+        return nullcontext()
+
+    @property
+    def panel_size(self) -> tuple[int, int]:
+        """The panel's width and height in pixels."""
+        return self.panel.size
+
+    @property
+    def configuration_kind(self) -> str:
+        """What the panel charts: ``"sphere"``, ``"curve"``, ``"surface"`` or ``"none"``.
+
+        ``"pending"`` while a widget computes the chart in a thread (never headless).
+        """
+        return self._panel_chart().kind
+
+    @property
+    def configuration_choices(self) -> tuple[str, ...]:
+        """Labels of the angles a curve or surface may be charted in (see the trait)."""
+        return coordinate_choices(self.linkage)
+
+    @property
+    def configuration_chart(self) -> ConfigurationChart:
+        """What the panel charts now: kind, message, coordinates, the curve or surface."""
+        return self._panel_chart()
+
+    @property
+    def configuration_message(self) -> str:
+        """Why the linkage has no chart (kind ``"none"``), else ``""``."""
+        return self._panel_chart().message
+
+    @property
+    def configuration_point(self) -> tuple[float, float] | None:
+        """The current configuration's coordinates: sphere ``(phi, t)``, else the two angles.
+
+        None without a chart.
+        """
+        return chart_point(self._panel_chart(), self.linkage.vertices)
+
+    @property
+    def configuration_point_px(self) -> tuple[float, float] | None:
+        """Where the panel draws the current configuration (panel pixels); None: no chart."""
+        return self.panel.point_px(self._panel_chart(), self.linkage.vertices)
+
+    @property
+    def configuration_trail(self) -> np.ndarray:
+        """The trail's coordinates, oldest first, shape ``(k, 2)`` (updated when drawn)."""
+        return self.panel.trail
+
+    @property
+    def panel_rotation(self) -> np.ndarray:
+        """The sphere's rotation ``(3, 3)`` (body to view frame; a copy)."""
+        return self.panel.projection.rotation.copy()
+
+    @property
+    def panel_animating(self) -> bool:
+        """Whether a move started on the panel is still being animated."""
+        return self.panel.animating
+
+    def panel_press(self, x: float, y: float) -> None:
+        """Press the pointer at panel pixel ``(x, y)``."""
+        self.panel_input.press(Gesture(float(x), float(y)))
+
+    def panel_drag(self, x: float, y: float) -> None:
+        """Move the pressed pointer to panel pixel ``(x, y)``."""
+        self.panel_input.move(x, y)
+
+    def panel_release(self, x: float | None = None, y: float | None = None) -> None:
+        """Release the pointer (at ``(x, y)``, default: where it is): a click or a drag's end."""
+        self.panel_input.release(x, y)
+
+    def panel_layers(self) -> tuple[PanelPicture, PanelPicture]:
+        """The panel's two layers now: ``(static, dynamic)`` (the dynamic one transparent)."""
+        return self.panel.layers(self._panel_chart(), self.linkage.vertices)
+
+    def panel_scene(self) -> PanelPicture:
+        """The whole panel as one picture (both layers), e.g. for ``save_png``."""
+        static, dynamic = self.panel_layers()
+        return panel_picture(*self.panel.size, static.items, dynamic.items)
+
+    def redraw_panel(self) -> None:
+        """Send both layers of the panel to the view again (a view that lost them asks)."""
+        self._draw_panel(force=True)
+
+    def _panel_input(self) -> EventMerger:
+        return EventMerger(
+            *self.panel.size,
+            on_press=self._on_panel_press,
+            on_drag=self._on_panel_drag,
+            on_release=self._on_panel_release,
+            on_key=self._on_key,
+        )
+
+    def _panel_key(self) -> tuple[int, tuple[str, ...]]:
+        return (self._version, tuple(self.configuration_coordinates or ()))
+
+    def _panel_chart(self) -> ConfigurationChart:
+        """The chart of the linkage as edited now (in a thread when a loop runs)."""
+        key = self._panel_key()
+        chart, job = self.panel.chart(key, self.linkage, running_loop())
+        if job is not None:
+            job.add_done_callback(lambda f: self._panel_chart_done(key, f))
+        return chart
+
+    def _panel_chart_done(self, key: Any, job: Any) -> None:
+        chart = self.panel.finish(key, job, self._panel_key())
+        if chart is not None and self.show_configuration:
+            self._message = chart_message(chart)
+            self.panel.face(chart, self.linkage.vertices)
+            self._draw_panel()
+            self._request_draw()
+
+    def _draw_panel(self, force: bool = False) -> None:
+        """Show the panel: the static layer when it changed (or ``force``), the dynamic one."""
+        chart = self._panel_chart()
+        self._show_panel(*self.panel.frame(chart, self.linkage.vertices, self._pos_version, force))
+
+    def _panel_frame(self) -> None:
+        """Put the linkage at the next placement of a move started on the panel, if any."""
+        placement = self.panel.next_placement()
+        if placement is None:
+            return
+        self.linkage.set_positions(placement)
+        self._pos_version += 1
+        self._tracks.append(placement)
+        self._dirty = True
+        if self._analyst.live(self.linkage.n_vertices):
+            self._refresh_analysis(live=True)
+        if not self.panel.animating:
+            self._commit_motion()
+            if self._analyst.pos_version != self._pos_version:
+                self._refresh_analysis()
+
+    def _on_panel_press(self, g: Gesture) -> None:
+        chart = self._panel_chart()
+        self.panel.press(chart, self.linkage.vertices, g.x, g.y, self.show_configuration)
+
+    def _on_panel_drag(self, g: Gesture, dx: float, dy: float) -> None:
+        if self.panel.drag(g.last_x, g.last_y, dx, dy):
+            self._draw_panel()
+
+    def _on_panel_release(self, g: Gesture, x: float, y: float) -> None:
+        gripped = self.panel.gripped
+
+        def act() -> None:
+            chart = self._panel_chart()
+            self._apply_panel(self.panel.release(chart, self.linkage.vertices, x, y, g.dragged))
+
+        self._guarded(act)
+        if gripped:
+            self._draw_panel()
+        self._request_draw()
+
+    def _apply_panel(self, intent: PanelIntent) -> None:
+        """Carry out what a gesture on the panel asks for."""
+        if intent.flick is not None:
+            self._start_geodesic(*intent.flick, intent.message)
+        elif intent.path is not None:
+            self._start_panel_path(intent.path, intent.message)
+        elif intent.message:
+            self._message = intent.message
+
+    def _start_panel_path(self, placements: np.ndarray, message: str) -> None:
+        """Animate the linkage through ``placements`` ``(k, n, 2)``, one undo step."""
+        self.running = False  # commits a motion under way
+        self.attractor = None
+        self._commit_motion()
+        self._motion_before = self.document.snapshot()
+        self.panel.animate(placements)
+        self._message = message
+        self._start_animation()
+        self._request_draw()
+
+    def _start_geodesic(self, placement: np.ndarray, velocity: np.ndarray, message: str) -> None:
+        """Dynamic mode without gravity, the linkage at ``placement`` moving at ``velocity``."""
+        self.running = False
+        self.attractor = None
+        self.mode = "dynamic"
+        self.gravity = 0.0
+        self._motion_before = self.document.snapshot()
+        self.linkage.set_positions(placement)
+        self._pos_version += 1
+        self.simulator.set_velocity(velocity)
+        self.running = True
+        self._message = message

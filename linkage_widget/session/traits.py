@@ -30,6 +30,7 @@ from ..model import Linkage
 from ..motion import MODES
 from . import merge
 from .analysis import running_loop
+from .configuration_panel import chart_message, checked_coordinates
 from .document import DEFAULT_FILE
 from .export import EXPORT_FORMATS, save_png_frames
 from .export_session import Exporter, checked_format, export_target, loop_notifier, recorded
@@ -490,5 +491,37 @@ class SessionTraits(HasTraits):
             self.error = end.error
         else:
             self._message = end.message
+        self._controls_changed()
+        self._request_draw()
+
+    # panel: the configuration-space panel (ConfigurationPanel, .configuration_panel)
+    show_configuration = Bool(False, help="Show the configuration-space panel.")
+    configuration_coordinates = Tuple(
+        Unicode(),
+        Unicode(),
+        default_value=None,
+        allow_none=True,
+        help="Labels of the two angles a curve or surface is charted in (None: the default).",
+    )
+    _OWN_TRAITS = [*_OWN_TRAITS, "show_configuration", "configuration_coordinates"]
+
+    @validate("configuration_coordinates")
+    def _validate_configuration_coordinates(self, proposal: Any) -> tuple[str, str] | None:
+        return _checked(checked_coordinates, proposal["value"], self.linkage)
+
+    @observe("configuration_coordinates")
+    def _on_configuration_coordinates_change(self, change: Any) -> None:
+        if self._ready and self.show_configuration:
+            self._draw_panel()  # the chart's key changed: it is charted again
+
+    @observe("show_configuration")
+    def _on_show_configuration_change(self, change: Any) -> None:
+        if not self._ready:
+            return
+        if change["new"]:
+            chart = self._panel_chart()
+            self._message = chart_message(chart)
+            self.panel.face(chart, self.linkage.vertices)
+            self._draw_panel(force=True)
         self._controls_changed()
         self._request_draw()

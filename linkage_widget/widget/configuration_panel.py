@@ -1,38 +1,48 @@
 """The configuration-space panel in the widget: a second canvas beside the linkage's.
 
-The view only. :class:`PanelWidgetMixin` (a base of
-:class:`~linkage_widget.widget.LinkageWidget`, before the session) puts a two-layer
-ipycanvas ``MultiCanvas`` (CSS class ``linkage-configuration-canvas``) beside the linkage
-canvas, shown while :attr:`~linkage_widget.session.LinkageSession.show_configuration` is
-on (the toolbar's "configuration space" toggle, in :mod:`.controls`; while it is off the
-linkage canvas stays a child of the widget on its own), and routes its
-input to the session's panel gestures through the same
-:class:`~linkage_widget.session.EventMerger` as the main canvas (:mod:`.events`).
+The view only. :class:`PanelView` (the widget's ``panel_view``) puts a two-layer ipycanvas
+``MultiCanvas`` (CSS class ``linkage-configuration-canvas``) beside the linkage canvas,
+shown while :attr:`~linkage_widget.session.LinkageSession.show_configuration` is on (the
+toolbar's "configuration space" toggle, in :mod:`.controls`; while it is off the linkage
+canvas stays a child of the widget on its own), and sends its input to the session's
+``panel_input`` (an :class:`~linkage_widget.session.EventMerger`, as the main canvas's
+input, :mod:`.events`). It touches the session through public names only:
+``panel_size``, ``panel_input``, ``redraw_panel``, ``show_configuration``,
+``configuration_coordinates``, ``configuration_chart``, ``error``.
 
-Drawing: the session's ``_show_panel(static, dynamic)`` hook gives the cached layer only
-when it changed; the bottom canvas layer is redrawn then, the top one every frame. The
-frame's linkage and panel commands go out in one batched message
-(:func:`~linkage_widget.draw.canvas.held_canvas` around the whole draw).
+Drawing: the session's ``_show_panel(static, dynamic)`` hook (the widget passes it to
+:meth:`PanelView.show`) gives the cached layer only when it changed; the bottom canvas
+layer is redrawn then, the top one every frame. The frame's linkage and panel commands go
+out in one batched message (the session's ``_batch_drawing`` hook:
+:meth:`PanelView.batch`).
 """
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import ipywidgets as W
 from ipycanvas import MultiCanvas
+from traitlets import TraitError
 
+from ..draw import PanelPicture
 from ..draw.canvas import draw_scene, held_canvas
-from ..draw.configuration_panel import PanelPicture
 from .events import connect, make_layered_canvas, resize_backing
 
-__all__ = ["PANEL_CSS_CLASS", "PanelView", "PanelWidgetMixin"]
+__all__ = ["PANEL_CSS_CLASS", "PanelView"]
 
 PANEL_CSS_CLASS = "linkage-configuration-canvas"
 
 
 class PanelView:
-    """The panel's canvas, its input and its container.
+    """The panel's canvas, its input, its choosers and its place beside the linkage canvas.
+
+    Parameters
+    ----------
+    host : LinkageWidget
+        The widget: a session (its public names) and the box whose children hold its
+        ``canvas``.
 
     Attributes
     ----------
@@ -45,14 +55,12 @@ class PanelView:
         What the widget lays out beside the linkage canvas (hidden while the panel is off).
     """
 
-    def __init__(self, session: Any) -> None:
-        w, h = session.panel_size
-        self._session = session
-        ratio = float(getattr(session, "pixel_ratio", 1.0))  # crisp on hi-DPI, as the linkage
+    def __init__(self, host: Any) -> None:
+        w, h = host.panel_size
+        self._host = host
+        ratio = float(host.pixel_ratio)  # crisp on hi-DPI, as the linkage
         self.canvas: MultiCanvas = make_layered_canvas(w, h, 2, PANEL_CSS_CLASS, ratio)
-        self.dom_events = connect(
-            self.canvas, session._panel_merger, on_ready=lambda: session._draw_panel(force=True)
-        )
+        self.dom_events = connect(self.canvas, host.panel_input, on_ready=host.redraw_panel)
         self.choosers = {
             name: W.Dropdown(description=text, layout=W.Layout(width=f"{w // 2 - 4}px"))
             for name, text in (("a", "→"), ("b", "↑"))
@@ -66,11 +74,18 @@ class PanelView:
         self.box = W.VBox(
             [self.canvas, self._choosers_row], layout=W.Layout(margin="0 0 0 8px", flex="0 0 auto")
         )
-        self.set_visible(session.show_configuration)
+        # too narrow for both: the panel goes below the canvas instead of squeezing them
+        self._row = W.HBox([], layout=W.Layout(flex_flow="row wrap", align_items="flex-start"))
+        self._place(host.show_configuration)
+        host.observe(lambda change: self._place(bool(change["new"])), names="show_configuration")
 
-    def set_visible(self, visible: bool) -> None:
-        """Show or hide the panel."""
+    def _place(self, visible: bool) -> None:
+        """The canvas alone in its row while the panel is off, beside the panel while on."""
+        host, canvas, row = self._host, self._host.canvas, self._row
         self.box.layout.display = None if visible else "none"
+        old, new = (canvas, row) if visible else (row, canvas)
+        row.children = (canvas, self.box) if visible else ()
+        host.children = tuple(new if c is old else c for c in host.children)
 
     def sync_choices(self, labels: tuple[str, ...], chosen: tuple[str, ...]) -> None:
         """Offer ``labels`` in both choosers with ``chosen`` selected (hidden when empty)."""
@@ -87,9 +102,11 @@ class PanelView:
     def _on_choice(self, change: Any) -> None:
         if self._syncing:
             return
-        a, b = self.choosers["a"].value, self.choosers["b"].value
-        session = self._session
-        session._guarded(lambda: setattr(session, "configuration_coordinates", (a, b)))
+        host = self._host
+        try:
+            host.configuration_coordinates = (self.choosers["a"].value, self.choosers["b"].value)
+        except (ValueError, IndexError, OSError, TraitError) as exc:
+            host.error = str(exc)  # shown, as the session shows a refused action
 
     def show(self, static: PanelPicture | None, dynamic: PanelPicture) -> None:
         """Draw the layers: ``static`` only when given (it changed), ``dynamic`` always."""
@@ -98,67 +115,29 @@ class PanelView:
             if static is not None:
                 draw_scene(self.canvas[0], static, pixel_ratio=ratio)
             draw_scene(self.canvas[1], dynamic, pixel_ratio=ratio)
+        if static is not None:  # the chart changed: the choosers show its angles
+            chart = self._host.configuration_chart
+            self.sync_choices(chart.choices, tuple(c.label for c in chart.coords))
+
+    def batch(self) -> AbstractContextManager[Any]:
+        """A context in which the linkage's and the panel's drawing go out as one message."""
+        if not self._host.show_configuration:
+            return nullcontext()
+        return held_canvas(self.canvas[1])
 
     @property
     def pixel_ratio(self) -> float:
         """Device pixels per CSS pixel of the panel's backing stores."""
-        return float(self.canvas.width) / float(self._session.panel_size[0])
+        return float(self.canvas.width) / float(self._host.panel_size[0])
 
     def resize_backing(self, pixel_ratio: float) -> None:
         """Backing stores of ``pixel_ratio`` (the CSS size stays); the caller redraws."""
-        resize_backing(self.canvas, *self._session.panel_size, pixel_ratio)
+        resize_backing(self.canvas, *self._host.panel_size, pixel_ratio)
 
-
-class PanelWidgetMixin:
-    """The widget's side of the panel (module docstring); needs the session before it."""
-
-    def _build_panel_view(self) -> None:
-        """Make the panel (after the widget's children are laid out)."""
-        self.panel_view = PanelView(self)
-        # too narrow for both: the panel goes below the canvas instead of squeezing them
-        self._panel_row = W.HBox(
-            [], layout=W.Layout(flex_flow="row wrap", align_items="flex-start")
-        )
-        self._place_panel(self.show_configuration)  # type: ignore[attr-defined]
-        self.observe(self._on_panel_toggle, names="show_configuration")  # type: ignore[attr-defined]
-        if self.show_configuration:  # type: ignore[attr-defined]
-            self._draw_panel(force=True)  # type: ignore[attr-defined]  # drawn before the view
-
-    def _on_panel_toggle(self, change: Any) -> None:
-        self._place_panel(bool(change["new"]))
-
-    def _place_panel(self, visible: bool) -> None:
-        """The canvas alone in its row while the panel is off, beside the panel while on."""
-        canvas, row = self.canvas, self._panel_row  # type: ignore[attr-defined]
-        self.panel_view.set_visible(visible)
-        old, new = (canvas, row) if visible else (row, canvas)
-        row.children = (canvas, self.panel_view.box) if visible else ()
-        children = self.children  # type: ignore[has-type]
-        self.children = tuple(new if c is old else c for c in children)
-
-    def _show_panel(self, static: PanelPicture | None, dynamic: PanelPicture) -> None:
-        view = getattr(self, "panel_view", None)
-        if view is None:
-            return
-        view.show(static, dynamic)
-        if static is not None:  # the chart changed: the choosers show its angles
-            model = self.configuration_chart  # type: ignore[attr-defined]
-            view.sync_choices(model.choices, tuple(c.label for c in model.coords))
-
-    def _draw(self) -> None:
-        """The linkage and the panel of a frame in one canvas message."""
-        view = getattr(self, "panel_view", None)
-        if view is None or not self.show_configuration:  # type: ignore[attr-defined]
-            super()._draw()  # type: ignore[misc]
-            return
-        with held_canvas(view.canvas[1]):
-            super()._draw()  # type: ignore[misc]
-
-    # ------------------------------------------------------------ testing
-    def feed_panel_event(self, content: dict[str, Any]) -> None:
+    def feed_event(self, content: dict[str, Any]) -> None:
         """Handle an ipycanvas message of the panel canvas (``{"event": "mouse_down", ...}``)."""
-        self.panel_view.canvas[1]._handle_frontend_event(None, content, [])
+        self.canvas[1]._handle_frontend_event(None, content, [])
 
-    def feed_panel_dom_event(self, content: dict[str, Any]) -> None:
+    def feed_dom_event(self, content: dict[str, Any]) -> None:
         """Handle an ipyevents message of the panel canvas (``{"type": "mousedown", ...}``)."""
-        self.panel_view.dom_events._handle_mouse_msg(None, content, [])
+        self.dom_events._handle_mouse_msg(None, content, [])

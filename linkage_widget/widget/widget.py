@@ -12,9 +12,12 @@ about motion.
 
 Besides the session's API, the view's public surface is :attr:`~LinkageWidget.canvas`,
 :attr:`~LinkageWidget.dom_events` (the ipyevents source),
-:attr:`~LinkageWidget.controls` (every control by name) and two methods that
-feed a frontend message in as the browser would send it,
-:meth:`~LinkageWidget.feed_canvas_event` and :meth:`~LinkageWidget.feed_dom_event`
+:attr:`~LinkageWidget.controls` (every control by name),
+:attr:`~LinkageWidget.panel_view` (the configuration panel's canvas and choosers,
+:mod:`.configuration_panel`) and four methods that feed a frontend message in as the
+browser would send it, :meth:`~LinkageWidget.feed_canvas_event`,
+:meth:`~LinkageWidget.feed_dom_event` and the panel's
+:meth:`~LinkageWidget.feed_panel_event`, :meth:`~LinkageWidget.feed_panel_dom_event`
 (for tests and demos without a browser).
 """
 
@@ -22,17 +25,18 @@ from __future__ import annotations
 
 import time
 import traceback
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as W
 from traitlets import validate
 
-from ..draw import MAX_PIXEL_RATIO, legend_html
+from ..draw import MAX_PIXEL_RATIO, PanelPicture, legend_html
 from ..draw.canvas import draw_scene
 from ..model import Linkage
 from ..session import Action, LinkageSession, load_upload, running_loop
-from .configuration_panel import PanelWidgetMixin
+from .configuration_panel import PanelView
 from .controls import Controls, ControlsState
 from .events import connect, make_canvas, resize_backing
 from .export_bar import ExportBar
@@ -48,7 +52,7 @@ READOUT_S = 0.25  # while moving, the readout (forces, joint motion) refreshes t
 MIN_PIXEL_RATIO = 0.5  # the smallest ratio pixel_ratio accepts
 
 
-class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
+class LinkageWidget(LinkageSession, W.VBox):
     """A planar linkage you can draw, analyse and move with the mouse, a finger or a pen.
 
     Parameters
@@ -81,6 +85,9 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         The controls by name: ``controls.buttons["undo"]``,
         ``controls.sliders["step_size"]``, ``controls.file_box``,
         ``controls.readout`` ... (all built, whichever set is shown).
+    panel_view : PanelView
+        The configuration panel beside the canvas (shown while
+        ``show_configuration`` is on).
     control_set : str
         The ``controls`` choice the widget was made with.
     message_thread : MessageThread
@@ -129,6 +136,7 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         self.device_pixel_ratio: float | None = None
         existing = open_widget_ids()
         self._built = False  # the hooks do nothing until the view is built
+        self.panel_view: PanelView | None = None  # built after the canvas
         self._readout_time = float("-inf")  # when a moving frame last refreshed the readout
         super().__init__(linkage, width=width, height=height, **kwargs)
         # at the session's pixel_ratio (device pixels per CSS pixel) when it has one
@@ -147,7 +155,9 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         )
         self.children = self.controls.rows(self.canvas, self.control_set)
         self.export_bar = ExportBar(self, self._run)  # under the canvas while exporting
-        self._build_panel_view()  # the configuration-space panel beside the canvas
+        self.panel_view = PanelView(self)  # the configuration-space panel beside the canvas
+        if self.show_configuration:
+            self.redraw_panel()  # drawn before the view
         self.add_class("linkage-widget")
         self.observe(self._show_presentation, names="presentation")
         if self.has_trait("pixel_ratio"):
@@ -170,6 +180,16 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
     def feed_dom_event(self, content: dict[str, Any]) -> None:
         """Handle an ipyevents message as the frontend sends it (``{"type": "mousedown", ...}``)."""
         self.dom_events._handle_mouse_msg(None, content, [])
+
+    def feed_panel_event(self, content: dict[str, Any]) -> None:
+        """Handle an ipycanvas message of the panel canvas (``{"event": "mouse_down", ...}``)."""
+        assert self.panel_view is not None
+        self.panel_view.feed_event(content)
+
+    def feed_panel_dom_event(self, content: dict[str, Any]) -> None:
+        """Handle an ipyevents message of the panel canvas (``{"type": "mousedown", ...}``)."""
+        assert self.panel_view is not None
+        self.panel_view.feed_dom_event(content)
 
     # -------------------------------------------------------------- hooks
     def _schedule_draw(self) -> None:
@@ -226,6 +246,14 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
         if self._built and self._downloads.add(path, mime):
             self.controls.show_downloads(self._downloads.html())
 
+    def _show_panel(self, static: PanelPicture | None, dynamic: PanelPicture) -> None:
+        if self.panel_view is not None:
+            self.panel_view.show(static, dynamic)
+
+    def _batch_drawing(self) -> AbstractContextManager[Any]:
+        """The linkage and the panel of a frame in one canvas message."""
+        return nullcontext() if self.panel_view is None else self.panel_view.batch()
+
     # ------------------------------------------------------------ pixel ratio
     _ratio_from_browser = False  # True while the browser's ratio is being applied
 
@@ -252,9 +280,10 @@ class LinkageWidget(PanelWidgetMixin, LinkageSession, W.VBox):
     def _resize_backing(self, _change: Any = None) -> None:
         """A new pixel ratio: the canvas's backing store follows, its CSS size stays."""
         resize_backing(self.canvas, self._view.width, self._view.height, self.pixel_ratio)
-        self.panel_view.resize_backing(self.pixel_ratio)
+        if self.panel_view is not None:
+            self.panel_view.resize_backing(self.pixel_ratio)
         if self.show_configuration:
-            self._draw_panel(force=True)
+            self.redraw_panel()
         self._request_draw()
 
     def _show_presentation(self, _change: Any = None) -> None:

@@ -40,6 +40,12 @@ LAYERS: dict[str, int] = {
 GUI_LIBRARIES = ("ipywidgets", "ipycanvas", "ipyevents")
 GUI_ALLOWED = ("widget", "draw.canvas")
 MAX_MODULE_LINES = 500
+#: Modules allowed past MAX_MODULE_LINES, each with its reason.
+LONGER_MODULES = {
+    # issue 23: the facade holds each feature's object and one block of thin delegations
+    # (the public names, the hooks, applying the results); its limit is the class budget
+    "session.session": 800,
+}
 MAX_FUNCTION_LINES = 50
 
 
@@ -235,9 +241,9 @@ def test_the_session_runs_without_widget_libraries():
 @pytest.mark.parametrize("module", [m for m in MODULES if m])
 def test_module_is_short(module):
     n = len(MODULES[module].read_text(encoding="utf-8").splitlines())
-    assert n <= MAX_MODULE_LINES, (
-        f"linkage_widget/{MODULES[module].relative_to(PACKAGE)} has {n} lines "
-        f"(> {MAX_MODULE_LINES}); split it"
+    cap = LONGER_MODULES.get(module, MAX_MODULE_LINES)
+    assert n <= cap, (
+        f"linkage_widget/{MODULES[module].relative_to(PACKAGE)} has {n} lines (> {cap}); split it"
     )
 
 

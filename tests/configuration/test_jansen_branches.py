@@ -18,10 +18,9 @@ import itertools
 import numpy as np
 from scipy.spatial import cKDTree
 
-from linkage_widget.configuration import trace_curve
+from linkage_widget.configuration import chart_linkage, trace_curve
 from linkage_widget.examples import load_example
 from linkage_widget.session import LinkageSession
-from linkage_widget.session.configuration_charts import panel_model
 
 SAMPLES = 7200
 
@@ -125,7 +124,7 @@ def test_jansen_has_24_branches_each_one_component_of_the_closed_form_oracle():
 
 
 def test_the_panel_reports_and_draws_every_branch_of_jansen():
-    model = panel_model(load_example("jansen"))
+    model = chart_linkage(load_example("jansen"))
     assert model.kind == "curve"
     assert model.title[0].startswith("configuration curve: 24 branch(es), 0 singular")
 

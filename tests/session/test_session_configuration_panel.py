@@ -18,7 +18,7 @@ from linkage_widget.configuration import SphereChart, geodesic_christoffel
 from linkage_widget.draw.angle_charts import AnglePlot
 from linkage_widget.draw.configuration_panel import SphereProjection
 from linkage_widget.session import LinkageSession
-from linkage_widget.session.configuration_charts import FLICK_GAIN
+from linkage_widget.session.configuration_panel import FLICK_GAIN
 
 SCALE, TURN, SHIFT = 40.0, 0.6, np.array([100.0, -30.0])
 

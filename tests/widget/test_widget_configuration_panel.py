@@ -229,7 +229,7 @@ def test_the_panel_draws_at_the_widget_pixel_ratio(w, messages):
         w.pixel_ratio = ratio
         w.show_configuration = True
         before = len(messages())
-        w._draw_panel(force=True)
+        w.redraw_panel()
         # the clear at 1, then the drawing at the device ratio, on both layers
         assert panel_scales(messages()[before]) == [1.0, ratio, 1.0, ratio]
         w.show_configuration = False
