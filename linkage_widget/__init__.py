@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .elements import Load, Motor, PathForce, PathFriction, Spring
 from .errors import LinkageFormatError
 from .local_dimension import MobilityReport, mobility
 from .model import Linkage
@@ -32,10 +33,15 @@ __all__ = [
     "Linkage",
     "LinkageFormatError",
     "LinkageWidget",
+    "Load",
     "MobilityReport",
+    "Motor",
+    "PathForce",
+    "PathFriction",
     "RigidityReport",
     "Simulator",
     "SphereChart",
+    "Spring",
     "StaticsReport",
     "analyze",
     "mobility",

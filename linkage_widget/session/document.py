@@ -41,12 +41,12 @@ from typing import Any
 
 import numpy as np
 
+from ..elements import Spring
 from ..io import Extensions, read_extensions, resolve_path
 from ..io.sidecar import trimmed_names
 from ..model import Linkage
 from ..pebble import PebbleGame
 from ..rigidity import generic_analysis, pebble_game_applies
-from ..springs import Spring
 from .drives import Drives
 from .history import Snapshot
 

@@ -19,7 +19,7 @@ into the session's bases, so that the facade's module, at its 500 lines, need no
   constructors and of ``load``; by default there is no bound
   (:data:`DEFAULT_MAX_STEP` is infinite), so a step size set in code stays exactly
   what was set. Dynamic mode's time step is not bounded by it. It also bounds a
-  drag's kinematic steps (:class:`~.driving.Setup`: a drag then lags the pointer, as
+  drag's kinematic steps (:class:`~.motion_driver.SimulatorSpec`: a drag then lags the pointer, as
   in 2007) and lowers the kinematic step slider's upper end
   (:meth:`MergeMixin.step_slider_range`).
 """
@@ -34,10 +34,10 @@ from .. import _checks
 from ..errors import LinkageFormatError
 from ..model import Linkage
 from .document import DEFAULT_FILE, counts_text, merge_mismatch, merge_offset, read_linkage_file
-from .driving import STEP_SLIDER
 from .joint_angle import JointAngleMixin
 from .joint_names import JointNamesMixin
 from .keep_in_view import KeepInViewMixin
+from .motion_driver import STEP_SLIDER
 
 __all__ = ["DEFAULT_MAX_STEP", "MergeMixin"]
 
@@ -76,7 +76,7 @@ class MergeMixin(KeepInViewMixin, JointAngleMixin, JointNamesMixin):
     def step_slider_range(self, mode: str) -> tuple[float, float, float]:
         """``(min, max, step)`` of the step-size slider of ``mode``.
 
-        :data:`~.driving.STEP_SLIDER`'s range, the kinematic upper end lowered to
+        :data:`~.motion_driver.STEP_SLIDER`'s range, the kinematic upper end lowered to
         :attr:`max_step` (and the lower end with it when ``max_step`` is below it).
 
         >>> from linkage_widget.session import LinkageSession

@@ -11,7 +11,7 @@ mean), :meth:`~LinkageSession.advance` runs animation frames,
 
 The session delegates to helpers that never call back into it: :mod:`.tools`
 turns input into :class:`~.tools.Action` s, :class:`~.document.Document` edits the
-model index-safely, :class:`~.driving.Driver` runs the simulator and says what
+model index-safely, :class:`~.motion_driver.Driver` runs the simulator and says what
 a frame did, :class:`~.analysis.Analyst` keeps the analysis, :mod:`.recording`
 the tracks and GIF frames. Only the session assigns its own state.
 
@@ -41,12 +41,12 @@ from typing import Any, Self
 from traitlets import TraitError
 
 from ..draw import Scene, ViewTransform, build_scene, overlay_insets, save_png, scene_to_svg
+from ..elements import Spring
 from ..errors import LinkageFormatError
 from ..io import Extensions, atomic_write_pair, sibling_path
 from ..model import Linkage
 from ..motion import Simulator
 from ..rigidity import RigidityReport
-from ..springs import Spring
 from .actions import ActionsMixin
 from .analysis import Analyst
 from .branching import BranchingMixin
@@ -61,12 +61,12 @@ from .document import (
 )
 from .driven import DrivenMixin
 from .drives import Drives
-from .driving import DEFAULT_STEP, Driver
 from .export_session import ExportMixin
 from .frames import FramesMixin
 from .gestures import EventMerger, Key
 from .history import History, Snapshot
 from .merge import MergeMixin
+from .motion_driver import DEFAULT_STEP, Driver
 from .pointer import PointerMixin
 from .recording import Recorder, Tracks
 from .space_view import SpaceViewMixin
