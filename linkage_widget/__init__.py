@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .elements import Load, Motor, PathForce, PathFriction, Spring
 from .errors import LinkageFormatError
 from .model import Linkage
 from .rigidity import (
@@ -37,10 +38,15 @@ __all__ = [
     "Linkage",
     "LinkageFormatError",
     "LinkageWidget",
+    "Load",
     "MobilityReport",
+    "Motor",
+    "PathForce",
+    "PathFriction",
     "RigidityReport",
     "Simulator",
     "SphereChart",
+    "Spring",
     "StaticsReport",
     "analyze",
     "mobility",

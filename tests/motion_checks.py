@@ -51,9 +51,9 @@ def off_manifold(mode: str) -> Simulator:
     """A triangle whose simulator is then put on one line: its three rods cannot all hold.
 
     There is no public way to put a simulator off its constraints (its targets are
-    measured where it is built); ``_set_positions`` is the one the steps use.
+    measured where it is built); ``_assign`` is the one place that assigns the state.
     """
     tri = Linkage([[0.0, 0.0], [1.0, 0.0], [0.5, 0.8]], rods=[(0, 1), (1, 2), (0, 2)], pinned=[0])
     sim = Simulator(tri, mode=mode, step_size=0.1 if mode == "kinematic" else 1 / 60)
-    sim._set_positions(np.array([0.0, 0.0, 2.0, 0.0, 1.0, 0.0]))
+    sim._assign(sim._state()._replace(p=np.array([0.0, 0.0, 2.0, 0.0, 1.0, 0.0])))
     return sim

@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import drives, layers
+from . import forces, layers
 from .branches import branch_handles, branch_layers
 from .labels import joint_labels
 from .legend import LegendEntry, legend_entries
@@ -278,7 +278,7 @@ def build_scene(
     scene.extend(layers.rods(P[rod_ends], stress, redundant, theme))
     if st.show_angles:
         scene.extend(layers.angles(P, linkage.angles, theme))
-    scene.extend(drives.motors(P, st.motors, st.motors_running, theme))
+    scene.extend(forces.motors(P, st.motors, st.motors_running, theme))
     scene.extend(layers.attractor_link(P, attracted, at, theme))
     scene.extend(layers.pins(P, linkage.pinned, theme))
     if st.show_vertices:
@@ -287,7 +287,7 @@ def build_scene(
     scene.extend(layers.attracted_ring(P, attracted, theme))
     if st.show_velocities:
         scene.extend(layers.velocity_arrows(view, P, st.velocity_basis, theme))
-    scene.extend(drives.force_arrows(view, P, st.loads, st.reactions, theme))
+    scene.extend(forces.force_arrows(view, P, st.loads, st.reactions, theme))
     ways = branch_handles(view, world, st.branches, theme)  # a singular stop's
     scene.extend(branch_layers(ways, rod_ends, theme))
     scene.extend(layers.attractor(at, theme))

@@ -20,10 +20,6 @@ from .atomic import atomic_write, atomic_write_pair, atomic_writer
 from .bundled import resolve_path
 from .sidecar import (
     Extensions,
-    Load,
-    Motor,
-    PathForce,
-    PathFriction,
     read_extensions,
     sibling_path,
     write_extensions,
@@ -40,10 +36,6 @@ from .text2007 import (
 __all__ = [
     "Extensions",
     "LinkageData",
-    "Load",
-    "Motor",
-    "PathForce",
-    "PathFriction",
     "atomic_write",
     "atomic_write_pair",
     "atomic_writer",

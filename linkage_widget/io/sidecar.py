@@ -54,20 +54,14 @@ from pathlib import Path
 from typing import Any
 
 from .. import _checks
+from ..elements import Load, Motor, PathForce, PathFriction, Spring
 from ..errors import LinkageFormatError, quoted
-from ..springs import Spring
 from . import limits
 from .atomic import atomic_write
-from .drive_values import Load, Motor, PathForce, PathFriction
 from .json_read import decode_utf8, load_json
 
 __all__ = [
     "Extensions",
-    "Load",
-    "Motor",
-    "PathForce",
-    "PathFriction",
-    "Spring",
     "read_extensions",
     "sibling_path",
     "trimmed_names",

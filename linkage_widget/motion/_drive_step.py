@@ -21,7 +21,8 @@ Kinematic (:func:`kinematic_motor_step`)
     in halves; when even the smallest part fails the linkage is at a dead point and
     the step is ``"blocked"``: positions and time stay.
 
-Every function returns the new state; only the facade assigns it.
+Every function returns the new state (:func:`driven_step` a :class:`~._setup.State`);
+only the facade assigns it.
 """
 
 from __future__ import annotations
@@ -35,11 +36,18 @@ from ._drives import Actuators
 from ._friction import StickState, joint_directions, path_speeds, sliding_direction
 from ._projection import held_residual, project
 from ._rattle import Forces, rattle_step
-from ._reactions import stick_multipliers
-from ._setup import Setup
+from ._reactions import ConstraintForces, FrictionInput, reactions, stick_multipliers
+from ._setup import Setup, State
 from .tolerances import CORRECTOR_DEVIATION, DATA_TOL, MAX_MOTOR_HALVINGS
 
-__all__ = ["DriveOutcome", "dynamic_drive_step", "kinematic_motor_step"]
+__all__ = [
+    "DriveOutcome",
+    "blocked_text",
+    "driven_step",
+    "dynamic_drive_step",
+    "kinematic_motor_step",
+    "reactions_at",
+]
 
 
 class DriveOutcome(NamedTuple):
@@ -69,6 +77,51 @@ class Context(NamedTuple):
         """The applied forces with the actuators' explicit forces for ``state``."""
         extra = self.actuators.extra(setup.metric, self.pinned, self.gravity, state)
         return dataclasses.replace(self.forces, extra=extra)
+
+
+def driven_step(ctx: Context, s: State, mode: str, h: float) -> State:
+    """One driven step of ``h`` (motors, actuators, friction) from ``s``: the new state.
+
+    Kinematic: the motors turn (friction is a dynamic-mode force: nothing sticks);
+    blocked, the positions and the time stay. Dynamic: :func:`dynamic_drive_step`.
+    """
+    t = s.time
+    if mode == "kinematic":
+        setup = ctx.actuators.setup(ctx.base, s.p, None)
+        q = kinematic_motor_step(setup, s.p, t, h)
+        if q is None:
+            reason = blocked_text(tuple(ctx.actuators.motors), t)
+            return s._replace(v=np.zeros(s.p.size), time=t + 0.0, status="blocked", reason=reason)
+        return s._replace(p=q, v=q - s.p, time=t + h, status="moved", reason=None)
+    out = dynamic_drive_step(ctx, s.p, s.v, t, h, s.stick)
+    time = t + (0.0 if out.reason is not None else h)
+    return State(out.p, out.v, time, out.status, out.reason, out.state)
+
+
+def reactions_at(
+    ctx: Context, s: State, mode: str, dim: int
+) -> tuple[ConstraintForces, np.ndarray]:
+    """Constraint forces and accelerations at ``s`` (kinematic mode: quasi-static, at rest)."""
+    act = ctx.actuators
+    if mode == "dynamic":
+        v, state = s.v, s.stick
+    else:  # quasi-static: at rest, and friction (a dynamic-mode force) holds nothing
+        v, state = np.zeros_like(s.v), StickState.free(len(act.frictions), ctx.pinned.size)
+    setup = act.setup(ctx.base, s.p, state)
+    friction = None
+    if mode == "dynamic" and dim == 2:  # friction is planar
+        limits = act.normal_forces(ctx.base.metric, ctx.gravity) * act.table * ~ctx.pinned
+        friction = FrictionInput(tuple(act.frictions), state, limits)
+    return reactions(setup, ctx.forces_for(setup, state), s.p, v, s.time, friction)
+
+
+def blocked_text(motors: tuple, t: float) -> str:
+    """Why kinematic ``motors`` cannot turn past time ``t``."""
+    names = ", ".join(f"{k} (rod {m.pivot}->{m.tip})" for k, m in enumerate(motors))
+    return (
+        f"motor {names} cannot turn past time {t:.6g}: the linkage is at a dead point "
+        "(a rocker at its limit, or locked), where no motion turns the rod further"
+    )
 
 
 def dynamic_drive_step(

@@ -1,15 +1,44 @@
 r"""What drives and loads a simulator beyond gravity and springs: the :class:`Actuators`.
 
-Motors are rows of the constraints (:class:`~linkage_widget.constraints.Drives`, the
+Motors are rows of the constraints (:class:`~linkage_widget.constraints.DriveRows`, the
 rheonomic angle row); torque and force actuators and kinetic friction are explicit
 forces (``Forces.extra``); a sticking friction element is a temporary row (a link or
 a hold). :class:`Actuators` keeps the elements the facade added and builds, for a
 stick state, the setup with those rows (remembered while the rows stay the same, so
 the factorisation patterns are built once per change of the row set).
 
+Motors (:meth:`~linkage_widget.motion.Simulator.add_motor`)
+    An exact rheonomic constraint: the angle of :math:`p_{tip} - p_{pivot}` relative to
+    the ground x-axis (or to the rod ``reference = (r0, r1)``, the angle of
+    :math:`p_{r_1} - p_{r_0}`) is :math:`\theta_0 + \omega (t - t_0)`, :math:`\theta_0`
+    its angle when added, :math:`t_0` the time then, ``speed`` :math:`\omega` in
+    radians per unit time (counter-clockwise positive). Dynamic mode: the angle holds
+    to round-off whatever the loads, and the motor exerts the torque ``motor_torques``
+    (it does work at the rate :math:`\tau\omega`: the mechanical energy is not
+    conserved while it drives). Kinematic mode: each step turns it by
+    ``speed * step_size`` and advances the time by ``step_size`` (while a motor exists;
+    without motors a kinematic step counts one), the rest following the
+    least-kinetic-energy motion; the attractor is not used. Refused (``ValueError``,
+    nothing changed): an unknown vertex, a rod that does not exist, a rod with both
+    ends pinned, a motor on its own reference, a non-finite speed.
+
+Torque actuators (:class:`~._actuators.TorqueActuator`) act as the couple
+:math:`\pm T J d/|d|^2` on tip and pivot, the reaction on the reference rod or the
+ground; force actuators along a pathway are expansile; a joint load is the load of
+statics, with potential :math:`-f \cdot p_v`. Dynamic mode; only loads are conservative.
+
+The functions below check an element against the linkage before the simulator keeps
+it (:func:`checked`, :func:`motor_row`) and give the
+stick state an edit starts from (:func:`rest_state`); they read values and change
+nothing. Units and signs: angles in radians, counter-clockwise positive; speeds in
+radians per unit time (dynamic: seconds; kinematic: per ``step_size`` of time);
+forces in the simulator's force units (mass × length / s²); torques force × length,
+counter-clockwise positive; expansile (pushing apart) forces positive, as in
+sympy.physics.mechanics.
+
 >>> from linkage_widget import Linkage
 >>> act = Actuators()
->>> act.motors.append(Motor(0, 2, 1.0, None, 0.0))
+>>> act.motors.append(RunningMotor(0, 2, 1.0, None, 0.0))
 >>> act.drives_motion("kinematic"), act.drives_motion("dynamic")
 (True, True)
 """
@@ -17,27 +46,43 @@ the factorisation patterns are built once per change of the row set).
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..constraints import Drives
-from ._actuators import element_forces
-from ._friction import PathFriction, StickState, joint_friction, path_speeds
+from .. import _checks
+from ..constraints import DriveRows
+from ..elements import Load, Motor, PathForce, PathFriction, Spring
+from ._actuators import ForceActuator, JointLoad, TorqueActuator, element_forces
+from ._friction import FrictionPath, StickState, joint_friction, path_speeds
 from ._metric import Metric, unit_vectors
 from ._setup import Setup
+from .tolerances import REST_SPEED
 
-__all__ = ["Actuators", "Motor"]
+__all__ = [
+    "Actuators",
+    "RunningMotor",
+    "checked",
+    "checked_table",
+    "force_actuator",
+    "joint_load",
+    "motor_row",
+    "planar",
+    "rest_state",
+    "running_motor",
+]
 
 
 @dataclass(frozen=True)
-class Motor:
-    r"""The rod ``pivot``→``tip`` at angle ``phase + speed * t`` relative to ``reference``.
+class RunningMotor:
+    r"""A motor in a simulator: the rod ``pivot``→``tip`` at angle ``phase + speed * t``.
 
-    ``reference`` is a rod ``(r0, r1)`` (angle of :math:`p_{r_1} - p_{r_0}`) or ``None``
-    (the ground x-axis); ``speed`` in radians per unit time (counter-clockwise positive).
+    The angle is relative to ``reference``, a rod ``(r0, r1)`` (angle of
+    :math:`p_{r_1} - p_{r_0}`) or ``None`` (the ground x-axis); ``speed`` in radians per
+    unit time (counter-clockwise positive); ``phase`` anchors it in the simulator's time.
     """
 
     pivot: int
@@ -51,27 +96,40 @@ class Motor:
         r0, r1 = self.reference if self.reference is not None else (-1, -1)
         return (self.pivot, self.tip, r0, r1)
 
+    def turning(self, speed: float, phase: float) -> RunningMotor:
+        """The motor turning at ``speed`` from ``phase`` (a branch followed re-anchors it)."""
+        return dataclasses.replace(self, speed=speed, phase=phase)
+
 
 class Actuators:
     r"""The motors, force elements, friction elements and table friction of a simulator.
 
     Attributes
     ----------
-    motors : list of Motor
+    motors : list of RunningMotor
     elements : list
         :class:`~linkage_widget.motion._actuators.ForceActuator` and
         :class:`~linkage_widget.motion._actuators.TorqueActuator` values.
-    frictions : list of PathFriction
+    frictions : list of FrictionPath
     table : float
         Table friction coefficient :math:`\mu \ge 0` of every joint.
     """
 
     def __init__(self) -> None:
-        self.motors: list[Motor] = []
+        self.motors: list[RunningMotor] = []
         self.elements: list[Any] = []
-        self.frictions: list[PathFriction] = []
+        self.frictions: list[FrictionPath] = []
         self.table = 0.0
         self._cache: tuple[tuple, Setup] | None = None
+
+    def keep(self, item: RunningMotor | FrictionPath | Any) -> None:
+        """Keep a checked motor, friction path or explicit force element (:func:`checked`)."""
+        if isinstance(item, RunningMotor):
+            self.motors.append(item)
+        elif isinstance(item, FrictionPath):
+            self.frictions.append(item)
+        else:
+            self.elements.append(item)
 
     def drives_motion(self, mode: str) -> bool:
         """Whether a step in ``mode`` must go through the drive steppers."""
@@ -101,7 +159,7 @@ class Actuators:
             setup = self._cache[1]
         else:
             links = [(self.frictions[k].i, self.frictions[k].j) for k in sticks[0]]
-            drives = Drives.build(
+            drives = DriveRows.build(
                 p,
                 [m.row() for m in self.motors],
                 [m.phase for m in self.motors],
@@ -146,7 +204,7 @@ class Actuators:
 
 
 def _path_friction(
-    frictions: tuple[PathFriction, ...],
+    frictions: tuple[FrictionPath, ...],
     sliding: np.ndarray,
     remembered: np.ndarray,
     p: np.ndarray,
@@ -168,3 +226,150 @@ def _path_friction(
     np.add.at(out, i, f[:, None] * e)
     np.add.at(out, j, -f[:, None] * e)
     return out.reshape(-1)
+
+
+def planar(dim: int, what: str) -> None:
+    """Refuse an element that is planar on a 3-D linkage, naming it; nothing changes."""
+    if dim != 2:
+        raise NotImplementedError(
+            f"{what} is planar: not implemented for a 3-D linkage (in space the "
+            "simulator has the attractor, gravity along -z, springs, dampers and "
+            "global damping)"
+        )
+
+
+def checked_table(dim: int, value: Any) -> float:
+    """``table_friction`` checked: a number >= 0, and 0 for a 3-D linkage."""
+    value = _checks.non_negative(value, "table_friction")
+    if value > 0.0:
+        planar(dim, "table friction")
+    return value
+
+
+def motor_row(setup: Setup, pivot: Any, tip: Any, reference: Any) -> tuple[int, int, int, int]:
+    """Validated ``(pivot, tip, r0, r1)``; refuses what a motor cannot drive."""
+    n = setup.linkage.n_vertices
+    c = _checks.vertex_index(pivot, n, "motor pivot")
+    t = _checks.vertex_index(tip, n, "motor tip")
+    rods = {frozenset(r) for r in setup.linkage.rods}
+    if frozenset((c, t)) not in rods:
+        raise ValueError(f"motor: there is no rod {c}-{t} to turn")
+    pinned = set(setup.linkage.pinned)
+    if reference is None and c in pinned and t in pinned:
+        raise ValueError(f"motor: rod {c}-{t} has both ends pinned; it cannot turn")
+    if reference is None:
+        return (c, t, -1, -1)
+    r0 = _checks.vertex_index(reference[0], n, "motor reference")
+    r1 = _checks.vertex_index(reference[1], n, "motor reference")
+    if frozenset((r0, r1)) not in rods:
+        raise ValueError(f"motor reference: there is no rod {r0}-{r1}")
+    if frozenset((r0, r1)) == frozenset((c, t)):
+        raise ValueError(f"motor: rod {c}-{t} cannot turn relative to itself")
+    if {c, t, r0, r1} <= pinned:
+        raise ValueError(f"motor: rods {c}-{t} and {r0}-{r1} are pinned; they cannot turn")
+    return (c, t, r0, r1)
+
+
+def running_motor(
+    setup: Setup, p: np.ndarray, time: float, pivot: Any, tip: Any, speed: Any, reference: Any
+) -> RunningMotor:
+    """The motor turning its rod from the angle it has at ``p`` at ``time`` (validated)."""
+    row = motor_row(setup, pivot, tip, reference)
+    speed = _checks.finite(speed, "motor speed")
+    pts = p.reshape(-1, 2)
+    d = pts[row[1]] - pts[row[0]]
+    theta = math.atan2(d[1], d[0])
+    if row[2] >= 0:
+        r = pts[row[3]] - pts[row[2]]
+        theta = math.remainder(theta - math.atan2(r[1], r[0]), 2.0 * math.pi)
+    ref = None if row[2] < 0 else (row[2], row[3])
+    return RunningMotor(row[0], row[1], speed, ref, theta - speed * time)
+
+
+Element = Spring | RunningMotor | FrictionPath | JointLoad | ForceActuator | TorqueActuator
+
+
+def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim: int) -> Element:
+    """The force element ``e`` as a simulator at ``(p, v, time)`` keeps it, checked.
+
+    ``e``: a :class:`~linkage_widget.elements.Spring` (its rest length resolved), a
+    ``Motor`` (anchored at the angle it has now), a ``PathFriction`` (rigid along a
+    rod), a ``Load``, a ``PathForce``, or an explicit actuator; raises (naming what is
+    wrong) for what the linkage cannot take.
+    """
+    n = setup.linkage.n_vertices
+    if isinstance(e, Spring):
+        return _resolved(e, p, n, dim)
+    if isinstance(e, Motor):
+        planar(dim, "a motor")
+        return running_motor(setup, p, time, e.pivot, e.tip, e.speed, e.reference)
+    if isinstance(e, PathFriction):
+        i, j = _pathway(n, dim, e.i, e.j, "friction", "pathway friction", "friction needs")
+        mu_s = e.mu_k if e.mu_s is None else e.mu_s
+        return _friction_path(setup, i, j, (e.normal_force, e.mu_k, mu_s, e.v_s, e.sigma))
+    if isinstance(e, Load):
+        e = joint_load(n, dim, e.vertex, (e.fx, e.fy))
+    elif isinstance(e, PathForce):
+        e = force_actuator(n, dim, e.i, e.j, e.force)
+    if isinstance(e, JointLoad | ForceActuator | TorqueActuator):
+        element_forces((e,), p, v, time)  # a bad callable fails now
+        return e
+    raise TypeError(f"not a force element: {e!r}")
+
+
+def _resolved(s: Spring, p: np.ndarray, n: int, dim: int) -> Spring:
+    """``s`` on a linkage of ``n`` joints, its rest length the distance at ``p`` when ``None``."""
+    i = _checks.vertex_index(s.i, n, "i")
+    j = _checks.vertex_index(s.j, n, "j")
+    if s.rest_length is not None:
+        return s
+    pts = p.reshape(-1, dim)
+    return dataclasses.replace(s, rest_length=float(_checks.row_norms(pts[[i]] - pts[[j]])[0]))
+
+
+def _pathway(n: int, dim: int, i: Any, j: Any, prefix: str, what: str, needs: str) -> tuple:
+    """Two distinct vertices ``i``, ``j`` of a planar pathway element ``what``."""
+    planar(dim, what)
+    i = _checks.vertex_index(i, n, f"{prefix} i")
+    j = _checks.vertex_index(j, n, f"{prefix} j")
+    if i == j:
+        raise ValueError(f"{needs} two distinct vertices, got {i} twice")
+    return i, j
+
+
+def force_actuator(n: int, dim: int, i: Any, j: Any, force: Any) -> ForceActuator:
+    """A checked force (a number or a callable) along the pathway ``i``–``j``."""
+    i, j = _pathway(n, dim, i, j, "force", "a force actuator", "a force actuator needs")
+    return ForceActuator(i, j, _checks.magnitude(force, "force"))
+
+
+def joint_load(n: int, dim: int, vertex: Any, force: Any) -> JointLoad:
+    """A checked constant load ``force = (fx, fy)`` on ``vertex``."""
+    planar(dim, "a joint load")
+    v = _checks.vertex_index(vertex, n, "load vertex")
+    fx, fy = _checks.finite_point(force, "load force")
+    return JointLoad(v, float(fx), float(fy))
+
+
+def _friction_path(setup: Setup, i: int, j: int, values: tuple) -> FrictionPath:
+    """The friction along ``i``–``j`` (``values``: normal force, mu_k, mu_s, v_s, sigma).
+
+    Along a rod, or between two supports, nothing slides: the element is rigid.
+    """
+    rods = {frozenset(r) for r in setup.linkage.rods}
+    rigid = frozenset((i, j)) in rods or bool(setup.pinned[i] and setup.pinned[j])
+    return FrictionPath(i, j, *values, rigid)
+
+
+def rest_state(act: Actuators, setup: Setup, p: np.ndarray, v: np.ndarray) -> StickState:
+    """Elements at rest stick, the others slide (friction starts from the state)."""
+    n = setup.linkage.n_vertices
+    state = StickState.free(len(act.frictions), n)
+    rest = REST_SPEED * setup.constraints.length_scale
+    u = path_speeds(tuple(act.frictions), p, v)
+    paths = (np.abs(u) <= rest) & np.array([f.limit > 0 for f in act.frictions], dtype=bool)
+    joints = np.zeros(n, dtype=bool)
+    if act.table > 0.0:
+        vel = v.reshape(-1, 2)
+        joints = ~setup.pinned & (np.hypot(vel[:, 0], vel[:, 1]) <= rest)
+    return state.stuck_at(tuple(act.frictions), p, paths, joints)

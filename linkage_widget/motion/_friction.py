@@ -45,18 +45,20 @@ import numpy as np
 
 from ._actuators import scalar
 
-__all__ = ["PathFriction", "StickState", "joint_friction", "path_speeds"]
+__all__ = ["FrictionPath", "StickState", "joint_friction", "path_speeds"]
 
 
 @dataclass(frozen=True)
-class PathFriction:
-    r"""``CoulombKineticFriction`` along the pathway ``i``–``j``.
+class FrictionPath:
+    r"""A path friction element as the steps use it: ``CoulombKineticFriction`` along ``i``–``j``.
 
-    ``normal_force`` :math:`N \ge 0`; ``mu_k``, ``mu_s`` (default ``mu_k``) with
-    :math:`\mu_s \ge \mu_k \ge 0`; ``v_s`` the Stribeck speed (``None``: no Stribeck
-    term); ``sigma`` the viscous coefficient (force per speed). ``rigid``: a rod joins
-    ``i`` and ``j`` (or both are pinned), so nothing slides along the pathway and the
-    element never acts (neither sticks nor pushes: the rod or the supports carry the load).
+    Built from a checked :class:`~linkage_widget.elements.PathFriction` (which holds the
+    parameters and their meaning): ``normal_force`` :math:`N \ge 0`; ``mu_k``, ``mu_s``
+    (default ``mu_k``) with :math:`\mu_s \ge \mu_k \ge 0`; ``v_s`` the Stribeck speed
+    (``None``: no Stribeck term); ``sigma`` the viscous coefficient (force per speed).
+    ``rigid``: a rod joins ``i`` and ``j`` (or both are pinned), so nothing slides along
+    the pathway and the element never acts (neither sticks nor pushes: the rod or the
+    supports carry the load).
     """
 
     i: int
@@ -136,7 +138,7 @@ class StickState:
 
     def stuck_at(
         self,
-        frictions: tuple[PathFriction, ...],
+        frictions: tuple[FrictionPath, ...],
         p: np.ndarray,
         paths: np.ndarray,
         joints: np.ndarray,
@@ -159,7 +161,7 @@ class StickState:
         )
 
 
-def path_speeds(frictions: tuple[PathFriction, ...], p: np.ndarray, v: np.ndarray) -> np.ndarray:
+def path_speeds(frictions: tuple[FrictionPath, ...], p: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Extension velocity :math:`u` of each friction pathway, shape ``(k,)``."""
     if not frictions:
         return np.zeros(0)

@@ -18,7 +18,7 @@ error stays bounded. Forces (:class:`Forces`): gravity :math:`-g M e_{up}` (up i
 :math:`y` in the plane, :math:`z` in space), the
 attractor as a spring and damper on the pulled vertex, global viscous damping
 :math:`-c\,M\dot p` and the springs/dampers between vertex pairs
-(:class:`~linkage_widget.springs.Spring`). Damping enters the first half kick
+(:class:`~linkage_widget.elements.Spring`). Damping enters the first half kick
 explicitly and the second implicitly (:math:`C`), which keeps stiff dampers stable.
 
 A step is cut into equal sub-steps for the stiffness the constrained linkage sees
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._checks import row_norms
-from ..springs import Spring
+from ..elements import Spring
 from ._metric import Layout, Metric, unit_vectors
 from ._projection import held_residual, project
 from ._setup import Setup

@@ -36,15 +36,16 @@ on the vertices is :math:`-A^T\lambda`; read row by row (scaled rows, see
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._checks import row_norms
 from ..constraints import ConstraintSet
 from ._friction import (
-    PathFriction,
+    FrictionPath,
     StickState,
     joint_directions,
     path_speeds,
@@ -86,6 +87,27 @@ class ConstraintForces:
     table: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
+class ReactionMemo:
+    """The last constraint forces, for the state (by identity) and forces they were made for."""
+
+    def __init__(self) -> None:
+        self._slot: tuple[tuple, Any, tuple] | None = None
+
+    def clear(self) -> None:
+        """Forget them (a step, or an edit of the elements)."""
+        self._slot = None
+
+    def get(self, key: tuple, parameters: tuple, compute: Callable[[], Any]) -> Any:
+        """The value remembered for ``key`` (by identity) and ``parameters``, or ``compute()``."""
+        slot = self._slot
+        if slot is not None and all(a is b for a, b in zip(slot[0], key, strict=True)):
+            if slot[2] == parameters:
+                return slot[1]
+        out = compute()
+        self._slot = (key, out, parameters)
+        return out
+
+
 class FrictionInput(NamedTuple):
     r"""What :func:`reactions` needs to report friction forces.
 
@@ -93,7 +115,7 @@ class FrictionInput(NamedTuple):
     no table friction acts (pinned joints).
     """
 
-    frictions: tuple[PathFriction, ...]
+    frictions: tuple[FrictionPath, ...]
     state: StickState
     limits: np.ndarray
 

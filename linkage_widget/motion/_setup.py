@@ -27,16 +27,33 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
-from ..constraints import ConstraintSet, Drives
+from ..constraints import ConstraintSet, DriveRows
 from ..model import Linkage
+from ._friction import StickState
 from ._linalg import ConstrainedFactor
 from ._metric import Factoriser, Layout, Metric
 from .tolerances import ROUNDOFF_FACTOR
 
-__all__ = ["Memo", "Setup", "mode_error"]
+__all__ = ["Memo", "Setup", "State", "mode_error"]
+
+
+class State(NamedTuple):
+    """A simulator's state: what a stepper or watcher returns and only the facade assigns.
+
+    Positions and velocities ``(dn,)``, time, the last step's status, why it was
+    blocked or refused (``None``), and which friction elements stick.
+    """
+
+    p: np.ndarray
+    v: np.ndarray
+    time: float
+    status: str
+    reason: str | None
+    stick: StickState
 
 
 def mode_error(value: object, modes: tuple[str, ...]) -> Exception:
@@ -150,7 +167,7 @@ class Setup:
             v[idx] = 0.0
         return v
 
-    def with_drives(self, drives: Drives) -> Setup:
+    def with_drives(self, drives: DriveRows) -> Setup:
         """The setup with the drive rows ``drives`` (motors, links, holds) appended.
 
         A new row pattern: new factorisation patterns and a new memo; the metric stays.

@@ -12,7 +12,7 @@ and :mod:`.keymap`, the keys), :mod:`.touch` (the pinch, pure), :mod:`.keyboard`
 keyboard-only actions: presentation mode, tools, mode, shown parts), :mod:`.document`
 (index-safe edits),
 :mod:`.drives` (motors, loads, path forces and friction of the document, and their
-pure policy), :mod:`.driving` (simulator lifecycle, drag and motor step policy),
+pure policy), :mod:`.motion_driver` (simulator lifecycle, drag and motor step policy),
 :mod:`.analysis` (sync/threaded, throttled), :mod:`.recording` (tracks, GIF
 frames), :mod:`.history`, :mod:`.gestures`, :mod:`.space_view` (a 3-D linkage's camera:
 turned by a background drag, a pulled joint's plane, the projection).
@@ -22,9 +22,9 @@ from .analysis import running_loop
 from .document import DEFAULT_FILE
 from .document_file import load_upload
 from .drives import Drives
-from .driving import PARAMETER_RANGES, STEP_SLIDER
 from .gestures import EventMerger, Gesture, Key
 from .history import History, Snapshot
+from .motion_driver import PARAMETER_RANGES, STEP_SLIDER
 from .recording import TRACK_CAP, Tracks
 from .session import LinkageSession
 from .tools import TOOL_TIPS, TOOLS, Action, tool_line

@@ -41,11 +41,11 @@ from typing import Any
 
 import numpy as np
 
+from ..elements import Spring
 from ..io import Extensions, read_extensions, resolve_path
 from ..io.sidecar import trimmed_names
 from ..model import Linkage
 from ..rigidity import PebbleGame, generic_analysis, pebble_game_applies
-from ..springs import Spring
 from .drives import Drives
 from .history import Snapshot
 

@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from ..io import Load, Motor, PathForce, PathFriction, atomic_write
+from ..elements import Load, Motor, PathForce, PathFriction
+from ..io import atomic_write
 from ..rigidity import StaticsReport, static_forces
 from .drives import (
     check_motor,

@@ -35,7 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from ..io import Extensions, Load, Motor, PathForce, PathFriction
+from ..elements import Load, Motor, PathForce, PathFriction
+from ..io import Extensions
 from ..model import Linkage
 
 __all__ = [

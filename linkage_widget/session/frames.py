@@ -1,7 +1,7 @@
 """A session's frames: one step of motion, the analysis it may need, and the drawing.
 
 Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its
-state). A frame asks the :class:`~.driving.Driver` to move toward the target
+state). A frame asks the :class:`~.motion_driver.Driver` to move toward the target
 (the drag pointer or the attractor), takes in the positions it returns,
 keeps the live analysis current for the frame it is about to draw (DOF, the
 flex the drag excites, the stress colours: :mod:`.live`, at any size, throttled
@@ -21,8 +21,8 @@ import numpy as np
 from ..draw import SceneState
 from ..rigidity import RigidityReport
 from .analysis import running_loop, shown_motions, timed_analyze
-from .driving import Setup, Target
 from .live import LiveAnalyst, LiveState, Motion
+from .motion_driver import SimulatorSpec, Target
 from .tools import HintState, fit_hint, hint_text
 from .words import Readout, held_rods, plain_words, report_words, stressed_rods
 
@@ -40,8 +40,8 @@ class FramesMixin:
         self._last_step: np.ndarray | None = None  # what the last frame's motion moved
 
     # ================================================================ motion
-    def _setup(self) -> Setup:
-        return Setup(
+    def _setup(self) -> SimulatorSpec:
+        return SimulatorSpec(
             self.linkage,
             self.document.springs,
             self.mode,

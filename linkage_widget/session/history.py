@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from .drives import Drives
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..elements import Spring
     from ..model import Linkage
-    from ..springs import Spring
 
 __all__ = ["History", "Snapshot"]
 

@@ -19,7 +19,7 @@ through :func:`plan_merge`, makes the edit and shows :func:`merged_message`; it 
   constructors and of ``load``; by default there is no bound
   (:data:`DEFAULT_MAX_STEP` is infinite), so a step size set in code stays exactly
   what was set. Dynamic mode's time step is not bounded by it. It also bounds a
-  drag's kinematic steps (:class:`~.driving.Setup`: a drag then lags the pointer, as
+  drag's kinematic steps (:class:`~.motion_driver.SimulatorSpec`: a drag then lags the pointer, as
   in 2007) and lowers the kinematic step slider's upper end
   (:func:`step_slider_range`).
 """
@@ -35,7 +35,7 @@ import numpy as np
 from ..io import Extensions
 from ..model import Linkage
 from .document import counts_text, merge_mismatch, merge_offset, read_linkage_file
-from .driving import STEP_SLIDER
+from .motion_driver import STEP_SLIDER
 
 __all__ = [
     "DEFAULT_MAX_STEP",
@@ -57,7 +57,7 @@ DEFAULT_MAX_STEP = math.inf
 def step_slider_range(mode: str, max_step: float) -> tuple[float, float, float]:
     """``(min, max, step)`` of the step-size slider of ``mode``.
 
-    :data:`~.driving.STEP_SLIDER`'s range, the kinematic upper end lowered to
+    :data:`~.motion_driver.STEP_SLIDER`'s range, the kinematic upper end lowered to
     ``max_step`` (and the lower end with it when ``max_step`` is below it).
 
     >>> step_slider_range("kinematic", 5.0), step_slider_range("dynamic", 5.0)

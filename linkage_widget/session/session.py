@@ -11,7 +11,7 @@ mean), :meth:`~LinkageSession.advance` runs animation frames,
 
 The session delegates to helpers that never call back into it: :mod:`.tools`
 turns input into :class:`~.tools.Action` s, :class:`~.document.Document` edits the
-model index-safely, :class:`~.driving.Driver` runs the simulator and says what
+model index-safely, :class:`~.motion_driver.Driver` runs the simulator and says what
 a frame did, :class:`~.analysis.Analyst` keeps the analysis, :mod:`.recording`
 the tracks and GIF frames. Only the session assigns its own state.
 
@@ -54,12 +54,12 @@ from ..draw import (
     save_png,
     scene_to_svg,
 )
+from ..elements import Spring
 from ..errors import LinkageFormatError
 from ..io import Extensions, atomic_write_pair, sibling_path
 from ..model import Linkage
 from ..motion import Simulator
 from ..rigidity import RigidityReport
-from ..springs import Spring
 from .actions import ActionsMixin, action_table
 from .analysis import Analyst, running_loop
 from .branching import BranchChoice
@@ -74,11 +74,11 @@ from .document import (
 )
 from .driven import DrivenMixin
 from .drives import Drives
-from .driving import DEFAULT_STEP, Driver
 from .frames import FramesMixin
 from .gestures import EventMerger, Gesture, Key
 from .history import History, Snapshot
 from .keyboard import Keyboard
+from .motion_driver import DEFAULT_STEP, Driver
 from .pointer import Pointer, PointerMixin
 from .recording import Recorder, Tracks
 from .space_view import SpaceViewMixin

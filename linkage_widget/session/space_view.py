@@ -47,8 +47,8 @@ from traitlets import HasTraits, TraitError, Unicode, observe, validate
 
 from ..draw import Camera, SceneState
 from ..draw.view3d import PROJECTIONS
-from .driving import Target
 from .gestures import Gesture
+from .motion_driver import Target
 from .tools import Action, drag_kind
 
 __all__ = [

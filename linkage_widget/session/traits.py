@@ -181,7 +181,7 @@ class SessionTraits(HasTraits):
 
     @observe("motors_running")
     def _on_motors_running_change(self, change: Any) -> None:
-        # The driver adds or drops the motors at the next frame (Setup.elements changed).
+        # The driver adds or drops the motors at the next frame (SimulatorSpec.elements changed).
         self.driver.unsettle()
         if not self._ready:
             return

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from linkage_widget import Linkage, LinkageFormatError
-from linkage_widget.io import Extensions, LinkageData, Load, Motor, PathForce, PathFriction
+from linkage_widget.elements import Load, Motor, PathForce, PathFriction, Spring
+from linkage_widget.io import Extensions, LinkageData
 from linkage_widget.io.document_json import (
     FORMAT,
     VERSION,
@@ -16,7 +17,6 @@ from linkage_widget.io.document_json import (
     read_document,
     write_document,
 )
-from linkage_widget.springs import Spring
 
 VIEW = {"scale": 37.25, "offset_x": 350.5, "offset_y": -12.0, "width": 700, "height": 500}
 

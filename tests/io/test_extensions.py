@@ -3,13 +3,8 @@
 import pytest
 
 from linkage_widget import LinkageFormatError
-from linkage_widget.io.sidecar import (
-    Extensions,
-    Spring,
-    read_extensions,
-    sibling_path,
-    write_extensions,
-)
+from linkage_widget.elements import Spring
+from linkage_widget.io.sidecar import Extensions, read_extensions, sibling_path, write_extensions
 
 
 def test_round_trip(tmp_path):

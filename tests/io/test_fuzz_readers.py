@@ -37,11 +37,11 @@ from hypothesis import strategies as st
 
 import linkage_widget
 from linkage_widget import Linkage, LinkageFormatError
-from linkage_widget.io import Extensions, Load, Motor, PathForce, PathFriction
+from linkage_widget.elements import Load, Motor, PathForce, PathFriction, Spring
+from linkage_widget.io import Extensions
 from linkage_widget.io.document_json import loads_document
 from linkage_widget.session import LinkageSession, load_upload
 from linkage_widget.session.document_file import dumps_session
-from linkage_widget.springs import Spring
 
 EXAMPLES = Path(linkage_widget.__file__).parent / "examples"
 #: Longest exception message a refusal may give (source name included).

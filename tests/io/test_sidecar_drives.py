@@ -5,17 +5,8 @@ import json
 import pytest
 
 from linkage_widget import LinkageFormatError
-from linkage_widget.io.sidecar import (
-    Extensions,
-    Load,
-    Motor,
-    PathForce,
-    PathFriction,
-    Spring,
-    read_extensions,
-    sibling_path,
-    write_extensions,
-)
+from linkage_widget.elements import Load, Motor, PathForce, PathFriction, Spring
+from linkage_widget.io.sidecar import Extensions, read_extensions, sibling_path, write_extensions
 
 RODS = [(0, 1), (1, 2), (2, 3)]
 FULL = Extensions(

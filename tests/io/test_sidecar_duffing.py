@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from linkage_widget.io.sidecar import Extensions, Spring, read_extensions, write_extensions
+from linkage_widget.elements import Spring
+from linkage_widget.io.sidecar import Extensions, read_extensions, write_extensions
 
 
 def test_nonlinear_stiffness_round_trips(tmp_path):

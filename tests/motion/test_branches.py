@@ -14,7 +14,7 @@ import pytest
 
 from linkage_widget import Linkage
 from linkage_widget.motion import STATUSES, Simulator
-from linkage_widget.motion._branch_api import spread_lines
+from linkage_widget.motion._branches import spread_lines
 from linkage_widget.motion.tolerances import MAX_BRANCH_LINES
 
 # Parallelogram: ground 0-3 of length 2 (pinned), crank 0-1 and rocker 3-2 of length 1,

@@ -12,12 +12,12 @@ import pytest
 
 from linkage_widget import Linkage, _checks
 from linkage_widget.constraints import as_flat
+from linkage_widget.elements import Spring
 from linkage_widget.motion import Simulator
 from linkage_widget.motion._kinematic import KinematicStepper
 from linkage_widget.motion._projection import held_residual, project
 from linkage_widget.motion._rattle import Forces, rattle_step
 from linkage_widget.motion._setup import Setup
-from linkage_widget.springs import Spring
 
 
 @pytest.fixture

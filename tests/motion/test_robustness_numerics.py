@@ -24,7 +24,7 @@ from linkage_widget.motion import (
     Simulator,
 )
 from linkage_widget.rigidity import analyze
-from linkage_widget.session.driving import STEP_SLIDER
+from linkage_widget.session.motion_driver import STEP_SLIDER
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: conftest and shared helpers
 from motion_checks import (  # noqa: E402

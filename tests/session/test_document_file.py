@@ -7,7 +7,8 @@ import pytest
 
 from linkage_widget import Linkage, LinkageFormatError
 from linkage_widget.draw.view import ViewTransform
-from linkage_widget.io import Extensions, LinkageData, Load, Motor, PathForce
+from linkage_widget.elements import Load, Motor, PathForce, Spring
+from linkage_widget.io import Extensions, LinkageData
 from linkage_widget.io.document_json import DocumentData, dumps_document
 from linkage_widget.session import LinkageSession
 from linkage_widget.session.document_file import (
@@ -17,7 +18,6 @@ from linkage_widget.session.document_file import (
     save_document,
     session_document,
 )
-from linkage_widget.springs import Spring
 
 
 def rich_text() -> str:

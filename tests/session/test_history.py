@@ -3,8 +3,8 @@
 import pytest
 
 from linkage_widget import Linkage
+from linkage_widget.elements import Spring
 from linkage_widget.session.history import History, Snapshot
-from linkage_widget.springs import Spring
 
 
 def test_undo_redo_order():

@@ -7,7 +7,7 @@ import numpy as np
 
 from linkage_widget import LinkageWidget
 from linkage_widget.session import STEP_SLIDER, LinkageSession
-from linkage_widget.session.driving import DRAG_SUBSTEPS
+from linkage_widget.session.motion_driver import DRAG_SUBSTEPS
 
 
 def test_the_slider_range_comes_from_max_step() -> None:

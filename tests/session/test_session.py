@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from linkage_widget import Linkage
+from linkage_widget.elements import Spring
 from linkage_widget.session import LinkageSession
-from linkage_widget.springs import Spring
 
 
 def px(s, v):

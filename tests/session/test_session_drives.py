@@ -8,7 +8,8 @@ import pytest
 from traitlets import TraitError
 
 from linkage_widget import Linkage, LinkageFormatError, static_forces
-from linkage_widget.io import Load, Motor, PathForce, PathFriction, sibling_path
+from linkage_widget.elements import Load, Motor, PathForce, PathFriction
+from linkage_widget.io import sibling_path
 from linkage_widget.session import Action, LinkageSession
 from linkage_widget.session.drives import LOAD_DRAG_PX, tracks_csv
 

@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from linkage_widget.draw import ViewTransform
+from linkage_widget.elements import Spring
 from linkage_widget.model import Linkage
-from linkage_widget.session import driving
+from linkage_widget.session import motion_driver
 from linkage_widget.session.document import Document, parse_upload, upload_name
-from linkage_widget.session.driving import DRAG_STEP_PX, Driver, Setup, Target
+from linkage_widget.session.motion_driver import DRAG_STEP_PX, Driver, SimulatorSpec, Target
 from linkage_widget.session.recording import Recorder
 from linkage_widget.session.tools import (
     ATTRACTOR_HIT_PX,
@@ -30,7 +31,6 @@ from linkage_widget.session.tools import (
     press_kind,
     release_action,
 )
-from linkage_widget.springs import Spring
 
 NOTHING = Selection()
 
@@ -143,13 +143,13 @@ def test_uploads():
 
 # ------------------------------------------------------------------ driver
 def _setup(link, mode="kinematic", step=1.0):
-    return Setup(link, (), mode, step, 0.0, 0.0)
+    return SimulatorSpec(link, (), mode, step, 0.0, 0.0)
 
 
 def test_driver_drag_steps_and_settles(monkeypatch):
     # The policy under test is how far a frame's steps go, not the time budget: a loaded
     # machine spent the 8 ms on the first step (the simulator's first factorisation).
-    monkeypatch.setattr(driving, "FRAME_BUDGET_S", 10.0)
+    monkeypatch.setattr(motion_driver, "FRAME_BUDGET_S", 10.0)
     link = Linkage([[0.0, 0.0], [100.0, 0.0]], rods=[(0, 1)], pinned=[0])
     d = Driver()
     assert d.idle("kinematic", None) and not d.idle("dynamic", None)

@@ -52,8 +52,8 @@ from linkage_widget.motion import (
     Simulator,
 )
 from linkage_widget.rigidity import analyze
-from linkage_widget.session.driving import STEP_SLIDER
 from linkage_widget.session.history import History
+from linkage_widget.session.motion_driver import STEP_SLIDER
 
 sys.path.insert(0, str(Path(__file__).parents[1]))  # tests/: conftest and shared helpers
 from conftest import CORPUS_DIR as CORPUS  # noqa: E402  (tests/io/corpus)

@@ -3,7 +3,7 @@
 import numpy as np
 
 from linkage_widget import Linkage
-from linkage_widget.io import Motor
+from linkage_widget.elements import Motor
 from linkage_widget.widget import LinkageWidget
 
 

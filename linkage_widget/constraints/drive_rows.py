@@ -1,12 +1,12 @@
 r"""The rows a simulator adds to a linkage's constraints: motors, temporary links, holds.
 
-Part of the constraint math of :mod:`linkage_widget.constraints` (whose docstring
-gives the row formulas); kept in its own module so that each stays short.
+Part of the constraint math, in its package :mod:`linkage_widget.constraints` (whose
+face gives the row formulas) beside :class:`~linkage_widget.constraints.ConstraintSet`.
 :class:`~linkage_widget.constraints.ConstraintSet` appends these rows after the
 linkage's own (:meth:`~linkage_widget.constraints.ConstraintSet.with_drives`).
 
 >>> import numpy as np
->>> d = Drives.build([[0, 0], [1, 0]], [[0, 1, -1, -1]], [0.0], [2.0], 0.0)
+>>> d = DriveRows.build([[0, 0], [1, 0]], [[0, 1, -1, -1]], [0.0], [2.0], 0.0)
 >>> d.at_time(0.25).targets.tolist()      # angle0 + speed * t
 [0.5]
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Drives", "wrap_angle"]
+__all__ = ["DriveRows", "wrap_angle"]
 
 
 def wrap_angle(angle: np.ndarray) -> np.ndarray:
@@ -31,7 +31,7 @@ def _points(p: Any) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class Drives:
+class DriveRows:
     r"""The rows a simulator adds to a linkage's: motors, temporary links and holds.
 
     Attributes
@@ -67,7 +67,7 @@ class Drives:
         object.__setattr__(self, "_slots", self._motor_slots())
 
     @classmethod
-    def none(cls) -> Drives:
+    def none(cls) -> DriveRows:
         """No drive rows."""
         i2, f = np.zeros((0, 2), dtype=np.int64), np.zeros(0)
         return cls(
@@ -94,7 +94,7 @@ class Drives:
         holds: Any = None,
         link_lengths: Any = None,
         hold_anchors: Any = None,
-    ) -> Drives:
+    ) -> DriveRows:
         """Drive rows at positions ``p``.
 
         Links keep their length at ``p`` and holds their place there, unless
@@ -135,7 +135,7 @@ class Drives:
         """Rows added: one per motor and link, two per hold."""
         return len(self.motors) + len(self.links) + 2 * len(self.holds)
 
-    def at_time(self, t: float) -> Drives:
+    def at_time(self, t: float) -> DriveRows:
         """The same drives with the motor targets of time ``t``."""
         return replace(self, targets=self.phases + self.speeds * t)
 

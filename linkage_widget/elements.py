@@ -1,12 +1,34 @@
-"""The drives and loads a JSON sibling holds (version 2), as checked value objects.
+r"""The force elements: Spring, Motor, Load, PathForce, PathFriction (one class each).
 
-Motors, joint loads, path forces and path friction: what :mod:`.sidecar` reads and
-writes and the session's drives keep (:mod:`linkage_widget.session.drives`). Each
-checks its numbers on construction (:mod:`linkage_widget._checks`) and knows how to
-follow a deleted vertex (``renumbered``: ``None`` when it used it). Units and signs
-as in :class:`~linkage_widget.motion.Simulator`: speeds in rad/s counter-clockwise
+Checked values (every number through :mod:`linkage_widget._checks`, naming the field):
+the document holds them, the JSON sibling writes them (:mod:`linkage_widget.io.sidecar`)
+and :meth:`Simulator.add <linkage_widget.motion.Simulator.add>` takes them (like
+pymunk's ``Space.add``). Each follows a deleted vertex (``renumbered``: ``None`` when
+it used it). Units and signs as in the simulator: speeds in rad/s counter-clockwise
 positive, forces in mass x length / s^2, a path force expansile positive.
 
+Spring
+    With :math:`d = p_i - p_j`, :math:`\ell = |d|`, :math:`e = d/\ell`, the force on
+    ``i`` is
+
+    .. math::
+
+        F_i = -\big(k x + \beta x^3\big)\,e - c\,\big(e \cdot (v_i - v_j)\big)\,e,
+        \qquad x = \ell - \ell_0,
+
+    and the opposite on ``j`` (``DuffingSpring``, which is ``LinearSpring`` for
+    :math:`\beta = 0`, and ``LinearDamper`` of sympy.physics.mechanics: an expansile
+    force :math:`-(k x + \beta x^3)`); the potential energy is
+    :math:`\tfrac12 k x^2 + \tfrac14 \beta x^4` (the damper dissipates). A
+    ``rest_length`` of ``None`` means "the distance when the spring is attached", which
+    the simulator resolves.
+
+>>> Spring(0, 3, stiffness=2.0).renumbered(1)
+Spring(i=0, j=2, stiffness=2.0, rest_length=None, damping=0.0, nonlinear_stiffness=0.0)
+>>> Spring(0, 0)
+Traceback (most recent call last):
+...
+ValueError: a spring needs two distinct vertices, got 0 twice
 >>> Load(3, 0.0, -1.0).renumbered(1)
 Load(vertex=2, fx=0.0, fy=-1.0)
 """
@@ -16,9 +38,64 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .. import _checks
+from . import _checks
 
-__all__ = ["Load", "Motor", "PathForce", "PathFriction"]
+__all__ = ["Load", "Motor", "PathForce", "PathFriction", "Spring"]
+
+
+@dataclass(frozen=True)
+class Spring:
+    r"""A spring (and optional damper) between vertices ``i`` and ``j``.
+
+    Attributes
+    ----------
+    i, j : int
+        Distinct vertex indices.
+    stiffness : float
+        Force per unit stretch (>= 0).
+    rest_length : float or None
+        ``None``: the distance when the spring was attached.
+    damping : float
+        Force per unit stretching speed (>= 0).
+    nonlinear_stiffness : float
+        Duffing coefficient :math:`\beta` (force per length cubed, finite; a
+        negative value softens the spring).
+    """
+
+    i: int
+    j: int
+    stiffness: float = 1.0
+    rest_length: float | None = None
+    damping: float = 0.0
+    nonlinear_stiffness: float = 0.0
+
+    def __post_init__(self) -> None:
+        if int(self.i) == int(self.j):
+            raise ValueError(f"a spring needs two distinct vertices, got {self.i} twice")
+        # Normalise in place (frozen dataclass): equal springs compare equal whatever
+        # numeric types they were built from.
+        set_ = object.__setattr__
+        set_(self, "i", int(self.i))
+        set_(self, "j", int(self.j))
+        set_(self, "stiffness", _checks.non_negative(self.stiffness, "spring stiffness"))
+        set_(self, "damping", _checks.non_negative(self.damping, "spring damping"))
+        beta = _checks.finite(self.nonlinear_stiffness, "spring nonlinear_stiffness")
+        set_(self, "nonlinear_stiffness", beta)
+        if self.rest_length is not None:
+            set_(self, "rest_length", _checks.non_negative(self.rest_length, "spring rest_length"))
+
+    def renumbered(self, removed: int) -> Spring | None:
+        """The spring after vertex ``removed`` is deleted (``None`` if it used it)."""
+        if removed in (self.i, self.j):
+            return None
+        return Spring(
+            self.i - (self.i > removed),
+            self.j - (self.j > removed),
+            self.stiffness,
+            self.rest_length,
+            self.damping,
+            self.nonlinear_stiffness,
+        )
 
 
 def _distinct(i: Any, j: Any, what: str) -> tuple[int, int]:
@@ -144,7 +221,7 @@ class PathFriction:
         if self.mu_s is not None:
             set_(self, "mu_s", _checks.non_negative(self.mu_s, "friction mu_s"))
             if self.mu_s < self.mu_k:
-                raise ValueError(f"friction mu_s ({self.mu_s}) must be >= mu_k ({self.mu_k})")
+                raise ValueError(f"friction mu_s ({self.mu_s}) must be at least mu_k ({self.mu_k})")
         if self.v_s is not None:
             set_(self, "v_s", _checks.positive(self.v_s, "friction v_s"))
         set_(self, "sigma", _checks.non_negative(self.sigma, "friction sigma"))

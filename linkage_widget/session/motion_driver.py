@@ -15,7 +15,7 @@ The policy of a frame:
   :data:`DRAG_SUBSTEPS` steps of up to :data:`DRAG_STEP_PX` screen pixels
   (the projection keeps them exact), within :data:`FRAME_BUDGET_S`, and none
   once the vertex is within :data:`DRAG_REACH_PX` of the pointer;
-* an explicit ``max_step`` (the 2007 ``max-step``, :class:`Setup`) bounds every
+* an explicit ``max_step`` (the 2007 ``max-step``, :class:`SimulatorSpec`) bounds every
   kinematic step, a drag's included;
 * a kinematic motion *settles* when it reached its target, is blocked, stopped
   at a singular placement (until a branch is picked: :meth:`Driver.follow_branch`), or
@@ -36,9 +36,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..draw import ViewTransform
+from ..elements import Spring
 from ..model import Linkage
 from ..motion import Simulator
-from ..springs import Spring
 from .drives import Drives
 
 __all__ = [
@@ -53,7 +53,7 @@ __all__ = [
     "STILL_PX",
     "Driver",
     "FrameStep",
-    "Setup",
+    "SimulatorSpec",
     "Target",
     "motor_step",
 ]
@@ -102,7 +102,7 @@ class Target(NamedTuple):
         return (self.x, self.y) if self.z is None else (self.x, self.y, self.z)
 
 
-class Setup(NamedTuple):
+class SimulatorSpec(NamedTuple):
     """What a simulator is built from: the model and the session's motion parameters.
 
     ``drives`` are added to the simulator (the motors only when ``motors_on``);
@@ -151,12 +151,14 @@ class Driver:
         self.simulator: Simulator | None = None  # None until a motion needs one
         self._seen: Linkage | None = None  # the model as the simulator last saw it
         self._aimed: Target | None = None  # the target the simulator pulls toward
-        self._elements: tuple[Any, ...] = ()  # Setup.elements() the simulator was built with
+        self._elements: tuple[
+            Any, ...
+        ] = ()  # SimulatorSpec.elements() the simulator was built with
         self.settled = False  # the kinematic motion reached its target / is blocked
         self._still_frames = 0  # consecutive frames that moved less than STILL_PX
 
     # ------------------------------------------------------------ lifecycle
-    def current(self, setup: Setup) -> Simulator:
+    def current(self, setup: SimulatorSpec) -> Simulator:
         """The simulator for ``setup``: the one in use, or a new one after any edit.
 
         When only the force elements changed (a motor started or stopped, say),
@@ -212,7 +214,7 @@ class Driver:
 
     # ---------------------------------------------------------------- frames
     def frame(
-        self, setup: Setup, target: Target | None, dragging: bool, view: ViewTransform
+        self, setup: SimulatorSpec, target: Target | None, dragging: bool, view: ViewTransform
     ) -> FrameStep:
         """One frame of motion toward ``target``; ``view`` turns pixel policies into lengths."""
         sim = self.current(setup)
@@ -307,7 +309,7 @@ class Driver:
             self.settled = True
 
 
-def motor_step(setup: Setup) -> float:
+def motor_step(setup: SimulatorSpec) -> float:
     r"""Kinematic time step with motors: no motor's tip moves more than ``step_size`` per step.
 
     A kinematic motor turns by :math:`\omega h` per step (``h`` the simulator's
@@ -317,10 +319,10 @@ def motor_step(setup: Setup) -> float:
     pulled vertex has).
 
     >>> from linkage_widget.model import Linkage
-    >>> from linkage_widget.io import Motor
+    >>> from linkage_widget.elements import Motor
     >>> link = Linkage([[0, 0], [2, 0]], rods=[(0, 1)], pinned=[0])
-    >>> setup = Setup(link, (), "kinematic", 0.5, 0.0, 0.0, Drives((Motor(0, 1, 2.0),)), True)
-    >>> motor_step(setup)
+    >>> drives = Drives((Motor(0, 1, 2.0),))
+    >>> motor_step(SimulatorSpec(link, (), "kinematic", 0.5, 0.0, 0.0, drives, True))
     0.125
     """
     P = setup.linkage.vertices
@@ -330,31 +332,21 @@ def motor_step(setup: Setup) -> float:
     return setup.step_size / fastest if fastest > 0 else setup.step_size
 
 
-def _add_elements(sim: Simulator, setup: Setup) -> None:
+def _add_elements(sim: Simulator, setup: SimulatorSpec) -> None:
     """Springs, joint loads, path forces and friction, table friction and motors, into ``sim``.
 
     Each is added only when present, so a linkage without them steps exactly as before.
     A 3-D linkage gets its springs only: the rest is planar (the simulator would raise).
     """
-    for s in setup.springs:
-        extra = {"nonlinear_stiffness": s.nonlinear_stiffness} if s.nonlinear_stiffness else {}
-        sim.add_spring(s.i, s.j, s.stiffness, rest_length=s.rest_length, damping=s.damping, **extra)
+    sim.add(*setup.springs)
     if setup.linkage.dim != 2:
         return
     d = setup.drives
-    for load in d.loads:
-        sim.add_load(load.vertex, (load.fx, load.fy))
-    for f in d.forces:
-        sim.add_force(f.i, f.j, f.force)
-    for fr in d.frictions:
-        sim.add_friction(
-            fr.i, fr.j, fr.normal_force, fr.mu_k, mu_s=fr.mu_s, v_s=fr.v_s, sigma=fr.sigma
-        )
+    sim.add(*d.loads, *d.forces, *d.frictions)
     if setup.table_friction:
         sim.table_friction = setup.table_friction
     if setup.motors_on:
-        for m in d.motors:
-            sim.add_motor(m.pivot, m.tip, m.speed, reference=m.reference)
+        sim.add(*d.motors)
 
 
 def _gap_px(sim: Simulator, drag: Target, view: ViewTransform) -> float:

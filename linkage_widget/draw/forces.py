@@ -1,4 +1,4 @@
-r"""Layers of what drives and loads a linkage: motors, load and reaction arrows.
+r"""Pictures of the force elements: motors, load and reaction arrows.
 
 Like :mod:`~linkage_widget.draw.layers`, one function per layer, taking pixels,
 plain arrays and the :class:`~linkage_widget.draw.theme.Theme`, returning its

@@ -1,11 +1,11 @@
-"""Rod forces, load and reaction arrows, motor marks and their legend (draw/drives.py)."""
+"""Rod forces, load and reaction arrows, motor marks and their legend (draw/forces.py)."""
 
 import numpy as np
 import pytest
 
 from linkage_widget import Linkage
 from linkage_widget.draw import DEFAULT_THEME, SceneState, ViewTransform, build_scene, scene_to_svg
-from linkage_widget.draw.drives import force_arrows, motors
+from linkage_widget.draw.forces import force_arrows, motors
 from linkage_widget.draw.primitives import per_item
 from linkage_widget.draw.raster import scene_to_image
 

@@ -56,7 +56,7 @@ with norm of order one, whatever the size of the linkage:
   derivative is :math:`\partial g/\partial t = -\ell\omega`, so allowed velocities
   satisfy :math:`A v = b` with :math:`b = \ell\omega` on motor rows;
 * temporary links and holds (friction sticking): a link is a rod row with its own
-  length, a hold is a pin row. Drives are planar: a 3-D set refuses them.
+  length, a hold is a pin row. DriveRows are planar: a 3-D set refuses them.
 
 Row scaling changes neither the null space (the infinitesimal motions) nor the
 Gauss-Newton step, but it makes relative tolerances meaningful. The classical
@@ -72,12 +72,12 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from . import _checks
-from .drive_rows import Drives
+from .. import _checks
+from ..model import Linkage
+from .drive_rows import DriveRows
 from .drive_rows import wrap_angle as _wrap
-from .model import Linkage
 
-__all__ = ["ConstraintSet", "Drives", "rigidity_matrix", "as_flat", "as_points"]
+__all__ = ["ConstraintSet", "DriveRows", "rigidity_matrix", "as_flat", "as_points"]
 
 
 def as_flat(p: Any) -> np.ndarray:
@@ -165,7 +165,7 @@ class ConstraintSet:
     _order: np.ndarray = field(repr=False)
     _indices: np.ndarray = field(repr=False)
     _indptr: np.ndarray = field(repr=False)
-    drives: Drives = field(default_factory=lambda: Drives.none(), repr=False)
+    drives: DriveRows = field(default_factory=lambda: DriveRows.none(), repr=False)
     dim: int = 2
 
     @classmethod
@@ -245,10 +245,10 @@ class ConstraintSet:
         return np.concatenate(parts)
 
     # ----------------------------------------------------------------- drives
-    def with_drives(self, drives: Drives) -> ConstraintSet:
+    def with_drives(self, drives: DriveRows) -> ConstraintSet:
         """These constraints plus the rows of ``drives`` (motors, links, holds), appended.
 
-        Drives are planar rows: a 3-D set with drives raises ``NotImplementedError``.
+        DriveRows are planar rows: a 3-D set with drives raises ``NotImplementedError``.
         """
         if self.dim != 2 and drives.n_rows:
             raise NotImplementedError(
