@@ -52,7 +52,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..second_order import tangent_cone
+from ..rigidity import tangent_cone
 from ._drive_step import blocked_text, kinematic_motor_step
 from ._drives import Actuators, RunningMotor
 from ._pass_through import creep_onward, landed_on, pass_line, projected
