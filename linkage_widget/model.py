@@ -242,6 +242,13 @@ class Linkage:
         if bad is not None:
             a, b = self._rods[bad].tolist()
             _checks.rod_length(lengths[bad], f"moving vertex {i} there: rod {bad} ({a}-{b})")
+        for row in np.flatnonzero(np.any(self._angles == i, axis=1)):
+            a, b, c = self._angles[
+                row
+            ].tolist()  # an angle needs no rods, but arms with a direction
+            why = _linkage_checks.degenerate_angle(new, a, b, c)
+            if why is not None:
+                raise ValueError(f"moving vertex {i} there: angle {row} ({a}, {b}, {c}): {why}")
         self._vertices = new
 
     def add_vertex(self, *xy: Any) -> int:

@@ -87,6 +87,20 @@ def test_editing_errors_leave_the_model_unchanged():
         assert link == before
 
 
+def test_moving_a_joint_onto_an_angle_arm_is_refused():
+    """An angle needs no rods, so the rod check alone let an arm collapse (found by the
+    stateful model test: the linkage then failed its own validate())."""
+    link = Linkage([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], angles=[(0, 1, 2)])
+    before = link.copy()
+    with pytest.raises(
+        ValueError, match=r"moving vertex 2 there: angle 0 \(0, 1, 2\).*no direction"
+    ):
+        link.move_vertex(2, [0.0, 0.0])
+    assert link == before
+    link.move_vertex(2, [0.0, 2.0])  # anywhere else is an edit like any other
+    link.validate()
+
+
 def test_pin_toggle_and_copy_are_independent():
     link = square()
     copy = link.copy()

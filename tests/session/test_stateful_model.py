@@ -226,7 +226,7 @@ class ModelMachine(RuleBasedStateMachine):
     @rule(data=st.data(), xy=POINT)
     def move_freely(self, data, xy) -> None:  # shift-drag: an edit, lengths change
         i = self.index(data, self.link.n_vertices)
-        self.edit(lambda: self.link.move_vertex(i, xy), "zero-length rod")
+        self.edit(lambda: self.link.move_vertex(i, xy), "zero-length rod", "has no direction")
 
     @precondition(lambda self: self.link.n_vertices > 8)  # not so often that nothing grows
     @rule()
