@@ -40,6 +40,10 @@ LAYERS: dict[str, int] = {
 GUI_LIBRARIES = ("ipywidgets", "ipycanvas", "ipyevents")
 GUI_ALLOWED = ("widget", "draw.canvas")
 MAX_MODULE_LINES = 500
+# The one exception: the facade. Issue 23 gives LinkageSession a budget of 800 lines counted
+# with its in-package bases, so the module holding it may use all of them (its features are
+# objects it holds, never bases; spreading it over files to meet 500 is what the issue undoes).
+MODULE_LINE_BUDGETS = {"session.session": 800}
 MAX_FUNCTION_LINES = 50
 
 
@@ -235,9 +239,9 @@ def test_the_session_runs_without_widget_libraries():
 @pytest.mark.parametrize("module", [m for m in MODULES if m])
 def test_module_is_short(module):
     n = len(MODULES[module].read_text(encoding="utf-8").splitlines())
-    assert n <= MAX_MODULE_LINES, (
-        f"linkage_widget/{MODULES[module].relative_to(PACKAGE)} has {n} lines "
-        f"(> {MAX_MODULE_LINES}); split it"
+    cap = MODULE_LINE_BUDGETS.get(module, MAX_MODULE_LINES)
+    assert n <= cap, (
+        f"linkage_widget/{MODULES[module].relative_to(PACKAGE)} has {n} lines (> {cap}); split it"
     )
 
 

@@ -20,7 +20,7 @@ from linkage_widget import analyze
 pyrigi = pytest.importorskip("pyrigi", reason="pyrigi is a test dependency (pip install pyrigi)")
 from pyrigi import Framework, Graph, frameworkDB  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "model"))  # the planar agreement's helpers
+sys.path.insert(0, str(Path(__file__).parents[1] / "rigidity"))  # the planar agreement's helpers
 from test_pyrigi_agreement import angle, columns, to_linkage  # noqa: E402
 
 ANGLE_TOL = 1e-8
