@@ -14,8 +14,8 @@ keyboard-only actions: presentation mode, tools, mode, shown parts), :mod:`.docu
 :mod:`.drives` (motors, loads, path forces and friction of the document, and their
 pure policy), :mod:`.motion_driver` (simulator lifecycle, drag and motor step policy),
 :mod:`.analysis` (sync/threaded, throttled), :mod:`.recording` (tracks, GIF
-frames), :mod:`.history`, :mod:`.gestures`, :mod:`.space_view` (a 3-D linkage's camera:
-turned by a background drag, a pulled joint's plane, the projection).
+frames), :mod:`.history`, :mod:`.gestures`, :mod:`.space_view` (``PlaneView`` / ``SpaceView``: a 3-D
+linkage's camera turned by a background drag, a pulled joint's plane, the projection).
 """
 
 from .analysis import running_loop

@@ -124,6 +124,7 @@ class ActionsMixin:
 
     # -------------------------------------------------------------- pointer
     def _do_place_attractor(self, x: float, y: float) -> None:
+        self._refuse(self._viewer.attractor_refusal())  # in space: no attractor
         self.attractor = tuple(self._view.to_world([x, y]).tolist())
 
     def _do_remove_attractor(self) -> None:
@@ -135,7 +136,7 @@ class ActionsMixin:
 
     def _do_drag_vertex(self, v: int, x: float, y: float, shift: bool) -> None:
         """Drag vertex ``v`` to pixel ``(x, y)``: it pulls the mechanism (shift: moves freely)."""
-        target = self._pointer_world(x, y, v)  # in space: the plane through v (space_view)
+        target = self._pointer_world(x, y, v)  # in space: the plane through v (.space_view)
         if shift or self._free_drag:
             self._free_move(v, target)
             return
@@ -283,8 +284,7 @@ def action_table(on: Any) -> dict[str, Handler]:
 
     Built once per session (``on``), explicitly: a kind missing here is a ``KeyError``
     where it is applied, never a method found by its name. Each handler is ``on``'s bound
-    method, looked up now, so a method the 3-D view overrides (:mod:`.space_view`) is the
-    one the table calls.
+    method, looked up now.
     """
     return {**_edit_handlers(on), **_view_handlers(on), **_motion_and_file_handlers(on)}
 

@@ -112,6 +112,7 @@ class DrivenMixin:
         ``ValueError``/``IndexError`` (nothing changed) for an unknown vertex or rod, or
         a rod with both ends pinned. :meth:`toggle_motors` (key o) starts them.
         """
+        self._refuse(self._viewer.refusal("motors"))  # planar: refused in space
         check_motor(self.linkage, pivot, tip, reference)
         motor = Motor(pivot, tip, speed, reference)
         drives = self.document.drives.with_motor(motor)
@@ -128,6 +129,7 @@ class DrivenMixin:
         Replaces the load there; undoable. Raises for an unknown vertex or a
         non-finite force (nothing changed).
         """
+        self._refuse(self._viewer.refusal("loads"))  # planar: refused in space
         self._check_vertex(vertex)
         fx, fy = (0.0, -self.load_size) if force is None else force
         load = Load(vertex, fx, fy)
@@ -139,6 +141,7 @@ class DrivenMixin:
 
     def add_force(self, i: int, j: int, force: float) -> None:
         """A constant force along the pathway ``i``-``j``, expansile > 0 (dynamic; undoable)."""
+        self._refuse(self._viewer.refusal("pathway forces"))  # planar: refused in space
         for v in (i, j):
             self._check_vertex(v)
         d = self.document.drives
@@ -156,6 +159,7 @@ class DrivenMixin:
         sigma: float = 0.0,
     ) -> None:
         """Coulomb friction along the pathway ``i``-``j`` (dynamic mode; undoable)."""
+        self._refuse(self._viewer.refusal("pathway frictions"))  # planar: refused in space
         for v in (i, j):
             self._check_vertex(v)
         fr = PathFriction(i, j, normal_force, mu_k, mu_s, v_s, sigma)
@@ -203,12 +207,14 @@ class DrivenMixin:
 
     # ============================================================== actions
     def _do_toggle_motors(self) -> None:
+        self._refuse(self._viewer.refusal("motors"))  # planar: refused in space
         self.toggle_motors()
 
     def _do_reverse_motors(self) -> None:
         self.reverse_motors()
 
     def _do_motor_at(self, r: int, x: float, y: float) -> None:
+        self._refuse(self._viewer.refusal("motors"))  # planar: refused in space
         ends = tuple(int(v) for v in self.linkage.rods[r])
         pivot, tip = motor_ends(
             ends,  # type: ignore[arg-type]
@@ -223,17 +229,20 @@ class DrivenMixin:
         self.selected_vertex = j
 
     def _do_toggle_load(self, v: int) -> None:
+        self._refuse(self._viewer.refusal("loads"))  # planar: refused in space
         if v in self.loads:
             self.remove_load(v)
         else:
             self.add_load(v)
 
     def _do_aim_load(self, v: int, x: float, y: float) -> None:
+        self._refuse(self._viewer.refusal("loads"))  # planar: refused in space
         joint = self._view.to_pixel(self.linkage.vertices[v])
         self._load_aim = (v, *load_from_drag(joint, (x, y), self.load_size))
         self._request_draw()
 
     def _do_set_load(self, v: int, x: float, y: float) -> None:
+        self._refuse(self._viewer.refusal("loads"))  # planar: refused in space
         self._load_aim = None
         joint = self._view.to_pixel(self.linkage.vertices[v])
         force = load_from_drag(joint, (x, y), self.load_size)

@@ -38,6 +38,7 @@ class FramesMixin:
         self._live_analyst = LiveAnalyst()  # the analysis of the drawn frame while dragging
         self._live_pos = -1  # the position version the live analysis is of
         self._last_step: np.ndarray | None = None  # what the last frame's motion moved
+        self._told_table: float | None = None  # the table friction a 3-D motion said it ignores
 
     # ================================================================ motion
     def _setup(self) -> SimulatorSpec:
@@ -50,7 +51,7 @@ class FramesMixin:
             self.gravity,
             self.document.drives,
             self._motors_on(),
-            self.table_friction,
+            self._viewer.table_friction(self.table_friction),  # planar: none in space
             self.max_step,  # type: ignore[attr-defined]  # SessionTraits' (# edit)
         )
 
@@ -61,14 +62,19 @@ class FramesMixin:
     def _target(self) -> Target | None:
         """What the motion pulls toward: the drag pointer, else the attractor."""
         if self._drag_vertex is not None and self._drag_target is not None:
-            x, y = self._drag_target
-            return Target(self._drag_vertex, float(x), float(y))
+            # (x, y), or in space (x, y, z): the pointer on the pulled joint's plane
+            return Target(self._drag_vertex, *(float(c) for c in self._drag_target))
         if self.attractor is not None and self.selected_vertex is not None:
             return Target(self.selected_vertex, *self.attractor)
         return None
 
     def _step_motion(self) -> bool:
         """One frame of motion; return whether the positions changed."""
+        mu = float(self.table_friction)
+        note = self._viewer.friction_note(mu, self.mode)  # in space: the slider does nothing
+        if note and self._told_table != mu:  # said once per value
+            self._told_table = mu
+            self._message = note
         target = self._target()
         if self.driver.idle(self.mode, target, self._motors_on()):
             if target is None:
@@ -205,6 +211,7 @@ class FramesMixin:
             show_labels=self.show_labels,
             joint_names=self.joint_names,
             pixel_ratio=self.pixel_ratio,
+            camera=self.camera,
         )
 
     def _hint(self) -> str:
@@ -224,6 +231,7 @@ class FramesMixin:
                 self._motors_on(),
                 0 if lines is None else len(lines),
                 self._blocked_reason(),
+                self._viewer.space,
             )
         )
 

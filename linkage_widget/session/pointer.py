@@ -199,7 +199,8 @@ class PointerMixin:
         self._request_draw()
 
     def _on_drag(self, g: Gesture, dx: float, dy: float) -> None:
-        action = self._pointer.drag(g, dx, dy)
+        # in space a plain background drag turns the camera (.space_view), else the pointer's
+        action = self._viewer.drag_action(g, dx, dy) or self._pointer.drag(g, dx, dy)
         # a refused drag (a load aimed on a 3-D linkage) says why, as a press or release does
         self._guarded(lambda: self._apply(action))
 

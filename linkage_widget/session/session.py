@@ -35,7 +35,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager, nullcontext, suppress
 from os import PathLike
 from pathlib import Path
 from typing import Any, Self
@@ -43,14 +43,17 @@ from typing import Any, Self
 import numpy as np
 from traitlets import TraitError
 
+from .. import _checks
 from ..configuration import ConfigurationChart, chart_point, coordinate_choices
 from ..draw import (
+    Camera,
     PanelPicture,
     Scene,
     ViewTransform,
     build_scene,
     overlay_insets,
     panel_picture,
+    save_gif,
     save_png,
     scene_to_svg,
 )
@@ -60,6 +63,7 @@ from ..io import Extensions, atomic_write_pair, sibling_path
 from ..model import Linkage
 from ..motion import Simulator
 from ..rigidity import RigidityReport
+from . import merge
 from .actions import ActionsMixin, action_table
 from .analysis import Analyst, running_loop
 from .branching import BranchChoice
@@ -74,14 +78,18 @@ from .document import (
 )
 from .driven import DrivenMixin
 from .drives import Drives
+from .export import EXPORT_FORMATS, save_png_frames
+from .export_session import Exporter, checked_format, export_target, loop_notifier, recorded
 from .frames import FramesMixin
 from .gestures import EventMerger, Gesture, Key
 from .history import History, Snapshot
+from .joint_angle import AngleTool, toggle_joint_angle
+from .keep_in_view import MARGIN_PX, ViewKeeper, inside
 from .keyboard import Keyboard
 from .motion_driver import DEFAULT_STEP, Driver
 from .pointer import Pointer, PointerMixin
-from .recording import Recorder, Tracks
-from .space_view import SpaceViewMixin
+from .recording import GIF_FPS, Recorder, Tracks
+from .space_view import PlaneView, SpaceView
 from .tools import Action, Selection, export_path
 from .traits import SessionTraits
 
@@ -91,7 +99,6 @@ INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() k
 
 
 class LinkageSession(
-    SpaceViewMixin,
     DrivenMixin,
     ActionsMixin,
     PointerMixin,
@@ -133,6 +140,7 @@ class LinkageSession(
     ) -> None:
         traits = {k: kwargs.pop(k) for k in list(kwargs) if k in self._OWN_TRAITS}
         self._ready = False  # observers do nothing until the session is set up
+        self._camera: Camera | None = None  # a 3-D linkage's (made when first asked for)
         self.clock: Callable[[], float] = kwargs.pop("clock", time.perf_counter)  # policy's time
         super().__init__(**kwargs)
         self.document = Document(linkage if linkage is not None else Linkage(), self.joint_names)
@@ -145,6 +153,7 @@ class LinkageSession(
         self._request_draw()
 
     def _init_state(self, width: int, height: int) -> None:
+        self._plane_view = PlaneView()  # a planar linkage's view (.space_view); fits use it
         self._view = self._fitted_view(width, height)
         self._history: History[Snapshot] = History()
         self.driver = Driver()
@@ -169,6 +178,7 @@ class LinkageSession(
         self.panel = ConfigurationPanel(self._view.height)
         self.panel_input = self._panel_input()
         self._init_edit()
+        self._plane_depth = 0.0  # in space: the depth of the pulled joint's plane
 
     @classmethod
     def load(cls, path: str | PathLike[str], **kwargs: Any) -> Self:
@@ -271,7 +281,9 @@ class LinkageSession(
 
     def fit(self) -> None:
         """Zoom and pan so that the whole linkage fills the canvas."""
-        self._recentre_camera()  # a 3-D linkage's: about its joints' centre again
+        if self.linkage.dim == 3 and self._camera is not None:  # about the joints' centre again
+            rotation = self._camera.rotation
+            self._camera = Camera.looking_at(self.linkage.vertices, rotation, self.projection)
         self._view = self._fitted_view(self._view.width, self._view.height)
         self._request_draw()
 
@@ -279,7 +291,12 @@ class LinkageSession(
         """Fit the linkage clear of the info panel (when shown) and the hint line."""
         top, bottom = overlay_insets(INFO_PANEL_LINES if self.show_info else 0)
         return ViewTransform.fit(
-            self._fit_points(), width, height, margin=0.1, top=top, bottom=bottom
+            self._viewer.fit_points(self.linkage.vertices),
+            width,
+            height,
+            margin=0.1,
+            top=top,
+            bottom=bottom,
         )
 
     def undo(self) -> bool:
@@ -358,7 +375,7 @@ class LinkageSession(
 
     def scene(self) -> Scene:
         """The current picture as backend-neutral primitives."""
-        return build_scene(self.linkage, self._view, self._space_state(self._scene_state()))
+        return build_scene(self.linkage, self._view, self._scene_state())
 
     def to_svg(self) -> str:
         """The current view as an SVG document."""
@@ -694,3 +711,261 @@ class LinkageSession(
         self.simulator.set_velocity(velocity)
         self.running = True
         self._message = message
+
+    # --- view: the plane or space (.space_view), chosen by the linkage's dimension
+    @property
+    def camera(self) -> Camera | None:
+        """The camera on a 3-D linkage (``None`` for a planar one); settable."""
+        if self.linkage.dim != 3:
+            return None
+        if self._camera is None:
+            self._camera = Camera.looking_at(self.linkage.vertices, projection=self.projection)
+        elif self._camera.projection != self.projection:  # the trait changed since
+            self._camera = self._camera.with_projection(self.projection)
+        return self._camera
+
+    @camera.setter
+    def camera(self, new: Camera) -> None:
+        if not isinstance(new, Camera):
+            raise TraitError(f"camera must be a Camera, got {type(new).__name__}")
+        self._camera = new
+        if new.projection != self.projection:
+            self.projection = new.projection
+        self._request_draw()
+
+    @property
+    def _viewer(self) -> PlaneView | SpaceView:
+        """The view of the linkage: :class:`.SpaceView` through the camera in 3-D."""
+        camera = self.camera
+        return self._plane_view if camera is None else SpaceView(camera)
+
+    def mode_refusal(self) -> str:
+        """Why dynamic mode cannot be chosen now, or ``""``: always ``""`` (it works in space).
+
+        Kept as the widget's hook: its mode toggle is off, with this as the tooltip, while
+        the text is not empty.
+        """
+        return ""
+
+    def joint_pixels(self) -> tuple[Any, Any]:
+        """Every joint's pixel ``(n, 2)`` and, in 3-D, its depth ``(n,)`` (larger: nearer)."""
+        return self._viewer.joint_pixels(self.linkage.vertices, self._view)
+
+    def _hit_pixels(self) -> dict[str, Any]:
+        """``hit_test``'s keywords: the projected joints and their depths (only in 3-D)."""
+        return self._viewer.hit_pixels(self.linkage.vertices, self._view)
+
+    def _pointer_world(self, x: float, y: float, vertex: int | None = None) -> Any:
+        """The world point under pixel ``(x, y)``: in space on the plane through ``vertex``.
+
+        The plane is parallel to the screen at the joint's depth when its drag began
+        (the centre's plane without a joint), so a drag moves the target in the view plane.
+        """
+        viewer = self._viewer
+        if vertex is not None and self._drag_vertex is None and not self._free_drag:
+            self._plane_depth = viewer.depth(self.linkage.vertices[vertex])  # the drag begins
+        depth = 0.0 if vertex is None else self._plane_depth
+        return viewer.world_point(self._view, x, y, depth)
+
+    def _refuse(self, why: str) -> None:
+        """Refuse an action the view does not allow (``why``, else nothing to refuse)."""
+        if why:
+            raise ValueError(why)
+
+    def _do_rotate_view(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
+        cam = self.camera
+        if cam is None:
+            return
+        self._camera = cam.rotated_by_drag(self._view, x0, y0, x1, y1)
+        self._dirty = True
+        self._pointer_input()
+
+    def _do_toggle_projection(self) -> None:
+        """Key e: perspective <-> orthographic (a 3-D linkage's)."""
+        if self.camera is None:
+            self._message = "e switches the projection of a 3-D linkage"
+            return
+        self.projection = "perspective" if self.projection == "orthographic" else "orthographic"
+        self._message = f"{self.projection} projection (e switches)"
+
+    # --- edit: the session's face of .merge (max_step), .joint_angle, .joint_names,
+    # .keep_in_view and .export_session (their traits and observers are in .traits)
+    def _init_edit(self) -> None:
+        """The controllers of this block (called by ``_init_state``)."""
+        self._max_step = merge.DEFAULT_MAX_STEP
+        self._view_keeper = ViewKeeper(self.linkage.vertices)
+        self._angle_tool = AngleTool()
+        self._exporter = Exporter()
+
+    @property
+    def max_step(self) -> float:
+        """The largest kinematic ``step_size`` (world units; the 2007 ``max-step``)."""
+        return self._max_step
+
+    @max_step.setter
+    def max_step(self, value: float) -> None:
+        self._max_step = _checks.positive(value, "max_step")
+        self._on_step_bound(None)
+        self._controls_changed()  # the slider's upper end
+
+    def step_slider_range(self, mode: str) -> tuple[float, float, float]:
+        """``(min, max, step)`` of the step-size slider of ``mode``, up to :attr:`max_step`."""
+        return merge.step_slider_range(mode, self._max_step)
+
+    def merge_file(self, path: str | PathLike[str]) -> range:
+        """Add the linkage of file ``path`` (and its JSON sibling) to this one, undoably.
+
+        File joint ``i`` becomes ``n + i`` (``n`` the current count), placed to the right of
+        the drawing with its tracked joints, springs and names, not its drives (:mod:`.merge`).
+        Returns the indices of the merged joints. Raises ``FileNotFoundError`` or
+        ``LinkageFormatError`` (unreadable) and ``ValueError`` (one linkage planar, the other
+        3-D), the linkage unchanged and :attr:`error` saying why.
+        """
+        try:
+            plan = merge.plan_merge(path, self.linkage)
+        except (LinkageFormatError, OSError, ValueError) as exc:
+            self.error = merge.merge_failure(path, exc)
+            raise
+        note: list[str] = []
+        add = self.document.merge
+        if not self._edit(lambda: note.append(add(plan.linkage, plan.ext, plan.offset))):
+            raise ValueError(self.error)
+        self.fit()
+        self._message = merge.merged_message(path, plan, note[0])
+        return plan.added
+
+    def _do_merge(self) -> None:
+        with suppress(OSError, ValueError):  # merge_file has put the message into self.error
+            self.merge_file(self.file_name or DEFAULT_FILE)
+
+    def _file_message(self, verb: str, name: Any, linkage: Linkage | None = None) -> str:
+        return merge.file_message(verb, name, self.linkage if linkage is None else linkage)
+
+    def _loaded(self, name: Any, linkage: Linkage) -> str:
+        return merge.file_message("loaded", name, linkage)
+
+    def _do_angle_arm(self, apex: int, joint: int) -> None:
+        """The angle tool's click on ``joint``, ``apex`` selected (:mod:`.joint_angle`)."""
+        said, angle = self._angle_tool.click(apex, joint, self.linkage.n_vertices)
+        if angle is None:
+            self._message = said
+        else:
+            self._edit(lambda: toggle_joint_angle(self.linkage, *angle))
+
+    def _follow_document(self) -> None:
+        """Set the traits that mirror the document (tracked joints, joint names) from it."""
+        self.tracked = self.document.tracked
+        if tuple(self.joint_names) != self.document.names:
+            self.joint_names = self.document.names
+
+    def _follow_file(self, ext: Extensions) -> None:
+        """Take the tracked joints and joint names of a loaded file's extensions."""
+        self.document.names, self.document.tracked = ext.names, ext.tracked
+        self._follow_document()
+
+    def _keep_mechanism_in_view(self) -> None:
+        """Before a draw: show again the joints a move took out of view (:mod:`.keep_in_view`).
+
+        Not during a drag, a pan or a pinch (judged when it ends, against the places
+        before it), nor in space, where the user turns the view.
+        """
+        gesture = self._merger.gesture is not None or self._merger.pinch is not None
+        if gesture or self._drag_vertex is not None or self.camera is not None:
+            return
+        view = self._view_keeper.judge(self.linkage.vertices, self._view, self.keep_in_view)
+        if view is not None:
+            self._view = view
+
+    def _joints_in_view(self, margin: float = MARGIN_PX) -> np.ndarray:
+        """Which joints the current view shows clear of the edge; ``(n,)`` bool."""
+        return inside(self._view, self.linkage.vertices, margin)
+
+    def save_gif(self, path: str | PathLike[str], fps: float = GIF_FPS) -> Path:
+        """Write the frames recorded so far (see :attr:`recording`) as an animated GIF."""
+        save_gif(recorded(self.recorder.frames), path, fps)
+        return Path(path)
+
+    def save_png_frames(self, path: str | PathLike[str]) -> Path:
+        """Write the frames recorded so far as ``frame_0001.png`` ... in a ZIP archive."""
+        save_png_frames(recorded(self.recorder.frames), path)
+        return Path(path)
+
+    def export_recording(
+        self,
+        format: str | None = None,
+        path: str | PathLike[str] | None = None,
+        fps: float = GIF_FPS,
+        *,
+        separate_process: bool = True,
+    ) -> Path:
+        """Start exporting the recorded frames in the background; return the file's path at once.
+
+        ``format`` ``"gif"`` or ``"png"`` (numbered frames zipped; default :attr:`record_format`);
+        ``path`` default ``exports/<file name>.gif`` (``.zip``) beside the linkage file;
+        ``separate_process``: rasterise and encode in a spawned process (the kernel's frame
+        loop keeps its rate; a second to start), else in the job's thread. Raises
+        ``ValueError`` (nothing recorded, unknown format) or ``RuntimeError`` (an export
+        runs: :meth:`cancel_export` or :meth:`wait_export` first).
+        """
+        fmt = checked_format(self.record_format if format is None else format, self.exporting)
+        frames = recorded(self.recorder.frames)
+        suffix = EXPORT_FORMATS[fmt][0]
+        target = Path(path) if path is not None else export_target(self.file_name, suffix)
+        self.recording_progress = 0.0
+        self.exporting = True
+        notify = loop_notifier(self._export_tick)
+        self._exporter.start(fmt, frames, target, fps, separate_process, notify)
+        self._controls_changed()
+        return target
+
+    def cancel_export(self) -> bool:
+        """Stop the running export (no file is written; the recording is kept).
+
+        Returns whether an export was running. Its end (``"cancelled"``) is applied by
+        the event loop, or by :meth:`wait_export`.
+        """
+        return self._exporter.cancel(self.exporting)
+
+    def wait_export(self, timeout: float | None = None) -> str:
+        """Wait for the export to end (at most ``timeout`` s) and apply its end; its state.
+
+        ``"done"``, ``"cancelled"`` or ``"failed"`` (the error is then in :attr:`error`);
+        ``"running"`` after a timeout, ``"idle"`` when there was none.
+        """
+        self._exporter.wait(timeout)
+        self._export_tick()
+        return self._exporter.state
+
+    def _do_cancel_export(self) -> None:
+        if self.cancel_export():
+            self._message = "cancelling the export ..."
+
+    def _save_recording(self) -> None:
+        """``r`` stopped a recording: export it (in the background when a loop runs)."""
+        looping = running_loop() is not None
+        path = self.export_recording(separate_process=looping)
+        if not looping:
+            self.wait_export()  # a script or test: the file is there when r returns
+            return
+        self._message = f"saving {len(self.recorder.frames)} frames to {path} ... (✕ cancels)"
+
+    def _export_tick(self) -> None:
+        """In the session's thread: show the job's progress, and its end once it ended."""
+        if not self.exporting or self._exporter.job is None:
+            return
+        self.recording_progress = self._exporter.progress  # the view's bar is linked to it
+        end = self._exporter.end()
+        if end is None:
+            return
+        self.exporting = False
+        if end.state == "done":
+            self._offer_file(end.path, end.mime)
+        elif end.state == "cancelled":
+            self.recorder.resume_next()
+        if end.error:
+            self.error = end.error
+        else:
+            self._message = end.message
+        self._controls_changed()
+        self._request_draw()

@@ -1,6 +1,9 @@
-r"""The session's view of a 3-D linkage: the camera, turning it, a joint pulled in the view plane.
+r"""The session's view of the plane or of space: a camera, turned, a joint pulled in its plane.
 
-Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its state). A
+The session holds the camera and asks one of two views, chosen by the linkage's
+dimension: :class:`PlaneView` (a planar linkage) or :class:`SpaceView` (one with
+``linkage.dim == 3``). Each takes values (pixels, joints, the camera) and returns values
+(a world point, the joint pixels, an action, a refusal); neither holds the session. A
 spatial linkage (``linkage.dim == 3``) is seen through a
 :class:`~linkage_widget.draw.view3d.Camera` (rotation, centre, eye distance) and then
 the session's one 2-D :class:`~linkage_widget.draw.view.ViewTransform` (zoom and pan
@@ -24,7 +27,9 @@ of the image plane: wheel, pinch, shift-drag). The policy here:
   point of the plane (:data:`ATTRACTOR_IN_SPACE`);
 * table friction is planar (nothing rests on a table in space): the slider keeps its value
   for a planar linkage, a 3-D linkage's motion ignores it and says so once per value
-  (:data:`TABLE_FRICTION_IN_SPACE`); the driver never hands it to a 3-D simulator.
+  (:data:`TABLE_FRICTION_IN_SPACE`); the driver never hands it to a 3-D simulator;
+* the hint line's idle and running-dynamic texts are :data:`~.tools.SPACE_HINT` and
+  :data:`~.tools.DYNAMIC_SPACE_HINT` (:class:`~.tools.HintState` ``space``).
 
 Examples
 --------
@@ -40,25 +45,21 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 import numpy as np
-from traitlets import HasTraits, TraitError, Unicode, observe, validate
 
-from ..draw import Camera, SceneState
-from ..draw.view3d import PROJECTIONS
+from ..draw import Camera, ViewTransform
 from .gestures import Gesture
-from .motion_driver import Target
 from .tools import Action, drag_kind
 
 __all__ = [
     "ATTRACTOR_IN_SPACE",
     "DYNAMIC_IN_SPACE",
-    "DYNAMIC_SPACE_HINT",
     "PLANAR_ONLY",
-    "SPACE_HINT",
     "TABLE_FRICTION_IN_SPACE",
-    "SpaceViewMixin",
+    "PlaneView",
+    "SpaceView",
 ]
 
 #: What dynamic mode does with a 3-D linkage (said when the mode changes to dynamic).
@@ -78,252 +79,121 @@ TABLE_FRICTION_IN_SPACE = (
     "table friction is planar: a 3-D linkage ignores it (nothing rests on a table in space)"
 )
 
-#: The hint of a running 3-D linkage in dynamic mode (in place of the planar one).
-DYNAMIC_SPACE_HINT = "dynamic: gravity along -z · space stops · drag a joint to pull it"
-_PLANAR_DYNAMIC = "dynamic: space stops"  # how the planar running-dynamic hint begins
-
-#: The idle hint of a 3-D linkage (in place of the planar "drag: move/pan ... attractor").
-SPACE_HINT = (
-    "drag empty space: turn (shift: pan) · drag a joint: move it · e: perspective · wheel: zoom"
-)
-_PLANAR_IDLE = "click: add/select · drag: move/pan"  # how the planar idle hint begins
-
 #: Why a right-click places no attractor in space.
 ATTRACTOR_IN_SPACE = "in 3-D there is no attractor: drag a joint (it moves in the screen's plane)"
 
 
-class SpaceViewMixin(HasTraits):
-    """The 3-D view of the :class:`~linkage_widget.session.LinkageSession` (module docstring)."""
+class PlaneView:
+    """A planar linkage's view: the 2-D view transform alone; every action is allowed."""
 
-    projection = Unicode(
-        "orthographic", help='How a 3-D linkage is seen: "orthographic" or "perspective".'
-    )
+    space = False
+    camera: Camera | None = None
 
-    # ------------------------------------------------------------ public
-    @property
-    def camera(self) -> Camera | None:
-        """The camera on a 3-D linkage (``None`` for a planar one); settable."""
-        if self.linkage.dim != 3:  # type: ignore[attr-defined]
-            return None
-        cam = self.__dict__.get("_camera")
-        if cam is None:
-            cam = Camera.looking_at(self.linkage.vertices, projection=self.projection)  # type: ignore[attr-defined]
-            self.__dict__["_camera"] = cam
-        return cam
+    def joint_pixels(
+        self, vertices: np.ndarray, view: ViewTransform
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Every joint's pixel ``(n, 2)``; no depth."""
+        return view.to_pixel(vertices), None
 
-    @camera.setter
-    def camera(self, new: Camera) -> None:
-        if not isinstance(new, Camera):
-            raise TraitError(f"camera must be a Camera, got {type(new).__name__}")
-        self.__dict__["_camera"] = new
-        if new.projection != self.projection:
-            self.projection = new.projection
-        self._request_draw()  # type: ignore[attr-defined]
+    def hit_pixels(self, vertices: np.ndarray, view: ViewTransform) -> dict[str, np.ndarray]:
+        """``hit_test``'s extra keywords: none (it projects the joints itself)."""
+        return {}
 
-    def mode_refusal(self) -> str:
-        """Why dynamic mode cannot be chosen now, or ``""``: always ``""`` (it works in space).
+    def fit_points(self, vertices: np.ndarray) -> np.ndarray:
+        """What a fit must show: the joints."""
+        return vertices
 
-        Kept as the widget's hook: its mode toggle is off, with this as the tooltip, while
-        the text is not empty.
-        """
+    def depth(self, point: np.ndarray) -> float:
+        """The depth of a pulled joint's plane: none in the plane."""
+        return 0.0
+
+    def world_point(self, view: ViewTransform, x: float, y: float, depth: float) -> np.ndarray:
+        """The world point under pixel ``(x, y)``."""
+        out: np.ndarray = view.to_world([x, y])
+        return out
+
+    def drag_action(self, g: Gesture, dx: float, dy: float) -> Action | None:
+        """A drag the view takes for itself: none (a background drag pans)."""
+        return None
+
+    def refusal(self, what: str) -> str:
+        """Why ``what`` (motors, loads, ...) is refused: it is not."""
         return ""
 
-    def joint_pixels(self) -> tuple[np.ndarray, np.ndarray | None]:
-        """Every joint's pixel ``(n, 2)`` and, in 3-D, its depth ``(n,)`` (larger: nearer)."""
-        cam = self.camera
-        if cam is None:
-            return self._view.to_pixel(self.linkage.vertices), None  # type: ignore[attr-defined]
-        return cam.to_pixel(self.linkage.vertices, self._view)  # type: ignore[attr-defined]
+    def attractor_refusal(self) -> str:
+        """Why a right-click places no attractor: it does."""
+        return ""
 
-    # ------------------------------------------------------------ traits
-    @validate("projection")
-    def _validate_projection(self, proposal: Any) -> str:
-        v = proposal["value"]
-        if v not in PROJECTIONS:
-            raise TraitError(f"projection must be one of {', '.join(PROJECTIONS)}; got {v!r}")
-        return str(v)
+    def table_friction(self, mu: float) -> float:
+        """The table friction the simulator gets: the slider's."""
+        return mu
 
-    @observe("projection")
-    def _on_projection(self, change: Any) -> None:
-        cam = self.__dict__.get("_camera")
-        if cam is not None and cam.projection != change["new"]:
-            self.__dict__["_camera"] = cam.with_projection(change["new"])
-        if getattr(self, "_ready", False):
-            self._request_draw()  # type: ignore[attr-defined]
+    def friction_note(self, mu: float, mode: str) -> str:
+        """What a frame says of the table friction: nothing."""
+        return ""
 
-    # -------------------------------------------------- hooks of the session
-    def _fit_points(self) -> np.ndarray:
-        r"""What a fit must show: the joints (plane), or in space the image of their sphere.
 
-        The bounding sphere about the camera's centre (radius :math:`\rho`) projects inside
-        the disc of radius :math:`\rho` (orthographic) or :math:`\rho D / (D - \rho)`
-        (perspective), whatever the rotation: fitting its square keeps every turn in view.
+@dataclass(frozen=True)
+class SpaceView:
+    """A 3-D linkage's view through ``camera`` (module docstring)."""
+
+    camera: Camera
+    space = True
+
+    def joint_pixels(
+        self, vertices: np.ndarray, view: ViewTransform
+    ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Every joint's pixel ``(n, 2)`` and its depth ``(n,)`` (larger: nearer)."""
+        pixels, depth = self.camera.to_pixel(vertices, view)
+        return pixels, depth
+
+    def hit_pixels(self, vertices: np.ndarray, view: ViewTransform) -> dict[str, np.ndarray]:
+        """``hit_test``'s keywords: the projected joints and their depths."""
+        pixels, depth = self.camera.to_pixel(vertices, view)
+        return {"pixels": pixels, "depth": depth}
+
+    def fit_points(self, vertices: np.ndarray) -> np.ndarray:
+        r"""What a fit must show: the image of the joints' sphere about the camera's centre.
+
+        The sphere (radius :math:`\rho`) projects inside the disc of radius :math:`\rho`
+        (orthographic) or :math:`\rho D / (D - \rho)` (perspective), whatever the rotation:
+        fitting its square keeps every turn in view.
         """
         cam = self.camera
-        if cam is None:
-            out: np.ndarray = self.linkage.vertices  # type: ignore[attr-defined]
-            return out
-        rho = float(np.linalg.norm(self.linkage.vertices - cam.centre, axis=1).max(initial=0.0))  # type: ignore[attr-defined]
+        rho = float(np.linalg.norm(vertices - cam.centre, axis=1).max(initial=0.0))
         if cam.projection == "perspective":
             rho *= cam.distance / max(cam.distance - rho, 0.05 * cam.distance)
         return np.array([[-rho, -rho], [rho, rho]])
 
-    def _recentre_camera(self) -> None:
-        """Turn about the joints' centre again (a fit, a load), keeping rotation and projection."""
-        cam = self.__dict__.get("_camera")
-        if self.linkage.dim == 3 and cam is not None:  # type: ignore[attr-defined]
-            self.__dict__["_camera"] = Camera.looking_at(
-                self.linkage.vertices,  # type: ignore[attr-defined]
-                rotation=cam.rotation,
-                projection=self.projection,
-            )
+    def depth(self, point: np.ndarray) -> float:
+        """The depth of the plane parallel to the screen through ``point`` (a pulled joint)."""
+        return float(self.camera.depth(point))
 
-    def _space_state(self, state: SceneState) -> SceneState:
-        """The scene state with the camera (in 3-D)."""
-        cam = self.camera
-        if cam is not None:
-            state.camera = cam
-        return state
+    def world_point(self, view: ViewTransform, x: float, y: float, depth: float) -> np.ndarray:
+        """The world point under pixel ``(x, y)`` on the screen-parallel plane at ``depth``."""
+        out: np.ndarray = self.camera.from_pixel(view, x, y, depth)
+        return out
 
-    def _hit_pixels(self) -> dict[str, Any]:
-        """``hit_test``'s keywords: the projected joints and their depths (only in 3-D)."""
-        if self.camera is None:
-            return {}
-        pixels, depth = self.joint_pixels()
-        return {"pixels": pixels, "depth": depth}
-
-    def _pointer_world(self, x: float, y: float, vertex: int | None = None) -> np.ndarray:
-        """The world point under pixel ``(x, y)``: in space on the plane through ``vertex``.
-
-        The plane is parallel to the screen at the joint's depth when its drag began
-        (the centre's plane without a joint), so a drag moves the target in the view plane.
-        """
-        cam = self.camera
-        if cam is None:
-            out: np.ndarray = self._view.to_world([x, y])  # type: ignore[attr-defined]
-            return out
-        depth = 0.0
-        if vertex is not None:
-            starting = self._drag_vertex is None and not self._free_drag  # type: ignore[attr-defined]
-            if starting or self.__dict__.get("_plane_depth") is None:
-                self.__dict__["_plane_depth"] = cam.depth(self.linkage.vertices[vertex])  # type: ignore[attr-defined]
-            depth = self.__dict__["_plane_depth"]
-        return cam.from_pixel(self._view, x, y, depth)  # type: ignore[attr-defined]
-
-    # ------------------------------------------------------------ gestures
-    def _on_drag(self, g: Gesture, dx: float, dy: float) -> None:
+    def drag_action(self, g: Gesture, dx: float, dy: float) -> Action | None:
+        """A plain drag on the background turns the camera (shift: the pointer's pan)."""
         assert g.data is not None
-        background = drag_kind(g.data["action"], g.data["hit"]) == "pan"
-        if self.camera is not None and background and not g.shift:
-            x1, y1 = g.last_x, g.last_y
-            self._apply(Action("rotate_view", (x1 - dx, y1 - dy, x1, y1)))  # type: ignore[attr-defined]
-            return
-        super()._on_drag(g, dx, dy)  # type: ignore[misc]
+        if drag_kind(g.data["action"], g.data["hit"]) != "pan" or g.shift:
+            return None
+        x1, y1 = g.last_x, g.last_y
+        return Action("rotate_view", (x1 - dx, y1 - dy, x1, y1))
 
-    def _hint(self) -> str:
-        """The hint line; a 3-D linkage's idle hint says how to turn the view."""
-        hint: str = super()._hint()  # type: ignore[misc]
-        if self.camera is not None and hint.startswith(_PLANAR_IDLE):
-            return SPACE_HINT
-        if self.camera is not None and hint.startswith(_PLANAR_DYNAMIC):
-            return DYNAMIC_SPACE_HINT  # no right-click attractor in space; gravity's way
-        return hint
+    def refusal(self, what: str) -> str:
+        """Why ``what`` (motors, loads, pathway forces ...) is refused: it is planar."""
+        return PLANAR_ONLY.format(what=what)
 
-    def _setup(self) -> Any:
-        """The simulator's setup; a 3-D linkage's without table friction (planar).
+    def attractor_refusal(self) -> str:
+        """Why a right-click places no attractor: one is a point of the plane."""
+        return ATTRACTOR_IN_SPACE
 
-        The slider keeps its value (it is the planar linkages' too, and the document's).
-        """
-        setup = super()._setup()  # type: ignore[misc]
-        if self.camera is None or setup.table_friction == 0.0:
-            return setup
-        return setup._replace(table_friction=0.0)
+    def table_friction(self, mu: float) -> float:
+        """The table friction the simulator gets: none (the slider keeps its value)."""
+        return 0.0
 
-    def _step_motion(self) -> bool:
-        """A frame's motion; in space, dynamic, it says once per value that table friction is off.
-
-        (:data:`TABLE_FRICTION_IN_SPACE`: the slider's value does nothing to a 3-D linkage.)
-        """
-        mu = float(self.table_friction)  # type: ignore[attr-defined]
-        space = self.camera is not None and self.mode == "dynamic"  # type: ignore[has-type]
-        if space and mu > 0.0 and self.__dict__.get("_told_table") != mu:
-            self.__dict__["_told_table"] = mu
-            self._message = TABLE_FRICTION_IN_SPACE
-        return bool(super()._step_motion())  # type: ignore[misc]
-
-    def _do_rotate_view(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
-        cam = self.camera
-        if cam is None:
-            return
-        self.__dict__["_camera"] = cam.rotated_by_drag(self._view, x0, y0, x1, y1)  # type: ignore[attr-defined]
-        self._dirty = True
-        self._pointer_input()  # type: ignore[attr-defined]
-
-    def _do_toggle_projection(self) -> None:
-        """Key e: perspective <-> orthographic (a 3-D linkage's)."""
-        if self.camera is None:
-            self._message = "e switches the projection of a 3-D linkage"
-            return
-        self.projection = "perspective" if self.projection == "orthographic" else "orthographic"
-        self._message = f"{self.projection} projection (e switches)"
-
-    def _planar_only(self, what: str) -> None:
-        """Refuse ``what`` (motors, loads) for a 3-D linkage, saying why."""
-        if self.camera is not None:
-            raise ValueError(PLANAR_ONLY.format(what=what))
-
-    def add_motor(
-        self, pivot: int, tip: int, speed: float = 1.0, *, reference: tuple[int, int] | None = None
-    ) -> int:
-        """The session's :meth:`add_motor`; refused for a 3-D linkage (planar), nothing changed."""
-        self._planar_only("motors")
-        return int(super().add_motor(pivot, tip, speed, reference=reference))  # type: ignore[misc]
-
-    def add_load(self, vertex: int, force: Any = None) -> None:
-        """The session's :meth:`add_load`; refused for a 3-D linkage (planar), nothing changed."""
-        self._planar_only("loads")
-        super().add_load(vertex, force)  # type: ignore[misc]
-
-    def add_force(self, i: int, j: int, force: float) -> None:
-        """The session's :meth:`add_force`; refused for a 3-D linkage (planar)."""
-        self._planar_only("pathway forces")
-        super().add_force(i, j, force)  # type: ignore[misc]
-
-    def add_friction(self, i: int, j: int, *args: Any, **kw: Any) -> None:
-        """The session's :meth:`add_friction`; refused for a 3-D linkage (planar)."""
-        self._planar_only("pathway frictions")
-        super().add_friction(i, j, *args, **kw)  # type: ignore[misc]
-
-    def _do_motor_at(self, r: int, x: float, y: float) -> None:
-        self._planar_only("motors")
-        super()._do_motor_at(r, x, y)  # type: ignore[misc]
-
-    def _do_toggle_motors(self) -> None:
-        self._planar_only("motors")
-        super()._do_toggle_motors()  # type: ignore[misc]
-
-    def _do_toggle_load(self, v: int) -> None:
-        self._planar_only("loads")
-        super()._do_toggle_load(v)  # type: ignore[misc]
-
-    def _do_aim_load(self, v: int, x: float, y: float) -> None:
-        self._planar_only("loads")
-        super()._do_aim_load(v, x, y)  # type: ignore[misc]
-
-    def _do_set_load(self, v: int, x: float, y: float) -> None:
-        self._planar_only("loads")
-        super()._do_set_load(v, x, y)  # type: ignore[misc]
-
-    def _do_place_attractor(self, x: float, y: float) -> None:
-        if self.camera is not None:
-            raise ValueError(ATTRACTOR_IN_SPACE)
-        super()._do_place_attractor(x, y)  # type: ignore[misc]
-
-    def _target(self) -> Any:
-        """The motion's target; a 3-D drag pulls toward ``(x, y, z)``."""
-        drag = self._drag_target  # type: ignore[attr-defined]
-        if self.camera is not None and self._drag_vertex is not None and drag is not None:  # type: ignore[attr-defined]
-            x, y, z = (float(c) for c in drag)
-            return Target(self._drag_vertex, x, y, z)  # type: ignore[attr-defined]
-        return super()._target()  # type: ignore[misc]
+    def friction_note(self, mu: float, mode: str) -> str:
+        """What a dynamic frame says of a table friction the 3-D motion ignores."""
+        return TABLE_FRICTION_IN_SPACE if mode == "dynamic" and mu > 0.0 else ""

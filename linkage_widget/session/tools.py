@@ -88,11 +88,13 @@ from .vocabulary import (
 
 __all__ = [
     "ATTRACTOR_HIT_PX",
+    "DYNAMIC_SPACE_HINT",
     "EXAMPLE_KEYS",
     "EXPORT_DIR",
     "MAC_OPTION_DIGITS",
     "SHIFTED_KEYS",
     "SIMPLE_KEYS",
+    "SPACE_HINT",
     "TOGGLE_KEYS",
     "TOOLS",
     "TOOL_TIPS",
@@ -298,6 +300,16 @@ class HintState(NamedTuple):
     motors_running: bool = False
     branches: int = 0  # branch lines offered at a singular stop
     reason: str = ""  # why the motion is blocked, when the simulator says (a motor's fold)
+    space: bool = False  # a 3-D linkage: its idle and dynamic hints say how space works
+
+
+#: The idle hint of a 3-D linkage (in place of the planar "drag: move/pan ... attractor").
+SPACE_HINT = (
+    "drag empty space: turn (shift: pan) · drag a joint: move it · e: perspective · wheel: zoom"
+)
+
+#: The hint of a running 3-D linkage in dynamic mode (no right-click attractor in space).
+DYNAMIC_SPACE_HINT = "dynamic: gravity along -z · space stops · drag a joint to pull it"
 
 
 def branch_message(lines: int) -> str:
@@ -331,7 +343,11 @@ def hint_text(s: HintState) -> str:
     if s.motors_running and s.running:
         return "motors turning: o stops · n reverses · space pauses"
     if s.running and s.mode == "dynamic":
-        return "dynamic: space stops; right-click places the attractor"
+        return (
+            DYNAMIC_SPACE_HINT
+            if s.space
+            else "dynamic: space stops; right-click places the attractor"
+        )
     return _idle_hint(s)
 
 
@@ -386,6 +402,8 @@ def _idle_hint(s: HintState) -> str:
         return f"{s.motors} motor{'s' * (s.motors > 1)}: o starts them · n reverses"
     if s.n_vertices == 0:
         return "click to add vertices; alt-click vertices in turn to join them by rods"
+    if s.space:
+        return SPACE_HINT
     return "click: add/select · drag: move/pan · wheel: zoom · right-click: attractor"
 
 

@@ -5,39 +5,27 @@ through :mod:`linkage_widget._checks` (one check per parameter) and turn its
 ``ValueError`` into the ``TraitError`` traitlets expects, with the same
 message. Observers apply the policy that follows a change: a motion parameter
 reaches the running simulator, a new mode swaps step sizes, an attractor with
-a selected vertex starts the motion, stopping commits the motion to undo. The
-``# edit`` block at the end is the session's face of the objects it holds for merging,
-``max_step``, the angle tool, joint names, keep-in-view and exports (session.py is full).
+a selected vertex starts the motion, stopping commits the motion to undo. Traits,
+validators and observers only: what they call is the session's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import suppress
-from os import PathLike
-from pathlib import Path
 from typing import Any
 
-import numpy as np
 import traitlets
 from traitlets import Bool, Float, HasTraits, Int, TraitError, Tuple, Unicode, observe, validate
 
 from .. import _checks
-from ..draw import MAX_PIXEL_RATIO, save_gif
-from ..errors import LinkageFormatError
-from ..io import Extensions
-from ..model import Linkage
+from ..draw import MAX_PIXEL_RATIO
+from ..draw.view3d import PROJECTIONS
 from ..motion import MODES
 from . import merge
-from .analysis import running_loop
 from .configuration_panel import chart_message, checked_coordinates
 from .document import DEFAULT_FILE
-from .export import EXPORT_FORMATS, save_png_frames
-from .export_session import Exporter, checked_format, export_target, loop_notifier, recorded
-from .joint_angle import AngleTool, toggle_joint_angle
+from .export import EXPORT_FORMATS
 from .joint_names import names_edit
-from .keep_in_view import MARGIN_PX, ViewKeeper, inside
-from .recording import GIF_FPS
 from .space_view import DYNAMIC_IN_SPACE
 from .tools import TOOLS
 
@@ -91,6 +79,9 @@ class SessionTraits(HasTraits):
     )
     show_labels = Bool(False, help="Write each joint's index (or its name) beside it.")
     joint_names = Tuple(help="Joint names for the labels, by index ('' or missing: the index).")
+    projection = Unicode(
+        "orthographic", help='How a 3-D linkage is seen: "orthographic" or "perspective".'
+    )
     presentation = Bool(
         False, help="Presentation mode (key m, the 2007 program's): large type, controls collapsed."
     )
@@ -288,8 +279,21 @@ class SessionTraits(HasTraits):
             self.recorder.offer(self.scene())
         self._controls_changed()
 
-    # edit: the session's face of .merge (max_step), .joint_angle, .joint_names, .keep_in_view,
-    # .export_session: traits, observers, delegations (session.py is at its 500 lines)
+    @validate("projection")
+    def _validate_projection(self, proposal: Any) -> str:
+        v = proposal["value"]
+        if v not in PROJECTIONS:
+            raise TraitError(f"projection must be one of {', '.join(PROJECTIONS)}; got {v!r}")
+        return str(v)
+
+    @observe("projection")
+    def _on_projection(self, change: Any) -> None:
+        # the session's camera takes the projection when next asked for (session.camera)
+        if self._ready:
+            self._request_draw()
+
+    # edit: the traits and observers of .merge (max_step), .joint_names, .keep_in_view and
+    # .export_session (their delegations are LinkageSession's '# --- edit' block)
     keep_in_view = Bool(True, help="bring the mechanism back into view when it moves out")
     record_format = traitlets.Enum(
         tuple(EXPORT_FORMATS), "gif", help='What r saves: "gif" or "png" (numbered frames, zipped).'
@@ -314,185 +318,6 @@ class SessionTraits(HasTraits):
             self._follow_document()  # no edit; the trait in the kept form
         elif not self._edit(lambda: setattr(self.document, "names", new), "joint names"):
             raise TraitError(f"joint_names: {self.error}")
-
-    def _init_edit(self) -> None:
-        """The controllers of this block (called by ``_init_state``)."""
-        self._max_step = merge.DEFAULT_MAX_STEP
-        self._view_keeper = ViewKeeper(self.linkage.vertices)
-        self._angle_tool = AngleTool()
-        self._exporter = Exporter()
-
-    @property
-    def max_step(self) -> float:
-        """The largest kinematic ``step_size`` (world units; the 2007 ``max-step``)."""
-        return self._max_step
-
-    @max_step.setter
-    def max_step(self, value: float) -> None:
-        self._max_step = _checks.positive(value, "max_step")
-        self._on_step_bound(None)
-        self._controls_changed()  # the slider's upper end
-
-    def step_slider_range(self, mode: str) -> tuple[float, float, float]:
-        """``(min, max, step)`` of the step-size slider of ``mode``, up to :attr:`max_step`."""
-        return merge.step_slider_range(mode, self._max_step)
-
-    def merge_file(self, path: str | PathLike[str]) -> range:
-        """Add the linkage of file ``path`` (and its JSON sibling) to this one, undoably.
-
-        File joint ``i`` becomes ``n + i`` (``n`` the current count), placed to the right of
-        the drawing with its tracked joints, springs and names, not its drives (:mod:`.merge`).
-        Returns the indices of the merged joints. Raises ``FileNotFoundError`` or
-        ``LinkageFormatError`` (unreadable) and ``ValueError`` (one linkage planar, the other
-        3-D), the linkage unchanged and :attr:`error` saying why.
-        """
-        try:
-            plan = merge.plan_merge(path, self.linkage)
-        except (LinkageFormatError, OSError, ValueError) as exc:
-            self.error = merge.merge_failure(path, exc)
-            raise
-        note: list[str] = []
-        add = self.document.merge
-        if not self._edit(lambda: note.append(add(plan.linkage, plan.ext, plan.offset))):
-            raise ValueError(self.error)
-        self.fit()
-        self._message = merge.merged_message(path, plan, note[0])
-        return plan.added
-
-    def _do_merge(self) -> None:
-        with suppress(OSError, ValueError):  # merge_file has put the message into self.error
-            self.merge_file(self.file_name or DEFAULT_FILE)
-
-    def _file_message(self, verb: str, name: Any, linkage: Linkage | None = None) -> str:
-        return merge.file_message(verb, name, self.linkage if linkage is None else linkage)
-
-    def _loaded(self, name: Any, linkage: Linkage) -> str:
-        return merge.file_message("loaded", name, linkage)
-
-    def _do_angle_arm(self, apex: int, joint: int) -> None:
-        """The angle tool's click on ``joint``, ``apex`` selected (:mod:`.joint_angle`)."""
-        said, angle = self._angle_tool.click(apex, joint, self.linkage.n_vertices)
-        if angle is None:
-            self._message = said
-        else:
-            self._edit(lambda: toggle_joint_angle(self.linkage, *angle))
-
-    def _follow_document(self) -> None:
-        """Set the traits that mirror the document (tracked joints, joint names) from it."""
-        self.tracked = self.document.tracked
-        if tuple(self.joint_names) != self.document.names:
-            self.joint_names = self.document.names
-
-    def _follow_file(self, ext: Extensions) -> None:
-        """Take the tracked joints and joint names of a loaded file's extensions."""
-        self.document.names, self.document.tracked = ext.names, ext.tracked
-        self._follow_document()
-
-    def _keep_mechanism_in_view(self) -> None:
-        """Before a draw: show again the joints a move took out of view (:mod:`.keep_in_view`).
-
-        Not during a drag, a pan or a pinch (judged when it ends, against the places
-        before it), nor in space, where the user turns the view.
-        """
-        gesture = self._merger.gesture is not None or self._merger.pinch is not None
-        if gesture or self._drag_vertex is not None or self.camera is not None:
-            return
-        view = self._view_keeper.judge(self.linkage.vertices, self._view, self.keep_in_view)
-        if view is not None:
-            self._view = view
-
-    def _joints_in_view(self, margin: float = MARGIN_PX) -> np.ndarray:
-        """Which joints the current view shows clear of the edge; ``(n,)`` bool."""
-        return inside(self._view, self.linkage.vertices, margin)
-
-    def save_gif(self, path: str | PathLike[str], fps: float = GIF_FPS) -> Path:
-        """Write the frames recorded so far (see :attr:`recording`) as an animated GIF."""
-        save_gif(recorded(self.recorder.frames), path, fps)
-        return Path(path)
-
-    def save_png_frames(self, path: str | PathLike[str]) -> Path:
-        """Write the frames recorded so far as ``frame_0001.png`` ... in a ZIP archive."""
-        save_png_frames(recorded(self.recorder.frames), path)
-        return Path(path)
-
-    def export_recording(
-        self,
-        format: str | None = None,
-        path: str | PathLike[str] | None = None,
-        fps: float = GIF_FPS,
-        *,
-        separate_process: bool = True,
-    ) -> Path:
-        """Start exporting the recorded frames in the background; return the file's path at once.
-
-        ``format`` ``"gif"`` or ``"png"`` (numbered frames zipped; default :attr:`record_format`);
-        ``path`` default ``exports/<file name>.gif`` (``.zip``) beside the linkage file;
-        ``separate_process``: rasterise and encode in a spawned process (the kernel's frame
-        loop keeps its rate; a second to start), else in the job's thread. Raises
-        ``ValueError`` (nothing recorded, unknown format) or ``RuntimeError`` (an export
-        runs: :meth:`cancel_export` or :meth:`wait_export` first).
-        """
-        fmt = checked_format(self.record_format if format is None else format, self.exporting)
-        frames = recorded(self.recorder.frames)
-        suffix = EXPORT_FORMATS[fmt][0]
-        target = Path(path) if path is not None else export_target(self.file_name, suffix)
-        self.recording_progress = 0.0
-        self.exporting = True
-        notify = loop_notifier(self._export_tick)
-        self._exporter.start(fmt, frames, target, fps, separate_process, notify)
-        self._controls_changed()
-        return target
-
-    def cancel_export(self) -> bool:
-        """Stop the running export (no file is written; the recording is kept).
-
-        Returns whether an export was running. Its end (``"cancelled"``) is applied by
-        the event loop, or by :meth:`wait_export`.
-        """
-        return self._exporter.cancel(self.exporting)
-
-    def wait_export(self, timeout: float | None = None) -> str:
-        """Wait for the export to end (at most ``timeout`` s) and apply its end; its state.
-
-        ``"done"``, ``"cancelled"`` or ``"failed"`` (the error is then in :attr:`error`);
-        ``"running"`` after a timeout, ``"idle"`` when there was none.
-        """
-        self._exporter.wait(timeout)
-        self._export_tick()
-        return self._exporter.state
-
-    def _do_cancel_export(self) -> None:
-        if self.cancel_export():
-            self._message = "cancelling the export ..."
-
-    def _save_recording(self) -> None:
-        """``r`` stopped a recording: export it (in the background when a loop runs)."""
-        looping = running_loop() is not None
-        path = self.export_recording(separate_process=looping)
-        if not looping:
-            self.wait_export()  # a script or test: the file is there when r returns
-            return
-        self._message = f"saving {len(self.recorder.frames)} frames to {path} ... (✕ cancels)"
-
-    def _export_tick(self) -> None:
-        """In the session's thread: show the job's progress, and its end once it ended."""
-        if not self.exporting or self._exporter.job is None:
-            return
-        self.recording_progress = self._exporter.progress  # the view's bar is linked to it
-        end = self._exporter.end()
-        if end is None:
-            return
-        self.exporting = False
-        if end.state == "done":
-            self._offer_file(end.path, end.mime)
-        elif end.state == "cancelled":
-            self.recorder.resume_next()
-        if end.error:
-            self.error = end.error
-        else:
-            self._message = end.message
-        self._controls_changed()
-        self._request_draw()
 
     # panel: the configuration-space panel (ConfigurationPanel, .configuration_panel)
     show_configuration = Bool(False, help="Show the configuration-space panel.")

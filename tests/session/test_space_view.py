@@ -436,7 +436,7 @@ def test_a_3d_file_loaded_in_dynamic_mode_stays_in_dynamic_mode():
 
 
 def test_the_idle_hint_of_a_3d_linkage_says_how_to_turn_it():
-    from linkage_widget.session.space_view import SPACE_HINT
+    from linkage_widget.session.tools import SPACE_HINT
 
     s = _bricard()
     shown = s.scene().hint  # as much as fits the canvas (fit_hint drops trailing parts)
