@@ -89,7 +89,7 @@ from .keyboard import Keyboard
 from .motion_driver import DEFAULT_STEP, Driver
 from .pointer import Pointer, PointerMixin
 from .recording import GIF_FPS, Recorder, Tracks
-from .space_view import PlaneView, SpaceView
+from .space_view import DYNAMIC_IN_SPACE, PlaneView, SpaceView
 from .tools import Action, Selection, export_path
 from .traits import SessionTraits
 
@@ -605,6 +605,27 @@ class LinkageSession(
         """The whole panel as one picture (both layers), e.g. for ``save_png``."""
         static, dynamic = self.panel_layers()
         return panel_picture(*self.panel.size, static.items, dynamic.items)
+
+    def _panel_shown(self, shown: bool) -> None:
+        """``show_configuration`` changed: chart the linkage when shown, say what it charts."""
+        if shown:
+            chart = self._panel_chart()
+            self._message = chart_message(chart)
+            self.panel.face(chart, self.linkage.vertices)
+            self._draw_panel(force=True)
+        self._controls_changed()
+        self._request_draw()
+
+    def _mode_changed(self, old: str, new: str) -> None:
+        """``mode`` changed: each mode keeps its own step size (a distance or a time step)."""
+        self._commit_motion()
+        self._step_memory[old] = self.step_size
+        self.step_size = self._step_memory[new]
+        self.driver.invalidate()
+        space = new == "dynamic" and self.linkage.dim == 3  # gravity along -z there
+        self._message = f"{new} mode" + (f": {DYNAMIC_IN_SPACE}" if space else "")
+        self._controls_changed()
+        self._request_draw()
 
     def redraw_panel(self) -> None:
         """Send both layers of the panel to the view again (a view that lost them asks)."""

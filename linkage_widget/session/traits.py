@@ -22,11 +22,10 @@ from ..draw import MAX_PIXEL_RATIO
 from ..draw.view3d import PROJECTIONS
 from ..motion import MODES
 from . import merge
-from .configuration_panel import chart_message, checked_coordinates
+from .configuration_panel import checked_coordinates
 from .document import DEFAULT_FILE
 from .export import EXPORT_FORMATS
 from .joint_names import names_edit
-from .space_view import DYNAMIC_IN_SPACE
 from .tools import TOOLS
 
 __all__ = ["SessionTraits"]
@@ -185,17 +184,8 @@ class SessionTraits(HasTraits):
 
     @observe("mode")
     def _on_mode_change(self, change: Any) -> None:
-        if not self._ready:
-            return
-        self._commit_motion()
-        # Each mode keeps its own step size: a distance (kinematic) or a time step (dynamic).
-        self._step_memory[change["old"]] = self.step_size
-        self.step_size = self._step_memory[change["new"]]
-        self.driver.invalidate()
-        space = change["new"] == "dynamic" and self.linkage.dim == 3  # gravity along -z there
-        self._message = f"{change['new']} mode" + (f": {DYNAMIC_IN_SPACE}" if space else "")
-        self._controls_changed()
-        self._request_draw()
+        if self._ready:
+            self._mode_changed(change["old"], change["new"])  # the facade's state changes
 
     @observe("selected_vertex")
     def _on_selected_vertex_change(self, change: Any) -> None:
@@ -341,12 +331,5 @@ class SessionTraits(HasTraits):
 
     @observe("show_configuration")
     def _on_show_configuration_change(self, change: Any) -> None:
-        if not self._ready:
-            return
-        if change["new"]:
-            chart = self._panel_chart()
-            self._message = chart_message(chart)
-            self.panel.face(chart, self.linkage.vertices)
-            self._draw_panel(force=True)
-        self._controls_changed()
-        self._request_draw()
+        if self._ready:
+            self._panel_shown(change["new"])  # the facade's state changes

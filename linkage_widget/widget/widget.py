@@ -279,7 +279,7 @@ class LinkageWidget(LinkageSession, W.VBox):
     # ------------------------------------------------------------ controls
     def _resize_backing(self, _change: Any = None) -> None:
         """A new pixel ratio: the canvas's backing store follows, its CSS size stays."""
-        resize_backing(self.canvas, self._view.width, self._view.height, self.pixel_ratio)
+        resize_backing(self.canvas, self.view.width, self.view.height, self.pixel_ratio)
         if self.panel_view is not None:
             self.panel_view.resize_backing(self.pixel_ratio)
         if self.show_configuration:
