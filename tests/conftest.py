@@ -6,6 +6,10 @@
   list built at collection time, or in a helper), ``from conftest import reference_linkage``.
 - Under CI (env ``CI`` set, as ``bash .ci/run`` is run) no test may skip: see
   ``pytest_runtest_makereport`` and ``pytest_sessionfinish`` below.
+- ``make test`` runs the suite on two processes (pytest-xdist, ``-n 2 --dist loadgroup``):
+  every test keeps its files in ``tmp_path`` (or a ``mkdtemp``) and takes a free port, and
+  the browser tests, which share one JupyterLab server and one artifacts folder, run in one
+  group on one worker (``pytest_collection_modifyitems`` below).
 """
 
 import os
@@ -69,6 +73,22 @@ def reference_linkage(name: str) -> Path:
 def reference_dir() -> Path:
     """Directory ``../shared/reference-linkages`` (skips, or fails under CI, when absent)."""
     return _require_reference_dir()
+
+
+# --- parallel runs (pytest-xdist) ----------------------------------------------------------
+BROWSER_DIR = REPO / "tests" / "browser"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Put every browser test in one xdist group: one worker, one JupyterLab server.
+
+    They share the session's server (and the simulated Binder venv) and write fixed names
+    under ``browser-test-artifacts/``; on their own worker they also leave the other worker
+    free for the CPU-bound rest. Without ``-n`` the mark does nothing.
+    """
+    for item in items:
+        if BROWSER_DIR in Path(item.path).parents:
+            item.add_marker(pytest.mark.xdist_group("jupyterlab"))
 
 
 # --- under CI, nothing may skip ------------------------------------------------------------
