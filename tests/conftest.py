@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE_DIR = REPO.parent / "shared" / "reference-linkages"
@@ -73,6 +74,16 @@ def reference_linkage(name: str) -> Path:
 def reference_dir() -> Path:
     """Directory ``../shared/reference-linkages`` (skips, or fails under CI, when absent)."""
     return _require_reference_dir()
+
+
+# --- property tests: no wall-clock deadline ------------------------------------------------
+# Hypothesis fails an example that takes over 200 ms by default. On a loaded machine (two
+# busy loops beside the suite, or the suite's own second worker) a 40 ms example takes that
+# long, which says nothing about the code: the suite's waits scale with what the machine
+# gives, and a fixed per-example limit does not. Hangs are caught by the tests' own guards.
+# Registered here, before any test module is imported, so every ``@settings(...)`` inherits it.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
 
 
 # --- parallel runs (pytest-xdist) ----------------------------------------------------------
