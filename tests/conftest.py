@@ -7,9 +7,9 @@
 - Under CI (env ``CI`` set, as ``bash .ci/run`` is run) no test may skip: see
   ``pytest_runtest_makereport`` and ``pytest_sessionfinish`` below.
 - ``make test`` runs the suite on two processes (pytest-xdist, ``-n 2 --dist loadgroup``):
-  every test keeps its files in ``tmp_path`` (or a ``mkdtemp``) and takes a free port, and
-  the browser tests, which share one JupyterLab server and one artifacts folder, run in one
-  group on one worker (``pytest_collection_modifyitems`` below).
+  every test keeps its files in ``tmp_path`` (or a ``mkdtemp``) and takes a free port; a
+  test file runs whole on one worker, and the browser tests, which share one JupyterLab
+  server and one artifacts folder, all on one (``pytest_collection_modifyitems`` below).
 """
 
 import os
@@ -88,18 +88,28 @@ settings.load_profile("suite")
 
 # --- parallel runs (pytest-xdist) ----------------------------------------------------------
 BROWSER_DIR = REPO / "tests" / "browser"
+SPREAD_FILES = {"test_notebooks.py"}  # long, independent tests: one work unit each
 
 
 def pytest_collection_modifyitems(config, items):
-    """Put every browser test in one xdist group: one worker, one JupyterLab server.
+    """xdist groups: the browser tests in one, every other test file in one of its own.
 
-    They share the session's server (and the simulated Binder venv) and write fixed names
-    under ``browser-test-artifacts/``; on their own worker they also leave the other worker
-    free for the CPU-bound rest. Without ``-n`` the mark does nothing.
+    The browser tests share the session's JupyterLab server (and the simulated Binder venv)
+    and write fixed names under ``browser-test-artifacts/``: one group, so one worker and one
+    server, which leaves the other worker to the CPU-bound rest. Any other file runs whole on
+    one worker, in its order, with its module fixtures built once, as without xdist. Only the
+    notebook runs, each in its own kernel and temp folder, spread one by one. Without ``-n``
+    the marks do nothing.
     """
     for item in items:
-        if BROWSER_DIR in Path(item.path).parents:
-            item.add_marker(pytest.mark.xdist_group("jupyterlab"))
+        path = Path(item.path)
+        if BROWSER_DIR in path.parents:
+            group = "jupyterlab"
+        elif path.name in SPREAD_FILES:
+            continue
+        else:
+            group = path.relative_to(REPO).as_posix()
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 # --- under CI, nothing may skip ------------------------------------------------------------
