@@ -37,7 +37,7 @@ from .helpers import (
 
 pytestmark = pytest.mark.browser
 
-DRAG_S = 3.0
+DRAG_S = 3.0  # seconds the page drags (the readout is watched for patience(DRAG_S))
 RESULTS = []
 # seconds a kernel call may take (before helpers.patience scales it by the load): the grid's
 # first analysis runs in a thread beside the kernel, and after the drag its frames queue up
@@ -134,6 +134,11 @@ def _drag(pg, name):
     assert poll(lambda: "DOF " in pg.locator(".linkage-readout").inner_text(), wait)
     v, (x, y) = _free_joint_near_centre(pg, wait)
     kernel_exec(pg, INSTRUMENT, wait)
+    # The page drags for DRAG_S; the readout is read for patience(DRAG_S): on a loaded machine
+    # the kernel is still working through the drag's moves after the page has sent them, and
+    # 3 s of reading saw no live line at 6 loaded processes per core (each 5000-joint frame
+    # took 0.8 s). A longer drag would only queue more moves.
+    watch_s = patience(DRAG_S)
     pg.mouse.move(*page_pos(pg, x, y))
     pg.mouse.down()
     task = pg.evaluate_handle(
@@ -142,7 +147,7 @@ def _drag(pg, name):
     )
     readouts = []
     t0 = time.time()
-    while time.time() - t0 < DRAG_S:
+    while time.time() - t0 < watch_s:
         readouts.append(pg.locator(".linkage-readout").all_inner_texts())
         time.sleep(0.4)
     n = pg.evaluate("window.__drag")
