@@ -6,12 +6,17 @@
   list built at collection time, or in a helper), ``from conftest import reference_linkage``.
 - Under CI (env ``CI`` set, as ``bash .ci/run`` is run) no test may skip: see
   ``pytest_runtest_makereport`` and ``pytest_sessionfinish`` below.
+- ``make test`` runs the suite on two processes (pytest-xdist, ``-n 2 --dist loadgroup``):
+  every test keeps its files in ``tmp_path`` (or a ``mkdtemp``) and takes a free port; a
+  test file runs whole on one worker, and the browser tests, which share one JupyterLab
+  server and one artifacts folder, all on one (``pytest_collection_modifyitems`` below).
 """
 
 import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE_DIR = REPO.parent / "shared" / "reference-linkages"
@@ -69,6 +74,42 @@ def reference_linkage(name: str) -> Path:
 def reference_dir() -> Path:
     """Directory ``../shared/reference-linkages`` (skips, or fails under CI, when absent)."""
     return _require_reference_dir()
+
+
+# --- property tests: no wall-clock deadline ------------------------------------------------
+# Hypothesis fails an example that takes over 200 ms by default. On a loaded machine (two
+# busy loops beside the suite, or the suite's own second worker) a 40 ms example takes that
+# long, which says nothing about the code: the suite's waits scale with what the machine
+# gives, and a fixed per-example limit does not. Hangs are caught by the tests' own guards.
+# Registered here, before any test module is imported, so every ``@settings(...)`` inherits it.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
+
+
+# --- parallel runs (pytest-xdist) ----------------------------------------------------------
+BROWSER_DIR = REPO / "tests" / "browser"
+SPREAD_FILES = {"test_notebooks.py"}  # long, independent tests: one work unit each
+
+
+def pytest_collection_modifyitems(config, items):
+    """xdist groups: the browser tests in one, every other test file in one of its own.
+
+    The browser tests share the session's JupyterLab server (and the simulated Binder venv)
+    and write fixed names under ``browser-test-artifacts/``: one group, so one worker and one
+    server, which leaves the other worker to the CPU-bound rest. Any other file runs whole on
+    one worker, in its order, with its module fixtures built once, as without xdist. Only the
+    notebook runs, each in its own kernel and temp folder, spread one by one. Without ``-n``
+    the marks do nothing.
+    """
+    for item in items:
+        path = Path(item.path)
+        if BROWSER_DIR in path.parents:
+            group = "jupyterlab"
+        elif path.name in SPREAD_FILES:
+            continue
+        else:
+            group = path.relative_to(REPO).as_posix()
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 # --- under CI, nothing may skip ------------------------------------------------------------

@@ -12,9 +12,10 @@ short soak with the same checks, so that ``make test`` stays a tool, not a wait:
   (simulator runs), Python's traced allocations by less than the undo cap (widget);
 * the widget's tracks, undo history and frame log stay capped.
 
-Kinematic: 10^4 steps (~30 s); dynamic: 1200 steps, twenty targets (~40 s; the step is
-cut for the stiffness the attractor's pull gives the rods); widget: 3000 frames (~3 min
-with tracemalloc), enough to fill the 2000-point track buffer.
+Kinematic: 5000 steps, ~30 targets (~15 s); dynamic: 600 steps, ten targets (~20 s; the
+step is cut for the stiffness the attractor's pull gives the rods); widget: 2400 frames
+(~1 min), enough to fill the 2000-point track buffer, with Python's allocations traced
+(~2.5 times slower) over the last 400 only, when every buffer is full and nothing may grow.
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ from linkage_widget.session.history import History
 from linkage_widget.session.recording import TRACK_CAP
 
 REPO = Path(__file__).resolve().parents[2]
-KINEMATIC_STEPS = 10_000
-DYNAMIC_STEPS = 1_200
-WIDGET_FRAMES = 3_000
+KINEMATIC_STEPS = 5_000
+DYNAMIC_STEPS = 600
+WIDGET_FRAMES = TRACK_CAP + 400
 RSS_GROWTH_MB = 8.0
 
 
@@ -77,11 +78,11 @@ def test_dynamic_soak(penrose3t):
 
 @pytest.mark.slow
 def test_widget_soak_tracks_stay_capped(penrose3t):
-    fig = _soak().soak_widget(penrose3t, WIDGET_FRAMES, seed=8)
+    fig = _soak().soak_widget(penrose3t, WIDGET_FRAMES, seed=8, trace_from=TRACK_CAP)
     print("\n" + fig.line())
     assert fig.worst_error <= DATA_TOL
     assert fig.notes["track points"] == TRACK_CAP  # reached the cap, and not beyond
     assert fig.notes["undo depth"] <= History().limit and fig.notes["frame log"] <= 600
-    # What Python keeps after warm-up: the undo snapshots (~11 kB each, at most 200);
-    # the RSS grows ~12 MB in the first few thousand frames (first-touch) and then stays.
+    # What Python keeps once the buffers are full: the undo snapshots (~11 kB each, at most
+    # 200); the RSS grows ~12 MB in the first few thousand frames (first-touch) and then stays.
     assert fig.notes["traced growth MB"] < 2.5
