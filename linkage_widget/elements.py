@@ -149,7 +149,7 @@ class Motor:
         ref = None if self.reference is None else tuple(v - (v > removed) for v in self.reference)
         return Motor(
             self.pivot - (self.pivot > removed), self.tip - (self.tip > removed), self.speed, ref
-        )  # type: ignore[arg-type]
+        )
 
 
 @dataclass(frozen=True)

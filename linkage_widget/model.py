@@ -390,7 +390,7 @@ class Linkage:
             and np.array_equal(self._pinned, other._pinned)
         )
 
-    __hash__ = None  # type: ignore[assignment]  # mutable
+    __hash__ = None  # mutable
 
     def __repr__(self) -> str:
         space = "3-D, " if self.dim == 3 else ""  # a planar repr reads as it always did

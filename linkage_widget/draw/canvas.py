@@ -141,7 +141,7 @@ def draw_scene(canvas: Canvas, scene: Picture, pixel_ratio: float | None = None)
     """
     r = float(getattr(scene, "pixel_ratio", 1.0) if pixel_ratio is None else pixel_ratio)
     with held_canvas(canvas):
-        canvas = _StateSkipping(canvas)  # type: ignore[assignment]
+        canvas = _StateSkipping(canvas)
         canvas.set_transform(*device_matrix(1.0))  # clear the whole backing store
         canvas.clear()
         canvas.set_transform(*device_matrix(r))

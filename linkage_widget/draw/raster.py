@@ -364,7 +364,7 @@ def _texts(draw: ImageDraw.ImageDraw, item: Texts, ss: float) -> None:
     fill = _rgba(item.color)
     halo = {} if item.halo is None else {"stroke_width": _w(item.size / 8.0, ss)}
     if item.halo is not None:
-        halo["stroke_fill"] = _rgba(item.halo)  # type: ignore[assignment]
+        halo["stroke_fill"] = _rgba(item.halo)
     for text, (x, y) in zip(item.texts, (item.positions * ss).tolist(), strict=True):
         try:
             draw.text((x, y), text, fill=fill, font=font, anchor=anchor, **halo)

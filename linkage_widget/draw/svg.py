@@ -243,7 +243,7 @@ def _polygons(item: Polygons) -> Iterable[str]:
             "<polygon"
             + _attrs(
                 points=_pts(poly),
-                fill=None if fill is not None else fills[i],  # type: ignore[index]
+                fill=None if fill is not None else fills[i],
                 fill_opacity=None if alpha is not None else _opacity(alphas[i]),
             )
             + "/>"
@@ -271,7 +271,7 @@ def _disks(item: Disks) -> Iterable[str]:
                 cx=x,
                 cy=y,
                 r=float(radius if radius is not None else radii[i]),
-                fill=None if fill is not None else fills[i],  # type: ignore[index]
+                fill=None if fill is not None else fills[i],
             )
             + "/>"
         )

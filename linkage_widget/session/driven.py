@@ -217,7 +217,7 @@ class DrivenMixin:
         self._refuse(self._viewer.refusal("motors"))  # planar: refused in space
         ends = tuple(int(v) for v in self.linkage.rods[r])
         pivot, tip = motor_ends(
-            ends,  # type: ignore[arg-type]
+            ends,
             self._view.to_pixel(self.linkage.vertices[list(ends)]).tolist(),
             (self.linkage.is_pinned(ends[0]), self.linkage.is_pinned(ends[1])),
             (x, y),

@@ -115,8 +115,8 @@ def save_png_frames(
     """
     if not frames:
         raise ValueError("save_png_frames needs at least one frame")
-    opened = nullcontext(target) if hasattr(target, "write") else atomic_writer(target)  # type: ignore[arg-type]
-    with opened as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED) as archive:  # type: ignore[arg-type]
+    opened = nullcontext(target) if hasattr(target, "write") else atomic_writer(target)
+    with opened as fh, zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED) as archive:
         for k, scene in enumerate(frames):
             png = io.BytesIO()
             # compress_level 1: a third of the default's time, files ~10 % larger

@@ -52,7 +52,7 @@ class FramesMixin:
             self.document.drives,
             self._motors_on(),
             self._viewer.table_friction(self.table_friction),  # planar: none in space
-            self.max_step,  # type: ignore[attr-defined]  # SessionTraits' (# edit)
+            self.max_step,  # SessionTraits' (# edit)
         )
 
     def _motors_on(self) -> bool:
@@ -197,7 +197,7 @@ class FramesMixin:
             show_info=self.show_info,
             show_stresses=self.show_stresses,
             show_pebbles=self.show_pebbles,
-            rod_stress=now.rod_stress if now else r.rod_stress if fresh else None,  # type: ignore[union-attr]
+            rod_stress=now.rod_stress if now else r.rod_stress if fresh else None,
             redundant_rods=self.document.generic()[1],
             springs=tuple((s.i, s.j) for s in self.document.springs),
             rod_forces=rod_forces,

@@ -129,4 +129,4 @@ class Snapshot:
             and self.names == other.names
         )
 
-    __hash__ = None  # type: ignore[assignment]  # holds a mutable Linkage
+    __hash__ = None  # holds a mutable Linkage

@@ -246,7 +246,7 @@ class LiveAnalyst:
         kind = "reused" if reused else "inertia"
         # shown stress colours come from the reference's report: a new one once it drifted
         stale = ref is not None and motion is not None and motion.stresses
-        stale = stale and drift > STRESS_DRIFT * max(ref.report.sigma_max, 0.0)  # type: ignore[union-attr]
+        stale = stale and drift > STRESS_DRIFT * max(ref.report.sigma_max, 0.0)
         if not reused and (stale or not self._same_count(linkage, ref)):
             ref = self._recount(linkage, values, generic_rank)
             drift, rot, kind = 0.0, np.eye(linkage.dim), "recounted"

@@ -237,15 +237,15 @@ class PointerMixin:
         The next alt-click goes on from ``j`` (a path, as a polyline tool draws); the
         hint line says which rod and how to go on.
         """
-        self._do_toggle_rod(i, j, j)  # type: ignore[attr-defined]
+        self._do_toggle_rod(i, j, j)
         if self.error:
             return  # the edit was refused; its reason is shown
-        if self.linkage.find_rod(i, j) is not None:  # type: ignore[attr-defined]
+        if self.linkage.find_rod(i, j) is not None:
             self._message = (
                 f"rod {i}-{j} added; joint {j} selected: alt-click the next joint to go on"
             )
         else:
-            self._message = f"{self._message}; joint {j} selected"  # type: ignore[has-type]
+            self._message = f"{self._message}; joint {j} selected"
 
     def _on_wheel(self, x: float, y: float, delta_y: float) -> None:
         self._apply(Action("zoom", (x, y, zoom_factor(delta_y))))

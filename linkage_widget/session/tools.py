@@ -163,9 +163,9 @@ def drag_action(press: str, hit: Hit, placed: bool, xy: Point, delta: Point, shi
     if what == "attractor" and placed:
         return Action("move_attractor", tuple(xy))
     if what == "vertex":
-        return Action("drag_vertex", (hit[1], *xy, shift))  # type: ignore[index]
+        return Action("drag_vertex", (hit[1], *xy, shift))
     if what == "load":
-        return Action("aim_load", (hit[1], *xy))  # type: ignore[index]
+        return Action("aim_load", (hit[1], *xy))
     if what == "pan":
         return Action("pan", tuple(delta))
     return Action("none")
@@ -180,7 +180,7 @@ def release_action(
     if press in ("primary", "load") and not dragged:
         return click_action(tool, hit, sel, xy)
     if press == "load" and drag_kind(press, hit) == "load":
-        return Action("set_load", (hit[1], *xy))  # type: ignore[index]
+        return Action("set_load", (hit[1], *xy))
     return Action("none")
 
 

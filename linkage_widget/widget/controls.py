@@ -152,7 +152,7 @@ class Controls:
         self.checks = {name: _checkbox(session, name, label) for name, label in CHECKS}
         self.toggles = {name: _toggle(session, name, label, tip) for name, label, tip in TOGGLES}
         self.load_size = W.BoundedFloatText(
-            value=session.load_size,  # type: ignore[attr-defined]
+            value=session.load_size,
             min=1e-9,
             max=1e12,
             description="load",
@@ -181,7 +181,7 @@ class Controls:
         # a drop-down, not ten buttons: the toolbar fits one line at 1024 x 768
         self.tools = W.Dropdown(
             options=[(t, t) for t in TOOLS],
-            value=session.tool,  # type: ignore[attr-defined]
+            value=session.tool,
             tooltip="the tool: what a click does ([ and ] change it)",
             layout=W.Layout(width="104px"),
         )
@@ -189,8 +189,8 @@ class Controls:
         W.link((session, "tool"), (self.tools, "value"))
         self.tool_line = W.HTML()
         self.tool_line.add_class("linkage-tool-line")
-        self._tool, self._hint = session.tool, ""  # type: ignore[attr-defined]
-        self.show_status(session.tool)  # type: ignore[attr-defined]
+        self._tool, self._hint = session.tool, ""
+        self.show_status(session.tool)
         session.observe(lambda c: self.show_status(c["new"]), "tool")
 
     def rows(self, canvas: W.DOMWidget, which: str = "full") -> list[W.Widget]:
@@ -245,13 +245,13 @@ class Controls:
         b["motors"].button_style = "info" if state.motors_running else ""
         if self._step_range is not None:
             for mode, slider in self.step_sliders.items():
-                slider.linkage_link.set_range(*self._step_range(mode)[:2])  # type: ignore[attr-defined]
+                slider.linkage_link.set_range(*self._step_range(mode)[:2])
         shown = self.step_sliders[state.mode]
         if self.sliders["step_size"] is not shown:
             self.sliders["step_size"].layout.display = "none"
             shown.layout.display = None
             self.sliders["step_size"] = shown
-            shown.linkage_link.show(state.step_size)  # type: ignore[attr-defined]
+            shown.linkage_link.show(state.step_size)
         if self.modes.disabled != bool(state.mode_note):  # the toggle says why it is off
             self.modes.disabled = bool(state.mode_note)
             self.modes.tooltips = [MODE_TIPS[0], state.mode_note or MODE_TIPS[1]]
@@ -289,10 +289,10 @@ def _button(name: str, label: str, tip: str, kind: str, run: Callable[[str], Any
 def _choose_mode(session: HasTraits, modes: W.ToggleButtons, mode: str) -> None:
     """The toggle asks for ``mode``; a refused one (dynamic in space) says why, springs back."""
     try:
-        session.mode = mode  # type: ignore[attr-defined]
+        session.mode = mode
     except TraitError as exc:
-        session.error = str(exc)  # type: ignore[attr-defined]
-        modes.value = session.mode  # type: ignore[attr-defined]
+        session.error = str(exc)
+        modes.value = session.mode
 
 
 def _checkbox(session: HasTraits, name: str, label: str) -> W.Checkbox:
@@ -351,10 +351,10 @@ def _step_slider(session: HasTraits, mode: str) -> W.FloatSlider:
         "step_size",
         dict(SLIDERS)["step_size"],
         range=(lo, hi, step),
-        active=lambda: session.mode == mode,  # type: ignore[attr-defined]
+        active=lambda: session.mode == mode,
         readout_format=fmt,
         tooltip=tip,
-        layout=W.Layout(display=None if session.mode == mode else "none"),  # type: ignore[attr-defined]
+        layout=W.Layout(display=None if session.mode == mode else "none"),
     )
     slider.add_class(f"linkage-step-size-{mode}")
     return slider
@@ -396,7 +396,7 @@ class SliderLink:
         self.active = active or (lambda: True)  # a hidden step slider of the other mode: off
         self.sent = float("nan")  # the value last put on the slider by the kernel
         self.busy = False  # True while the kernel itself sets slider.value
-        slider.linkage_link = self  # type: ignore[attr-defined]  # for Controls.update
+        slider.linkage_link = self  # for Controls.update
         if self.active():
             self.show(getattr(obj, name))
         obj.observe(self._to_slider, names=name)

@@ -152,7 +152,7 @@ class FrameLoop:
             self._input_waits = False
             before = None if self._drawn_at is None else self._drawn_at()
             busy = self._frame()
-            if before is None or self._drawn_at() != before:  # type: ignore[misc]
+            if before is None or self._drawn_at() != before:
                 self.pace.drew(start, time.perf_counter())
             return busy
 

@@ -350,7 +350,7 @@ def test_exception_leaves_batching_off_and_sends_nothing(canvas, monkeypatch):
 
 
 def test_bad_primitive_type_raises_cleanly(canvas):
-    scene = Scene(100, 100, items=[object()])  # type: ignore[list-item]
+    scene = Scene(100, 100, items=[object()])
     with pytest.raises(KeyError):
         draw_scene(canvas, scene)
     assert not canvas._canvas_manager._caching

@@ -111,7 +111,7 @@ def test_save_png_round_trip_and_atomic(peaucellier, tmp_path):
         )
     before = path.read_bytes()
     with pytest.raises(KeyError):
-        save_png(Scene(10, 10, items=[object()]), path)  # type: ignore[list-item]
+        save_png(Scene(10, 10, items=[object()]), path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["shot.png"]
 

@@ -189,7 +189,7 @@ def test_repr_svg_and_atomic_save(tmp_path):
     path = tmp_path / "out.svg"
     save_svg(scene, path)
     assert path.read_text(encoding="utf-8") == scene_to_svg(scene)
-    bad = Scene(10, 10, items=[object()])  # type: ignore[list-item]
+    bad = Scene(10, 10, items=[object()])
     with pytest.raises(KeyError):
         save_svg(bad, path)
     assert path.read_text(encoding="utf-8") == scene_to_svg(scene)  # old file intact

@@ -453,4 +453,4 @@ def test_primitives_are_frozen_copies():
     with pytest.raises(ValueError):
         seg.points[0, 0, 0] = 1.0
     with pytest.raises(dataclasses.FrozenInstanceError):
-        seg.color = "#ffffff"  # type: ignore[misc]
+        seg.color = "#ffffff"

@@ -145,7 +145,7 @@ def test_resize_keeps_the_centre():
 def test_immutable_validated_and_comparable():
     v = ViewTransform(2, 1, 1, 10, 10)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        v.scale = 3.0  # type: ignore[misc]
+        v.scale = 3.0
     assert v == ViewTransform(2.0, 1.0, 1.0, 10, 10)
     assert isinstance(v.scale, float) and isinstance(v.width, int)
     with pytest.raises(ValueError):

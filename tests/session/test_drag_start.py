@@ -36,8 +36,8 @@ def logged(s: LinkageSession) -> list[tuple[str, Any]]:
         log.append(("analyse", float(s.linkage.vertices[5, 1])))
         return analyse(*args, **kwargs)
 
-    s._draw = draw_logged  # type: ignore[method-assign]
-    s._live_analyst.analyse = analyse_logged  # type: ignore[method-assign]
+    s._draw = draw_logged
+    s._live_analyst.analyse = analyse_logged
     return log
 
 
