@@ -49,18 +49,19 @@ Dynamic mode (``step_size`` = time step in seconds)
     (see :mod:`~linkage_widget.motion._rattle`); a step that could not move at all
     reports ``"blocked"``. With springs or the attractor a step is cut into
     sub-steps with :math:`h\,\omega_{max} \le 1/4` for the highest frequency of the
-    *constrained* linkage (:mod:`~linkage_widget.motion._stiffness`), at most 64.
+    *constrained* linkage (:mod:`~linkage_widget.motion._stiffness`), at most 64;
+    undamped, a step that changes the energy by more than 0.5 % is taken again with
+    twice the sub-steps (the frequency peaked inside it), at most 64.
 
 Refused steps (both modes)
     A step that would need more sub-steps, that makes a position or velocity
     non-finite, or that reports a move while no coordinate changed (float64 cannot
     resolve it at such coordinates) is not taken: the state stays, the status is
     ``"refused"`` and :attr:`blocked_reason` says why. A dynamic step at rest that
-    changes nothing is ``"idle"``. The aim, undamped and without gravity: the energy
-    of a chain with a spring within 5 % over 20 steps, or the step refused
+    changes nothing is ``"idle"``. The bound, undamped and without gravity: the
+    energy of a chain with a spring within 5 % over 20 steps, or the step refused
     (``tests/motion/test_stiff_steps.py``, stiffness 1e-3 to 1e8, steps 1e-4 to
-    1/30 s). Not met yet where a very stiff spring pulls a straight chain from rest
-    (drift up to ~13 % before the refusal; a strict xfail there).
+    1/30 s).
 
 Linear algebra
     Every solve is the equality-constrained quadratic program above. The
