@@ -23,7 +23,8 @@ explicitly and the second implicitly (:math:`C`), which keeps stiff dampers stab
 
 A step is cut into equal sub-steps for the stiffness the constrained linkage sees
 (:mod:`~linkage_widget.motion._stiffness`: the springs and the attractor acting
-through the rods, at the start and again at the end of the step), or refused.
+through the rods, at the start and again at the end of the step; a conservative
+step that changed the energy again with more), or refused.
 A SHAKE iteration that stalls at a small residual (rounded data along an
 approximate flex) is finished by post-stabilisation; one that still does not
 converge is split in halves, at most ``MAX_SUBSTEP_DEPTH`` deep; at a singular
@@ -38,6 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -46,7 +48,13 @@ from ..elements import Spring
 from ._metric import Layout, Metric, unit_vectors
 from ._projection import held_residual, project
 from ._setup import Setup
-from ._stiffness import StepRefused, plan_substeps, remember_refusal, replan_substeps
+from ._stiffness import (
+    StepRefused,
+    energy_checked,
+    plan_substeps,
+    remember_refusal,
+    replan_substeps,
+)
 from .tolerances import (
     CORRECTOR_DEVIATION,
     DATA_TOL,
@@ -262,6 +270,8 @@ def rattle_step(
         raise
     if again is not None:  # stiffer at the end than the start said: the step again, finer
         p1, v1 = _substeps(setup, forces, p, v, step_size, again, t)
+    take = partial(_substeps, setup, forces, p, v, step_size, t=t)  # take(count): finer
+    p1, v1 = energy_checked(setup, forces, p, v, (p1, v1), again or substeps, take)
     return p1, v1, "blocked" if p1 is p else "moved"
 
 
