@@ -63,7 +63,7 @@ __all__ = [
 ]
 
 
-class Forces(Protocol):
+class ForceInputs(Protocol):
     """What this module reads of :class:`~linkage_widget.motion._rattle.Forces`."""
 
     gravity: float
@@ -86,14 +86,14 @@ class StepRefused(ArithmeticError):
     """A step the simulator does not take (its state stays); the message says why."""
 
 
-def has_stiff_force(forces: Forces) -> bool:
+def has_stiff_force(forces: ForceInputs) -> bool:
     """Whether a spring or the attractor's spring acts (the forces that set a step count)."""
     attractor = forces.attractor is not None and forces.attractor_stiffness > 0.0
     return attractor or forces.springs is not None
 
 
 def plan_substeps(
-    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, step_size: float, t: float
+    setup: Setup, forces: ForceInputs, p: np.ndarray, v: np.ndarray, step_size: float, t: float
 ) -> int:
     r"""Sub-steps of a dynamic step: the particle bound, or more where the linkage is stiffer.
 
@@ -112,7 +112,7 @@ def plan_substeps(
 
 
 def remember_refusal(
-    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, refusal: StepRefused
+    setup: Setup, forces: ForceInputs, p: np.ndarray, v: np.ndarray, refusal: StepRefused
 ) -> None:
     """Remember that the step from ``(p, v)`` was refused (its end was too stiff)."""
     if (key := _signature(forces)) is not None:
@@ -129,7 +129,7 @@ def _same_state(slot: tuple[Any, ...], p: np.ndarray, v: np.ndarray, key: object
 
 def replan_substeps(
     setup: Setup,
-    forces: Forces,
+    forces: ForceInputs,
     p1: np.ndarray,
     v1: np.ndarray,
     step_size: float,
@@ -151,7 +151,7 @@ def replan_substeps(
 
 def energy_checked(
     setup: Setup,
-    forces: Forces,
+    forces: ForceInputs,
     p: np.ndarray,
     v: np.ndarray,
     end: tuple[np.ndarray, np.ndarray],
@@ -204,7 +204,7 @@ def energy_checked(
         end = take(count)
 
 
-def _conservative(setup: Setup, forces: Forces) -> bool:
+def _conservative(setup: Setup, forces: ForceInputs) -> bool:
     """Whether the step keeps the energy exactly in the limit of short steps."""
     sp = forces.springs
     return (
@@ -216,7 +216,9 @@ def _conservative(setup: Setup, forces: Forces) -> bool:
     )
 
 
-def _energies(metric: Metric, forces: Forces, p: np.ndarray, v: np.ndarray) -> tuple[float, float]:
+def _energies(
+    metric: Metric, forces: ForceInputs, p: np.ndarray, v: np.ndarray
+) -> tuple[float, float]:
     """``(E, moving)``: the total energy, and its kinetic and elastic part at ``(p, v)``."""
     kinetic = 0.5 * float(v @ (metric.matrix @ v))
     potential = forces.potential_energy(metric, p)
@@ -249,7 +251,12 @@ def _count(step_size: float, omega: float) -> int:
 
 
 def _frequency(
-    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float, remember: bool = False
+    setup: Setup,
+    forces: ForceInputs,
+    p: np.ndarray,
+    v: np.ndarray,
+    t: float,
+    remember: bool = False,
 ) -> float:
     """:func:`stiffest_frequency`, remembered from the last step's end when it is that state."""
     key, slot = _signature(forces), setup.memo.frequency
@@ -261,7 +268,7 @@ def _frequency(
     return omega
 
 
-def _signature(forces: Forces) -> tuple[object, ...] | None:
+def _signature(forces: ForceInputs) -> tuple[object, ...] | None:
     """What the frequency depends on besides the state (``None``: not comparable)."""
     if forces.extra is not None:
         return None
@@ -290,7 +297,7 @@ def _refusal(step_size: float, omega: float, need: float) -> str:
 
 
 def stiffest_frequency(
-    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float = 0.0
+    setup: Setup, forces: ForceInputs, p: np.ndarray, v: np.ndarray, t: float = 0.0
 ) -> float:
     r"""Estimate of :math:`\omega_{max}` (rad/s) of the linearised constrained motion at ``(p, v)``.
 
