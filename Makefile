@@ -7,8 +7,8 @@
 # Variables you may override:  make test PYTEST_ARGS='-k smoke -x'
 #   PYTHON      interpreter that creates .venv (default python3, needs >= 3.11)
 #   CHROMIUM    browser for the browser tests (default /usr/bin/chromium)
-#   PYTEST_WORKERS  pytest processes (default 2, pytest-xdist; 0 = one process). The browser
-#               tests share a JupyterLab server and run together on one worker (tests/conftest.py)
+#   PYTEST_WORKERS  pytest processes (default 2, pytest-xdist; 0 = one process). A test file
+#               runs whole on one worker (--dist loadfile): its module fixtures and order hold
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -39,7 +39,7 @@ lab: install
 	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) $(NOTEBOOK)
 
 test: install-test chromium lint
-	CHROMIUM=$(CHROMIUM) $(VPY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --durations=10 \
+	CHROMIUM=$(CHROMIUM) $(VPY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=10 \
 		$(PYTEST_ARGS)
 
 install: $(STAMP_LAB)

@@ -6,10 +6,10 @@
   list built at collection time, or in a helper), ``from conftest import reference_linkage``.
 - Under CI (env ``CI`` set, as ``bash .ci/run`` is run) no test may skip: see
   ``pytest_runtest_makereport`` and ``pytest_sessionfinish`` below.
-- ``make test`` runs the suite on two processes (pytest-xdist, ``-n 2 --dist loadgroup``):
+- ``make test`` runs the suite on two processes (pytest-xdist, ``-n 2 --dist loadfile``):
   every test keeps its files in ``tmp_path`` (or a ``mkdtemp``) and takes a free port; a
-  test file runs whole on one worker, and the browser tests, which share one JupyterLab
-  server and one artifacts folder, all on one (``pytest_collection_modifyitems`` below).
+  test file runs whole on one worker (each worker starts its own JupyterLab when it gets a
+  browser file).
 """
 
 import os
@@ -87,29 +87,11 @@ settings.load_profile("suite")
 
 
 # --- parallel runs (pytest-xdist) ----------------------------------------------------------
-BROWSER_DIR = REPO / "tests" / "browser"
-SPREAD_FILES = {"test_notebooks.py"}  # long, independent tests: one work unit each
-
-
-def pytest_collection_modifyitems(config, items):
-    """xdist groups: the browser tests in one, every other test file in one of its own.
-
-    The browser tests share the session's JupyterLab server (and the simulated Binder venv)
-    and write fixed names under ``browser-test-artifacts/``: one group, so one worker and one
-    server, which leaves the other worker to the CPU-bound rest. Any other file runs whole on
-    one worker, in its order, with its module fixtures built once, as without xdist. Only the
-    notebook runs, each in its own kernel and temp folder, spread one by one. Without ``-n``
-    the marks do nothing.
-    """
-    for item in items:
-        path = Path(item.path)
-        if BROWSER_DIR in path.parents:
-            group = "jupyterlab"
-        elif path.name in SPREAD_FILES:
-            continue
-        else:
-            group = path.relative_to(REPO).as_posix()
-        item.add_marker(pytest.mark.xdist_group(group))
+# make test runs ``-n 2 --dist loadfile``: each test file whole on one worker, in its order,
+# its module fixtures built once (test_export_bar_browser's second test uses the first's
+# recording). Not ``loadgroup`` with xdist_group marks: with pytest 9 xdist 3.8 can no longer
+# put the group into the node id (it sets ``item._nodeid``, which pytest 9 does not read),
+# so the marks were silently ignored and a file's tests ran on both workers.
 
 
 # --- under CI, nothing may skip ------------------------------------------------------------

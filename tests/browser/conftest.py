@@ -240,7 +240,8 @@ def _served_copy(server, notebook):
     cell = nbformat.v4.new_code_cell(f"print({SENTINEL!r})")
     cell.metadata["tags"] = ["test-sentinel"]
     nb.cells.append(cell)
-    rel = f"notebooks/{src.stem}--t{next(_COPY_IDS)}.ipynb"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")  # two workers, two servers, one tree
+    rel = f"notebooks/{src.stem}--{worker}-t{next(_COPY_IDS)}.ipynb"
     nbformat.write(nb, server.root / rel)
     return rel
 
