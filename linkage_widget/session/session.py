@@ -18,8 +18,10 @@ the tracks and GIF frames. Only the session assigns its own state.
 The view (:class:`~linkage_widget.widget.LinkageWidget`) overrides a few hooks,
 no-ops here: ``_schedule_draw`` (a draw was requested), ``_pointer_input`` (a
 pointer moved: a frame soon), ``_start_animation`` (the motion started),
-``_controls_changed`` (buttons and readout), ``_show`` (put a scene on screen)
-and ``_offer_file`` (a file was written: offer it for download).
+``_controls_changed`` (buttons and readout), ``_show`` (put a scene on screen),
+``_offer_file`` (a file was written: offer it for download), ``_show_panel`` (put
+the configuration panel's layers on screen) and ``_batch_drawing`` (one message for
+a frame's drawing).
 
 Examples
 --------
