@@ -618,7 +618,7 @@ class LinkageSession(
         self._controls_changed()
         self._request_draw()
 
-    def _mode_changed(self, old: str, new: str) -> None:
+    def _mode_switched(self, old: str, new: str) -> None:
         """``mode`` changed: each mode keeps its own step size (a distance or a time step)."""
         self._commit_motion()
         self._step_memory[old] = self.step_size

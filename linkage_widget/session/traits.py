@@ -185,7 +185,7 @@ class SessionTraits(HasTraits):
     @observe("mode")
     def _on_mode_change(self, change: Any) -> None:
         if self._ready:
-            self._mode_changed(change["old"], change["new"])  # the facade's state changes
+            self._mode_switched(change["old"], change["new"])  # the facade's state changes
 
     @observe("selected_vertex")
     def _on_selected_vertex_change(self, change: Any) -> None:
