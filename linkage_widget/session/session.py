@@ -1078,17 +1078,12 @@ class LinkageSession(
     def _stage(self) -> Stage:
         """What :class:`.Actuation` reads of the session now."""
         return Stage(
-            self.document.drives,
-            self.linkage,
-            self._viewer,
-            self._view,
-            self.load_size,
-            self.motors_running,
-            (self._version, self._pos_version),
-            self.show_forces,
-            self.driver.simulator if self.mode == "dynamic" else None,
-            self.running,
-        )
+            drives=self.document.drives, linkage=self.linkage, viewer=self._viewer,
+            view=self._view, load_size=self.load_size, motors_running=self.motors_running,
+            versions=(self._version, self._pos_version), show_forces=self.show_forces,
+            dynamics=self.driver.simulator if self.mode == "dynamic" else None,
+            running=self.running,
+        )  # fmt: skip
 
     def _force_view(self) -> ForceView:
         """Rod forces, support reactions and their source (:meth:`.Actuation.force_view`)."""
