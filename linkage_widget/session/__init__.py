@@ -6,7 +6,8 @@ frames, undo, export) without a browser; the widget
 what it needs of this layer from here.
 
 Modules: :mod:`.session` (the facade; with :mod:`.traits`, :mod:`.pointer`,
-:mod:`.actions`, :mod:`.frames`, :mod:`.driven`, the parts of its class),
+:mod:`.actions`, :mod:`.frames`, the parts of its class), :mod:`.actuation` (motors,
+loads, forces and friction: the ``Actuation`` controller the session holds),
 :mod:`.tools` (input -> actions, pure; with :mod:`.vocabulary`, the actions and tools,
 and :mod:`.keymap`, the keys), :mod:`.touch` (the pinch, pure), :mod:`.keyboard` (the
 keyboard-only actions: presentation mode, tools, mode, shown parts), :mod:`.document`

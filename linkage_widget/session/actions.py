@@ -16,6 +16,7 @@ import numpy as np
 
 from ..examples import example_path
 from ..io import atomic_write
+from .actuation import Actuation
 from .branching import NO_BRANCH
 from .document import DEFAULT_FILE
 from .gestures import Key
@@ -83,6 +84,10 @@ class ActionsMixin:
 
     def _do_toggle_track(self, v: int) -> None:
         self._edit(lambda: self.document.toggle_track(v))
+
+    def _do_spring_between(self, i: int, j: int) -> None:
+        self.add_spring(i, j)
+        self.selected_vertex = j
 
     def _do_delete_vertex(self, v: int) -> None:
         def change() -> str:
@@ -270,6 +275,13 @@ class ActionsMixin:
         path = self._export(".svg", "image/svg+xml", lambda p: atomic_write(p, self.to_svg()))
         self._message = f"SVG saved: {path}"
 
+    def _do_export_tracks(self) -> None:
+        if not self.tracked:
+            self._message = "track a vertex first (t), move, then export its locus"
+            return
+        path = self._export(".csv", "text/csv", self.save_tracks_csv)
+        self._message = f"tracks saved: {path}"
+
     def _do_toggle_recording(self) -> None:
         if not self.recording:
             self.recording = True
@@ -343,13 +355,13 @@ def _motion_and_file_handlers(on: Any) -> dict[str, Handler]:
     return {
         "toggle_running": on._do_toggle_running,
         "pick_branch": on._do_pick_branch,
-        "toggle_motors": on._do_toggle_motors,
-        "reverse_motors": on._do_reverse_motors,
-        "motor_at": on._do_motor_at,
+        "toggle_motors": partial(on._actuate, Actuation.key_toggle_motors),
+        "reverse_motors": partial(on._actuate, Actuation.reverse_motors),
+        "motor_at": partial(on._actuate, Actuation.motor_at),
         "spring_between": on._do_spring_between,
-        "toggle_load": on._do_toggle_load,
-        "aim_load": on._do_aim_load,
-        "set_load": on._do_set_load,
+        "toggle_load": partial(on._actuate, Actuation.toggle_load),
+        "aim_load": partial(on._actuate, Actuation.aim_load),
+        "set_load": partial(on._actuate, Actuation.set_load),
         "save": on._do_save,
         "load": on._do_load,
         "load_example": on._do_load_example,

@@ -59,14 +59,15 @@ from ..draw import (
     save_png,
     scene_to_svg,
 )
-from ..elements import Spring
+from ..elements import Motor, Spring
 from ..errors import LinkageFormatError
 from ..io import Extensions, atomic_write_pair, sibling_path
 from ..model import Linkage
 from ..motion import Simulator
-from ..rigidity import RigidityReport
+from ..rigidity import RigidityReport, StaticsReport
 from . import merge
 from .actions import ActionsMixin, action_table
+from .actuation import Actuated, Actuation, ForceView, Stage
 from .analysis import Analyst, running_loop
 from .branching import BranchChoice
 from .configuration_panel import ConfigurationPanel, PanelIntent, chart_message
@@ -78,7 +79,6 @@ from .document import (
     read_linkage_file,
     upload_name,
 )
-from .driven import DrivenMixin
 from .drives import Drives
 from .export import EXPORT_FORMATS, save_png_frames
 from .export_session import Exporter, checked_format, export_target, loop_notifier, recorded
@@ -101,7 +101,6 @@ INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() k
 
 
 class LinkageSession(
-    DrivenMixin,
     ActionsMixin,
     PointerMixin,
     FramesMixin,
@@ -176,7 +175,7 @@ class LinkageSession(
         self._actions = action_table(self)  # kind -> handler, once (.actions)
         self._init_pointer(EventMerger(width, height, clock=self.clock))
         self._init_frames()
-        self._init_driven()
+        self._actuation = Actuation(self.clock)  # motors, loads, forces; the statics memo
         self.panel = ConfigurationPanel(self._view.height)
         self.panel_input = self._panel_input()
         self._init_edit()
@@ -992,3 +991,108 @@ class LinkageSession(
             self._message = end.message
         self._controls_changed()
         self._request_draw()
+
+    # --- driven: motors, loads, forces, friction, statics and tracks (.actuation.Actuation)
+    @property
+    def motors(self) -> tuple[Motor, ...]:
+        """The motors (:class:`~linkage_widget.elements.Motor`: pivot, tip, speed, reference)."""
+        return self.document.drives.motors
+
+    @property
+    def loads(self) -> dict[int, tuple[float, float]]:
+        """The joint loads, ``{vertex: (fx, fy)}`` (world axes, y up; force units)."""
+        return self.document.drives.load_map()
+
+    def add_motor(
+        self, pivot: int, tip: int, speed: float = 1.0, *, reference: tuple[int, int] | None = None
+    ) -> int:
+        """Drive rod ``pivot``-``tip`` (undoable); its index. See :meth:`.Actuation.add_motor`."""
+        self._actuate(Actuation.add_motor, pivot, tip, speed, reference)
+        return len(self.motors) - 1
+
+    def remove_motor(self, k: int) -> None:
+        """Remove motor ``k`` (undoable); ``IndexError`` when there is none."""
+        self._actuate(Actuation.remove_motor, k)
+
+    def add_load(self, vertex: int, force: Any = None) -> None:
+        """Load joint ``vertex`` (undoable). See :meth:`.Actuation.add_load`."""
+        self._actuate(Actuation.add_load, vertex, force)
+
+    def remove_load(self, vertex: int) -> None:
+        """Remove the load on joint ``vertex`` (undoable); ``ValueError`` when there is none."""
+        self._actuate(Actuation.remove_load, vertex)
+
+    def add_force(self, i: int, j: int, force: float) -> None:
+        """A constant force along the pathway ``i``-``j``, expansile > 0 (dynamic; undoable)."""
+        self._actuate(Actuation.add_force, i, j, force)
+
+    def add_friction(
+        self,
+        i: int,
+        j: int,
+        normal_force: float,
+        mu_k: float,
+        *,
+        mu_s: float | None = None,
+        v_s: float | None = None,
+        sigma: float = 0.0,
+    ) -> None:
+        """Coulomb friction along the pathway ``i``-``j`` (dynamic mode; undoable)."""
+        self._actuate(Actuation.add_friction, i, j, normal_force, mu_k, mu_s, v_s, sigma)
+
+    def toggle_motors(self) -> bool:
+        """Start or stop the motors (key o); return whether they now run."""
+        return bool(self._actuate(Actuation.toggle_motors).running)
+
+    def reverse_motors(self) -> None:
+        """Turn every motor the other way (key n; undoable)."""
+        self._actuate(Actuation.reverse_motors)
+
+    @property
+    def statics(self) -> StaticsReport:
+        """:func:`~linkage_widget.static_forces` of the linkage as it is, under :attr:`loads`."""
+        return self._actuation.statics(self._stage())
+
+    @property
+    def tracks(self) -> dict[int, np.ndarray]:
+        """The loci of the tracked joints, ``{vertex: (k, 2) world points}``, oldest first."""
+        return {v: pts.copy() for v, pts in self._tracks.as_dict().items()}
+
+    def save_tracks_csv(self, path: str | PathLike[str]) -> Path:
+        """Write :attr:`tracks` as CSV (:meth:`.Actuation.save_tracks_csv`); return the path."""
+        return self._actuation.save_tracks_csv(self.tracks, path)
+
+    def _actuate(self, op: Callable[..., Actuated], *args: Any) -> Actuated:
+        """Apply what ``op`` (an :class:`.Actuation` method) returns: new drives undoably."""
+        done = op(self._actuation, self._stage(), *args)
+        if (drives := done.drives) is not None:
+            self._edit(lambda: setattr(self.document, "drives", drives), done.message or "")
+            return done
+        if done.running is not None:
+            self.error, self.motors_running = "", done.running
+        if done.message is not None:
+            self._message = done.message
+        self._request_draw()
+        return done
+
+    def _stage(self) -> Stage:
+        """What :class:`.Actuation` reads of the session now."""
+        return Stage(
+            drives=self.document.drives, linkage=self.linkage, viewer=self._viewer,
+            view=self._view, load_size=self.load_size, motors_running=self.motors_running,
+            versions=(self._version, self._pos_version), show_forces=self.show_forces,
+            dynamics=self.driver.simulator if self.mode == "dynamic" else None,
+            running=self.running,
+        )  # fmt: skip
+
+    def _force_view(self) -> ForceView:
+        """Rod forces, support reactions and their source (:meth:`.Actuation.force_view`)."""
+        return self._actuation.force_view(self._stage())
+
+    def _shown_loads(self) -> list[tuple[int, float, float]]:
+        """The loads drawn: the document's, with the one a drag aims."""
+        return self._actuation.shown_loads(self._stage())
+
+    def _drive_lines(self) -> list[str]:
+        """Readout lines of forces, motors and the selected joint's motion."""
+        return self._actuation.drive_lines(self._stage(), self.selected_rod, self.selected_vertex)

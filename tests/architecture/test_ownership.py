@@ -47,8 +47,6 @@ LEFT_FOR_LATER: dict[str, str] = {
     "handlers; Pointer already turns a gesture into an Action",
     "ActionsMixin": "the ~55 handlers the action table points to; they become an object "
     "the table holds",
-    "DrivenMixin": "motors, loads, forces and friction on the session: a controller that "
-    "returns a new set of drives and a message",
     "FramesMixin": "the frame loop and the live analysis's policy",
 }
 
