@@ -1016,25 +1016,22 @@ class LinkageSession(
         feed_touch(self.canvas_input, event, touches)
 
     def _canvas_input(self, width: int, height: int) -> EventMerger:
-        return EventMerger(
-            width,
-            height,
-            on_press=self._on_press,
-            on_drag=lambda g, dx, dy: self._act(
-                [self._viewer.drag_action(g, dx, dy) or self._pointer.drag(g, dx, dy)], False
-            ),
-            on_release=lambda g, x, y: self._act(
-                [self._pointer.release(g, (x, y), self.tool, self._selection())]
-            ),
-            on_wheel=self.wheel,
-            on_key=self._on_key,
-            on_pinch=lambda step: self._apply(Action("pinch", tuple(step))),
-            clock=self.clock,
-        )
+        """The canvas's gestures: the pointer says what they mean (:mod:`.pointer`)."""
+        m = EventMerger(width, height, on_wheel=self.wheel, on_key=self._on_key, clock=self.clock)
+        m.on_press, m.on_drag, m.on_release = self._on_press, self._on_drag, self._on_release
+        m.on_pinch = lambda step: self._apply(Action("pinch", tuple(step)))
+        return m
 
     def _on_press(self, g: Gesture) -> None:
         self._message = ""
         self._act(self._pointer.pressed(g, self._situation()))
+
+    def _on_drag(self, g: Gesture, dx: float, dy: float) -> None:
+        # in space a plain background drag turns the camera (.space_view), else the pointer's
+        self._act([self._viewer.drag_action(g, dx, dy) or self._pointer.drag(g, dx, dy)], False)
+
+    def _on_release(self, g: Gesture, x: float, y: float) -> None:
+        self._act([self._pointer.release(g, (x, y), self.tool, self._selection())])
 
     def _act(self, actions: Sequence[Action], draw: bool = True) -> None:
         """Carry out a gesture's actions, each guarded (a refusal says why); then ``draw``."""
