@@ -1,374 +1,361 @@
 """Carrying out :class:`~.tools.Action` s: what each key, click and button does to a session.
 
-Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its
-state). :mod:`.tools` decides *what* to do from the input; each ``_do_<kind>``
-here does it, through the session's undoable :meth:`_edit` when it changes the
-document (whose index-safe edits are in :class:`~.document.Document`).
+:mod:`.tools` decides *what* to do from the input; :class:`Actions` (a controller the
+session holds, holding no session) says what that changes: each handler takes the
+:class:`~.outcome.Situation` (the values it reads) and the action's arguments and returns
+an :class:`~.outcome.Outcome` (traits to set, an undoable edit of the :class:`~.document.Document`,
+a message, a new view, a vertex moved ...), which the session applies in one place
+(``LinkageSession._carry_out``). The :func:`action_table` names every kind's handler
+explicitly: the controller's, the :class:`~.pointer.Pointer`'s (the drag), or the
+session's own services (undo, files, exports, motors, recording).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import suppress
 from functools import partial
 from typing import Any
-
-import numpy as np
 
 from ..examples import example_path
 from ..io import atomic_write
 from .actuation import Actuation
-from .branching import NO_BRANCH
-from .document import DEFAULT_FILE
+from .branching import NO_BRANCH, BranchChoice
+from .document import DEFAULT_FILE, Document
 from .gestures import Key
+from .keyboard import Keyboard
+from .merge import file_message
+from .outcome import NOTHING, Outcome, Situation
+from .pointer import Pointer
 from .tools import EXAMPLE_KEYS, SHIFTED_KEYS, VIEW_PRESETS, Action, example_key, key_action
+from .vocabulary import Selection
 
-__all__ = ["ActionsMixin", "Handler", "action_table"]
+__all__ = ["ESCAPE", "Actions", "Handler", "action_table", "key_to_action"]
 
-#: What carries out an action kind: called with the :class:`~.tools.Action`'s ``args``.
-Handler = Callable[..., None]
+#: What carries out an action kind: called with the :class:`~.tools.Action`'s ``args``;
+#: an :class:`Outcome` it returns is applied by the session.
+Handler = Callable[..., object]
+
+#: What Esc changes: the motion stops, nothing is selected
+ESCAPE = {"running": False, "selected_vertex": None, "selected_rod": None}
 
 
-class ActionsMixin:
-    """The ``_do_<kind>`` of every action kind of :mod:`.tools` (module docstring)."""
+def key_to_action(key: Key, selection: Selection) -> Action | None:
+    """The action of ``key`` (``None``: the key means nothing here)."""
+    plain = not (key.ctrl or key.meta)
+    if key.shift and plain and key.key in SHIFTED_KEYS:
+        return Action(SHIFTED_KEYS[key.key])  # the combo does not name shift alone
+    number = example_key(key.key, key.alt and plain)
+    if number is not None:  # nor alt
+        return Action("load_example", (number,))
+    return key_action(key.combo, selection)
 
-    def _key_action(self, key: Key) -> Action | None:
-        plain = not (key.ctrl or key.meta)
-        if key.shift and plain and key.key in SHIFTED_KEYS:
-            return Action(SHIFTED_KEYS[key.key])  # the combo does not name shift alone
-        number = example_key(key.key, key.alt and plain)
-        if number is not None:  # nor alt
-            return Action("load_example", (number,))
-        return key_action(key.combo, self._selection())
+
+def _rod_linked(i: int, j: int, doc: Document) -> str:
+    said = doc.toggle_rod(i, j)
+    if doc.linkage.find_rod(i, j) is not None:
+        return f"rod {i}-{j} added; joint {j} selected: alt-click the next joint to go on"
+    return f"{said}; joint {j} selected"
+
+
+def _cleared(doc: Document) -> str:
+    doc.clear()
+    return "cleared (ctrl-z to undo)"
+
+
+def _split(r: int, doc: Document) -> str:
+    doc.split_rod(r)
+    return f"rod {r} split"
+
+
+class Actions:
+    """The handlers of the action kinds that change the session's own state (module docstring).
+
+    Each takes the :class:`Situation` and the action's arguments and returns an
+    :class:`Outcome`. Its state: the view preset shown (``v`` cycles them).
+    """
+
+    def __init__(self, branching: BranchChoice | None = None) -> None:
+        self.keyboard = Keyboard()
+        self.branching = branching or BranchChoice()
+        self.preset = 0
 
     # ------------------------------------------------------------ selection
-    def _do_none(self) -> None:
-        pass
+    def none(self, now: Situation) -> Outcome:
+        """Nothing (kind ``"message"`` too: the action's message is all there is to it)."""
+        return NOTHING
 
-    def _do_message(self) -> None:
-        pass  # the action's message is all there is to it
+    def select(self, now: Situation, kind: str, index: int | None) -> Outcome:
+        """Select vertex or rod ``index`` (``None``: deselect)."""
+        return Outcome({"selected_vertex" if kind == "vertex" else "selected_rod": index})
 
-    def _do_select(self, kind: str, index: int | None) -> None:
-        if kind == "vertex":
-            self.selected_vertex = index
-        else:
-            self.selected_rod = index
+    def escape(self, now: Situation) -> Outcome:
+        """Stop the motion and deselect."""
+        return Outcome(ESCAPE)
 
-    def _do_escape(self) -> None:
-        self.running = False
-        self.selected_vertex = None
-        self.selected_rod = None
+    def key(self, now: Situation, kind: str, *args: Any) -> Outcome:
+        """A keyboard-only action (:class:`.keyboard.Keyboard`): its traits, then its message."""
+        change = self.keyboard.change(kind, now.traits, *args)
+        traits = {**change.traits, **(ESCAPE if change.escape else {})}
+        return Outcome(traits=traits, message=change.message)
 
     # ---------------------------------------------------------------- edits
-    def _do_add_vertex(self, x: float, y: float, link_from: int | None = None) -> None:
-        xy = self._pointer_world(x, y)  # in space: on the plane through the camera's centre
-        added: list[int] = []
-        self._edit(lambda: added.append(self.document.add_vertex(xy)))
-        if not added:
-            return
-        v = added[0]
-        self.selected_vertex = v
-        self._message = f"vertex {v} added"
-        if link_from is not None:  # the rod tool: join it to the vertex selected before
-            self._do_toggle_rod(link_from, v, v)
+    def add_vertex(
+        self, now: Situation, x: float, y: float, link_from: int | None = None
+    ) -> Outcome:
+        """Add a vertex at pixel ``(x, y)``, selected (the rod tool: linked to ``link_from``)."""
+        xy = now.world(x, y)  # in space: on the plane through the camera's centre
+        v = now.linkage.n_vertices  # the added vertex's index
+        then = None if link_from is None else self.toggle_rod(now, link_from, v, v)
+        return Outcome(
+            {"selected_vertex": v}, lambda doc: f"vertex {doc.add_vertex(xy)} added", then=then
+        )
 
-    def _do_toggle_rod(self, i: int, j: int, select: int | None) -> None:
-        self._edit(lambda: self.document.toggle_rod(i, j))
-        if select is not None:
-            self.selected_vertex = select
+    def toggle_rod(self, now: Situation, i: int, j: int, select: int | None) -> Outcome:
+        """Rod ``i``-``j`` on or off; then ``select`` is the selected vertex."""
+        traits = {} if select is None else {"selected_vertex": select}
+        return Outcome(traits=traits, edit=lambda doc: doc.toggle_rod(i, j))
 
-    def _do_toggle_angle(self, r1: int, r2: int) -> None:
-        self._edit(lambda: self.document.toggle_angle(r1, r2))
+    def link_rod(self, now: Situation, i: int, j: int) -> Outcome:
+        """Middle/alt-click on ``j`` with ``i`` selected: rod ``i``-``j`` on or off, ``j`` selected.
 
-    def _do_toggle_pin(self, v: int) -> None:
-        self._edit(lambda: self.document.toggle_pin(v))
+        The next alt-click goes on from ``j`` (a path, as a polyline tool draws); the
+        hint line says which rod and how to go on.
+        """
+        return Outcome(traits={"selected_vertex": j}, edit=partial(_rod_linked, i, j))
 
-    def _do_toggle_track(self, v: int) -> None:
-        self._edit(lambda: self.document.toggle_track(v))
+    def toggle_angle(self, now: Situation, r1: int, r2: int) -> Outcome:
+        """The fixed angle between rods ``r1`` and ``r2`` on or off."""
+        return Outcome(edit=lambda doc: doc.toggle_angle(r1, r2))
 
-    def _do_spring_between(self, i: int, j: int) -> None:
-        self.add_spring(i, j)
-        self.selected_vertex = j
+    def toggle_pin(self, now: Situation, v: int) -> Outcome:
+        """Pin or unpin vertex ``v``."""
+        return Outcome(edit=lambda doc: doc.toggle_pin(v))
 
-    def _do_delete_vertex(self, v: int) -> None:
-        def change() -> str:
-            self.selected_vertex = None
-            self.attractor = None  # it pulled the selected vertex; nothing is selected now
-            return self.document.delete_vertex(v)
+    def toggle_track(self, now: Situation, v: int) -> Outcome:
+        """Track vertex ``v``'s path or stop tracking it."""
+        return Outcome(edit=lambda doc: doc.toggle_track(v))
 
-        self._edit(change)
+    def delete_vertex(self, now: Situation, v: int) -> Outcome:
+        """Delete vertex ``v``; the attractor (it pulled the selected vertex) goes too."""
+        traits = {"selected_vertex": None, "attractor": None}
+        return Outcome(traits=traits, edit=lambda doc: doc.delete_vertex(v))
 
-    def _do_delete_rod(self, r: int) -> None:
-        def change() -> str:
-            self.selected_rod = None
-            return self.document.delete_rod(r)
+    def delete_rod(self, now: Situation, r: int) -> Outcome:
+        """Delete rod ``r``."""
+        return Outcome(traits={"selected_rod": None}, edit=lambda doc: doc.delete_rod(r))
 
-        self._edit(change)
+    def split(self, now: Situation, r: int) -> Outcome:
+        """Split rod ``r`` at its middle; the new vertex is selected."""
+        new = {"selected_vertex": now.linkage.n_vertices}
+        return Outcome(traits=new, edit=partial(_split, r))
 
-    def _do_split(self, r: int) -> None:
-        def change() -> str:
-            self.selected_vertex = self.document.split_rod(r)
-            return f"rod {r} split"
-
-        self._edit(change)
-
-    def _do_clear(self) -> None:
-        def change() -> str:
-            self.selected_vertex = None
-            self.selected_rod = None
-            self.attractor = None
-            self.document.clear()
-            return "cleared (ctrl-z to undo)"
-
-        self._edit(change)
-
-    def _do_undo(self) -> None:
-        self.undo()
-
-    def _do_redo(self) -> None:
-        self.redo()
+    def clear(self, now: Situation) -> Outcome:
+        """Delete everything (undoably)."""
+        traits = {"selected_vertex": None, "selected_rod": None, "attractor": None}
+        return Outcome(traits=traits, edit=_cleared)
 
     # -------------------------------------------------------------- pointer
-    def _do_place_attractor(self, x: float, y: float) -> None:
-        self._refuse(self._viewer.attractor_refusal())  # in space: no attractor
-        self.attractor = tuple(self._view.to_world([x, y]).tolist())
+    def place_attractor(self, now: Situation, x: float, y: float) -> Outcome:
+        """Put the attractor at pixel ``(x, y)`` (refused in space)."""
+        why = now.viewer.attractor_refusal()
+        if why:
+            raise ValueError(why)
+        return Outcome({"attractor": tuple(now.view.to_world([x, y]).tolist())})
 
-    def _do_remove_attractor(self) -> None:
-        self.attractor = None
+    def remove_attractor(self, now: Situation) -> Outcome:
+        """Take the attractor away."""
+        return Outcome({"attractor": None})
 
-    def _do_move_attractor(self, x: float, y: float) -> None:
-        if self.attractor is not None:
-            self._do_place_attractor(x, y)
+    def move_attractor(self, now: Situation, x: float, y: float) -> Outcome:
+        """Move the attractor, if there is one, to pixel ``(x, y)``."""
+        return NOTHING if now.attractor is None else self.place_attractor(now, x, y)
 
-    def _do_drag_vertex(self, v: int, x: float, y: float, shift: bool) -> None:
-        """Drag vertex ``v`` to pixel ``(x, y)``: it pulls the mechanism (shift: moves freely)."""
-        target = self._pointer_world(x, y, v)  # in space: the plane through v (.space_view)
-        if shift or self._free_drag:
-            self._free_move(v, target)
-            return
-        if self._drag_vertex is None:
-            self._drag_vertex = v
-            self.selected_vertex = v
-            if self.linkage.is_pinned(v):
-                self._message = f"vertex {v} is pinned: f unpins it, shift-drag moves it"
-            self.running = True
-        self._drag_target = target
-        self.driver.unsettle()
-        self._pointer_input()
-
-    def _free_move(self, v: int, target: np.ndarray) -> None:
-        if not self._free_drag:
-            self._commit_motion()
-            self._history.record(self.document.snapshot())
-            self._free_drag = True
-            self.selected_vertex = v
-        try:
-            self.linkage.move_vertex(v, target)
-        except ValueError:
-            return  # onto a neighbour: skip this position, keep dragging
-        self._pos_version += 1
-        self.driver.invalidate()
-        self._request_draw()
-
-    def _end_drag(self) -> None:
-        if self._free_drag:
-            self._free_drag = False
-            self._after_edit()
-            return
-        self._drag_vertex = None
-        self._drag_target = None
-        if self.mode == "kinematic" and self.attractor is None and not self._motors_on():
-            self.running = False
-        self._refresh_analysis()
-        self._request_draw()
-
-    def _branch_directions(self) -> np.ndarray | None:
-        """The branch lines offered at a singular stop, else ``None`` (:mod:`.branching`)."""
-        sim = self.driver.simulator
-        return self._branching.directions(self._status, sim, self.linkage.n_vertices)
-
-    def _do_pick_branch(self, way: int) -> None:
+    def pick_branch(self, now: Situation, way: int) -> Outcome:
         """Follow way ``way`` of a singular stop (1-based, :meth:`.BranchChoice.way`)."""
-        picked = self._branching.way(self._branch_directions(), way)
+        picked = self.branching.way(now.branches, way)
         if picked is None:
-            self._message = NO_BRANCH
-            return
-        positions = self.driver.follow_branch(*picked)
-        self.linkage.set_positions(positions)
-        self._pos_version += 1
-        self._tracks.append(positions)
-        self._status = "moved"
-        self._message = f"branch {way}: the motion goes on along it"
-        self.running = True
-        self._start_animation()
+            return Outcome(message=NO_BRANCH)
+        said = f"branch {way}: the motion goes on along it"
+        return Outcome(branch=picked, traits={"running": True}, message=said, finish="animate")
 
-    def _do_end_drag(self) -> None:
-        self._end_drag()
+    def pan(self, now: Situation, dx: float, dy: float) -> Outcome:
+        """Pan the view by ``(dx, dy)`` pixels."""
+        return Outcome(view=now.view.panned(dx, dy))
 
-    def _do_pan(self, dx: float, dy: float) -> None:
-        self._view = self._view.panned(dx, dy)
-        self._dirty = True
-        self._pointer_input()
+    def zoom(self, now: Situation, x: float, y: float, factor: float) -> Outcome:
+        """Zoom by ``factor`` about pixel ``(x, y)``."""
+        return Outcome(view=now.view.zoomed(x, y, factor))
 
-    def _do_zoom(self, x: float, y: float, factor: float) -> None:
-        self._view = self._view.zoomed(x, y, factor)
-        self._dirty = True
-        self._pointer_input()
+    def pinch(self, now: Situation, x: float, y: float, dx: float, dy: float, f: float) -> Outcome:
+        """Zoom by ``f`` about pixel ``(x, y)``, then pan by ``(dx, dy)`` (:mod:`.touch`)."""
+        return Outcome(view=now.view.zoomed(x, y, f).panned(dx, dy))
 
     # ----------------------------------------------------------------- view
-    def _do_fit(self) -> None:
-        self.fit()
+    def view_preset(self, now: Situation) -> Outcome:
+        """The next of :data:`~.tools.VIEW_PRESETS` (what the picture shows)."""
+        self.preset = (self.preset + 1) % len(VIEW_PRESETS)
+        name, vel, stress, pebbles = VIEW_PRESETS[self.preset]
+        shown = {"show_velocities": vel, "show_stresses": stress, "show_pebbles": pebbles}
+        return Outcome(traits=shown, message=f"view: {name} (v for the next)")
 
-    def _do_view_preset(self) -> None:
-        self._preset = (self._preset + 1) % len(VIEW_PRESETS)
-        name, vel, stress, pebbles = VIEW_PRESETS[self._preset]
-        with self.hold_trait_notifications():
-            self.show_velocities, self.show_stresses, self.show_pebbles = vel, stress, pebbles
-        self._message = f"view: {name} (v for the next)"
+    def toggle_info(self, now: Situation) -> Outcome:
+        """Show or hide the info panel."""
+        return Outcome({"show_info": not now.traits["show_info"]})
 
-    def _do_key(self, kind: str, *args: Any) -> None:
-        """A keyboard-only action (:class:`.keyboard.Keyboard`): its traits, then its message."""
-        change = self._keyboard.change(kind, self.trait_values(), *args)
-        for name, value in change.traits.items():
-            setattr(self, name, value)
-        if change.message is not None:
-            self._message = change.message
-        if change.escape:
-            self._do_escape()
+    def toggle_running(self, now: Situation) -> Outcome:
+        """Start or stop the motion (nothing to move: say how to)."""
+        if not now.traits["running"] and now.mode == "kinematic" and now.idle:
+            said = "right-click to place an attractor (or drag a vertex) to move"
+            return Outcome(message=said, finish="draw")
+        return Outcome({"running": not now.traits["running"]})
 
-    def _do_toggle_info(self) -> None:
-        self.show_info = not self.show_info
-
-    # --------------------------------------------------------------- motion
-    def _do_toggle_running(self) -> None:
-        idle = self._target() is None and not self._motors_on()
-        if not self.running and self.mode == "kinematic" and idle:
-            self._message = "right-click to place an attractor (or drag a vertex) to move"
-            self._request_draw()
-            return
-        self.running = not self.running
-
-    # ---------------------------------------------------------------- files
-    def _do_save(self) -> None:
-        path = self.save()
-        self.error = ""
-        self._message = self._file_message("saved", path)
-        self._request_draw()
-
-    def _do_load(self) -> None:
-        name = self.file_name or DEFAULT_FILE
-        try:
-            self.load_file(name)  # its message gives the counts
-        except (OSError, ValueError):  # load_file has put the message into self.error
-            return
-
-    def _do_load_example(self, number: int) -> None:
-        """Load bundled example ``number`` (1-based, :data:`~.tools.EXAMPLE_KEYS`), undoably."""
-        name = f"{EXAMPLE_KEYS[number - 1]}.txt"
-        self.load_file(example_path(name))  # the bundled file, whatever the folder holds
-        self._message = f"example {number}: {self._loaded(name, self.linkage)} (ctrl-z: back)"
-
-    def _do_export_png(self) -> None:
-        path = self._export(".png", "image/png", self.to_png)
-        self._message = f"picture saved: {path}"
-
-    def _do_export_svg(self) -> None:
-        path = self._export(".svg", "image/svg+xml", lambda p: atomic_write(p, self.to_svg()))
-        self._message = f"SVG saved: {path}"
-
-    def _do_export_tracks(self) -> None:
-        if not self.tracked:
-            self._message = "track a vertex first (t), move, then export its locus"
-            return
-        path = self._export(".csv", "text/csv", self.save_tracks_csv)
-        self._message = f"tracks saved: {path}"
-
-    def _do_toggle_recording(self) -> None:
-        if not self.recording:
-            self.recording = True
-            self._message = "recording: move something, then r (or the button) to save the GIF"
-            return
-        self.recording = False
-        self._save_recording()  # export_session: in the background when a loop runs
+    def toggle_recording(self, now: Situation, save: Callable[[], object]) -> Outcome:
+        """Start recording, or stop and ``save`` the recording (in the background in a loop)."""
+        if not now.traits["recording"]:
+            said = "recording: move something, then r (or the button) to save the GIF"
+            return Outcome({"recording": True}, message=said)
+        return Outcome({"recording": False}, after=save)
 
 
-def action_table(on: Any) -> dict[str, Handler]:
-    """Every action kind and the handler that carries it out: ``{kind: on._do_<kind>}``.
+# ------------------------------------------------------- the session's services
+def _save(on: Any, now: Situation) -> Outcome:
+    path = on.save()
+    return Outcome({"error": ""}, message=file_message("saved", path, now.linkage), finish="draw")
 
-    Built once per session (``on``), explicitly: a kind missing here is a ``KeyError``
-    where it is applied, never a method found by its name. Each handler is ``on``'s bound
-    method, looked up now.
+
+def _load(on: Any, now: Situation) -> Outcome:
+    with suppress(OSError, ValueError):  # load_file has put the message into error
+        on.load_file(now.traits["file_name"] or DEFAULT_FILE)  # its message gives the counts
+    return NOTHING
+
+
+def _load_example(on: Any, now: Situation, number: int) -> Outcome:
+    """Load bundled example ``number`` (1-based, :data:`~.tools.EXAMPLE_KEYS`), undoably."""
+    name = f"{EXAMPLE_KEYS[number - 1]}.txt"
+    on.load_file(example_path(name))  # the bundled file, whatever the folder holds
+    loaded = file_message("loaded", name, on.linkage)
+    return Outcome(message=f"example {number}: {loaded} (ctrl-z: back)")
+
+
+def _export_png(on: Any, now: Situation) -> Outcome:
+    path = on._export(".png", "image/png", on.to_png)
+    return Outcome(message=f"picture saved: {path}")
+
+
+def _export_svg(on: Any, now: Situation) -> Outcome:
+    path = on._export(".svg", "image/svg+xml", lambda p: atomic_write(p, on.to_svg()))
+    return Outcome(message=f"SVG saved: {path}")
+
+
+def _spring_between(on: Any, now: Situation, i: int, j: int) -> Outcome:
+    on.add_spring(i, j)  # its message says what was added
+    return Outcome({"selected_vertex": j})
+
+
+def _export_tracks(on: Any, now: Situation) -> Outcome:
+    if not now.traits["tracked"]:
+        return Outcome(message="track a vertex first (t), move, then export its locus")
+    path = on._export(".csv", "text/csv", on.save_tracks_csv)
+    return Outcome(message=f"tracks saved: {path}")
+
+
+def _given(now: Callable[[], Situation], handler: Callable[..., Outcome]) -> Handler:
+    """``handler`` called with the session's situation at the time, then the action's args."""
+    return lambda *args: handler(now(), *args)
+
+
+def _key(now: Callable[[], Situation], act: Actions, kind: str) -> Handler:
+    """The handler of a keyboard-only ``kind`` (:class:`.keyboard.Keyboard` decides)."""
+    return lambda *args: act.key(now(), kind, *args)
+
+
+def action_table(on: Any, act: Actions, pointer: Pointer) -> dict[str, Handler]:
+    """Every action kind and its handler, explicitly (``on``: the session).
+
+    Built once per session: a kind missing here is a ``KeyError`` where it is applied,
+    never a method found by its name.
     """
-    return {**_edit_handlers(on), **_view_handlers(on), **_motion_and_file_handlers(on)}
+    now: Callable[[], Situation] = on._situation
+    return {
+        **_edit_handlers(now, act),
+        **_view_handlers(now, act, pointer, on),
+        **_motion_and_file_handlers(now, act, on),
+    }
 
 
-def _edit_handlers(on: Any) -> dict[str, Handler]:
+def _edit_handlers(now: Callable[[], Situation], act: Actions) -> dict[str, Handler]:
     """Selection, messages and the edits of the document."""
     return {
-        "none": on._do_none,
-        "message": on._do_message,
-        "select": on._do_select,
-        "escape": on._do_escape,
-        "leave_or_escape": partial(on._do_key, "leave_or_escape"),
-        "add_vertex": on._do_add_vertex,
-        "toggle_rod": on._do_toggle_rod,
-        "link_rod": on._do_link_rod,
-        "toggle_angle": on._do_toggle_angle,
-        "angle_arm": on._do_angle_arm,
-        "toggle_pin": on._do_toggle_pin,
-        "toggle_track": on._do_toggle_track,
-        "delete_vertex": on._do_delete_vertex,
-        "delete_rod": on._do_delete_rod,
-        "split": on._do_split,
-        "clear": on._do_clear,
-        "undo": on._do_undo,
-        "redo": on._do_redo,
+        "none": _given(now, act.none),
+        "message": _given(now, act.none),
+        "select": _given(now, act.select),
+        "escape": _given(now, act.escape),
+        "leave_or_escape": _key(now, act, "leave_or_escape"),
+        "add_vertex": _given(now, act.add_vertex),
+        "toggle_rod": _given(now, act.toggle_rod),
+        "link_rod": _given(now, act.link_rod),
+        "toggle_angle": _given(now, act.toggle_angle),
+        "toggle_pin": _given(now, act.toggle_pin),
+        "toggle_track": _given(now, act.toggle_track),
+        "delete_vertex": _given(now, act.delete_vertex),
+        "delete_rod": _given(now, act.delete_rod),
+        "split": _given(now, act.split),
+        "clear": _given(now, act.clear),
     }
 
 
-def _view_handlers(on: Any) -> dict[str, Handler]:
+def _view_handlers(
+    now: Callable[[], Situation], act: Actions, pointer: Pointer, on: Any
+) -> dict[str, Handler]:
     """The pointer, the view and what it shows."""
     return {
-        "place_attractor": on._do_place_attractor,
-        "remove_attractor": on._do_remove_attractor,
-        "move_attractor": on._do_move_attractor,
-        "drag_vertex": on._do_drag_vertex,
-        "end_drag": on._do_end_drag,
-        "pan": on._do_pan,
-        "zoom": on._do_zoom,
-        "pinch": on._do_pinch,
+        "place_attractor": _given(now, act.place_attractor),
+        "remove_attractor": _given(now, act.remove_attractor),
+        "move_attractor": _given(now, act.move_attractor),
+        "drag_vertex": _given(now, pointer.drag_vertex),
+        "end_drag": _given(now, pointer.end_drag),
+        "pan": _given(now, act.pan),
+        "zoom": _given(now, act.zoom),
+        "pinch": _given(now, act.pinch),
         "rotate_view": on._do_rotate_view,
         "toggle_projection": on._do_toggle_projection,
-        "fit": on._do_fit,
-        "view_preset": on._do_view_preset,
-        "toggle_info": on._do_toggle_info,
-        "toggle_trait": partial(on._do_key, "toggle_trait"),
-        "toggle_forces": partial(on._do_key, "toggle_forces"),
-        "toggle_presentation": partial(on._do_key, "toggle_presentation"),
-        "next_tool": partial(on._do_key, "next_tool"),
-        "previous_tool": partial(on._do_key, "previous_tool"),
-        "toggle_mode": partial(on._do_key, "toggle_mode"),
+        "angle_arm": on._do_angle_arm,
+        "fit": on.fit,
+        "view_preset": _given(now, act.view_preset),
+        "toggle_info": _given(now, act.toggle_info),
+        "toggle_trait": _key(now, act, "toggle_trait"),
+        "toggle_forces": _key(now, act, "toggle_forces"),
+        "toggle_presentation": _key(now, act, "toggle_presentation"),
+        "next_tool": _key(now, act, "next_tool"),
+        "previous_tool": _key(now, act, "previous_tool"),
+        "toggle_mode": _key(now, act, "toggle_mode"),
     }
 
 
-def _motion_and_file_handlers(on: Any) -> dict[str, Handler]:
-    """Motion, motors and loads, files and exports."""
+def _motion_and_file_handlers(
+    now: Callable[[], Situation], act: Actions, on: Any
+) -> dict[str, Handler]:
+    """Motion, motors and loads, undo, files and exports (the session's services)."""
     return {
-        "toggle_running": on._do_toggle_running,
-        "pick_branch": on._do_pick_branch,
+        "toggle_running": _given(now, act.toggle_running),
+        "pick_branch": _given(now, act.pick_branch),
         "toggle_motors": partial(on._actuate, Actuation.key_toggle_motors),
         "reverse_motors": partial(on._actuate, Actuation.reverse_motors),
         "motor_at": partial(on._actuate, Actuation.motor_at),
-        "spring_between": on._do_spring_between,
+        "spring_between": _given(now, partial(_spring_between, on)),
         "toggle_load": partial(on._actuate, Actuation.toggle_load),
         "aim_load": partial(on._actuate, Actuation.aim_load),
         "set_load": partial(on._actuate, Actuation.set_load),
-        "save": on._do_save,
-        "load": on._do_load,
-        "load_example": on._do_load_example,
+        "undo": on.undo,
+        "redo": on.redo,
+        "save": _given(now, partial(_save, on)),
+        "load": _given(now, partial(_load, on)),
+        "load_example": _given(now, partial(_load_example, on)),
         "merge": on._do_merge,
-        "export_png": on._do_export_png,
-        "export_svg": on._do_export_svg,
-        "export_tracks": on._do_export_tracks,
-        "toggle_recording": on._do_toggle_recording,
+        "export_png": _given(now, partial(_export_png, on)),
+        "export_svg": _given(now, partial(_export_svg, on)),
+        "export_tracks": _given(now, partial(_export_tracks, on)),
+        "toggle_recording": _given(now, partial(act.toggle_recording, save=on._save_recording)),
         "cancel_export": on._do_cancel_export,
     }

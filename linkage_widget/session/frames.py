@@ -61,9 +61,9 @@ class FramesMixin:
 
     def _target(self) -> Target | None:
         """What the motion pulls toward: the drag pointer, else the attractor."""
-        if self._drag_vertex is not None and self._drag_target is not None:
-            # (x, y), or in space (x, y, z): the pointer on the pulled joint's plane
-            return Target(self._drag_vertex, *(float(c) for c in self._drag_target))
+        pulled = self._pointer.target()  # the pointer on the pulled joint's plane in space
+        if pulled is not None:
+            return pulled
         if self.attractor is not None and self.selected_vertex is not None:
             return Target(self.selected_vertex, *self.attractor)
         return None
@@ -83,7 +83,7 @@ class FramesMixin:
         if self._motion_before is None:
             self._motion_before = self.document.snapshot()
         before = self.linkage.vertices.copy()
-        dragging = self._drag_vertex is not None
+        dragging = self._pointer.vertex is not None
         done = self.driver.frame(self._setup(), target, dragging, self._view)
         self._status = done.status
         if done.positions is None:
@@ -139,7 +139,7 @@ class FramesMixin:
         if (
             self.running
             and self.mode == "kinematic"
-            and self._drag_vertex is None
+            and self._pointer.vertex is None
             and (self.driver.settled or (self._target() is None and not self._motors_on()))
         ):
             self.running = False
@@ -219,7 +219,7 @@ class FramesMixin:
         return hint_text(
             HintState(
                 self._message,
-                self._drag_vertex,
+                self._pointer.vertex,
                 self._status,
                 self.attractor is not None,
                 self._selection(),

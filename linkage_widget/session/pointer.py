@@ -1,29 +1,32 @@
-"""The session's pointer: presses, drags, releases and wheel turns, and the drag they make.
+"""The session's pointer: what presses, drags and releases mean, and the drag under way.
 
-Part of :class:`~linkage_widget.session.LinkageSession` (a mixin over its
-state): a gesture comes from the :class:`~.gestures.EventMerger` (the widget's
-two event streams) or from the public :meth:`PointerMixin.press` /
-:meth:`~PointerMixin.drag` / :meth:`~PointerMixin.release` of a script, by the
-same path. What a press, click, drag or wheel turn means is decided in
-:mod:`.tools` (pure) through :class:`Pointer` (a controller the session holds: a
-gesture and values in, an :class:`~.tools.Action` out), and carried out through the
-action table of :mod:`.actions`; the mixin keeps the state of the drag under way: the
-pulled vertex and the pointer's world position (the motion's target), or a free
-(shift-) drag, which edits a position.
+:class:`Pointer` is a controller the :class:`~linkage_widget.session.LinkageSession`
+holds (it holds no session): a gesture comes from the :class:`~.gestures.EventMerger`
+(the widget's two event streams, or the session's public :meth:`press`, :meth:`drag`,
+:meth:`release` of a script, by the same path); the pointer turns it into
+:class:`~.tools.Action` s (what they mean is decided in :mod:`.tools`, pure), which the
+session carries out through its action table (:mod:`.actions`). The pointer keeps the
+state of the drag under way: the pulled vertex and the pointer's world position (the
+motion's :meth:`Pointer.target`), or a free (shift-) drag, which edits a position; its
+``drag_vertex`` and ``end_drag`` handlers return an :class:`~.outcome.Outcome` for the
+session to apply.
 
 Touch (:mod:`.touch`): one finger is the left button (a tap a click; a joint within
 :data:`~.touch.TOUCH_HIT_PX`, a rod within :data:`~.touch.TOUCH_ROD_PX` is touched), two
 fingers pan and pinch-zoom the one view transform about their centroid
-(:meth:`PointerMixin.touch` feeds fingers from a script).
+(:func:`feed_touch` feeds fingers from a script).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..draw import hit_test
+from .branching import BranchChoice
 from .gestures import EventMerger, Gesture
+from .motion_driver import Target
+from .outcome import Outcome, Situation
 from .tools import (
     Action,
     Selection,
@@ -32,32 +35,71 @@ from .tools import (
     link_action,
     press_kind,
     release_action,
-    zoom_factor,
 )
-from .touch import TOUCH_HIT_PX, TOUCH_ROD_PX, PinchStep
+from .touch import TOUCH_HIT_PX, TOUCH_ROD_PX
 from .vocabulary import Hit
 
-__all__ = ["Pointer", "PointerMixin"]
+__all__ = ["Pointer", "feed_touch"]
+
+#: ``note(kind, x, y, detail)``: what the pointer made of an event, for the merger's log
+Note = Callable[[str, float, float, str], None]
 
 
 class Pointer:
     """What a press, a drag and a release mean, as :class:`~.tools.Action` s (a controller).
 
     It takes the gesture and the values it needs (the tool, what was hit, the
-    selection) and returns the action; the session carries it out. What the press
+    selection) and returns the actions; the session carries them out. What the press
     meant is kept in the gesture's own ``data`` (``action``, ``hit``, ``placed``,
-    ``pulled``) for its drag and release. The one state here: a pull began since the
-    last frame that moved (:meth:`take_pull_start`).
+    ``pulled``) for its drag and release. Its state: the drag under way (:attr:`vertex`
+    pulled toward :attr:`goal`, or a :attr:`free` move) and whether a pull began since
+    the last frame that moved (:meth:`take_pull_start`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, branching: BranchChoice | None = None, note: Note | None = None) -> None:
+        self.branching = branching or BranchChoice()
+        self.note: Note = note or (lambda kind, x, y, detail: None)
         self.pull_started = False  # a pull began: its first frame draws, then analyses
+        self.vertex: int | None = None  # the vertex the pointer pulls
+        self.goal: Any = None  # world (x, y), in space (x, y, z), of the pointer pulling it
+        self.free = False  # shift-drag: editing a position, not moving the mechanism
+
+    @property
+    def holding(self) -> bool:
+        """Whether a drag of a vertex (a pull or a free move) is under way."""
+        return self.vertex is not None or self.free
+
+    def target(self) -> Target | None:
+        """What the pull pulls toward: the pulled vertex and the pointer's world point."""
+        if self.vertex is None or self.goal is None:
+            return None
+        return Target(self.vertex, *(float(c) for c in self.goal))
 
     def hit_radii(self, g: Gesture) -> dict[str, float]:
         """``hit_test``'s radii: a fingertip is wide, what lies within its reach is touched."""
         if not g.touch:
             return {}
         return {"vertex_radius_px": TOUCH_HIT_PX, "rod_tolerance_px": TOUCH_ROD_PX}
+
+    def pressed(self, g: Gesture, now: Situation) -> list[Action]:
+        """The actions of the press ``g``: a branch arrow's way, else :meth:`press`'s.
+
+        A drag whose release never came (it happened outside the page) ends first.
+        """
+        way = self.branching.pressed(
+            g.button, (g.x, g.y), now.view, now.linkage.vertices, now.branches
+        )
+        assert g.data is not None
+        if way is not None:
+            g.data.update(action="branch", hit=None)  # its drag and release do nothing
+            return [Action("pick_branch", (way,))]
+        actions = [Action("end_drag")] if self.holding else []
+        pixels = now.viewer.hit_pixels(now.linkage.vertices, now.view)
+        hit = hit_test(now.linkage, now.view, g.x, g.y, **self.hit_radii(g), **pixels)
+        there = None if now.attractor is None else tuple(now.view.to_pixel(now.attractor))
+        action = self.press(g, now.tool, hit, there, now.selection)
+        self.note("press", g.x, g.y, f"{g.data['action']} hit={hit} tool={now.tool}")
+        return actions if action is None else [*actions, action]
 
     def press(
         self,
@@ -101,7 +143,7 @@ class Pointer:
         pulled = bool(g.data.get("pulled"))
         if g.cancelled:  # a second finger came: no click; a pulled joint is let go
             return Action("end_drag" if pulled else "none")
-        return release_action(
+        action = release_action(
             g.data.get("action", ""),
             g.dragged,
             pulled,
@@ -110,151 +152,55 @@ class Pointer:
             sel,
             xy if g.dragged else (g.x, g.y),  # a drag ends where the pointer is
         )
+        self.note("release", *xy, f"{action.kind}{action.args} dragged={g.dragged}")
+        return action
 
     def take_pull_start(self) -> bool:
         """Whether a pull began since the last frame that moved (and forget it)."""
         started, self.pull_started = self.pull_started, False
         return started
 
+    # ------------------------------------------------- handlers of the action table
+    def drag_vertex(self, now: Situation, v: int, x: float, y: float, shift: bool) -> Outcome:
+        """Drag vertex ``v`` to pixel ``(x, y)``: it pulls the mechanism (shift: moves freely)."""
+        goal = now.world(x, y, v)  # in space: the plane through v (.space_view)
+        if shift or self.free:
+            begins, self.free = not self.free, True
+            select = {"selected_vertex": v} if begins else {}
+            return Outcome(traits=select, undo_point=begins, move=(v, goal))
+        traits: dict[str, Any] = {}
+        message = None
+        if self.vertex is None:
+            self.vertex = v
+            traits = {"selected_vertex": v, "running": True}
+            if now.linkage.is_pinned(v):
+                message = f"vertex {v} is pinned: f unpins it, shift-drag moves it"
+        self.goal = goal
+        return Outcome(traits=traits, message=message, pulled=True)
 
-class PointerMixin:
-    """Gestures of the :class:`~linkage_widget.session.LinkageSession` (module docstring)."""
+    def end_drag(self, now: Situation) -> Outcome:
+        """Let the dragged vertex go: a free move is one edit, a pull stops pulling."""
+        if self.free:
+            self.free = False
+            return Outcome(finish="edit")
+        self.vertex = self.goal = None
+        stops = now.mode == "kinematic" and now.attractor is None and not now.motors_on
+        return Outcome(traits={"running": False} if stops else {}, finish="analysis")
 
-    def _init_pointer(self, merger: EventMerger) -> None:
-        """Take the gestures of ``merger`` (the widget's two event streams, or a script's)."""
-        self._drag_vertex: int | None = None
-        self._drag_target: Any = None  # world (x, y) of the pointer pulling _drag_vertex
-        self._free_drag = False  # shift-drag: editing a position, not moving the mechanism
-        merger.on_press, merger.on_drag, merger.on_release = (
-            self._on_press,
-            self._on_drag,
-            self._on_release,
-        )
-        merger.on_wheel, merger.on_key, merger.on_pinch = (
-            self._on_wheel,
-            self._on_key,
-            self._on_pinch,
-        )
-        self._merger = merger
 
-    # ------------------------------------------------------------ public
-    def press(
-        self,
-        x: float,
-        y: float,
-        button: int = 0,
-        *,
-        alt: bool = False,
-        ctrl: bool = False,
-        shift: bool = False,
-    ) -> None:
-        """Press ``button`` (0 left, 1 middle, 2 right) at pixel ``(x, y)``, with modifiers."""
-        g = Gesture(float(x), float(y), int(button), bool(alt), bool(ctrl), bool(shift))
-        self._merger.press(g)
+def feed_touch(merger: EventMerger, event: str, touches: Sequence[tuple[float, float]]) -> None:
+    """Fingers on the canvas, as ipycanvas reports them (for scripts and tests).
 
-    def drag(self, x: float, y: float) -> None:
-        """Move the pressed pointer to pixel ``(x, y)`` (a drag past a few pixels)."""
-        self._merger.move(x, y)
-
-    def release(self, x: float | None = None, y: float | None = None) -> None:
-        """Release the pointer (at ``(x, y)``, default: where it is): a click or a drag's end."""
-        self._merger.release(x, y)
-
-    def wheel(self, x: float, y: float, delta_y: float) -> None:
-        """Turn the wheel by ``delta_y`` pixels at ``(x, y)``: zoom about that point."""
-        self._on_wheel(float(x), float(y), float(delta_y))
-
-    def touch(self, event: str, touches: Sequence[tuple[float, float]]) -> None:
-        """Fingers on the canvas, as ipycanvas reports them (for scripts and tests).
-
-        Parameters
-        ----------
-        event : {"start", "move", "end"}
-            A finger came down, the fingers moved, a finger lifted.
-        touches : sequence of (x, y)
-            Pixel positions of every finger down after the event (``[]``: all lifted).
-        """
-        m = self._merger
-        handlers = {"start": m.touch_start, "move": m.touch_move, "end": m.touch_end}
-        if event not in handlers:
-            raise ValueError(f"touch event must be one of start, move, end; got {event!r}")
-        handlers[event]([(float(x), float(y)) for x, y in touches])
-
-    # ------------------------------------------------------------ handlers
-    def _on_press(self, g: Gesture) -> None:
-        if self._on_branch_arrow(g):
-            return
-        if self._drag_vertex is not None or self._free_drag:
-            self._end_drag()  # its release never came (e.g. it happened outside the page)
-        self._message = ""
-        hit = hit_test(
-            self.linkage, self._view, g.x, g.y, **self._pointer.hit_radii(g), **self._hit_pixels()
-        )
-        there = None if self.attractor is None else tuple(self._view.to_pixel(self.attractor))
-        action = self._pointer.press(g, self.tool, hit, there, self._selection())
-        assert g.data is not None
-        self._merger.note("press", g.x, g.y, f"{g.data['action']} hit={hit} tool={self.tool}")
-        if action is not None:
-            self._guarded(lambda: self._apply(action))
-        self._request_draw()
-
-    def _on_drag(self, g: Gesture, dx: float, dy: float) -> None:
-        # in space a plain background drag turns the camera (.space_view), else the pointer's
-        action = self._viewer.drag_action(g, dx, dy) or self._pointer.drag(g, dx, dy)
-        # a refused drag (a load aimed on a 3-D linkage) says why, as a press or release does
-        self._guarded(lambda: self._apply(action))
-
-    def _on_branch_arrow(self, g: Gesture) -> bool:
-        """A press on a branch arrow picks that way (:mod:`.branching`); whether it was one."""
-        way = self._branching.pressed(
-            g.button, (g.x, g.y), self._view, self.linkage.vertices, self._branch_directions()
-        )
-        if way is None:
-            return False
-        assert g.data is not None
-        g.data.update(action="branch", hit=None)  # its drag and release do nothing
-        self._message = ""
-        self._guarded(lambda: self._do_pick_branch(way))
-        self._request_draw()
-        return True
-
-    def _on_release(self, g: Gesture, x: float, y: float) -> None:
-        action = self._pointer.release(g, (x, y), self.tool, self._selection())
-        if g.cancelled:  # a second finger came: no click; a pulled joint is let go
-            if action.kind == "end_drag":
-                self._end_drag()
-            return
-        self._merger.note("release", x, y, f"{action.kind}{action.args} dragged={g.dragged}")
-        if action.kind == "end_drag":
-            self._end_drag()  # it draws
-            return
-        self._guarded(lambda: self._apply(action))
-        self._request_draw()
-
-    def _do_link_rod(self, i: int, j: int) -> None:
-        """Middle/alt-click on ``j`` with ``i`` selected: rod ``i``-``j`` on or off, ``j`` selected.
-
-        The next alt-click goes on from ``j`` (a path, as a polyline tool draws); the
-        hint line says which rod and how to go on.
-        """
-        self._do_toggle_rod(i, j, j)
-        if self.error:
-            return  # the edit was refused; its reason is shown
-        if self.linkage.find_rod(i, j) is not None:
-            self._message = (
-                f"rod {i}-{j} added; joint {j} selected: alt-click the next joint to go on"
-            )
-        else:
-            self._message = f"{self._message}; joint {j} selected"
-
-    def _on_wheel(self, x: float, y: float, delta_y: float) -> None:
-        self._apply(Action("zoom", (x, y, zoom_factor(delta_y))))
-
-    def _on_pinch(self, step: PinchStep) -> None:
-        self._apply(Action("pinch", tuple(step)))
-
-    def _do_pinch(self, x: float, y: float, dx: float, dy: float, factor: float) -> None:
-        """Zoom by ``factor`` about pixel ``(x, y)``, then pan by ``(dx, dy)`` (:mod:`.touch`)."""
-        self._view = self._view.zoomed(x, y, factor).panned(dx, dy)
-        self._dirty = True
-        self._pointer_input()
+    Parameters
+    ----------
+    merger : EventMerger
+        The canvas's gestures.
+    event : {"start", "move", "end"}
+        A finger came down, the fingers moved, a finger lifted.
+    touches : sequence of (x, y)
+        Pixel positions of every finger down after the event (``[]``: all lifted).
+    """
+    handlers = {"start": merger.touch_start, "move": merger.touch_move, "end": merger.touch_end}
+    if event not in handlers:
+        raise ValueError(f"touch event must be one of start, move, end; got {event!r}")
+    handlers[event]([(float(x), float(y)) for x, y in touches])

@@ -36,8 +36,9 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext, suppress
+from functools import partial
 from os import PathLike
 from pathlib import Path
 from typing import Any, Self
@@ -66,7 +67,7 @@ from ..model import Linkage
 from ..motion import Simulator
 from ..rigidity import RigidityReport, StaticsReport
 from . import merge
-from .actions import ActionsMixin, action_table
+from .actions import Actions, action_table, key_to_action
 from .actuation import Actuated, Actuation, ForceView, Stage
 from .analysis import Analyst, running_loop
 from .branching import BranchChoice
@@ -87,12 +88,12 @@ from .gestures import EventMerger, Gesture, Key
 from .history import History, Snapshot
 from .joint_angle import AngleTool, toggle_joint_angle
 from .keep_in_view import MARGIN_PX, ViewKeeper, inside
-from .keyboard import Keyboard
 from .motion_driver import DEFAULT_STEP, Driver
-from .pointer import Pointer, PointerMixin
+from .outcome import Outcome, Situation
+from .pointer import Pointer, feed_touch
 from .recording import GIF_FPS, Recorder, Tracks
 from .space_view import DYNAMIC_IN_SPACE, PlaneView, SpaceView
-from .tools import Action, Selection, export_path
+from .tools import Action, Selection, export_path, zoom_factor
 from .traits import SessionTraits
 
 __all__ = ["DEFAULT_FILE", "INFO_PANEL_LINES", "LinkageSession"]
@@ -101,8 +102,6 @@ INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() k
 
 
 class LinkageSession(
-    ActionsMixin,
-    PointerMixin,
     FramesMixin,
     SessionTraits,
 ):
@@ -171,9 +170,10 @@ class LinkageSession(
         self.recorder: Recorder[Scene] = Recorder(clock=self.clock)
         self.frame_times: list[float] = []
         self.error_log: deque[str] = deque(maxlen=20)
-        self._pointer, self._branching, self._keyboard = Pointer(), BranchChoice(), Keyboard()
-        self._actions = action_table(self)  # kind -> handler, once (.actions)
-        self._init_pointer(EventMerger(width, height, clock=self.clock))
+        self._branching = BranchChoice()
+        self.canvas_input = self._canvas_input(width, height)  # the canvas's gestures
+        self._pointer = Pointer(self._branching, self.canvas_input.note)
+        self._actions = action_table(self, Actions(self._branching), self._pointer)  # once
         self._init_frames()
         self._actuation = Actuation(self.clock)  # motors, loads, forces; the statics memo
         self.panel = ConfigurationPanel(self._view.height)
@@ -407,7 +407,7 @@ class LinkageSession(
 
     def _on_key(self, key: Key) -> None:
         self._message = ""
-        from_key = self._key_action(key)
+        from_key = key_to_action(key, self._selection())
         if from_key is not None:
             self._guarded(lambda: self._apply(from_key))
         self._request_draw()
@@ -512,15 +512,6 @@ class LinkageSession(
         write(path)
         self._offer_file(path, mime)
         return path
-
-    # --- input
-    def _apply(self, action: Action) -> None:
-        """Carry out ``action`` (from :mod:`.tools`) by the action table, then its message."""
-        if action.kind == "error":
-            raise ValueError(action.message)
-        self._actions[action.kind](*action.args)
-        if action.message:
-            self._message = action.message
 
     # --- panel: the configuration-space panel (ConfigurationPanel, .configuration_panel)
     def _show_panel(self, static: PanelPicture | None, dynamic: PanelPicture) -> None:
@@ -784,7 +775,7 @@ class LinkageSession(
         (the centre's plane without a joint), so a drag moves the target in the view plane.
         """
         viewer = self._viewer
-        if vertex is not None and self._drag_vertex is None and not self._free_drag:
+        if vertex is not None and not self._pointer.holding:
             self._plane_depth = viewer.depth(self.linkage.vertices[vertex])  # the drag begins
         depth = 0.0 if vertex is None else self._plane_depth
         return viewer.world_point(self._view, x, y, depth)
@@ -892,8 +883,8 @@ class LinkageSession(
         Not during a drag, a pan or a pinch (judged when it ends, against the places
         before it), nor in space, where the user turns the view.
         """
-        gesture = self._merger.gesture is not None or self._merger.pinch is not None
-        if gesture or self._drag_vertex is not None or self.camera is not None:
+        gesture = self.canvas_input.gesture is not None or self.canvas_input.pinch is not None
+        if gesture or self._pointer.vertex is not None or self.camera is not None:
             return
         view = self._view_keeper.judge(self.linkage.vertices, self._view, self.keep_in_view)
         if view is not None:
@@ -1096,3 +1087,124 @@ class LinkageSession(
     def _drive_lines(self) -> list[str]:
         """Readout lines of forces, motors and the selected joint's motion."""
         return self._actuation.drive_lines(self._stage(), self.selected_rod, self.selected_vertex)
+
+    # --- input: the canvas's gestures (Pointer, .pointer) and the action table (.actions)
+    def press(
+        self,
+        x: float,
+        y: float,
+        button: int = 0,
+        *,
+        alt: bool = False,
+        ctrl: bool = False,
+        shift: bool = False,
+    ) -> None:
+        """Press ``button`` (0 left, 1 middle, 2 right) at pixel ``(x, y)``, with modifiers."""
+        g = Gesture(float(x), float(y), int(button), bool(alt), bool(ctrl), bool(shift))
+        self.canvas_input.press(g)
+
+    def drag(self, x: float, y: float) -> None:
+        """Move the pressed pointer to pixel ``(x, y)`` (a drag past a few pixels)."""
+        self.canvas_input.move(x, y)
+
+    def release(self, x: float | None = None, y: float | None = None) -> None:
+        """Release the pointer (at ``(x, y)``, default: where it is): a click or a drag's end."""
+        self.canvas_input.release(x, y)
+
+    def wheel(self, x: float, y: float, delta_y: float) -> None:
+        """Turn the wheel by ``delta_y`` pixels at ``(x, y)``: zoom about that point."""
+        self._apply(Action("zoom", (float(x), float(y), zoom_factor(float(delta_y)))))
+
+    def touch(self, event: str, touches: Sequence[tuple[float, float]]) -> None:
+        """Fingers on the canvas: ``event`` start, move or end (see :func:`.feed_touch`)."""
+        feed_touch(self.canvas_input, event, touches)
+
+    def _canvas_input(self, width: int, height: int) -> EventMerger:
+        """The canvas's gestures: the pointer says what they mean (:mod:`.pointer`)."""
+        m = EventMerger(width, height, on_wheel=self.wheel, on_key=self._on_key, clock=self.clock)
+        m.on_press, m.on_drag, m.on_release = self._on_press, self._on_drag, self._on_release
+        m.on_pinch = lambda step: self._apply(Action("pinch", tuple(step)))
+        return m
+
+    def _on_press(self, g: Gesture) -> None:
+        self._message = ""
+        self._act(self._pointer.pressed(g, self._situation()))
+
+    def _on_drag(self, g: Gesture, dx: float, dy: float) -> None:
+        # in space a plain background drag turns the camera (.space_view), else the pointer's
+        self._act([self._viewer.drag_action(g, dx, dy) or self._pointer.drag(g, dx, dy)], False)
+
+    def _on_release(self, g: Gesture, x: float, y: float) -> None:
+        self._act([self._pointer.release(g, (x, y), self.tool, self._selection())])
+
+    def _act(self, actions: Sequence[Action], draw: bool = True) -> None:
+        """Carry out a gesture's actions, each guarded (a refusal says why); then ``draw``."""
+        for action in actions:
+            self._guarded(partial(self._apply, action))
+        if draw:  # not after a drag: it draws with its frame
+            self._request_draw()
+
+    def _apply(self, action: Action) -> None:
+        """Carry out ``action`` (from :mod:`.tools`) by the action table, then its message."""
+        if action.kind == "error":
+            raise ValueError(action.message)
+        done = self._actions[action.kind](*action.args)
+        if isinstance(done, Outcome):
+            self._carry_out(done)
+        if action.message:
+            self._message = action.message
+
+    def _situation(self) -> Situation:
+        """What the action handlers read (:class:`.outcome.Situation`)."""
+        idle = self._target() is None and not self._motors_on()
+        now = self.trait_values(), self.linkage, self._view, self._viewer, self._pointer_world
+        return Situation(*now, self._branch_directions(), idle, self._motors_on())
+
+    def _branch_directions(self) -> np.ndarray | None:
+        """The branch lines offered at a singular stop, else ``None`` (:mod:`.branching`)."""
+        return self._branching.directions(
+            self._status, self.driver.simulator, len(self.linkage.vertices)
+        )
+
+    def _carry_out(self, o: Outcome) -> None:
+        """Apply what an action's handler returned (:class:`.outcome.Outcome`, in its order)."""
+        if o.undo_point:  # a free move begins: the places before it are one undo step
+            self._commit_motion()
+            self._history.record(self.document.snapshot())
+        if o.branch is not None:  # the motion goes on along a branch of a singular stop
+            self.linkage.set_positions(self.driver.follow_branch(*o.branch))
+            self._pos_version += 1
+            self._tracks.append(self.linkage.vertices)
+            self._status = "moved"
+        if o.edit is None or self._edit(partial(o.edit, self.document)):
+            for name, value in o.traits.items():
+                setattr(self, name, value)
+            if o.then is not None:
+                self._carry_out(o.then)
+        self._message = self._message if o.message is None else o.message
+        if o.move is not None:
+            with suppress(ValueError):  # onto a neighbour: skip this place, keep dragging
+                self.linkage.move_vertex(*o.move)
+                self._pos_version += 1
+                self.driver.invalidate()
+                self._request_draw()
+        self._finish(o)
+
+    def _finish(self, o: Outcome) -> None:
+        """The end of :meth:`_carry_out`: a new view, a pull, what follows last."""
+        if o.view is not None:
+            self._view, self._dirty = o.view, True
+        if o.pulled:
+            self.driver.unsettle()
+        if o.view is not None or o.pulled:
+            self._pointer_input()
+        if o.finish == "edit":
+            self._after_edit()
+        elif o.finish == "animate":
+            self._start_animation()
+        elif o.finish:  # "analysis" or "draw"
+            if o.finish == "analysis":
+                self._refresh_analysis()
+            self._request_draw()
+        if o.after is not None:
+            o.after()

@@ -3,7 +3,7 @@
 The functions here read the situation (the tool, what is under the pointer, the
 selection, the pointer's pixels) and return what to do; they change nothing and never call back into
 the session. :class:`~linkage_widget.session.LinkageSession` carries actions out
-(``_do_<kind>`` methods), so that the meaning of every input is in one place
+(through the action table of :mod:`.actions`), so that the meaning of every input is in one place
 and testable without a session. The words they share (:class:`Action`,
 :class:`Selection`, the tools) live in :mod:`.vocabulary`, the key map in :mod:`.keymap`
 and the pinch in :mod:`.touch`; this module re-exports the first two, so

@@ -212,7 +212,7 @@ class SessionTraits(HasTraits):
         elif (
             change["new"] is None
             and self.mode == "kinematic"
-            and self._drag_vertex is None
+            and self._pointer.vertex is None
             and not self.motors_running
         ):
             self.running = False

@@ -1,7 +1,7 @@
 """The words of the input: the toolbar's tools, an :class:`Action`, a :class:`Selection`.
 
 Shared by :mod:`.tools` (what a click or a drag means) and :mod:`.keymap` (what a key
-means); both return :class:`Action` s that the session carries out (``_do_<kind>``).
+means); both return :class:`Action` s that the session carries out (:mod:`.actions`).
 
 >>> next_tool("select", -1), tool_line("pin")
 ('load', 'tool: pin ([ ] other tool) · click a vertex to pin/unpin it')
@@ -65,7 +65,7 @@ ATTRACTOR_HIT_PX = 12.0  # a right-click this close to the attractor (pixels) re
 
 
 class Action(NamedTuple):
-    """One thing to do: ``kind`` names the session's ``_do_<kind>``, ``args`` its arguments.
+    """One thing to do: ``kind`` names its handler in the action table, ``args`` its arguments.
 
     ``message`` is shown in the hint line afterwards (kind ``"message"``: only
     that; kind ``"error"``: shown as an error instead).

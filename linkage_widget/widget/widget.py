@@ -142,7 +142,7 @@ class LinkageWidget(LinkageSession, W.VBox):
         # at the session's pixel_ratio (device pixels per CSS pixel) when it has one
         self.canvas = make_canvas(int(width), int(height), getattr(self, "pixel_ratio", 1.0))
         self.dom_events = connect(
-            self.canvas, self._merger, on_ready=self._draw, on_device_ratio=self._device_ratio
+            self.canvas, self.canvas_input, on_ready=self._draw, on_device_ratio=self._device_ratio
         )
         self.controls = Controls(self, self._run)
         self.controls.upload.observe(self._on_upload, names="value")

@@ -43,10 +43,6 @@ VIEW_HOOKS = frozenset(
 
 #: what this step of the redesign left, and why; every entry is checked to be still true
 LEFT_FOR_LATER: dict[str, str] = {
-    "PointerMixin": "the drag state (_drag_vertex, _drag_target, _free_drag) and the gesture "
-    "handlers; Pointer already turns a gesture into an Action",
-    "ActionsMixin": "the ~55 handlers the action table points to; they become an object "
-    "the table holds",
     "FramesMixin": "the frame loop and the live analysis's policy",
 }
 

@@ -88,7 +88,7 @@ def test_backing_store_is_ratio_times_css_and_a_click_selects_the_right_joint(fr
     # a real mouse click in CSS pixels lands on joint 3
     pg.mouse.click(*page_pos(pg, x + 2, y - 1))
     assert poll(lambda: kernel_json(pg, "w.selected_vertex") == 3), kernel_json(
-        pg, "list(w._merger.log)[-8:]"
+        pg, "list(w.canvas_input.log)[-8:]"
     )
     ring, radius = kernel_json(
         pg,

@@ -20,11 +20,11 @@ NOTEBOOK = "notebooks/01_peaucellier.ipynb"
 THREADS = """
 import threading
 _threads = set()
-_note = w._merger._note
+_note = w.canvas_input._note
 def _note_thread(*args, **kwargs):
     _threads.add(threading.current_thread().name)
     return _note(*args, **kwargs)
-w._merger._note = _note_thread
+w.canvas_input._note = _note_thread
 """
 
 
@@ -38,7 +38,7 @@ def test_clicks_right_after_a_drag_all_count_and_run_on_the_widget_thread(open_n
         for c in range(4):  # four clicks on empty canvas: four new joints
             canvas_locator(pg).click(position=css_pos(pg, 40 + 30 * c, 40))
         added = poll(lambda: kernel_json(pg, "w.linkage.n_vertices") == 10, timeout=10)
-        assert added, kernel_json(pg, "list(w._merger.log)[-20:]")
+        assert added, kernel_json(pg, "list(w.canvas_input.log)[-20:]")
     names = kernel_json(
         pg,
         "[sorted(_threads), w.message_thread.thread.name, [t.name for t in threading.enumerate()]]",

@@ -143,7 +143,7 @@ def test_a_joint_drags_and_keeps_every_rod(fresh):
         X = np.array(kernel_json(pg, "w.linkage.vertices.tolist()"))
         return np.linalg.norm(X[v] - X0[v]) > 0.05 * lengths.max()
 
-    assert poll(travelled, timeout=20), kernel_json(pg, "list(w._merger.log)[-8:]")
+    assert poll(travelled, timeout=20), kernel_json(pg, "list(w.canvas_input.log)[-8:]")
     X = np.array(kernel_json(pg, "w.linkage.vertices.tolist()"))
     L = np.array(kernel_json(pg, "w.linkage.rod_lengths().tolist()"))
     assert np.abs(L - lengths).max() / lengths.max() < 1e-10

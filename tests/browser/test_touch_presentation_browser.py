@@ -162,7 +162,7 @@ def test_tap_adds_a_joint_and_selects(fresh):
     touch(pg, "touchStart", [(x, y)])
     touch(pg, "touchEnd", [])
     assert poll(lambda: kernel_json(pg, "w.linkage.n_vertices") == n + 1), kernel_json(
-        pg, "list(w._merger.log)[-10:]"
+        pg, "list(w.canvas_input.log)[-10:]"
     )
     wx, wy = kernel_json(pg, f"w.linkage.vertices[{n}].tolist()")
     ex, ey = kernel_json(pg, "w.view.to_world([60, 60]).tolist()")
@@ -189,7 +189,7 @@ def test_one_finger_drag_moves_the_mechanism(fresh):
         return v[1] > before[5][1] + 5 and v
 
     v5 = poll(moved)
-    assert v5, kernel_json(pg, "list(w._merger.log)[-10:]")
+    assert v5, kernel_json(pg, "list(w.canvas_input.log)[-10:]")
     assert abs(v5[0] - before[5][0]) < 1e-6  # the Peaucellier's output stays on its line
     now = kernel_json(pg, "w.linkage.rod_lengths().tolist()")
     assert max(abs(a - b) for a, b in zip(now, lengths, strict=True)) < 1e-6 * max(lengths)

@@ -89,11 +89,11 @@ def drawn(pg):
 
 def events(pg):
     """The widget's last raw input events and state (for failure messages)."""
-    log = kernel_json(pg, "list(w._merger.log)[-25:]")
+    log = kernel_json(pg, "list(w.canvas_input.log)[-25:]")
     state = kernel_json(
         pg,
         "[w.selected_vertex, w.selected_rod, w.tool, w._message, "
-        "w._drag_vertex, list(w.error_log)]",
+        "w._pointer.vertex, list(w.error_log)]",
     )
     return "\n".join(map(str, [*log, state, *kernel_json(pg, "_TB")]))
 

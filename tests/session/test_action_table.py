@@ -10,7 +10,9 @@ import pytest
 import linkage_widget
 from linkage_widget.examples.space import octahedron
 from linkage_widget.session import LinkageSession
+from linkage_widget.session.actions import ESCAPE
 from linkage_widget.session.keymap import SHIFTED_KEYS, SIMPLE_KEYS
+from linkage_widget.session.outcome import Outcome
 from linkage_widget.session.tools import Action
 
 PACKAGE = Path(linkage_widget.__file__).parent
@@ -35,14 +37,18 @@ def test_every_kind_the_input_can_make_has_a_handler() -> None:
     assert not missing
 
 
-def test_the_table_is_built_once_and_holds_the_sessions_methods() -> None:
+def test_the_table_is_built_once_and_its_handlers_return_outcomes() -> None:
     s = LinkageSession()
     table = s._actions
     s.key("i")
     assert s._actions is table
-    # a keyboard-only kind is the session's _do_key with the kind bound (.keyboard decides)
-    owners = {getattr(h, "func", h).__self__ for h in table.values()}
-    assert owners == {s}
+    # the controller's handlers take the session's situation and return what changes
+    assert table["escape"]() == Outcome(ESCAPE)
+    shown = s.show_info
+    assert table["toggle_info"]() == Outcome({"show_info": not shown})
+    assert s.show_info is shown  # the handler changed nothing: _apply applies its outcome
+    s._apply(Action("toggle_info"))
+    assert s.show_info is not shown
 
 
 def test_an_unknown_kind_is_not_looked_up_by_name() -> None:

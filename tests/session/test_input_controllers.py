@@ -5,9 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from linkage_widget import Linkage
+from linkage_widget.session.actions import Actions
 from linkage_widget.session.branching import BranchChoice
 from linkage_widget.session.gestures import Gesture
 from linkage_widget.session.keyboard import Keyboard, KeyChange
+from linkage_widget.session.motion_driver import Target
+from linkage_widget.session.outcome import Outcome, Situation
 from linkage_widget.session.pointer import Pointer
 from linkage_widget.session.tools import Selection
 
@@ -71,3 +75,36 @@ def test_the_ways_on_at_a_singular_stop() -> None:
     assert b.way(None, 1) is None
     with pytest.raises(ValueError, match="4 ways"):
         b.way(lines, 5)
+
+
+def _situation(**traits: object) -> Situation:
+    now = {"selected_vertex": None, "selected_rod": None, "attractor": None, "mode": "kinematic"}
+    linkage = Linkage(np.array([[0.0, 0.0], [1.0, 0.0]]), [(0, 1)])
+    world = lambda x, y, v=None: (x / 10.0, y / 10.0)  # noqa: E731 - a stand-in view
+    return Situation({**now, **traits}, linkage, None, None, world, None, True, False)
+
+
+def test_the_pointer_holds_the_drag_and_returns_what_it_changes() -> None:
+    p = Pointer()
+    first = p.drag_vertex(_situation(), 1, 20.0, 30.0, False)
+    assert first == Outcome({"selected_vertex": 1, "running": True}, pulled=True)
+    assert p.target() == Target(1, 2.0, 3.0) and p.holding
+    assert p.drag_vertex(_situation(), 1, 40.0, 30.0, False) == Outcome(pulled=True)
+    assert p.target() == Target(1, 4.0, 3.0)
+    assert p.end_drag(_situation()) == Outcome({"running": False}, finish="analysis")
+    assert p.target() is None and not p.holding
+    free = p.drag_vertex(_situation(), 0, 10.0, 0.0, True)
+    assert free.undo_point and free.move == (0, (1.0, 0.0)) and p.target() is None
+    assert not p.drag_vertex(_situation(), 0, 20.0, 0.0, False).undo_point  # still free
+    assert p.end_drag(_situation()) == Outcome(finish="edit")
+
+
+def test_the_actions_return_outcomes_and_change_nothing() -> None:
+    act, now = Actions(), _situation(selected_vertex=0)
+    split = act.split(now, 0)
+    assert split.traits == {"selected_vertex": 2} and split.edit is not None
+    added = act.add_vertex(now, 10.0, 20.0, 0)
+    assert added.traits == {"selected_vertex": 2} and added.then is not None
+    assert added.then.traits == {"selected_vertex": 2}
+    assert act.pick_branch(now, 1).message  # no branch offered: says how to get one
+    assert now.linkage.n_vertices == 2  # nothing was edited: the session applies edits

@@ -163,7 +163,7 @@ def test_a_rigid_body_dragged_about_its_pin_reuses_the_count():
         k = dense_kernel(s.linkage)
         v = s.linkage.n_vertices - 1
         pull = np.zeros(2 * s.linkage.n_vertices)
-        pull[2 * v : 2 * v + 2] = np.asarray(s._drag_target) - s.linkage.vertices[v]
+        pull[2 * v : 2 * v + 2] = np.asarray(s._pointer.goal) - s.linkage.vertices[v]
         ref = k @ (k.T @ pull)
         cos = abs(live.excited.reshape(-1) @ ref) / np.linalg.norm(ref)
         assert cos >= 1.0 - ARROW_DRIFT**2 / 2

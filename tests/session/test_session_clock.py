@@ -58,11 +58,11 @@ def test_one_keystroke_from_two_streams_within_the_echo_time_of_the_clock() -> N
     clock = FakeClock()
     s = session(clock)
     shown = s.show_info
-    s._merger.canvas_key("i", False, False, False)
-    s._merger.dom_event({"type": "keydown", "key": "i"})  # the other stream's echo
+    s.canvas_input.canvas_key("i", False, False, False)
+    s.canvas_input.dom_event({"type": "keydown", "key": "i"})  # the other stream's echo
     assert s.show_info is not shown  # toggled once
     clock.t += 2 * KEY_ECHO_S  # later on the session's clock: a second keystroke
-    s._merger.dom_event({"type": "keydown", "key": "i"})
+    s.canvas_input.dom_event({"type": "keydown", "key": "i"})
     assert s.show_info is shown
 
 

@@ -197,7 +197,7 @@ def test_a_joint_drag_moves_it_in_the_view_plane_and_keeps_every_rod():
         s.drag(*(np.array([x0, y0]) + (goal - [x0, y0]) * min(k / 10, 1.0)))
         s.advance(1)
         # the pulled target: the pointer on the plane w = w0 through the joint
-        target = np.array(s._drag_target)
+        target = np.array(s._pointer.goal)
         assert s.camera.depth(target) == pytest.approx(w0, abs=1e-9)
     s.release()
     assert _rod_errors(link, lengths).max() < 1e-10
@@ -216,7 +216,7 @@ def test_the_drag_target_is_the_pointer_on_the_joints_plane():
     v = int(np.argmax(depth))
     s.press(*P[v])
     s.drag(P[v][0] + 30, P[v][1] + 10)
-    target = np.asarray(s._drag_target)
+    target = np.asarray(s._pointer.goal)
     pixel, w = s.camera.to_pixel([target], s.view)
     assert np.allclose(pixel[0], [P[v][0] + 30, P[v][1] + 10], atol=1e-9)
     assert w[0] == pytest.approx(depth[v], abs=1e-12)

@@ -175,9 +175,9 @@ def test_second_finger_lets_a_pulled_joint_go(peau):
     x, y = px(peau, 5)
     peau.touch("start", [(x, y)])
     peau.touch("move", [(x, y - 30)])
-    assert peau._drag_vertex == 5
+    assert peau._pointer.vertex == 5
     peau.touch("start", [(x, y - 30), (x + 80, y - 30)])
-    assert peau._drag_vertex is None and peau.linkage.n_vertices == 6
+    assert peau._pointer.vertex is None and peau.linkage.n_vertices == 6
 
 
 def test_pinch_zooms_about_the_centroid_and_pans_with_it(peau):

@@ -36,13 +36,13 @@ def test_a_click_from_two_threads_adds_one_joint_on_the_widget_thread():
         w = LinkageWidget.load("peaucellier.txt")
         main_thread = threading.current_thread()
         handled_on = set()
-        press = w._on_press
+        press = w.canvas_input.on_press
 
         def on_press(g):
             handled_on.add(threading.current_thread())
             press(g)
 
-        w._merger.on_press = on_press
+        w.canvas_input.on_press = on_press
         k = w.canvas.width / w.view.width  # backing pixels per CSS pixel
         x, y = 40.0, 40.0
         # the two streams of one click, each on the thread the kernel gave it
@@ -83,4 +83,4 @@ def test_without_an_event_loop_messages_are_handled_where_they_arrive():
     assert w.message_thread.loop is None
     k = w.canvas.width / w.view.width
     w.canvas.comm.handle_msg(canvas_message("mouse_down", 40 * k, 40 * k))
-    assert w._merger.log[-1][1:5] == ("canvas", "down", 40.0, 40.0)
+    assert w.canvas_input.log[-1][1:5] == ("canvas", "down", 40.0, 40.0)
