@@ -57,6 +57,7 @@ from ..draw import (
     PanelPicture,
     SphereProjection,
     panel_dynamic,
+    panel_picture,
     panel_static,
     point_pixel,
 )
@@ -260,6 +261,11 @@ class ConfigurationPanel:
     ) -> tuple[PanelPicture, PanelPicture]:
         """The two layers now: ``(static, dynamic)`` (the dynamic one transparent)."""
         return self._static_layer(chart)[1], self._dynamic_layer(chart, positions)
+
+    def scene(self, chart: ConfigurationChart, positions: Any) -> PanelPicture:
+        """The whole panel as one picture (both layers), e.g. for ``save_png``."""
+        static, dynamic = self.layers(chart, positions)
+        return panel_picture(*self.size, static.items, dynamic.items)
 
     def frame(
         self, chart: ConfigurationChart, positions: Any, version: int, force: bool = False

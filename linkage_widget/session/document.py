@@ -37,12 +37,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace as dc_replace
 from os import PathLike
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..elements import Spring
-from ..io import Extensions, read_extensions, resolve_path
+from ..io import Extensions, atomic_write_pair, read_extensions, resolve_path, sibling_path
 from ..io.sidecar import trimmed_names
 from ..model import Linkage
 from ..rigidity import PebbleGame, generic_analysis, pebble_game_applies
@@ -182,6 +183,29 @@ class Document:
             float(table_friction),
             self._names[: self.linkage.n_vertices],  # a linkage cut from code: no dangling name
         )
+
+    def take(self, ext: Extensions) -> None:
+        """Take the springs, drives, joint names and tracked joints of a file's ``ext``."""
+        self.springs, self.drives = ext.springs, Drives.of(ext)
+        self.names, self.tracked = ext.names, ext.tracked
+
+    def save(
+        self, path: str | PathLike[str], mass_distribution: float, table_friction: float
+    ) -> Path:
+        """Save the linkage atomically in the 2007 format, plus ``<path>.json`` extensions.
+
+        ``~`` in ``path`` is the home folder; a link is written through. The JSON sibling
+        (tracked vertices, springs, mass distribution, motors, loads, path forces and
+        friction, table friction) is written only when there are any; otherwise a stale
+        one is removed. Both files change or neither
+        (:func:`~linkage_widget.io.atomic_write_pair`). Returns the path written; raises
+        ``OSError`` when it cannot write.
+        """
+        target = Path(path).expanduser()
+        ext = self.extensions(mass_distribution, table_friction)
+        json = None if ext.is_empty() else ext.to_json()
+        atomic_write_pair(target, self.linkage.dumps(), sibling_path(target), json)
+        return target
 
     def replace(self, linkage: Linkage, ext: Extensions) -> None:
         """Take over another linkage (loaded or uploaded) and its extensions."""

@@ -35,6 +35,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from os import PathLike
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -96,6 +97,35 @@ class Exporter:
 
         self._target = (target, EXPORT_FORMATS[fmt][1], len(frames))
         self.job = ExportJob(write, notify).start()
+
+    def begin(
+        self,
+        fmt: str,
+        frames: Sequence[Any],
+        path: str | PathLike[str] | None,
+        file_name: str,
+        fps: float,
+        separate_process: bool,
+        tick: Callable[[], None],
+    ) -> Path:
+        """Start exporting the recorded ``frames`` as ``fmt``; return the file's path at once.
+
+        ``fmt`` ``"gif"`` or ``"png"`` (numbered frames zipped, :func:`checked_format`);
+        ``path`` default ``exports/<file name>.gif`` (``.zip``) beside the linkage file
+        ``file_name``; ``separate_process``: rasterise and encode in a spawned process (the
+        kernel's frame loop keeps its rate; a second to start), else in the job's thread;
+        ``tick`` is handed to the event loop at each step, if one runs (:func:`loop_notifier`).
+
+        Raises
+        ------
+        ValueError
+            Nothing recorded.
+        """
+        frames = recorded(frames)
+        suffix = EXPORT_FORMATS[fmt][0]
+        target = Path(path) if path is not None else export_target(file_name, suffix)
+        self.start(fmt, frames, target, fps, separate_process, loop_notifier(tick))
+        return target
 
     def cancel(self, exporting: bool) -> bool:
         """Stop the job; whether one was running (ended but not yet applied: ``exporting``)."""

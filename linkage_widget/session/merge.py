@@ -34,7 +34,7 @@ import numpy as np
 
 from ..io import Extensions
 from ..model import Linkage
-from .document import counts_text, merge_mismatch, merge_offset, read_linkage_file
+from .document import Document, counts_text, merge_mismatch, merge_offset, read_linkage_file
 from .motion_driver import STEP_SLIDER
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "bounded_step",
     "file_message",
     "merge_failure",
+    "merge_into",
     "merged_message",
     "plan_merge",
     "step_slider_range",
@@ -120,6 +121,11 @@ def plan_merge(path: str | PathLike[str], current: Linkage) -> MergePlan:
 def merge_failure(path: str | PathLike[str], exc: Exception) -> str:
     """The error shown when :func:`plan_merge` raised ``exc``."""
     return str(exc) if isinstance(exc, MergeMismatch) else f"could not merge {path}: {exc}"
+
+
+def merge_into(document: Document, path: str | PathLike[str], plan: MergePlan) -> str:
+    """Merge ``plan`` into ``document`` (:meth:`.Document.merge`); what the merge says."""
+    return merged_message(path, plan, document.merge(plan.linkage, plan.ext, plan.offset))
 
 
 def merged_message(path: str | PathLike[str], plan: MergePlan, note: str) -> str:

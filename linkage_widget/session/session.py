@@ -54,15 +54,13 @@ from ..draw import (
     Scene,
     ViewTransform,
     build_scene,
-    overlay_insets,
-    panel_picture,
     save_gif,
     save_png,
     scene_to_svg,
 )
 from ..elements import Motor, Spring
 from ..errors import LinkageFormatError
-from ..io import Extensions, atomic_write_pair, sibling_path
+from ..io import Extensions
 from ..model import Linkage
 from ..motion import Simulator
 from ..rigidity import RigidityReport, StaticsReport
@@ -80,9 +78,8 @@ from .document import (
     read_linkage_file,
     upload_name,
 )
-from .drives import Drives
-from .export import EXPORT_FORMATS, save_png_frames
-from .export_session import Exporter, checked_format, export_target, loop_notifier, recorded
+from .export import save_png_frames
+from .export_session import Exporter, checked_format, recorded
 from .frames import FramesMixin
 from .gestures import EventMerger, Gesture, Key
 from .history import History, Snapshot
@@ -92,7 +89,7 @@ from .motion_driver import DEFAULT_STEP, Driver
 from .outcome import Outcome, Situation
 from .pointer import Pointer, feed_touch
 from .recording import GIF_FPS, Recorder, Tracks
-from .space_view import DYNAMIC_IN_SPACE, PlaneView, SpaceView
+from .space_view import DYNAMIC_IN_SPACE, PlaneView, SpaceView, current_camera, fitted_view
 from .tools import Action, Selection, export_path, zoom_factor
 from .traits import SessionTraits
 
@@ -185,13 +182,7 @@ class LinkageSession(
     def load(cls, path: str | PathLike[str], **kwargs: Any) -> Self:
         """A session showing the linkage file ``path`` (or a bundled example by bare name).
 
-        Reads the JSON sibling ``<path>.json`` (tracked vertices, springs, mass
-        distribution, motors, loads, forces, friction) when there is one.
-
-        Raises
-        ------
-        LinkageFormatError, FileNotFoundError
-            When the file cannot be read.
+        With its JSON sibling ``<path>.json``, if any; raises like :meth:`load_file`.
         """
         linkage, ext = read_linkage_file(path)
         session = cls(linkage, **kwargs)
@@ -290,15 +281,8 @@ class LinkageSession(
 
     def _fitted_view(self, width: int, height: int) -> ViewTransform:
         """Fit the linkage clear of the info panel (when shown) and the hint line."""
-        top, bottom = overlay_insets(INFO_PANEL_LINES if self.show_info else 0)
-        return ViewTransform.fit(
-            self._viewer.fit_points(self.linkage.vertices),
-            width,
-            height,
-            margin=0.1,
-            top=top,
-            bottom=bottom,
-        )
+        info = INFO_PANEL_LINES if self.show_info else 0
+        return fitted_view(self._viewer.fit_points(self.linkage.vertices), width, height, info)
 
     def undo(self) -> bool:
         """Go back one edit (or motion); return whether there was one."""
@@ -309,52 +293,41 @@ class LinkageSession(
         return self._travel(self._history.redo, "redone")
 
     def save(self, path: str | PathLike[str] | None = None) -> Path:
-        """Save the linkage atomically in the 2007 format, plus ``<path>.json`` extensions.
+        """Save the linkage (default: to :attr:`file_name`) and its JSON sibling; the path.
 
-        ``path`` defaults to :attr:`file_name` (``~`` is the home folder; a link is written
-        through). The JSON sibling (tracked vertices, springs, mass distribution, motors,
-        loads, path forces and friction, table friction) is written only when there are
-        any; otherwise a stale one is removed. Both files change or neither
-        (:func:`~linkage_widget.io.atomic_write_pair`). Returns the path written.
-        Raises ``OSError`` when it cannot write.
+        See :meth:`.Document.save` (atomic; raises ``OSError`` when it cannot write).
         """
-        target = Path(path if path is not None else self.file_name or DEFAULT_FILE).expanduser()
-        ext = self.document.extensions(self.mass_distribution, self.table_friction)
-        json = None if ext.is_empty() else ext.to_json()
-        atomic_write_pair(target, self.linkage.dumps(), sibling_path(target), json)
+        name = path if path is not None else self.file_name or DEFAULT_FILE
+        target = self.document.save(name, self.mass_distribution, self.table_friction)
         self._offer_file(target, "text/plain")
         return target
 
     def load_file(self, path: str | PathLike[str]) -> bool:
         """Load a linkage file and its JSON sibling (undoable); return True.
 
-        Raises ``FileNotFoundError`` (an ``OSError``) or ``LinkageFormatError`` (file, line)
-        with the linkage unchanged and :attr:`error` set; the load button and key show it.
+        Raises ``OSError`` or ``LinkageFormatError`` (file, line), :attr:`error` set.
         """
-        try:
-            linkage, ext = read_linkage_file(path)
-        except (LinkageFormatError, OSError, ValueError) as exc:
-            self.error = load_failure(path, exc)
-            raise
-        self._edit(lambda: self._replace_model(linkage, ext), self._loaded(path, linkage))
-        self.fit()
-        return True
+        return self._load(path, lambda: read_linkage_file(path))
 
     def load_bytes(self, files: Mapping[str, bytes]) -> bool:
         """Load uploaded files, ``{name: bytes}``: a linkage and its ``.json`` sibling (undoable).
 
-        Returns whether it worked; on an error the linkage stays and
-        :attr:`error` says what went wrong (file and line).
+        Returns whether it worked; else :attr:`error` says what went wrong (file and line).
         """
-        name = upload_name(files)
-        if name is None:
+        if (name := upload_name(files)) is None:
             self.error = "upload a linkage text file (with its .json sibling if you have one)"
             return False
+        with suppress(ValueError):  # LinkageFormatError included: error says it
+            return self._load(name, lambda: parse_upload(name, files))
+        return False
+
+    def _load(self, name: Any, read: Callable[[], tuple[Linkage, Extensions]]) -> bool:
+        """Replace the model by what ``read`` returns, one undo step; its error shown."""
         try:
-            linkage, ext = parse_upload(name, files)
-        except ValueError as exc:  # LinkageFormatError included
+            linkage, ext = read()
+        except (LinkageFormatError, OSError, ValueError) as exc:
             self.error = load_failure(name, exc)
-            return False
+            raise
         self._edit(lambda: self._replace_model(linkage, ext), self._loaded(name, linkage))
         self.fit()
         return True
@@ -388,11 +361,7 @@ class LinkageSession(
         return Path(path)
 
     def advance(self, frames: int = 1) -> str:
-        """Run ``frames`` animation frames now (what the widget's frame loop does each frame).
-
-        Each frame steps the motion (when :attr:`running`), records tracks and
-        draws once. Returns the simulator status of the last frame.
-        """
+        """Run ``frames`` animation frames now (the widget's frame loop); the last one's status."""
         for _ in range(int(frames)):
             self._frame()
         return self._status
@@ -420,11 +389,7 @@ class LinkageSession(
             self.error = str(exc)
 
     def _edit(self, change: Callable[[], str | None], message: str = "") -> bool:
-        """Apply one undoable edit; on failure restore the state and show the error.
-
-        ``change`` edits the document (and the selection); what it returns is
-        the message shown, else ``message``.
-        """
+        """One undoable edit ``change`` (says its message, else ``message``); undone on failure."""
         self._commit_motion()
         before = self.document.snapshot()
         try:
@@ -459,8 +424,7 @@ class LinkageSession(
     def _restore(self, s: Snapshot) -> None:
         self.document.restore(s)
         with self.hold_trait_notifications():
-            self.selected_vertex = None
-            self.selected_rod = None
+            self.selected_vertex = self.selected_rod = None
             self._follow_document()
         self._restart_tracks()
 
@@ -483,18 +447,14 @@ class LinkageSession(
         return True
 
     def _replace_model(self, linkage: Linkage, ext: Extensions) -> None:
-        self.selected_vertex = None
-        self.selected_rod = None
-        self.attractor = None
+        self.selected_vertex = self.selected_rod = self.attractor = None
         self.document.replace(linkage, ext)
         self._apply_extensions(ext)
 
     def _apply_extensions(self, ext: Extensions) -> None:
-        self.document.springs = ext.springs
-        self.document.drives = Drives.of(ext)
-        self._follow_file(ext)  # tracked joints and joint names
-        self.mass_distribution = ext.mass_distribution
-        self.table_friction = ext.table_friction
+        self.document.take(ext)
+        self._follow_document()  # tracked joints and joint names
+        self.mass_distribution, self.table_friction = ext.mass_distribution, ext.table_friction
         self.motors_running = False
         self.driver.invalidate()
 
@@ -551,10 +511,7 @@ class LinkageSession(
 
     @property
     def configuration_point(self) -> tuple[float, float] | None:
-        """The current configuration's coordinates: sphere ``(phi, t)``, else the two angles.
-
-        None without a chart.
-        """
+        """The current configuration's coordinates: sphere ``(phi, t)``, else the two angles."""
         return chart_point(self._panel_chart(), self.linkage.vertices)
 
     @property
@@ -595,16 +552,12 @@ class LinkageSession(
 
     def panel_scene(self) -> PanelPicture:
         """The whole panel as one picture (both layers), e.g. for ``save_png``."""
-        static, dynamic = self.panel_layers()
-        return panel_picture(*self.panel.size, static.items, dynamic.items)
+        return self.panel.scene(self._panel_chart(), self.linkage.vertices)
 
     def _panel_shown(self, shown: bool) -> None:
         """``show_configuration`` changed: chart the linkage when shown, say what it charts."""
         if shown:
-            chart = self._panel_chart()
-            self._message = chart_message(chart)
-            self.panel.face(chart, self.linkage.vertices)
-            self._draw_panel(force=True)
+            self._face_chart(self._panel_chart(), force=True)
         self._controls_changed()
         self._request_draw()
 
@@ -639,16 +592,18 @@ class LinkageSession(
         """The chart of the linkage as edited now (in a thread when a loop runs)."""
         key = self._panel_key()
         chart, job = self.panel.chart(key, self.linkage, running_loop())
-        if job is not None:
-            job.add_done_callback(lambda f: self._panel_chart_done(key, f))
+        if job is not None:  # its end, in the loop's thread: the chart shown, if still current
+            job.add_done_callback(
+                lambda f: self._face_chart(self.panel.finish(key, f, self._panel_key()))
+            )
         return chart
 
-    def _panel_chart_done(self, key: Any, job: Any) -> None:
-        chart = self.panel.finish(key, job, self._panel_key())
-        if chart is not None and self.show_configuration:
+    def _face_chart(self, chart: ConfigurationChart | None, force: bool = False) -> None:
+        """Say what ``chart`` is, turn the sphere to the configuration, draw (not: stale)."""
+        if chart is not None and (force or self.show_configuration):
             self._message = chart_message(chart)
             self.panel.face(chart, self.linkage.vertices)
-            self._draw_panel()
+            self._draw_panel(force)
             self._request_draw()
 
     def _draw_panel(self, force: bool = False) -> None:
@@ -693,49 +648,35 @@ class LinkageSession(
         self._request_draw()
 
     def _apply_panel(self, intent: PanelIntent) -> None:
-        """Carry out what a gesture on the panel asks for."""
-        if intent.flick is not None:
-            self._start_geodesic(*intent.flick, intent.message)
-        elif intent.path is not None:
-            self._start_panel_path(intent.path, intent.message)
-        elif intent.message:
-            self._message = intent.message
-
-    def _start_panel_path(self, placements: np.ndarray, message: str) -> None:
-        """Animate the linkage through ``placements`` ``(k, n, 2)``, one undo step."""
-        self.running = False  # commits a motion under way
-        self.attractor = None
-        self._commit_motion()
+        """Carry out what a gesture on the panel asks for (:class:`.PanelIntent`), one undo step."""
+        if intent.path is None and intent.flick is None:
+            self._message = intent.message or self._message
+            return
+        self.running, self.attractor = False, None  # commits a motion under way
+        if intent.flick is None:
+            self._commit_motion()
+        else:  # the geodesic: dynamic mode without gravity
+            self.mode, self.gravity = "dynamic", 0.0
         self._motion_before = self.document.snapshot()
-        self.panel.animate(placements)
-        self._message = message
-        self._start_animation()
-        self._request_draw()
-
-    def _start_geodesic(self, placement: np.ndarray, velocity: np.ndarray, message: str) -> None:
-        """Dynamic mode without gravity, the linkage at ``placement`` moving at ``velocity``."""
-        self.running = False
-        self.attractor = None
-        self.mode = "dynamic"
-        self.gravity = 0.0
-        self._motion_before = self.document.snapshot()
-        self.linkage.set_positions(placement)
-        self._pos_version += 1
-        self.simulator.set_velocity(velocity)
-        self.running = True
-        self._message = message
+        if intent.flick is None:  # the placements shown one a frame (_panel_frame)
+            self.panel.animate(intent.path)
+            self._start_animation()
+            self._request_draw()
+        else:  # the linkage at the placement moving at the velocity
+            self.linkage.set_positions(intent.flick[0])
+            self._pos_version += 1
+            self.simulator.set_velocity(intent.flick[1])
+            self.running = True
+        self._message = intent.message
 
     # --- view: the plane or space (.space_view), chosen by the linkage's dimension
     @property
     def camera(self) -> Camera | None:
         """The camera on a 3-D linkage (``None`` for a planar one); settable."""
-        if self.linkage.dim != 3:
-            return None
-        if self._camera is None:
-            self._camera = Camera.looking_at(self.linkage.vertices, projection=self.projection)
-        elif self._camera.projection != self.projection:  # the trait changed since
-            self._camera = self._camera.with_projection(self.projection)
-        return self._camera
+        if self.linkage.dim == 3:
+            self._camera = current_camera(self._camera, self.linkage.vertices, self.projection)
+            return self._camera
+        return None
 
     @camera.setter
     def camera(self, new: Camera) -> None:
@@ -753,11 +694,7 @@ class LinkageSession(
         return self._plane_view if camera is None else SpaceView(camera)
 
     def mode_refusal(self) -> str:
-        """Why dynamic mode cannot be chosen now, or ``""``: always ``""`` (it works in space).
-
-        Kept as the widget's hook: its mode toggle is off, with this as the tooltip, while
-        the text is not empty.
-        """
+        """Why dynamic mode cannot be chosen now (the mode toggle's tooltip): ``""``, it can."""
         return ""
 
     def joint_pixels(self) -> tuple[Any, Any]:
@@ -771,8 +708,7 @@ class LinkageSession(
     def _pointer_world(self, x: float, y: float, vertex: int | None = None) -> Any:
         """The world point under pixel ``(x, y)``: in space on the plane through ``vertex``.
 
-        The plane is parallel to the screen at the joint's depth when its drag began
-        (the centre's plane without a joint), so a drag moves the target in the view plane.
+        Parallel to the screen at the joint's depth when its drag began (:mod:`.space_view`).
         """
         viewer = self._viewer
         if vertex is not None and not self._pointer.holding:
@@ -787,20 +723,14 @@ class LinkageSession(
 
     def _do_rotate_view(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
-        cam = self.camera
-        if cam is None:
-            return
-        self._camera = cam.rotated_by_drag(self._view, x0, y0, x1, y1)
-        self._dirty = True
-        self._pointer_input()
+        if (cam := self.camera) is not None:
+            self._camera = cam.rotated_by_drag(self._view, x0, y0, x1, y1)
+            self._dirty = True
+            self._pointer_input()
 
     def _do_toggle_projection(self) -> None:
         """Key e: perspective <-> orthographic (a 3-D linkage's)."""
-        if self.camera is None:
-            self._message = "e switches the projection of a 3-D linkage"
-            return
-        self.projection = "perspective" if self.projection == "orthographic" else "orthographic"
-        self._message = f"{self.projection} projection (e switches)"
+        self.projection, self._message = self._viewer.toggled(self.projection)
 
     # --- edit: the session's face of .merge (max_step), .joint_angle, .joint_names,
     # .keep_in_view and .export_session (their traits and observers are in .traits)
@@ -829,23 +759,17 @@ class LinkageSession(
     def merge_file(self, path: str | PathLike[str]) -> range:
         """Add the linkage of file ``path`` (and its JSON sibling) to this one, undoably.
 
-        File joint ``i`` becomes ``n + i`` (``n`` the current count), placed to the right of
-        the drawing with its tracked joints, springs and names, not its drives (:mod:`.merge`).
-        Returns the indices of the merged joints. Raises ``FileNotFoundError`` or
-        ``LinkageFormatError`` (unreadable) and ``ValueError`` (one linkage planar, the other
-        3-D), the linkage unchanged and :attr:`error` saying why.
+        Returns the indices of the merged joints; see :mod:`.merge` (what is placed where,
+        what it raises: the linkage unchanged and :attr:`error` saying why).
         """
         try:
             plan = merge.plan_merge(path, self.linkage)
         except (LinkageFormatError, OSError, ValueError) as exc:
             self.error = merge.merge_failure(path, exc)
             raise
-        note: list[str] = []
-        add = self.document.merge
-        if not self._edit(lambda: note.append(add(plan.linkage, plan.ext, plan.offset))):
+        if not self._edit(lambda: merge.merge_into(self.document, path, plan)):
             raise ValueError(self.error)
         self.fit()
-        self._message = merge.merged_message(path, plan, note[0])
         return plan.added
 
     def _do_merge(self) -> None:
@@ -872,16 +796,10 @@ class LinkageSession(
         if tuple(self.joint_names) != self.document.names:
             self.joint_names = self.document.names
 
-    def _follow_file(self, ext: Extensions) -> None:
-        """Take the tracked joints and joint names of a loaded file's extensions."""
-        self.document.names, self.document.tracked = ext.names, ext.tracked
-        self._follow_document()
-
     def _keep_mechanism_in_view(self) -> None:
         """Before a draw: show again the joints a move took out of view (:mod:`.keep_in_view`).
 
-        Not during a drag, a pan or a pinch (judged when it ends, against the places
-        before it), nor in space, where the user turns the view.
+        Not during a gesture (judged when it ends), nor in space, where the user turns the view.
         """
         gesture = self.canvas_input.gesture is not None or self.canvas_input.pinch is not None
         if gesture or self._pointer.vertex is not None or self.camera is not None:
@@ -914,37 +832,29 @@ class LinkageSession(
     ) -> Path:
         """Start exporting the recorded frames in the background; return the file's path at once.
 
-        ``format`` ``"gif"`` or ``"png"`` (numbered frames zipped; default :attr:`record_format`);
-        ``path`` default ``exports/<file name>.gif`` (``.zip``) beside the linkage file;
-        ``separate_process``: rasterise and encode in a spawned process (the kernel's frame
-        loop keeps its rate; a second to start), else in the job's thread. Raises
-        ``ValueError`` (nothing recorded, unknown format) or ``RuntimeError`` (an export
-        runs: :meth:`cancel_export` or :meth:`wait_export` first).
+        ``format`` default :attr:`record_format`; see :meth:`.Exporter.begin`. Raises
+        ``ValueError`` (nothing recorded, unknown format), ``RuntimeError`` (an export runs).
         """
         fmt = checked_format(self.record_format if format is None else format, self.exporting)
-        frames = recorded(self.recorder.frames)
-        suffix = EXPORT_FORMATS[fmt][0]
-        target = Path(path) if path is not None else export_target(self.file_name, suffix)
-        self.recording_progress = 0.0
-        self.exporting = True
-        notify = loop_notifier(self._export_tick)
-        self._exporter.start(fmt, frames, target, fps, separate_process, notify)
+        frames, name = self.recorder.frames, self.file_name
+        target = self._exporter.begin(
+            fmt, frames, path, name, fps, separate_process, self._export_tick
+        )
+        self.recording_progress, self.exporting = 0.0, True
         self._controls_changed()
         return target
 
     def cancel_export(self) -> bool:
-        """Stop the running export (no file is written; the recording is kept).
+        """Stop the running export (no file is written; the recording is kept); whether one ran.
 
-        Returns whether an export was running. Its end (``"cancelled"``) is applied by
-        the event loop, or by :meth:`wait_export`.
+        Its end (``"cancelled"``) is applied by the event loop, or by :meth:`wait_export`.
         """
         return self._exporter.cancel(self.exporting)
 
     def wait_export(self, timeout: float | None = None) -> str:
         """Wait for the export to end (at most ``timeout`` s) and apply its end; its state.
 
-        ``"done"``, ``"cancelled"`` or ``"failed"`` (the error is then in :attr:`error`);
-        ``"running"`` after a timeout, ``"idle"`` when there was none.
+        ``"done"``, ``"cancelled"``, ``"failed"`` (see :attr:`error`), ``"running"``, ``"idle"``.
         """
         self._exporter.wait(timeout)
         self._export_tick()
@@ -968,8 +878,7 @@ class LinkageSession(
         if not self.exporting or self._exporter.job is None:
             return
         self.recording_progress = self._exporter.progress  # the view's bar is linked to it
-        end = self._exporter.end()
-        if end is None:
+        if (end := self._exporter.end()) is None:
             return
         self.exporting = False
         if end.state == "done":

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..draw import Camera, ViewTransform
+from ..draw import Camera, ViewTransform, overlay_insets
 from .gestures import Gesture
 from .tools import Action, drag_kind
 
@@ -60,6 +60,8 @@ __all__ = [
     "TABLE_FRICTION_IN_SPACE",
     "PlaneView",
     "SpaceView",
+    "current_camera",
+    "fitted_view",
 ]
 
 #: What dynamic mode does with a 3-D linkage (said when the mode changes to dynamic).
@@ -81,6 +83,22 @@ TABLE_FRICTION_IN_SPACE = (
 
 #: Why a right-click places no attractor in space.
 ATTRACTOR_IN_SPACE = "in 3-D there is no attractor: drag a joint (it moves in the screen's plane)"
+
+
+def current_camera(camera: Camera | None, vertices: np.ndarray, projection: str) -> Camera:
+    """The camera on the joints ``vertices`` seen in ``projection``: ``camera``, else a new one."""
+    if camera is None:
+        return Camera.looking_at(vertices, projection=projection)
+    return camera if camera.projection == projection else camera.with_projection(projection)
+
+
+def fitted_view(points: np.ndarray, width: int, height: int, info_lines: int) -> ViewTransform:
+    """The view fitting ``points`` (a viewer's ``fit_points``) clear of the overlays.
+
+    That is the info panel's ``info_lines`` at the top and the hint line at the bottom.
+    """
+    top, bottom = overlay_insets(info_lines)
+    return ViewTransform.fit(points, width, height, margin=0.1, top=top, bottom=bottom)
 
 
 class PlaneView:
@@ -115,6 +133,10 @@ class PlaneView:
     def drag_action(self, g: Gesture, dx: float, dy: float) -> Action | None:
         """A drag the view takes for itself: none (a background drag pans)."""
         return None
+
+    def toggled(self, projection: str) -> tuple[str, str]:
+        """Key e: the projection unchanged (a planar linkage has none) and why."""
+        return projection, "e switches the projection of a 3-D linkage"
 
     def refusal(self, what: str) -> str:
         """Why ``what`` (motors, loads, ...) is refused: it is not."""
@@ -181,6 +203,11 @@ class SpaceView:
             return None
         x1, y1 = g.last_x, g.last_y
         return Action("rotate_view", (x1 - dx, y1 - dy, x1, y1))
+
+    def toggled(self, projection: str) -> tuple[str, str]:
+        """Key e: the other projection (perspective <-> orthographic) and what to say."""
+        other = "perspective" if projection == "orthographic" else "orthographic"
+        return other, f"{other} projection (e switches)"
 
     def refusal(self, what: str) -> str:
         """Why ``what`` (motors, loads, pathway forces ...) is refused: it is planar."""

@@ -1,12 +1,11 @@
 """The traits of a session: its state, the values each may take, and what follows a change.
 
-The base of :class:`~linkage_widget.session.LinkageSession`. Validators check
-through :mod:`linkage_widget._checks` (one check per parameter) and turn its
-``ValueError`` into the ``TraitError`` traitlets expects, with the same
-message. Observers apply the policy that follows a change: a motion parameter
-reaches the running simulator, a new mode swaps step sizes, an attractor with
-a selected vertex starts the motion, stopping commits the motion to undo. Traits,
-validators and observers only: what they call is the session's.
+The base of :class:`~linkage_widget.session.LinkageSession`. Each validator is one
+plain check of :mod:`.trait_checks`, its ``ValueError`` turned into the ``TraitError``
+traitlets expects, with the same message. Observers apply the policy that follows a
+change: a motion parameter reaches the running simulator, a new mode swaps step sizes,
+an attractor with a selected vertex starts the motion, stopping commits the motion to
+undo. Traits, validators and observers only: what they call is the session's.
 """
 
 from __future__ import annotations
@@ -17,24 +16,18 @@ from typing import Any
 import traitlets
 from traitlets import Bool, Float, HasTraits, Int, TraitError, Tuple, Unicode, observe, validate
 
-from .. import _checks
-from ..draw import MAX_PIXEL_RATIO
-from ..draw.view3d import PROJECTIONS
-from ..motion import MODES
-from . import merge
-from .configuration_panel import checked_coordinates
+from . import merge, trait_checks
 from .document import DEFAULT_FILE
 from .export import EXPORT_FORMATS
 from .joint_names import names_edit
-from .tools import TOOLS
 
 __all__ = ["SessionTraits"]
 
 
-def _checked(check: Callable[..., Any], *args: Any) -> Any:
-    """``check(*args)``, its ``ValueError`` as the ``TraitError`` traitlets expects."""
+def _checked(check: Callable[..., Any], proposal: Any, *context: Any) -> Any:
+    """``check(value, name, *context)``, its ``ValueError`` as the ``TraitError`` expected."""
     try:
-        return check(*args)
+        return check(proposal["value"], proposal["trait"].name, *context)
     except ValueError as exc:
         raise TraitError(str(exc)) from None
 
@@ -84,95 +77,68 @@ class SessionTraits(HasTraits):
     presentation = Bool(
         False, help="Presentation mode (key m, the 2007 program's): large type, controls collapsed."
     )
+    keep_in_view = Bool(True, help="Bring the mechanism back into view when it moves out.")
+    record_format = traitlets.Enum(
+        tuple(EXPORT_FORMATS), "gif", help='What r saves: "gif" or "png" (numbered frames, zipped).'
+    )
+    exporting = Bool(False, help="Whether an export runs in the background (read only).")
+    recording_progress = Float(0.0, help="Progress of the last export, 0 .. 1 (read only).")
+    show_configuration = Bool(False, help="Show the configuration-space panel.")
+    configuration_coordinates = Tuple(
+        Unicode(), Unicode(), default_value=None, allow_none=True,
+        help="Labels of the two angles a curve or surface is charted in (None: the default).",
+    )  # fmt: skip
 
+    #: the traits the constructor takes as keywords (max_step: a property of the session)
     _OWN_TRAITS = (
         "step_size mass_distribution mode gravity selected_vertex selected_rod attractor "
         "running show_velocities show_vertices show_angles show_info show_stresses "
         "show_pebbles tracked error tool recording file_name motors_running show_forces "
-        "table_friction load_size presentation max_step"  # max_step: a property (# edit)
+        "table_friction load_size presentation max_step show_configuration "
+        "configuration_coordinates"
     ).split()
 
-    # =========================================================== validation
-    @validate("step_size")
-    def _validate_step_size(self, proposal: Any) -> float:
-        return _checked(_checks.positive, proposal["value"], "step_size")
+    # ================================= validation: one check of .trait_checks each
+    @validate(*trait_checks.NUMBERS)
+    def _validate_number(self, proposal: Any) -> float:
+        return _checked(trait_checks.number, proposal)
 
-    @validate("mass_distribution")
-    def _validate_mass_distribution(self, proposal: Any) -> float:
-        return _checked(_checks.unit_interval, proposal["value"], "mass_distribution")
-
-    @validate("table_friction")
-    def _validate_table_friction(self, proposal: Any) -> float:
-        return _checked(_checks.non_negative, proposal["value"], "table_friction")
-
-    @validate("load_size")
-    def _validate_load_size(self, proposal: Any) -> float:
-        return _checked(_checks.positive, proposal["value"], "load_size")
+    @validate(*trait_checks.CHOICES)
+    def _validate_choice(self, proposal: Any) -> str:
+        return _checked(trait_checks.choice, proposal)
 
     @validate("pixel_ratio")
     def _validate_pixel_ratio(self, proposal: Any) -> float:
-        r = _checked(_checks.positive, proposal["value"], "pixel_ratio")
-        if not 0.5 <= r <= MAX_PIXEL_RATIO:
-            raise TraitError(f"pixel_ratio must be in [0.5, {MAX_PIXEL_RATIO:g}], got {r!r}")
-        return r
+        return _checked(trait_checks.pixel_ratio, proposal)
 
     @validate("joint_names")
     def _validate_joint_names(self, proposal: Any) -> tuple[str, ...]:
-        names = proposal["value"]
-        if not all(isinstance(x, str) for x in names):
-            raise TraitError(f"joint_names must be strings, got {names!r}")
-        return tuple(names)
-
-    @validate("gravity")
-    def _validate_gravity(self, proposal: Any) -> float:
-        return _checked(_checks.finite, proposal["value"], "gravity")
-
-    @validate("mode", "tool")
-    def _validate_choice(self, proposal: Any) -> str:
-        name, v = proposal["trait"].name, proposal["value"]
-        choices = MODES if name == "mode" else TOOLS
-        if v not in choices:
-            raise TraitError(f"{name} must be one of {', '.join(choices)}; got {v!r}")
-        return v
+        return _checked(trait_checks.names, proposal)
 
     @validate("selected_vertex", "selected_rod")
     def _validate_selection(self, proposal: Any) -> int | None:
-        name, v = proposal["trait"].name, proposal["value"]
-        if v is None:
-            return None
-        if name == "selected_vertex":
-            return _checked(_checks.vertex_index, v, self.linkage.n_vertices, name)
-        if not 0 <= v < self.linkage.n_rods:  # an Int trait: no type check needed
-            raise TraitError(f"{name} must be None or in range({self.linkage.n_rods}), got {v!r}")
-        return int(v)
+        return _checked(trait_checks.selection, proposal, self.linkage)
 
     @validate("attractor")
     def _validate_attractor(self, proposal: Any) -> tuple[float, float] | None:
-        v = proposal["value"]
-        if v is None:
-            return None
-        x, y = _checked(_checks.finite_point, v, "attractor")
-        return (float(x), float(y))
+        return _checked(trait_checks.point, proposal)
 
     @validate("tracked")
     def _validate_tracked(self, proposal: Any) -> tuple[int, ...]:
-        n = self.linkage.n_vertices
-        out = tuple(_checked(_checks.vertex_index, v, n, "tracked") for v in proposal["value"])
-        if len(set(out)) != len(out):
-            twice = next(v for v in out if out.count(v) > 1)
-            raise TraitError(f"tracked lists vertex {twice} twice")
-        return out
+        return _checked(trait_checks.tracked, proposal, self.linkage)
+
+    @validate("configuration_coordinates")
+    def _validate_configuration_coordinates(self, proposal: Any) -> tuple[str, str] | None:
+        return _checked(trait_checks.coordinates, proposal, self.linkage)
 
     # ============================================================ observers
     @observe("step_size", "mass_distribution", "gravity", "table_friction")
     def _on_parameter_change(self, change: Any) -> None:
-        # Effective at the next step of the running motion: no rebuild, no restart.
-        self.driver.set_parameter(change["name"], change["new"])
+        self.driver.set_parameter(change["name"], change["new"])  # next step: no restart
 
     @observe("motors_running")
     def _on_motors_running_change(self, change: Any) -> None:
-        # The driver adds or drops the motors at the next frame (SimulatorSpec.elements changed).
-        self.driver.unsettle()
+        self.driver.unsettle()  # the driver adds or drops the motors at the next frame
         if not self._ready:
             return
         if change["new"]:
@@ -207,14 +173,10 @@ class SessionTraits(HasTraits):
         self.driver.unsettle()
         if not self._ready:
             return
+        free = self.mode == "kinematic" and self._pointer.vertex is None and not self.motors_running
         if change["new"] is not None and self.selected_vertex is not None:
             self.running = True
-        elif (
-            change["new"] is None
-            and self.mode == "kinematic"
-            and self._pointer.vertex is None
-            and not self.motors_running
-        ):
+        elif change["new"] is None and free:  # nothing pulls any more: the motion stops
             self.running = False
         self._request_draw()
 
@@ -269,27 +231,10 @@ class SessionTraits(HasTraits):
             self.recorder.offer(self.scene())
         self._controls_changed()
 
-    @validate("projection")
-    def _validate_projection(self, proposal: Any) -> str:
-        v = proposal["value"]
-        if v not in PROJECTIONS:
-            raise TraitError(f"projection must be one of {', '.join(PROJECTIONS)}; got {v!r}")
-        return str(v)
-
     @observe("projection")
     def _on_projection(self, change: Any) -> None:
-        # the session's camera takes the projection when next asked for (session.camera)
         if self._ready:
-            self._request_draw()
-
-    # edit: the traits and observers of .merge (max_step), .joint_names, .keep_in_view and
-    # .export_session (their delegations are LinkageSession's '# --- edit' block)
-    keep_in_view = Bool(True, help="bring the mechanism back into view when it moves out")
-    record_format = traitlets.Enum(
-        tuple(EXPORT_FORMATS), "gif", help='What r saves: "gif" or "png" (numbered frames, zipped).'
-    )
-    exporting = Bool(False, help="Whether an export runs in the background (read only).")
-    recording_progress = Float(0.0, help="Progress of the last export, 0 .. 1 (read only).")
+            self._request_draw()  # session.camera takes the projection when next asked for
 
     @observe("step_size", "mode")
     def _on_step_bound(self, change: Any) -> None:
@@ -303,26 +248,10 @@ class SessionTraits(HasTraits):
         """A name set from code or the UI: one undoable edit of the document (.joint_names)."""
         if not self._ready:
             return  # under construction: the Document takes the names
-        new = change["new"]
-        if not names_edit(new, self.document.names):
+        if not names_edit(new := change["new"], self.document.names):
             self._follow_document()  # no edit; the trait in the kept form
         elif not self._edit(lambda: setattr(self.document, "names", new), "joint names"):
             raise TraitError(f"joint_names: {self.error}")
-
-    # panel: the configuration-space panel (ConfigurationPanel, .configuration_panel)
-    show_configuration = Bool(False, help="Show the configuration-space panel.")
-    configuration_coordinates = Tuple(
-        Unicode(),
-        Unicode(),
-        default_value=None,
-        allow_none=True,
-        help="Labels of the two angles a curve or surface is charted in (None: the default).",
-    )
-    _OWN_TRAITS = [*_OWN_TRAITS, "show_configuration", "configuration_coordinates"]
-
-    @validate("configuration_coordinates")
-    def _validate_configuration_coordinates(self, proposal: Any) -> tuple[str, str] | None:
-        return _checked(checked_coordinates, proposal["value"], self.linkage)
 
     @observe("configuration_coordinates")
     def _on_configuration_coordinates_change(self, change: Any) -> None:
