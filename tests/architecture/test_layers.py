@@ -42,10 +42,11 @@ MAX_MODULE_LINES = 500
 # The one exception: the facade. Issue 23 gives LinkageSession a budget of 800 lines counted
 # with its in-package bases, so the module holding it may use all of them (its features are
 # objects it holds, never bases; spreading it over files to meet 500 is what the issue undoes).
-# Today it needs 1000: the panel's, edit's and view's delegations and intents sit in it while
-# pointer, actions, driven and frames are still bases; test_ownership.py's class budget says
-# how far LinkageSession is from its 800 (LEFT_FOR_LATER there), and this cap comes down with it.
-MODULE_LINE_BUDGETS = {"session.session": 1000}
+# Today it needs 1150: the panel's, edit's and view's delegations and intents sit in it, and
+# the frames block (the frame loop's coordinator, once the FramesMixin base), while pointer,
+# actions and driven are still bases; test_ownership.py's class budget says how far
+# LinkageSession is from its 800 (LEFT_FOR_LATER there), and this cap comes down with it.
+MODULE_LINE_BUDGETS = {"session.session": 1150}
 MAX_FUNCTION_LINES = 50
 
 

@@ -49,7 +49,6 @@ LEFT_FOR_LATER: dict[str, str] = {
     "the table holds",
     "DrivenMixin": "motors, loads, forces and friction on the session: a controller that "
     "returns a new set of drives and a message",
-    "FramesMixin": "the frame loop and the live analysis's policy",
 }
 
 #: session internals ``widget/`` still calls: the frame and button paths of the bases above
