@@ -162,22 +162,20 @@ class FrameStep(NamedTuple):
         What the frame moved: ``positions`` minus the positions before.
     begun : bool
         The simulator was asked to step (the session keeps the motion's undo point).
-    stop_running, stop_motors : bool
-        The motion ends (reached, settled, refused, failed); the motors stop (a dead point).
+    ends : tuple of (str, value)
+        The session's traits to set, in order: ``("motors_running", False)`` (a motor at
+        a dead point), ``("error", why)`` (a failed step), ``("running", False)`` (the
+        motion ends: reached, settled, refused, failed), as :class:`~.keyboard.KeyChange`.
     message : str
         What the frame says: why it stopped, else a note said once, else ``""``.
-    error : str
-        Why the frame failed (``""``: it did not).
     """
 
     positions: np.ndarray | None
     status: str
     step: np.ndarray | None = None
     begun: bool = True
-    stop_running: bool = False
-    stop_motors: bool = False
+    ends: tuple[tuple[str, Any], ...] = ()
     message: str = ""
-    error: str = ""
 
 
 class FrameAsk(NamedTuple):
@@ -270,7 +268,7 @@ class Driver:
         """One frame of the running motion toward ``ask.target``, and what it ends.
 
         Nothing steps when the frame is :meth:`idle`. A failed step ends the motion and
-        says why in :attr:`FrameStep.error`: the frame loop goes on.
+        says why (an ``error`` in :attr:`FrameStep.ends`): the frame loop goes on.
         """
         note = ""
         if ask.note and self._told != ask.table_friction:  # said once per value
@@ -281,8 +279,8 @@ class Driver:
             try:
                 done = self.frame(setup, ask.target, ask.dragging, view)
             except Exception as exc:  # noqa: BLE001 - a failed step must not kill the loop
-                failed = f"motion stopped: {exc}"
-                return FrameStep(None, ask.status, stop_running=True, message=note, error=failed)
+                failed = (("error", f"motion stopped: {exc}"), ("running", False))
+                return FrameStep(None, ask.status, ends=failed, message=note)
         return self._ends(done, setup, ask, note)
 
     def _ends(self, done: FrameStep, setup: SimulatorSpec, ask: FrameAsk, note: str) -> FrameStep:
@@ -294,17 +292,20 @@ class Driver:
         left to pull it, unless dragged.
         """
         reason = None if self.simulator is None else self.simulator.blocked_reason
-        message, refused = note, done.status == "refused"
-        if refused:
-            message = f"motion refused: {reason or 'no reason given'}"
+        message, ends = note, []
         stop_motors = setup.motors_on and done.status == "blocked"
         if stop_motors:
             message = f"motor blocked: {reason or 'a dead point'} (n reverses, o restarts)"
+            ends.append(("motors_running", False))
         # stopping the motors changes the elements: the driver unsettles, the attractor pulls on
         settled = self.settled and not stop_motors
         pulled = ask.target is not None or (setup.motors_on and not stop_motors)
-        ends = setup.mode == "kinematic" and not ask.dragging and (settled or not pulled)
-        return done._replace(stop_running=refused or ends, stop_motors=stop_motors, message=message)
+        if done.status == "refused":
+            message = f"motion refused: {reason or 'no reason given'}"
+            ends.append(("running", False))
+        elif setup.mode == "kinematic" and not ask.dragging and (settled or not pulled):
+            ends.append(("running", False))
+        return done._replace(ends=tuple(ends), message=message)
 
     def blocked_reason(self, status: str) -> str:
         """The simulator's reason for a ``"blocked"`` status (a motor's dead point), else ``""``."""

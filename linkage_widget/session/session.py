@@ -1045,10 +1045,8 @@ class LinkageSession(
             self.linkage.set_positions(done.positions)
             self._pos_version += 1
             self._tracks.append(done.positions)
-        if done.stop_motors:
-            self.motors_running = False
-        if done.error or done.stop_running:
-            self.error, self.running = done.error or self.error, False
+        for name, value in done.ends:  # what the frame ends, in order (.motion_driver)
+            setattr(self, name, value)
         self._message = done.message or self._message
         return done.step
 
