@@ -143,8 +143,8 @@ class Analyst:
         """Analyse ``linkage`` (of versions ``at``); return whether it was analysed and stored now.
 
         Now when ``sync`` or without a running loop; else in the worker thread, and
-        ``done(future, at)`` is called on the loop when it ends (the caller then
-        :meth:`finish` es it). ``live``: a re-analysis during motion, skipped while
+        ``done(future, at)`` is called on the loop when it ends (the caller passes the
+        future to :meth:`finish`). ``live``: a re-analysis during motion, skipped while
         :meth:`throttled`.
         """
         if live and self.throttled():

@@ -3,9 +3,11 @@
 A :class:`Driver` owns the :class:`~linkage_widget.motion.Simulator` of a
 session: it builds one for the current model and parameters, rebuilds it
 after any edit (also one made from code), aims it at the target (the drag
-pointer or the attractor), and runs one frame of steps. It returns what
-happened (:class:`FrameStep`: the new positions, the status); the session
-decides what to do with them.
+pointer or the attractor), and runs one frame of steps
+(:meth:`Driver.motion`, asked with a :class:`FrameAsk`). It returns what happened
+and what it ends (:class:`FrameStep`: the new positions, the status, the traits to
+set when the motion or the motors stop, the message saying why); the session
+applies it. Its step budget reads the session's clock.
 
 The policy of a frame:
 
