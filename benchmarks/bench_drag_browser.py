@@ -60,9 +60,9 @@ def _timed_frame(_orig=w._frame):  # the class's, or the profiling wrapper below
     if w._live_analyst.drawn > n:
         _bench_costs.append(dt)
     return busy
-def _counted_store(*a, _orig=type(w)._store_analysis.__get__(w)):
+def _counted_store(*a, _orig=w._analyst.store):  # every analysis kept (.analysis)
     _bench_analyses[0] += 1; return _orig(*a)
-w._frame, w._store_analysis = _timed_frame, _counted_store
+w._frame, w._analyst.store = _timed_frame, _counted_store
 """
 # cProfile sees one thread; the frames of a drag run where the comm messages are
 # handled, so the profiler is switched on around each frame, whichever thread runs it.

@@ -6,15 +6,17 @@ frames, undo, export) without a browser; the widget
 what it needs of this layer from here.
 
 Modules: :mod:`.session` (the facade; with :mod:`.traits`, :mod:`.pointer`,
-:mod:`.actions`, :mod:`.frames`, the parts of its class), :mod:`.actuation` (motors,
-loads, forces and friction: the ``Actuation`` controller the session holds),
+:mod:`.actions`, the parts of its class), :mod:`.actuation` (motors,
+loads, forces and friction: the ``Actuation`` controller the session holds), :mod:`.shown`
+(what a frame shows: the analysis, live or full, and the scene state),
 :mod:`.tools` (input -> actions, pure; with :mod:`.vocabulary`, the actions and tools,
 and :mod:`.keymap`, the keys), :mod:`.touch` (the pinch, pure), :mod:`.keyboard` (the
 keyboard-only actions: presentation mode, tools, mode, shown parts), :mod:`.document`
 (index-safe edits),
 :mod:`.drives` (motors, loads, path forces and friction of the document, and their
-pure policy), :mod:`.motion_driver` (simulator lifecycle, drag and motor step policy),
-:mod:`.analysis` (sync/threaded, throttled), :mod:`.recording` (tracks, GIF
+pure policy), :mod:`.motion_driver` (simulator lifecycle, drag and motor step policy,
+what a frame did and ends), :mod:`.analysis` (sync/threaded, throttled), :mod:`.live`
+(the analysis of each drawn frame of a drag), :mod:`.recording` (tracks, GIF
 frames), :mod:`.history`, :mod:`.gestures`, :mod:`.space_view` (``PlaneView`` / ``SpaceView``: a 3-D
 linkage's camera turned by a background drag, a pulled joint's plane, the projection).
 """

@@ -5,9 +5,10 @@ and the versions of the model it belongs to: ``version`` counts edits of the
 structure (rods, pins, ...), ``pos_version`` changes of positions. Small
 linkages, and sessions without a running event loop (scripts, tests), are
 analysed at once; big ones in one background thread, so that the animation
-keeps its frame rate. The analyst starts the work and hands back the future;
-the session attaches its own completion callback and stores the result with
-:meth:`Analyst.store`, so that only the session assigns its state.
+keeps its frame rate (:meth:`Analyst.refresh`). When the thread is done, the
+session's callback hands the future back to :meth:`Analyst.finish`, which keeps the
+report if it is still of the current structure and says whether to analyse again
+(the session shows the report, or the error).
 
 For linkages of at most :data:`READOUT_MOBILITY_MAX_JOINTS` joints the report
 carries the mobility too (:func:`~linkage_widget.rigidity.local_dimension.mobility`: does
@@ -131,6 +132,32 @@ class Analyst:
         self.cost = cost
         self._time = self.clock()
 
+    def refresh(
+        self,
+        linkage: Linkage,
+        at: tuple[int, int],
+        sync: bool | None,
+        live: bool,
+        done: Callable[[asyncio.Future[Any], tuple[int, int]], object],
+    ) -> bool:
+        """Analyse ``linkage`` (of versions ``at``); return whether it was analysed and stored now.
+
+        Now when ``sync`` or without a running loop; else in the worker thread, and
+        ``done(future, at)`` is called on the loop when it ends (the caller passes the
+        future to :meth:`finish`). ``live``: a re-analysis during motion, skipped while
+        :meth:`throttled`.
+        """
+        if live and self.throttled():
+            return False
+        loop = running_loop()
+        if sync or loop is None:
+            self.store(*timed_analyze(linkage, self.clock), *at)
+            return True
+        fut = self.start(loop, linkage, live)
+        if fut is not None:
+            fut.add_done_callback(lambda f: done(f, at))
+        return False
+
     def start(
         self, loop: asyncio.AbstractEventLoop, linkage: Linkage, live: bool
     ) -> asyncio.Future[Any] | None:
@@ -149,7 +176,20 @@ class Analyst:
         self._time = self.clock()
         return loop.run_in_executor(_executor(), timed_analyze, linkage.copy(), self.clock)
 
-    def finish(self, fut: Future[Any] | asyncio.Future[Any]) -> tuple[RigidityReport, float]:
-        """The result of a finished :meth:`start` (re-raises the analysis's exception)."""
+    def finish(
+        self, fut: Future[Any] | asyncio.Future[Any], at: tuple[int, int], version: int
+    ) -> tuple[str, bool]:
+        """Take the result of a finished :meth:`start` of versions ``at``; ``(error, again)``.
+
+        The report is stored when its structure version is still ``version``, the
+        current one. ``error``: why the analysis failed (``""``: it did not); ``again``:
+        analyse anew (asked for meanwhile, or the structure changed).
+        """
         self.busy = False
-        return fut.result()
+        try:
+            report, cost = fut.result()
+        except Exception as exc:  # noqa: BLE001 - the session shows it and keeps working
+            return f"analysis failed: {exc}", False
+        if at[0] == version:
+            self.store(report, cost, *at)
+        return "", self.pending or at[0] != version

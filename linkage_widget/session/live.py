@@ -85,6 +85,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -97,6 +98,7 @@ from ..rigidity import (
     excited_flex,
     first_rod_stress,
 )
+from .motion_driver import Target
 
 __all__ = [
     "LIVE_FRAME_BUDGET_S",
@@ -106,6 +108,7 @@ __all__ = [
     "LiveState",
     "Motion",
     "STRESS_DRIFT",
+    "pull",
 ]
 
 #: The rank tolerance: analyze's default (scale-aware: round-off, or the data's rounding).
@@ -137,7 +140,7 @@ class LiveState:
     drift : float
         :math:`\|A(p) - A(p_0)\|_F` relative to :math:`\sigma_{max}`.
     cost : float
-        Seconds this frame's analysis took (wall clock: what the frame waits).
+        Seconds this frame's analysis took (the session's clock: what the frame waits).
     cpu : float
         CPU seconds of the process meanwhile (robust on a loaded machine).
     kind : str
@@ -181,9 +184,11 @@ class LiveState:
 class LiveAnalyst:
     """Per-frame analysis during a drag (module docstring); one per session."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock  # the session's: the cost and the frame budget read it only
         self.state: LiveState | None = None
         self.version = -1  # structure version of the kept symbolic data
+        self.pos_version = -1  # the session's position version the state is of
         self.drawn = 0  # frames drawn so far (the session counts them)
         self.unmoved_through = -1  # the last drawn frame that showed the analysed placement
         self.recounts = 0  # full sparse reports made (tests: reuse must skip most)
@@ -192,6 +197,43 @@ class LiveAnalyst:
         self._ref: RankReference | None = None
         self._next = 0  # throttled: first frame that may analyse again
         self._stress_kept: tuple[tuple[int, int], np.ndarray, np.ndarray | None] | None = None
+
+    def follow(
+        self, linkage: Linkage, at: tuple[int, int, int], motion: Motion, drawn: bool = False
+    ) -> str:
+        """Analyse the placement of the frame about to be drawn, when due; ``""`` or the error.
+
+        ``at``: the structure and position versions and the graph's generic rank;
+        ``drawn``: the frame is drawn already (the first of a drag).
+        """
+        version, pos_version, generic_rank = at
+        frame = self.drawn + (0 if drawn else 1)
+        if not self.due(frame, linkage.n_vertices):
+            return ""
+        try:
+            self.analyse(linkage, version, frame, motion, generic_rank)
+        except Exception as exc:  # noqa: BLE001 - the full analysis on release still runs
+            return f"live analysis failed: {exc}"
+        self.pos_version = pos_version
+        return ""
+
+    def now(self, version: int, report_pos: int, running: bool) -> LiveState | None:
+        """The live state, unless the full report is newer (or as new and the motion stopped).
+
+        ``report_pos``: the position version of the full report of structure ``version``
+        (-1 without one).
+        """
+        if self.behind(version) is None:
+            return None
+        if report_pos > self.pos_version or (report_pos == self.pos_version and not running):
+            return None
+        return self.state
+
+    def count_drawn(self, pos_version: int) -> None:
+        """A frame is drawn at position version ``pos_version``."""
+        self.drawn += 1
+        if self.pos_version == pos_version:
+            self.redrawn_unmoved()  # the live analysis still shows this placement
 
     def reset(self, version: int, linkage: Linkage) -> None:
         """Forget the placement; rebuild the symbolic data for structure ``version``."""
@@ -234,7 +276,7 @@ class LiveAnalyst:
         graph's generic rank (pins count 2 each), which lets the counts be reused
         (module notes).
         """
-        t0 = (time.perf_counter(), time.process_time())
+        t0 = (self.clock(), time.process_time())
         if version != self.version or self._cs is None:
             self.reset(version, linkage)
         assert self._cs is not None
@@ -302,7 +344,7 @@ class LiveAnalyst:
         }.get(kind, r.method)
         return LiveState(
             frame, r.dof, trivial, r.dof - trivial, r.self_stresses, excited, stress,
-            kind == "reused", drift / smax, time.perf_counter() - t0[0], method,
+            kind == "reused", drift / smax, self.clock() - t0[0], method,
             time.process_time() - t0[1], kind,
         )  # fmt: skip
 
@@ -320,6 +362,18 @@ class LiveAnalyst:
         stress = first_rod_stress(report, linkage.n_rods)
         self._stress_kept = ((report.dof, report.self_stresses), values, stress)
         return stress
+
+
+def pull(vertices: np.ndarray, target: Target | None) -> np.ndarray | None:
+    """The pull of ``target`` on its joint, shape (n, d), zero elsewhere; ``None`` without.
+
+    ``vertices`` (n, d): the positions; in space the pull is (x, y, z).
+    """
+    if target is None:
+        return None
+    out = np.zeros_like(vertices)
+    out[target.vertex] = np.asarray(target.point) - vertices[target.vertex]
+    return out
 
 
 @dataclass(frozen=True)

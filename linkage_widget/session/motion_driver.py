@@ -3,9 +3,11 @@
 A :class:`Driver` owns the :class:`~linkage_widget.motion.Simulator` of a
 session: it builds one for the current model and parameters, rebuilds it
 after any edit (also one made from code), aims it at the target (the drag
-pointer or the attractor), and runs one frame of steps. It returns what
-happened (:class:`FrameStep`: the new positions, the status); the session
-decides what to do with them.
+pointer or the attractor), and runs one frame of steps
+(:meth:`Driver.motion`, asked with a :class:`FrameAsk`). It returns what happened
+and what it ends (:class:`FrameStep`: the new positions, the status, the traits to
+set when the motion or the motors stop, the message saying why); the session
+applies it. Its step budget reads the session's clock.
 
 The policy of a frame:
 
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -52,6 +55,7 @@ __all__ = [
     "STILL_FRAMES",
     "STILL_PX",
     "Driver",
+    "FrameAsk",
     "FrameStep",
     "SimulatorSpec",
     "Target",
@@ -101,6 +105,23 @@ class Target(NamedTuple):
         """``(x, y)``, or ``(x, y, z)`` for a 3-D linkage."""
         return (self.x, self.y) if self.z is None else (self.x, self.y, self.z)
 
+    @classmethod
+    def pulling(
+        cls, drag: tuple[int | None, Any], selected: int | None, attractor: Any
+    ) -> Target | None:
+        """What the motion pulls toward: the drag pointer, else the attractor, else nothing.
+
+        ``drag``: the dragged joint and the pointer's world point (``(x, y)``, in space
+        ``(x, y, z)`` on the pulled joint's plane); ``selected``: the joint the
+        ``attractor`` ``(x, y)`` pulls.
+        """
+        vertex, pointer = drag
+        if vertex is not None and pointer is not None:
+            return cls(vertex, *(float(c) for c in pointer))
+        if attractor is not None and selected is not None:
+            return cls(selected, *attractor)
+        return None
+
 
 class SimulatorSpec(NamedTuple):
     """What a simulator is built from: the model and the session's motion parameters.
@@ -130,24 +151,55 @@ class SimulatorSpec(NamedTuple):
 
 
 class FrameStep(NamedTuple):
-    """What one frame of motion did.
+    """What one frame of motion did, and what it ends.
 
     Attributes
     ----------
-    positions : (n, 2) ndarray or None
+    positions : (n, d) ndarray or None
         The new positions; ``None`` when nothing moved.
     status : str
-        The simulator's status after the last step.
+        The simulator's status after the last step (an idle frame: ``"idle"`` without a
+        target, else the status it was given).
+    step : (n, d) ndarray or None
+        What the frame moved: ``positions`` minus the positions before.
+    begun : bool
+        The simulator was asked to step (the session keeps the motion's undo point).
+    ends : tuple of (str, value)
+        The session's traits to set, in order: ``("motors_running", False)`` (a motor at
+        a dead point), ``("error", why)`` (a failed step), ``("running", False)`` (the
+        motion ends: reached, settled, refused, failed), as :class:`~.keyboard.KeyChange`.
+    message : str
+        What the frame says: why it stopped, else a note said once, else ``""``.
     """
 
     positions: np.ndarray | None
     status: str
+    step: np.ndarray | None = None
+    begun: bool = True
+    ends: tuple[tuple[str, Any], ...] = ()
+    message: str = ""
+
+
+class FrameAsk(NamedTuple):
+    """What a frame of motion is asked, besides the simulator's :class:`SimulatorSpec`.
+
+    ``target``: where it pulls (``None``: nowhere); ``dragging``: the pointer drags it;
+    ``status``: the status so far; ``note``: what the view says of a motion parameter
+    (in space: the table friction it ignores), said once per value of ``table_friction``.
+    """
+
+    target: Target | None
+    dragging: bool
+    status: str
+    note: str = ""
+    table_friction: float = 0.0
 
 
 class Driver:
     """The simulator of a session and the policy of each frame's steps (module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock  # the session's: a frame's step budget reads time only through it
         self.simulator: Simulator | None = None  # None until a motion needs one
         self._seen: Linkage | None = None  # the model as the simulator last saw it
         self._aimed: Target | None = None  # the target the simulator pulls toward
@@ -156,6 +208,7 @@ class Driver:
         ] = ()  # SimulatorSpec.elements() the simulator was built with
         self.settled = False  # the kinematic motion reached its target / is blocked
         self._still_frames = 0  # consecutive frames that moved less than STILL_PX
+        self._told: float | None = None  # the table friction whose note was said
 
     # ------------------------------------------------------------ lifecycle
     def current(self, setup: SimulatorSpec) -> Simulator:
@@ -213,6 +266,55 @@ class Driver:
         return mode == "kinematic" and ((target is None and not driven) or self.settled)
 
     # ---------------------------------------------------------------- frames
+    def motion(self, setup: SimulatorSpec, ask: FrameAsk, view: ViewTransform) -> FrameStep:
+        """One frame of the running motion toward ``ask.target``, and what it ends.
+
+        Nothing steps when the frame is :meth:`idle`. A failed step ends the motion and
+        says why (an ``error`` in :attr:`FrameStep.ends`): the frame loop goes on.
+        """
+        note = ""
+        if ask.note and self._told != ask.table_friction:  # said once per value
+            self._told, note = ask.table_friction, ask.note
+        if self.idle(setup.mode, ask.target, setup.motors_on):
+            done = FrameStep(None, "idle" if ask.target is None else ask.status, begun=False)
+        else:
+            try:
+                done = self.frame(setup, ask.target, ask.dragging, view)
+            except Exception as exc:  # noqa: BLE001 - a failed step must not kill the loop
+                failed = (("error", f"motion stopped: {exc}"), ("running", False))
+                return FrameStep(None, ask.status, ends=failed, message=note)
+        return self._ends(done, setup, ask, note)
+
+    def _ends(self, done: FrameStep, setup: SimulatorSpec, ask: FrameAsk, note: str) -> FrameStep:
+        """``done`` with what it ends, and why.
+
+        A step the simulator refused (too stiff for the time step, an overflow) stops the
+        motion in either mode, a motor at a dead point the motors, with the simulator's
+        reason; a kinematic motion ends when it settled (reached, blocked) or has nothing
+        left to pull it, unless dragged.
+        """
+        reason = None if self.simulator is None else self.simulator.blocked_reason
+        message, ends = note, []
+        stop_motors = setup.motors_on and done.status == "blocked"
+        if stop_motors:
+            message = f"motor blocked: {reason or 'a dead point'} (n reverses, o restarts)"
+            ends.append(("motors_running", False))
+        # stopping the motors changes the elements: the driver unsettles, the attractor pulls on
+        settled = self.settled and not stop_motors
+        pulled = ask.target is not None or (setup.motors_on and not stop_motors)
+        if done.status == "refused":
+            message = f"motion refused: {reason or 'no reason given'}"
+            ends.append(("running", False))
+        elif setup.mode == "kinematic" and not ask.dragging and (settled or not pulled):
+            ends.append(("running", False))
+        return done._replace(ends=tuple(ends), message=message)
+
+    def blocked_reason(self, status: str) -> str:
+        """The simulator's reason for a ``"blocked"`` status (a motor's dead point), else ``""``."""
+        if status != "blocked" or self.simulator is None:
+            return ""
+        return self.simulator.blocked_reason or ""
+
     def frame(
         self, setup: SimulatorSpec, target: Target | None, dragging: bool, view: ViewTransform
     ) -> FrameStep:
@@ -239,8 +341,9 @@ class Driver:
         if shift_px == 0.0:
             return FrameStep(None, status)
         assert self._seen is not None
+        step = P - setup.linkage.vertices
         self._seen.set_positions(P)
-        return FrameStep(P, status)
+        return FrameStep(P, status, step)
 
     def _kinematic_steps(
         self,
@@ -258,13 +361,13 @@ class Driver:
         step = min(step, max_step)
         if sim.step_size != step:
             sim.step_size = step
-        t0 = time.perf_counter()
+        t0 = self.clock()
         status = str(sim.status)
         gap, stalls = math.inf, 0
         for _ in range(DRAG_SUBSTEPS if drag is not None else 1):
             sim.step(1)
             status = str(sim.status)
-            if status != "moved" or time.perf_counter() - t0 > FRAME_BUDGET_S:
+            if status != "moved" or self.clock() - t0 > FRAME_BUDGET_S:
                 break
             if drag is None:
                 continue

@@ -52,6 +52,7 @@ from ..draw import (
     Camera,
     PanelPicture,
     Scene,
+    SceneState,
     ViewTransform,
     build_scene,
     save_gif,
@@ -80,18 +81,20 @@ from .document import (
 )
 from .export import save_png_frames
 from .export_session import Exporter, checked_format, recorded
-from .frames import FramesMixin
 from .gestures import EventMerger, Gesture, Key
 from .history import History, Snapshot
 from .joint_angle import AngleTool, toggle_joint_angle
 from .keep_in_view import MARGIN_PX, ViewKeeper, inside
-from .motion_driver import DEFAULT_STEP, Driver
+from .live import LiveAnalyst, LiveState, Motion, pull
+from .motion_driver import DEFAULT_STEP, Driver, FrameAsk, SimulatorSpec, Target
 from .outcome import Outcome, Situation
 from .pointer import Pointer, feed_touch
 from .recording import GIF_FPS, Recorder, Tracks
+from .shown import SCENE_TRAITS, ShownAnalysis, scene_state, shown_analysis
 from .space_view import DYNAMIC_IN_SPACE, PlaneView, SpaceView, current_camera, fitted_view
-from .tools import Action, Selection, export_path, zoom_factor
+from .tools import Action, HintState, Selection, export_path, fit_hint, hint_text, zoom_factor
 from .traits import SessionTraits
+from .words import Readout, held_rods
 
 __all__ = ["DEFAULT_FILE", "INFO_PANEL_LINES", "LinkageSession"]
 
@@ -99,7 +102,6 @@ INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() k
 
 
 class LinkageSession(
-    FramesMixin,
     SessionTraits,
 ):
     """A planar linkage you can draw, analyse and move: the state and policy, no view.
@@ -153,7 +155,7 @@ class LinkageSession(
         self._plane_view = PlaneView()  # a planar linkage's view (.space_view); fits use it
         self._view = self._fitted_view(width, height)
         self._history: History[Snapshot] = History()
-        self.driver = Driver()
+        self.driver = Driver(self.clock)
         self._analyst = Analyst(self.clock)
         self._version = 0  # bumped by every edit (structure, pins, rest lengths)
         self._pos_version = 0  # bumped whenever positions change
@@ -171,7 +173,7 @@ class LinkageSession(
         self.canvas_input = self._canvas_input(width, height)  # the canvas's gestures
         self._pointer = Pointer(self._branching, self.canvas_input.note)
         self._actions = action_table(self, Actions(self._branching), self._pointer)  # once
-        self._init_frames()
+        self._live_analyst = LiveAnalyst(self.clock)  # the analysis of each drawn frame of a drag
         self._actuation = Actuation(self.clock)  # motors, loads, forces; the statics memo
         self.panel = ConfigurationPanel(self._view.height)
         self.panel_input = self._panel_input()
@@ -1117,3 +1119,141 @@ class LinkageSession(
             self._request_draw()
         if o.after is not None:
             o.after()
+
+    # --- frames: a frame's motion (Driver.motion says what it did and ends), the analysis
+    # shown (Analyst, LiveAnalyst, .shown), the drawing and the hint
+    def _motors_on(self) -> bool:
+        """Whether motors drive the motion: switched on, and there are some."""
+        return bool(self.motors_running and self.document.drives.motors)
+
+    def _target(self) -> Target | None:
+        """What the motion pulls toward: the drag pointer, else the attractor."""
+        drag = (self._pointer.vertex, self._pointer.goal)
+        return Target.pulling(drag, self.selected_vertex, self.attractor)
+
+    def _setup(self) -> SimulatorSpec:
+        """What the simulator is built from: the model and the motion traits."""
+        mu = self._viewer.table_friction(self.table_friction)  # planar: none in space
+        motion = (self.mode, self.step_size, self.mass_distribution, self.gravity)
+        drives = (self.document.drives, self._motors_on(), mu, self.max_step)
+        return SimulatorSpec(self.linkage, self.document.springs, *motion, *drives)
+
+    def _frame(self) -> bool:
+        """One animation frame: step, track, analyse (throttled), draw; return whether busy."""
+        self._panel_frame()  # the next placement of a move started on the panel, if any
+        step = self._step_motion() if self.running else None
+        # The first frame of a drag draws before it analyses: the joint follows the
+        # pointer one analysis sooner (the first one of a drag is the slow one).
+        first = step is not None and self._pointer.take_pull_start()
+        if step is not None and not first:
+            self._live_frame(step)
+        if self._dirty or step is not None:
+            self._draw()
+        if first:
+            self._live_frame(step, drawn=True)
+        # After the draw: the full analysis runs in a worker thread, whose Python parts
+        # would take the GIL from this frame's drawing in 5 ms slices.
+        if step is not None and self._analyst.live(self.linkage.n_vertices):
+            self._refresh_analysis(live=True)
+        return bool(self.running or self.panel.animating)
+
+    def _step_motion(self) -> np.ndarray | None:
+        """Apply a frame of motion (:meth:`.Driver.motion`); what it moved, (n, d), or None."""
+        mu = float(self.table_friction)
+        note = self._viewer.friction_note(mu, self.mode)  # in space: the slider does nothing
+        ask = FrameAsk(self._target(), self._pointer.vertex is not None, self._status, note, mu)
+        done = self.driver.motion(self._setup(), ask, self._view)
+        if done.begun and self._motion_before is None:
+            self._motion_before = self.document.snapshot()
+        self._status = done.status
+        if done.positions is not None:
+            self.linkage.set_positions(done.positions)
+            self._pos_version += 1
+            self._tracks.append(done.positions)
+        for name, value in done.ends:  # what the frame ends, in order (.motion_driver)
+            setattr(self, name, value)
+        self._message = done.message or self._message
+        return done.step
+
+    def _live_frame(self, step: np.ndarray, drawn: bool = False) -> None:
+        """Analyse the placement of the frame about to be drawn (``drawn``: drawn already)."""
+        shows = (self.show_velocities, self.show_stresses)
+        motion = Motion(pull(self.linkage.vertices, self._target()), step, *shows)
+        at = (self._version, self._pos_version, self.document.generic()[0])
+        self.error = self._live_analyst.follow(self.linkage, at, motion, drawn) or self.error
+
+    def _request_draw(self) -> None:
+        """Draw soon: in the next frame when animating, at once otherwise (the view decides)."""
+        if self._ready:
+            self._dirty = True
+            self._schedule_draw()
+
+    def _draw(self) -> None:
+        """Draw the scene now (:meth:`_show`, the panel with it); keep it when recording."""
+        self._keep_mechanism_in_view()  # the view follows a move that took joints out of it
+        self._dirty = False
+        self._live_analyst.count_drawn(self._pos_version)
+        scene = self.scene()
+        with self._batch_drawing():
+            self._show(scene)
+            if self.show_configuration:
+                self._draw_panel()
+        self.frame_times.append(self.clock())
+        del self.frame_times[:-600]
+        if self.recording:
+            self.recorder.offer(scene)
+
+    def _scene_state(self) -> SceneState:
+        rod_forces, reactions, _ = self._force_view()
+        traits = {name: getattr(self, name) for name in SCENE_TRAITS}
+        return scene_state(
+            traits, self._shown(), self.document, self._target(),
+            (rod_forces, self._shown_loads(), reactions), tracks=self._tracks.as_dict(),
+            motors_running=self._motors_on(), branches=self._branch_directions(),
+            hint=fit_hint(self._hint(), self._view.width),
+        )  # fmt: skip
+
+    def _hint(self) -> str:
+        """The hint line (:func:`.hint_text`): the last message, else what one can do now."""
+        lines = self._branch_directions()  # the ways on at a singular stop (.branching)
+        return hint_text(HintState(
+            self._message, self._pointer.vertex, self._status, self.attractor is not None,
+            self._selection(), self.running, self.mode, self.tool, self.linkage.n_vertices,
+            len(self.document.drives.motors), self._motors_on(), 0 if lines is None else len(lines),
+            self.driver.blocked_reason(self._status), self._viewer.space,
+        ))  # fmt: skip
+
+    def _refresh_analysis(self, *, sync: bool | None = None, live: bool = False) -> None:
+        """Analyse the current linkage: now when small or without a loop, else in a thread."""
+        at = (self._version, self._pos_version)
+        if self._analyst.refresh(self.linkage, at, sync, live, self._analysis_done) and self._ready:
+            self._controls_changed()
+
+    def _analysis_done(self, fut: Any, at: tuple[int, int]) -> None:
+        """The worker thread's analysis of versions ``at`` ended: show it, or why it failed."""
+        error, again = self._analyst.finish(fut, at, self._version)  # kept if still current
+        if error:
+            self.error = error
+        elif at[0] == self._version:
+            self._controls_changed()
+            self._request_draw()
+        if again:
+            self._refresh_analysis()
+
+    def _shown(self) -> ShownAnalysis:
+        """The analysis shown: the live one while newer than the full report (.shown)."""
+        at, n = (self._version, self._pos_version), self.linkage.n_vertices
+        return shown_analysis(self._analyst, self._live_analyst, at, self.running, n)
+
+    @property
+    def live_analysis(self) -> LiveState | None:
+        """The live analysis of the drag (``None`` when the full analysis is current)."""
+        return self._shown().live
+
+    def readout(self) -> list[str]:
+        """The readout's technical lines, live while dragging: :meth:`.ShownAnalysis.lines`."""
+        return self._shown().lines()
+
+    def readout_words(self) -> Readout:
+        """The readout in plain words, then the technical lines: :meth:`.ShownAnalysis.words`."""
+        return self._shown().words(held_rods(self.linkage.rods, self.linkage.pinned))

@@ -42,9 +42,7 @@ VIEW_HOOKS = frozenset(
 )
 
 #: what this step of the redesign left, and why; every entry is checked to be still true
-LEFT_FOR_LATER: dict[str, str] = {
-    "FramesMixin": "the frame loop and the live analysis's policy",
-}
+LEFT_FOR_LATER: dict[str, str] = {}
 
 #: session internals ``widget/`` still calls: the frame and button paths of the bases above
 #: (FramesMixin's draws, the action table); they get public names with those steps

@@ -66,5 +66,18 @@ def test_one_keystroke_from_two_streams_within_the_echo_time_of_the_clock() -> N
     assert s.show_info is shown
 
 
+def test_the_live_analysis_and_the_step_budget_read_the_clock() -> None:
+    clock = FakeClock()
+    s = LinkageSession.load("peaucellier.txt", clock=clock)
+    assert s.driver.clock is clock and s._live_analyst.clock is clock
+    x, y = (float(c) for c in s.view.to_pixel(s.linkage.vertices[5]))
+    s.press(x, y)
+    s.drag(x, y - 8)
+    s.advance(2)
+    assert s.live_analysis is not None
+    assert s.live_analysis.cost == 0.0  # the fake clock stood still while it counted
+    s.release()
+
+
 def test_the_default_clock_is_perf_counter() -> None:
     assert LinkageSession().clock is time.perf_counter

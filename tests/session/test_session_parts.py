@@ -12,7 +12,13 @@ from linkage_widget.elements import Spring
 from linkage_widget.model import Linkage
 from linkage_widget.session import motion_driver
 from linkage_widget.session.document import Document, parse_upload, upload_name
-from linkage_widget.session.motion_driver import DRAG_STEP_PX, Driver, SimulatorSpec, Target
+from linkage_widget.session.motion_driver import (
+    DRAG_STEP_PX,
+    Driver,
+    FrameAsk,
+    SimulatorSpec,
+    Target,
+)
 from linkage_widget.session.recording import Recorder
 from linkage_widget.session.tools import (
     ATTRACTOR_HIT_PX,
@@ -181,6 +187,34 @@ def test_driver_rebuilds_after_an_edit():
     assert d.current(_setup(link)) is sim
     link.add_vertex((5.0, 5.0))
     assert d.current(_setup(link)) is not sim
+
+
+def test_driver_says_what_a_frame_ends():
+    link = Linkage([[0.0, 0.0], [100.0, 0.0]], rods=[(0, 1)], pinned=[0])
+    d, view, target = Driver(), ViewTransform(scale=1.0), Target(1, 0.0, 100.0)
+    idle = d.motion(_setup(link), FrameAsk(None, False, "moved"), view)
+    assert idle.status == "idle" and not idle.begun and idle.positions is None
+    assert idle.ends == (("running", False),)  # kinematic, nothing pulls: the motion ends
+    note = FrameAsk(None, False, "idle", "table friction is planar", 0.5)
+    assert d.motion(_setup(link), note, view).message == "table friction is planar"
+    assert d.motion(_setup(link), note, view).message == ""  # said once per value
+    d.settled = True  # reached: an attractor's motion ends, a drag's goes on
+    done = d.motion(_setup(link), FrameAsk(target, False, "reached target"), view)
+    assert done.status == "reached target" and done.ends == (("running", False),)
+    assert d.motion(_setup(link), FrameAsk(target, True, "reached target"), view).ends == ()
+
+
+def test_a_failed_frame_ends_the_motion_and_says_why(monkeypatch):
+    def fail(*args):
+        raise RuntimeError("no step")
+
+    d = Driver()
+    monkeypatch.setattr(d, "frame", fail)
+    link = Linkage([[0.0, 0.0], [100.0, 0.0]], rods=[(0, 1)], pinned=[0])
+    ask = FrameAsk(Target(1, 0.0, 100.0), False, "moved")
+    done = d.motion(_setup(link), ask, ViewTransform(scale=1.0))
+    assert done.positions is None and done.status == "moved"
+    assert done.ends == (("error", "motion stopped: no step"), ("running", False))
 
 
 def test_recorder_keeps_the_rate_and_the_limit():
