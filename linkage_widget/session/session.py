@@ -149,7 +149,7 @@ class LinkageSession(
             setattr(self, name, traits[name])
         self._refresh_analysis(sync=self.linkage.n_vertices <= 60)
         self._controls_changed()
-        self._request_draw()
+        self.request_draw()
 
     def _init_state(self, width: int, height: int) -> None:
         self._plane_view = PlaneView()  # a planar linkage's view (.space_view); fits use it
@@ -238,7 +238,7 @@ class LinkageSession(
         if (new.width, new.height) != (self._view.width, self._view.height):
             new = new.resized(self._view.width, self._view.height)
         self._view = new
-        self._request_draw()
+        self.request_draw()
 
     @property
     def analysis(self) -> RigidityReport:
@@ -279,7 +279,7 @@ class LinkageSession(
             rotation = self._camera.rotation
             self._camera = Camera.looking_at(self.linkage.vertices, rotation, self.projection)
         self._view = self._fitted_view(self._view.width, self._view.height)
-        self._request_draw()
+        self.request_draw()
 
     def _fitted_view(self, width: int, height: int) -> ViewTransform:
         """Fit the linkage clear of the info panel (when shown) and the hint line."""
@@ -381,7 +381,7 @@ class LinkageSession(
         from_key = key_to_action(key, self._selection())
         if from_key is not None:
             self._guarded(lambda: self._apply(from_key))
-        self._request_draw()
+        self.request_draw()
 
     def _guarded(self, action: Callable[[], Any]) -> None:
         """Run a UI action; show expected failures instead of losing them in the log."""
@@ -421,7 +421,7 @@ class LinkageSession(
         self.driver.invalidate()
         self._refresh_analysis()
         self._controls_changed()
-        self._request_draw()
+        self.request_draw()
 
     def _restore(self, s: Snapshot) -> None:
         self.document.restore(s)
@@ -440,7 +440,7 @@ class LinkageSession(
         target = step(self.document.snapshot())
         if target is None:
             self._message = f"nothing to be {verb}"
-            self._request_draw()
+            self.request_draw()
             return False
         self._restore(target)
         self.error = ""
@@ -561,7 +561,7 @@ class LinkageSession(
         if shown:
             self._face_chart(self._panel_chart(), force=True)
         self._controls_changed()
-        self._request_draw()
+        self.request_draw()
 
     def _mode_switched(self, old: str, new: str) -> None:
         """``mode`` changed: each mode keeps its own step size (a distance or a time step)."""
@@ -572,7 +572,7 @@ class LinkageSession(
         space = new == "dynamic" and self.linkage.dim == 3  # gravity along -z there
         self._message = f"{new} mode" + (f": {DYNAMIC_IN_SPACE}" if space else "")
         self._controls_changed()
-        self._request_draw()
+        self.request_draw()
 
     def redraw_panel(self) -> None:
         """Send both layers of the panel to the view again (a view that lost them asks)."""
@@ -606,7 +606,7 @@ class LinkageSession(
             self._message = chart_message(chart)
             self.panel.face(chart, self.linkage.vertices)
             self._draw_panel(force)
-            self._request_draw()
+            self.request_draw()
 
     def _draw_panel(self, force: bool = False) -> None:
         """Show the panel: the static layer when it changed (or ``force``), the dynamic one."""
@@ -647,7 +647,7 @@ class LinkageSession(
         self._guarded(act)
         if gripped:
             self._draw_panel()
-        self._request_draw()
+        self.request_draw()
 
     def _apply_panel(self, intent: PanelIntent) -> None:
         """Carry out what a gesture on the panel asks for (:class:`.PanelIntent`), one undo step."""
@@ -663,7 +663,7 @@ class LinkageSession(
         if intent.flick is None:  # the placements shown one a frame (_panel_frame)
             self.panel.animate(intent.path)
             self._start_animation()
-            self._request_draw()
+            self.request_draw()
         else:  # the linkage at the placement moving at the velocity
             self.linkage.set_positions(intent.flick[0])
             self._pos_version += 1
@@ -687,7 +687,7 @@ class LinkageSession(
         self._camera = new
         if new.projection != self.projection:
             self.projection = new.projection
-        self._request_draw()
+        self.request_draw()
 
     @property
     def _viewer(self) -> PlaneView | SpaceView:
@@ -892,7 +892,7 @@ class LinkageSession(
         else:
             self._message = end.message
         self._controls_changed()
-        self._request_draw()
+        self.request_draw()
 
     # --- driven: motors, loads, forces, friction, statics and tracks (.actuation.Actuation)
     @property
@@ -974,7 +974,7 @@ class LinkageSession(
             self.error, self.motors_running = "", done.running
         if done.message is not None:
             self._message = done.message
-        self._request_draw()
+        self.request_draw()
         return done
 
     def _stage(self) -> Stage:
@@ -995,7 +995,7 @@ class LinkageSession(
         """The loads drawn: the document's, with the one a drag aims."""
         return self._actuation.shown_loads(self._stage())
 
-    def _drive_lines(self) -> list[str]:
+    def drive_lines(self) -> list[str]:
         """Readout lines of forces, motors and the selected joint's motion."""
         return self._actuation.drive_lines(self._stage(), self.selected_rod, self.selected_vertex)
 
@@ -1053,7 +1053,11 @@ class LinkageSession(
         for action in actions:
             self._guarded(partial(self._apply, action))
         if draw:  # not after a drag: it draws with its frame
-            self._request_draw()
+            self.request_draw()
+
+    def run_action(self, kind: str) -> None:
+        """Carry out action ``kind`` as its button does (``"undo"``, ``"save"``): errors shown."""
+        self._guarded(lambda: self._apply(Action(kind)))
 
     def _apply(self, action: Action) -> None:
         """Carry out ``action`` (from :mod:`.tools`) by the action table, then its message."""
@@ -1067,9 +1071,9 @@ class LinkageSession(
 
     def _situation(self) -> Situation:
         """What the action handlers read (:class:`.outcome.Situation`)."""
-        idle = self._target() is None and not self._motors_on()
+        idle = self._target() is None and not self.motors_driving
         now = self.trait_values(), self.linkage, self._view, self._viewer, self._pointer_world
-        return Situation(*now, self._branch_directions(), idle, self._motors_on())
+        return Situation(*now, self._branch_directions(), idle, self.motors_driving)
 
     def _branch_directions(self) -> np.ndarray | None:
         """The branch lines offered at a singular stop, else ``None`` (:mod:`.branching`)."""
@@ -1098,7 +1102,7 @@ class LinkageSession(
                 self.linkage.move_vertex(*o.move)
                 self._pos_version += 1
                 self.driver.invalidate()
-                self._request_draw()
+                self.request_draw()
         self._finish(o)
 
     def _finish(self, o: Outcome) -> None:
@@ -1116,14 +1120,15 @@ class LinkageSession(
         elif o.finish:  # "analysis" or "draw"
             if o.finish == "analysis":
                 self._refresh_analysis()
-            self._request_draw()
+            self.request_draw()
         if o.after is not None:
             o.after()
 
     # --- frames: a frame's motion (Driver.motion says what it did and ends), the analysis
     # shown (Analyst, LiveAnalyst, .shown), the drawing and the hint
-    def _motors_on(self) -> bool:
-        """Whether motors drive the motion: switched on, and there are some."""
+    @property
+    def motors_driving(self) -> bool:
+        """Whether motors drive the motion: :attr:`motors_running`, and there are some."""
         return bool(self.motors_running and self.document.drives.motors)
 
     def _target(self) -> Target | None:
@@ -1135,7 +1140,7 @@ class LinkageSession(
         """What the simulator is built from: the model and the motion traits."""
         mu = self._viewer.table_friction(self.table_friction)  # planar: none in space
         motion = (self.mode, self.step_size, self.mass_distribution, self.gravity)
-        drives = (self.document.drives, self._motors_on(), mu, self.max_step)
+        drives = (self.document.drives, self.motors_driving, mu, self.max_step)
         return SimulatorSpec(self.linkage, self.document.springs, *motion, *drives)
 
     def _frame(self) -> bool:
@@ -1148,7 +1153,7 @@ class LinkageSession(
         if step is not None and not first:
             self._live_frame(step)
         if self._dirty or step is not None:
-            self._draw()
+            self.draw()
         if first:
             self._live_frame(step, drawn=True)
         # After the draw: the full analysis runs in a worker thread, whose Python parts
@@ -1182,13 +1187,13 @@ class LinkageSession(
         at = (self._version, self._pos_version, self.document.generic()[0])
         self.error = self._live_analyst.follow(self.linkage, at, motion, drawn) or self.error
 
-    def _request_draw(self) -> None:
+    def request_draw(self) -> None:
         """Draw soon: in the next frame when animating, at once otherwise (the view decides)."""
         if self._ready:
             self._dirty = True
             self._schedule_draw()
 
-    def _draw(self) -> None:
+    def draw(self) -> None:
         """Draw the scene now (:meth:`_show`, the panel with it); keep it when recording."""
         self._keep_mechanism_in_view()  # the view follows a move that took joints out of it
         self._dirty = False
@@ -1209,7 +1214,7 @@ class LinkageSession(
         return scene_state(
             traits, self._shown(), self.document, self._target(),
             (rod_forces, self._shown_loads(), reactions), tracks=self._tracks.as_dict(),
-            motors_running=self._motors_on(), branches=self._branch_directions(),
+            motors_running=self.motors_driving, branches=self._branch_directions(),
             hint=fit_hint(self._hint(), self._view.width),
         )  # fmt: skip
 
@@ -1219,7 +1224,8 @@ class LinkageSession(
         return hint_text(HintState(
             self._message, self._pointer.vertex, self._status, self.attractor is not None,
             self._selection(), self.running, self.mode, self.tool, self.linkage.n_vertices,
-            len(self.document.drives.motors), self._motors_on(), 0 if lines is None else len(lines),
+            len(self.document.drives.motors), self.motors_driving,
+            0 if lines is None else len(lines),
             self.driver.blocked_reason(self._status), self._viewer.space,
         ))  # fmt: skip
 
@@ -1236,7 +1242,7 @@ class LinkageSession(
             self.error = error
         elif at[0] == self._version:
             self._controls_changed()
-            self._request_draw()
+            self.request_draw()
         if again:
             self._refresh_analysis()
 

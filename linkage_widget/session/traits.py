@@ -146,7 +146,7 @@ class SessionTraits(HasTraits):
         elif self.mode == "kinematic" and self._target() is None:
             self.running = False
         self._controls_changed()
-        self._request_draw()
+        self.request_draw()
 
     @observe("mode")
     def _on_mode_change(self, change: Any) -> None:
@@ -160,13 +160,13 @@ class SessionTraits(HasTraits):
         self.driver.unsettle()  # the attractor now pulls another vertex
         if self._ready and self.attractor is not None and change["new"] is not None:
             self.running = True
-        self._request_draw()
+        self.request_draw()
 
     @observe("selected_rod")
     def _on_selected_rod_change(self, change: Any) -> None:
         if change["new"] is not None:
             self.selected_vertex = None
-        self._request_draw()
+        self.request_draw()
 
     @observe("attractor")
     def _on_attractor_change(self, change: Any) -> None:
@@ -178,7 +178,7 @@ class SessionTraits(HasTraits):
             self.running = True
         elif change["new"] is None and free:  # nothing pulls any more: the motion stops
             self.running = False
-        self._request_draw()
+        self.request_draw()
 
     @observe("running")
     def _on_running_change(self, change: Any) -> None:
@@ -191,14 +191,14 @@ class SessionTraits(HasTraits):
             self._commit_motion()
             if self._analyst.pos_version != self._pos_version:
                 self._refresh_analysis()  # the full report (big ones had only the live one)
-            self._request_draw()
+            self.request_draw()
         self._controls_changed()
 
     @observe("tracked")
     def _on_tracked_change(self, change: Any) -> None:
         self.document.tracked = change["new"]
         self._restart_tracks()
-        self._request_draw()
+        self.request_draw()
 
     # one observe() for all: stacked observe decorators register only the outer one's names
     @observe(
@@ -206,13 +206,13 @@ class SessionTraits(HasTraits):
         "show_pebbles", "tool", "load_size", "show_labels", "joint_names", "pixel_ratio",
     )  # fmt: skip
     def _on_view_option_change(self, change: Any) -> None:
-        self._request_draw()
+        self.request_draw()
 
     @observe("show_forces")
     def _on_show_forces_change(self, change: Any) -> None:
         if self._ready:
             self._controls_changed()  # the readout's force lines come and go with it
-        self._request_draw()
+        self.request_draw()
 
     @observe("error")
     def _on_error_change(self, change: Any) -> None:
@@ -220,7 +220,7 @@ class SessionTraits(HasTraits):
             self.error_log.append(change["new"])
         if self._ready:
             self._controls_changed()
-            self._request_draw()
+            self.request_draw()
 
     @observe("recording")
     def _on_recording_change(self, change: Any) -> None:
@@ -234,7 +234,7 @@ class SessionTraits(HasTraits):
     @observe("projection")
     def _on_projection(self, change: Any) -> None:
         if self._ready:
-            self._request_draw()  # session.camera takes the projection when next asked for
+            self.request_draw()  # session.camera takes the projection when next asked for
 
     @observe("step_size", "mode")
     def _on_step_bound(self, change: Any) -> None:

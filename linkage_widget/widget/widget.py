@@ -35,7 +35,7 @@ from traitlets import validate
 from ..draw import MAX_PIXEL_RATIO, PanelPicture, legend_html
 from ..draw.canvas import draw_scene
 from ..model import Linkage
-from ..session import Action, LinkageSession, load_upload, running_loop
+from ..session import LinkageSession, load_upload, running_loop
 from .configuration_panel import PanelView
 from .controls import Controls, ControlsState
 from .events import connect, make_canvas, resize_backing
@@ -170,7 +170,7 @@ class LinkageWidget(LinkageSession, W.VBox):
         self.message_thread.adopt(widgets_since(existing))
         self._built = True
         self._controls_changed()
-        self._request_draw()
+        self.request_draw()
 
     # ------------------------------------------------------------ testing
     def feed_canvas_event(self, content: dict[str, Any]) -> None:
@@ -198,14 +198,14 @@ class LinkageWidget(LinkageSession, W.VBox):
         if running_loop() is not None:
             self._loop.ensure()
         else:
-            self._draw()
+            self.draw()
 
     def _pointer_input(self) -> None:
         if not self._built:
             return
         if running_loop() is None:
             if self._dirty:
-                self._draw()  # synchronous use: draw now; motion waits for advance()
+                self.draw()  # synchronous use: draw now; motion waits for advance()
             return
         self._loop.frame_if_due()
 
@@ -234,10 +234,10 @@ class LinkageWidget(LinkageSession, W.VBox):
                 self.history.can_redo,
                 self.running,
                 self.recording,
-                self._motors_on(),
+                self.motors_driving,
                 self.mode,
                 self.step_size,
-                readout_html(words, self.error, self._drive_lines(), details_open=self.show_info),
+                readout_html(words, self.error, self.drive_lines(), details_open=self.show_info),
                 self.mode_refusal(),
             )
         )
@@ -284,7 +284,7 @@ class LinkageWidget(LinkageSession, W.VBox):
             self.panel_view.resize_backing(self.pixel_ratio)
         if self.show_configuration:
             self.redraw_panel()
-        self._request_draw()
+        self.request_draw()
 
     def _show_presentation(self, _change: Any = None) -> None:
         """Presentation mode on or off: the CSS class of :mod:`.layout` does the rest."""
@@ -300,7 +300,7 @@ class LinkageWidget(LinkageSession, W.VBox):
 
     def _run(self, kind: str) -> None:
         """A button: carry out the action ``kind`` (errors shown, not raised)."""
-        self._guarded(lambda: self._apply(Action(kind)))
+        self.run_action(kind)
 
     def _on_upload(self, change: Any) -> None:
         files = uploaded_files(change["new"])

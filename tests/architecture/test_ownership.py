@@ -44,14 +44,10 @@ VIEW_HOOKS = frozenset(
 #: what this step of the redesign left, and why; every entry is checked to be still true
 LEFT_FOR_LATER: dict[str, str] = {}
 
-#: session internals ``widget/`` still calls: the frame and button paths of the bases above
-#: (FramesMixin's draws, the action table); they get public names with those steps
-WIDGET_REACHES_FOR_LATER = frozenset(
-    {"_request_draw", "_draw", "_guarded", "_apply", "_motors_on", "_drive_lines"}
-)
-
-#: the class budget of LinkageSession (800 with its in-package bases) is not met while
-#: the four bases above remain; the test checks it is still over, so this flips when met
+#: the class budget of LinkageSession (800 with its in-package bases) is not met: no base
+#: is left but SessionTraits, yet ~75 public names as thin delegates, the undo/edit core and
+#: the one place each object's result is applied come to ~1,390 lines; the test checks it is
+#: still over, so this flips when met
 SESSION_OVER_BUDGET = True
 
 BUDGET = {"LinkageSession": 800, "Simulator": 600}
@@ -254,8 +250,6 @@ def _session_private_names() -> set[str]:
 
 def test_the_widget_uses_public_session_names():
     private = _session_private_names()
-    assert WIDGET_REACHES_FOR_LATER <= private, "a listed reach is gone: shorten the list"
-    private -= WIDGET_REACHES_FOR_LATER
     widget_defined = set()
     widget_trees = {p: t for p, t in TREES.items() if p.parent.name == "widget"}
     for tree in widget_trees.values():

@@ -59,5 +59,5 @@ def test_an_unknown_kind_is_not_looked_up_by_name() -> None:
 
 def test_the_3d_overrides_are_the_ones_the_table_calls() -> None:
     s = LinkageSession(octahedron())
-    s._guarded(lambda: s._apply(Action("toggle_motors")))
+    s.run_action("toggle_motors")
     assert "planar" in s.error  # the space view's refusal, through the table

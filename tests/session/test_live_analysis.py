@@ -102,7 +102,7 @@ def test_a_frame_drawn_while_nothing_moved_is_not_behind():
             break
     live = s.live_analysis
     assert s.running and live is not None
-    s._request_draw()  # something else (the hint line) asks for a frame
+    s.request_draw()  # something else (the hint line) asks for a frame
     s.advance(1)
     assert np.array_equal(s.linkage.vertices, placement)
     assert s._live_analyst.drawn > live.frame and s.live_analysis is live

@@ -184,7 +184,7 @@ def test_statics_of_the_two_bar_and_its_drawing():
     assert list(rods.color) == ["#d55e00", "#0072b2"]  # compression, tension (Okabe-Ito)
     assert len(scene.by_role("loads")[0]) == 1 and len(scene.by_role("reactions")[0]) == 2
     s.selected_rod = 1
-    assert any("tension 1.118" in line for line in s._drive_lines())
+    assert any("tension 1.118" in line for line in s.drive_lines())
     s.show_forces = False
     assert s.scene().by_role("reactions") == []
 
@@ -193,11 +193,11 @@ def test_an_unbalanced_load_says_so():
     s = four_bar()
     s.add_load(3, (0.0, -1.0))
     assert not s.statics.balanced
-    assert any(line.startswith("unbalanced: the load excites a flex") for line in s._drive_lines())
+    assert any(line.startswith("unbalanced: the load excites a flex") for line in s.drive_lines())
     s.linkage.toggle_pin(2)
     s.refresh()  # 0-2 now joins two pins: a redundant rod
     assert s.statics.balanced and not s.statics.determinate
-    assert "indeterminate: least-squares forces, up to 1 self-stress" in s._drive_lines()
+    assert "indeterminate: least-squares forces, up to 1 self-stress" in s.drive_lines()
 
 
 # ------------------------------------------------- forces, friction, springs
@@ -305,9 +305,9 @@ def test_dynamic_readout_has_the_selected_joints_velocity_and_acceleration():
     s.selected_vertex = 3
     sim = s.simulator
     v, a = sim.velocities[3], sim.accelerations[3]
-    line = next(line for line in s._drive_lines() if line.startswith("vertex 3"))
+    line = next(line for line in s.drive_lines() if line.startswith("vertex 3"))
     assert f"{v[0]:.4g}" in line and f"{a[1]:.4g}" in line
-    assert any(line.startswith("motor torques") for line in s._drive_lines())
+    assert any(line.startswith("motor torques") for line in s.drive_lines())
     forces, reactions, source = s._force_view()
     assert source == "dynamics"
     np.testing.assert_array_equal(forces, sim.constraint_forces.rods)

@@ -118,7 +118,7 @@ class DrivesMachine(RuleBasedStateMachine):
     def picture_and_readout_build(self):
         scene = self.s.scene()
         assert len(scene.by_role("loads")) == (1 if self.s.loads else 0)
-        assert all(isinstance(line, str) for line in self.s._drive_lines())
+        assert all(isinstance(line, str) for line in self.s.drive_lines())
         if self.s.loads and not self.s.running:
             assert np.all(np.isfinite(self.s.statics.rod_forces))
 
