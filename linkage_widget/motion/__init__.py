@@ -114,7 +114,8 @@ Modules
     pattern, factorisations), :mod:`._metric`, :mod:`._setup` (what the steppers
     share), :mod:`._projection`, the steppers :mod:`._kinematic`, :mod:`._rattle`,
     :mod:`._drive_step`, the drives (``_drives``, ``_actuators``, ``_friction``,
-    ``_reactions``), the watch :mod:`._singular` and the watcher :mod:`._branches`.
+    ``_reactions``), the watch :mod:`._singular` and the watcher :mod:`._branches`;
+    :mod:`._inputs` (what a step reads, and the ``Stepping`` the simulator holds).
     A stepper or watcher takes values and returns the new :class:`~._setup.State`,
     like :meth:`scipy.integrate.OdeSolver.step`; only :class:`Simulator` assigns it.
 """
