@@ -55,7 +55,7 @@ import numpy as np
 from .. import _checks
 from ..rigidity import tangent_cone
 from ._drive_step import blocked_text, kinematic_motor_step
-from ._drives import ElementSet, RunningMotor
+from ._element_set import ElementSet, RunningMotor
 from ._pass_through import creep_onward, landed_on, pass_line, projected
 from ._setup import Setup, State
 from ._singular import SingularWatch, creep, locate, locate_dip, smallest_ratio

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._drives import ElementSet
+from ._element_set import ElementSet
 from ._friction import StickState, joint_directions, path_speeds, sliding_direction
 from ._projection import held_residual, project
 from ._rattle import Forces, rattle_step

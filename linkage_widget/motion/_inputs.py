@@ -1,6 +1,6 @@
 r"""What a simulator's steps read besides its state, and the steps made from it.
 
-:class:`Inputs` is a value: the :class:`~._drives.ElementSet` (springs, motors,
+:class:`Inputs` is a value: the :class:`~._element_set.ElementSet` (springs, motors,
 actuators, friction), the attractor and the validated parameters, as the
 :class:`~linkage_widget.motion.Simulator` has them set now (it builds one with
 ``Simulator._inputs()``). :class:`Stepping` is an object the simulator holds: built
@@ -25,7 +25,7 @@ from ..model import Linkage
 from ._actuators import element_potential
 from ._branches import BranchView, EnergyAt
 from ._drive_step import Context, driven_step, reactions_at
-from ._drives import ElementSet, rest_state
+from ._element_set import ElementSet, rest_state
 from ._friction import StickState
 from ._kinematic import KinematicStepper
 from ._rattle import Forces, SpringArrays, rattle_step
