@@ -100,7 +100,7 @@ Regularisation
     function of how many steps it took to get there, and the linkage is not
     pulled back along its flex.
 
-Drives and loads (:mod:`._drives`, :mod:`._drive_step`)
+Drives and loads (:mod:`._element_set`, :mod:`._drive_step`)
     Motors (exact rheonomic angle rows), torque and force actuators, Duffing springs,
     Coulomb friction with a stick phase along pathways and on the table, constraint
     forces and accelerations; without them every path is the arithmetic above.
@@ -113,8 +113,9 @@ Modules
     :mod:`.tolerances` (every threshold and its reason), :mod:`._linalg` (Schur
     pattern, factorisations), :mod:`._metric`, :mod:`._setup` (what the steppers
     share), :mod:`._projection`, the steppers :mod:`._kinematic`, :mod:`._rattle`,
-    :mod:`._drive_step`, the drives (``_drives``, ``_actuators``, ``_friction``,
-    ``_reactions``), the watch :mod:`._singular` and the watcher :mod:`._branches`.
+    :mod:`._drive_step`, the drives (``_element_set``, ``_actuators``, ``_friction``,
+    ``_reactions``), the watch :mod:`._singular` and the watcher :mod:`._branches`;
+    :mod:`._inputs` (what a step reads, and the ``Stepping`` the simulator holds).
     A stepper or watcher takes values and returns the new :class:`~._setup.State`,
     like :meth:`scipy.integrate.OdeSolver.step`; only :class:`Simulator` assigns it.
 """

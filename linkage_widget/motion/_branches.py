@@ -48,13 +48,14 @@ Branches
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from .. import _checks
 from ..rigidity import tangent_cone
 from ._drive_step import blocked_text, kinematic_motor_step
-from ._drives import Actuators, RunningMotor
+from ._element_set import ElementSet, RunningMotor
 from ._pass_through import creep_onward, landed_on, pass_line, projected
 from ._setup import Setup, State
 from ._singular import SingularWatch, creep, locate, locate_dip, smallest_ratio
@@ -112,10 +113,10 @@ class _Stop(NamedTuple):
 
 
 class BranchView(NamedTuple):
-    """What the watch reads of the simulator (values; ``actuators`` builds the motor rows)."""
+    """What the watch reads of the simulator (values; ``elements`` builds the motor rows)."""
 
     base: Setup  # the constraints and the metric of the current mass parameters
-    actuators: Actuators
+    elements: ElementSet
     mode: str
     step_size: float
     attractor: tuple[int, np.ndarray] | None
@@ -123,13 +124,13 @@ class BranchView(NamedTuple):
 
     @property
     def motors(self) -> tuple[RunningMotor, ...]:
-        return tuple(self.actuators.motors)
+        return self.elements.motors
 
     def watch_setup(self, p: np.ndarray) -> Setup:
         """The setup the watch reads: the constraints and the motor rows (no stick rows)."""
-        if not self.actuators.motors:
+        if not self.elements.motors:
             return self.base
-        return self.actuators.setup(self.base, p, None)
+        return self.elements.setup(self.base, p, None)
 
 
 #: ``energy_at(state, q)``: the kinetic energy the motion would have at ``q``.
@@ -155,8 +156,11 @@ class BranchWatch:
         """Whether the motion stops at singular placements."""
         return self.watch.enabled
 
-    def enable(self, value: bool) -> None:
-        """Turn the watch on or off (off leaves a stop)."""
+    def enable(self, value: Any) -> None:
+        """Turn the watch on or off (off leaves a stop); ``value``: a bool (checked)."""
+        if not isinstance(value, bool | np.bool_):
+            raise TypeError(f"stop_at_singular must be True or False, got {value!r}")
+        value = bool(value)
         self.watch.enabled = value
         self.watch.reset()
         if not value:
@@ -187,6 +191,23 @@ class BranchWatch:
         if not stop.directions:
             stop.directions.append(self._lines_at(view, stop.at))
         return stop.directions[0].copy()
+
+    def direction(self, view: BranchView, p: np.ndarray, k: Any, sense: Any, status: str):
+        """Branch line ``k`` at the stop at ``p`` in direction ``sense`` (+1 or -1), flat.
+
+        Raises ``ValueError`` (not at a stop, ``sense`` not ±1) or ``IndexError`` (no
+        branch ``k``); ``status``: the simulator's, for the message.
+        """
+        if not self.singular(p, view.motors):
+            raise ValueError(
+                f"follow_branch: the simulator is not at a singular placement (status "
+                f"{status!r}); branches exist only where the motion stopped at one"
+            )
+        directions = self.branches(view, p, p.size // view.dim)
+        k = _checks.item_index(k, len(directions), "branch", "branches")
+        if sense not in (1, -1):
+            raise ValueError(f"follow_branch: sense must be +1 or -1, got {sense!r}")
+        return float(sense) * directions[k].reshape(-1)
 
     # ---------------------------------------------------------------- steps
     def held(self, s: State, motors: tuple) -> State | None:
@@ -427,7 +448,7 @@ def _turned_motors(
     view: BranchView, at: np.ndarray, q: np.ndarray, time: float
 ) -> list[RunningMotor]:
     """Each motor re-anchored at ``q`` (now), turning the way the branch turned it from ``at``."""
-    act = view.actuators
+    act = view.elements
     if not act.motors:
         return list(act.motors)
     now = act.setup(view.base, at, None).at_time(time)

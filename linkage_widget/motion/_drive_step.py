@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._drives import Actuators
+from ._element_set import ElementSet
 from ._friction import StickState, joint_directions, path_speeds, sliding_direction
 from ._projection import held_residual, project
 from ._rattle import Forces, rattle_step
@@ -61,21 +61,21 @@ class DriveOutcome(NamedTuple):
 
 
 class Context(NamedTuple):
-    """What a driven step reads: the base setup, actuators, forces, pinned mask, gravity."""
+    """What a driven step reads: the base setup, elements, forces, pinned mask, gravity."""
 
     base: Setup
-    actuators: Actuators
+    elements: ElementSet
     forces: Forces
     pinned: np.ndarray
     gravity: float
 
-    def setup(self, p: np.ndarray, state: StickState) -> Setup:
+    def setup(self, p: np.ndarray, state: StickState | None) -> Setup:
         """The setup with the motor rows and the rows of ``state``'s stuck elements."""
-        return self.actuators.setup(self.base, p, state)
+        return self.elements.setup(self.base, p, state)
 
     def forces_for(self, setup: Setup, state: StickState) -> Forces:
         """The applied forces with the actuators' explicit forces for ``state``."""
-        extra = self.actuators.extra(setup.metric, self.pinned, self.gravity, state)
+        extra = self.elements.extra(setup.metric, self.pinned, self.gravity, state)
         return dataclasses.replace(self.forces, extra=extra)
 
 
@@ -87,10 +87,10 @@ def driven_step(ctx: Context, s: State, mode: str, h: float) -> State:
     """
     t = s.time
     if mode == "kinematic":
-        setup = ctx.actuators.setup(ctx.base, s.p, None)
+        setup = ctx.setup(s.p, None)
         q = kinematic_motor_step(setup, s.p, t, h)
         if q is None:
-            reason = blocked_text(tuple(ctx.actuators.motors), t)
+            reason = blocked_text(ctx.elements.motors, t)
             return s._replace(v=np.zeros(s.p.size), time=t + 0.0, status="blocked", reason=reason)
         return s._replace(p=q, v=q - s.p, time=t + h, status="moved", reason=None)
     out = dynamic_drive_step(ctx, s.p, s.v, t, h, s.stick)
@@ -102,7 +102,7 @@ def reactions_at(
     ctx: Context, s: State, mode: str, dim: int
 ) -> tuple[ConstraintForces, np.ndarray]:
     """Constraint forces and accelerations at ``s`` (kinematic mode: quasi-static, at rest)."""
-    act = ctx.actuators
+    act = ctx.elements
     if mode == "dynamic":
         v, state = s.v, s.stick
     else:  # quasi-static: at rest, and friction (a dynamic-mode force) holds nothing
@@ -111,7 +111,7 @@ def reactions_at(
     friction = None
     if mode == "dynamic" and dim == 2:  # friction is planar
         limits = act.normal_forces(ctx.base.metric, ctx.gravity) * act.table * ~ctx.pinned
-        friction = FrictionInput(tuple(act.frictions), state, limits)
+        friction = FrictionInput(act.frictions, state, limits)
     return reactions(setup, ctx.forces_for(setup, state), s.p, v, s.time, friction)
 
 
@@ -131,7 +131,7 @@ def dynamic_drive_step(
     state = _directions(ctx, p, v, _release(ctx, p, v, t, state), state)
     setup = ctx.setup(p, state)
     p1, v1, status = rattle_step(setup, ctx.forces_for(setup, state), p, v, h, t)
-    reason = _motor_failure(ctx.actuators, setup.at_time(t + h), p1, t + h)
+    reason = _motor_failure(ctx.elements, setup.at_time(t + h), p1, t + h)
     if reason is not None:
         return DriveOutcome(p, np.zeros_like(v), "blocked", reason, state)
     p1, v1 = _snap_held(p1, v1, state)
@@ -154,7 +154,7 @@ def _snap_held(p1: np.ndarray, v1: np.ndarray, state: StickState) -> tuple[np.nd
     return p1, v1
 
 
-def _motor_failure(act: Actuators, setup: Setup, p1: np.ndarray, t1: float) -> str | None:
+def _motor_failure(act: ElementSet, setup: Setup, p1: np.ndarray, t1: float) -> str | None:
     """Why the motors missed their angles at ``p1`` (``None`` when they all met them)."""
     if not act.motors:
         return None
@@ -179,7 +179,7 @@ def _directions(
     An element that was ``stuck`` keeps its direction (a released one: the way the hold
     pulled): its speed is zero up to round-off, whose sign says nothing.
     """
-    sign = sliding_direction(path_speeds(tuple(ctx.actuators.frictions), p, v), state.path_sign)
+    sign = sliding_direction(path_speeds(ctx.elements.frictions, p, v), state.path_sign)
     sign = np.where(stuck.paths, state.path_sign, sign)
     direction = np.where(stuck.joints[:, None], state.joint_dir, joint_directions(v, state))
     return state.with_paths(state.paths, sign).with_joints(state.joints, direction)
@@ -191,7 +191,7 @@ def _release(ctx: Context, p: np.ndarray, v: np.ndarray, t: float, state: StickS
         return state
     setup = ctx.setup(p, state)
     links, holds = stick_multipliers(setup, ctx.forces_for(setup, state), p, v, t)
-    act = ctx.actuators
+    act = ctx.elements
     stuck = np.flatnonzero(state.paths)
     limit = np.array([act.frictions[k].limit for k in stuck])
     over = np.abs(links) > limit
@@ -221,8 +221,8 @@ def _stick(
     state: StickState,
 ) -> tuple[StickState, np.ndarray]:
     """Stick the sliding elements whose speed reversed in the step, if the stop is plausible."""
-    act = ctx.actuators
-    frictions = tuple(act.frictions)
+    act = ctx.elements
+    frictions = act.frictions
     u0, u1 = path_speeds(frictions, p, v), path_speeds(frictions, p1, v1)
     s = state.path_sign
     limits = np.array([(f.limit + f.mu_k * f.normal_force) * (not f.rigid) for f in frictions])

@@ -1,167 +1,204 @@
-r"""What a simulator's steps read besides its state: the :class:`SimulatorInputs` base.
+r"""What a simulator's steps read besides its state, and the steps made from it.
 
-The linkage's :class:`~._setup.Setup` (constraints, metric, factorisations), the
-validated parameters, the attractor and the force elements (springs, and the
-:class:`~._drives.Actuators`: motors, actuators, friction). The base of
-:class:`~linkage_widget.motion.Simulator`, apart because the class with its public
-face does not fit one module: it owns these fields and assigns nothing else; the state
-(positions, velocities, time, status) is the simulator's, assigned in ``simulator.py``
-only, and never read here.
+:class:`Inputs` is a value: the :class:`~._element_set.ElementSet` (springs, motors,
+actuators, friction), the attractor and the validated parameters, as the
+:class:`~linkage_widget.motion.Simulator` has them set now (it builds one with
+``Simulator._inputs()``). :class:`Stepping` is an object the simulator holds: built
+from the linkage, no reference back. It keeps what outlives a call (the shared
+:class:`~._setup.Setup` and its metric for the current masses, the kinematic stepper's
+trust region, the last constraint forces) and, from a state and the inputs, returns
+values: the setup and the forces they make, the next state of the mode's stepper
+(scipy's ``OdeSolver.step`` contract), energies, the constraint forces, the velocities
+and stick state an edit restarts from. The state (positions, velocities, time, status)
+is assigned in ``simulator.py`` only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .. import _checks
-from ..constraints import ConstraintSet
-from ..elements import Spring
 from ..model import Linkage
 from ._actuators import element_potential
-from ._drive_step import Context, reactions_at
-from ._drives import Actuators, RunningMotor, checked_table
-from ._friction import FrictionPath
+from ._branches import BranchView, EnergyAt
+from ._drive_step import Context, driven_step, reactions_at
+from ._element_set import ElementSet, rest_state
+from ._friction import StickState
 from ._kinematic import KinematicStepper
-from ._parameters import Parameter
-from ._rattle import Forces, SpringArrays
+from ._rattle import Forces, SpringArrays, rattle_step
 from ._reactions import ConstraintForces, ReactionMemo
-from ._setup import Setup, State, mode_error
-from .tolerances import ATTRACTOR_DAMPING, ATTRACTOR_STIFFNESS
+from ._setup import Setup, State
+from ._stiffness import abs_max, honest_status
 
-__all__ = ["MODES", "STATUSES", "SimulatorInputs"]
+__all__ = ["MODES", "STATUSES", "Inputs", "Stepping"]
 
 MODES = ("kinematic", "dynamic")
 STATUSES = ("idle", "moved", "reached target", "blocked", "singular", "refused")
 
 
-class SimulatorInputs:
-    """The setup, parameters, attractor and force elements of a simulator (see the module)."""
+class Inputs(NamedTuple):
+    """The elements, the attractor ``(vertex, target)`` and the parameters of a simulator."""
 
-    def __init__(
-        self,
-        linkage: Linkage,
-        mode: str,
-        parameters: tuple[float, float, float, float, float],
-        table_friction: float,
-    ) -> None:
-        """The setup; ``parameters``: step size, mass distribution and total, gravity, damping."""
-        self._n, self._dim = linkage.n_vertices, linkage.dim  # 2 in the plane, 3 in space
-        self._actuators = Actuators()  # motors, loads, friction
-        self._actuators.table = checked_table(self._dim, table_friction)  # planar only
-        self._attractor: tuple[int, np.ndarray] | None = None
-        self._springs: list[Spring] = []
-        if mode not in MODES:
-            raise mode_error(mode, MODES)
-        self._parameters: dict[str, float] = {}  # the Parameter values
-        self.step_size, self.mass_distribution, self.total_mass = parameters[:3]
-        self.gravity, self.damping = parameters[3:]
-        self.attractor_stiffness = ATTRACTOR_STIFFNESS
-        self.attractor_damping = ATTRACTOR_DAMPING
-        # What the steppers share (constraints, metric, factorisations); the kinematic
-        # stepper keeps its own memory (trust region, blocked verdict).
-        self._setup = Setup.build(linkage.copy(), self.mass_distribution, self.total_mass)
-        self._kinematic = KinematicStepper()
-        self._reacted = ReactionMemo()  # cleared by the simulator at each change
+    elements: ElementSet
+    attractor: tuple[int, np.ndarray] | None
+    step_size: float
+    mass_distribution: float
+    total_mass: float
+    gravity: float
+    damping: float
+    attractor_stiffness: float
+    attractor_damping: float
 
-    step_size = Parameter(_checks.positive, "Kinematic: a step's largest move; dynamic: time step.")
-    mass_distribution = Parameter(_checks.unit_interval, "Hinge point masses (0) to rods (1).")
-    total_mass = Parameter(_checks.positive, "Total mass :math:`m > 0`.")
-    gravity = Parameter(_checks.finite, "Acceleration :math:`g` (toward -y, in space -z, if > 0).")
-    damping = Parameter(_checks.non_negative, "Viscous damping rate: force :math:`-c M \\dot p`.")
-    attractor_stiffness = Parameter(
-        _checks.non_negative, "Attractor spring (force per length), dynamic mode."
-    )
-    attractor_damping = Parameter(
-        _checks.non_negative, "Attractor damper (force per speed), dynamic mode."
-    )
-
-    @property
-    def constraints(self) -> ConstraintSet:
-        """The constraints being enforced (targets from the linkage at construction)."""
-        return self._setup.constraints
-
-    @property
-    def attractor(self) -> tuple[int, tuple[float, ...]] | None:
-        """``(vertex, (x, y))`` (``(x, y, z)`` in 3-D) of the attractor, or ``None``."""
-        if self._attractor is None:
-            return None
-        s, t = self._attractor
-        return s, tuple(float(c) for c in t)
-
-    def attract(self, vertex: int, target: Sequence[float]) -> None:
-        """Pull ``vertex`` toward ``target = (x, y)`` (or ``(x, y, z)``) from the next step on."""
-        s = _checks.vertex_index(vertex, self._n, "vertex")
-        t = _checks.finite_point(target, "target", self._dim)
-        if self._attractor is None or self._attractor[0] != s:
-            self._kinematic.reset_trust()
-        self._attractor = (s, t.copy())
-
-    def release(self) -> None:
-        """Remove the attractor."""
-        self._attractor = None
-
-    @property
-    def springs(self) -> list[Spring]:
-        """The springs/dampers between vertex pairs (a copy; use add/remove to change)."""
-        return list(self._springs)
-
-    def remove_spring(self, index: int) -> None:
-        """Remove the spring with index ``index`` (later ones shift down)."""
-        index = int(index)
-        if not 0 <= index < len(self._springs):
-            count = len(self._springs)
-            raise IndexError(f"spring {index} out of range (there are {count} springs)")
-        del self._springs[index]
-
-    @property
-    def motors(self) -> tuple[RunningMotor, ...]:
-        """The motors, in the order of :attr:`motor_torques`."""
-        return tuple(self._actuators.motors)
-
-    @property
-    def actuators(self) -> tuple[Any, ...]:
-        """The torque and force actuators and joint loads, in the order they were added."""
-        return tuple(self._actuators.elements)
-
-    @property
-    def frictions(self) -> tuple[FrictionPath, ...]:
-        """The friction elements along pathways."""
-        return tuple(self._actuators.frictions)
-
-    def _current_setup(self) -> Setup:
-        """The shared setup, with the metric of the current mass parameters."""
-        self._setup = self._setup.with_mass(self.mass_distribution, self.total_mass)
-        return self._setup
-
-    def _forces(self) -> Forces:
-        """The applied forces as they are set now."""
-        springs = SpringArrays.from_springs(self._springs) if self._springs else None
+    def forces(self, dim: int) -> Forces:
+        """The applied forces as they are set now (the springs, gravity, the attractor)."""
+        springs = self.elements.springs
+        arrays = SpringArrays.from_springs(list(springs)) if springs else None
         k, c = self.attractor_stiffness, self.attractor_damping
-        return Forces(self.gravity, self.damping, self._attractor, k, c, springs, dim=self._dim)
+        return Forces(self.gravity, self.damping, self.attractor, k, c, arrays, dim=dim)
 
-    def _context(self) -> Context:
-        setup = self._current_setup()
-        return Context(setup, self._actuators, self._forces(), setup.pinned, self.gravity)
-
-    def _kinetic(self, v: np.ndarray) -> float:
-        return 0.5 * float(v @ (self._current_setup().metric.matrix @ v))
-
-    def _potential(self, p: np.ndarray) -> float:
-        conservative = self._forces().potential_energy(self._current_setup().metric, p)
-        return conservative + element_potential(tuple(self._actuators.elements), p)
-
-    def _reactions(self, s: State, mode: str) -> tuple[ConstraintForces, np.ndarray]:
-        """Constraint forces and accelerations at ``s``, remembered while it and the forces stay."""
-        key = (s.p, s.v, s.time, mode, len(self._actuators.motors))
-        att = self._attractor
+    def reaction_key(self) -> tuple:
+        """What the constraint forces depend on that changes without a step or an edit."""
+        att = self.attractor
         target = None if att is None else (att[0], *(float(c) for c in att[1]))
-        # gravity, masses, damping, the attractor and the springs change without a step
         parameters = (self.gravity, self.mass_distribution, self.total_mass, self.damping)
         parameters += (self.attractor_stiffness, self.attractor_damping, target)
-        parameters += (tuple(self._springs),)
+        return parameters + (self.elements.springs,)
+
+
+class Stepping:
+    """The steps of a simulator from its state and :class:`Inputs` (see the module)."""
+
+    def __init__(self, linkage: Linkage, mass_distribution: float, total_mass: float) -> None:
+        self._n, self._dim = linkage.n_vertices, linkage.dim  # 2 in the plane, 3 in space
+        # What the steppers share (constraints, metric, factorisations); the kinematic
+        # stepper keeps its own memory (trust region, blocked verdict).
+        self._setup = Setup.build(linkage.copy(), mass_distribution, total_mass)
+        self._kinematic = KinematicStepper()
+        self._reacted = ReactionMemo()  # forgotten at each step and each edit
+
+    @property
+    def base(self) -> Setup:
+        """The setup as last built: its linkage, constraints and pins never change."""
+        return self._setup
+
+    def setup(self, inputs: Inputs) -> Setup:
+        """The shared setup, with the metric of the current mass parameters."""
+        self._setup = self._setup.with_mass(inputs.mass_distribution, inputs.total_mass)
+        return self._setup
+
+    def context(self, inputs: Inputs) -> Context:
+        """What a driven step reads."""
+        setup = self.setup(inputs)
+        forces = inputs.forces(self._dim)
+        return Context(setup, inputs.elements, forces, setup.pinned, inputs.gravity)
+
+    def attractor(
+        self, old: tuple[int, np.ndarray] | None, vertex: int, target: Sequence[float]
+    ) -> tuple[int, np.ndarray]:
+        """The attractor pulling ``vertex`` toward ``target`` (checked); ``old``: the one before."""
+        s = _checks.vertex_index(vertex, self._n, "vertex")
+        t = _checks.finite_point(target, "target", self._dim)
+        if old is None or old[0] != s:  # a new pull: the kinematic trust region restarts
+            self._kinematic.reset_trust()
+        return s, t.copy()
+
+    def forget(self) -> None:
+        """Forget the constraint forces (a step begins)."""
+        self._reacted.clear()
+
+    def step(self, s: State, mode: str, inputs: Inputs) -> State:
+        """One step of the mode's stepper from ``s``, no singular watch; its status made honest."""
+        with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below
+            new = self._stepper_step(s, mode, inputs)
+        h = inputs.step_size
+        meant = h * (1.0 if mode == "kinematic" else abs_max(new.v))
+        scale = self._setup.constraints.length_scale
+        return new._replace(status=honest_status(new.status, s.p, new.p, new.v, meant / scale))
+
+    def _stepper_step(self, s: State, mode: str, inputs: Inputs) -> State:
+        dt = 1.0 if mode == "kinematic" else inputs.step_size
+        if self._n == 0:
+            return s._replace(status="idle", time=s.time + dt)
+        if inputs.elements.drives_motion(mode):
+            return driven_step(self.context(inputs), s, mode, inputs.step_size)
+        setup = self.setup(inputs)
+        if mode == "kinematic":
+            p, status = self._kinematic.step(setup, s.p, inputs.attractor, inputs.step_size)
+            # the velocity of a kinematic step is its displacement
+            v = p - s.p if p is not s.p else np.zeros(s.p.size)
+            return s._replace(p=p, v=v, status=status, time=s.time + dt)
+        # the dynamic step (RATTLE; its sub-steps and refusals: _stiffness)
+        forces = inputs.forces(self._dim)
+        p, v, status = rattle_step(setup, forces, s.p, s.v, inputs.step_size)
+        return s._replace(p=p, v=v, status=status, time=s.time + dt)
+
+    def branch_view(self, mode: str, inputs: Inputs) -> BranchView:
+        """What the branch watch reads."""
+        setup, elements = self.setup(inputs), inputs.elements
+        return BranchView(setup, elements, mode, inputs.step_size, inputs.attractor, self._dim)
+
+    def kinetic(self, inputs: Inputs, v: np.ndarray) -> float:
+        r""":math:`T = \tfrac12 v^T M v`."""
+        return 0.5 * float(v @ (self.setup(inputs).metric.matrix @ v))
+
+    def potential(self, inputs: Inputs, p: np.ndarray) -> float:
+        """The potential energy at ``p`` (gravity, springs, attractor, joint loads)."""
+        conservative = inputs.forces(self._dim).potential_energy(self.setup(inputs).metric, p)
+        return conservative + element_potential(inputs.elements.actuators, p)
+
+    def energy_at(self, mode: str, inputs: Inputs) -> EnergyAt:
+        """``energy_at(s, q)``: the kinetic energy the motion at ``s`` would have at ``q``."""
+
+        def energy(s: State, q: np.ndarray) -> float:
+            if mode != "dynamic":
+                return 0.0
+            total = self.kinetic(inputs, s.v) + self.potential(inputs, s.p)
+            return max(total - self.potential(inputs, q), 0.0)
+
+        return energy
+
+    def reactions(self, s: State, mode: str, inputs: Inputs) -> tuple[ConstraintForces, np.ndarray]:
+        """Constraint forces and accelerations at ``s``, remembered while it and the forces stay."""
+        key = (s.p, s.v, s.time, mode, len(inputs.elements.motors))
         return self._reacted.get(
-            key, parameters, lambda: reactions_at(self._context(), s, mode, self._dim)
+            key,
+            inputs.reaction_key(),
+            lambda: reactions_at(self.context(inputs), s, mode, self._dim),
         )
+
+    def velocity(self, velocity: Any) -> np.ndarray:
+        """``velocity`` (``(n, dim)`` or flat) as a flat finite array, checked."""
+        v = np.asarray(velocity, dtype=np.float64)
+        n, dim = self._n, self._dim
+        if v.shape not in ((n, dim), (n * dim,)):
+            raise ValueError(f"velocity must have shape ({n}, {dim}), got {v.shape}")
+        v = v.reshape(-1)
+        if not np.all(np.isfinite(v)):
+            raise ValueError("velocity must be finite")
+        return v
+
+    def allowed(self, inputs: Inputs, p: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """The allowed velocity at ``p`` nearest ``v`` in the kinetic-energy norm."""
+        setup = self.setup(inputs)
+        return setup.mass_factor(p).minimize(setup.metric.matrix @ v)
+
+    def motor_angles(self, inputs: Inputs, p: np.ndarray, stick: StickState, t: float):
+        """Each motor's angle at ``p`` and time ``t`` (radians, unwrapped), ``(k,)``."""
+        if not inputs.elements.motors:
+            return np.zeros(0)
+        setup = inputs.elements.setup(self.setup(inputs), p, stick)
+        return setup.at_time(t).constraints.drives.motor_angles(p.reshape(-1, 2))
+
+    def restart(
+        self, inputs: Inputs, p: np.ndarray, v: np.ndarray, t: float, *, project: bool
+    ) -> tuple[np.ndarray, StickState]:
+        """Velocities and stick state after an edit (``project``: onto new motor rows)."""
+        self._reacted.clear()
+        if project and self._n:  # onto the motor rows first: what a motor moves slides
+            setup = inputs.elements.setup(self.setup(inputs), p, None).at_time(t)
+            b = setup.constraints.velocity_target()
+            v = setup.mass_factor(p).minimize(setup.metric.matrix @ v, b)
+        return v, rest_state(inputs.elements, self.setup(inputs), p, v)

@@ -38,7 +38,7 @@ from ._linalg import ConstrainedFactor
 from ._metric import Factoriser, Layout, Metric
 from .tolerances import ROUNDOFF_FACTOR
 
-__all__ = ["Memo", "Setup", "State", "mode_error"]
+__all__ = ["Memo", "Setup", "State", "mode_error", "read_only"]
 
 
 class State(NamedTuple):
@@ -59,6 +59,13 @@ class State(NamedTuple):
 def mode_error(value: object, modes: tuple[str, ...]) -> Exception:
     """The error for a mode the simulator does not know (both modes run in 2-D and 3-D)."""
     return ValueError(f"mode must be one of {modes}, got {value!r}")
+
+
+def read_only(x: np.ndarray, dim: int) -> np.ndarray:
+    """The flat state array ``x`` as a read-only ``(n, dim)`` view (the state is the facade's)."""
+    view = x.reshape(-1, dim).view()
+    view.flags.writeable = False
+    return view
 
 
 class Memo:

@@ -1,34 +1,37 @@
 """The :class:`Simulator` facade: the one place that assigns a motion's state.
 
 Steppers and the branch watcher return a :class:`~._setup.State` (as scipy's ``OdeSolver.step``);
-the maths: :mod:`linkage_widget.motion`; the inputs: :class:`~._inputs.SimulatorInputs`.
+the maths: :mod:`linkage_widget.motion`. The simulator holds values (the state, the
+:class:`~._element_set.ElementSet`, the attractor, the parameters) and two objects that return
+values from them: :class:`~._inputs.Stepping` (setup, forces, steps) and the branch watch.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .. import _checks
-from ..constraints import as_flat
+from ..constraints import ConstraintSet, as_flat
 from ..elements import Motor, PathFriction, Spring
 from ..model import Linkage
-from . import _drives
-from ._actuators import TorqueActuator
-from ._branches import BranchView, BranchWatch, branch_velocity
-from ._drive_step import driven_step
-from ._inputs import MODES, STATUSES, SimulatorInputs
-from ._rattle import rattle_step
+from . import _element_set
+from ._branches import BranchWatch, branch_velocity
+from ._element_set import ElementSet, RunningMotor
+from ._friction import FrictionPath
+from ._inputs import MODES, STATUSES, Inputs, Stepping
+from ._parameters import Parameter
 from ._reactions import ConstraintForces
-from ._setup import State, mode_error
-from ._stiffness import StepRefused, abs_max, honest_status
+from ._setup import State, mode_error, read_only
+from ._stiffness import StepRefused
+from .tolerances import ATTRACTOR_DAMPING, ATTRACTOR_STIFFNESS
 
 __all__ = ["MODES", "STATUSES", "Simulator"]
 
 
-class Simulator(SimulatorInputs):
+class Simulator:
     r"""Kinematic (attractor) and dynamic motion of a linkage on its constraints.
 
     The simulator works on **its own copy** of the positions (the linkage passed in is
@@ -100,11 +103,36 @@ class Simulator(SimulatorInputs):
         self._v = np.zeros(self._p.size)
         self._time, self._status = 0.0, "idle"
         self._reason = None
-        parameters = (step_size, mass_distribution, total_mass, gravity, damping)
-        super().__init__(linkage, mode, parameters, table_friction)  # checks, in this order
+        self._n, self._dim = linkage.n_vertices, linkage.dim  # 2 in the plane, 3 in space
+        # the checks in this order: table friction, mode, then the parameters one by one
+        self._elements = ElementSet(table=_element_set.checked_table(self._dim, table_friction))
+        if mode not in MODES:
+            raise mode_error(mode, MODES)
+        self._parameters: dict[str, float] = {}  # the Parameter values
+        self.step_size, self.mass_distribution = step_size, mass_distribution
+        self.total_mass, self.gravity, self.damping = total_mass, gravity, damping
+        self.attractor_stiffness, self.attractor_damping = ATTRACTOR_STIFFNESS, ATTRACTOR_DAMPING
+        self._attractor: tuple[int, np.ndarray] | None = None
         self._mode = mode
+        self._stepping = Stepping(linkage, self.mass_distribution, self.total_mass)
         self._branching = BranchWatch()  # the singular stops (its own memory)
-        self._stick = _drives.rest_state(self._actuators, self._setup, self._p, self._v)
+        self._stick = _element_set.rest_state(self._elements, self._stepping.base, self._p, self._v)
+
+    step_size = Parameter(_checks.positive, "Kinematic: a step's largest move; dynamic: time step.")
+    mass_distribution = Parameter(_checks.unit_interval, "Hinge point masses (0) to rods (1).")
+    total_mass = Parameter(_checks.positive, "Total mass :math:`m > 0`.")
+    gravity = Parameter(_checks.finite, "Acceleration :math:`g` (toward -y, in space -z, if > 0).")
+    damping = Parameter(_checks.non_negative, "Viscous damping rate: force :math:`-c M \\dot p`.")
+    attractor_stiffness = Parameter(
+        _checks.non_negative, "Attractor spring (force per length), dynamic mode."
+    )
+    attractor_damping = Parameter(
+        _checks.non_negative, "Attractor damper (force per speed), dynamic mode."
+    )
+
+    def _inputs(self) -> Inputs:
+        """What a step reads besides the state, as it is set now."""
+        return Inputs(self._elements, self._attractor, **self._parameters)
 
     @property
     def mode(self) -> str:
@@ -118,22 +146,18 @@ class Simulator(SimulatorInputs):
         if value != self._mode:  # from rest; motors turn (no hold)
             self._v = np.zeros(self._p.size)
             self._branching.leave()
-            self._refresh(project=value == "dynamic" and bool(self._actuators.motors))
+            self._refresh(project=value == "dynamic" and bool(self._elements.motors))
         self._mode = value
 
     @property
     def positions(self) -> np.ndarray:
         """Current positions, ``(n, dim)`` (a read-only view; each step makes a new array)."""
-        view = self._p.reshape(-1, self._dim).view()
-        view.flags.writeable = False
-        return view
+        return read_only(self._p, self._dim)
 
     @property
     def velocities(self) -> np.ndarray:
         """Current velocities, ``(n, dim)`` (kinematic mode: last step's displacement)."""
-        view = self._v.reshape(-1, self._dim).view()
-        view.flags.writeable = False
-        return view
+        return read_only(self._v, self._dim)
 
     @property
     def time(self) -> float:
@@ -151,9 +175,28 @@ class Simulator(SimulatorInputs):
         return self._reason
 
     @property
+    def constraints(self) -> ConstraintSet:
+        """The constraints being enforced (targets from the linkage at construction)."""
+        return self._stepping.base.constraints
+
+    @property
+    def attractor(self) -> tuple[int, tuple[float, ...]] | None:
+        """``(vertex, (x, y))`` (``(x, y, z)`` in 3-D) of the attractor, or ``None``."""
+        att = self._attractor
+        return None if att is None else (att[0], tuple(float(c) for c in att[1]))
+
+    def attract(self, vertex: int, target: Sequence[float]) -> None:
+        """Pull ``vertex`` toward ``target = (x, y)`` (or ``(x, y, z)``) from the next step on."""
+        self._attractor = self._stepping.attractor(self._attractor, vertex, target)
+
+    def release(self) -> None:
+        """Remove the attractor."""
+        self._attractor = None
+
+    @property
     def linkage(self) -> Linkage:
         """A new :class:`Linkage` with the simulator's current positions."""
-        out = self._setup.linkage.copy()
+        out = self._stepping.base.linkage.copy()
         out.set_positions(self.positions)
         return out
 
@@ -163,44 +206,38 @@ class Simulator(SimulatorInputs):
 
     def constraint_error(self) -> float:
         """Largest relative constraint residual (rod strain, angle radians, pin offset)."""
-        return self._setup.constraints.relative_error(self._p)
+        return self._stepping.base.constraints.relative_error(self._p)
 
     def kinetic_energy(self) -> float:
         r""":math:`T = \tfrac12 \dot p^T M \dot p`."""
-        return self._kinetic(self._v)
+        return self._stepping.kinetic(self._inputs(), self._v)
 
     def potential_energy(self) -> float:
         r"""Gravity :math:`g\,(M e_{up})^T p`, springs, attractor, joint loads :math:`-f \cdot p`.
 
         (Dampers, friction, actuators: no potential.)
         """
-        return self._potential(self._p)
+        return self._stepping.potential(self._inputs(), self._p)
 
     def set_velocity(self, velocity: Any) -> None:
         """Set the velocities (``(n, dim)``), projected M-orthogonally onto the allowed motions.
 
         The allowed velocity nearest in the kinetic-energy norm.
         """
-        v = np.asarray(velocity, dtype=np.float64)
-        if v.shape not in ((self._n, self._dim), (self._p.size,)):
-            raise ValueError(f"velocity must have shape ({self._n}, {self._dim}), got {v.shape}")
-        v = v.reshape(-1)
-        if not np.all(np.isfinite(v)):
-            raise ValueError("velocity must be finite")
+        v = self._stepping.velocity(velocity)
         if self._n == 0:
             return
-        if self._actuators.drives_motion("dynamic"):  # motor rows: A v = b; friction restarts
+        if self._elements.drives_motion("dynamic"):  # motor rows: A v = b; friction restarts
             self._v = v
             return self._refresh(project=True)
-        setup = self._current_setup()
-        self._v = setup.mass_factor(self._p).minimize(setup.metric.matrix @ v)
+        self._v = self._stepping.allowed(self._inputs(), self._p, v)
 
     def step(self, n: int = 1) -> None:
         """Advance ``n`` steps; :attr:`status` reports the last one (the one place it is set)."""
         if (n := int(n)) < 0:
             raise ValueError(f"n must be non-negative, got {n}")
         self._reason = None
-        self._reacted.clear()
+        self._stepping.forget()
         for _ in range(n):
             state = self._state()
             try:
@@ -211,7 +248,7 @@ class Simulator(SimulatorInputs):
             self._assign(new)
             if stopped:  # a stop: the friction starts afresh from rest
                 self._refresh(project=False)
-            self._v = self._setup.pin_exactly(self._p, self._v)  # pins without round-off
+            self._v = self._stepping.base.pin_exactly(self._p, self._v)  # pins without round-off
 
     def _state(self) -> State:
         return State(self._p, self._v, self._time, self._status, self._reason, self._stick)
@@ -221,50 +258,25 @@ class Simulator(SimulatorInputs):
 
     def _watched_step(self, s: State) -> tuple[State, bool]:
         """One step, cut back to a singular placement if it crossed one (the branch watch)."""
-        held = self._branching.held(s, tuple(self._actuators.motors))
+        held = self._branching.held(s, self._elements.motors)
         if held is not None:
             return held, False
-        after = self._one_step(s)
-        return self._branching.after_step(self._branch_view(), s, after, self._energy_at)
-
-    def _one_step(self, s: State) -> State:
-        """One step of the mode's stepper, no singular watch; its status made honest."""
-        with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below
-            new = self._stepper_step(s)
-        meant = self.step_size * (1.0 if self._mode == "kinematic" else abs_max(new.v))
-        scale = self._setup.constraints.length_scale
-        return new._replace(status=honest_status(new.status, s.p, new.p, new.v, meant / scale))
-
-    def _stepper_step(self, s: State) -> State:
-        dt = 1.0 if self._mode == "kinematic" else self.step_size
-        if self._n == 0:
-            return s._replace(status="idle", time=s.time + dt)
-        if self._actuators.drives_motion(self._mode):
-            return driven_step(self._context(), s, self._mode, self.step_size)
-        if self._mode == "kinematic":
-            setup, att = self._current_setup(), self._attractor
-            p, status = self._kinematic.step(setup, s.p, att, self.step_size)
-            # the velocity of a kinematic step is its displacement
-            v = p - s.p if p is not s.p else np.zeros(s.p.size)
-            return s._replace(p=p, v=v, status=status, time=s.time + dt)
-        # the dynamic step (RATTLE; its sub-steps and refusals: _stiffness)
-        setup, forces = self._current_setup(), self._forces()
-        p, v, status = rattle_step(setup, forces, s.p, s.v, self.step_size)
-        return s._replace(p=p, v=v, status=status, time=s.time + dt)
+        inputs, stepping, mode = self._inputs(), self._stepping, self._mode
+        after = stepping.step(s, mode, inputs)
+        view, energy_at = stepping.branch_view(mode, inputs), stepping.energy_at(mode, inputs)
+        return self._branching.after_step(view, s, after, energy_at)
 
     def add(self, *elements: Any) -> None:
         """Add force elements (:mod:`linkage_widget.elements`), as pymunk's ``Space.add``.
 
         All are checked before any is added; then each as its ``add_*`` method adds it.
         """
-        at = (self._current_setup(), self._p, self._v, self._time, self._dim)
-        kept = [_drives.checked(e, *at) for e in elements]
+        at = (self._stepping.setup(self._inputs()), self._p, self._v, self._time, self._dim)
+        kept = [_element_set.checked(e, *at) for e in elements]
         for item in kept:
-            if isinstance(item, Spring):
-                self._springs.append(item)  # a force: nothing to refresh
-            else:
-                self._actuators.keep(item)
-                self._refresh(project=isinstance(item, _drives.RunningMotor))
+            self._elements = self._elements.added(item)
+            if not isinstance(item, Spring):  # a spring is a force: nothing to refresh
+                self._refresh(project=isinstance(item, RunningMotor))
 
     def add_spring(
         self,
@@ -281,7 +293,16 @@ class Simulator(SimulatorInputs):
         ``rest_length`` defaults to the current distance (a ``DuffingSpring``; dynamic mode).
         """
         self.add(Spring(i, j, stiffness, rest_length, damping, nonlinear_stiffness))
-        return len(self._springs) - 1
+        return len(self._elements.springs) - 1
+
+    @property
+    def springs(self) -> list[Spring]:
+        """The springs/dampers between vertex pairs (a copy; use add/remove to change)."""
+        return list(self._elements.springs)
+
+    def remove_spring(self, index: int) -> None:
+        """Remove the spring with index ``index`` (later ones shift down)."""
+        self._elements = self._elements.without("springs", index)
 
     def add_motor(
         self, pivot: int, tip: int, speed: float, *, reference: tuple[int, int] | None = None
@@ -289,25 +310,26 @@ class Simulator(SimulatorInputs):
         r"""Turn the rod ``pivot``→``tip`` at ``speed`` (rad per unit time); return its index.
 
         An exact rheonomic row (relative to the rod ``reference``, default the ground;
-        see :mod:`~linkage_widget.motion._drives` for both modes). Raises ``ValueError``
+        see :mod:`~linkage_widget.motion._element_set` for both modes). Raises ``ValueError``
         (the simulator unchanged) for what a motor cannot drive.
         """
         self.add(Motor(pivot, tip, speed, reference))
-        return len(self._actuators.motors) - 1
+        return len(self._elements.motors) - 1
 
     def remove_motor(self, index: int) -> None:
         """Remove motor ``index`` (later ones shift down)."""
-        k = _checks.item_index(index, len(self._actuators.motors), "motor", "motors")
-        del self._actuators.motors[k]
+        self._elements = self._elements.without("motors", index)
         self._refresh(project=False)
+
+    @property
+    def motors(self) -> tuple[RunningMotor, ...]:
+        """The motors, in the order of :attr:`motor_torques`."""
+        return self._elements.motors
 
     @property
     def motor_angles(self) -> np.ndarray:
         """Each motor's current angle (radians, unwrapped), shape ``(k,)``."""
-        if not self._actuators.motors:
-            return np.zeros(0)
-        setup = self._actuators.setup(self._current_setup(), self._p, self._stick)
-        return setup.at_time(self._time).constraints.drives.motor_angles(self._p.reshape(-1, 2))
+        return self._stepping.motor_angles(self._inputs(), self._p, self._stick, self._time)
 
     @property
     def motor_torques(self) -> np.ndarray:
@@ -327,29 +349,31 @@ class Simulator(SimulatorInputs):
         ``torque`` (counter-clockwise positive): a number or ``torque(time, angle,
         angular_speed)`` (:class:`~._actuators.TorqueActuator`). Dynamic mode.
         """
-        _drives.planar(self._dim, "a torque actuator")
-        c, t, r0, r1 = _drives.motor_row(self._current_setup(), pivot, tip, reference)
-        value = _checks.magnitude(torque, "torque")
-        self.add(TorqueActuator(c, t, value, None if r0 < 0 else (r0, r1)))
-        return len(self._actuators.elements) - 1
+        setup = self._stepping.setup(self._inputs())
+        self.add(_element_set.torque_actuator(setup, self._dim, pivot, tip, torque, reference))
+        return len(self._elements.actuators) - 1
 
     def add_force(self, i: int, j: int, force: float | Callable[[float, float], float]) -> int:
         """A ``ForceActuator`` along ``i``–``j``: expansile ``force`` or ``force(length, rate)``."""
-        self.add(_drives.force_actuator(self._n, self._dim, i, j, force))
-        return len(self._actuators.elements) - 1
+        self.add(_element_set.force_actuator(self._n, self._dim, i, j, force))
+        return len(self._elements.actuators) - 1
 
     def add_load(self, vertex: int, force: Any) -> int:
         r"""A constant load ``force = (fx, fy)`` on ``vertex``; return its actuator index.
 
         Statics' load (potential :math:`-f \cdot p_v`) acting in the motion; dynamic mode.
         """
-        self.add(_drives.joint_load(self._n, self._dim, vertex, force))
-        return len(self._actuators.elements) - 1
+        self.add(_element_set.joint_load(self._n, self._dim, vertex, force))
+        return len(self._elements.actuators) - 1
+
+    @property
+    def actuators(self) -> tuple[Any, ...]:
+        """The torque and force actuators and joint loads, in the order they were added."""
+        return self._elements.actuators
 
     def remove_actuator(self, index: int) -> None:
         """Remove torque/force actuator ``index`` (later ones shift down)."""
-        k = _checks.item_index(index, len(self._actuators.elements), "actuator", "actuators")
-        del self._actuators.elements[k]
+        self._elements = self._elements.without("actuators", index)
         self._refresh(project=False)
 
     def add_friction(
@@ -368,18 +392,19 @@ class Simulator(SimulatorInputs):
         Parameters as :class:`~linkage_widget.elements.PathFriction`; the stick phase:
         :mod:`~linkage_widget.motion._friction`. Dynamic mode; dissipative.
         """
-        _drives.planar(self._dim, "pathway friction")
-        i = _checks.vertex_index(i, self._n, "friction i")
-        j = _checks.vertex_index(j, self._n, "friction j")
-        if i == j:
-            raise ValueError(f"friction needs two distinct vertices, got {i} twice")
+        names = ("friction", "pathway friction", "friction needs")
+        i, j = _element_set.pathway(self._n, self._dim, i, j, *names)
         self.add(PathFriction(i, j, normal_force, mu_k, mu_s, v_s, sigma))
-        return len(self._actuators.frictions) - 1
+        return len(self._elements.frictions) - 1
+
+    @property
+    def frictions(self) -> tuple[FrictionPath, ...]:
+        """The friction elements along pathways."""
+        return self._elements.frictions
 
     def remove_friction(self, index: int) -> None:
         """Remove friction element ``index`` (later ones shift down)."""
-        k = _checks.item_index(index, len(self._actuators.frictions), "friction", "frictions")
-        del self._actuators.frictions[k]
+        self._elements = self._elements.without("frictions", index)
         self._refresh(project=False)
 
     @property
@@ -389,11 +414,11 @@ class Simulator(SimulatorInputs):
         Normal force :math:`N_i = m_i |g|` (:math:`m_i \cdot 1` when :math:`g = 0`); a
         stopped joint is held until the force on it exceeds :math:`\mu N_i`. Dynamic mode.
         """
-        return self._actuators.table
+        return self._elements.table
 
     @table_friction.setter
     def table_friction(self, value: float) -> None:
-        self._actuators.table = _drives.checked_table(self._dim, value)
+        self._elements = self._elements.with_table(_element_set.checked_table(self._dim, value))
         self._refresh(project=False)
 
     @property
@@ -402,12 +427,13 @@ class Simulator(SimulatorInputs):
 
         Kinematic mode: quasi-static (the same equations with zero velocities).
         """
-        return self._reactions(self._state(), self._mode)[0]
+        return self._stepping.reactions(self._state(), self._mode, self._inputs())[0]
 
     @property
     def accelerations(self) -> np.ndarray:
         """Accelerations at the current state, shape ``(n, dim)`` (kinematic mode: from rest)."""
-        return self._reactions(self._state(), self._mode)[1].reshape(-1, self._dim)
+        forces = self._stepping.reactions(self._state(), self._mode, self._inputs())
+        return forces[1].reshape(-1, self._dim)
 
     @property
     def stop_at_singular(self) -> bool:
@@ -420,9 +446,7 @@ class Simulator(SimulatorInputs):
 
     @stop_at_singular.setter
     def stop_at_singular(self, value: bool) -> None:
-        if not isinstance(value, bool | np.bool_):
-            raise TypeError(f"stop_at_singular must be True or False, got {value!r}")
-        self._branching.enable(bool(value))
+        self._branching.enable(value)
 
     @property
     def singular_placement(self) -> np.ndarray | None:
@@ -446,7 +470,8 @@ class Simulator(SimulatorInputs):
         One per line of the tangent cone (motor rows left out), usable in both senses,
         orthogonal to the trivial motions; empty ``(0, n, 2)`` away from a stop.
         """
-        return self._branching.branches(self._branch_view(), self._p, self._n)
+        view = self._stepping.branch_view(self._mode, self._inputs())
+        return self._branching.branches(view, self._p, self._n)
 
     def follow_branch(self, k: int, sense: int = +1) -> None:
         """Leave a singular stop along branch line ``k`` in direction ``sense`` (+1 or -1).
@@ -454,45 +479,21 @@ class Simulator(SimulatorInputs):
         Raises ``ValueError`` (not at a stop, ``sense`` not ±1) or ``IndexError`` (no
         branch ``k``), the simulator unchanged (:mod:`~linkage_widget.motion._branches`).
         """
-        if not self.singular:
-            raise ValueError(
-                f"follow_branch: the simulator is not at a singular placement (status "
-                f"{self._status!r}); branches exist only where the motion stopped at one"
-            )
-        directions = self.branches()
-        k = _checks.item_index(k, len(directions), "branch", "branches")
-        if sense not in (1, -1):
-            raise ValueError(f"follow_branch: sense must be +1 or -1, got {sense!r}")
-        d = float(sense) * directions[k].reshape(-1)
-        q, motors, energy = self._branching.follow(self._branch_view(), d, self._time)
-        self._actuators.motors[:] = motors  # re-anchored where the branch turned them
+        view = self._stepping.branch_view(self._mode, self._inputs())
+        d = self._branching.direction(view, self._p, k, sense, self._status)
+        q, motors, energy = self._branching.follow(view, d, self._time)
+        self._elements = self._elements.with_motors(motors)  # re-anchored where it turned them
         self._p, self._v = q, np.zeros(q.size)
         if self._mode == "dynamic":
-            self._v = branch_velocity(self._current_setup(), q, d, energy)
-        if self._actuators.motors:  # the motors' speed on their new rows
+            self._v = branch_velocity(self._stepping.setup(self._inputs()), q, d, energy)
+        if self._elements.motors:  # the motors' speed on their new rows
             self._refresh(project=self._mode == "dynamic")
         self._status = "moved"
 
-    def _branch_view(self) -> BranchView:
-        setup, act = self._current_setup(), self._actuators
-        return BranchView(setup, act, self._mode, self.step_size, self._attractor, self._dim)
-
-    def _energy_at(self, s: State, q: np.ndarray) -> float:
-        """Kinetic energy the motion at ``s`` would have at ``q`` (energy balance of a step)."""
-        if self._mode != "dynamic":
-            return 0.0
-        total = self._kinetic(s.v) + self._potential(s.p)
-        return max(total - self._potential(q), 0.0)
-
     def _refresh(self, *, project: bool) -> None:
         """Refresh the stick state (and the velocities onto new motor rows) after an edit."""
-        self._reacted.clear()
-        if project and self._n:  # onto the motor rows first: what a motor moves slides
-            setup = self._actuators.setup(self._current_setup(), self._p, None)
-            setup = setup.at_time(self._time)
-            b = setup.constraints.velocity_target()
-            self._v = setup.mass_factor(self._p).minimize(setup.metric.matrix @ self._v, b)
-        self._stick = _drives.rest_state(self._actuators, self._current_setup(), self._p, self._v)
+        at = (self._p, self._v, self._time)
+        self._v, self._stick = self._stepping.restart(self._inputs(), *at, project=project)
 
     def __repr__(self) -> str:
         h, mode, status = self.step_size, self._mode, self._status

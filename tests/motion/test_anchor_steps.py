@@ -43,15 +43,16 @@ def spring_on_a_rod(anchor_has_rod: bool) -> Simulator:
 
 def substeps(sim: Simulator) -> int:
     """The sub-steps one dynamic step of ``sim`` is split into."""
-    setup = sim._current_setup()
+    inputs = sim._inputs()
+    setup = sim._stepping.setup(inputs)
     p = np.asarray(sim.positions, dtype=float).reshape(-1)
-    return sim._forces().substeps(setup.metric, sim.step_size, p, setup.pinned)
+    return inputs.forces(sim._dim).substeps(setup.metric, sim.step_size, p, setup.pinned)
 
 
 def test_the_anchor_of_the_bare_case_has_only_the_floor_mass():
     # The premise: without its own rod the pinned anchor is a placeholder mass.
     sim = spring_on_a_rod(anchor_has_rod=False)
-    vertex, _ = mass_particles(sim._current_setup().linkage, 1.0, MASS)
+    vertex, _ = mass_particles(sim._stepping.base.linkage, 1.0, MASS)
     assert vertex[0] == pytest.approx(MASS_FLOOR * MASS / 3)
 
 

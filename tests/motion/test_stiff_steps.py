@@ -110,7 +110,8 @@ def test_the_estimate_is_the_frequency_of_the_constrained_linkage():
 
     sim = chain(1e4)
     sim.step(2)
-    setup, forces, p = sim._current_setup(), sim._forces(), sim._p
+    inputs = sim._inputs()
+    setup, forces, p = sim._stepping.setup(inputs), inputs.forces(sim._dim), sim._p
     cs = setup.constraints
     b = -cs.second_derivative(p, sim._v, sim._v)
     force = forces.conservative(setup.metric, p)

@@ -1,11 +1,13 @@
-r"""What drives and loads a simulator beyond gravity and springs: the :class:`Actuators`.
+r"""The force elements of a simulator, a value: the :class:`ElementSet`, and their checks.
 
 Motors are rows of the constraints (:class:`~linkage_widget.constraints.DriveRows`, the
 rheonomic angle row); torque and force actuators and kinetic friction are explicit
 forces (``Forces.extra``); a sticking friction element is a temporary row (a link or
-a hold). :class:`Actuators` keeps the elements the facade added and builds, for a
-stick state, the setup with those rows (remembered while the rows stay the same, so
-the factorisation patterns are built once per change of the row set).
+a hold). An :class:`ElementSet` holds the springs, motors, actuators and friction a
+simulator was given (a value: adding or removing one makes a new set) and builds, for a
+stick state, the setup with those rows (a :class:`RowMemo` shared along the edits keeps
+it while the rows stay the same, so the factorisation patterns are built once per
+change of the row set).
 
 Motors (:meth:`~linkage_widget.motion.Simulator.add_motor`)
     An exact rheonomic constraint: the angle of :math:`p_{tip} - p_{pivot}` relative to
@@ -36,19 +38,20 @@ forces in the simulator's force units (mass × length / s²); torques force × l
 counter-clockwise positive; expansile (pushing apart) forces positive, as in
 sympy.physics.mechanics.
 
->>> from linkage_widget import Linkage
->>> act = Actuators()
->>> act.motors.append(RunningMotor(0, 2, 1.0, None, 0.0))
->>> act.drives_motion("kinematic"), act.drives_motion("dynamic")
-(True, True)
+>>> empty = ElementSet()
+>>> driven = empty.added(RunningMotor(0, 2, 1.0, None, 0.0))
+>>> driven.drives_motion("kinematic"), driven.drives_motion("dynamic"), empty.motors
+(True, True, ())
+>>> driven.without("motors", 0) == empty
+True
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -63,16 +66,20 @@ from ._setup import Setup
 from .tolerances import REST_SPEED
 
 __all__ = [
-    "Actuators",
+    "KINDS",
+    "ElementSet",
+    "RowMemo",
     "RunningMotor",
     "checked",
     "checked_table",
     "force_actuator",
     "joint_load",
     "motor_row",
+    "pathway",
     "planar",
     "rest_state",
     "running_motor",
+    "torque_actuator",
 ]
 
 
@@ -101,45 +108,101 @@ class RunningMotor:
         return dataclasses.replace(self, speed=speed, phase=phase)
 
 
-class Actuators:
-    r"""The motors, force elements, friction elements and table friction of a simulator.
+class RowMemo:
+    """The last setup with drive rows and the rows it was built for (one slot).
 
-    Attributes
-    ----------
-    motors : list of RunningMotor
-    elements : list
-        :class:`~linkage_widget.motion._actuators.ForceActuator` and
-        :class:`~linkage_widget.motion._actuators.TorqueActuator` values.
-    frictions : list of FrictionPath
-    table : float
-        Table friction coefficient :math:`\mu \ge 0` of every joint.
+    Shared by an :class:`ElementSet` and every set made from it, as a
+    :class:`~._setup.Setup` shares its memo: the factorisation patterns are built once
+    per change of the row set, and an edit that leaves the rows keeps them.
     """
 
     def __init__(self) -> None:
-        self.motors: list[RunningMotor] = []
-        self.elements: list[Any] = []
-        self.frictions: list[FrictionPath] = []
-        self.table = 0.0
-        self._cache: tuple[tuple, Setup] | None = None
+        self._slot: tuple[tuple, Setup] | None = None
 
-    def keep(self, item: RunningMotor | FrictionPath | Any) -> None:
-        """Keep a checked motor, friction path or explicit force element (:func:`checked`)."""
+    def get(self, key: tuple, build: Callable[[], Setup]) -> Setup:
+        """The setup remembered for ``key`` (by equality), or ``build()`` remembered."""
+        if self._slot is not None and self._slot[0] == key:
+            return self._slot[1]
+        return self.keep(key, build())
+
+    def keep(self, key: tuple, setup: Setup) -> Setup:
+        """Remember ``setup`` for ``key``; return it."""
+        self._slot = (key, setup)
+        return setup
+
+
+#: the kinds of element a set holds, as :meth:`ElementSet.without` names them
+KINDS = {"springs": "spring", "motors": "motor", "actuators": "actuator", "frictions": "friction"}
+
+
+@dataclass(frozen=True)
+class ElementSet:
+    r"""The force elements of a simulator, a value: :meth:`added` and :meth:`without` make new sets.
+
+    Attributes
+    ----------
+    springs : tuple of Spring
+        Springs and dampers (rest lengths resolved).
+    motors : tuple of RunningMotor
+    actuators : tuple
+        :class:`~linkage_widget.motion._actuators.ForceActuator`,
+        :class:`~linkage_widget.motion._actuators.TorqueActuator` and
+        :class:`~linkage_widget.motion._actuators.JointLoad` values.
+    frictions : tuple of FrictionPath
+    table : float
+        Table friction coefficient :math:`\mu \ge 0` of every joint.
+    rows : RowMemo
+        The setups with drive rows (shared along the edits; not part of the value).
+    """
+
+    springs: tuple[Spring, ...] = ()
+    motors: tuple[RunningMotor, ...] = ()
+    actuators: tuple[Any, ...] = ()
+    frictions: tuple[FrictionPath, ...] = ()
+    table: float = 0.0
+    rows: RowMemo = field(default_factory=RowMemo, compare=False, repr=False)
+
+    def added(self, item: Element) -> ElementSet:
+        """The set with a checked element (:func:`checked`) added after those of its kind."""
+        if isinstance(item, Spring):
+            return dataclasses.replace(self, springs=(*self.springs, item))
         if isinstance(item, RunningMotor):
-            self.motors.append(item)
-        elif isinstance(item, FrictionPath):
-            self.frictions.append(item)
+            return dataclasses.replace(self, motors=(*self.motors, item))
+        if isinstance(item, FrictionPath):
+            return dataclasses.replace(self, frictions=(*self.frictions, item))
+        return dataclasses.replace(self, actuators=(*self.actuators, item))
+
+    def without(self, kind: str, index: Any) -> ElementSet:
+        """The set without element ``index`` of ``kind`` (a :data:`KINDS` key); later ones shift.
+
+        Raises ``IndexError`` naming the element for an index out of range.
+        """
+        items: tuple = getattr(self, kind)
+        if kind == "springs":  # any integral value, as the springs always took
+            k = int(index)
+            if not 0 <= k < len(items):
+                raise IndexError(f"spring {k} out of range (there are {len(items)} springs)")
         else:
-            self.elements.append(item)
+            k = _checks.item_index(index, len(items), KINDS[kind], kind)
+        return dataclasses.replace(self, **{kind: items[:k] + items[k + 1 :]})
+
+    def with_motors(self, motors: Sequence[RunningMotor]) -> ElementSet:
+        """The set with ``motors`` in place of its motors (a branch followed re-anchors them)."""
+        return dataclasses.replace(self, motors=tuple(motors))
+
+    def with_table(self, table: float) -> ElementSet:
+        """The set with table friction ``table`` (checked by :func:`checked_table`)."""
+        return dataclasses.replace(self, table=table)
 
     def drives_motion(self, mode: str) -> bool:
         """Whether a step in ``mode`` must go through the drive steppers."""
         if mode == "kinematic":
             return bool(self.motors)
-        return bool(self.motors or self.elements or self.frictions or self.table > 0.0)
+        return bool(self.motors or self.actuators or self.frictions or self.table > 0.0)
 
     def has_forces(self) -> bool:
         """Whether any explicit force element is present."""
-        return bool(self.elements or self.frictions or self.table > 0.0)
+        return bool(self.actuators or self.frictions or self.table > 0.0)
 
     def setup(self, base: Setup, p: np.ndarray, state: StickState | None) -> Setup:
         """``base`` with the motor rows and the rows of the stuck elements of ``state``.
@@ -155,27 +218,25 @@ class Actuators:
             tuple(m.row() + (m.speed, m.phase) for m in self.motors),
             sticks,
         )
-        if self._cache is not None and self._cache[0] == key:
-            setup = self._cache[1]
-        else:
-            links = [(self.frictions[k].i, self.frictions[k].j) for k in sticks[0]]
-            drives = DriveRows.build(
-                p,
-                [m.row() for m in self.motors],
-                [m.phase for m in self.motors],
-                [m.speed for m in self.motors],
-                0.0,
-                links=links,
-                holds=list(sticks[1]),
-                link_lengths=state.lengths[list(sticks[0])] if state is not None else None,
-                hold_anchors=state.anchors[list(sticks[1])] if state is not None else None,
-            )
-            setup = base.with_drives(drives)
-            self._cache = (key, setup)
+        setup = self.rows.get(key, lambda: base.with_drives(self._drive_rows(p, state, sticks)))
         if setup.metric is not base.metric:  # the mass parameters changed
-            setup = dataclasses.replace(setup, metric=base.metric)
-            self._cache = (key, setup)
+            setup = self.rows.keep(key, dataclasses.replace(setup, metric=base.metric))
         return setup
+
+    def _drive_rows(self, p: np.ndarray, state: StickState | None, sticks: tuple) -> DriveRows:
+        """The motor rows and the rows of the stuck elements (``sticks``: ``state.key()``)."""
+        links = [(self.frictions[k].i, self.frictions[k].j) for k in sticks[0]]
+        return DriveRows.build(
+            p,
+            [m.row() for m in self.motors],
+            [m.phase for m in self.motors],
+            [m.speed for m in self.motors],
+            0.0,
+            links=links,
+            holds=list(sticks[1]),
+            link_lengths=state.lengths[list(sticks[0])] if state is not None else None,
+            hold_anchors=state.anchors[list(sticks[1])] if state is not None else None,
+        )
 
     def normal_forces(self, metric: Metric, gravity: float) -> np.ndarray:
         r"""Table normal force :math:`N_i = m_i g_n` of each joint, shape ``(n,)``."""
@@ -187,7 +248,7 @@ class Actuators:
         """The explicit forces (actuators, sliding friction) as ``f(p, v, t) -> (2n,)``."""
         if not self.has_forces():
             return None
-        elements, frictions = tuple(self.elements), tuple(self.frictions)
+        elements, frictions = self.actuators, self.frictions
         sliding = ~state.paths
         table, normal = self.table, self.normal_forces(metric, gravity)
         movable = ~pinned & ~state.joints
@@ -304,7 +365,7 @@ def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim
         planar(dim, "a motor")
         return running_motor(setup, p, time, e.pivot, e.tip, e.speed, e.reference)
     if isinstance(e, PathFriction):
-        i, j = _pathway(n, dim, e.i, e.j, "friction", "pathway friction", "friction needs")
+        i, j = pathway(n, dim, e.i, e.j, "friction", "pathway friction", "friction needs")
         mu_s = e.mu_k if e.mu_s is None else e.mu_s
         return _friction_path(setup, i, j, (e.normal_force, e.mu_k, mu_s, e.v_s, e.sigma))
     if isinstance(e, Load):
@@ -327,7 +388,7 @@ def _resolved(s: Spring, p: np.ndarray, n: int, dim: int) -> Spring:
     return dataclasses.replace(s, rest_length=float(_checks.row_norms(pts[[i]] - pts[[j]])[0]))
 
 
-def _pathway(n: int, dim: int, i: Any, j: Any, prefix: str, what: str, needs: str) -> tuple:
+def pathway(n: int, dim: int, i: Any, j: Any, prefix: str, what: str, needs: str) -> tuple:
     """Two distinct vertices ``i``, ``j`` of a planar pathway element ``what``."""
     planar(dim, what)
     i = _checks.vertex_index(i, n, f"{prefix} i")
@@ -339,8 +400,18 @@ def _pathway(n: int, dim: int, i: Any, j: Any, prefix: str, what: str, needs: st
 
 def force_actuator(n: int, dim: int, i: Any, j: Any, force: Any) -> ForceActuator:
     """A checked force (a number or a callable) along the pathway ``i``–``j``."""
-    i, j = _pathway(n, dim, i, j, "force", "a force actuator", "a force actuator needs")
+    i, j = pathway(n, dim, i, j, "force", "a force actuator", "a force actuator needs")
     return ForceActuator(i, j, _checks.magnitude(force, "force"))
+
+
+def torque_actuator(
+    setup: Setup, dim: int, pivot: Any, tip: Any, torque: Any, reference: Any
+) -> TorqueActuator:
+    """A checked torque (a number or a callable) on the rod ``pivot``→``tip`` (a motor's row)."""
+    planar(dim, "a torque actuator")
+    c, t, r0, r1 = motor_row(setup, pivot, tip, reference)
+    value = _checks.magnitude(torque, "torque")
+    return TorqueActuator(c, t, value, None if r0 < 0 else (r0, r1))
 
 
 def joint_load(n: int, dim: int, vertex: Any, force: Any) -> JointLoad:
@@ -361,15 +432,15 @@ def _friction_path(setup: Setup, i: int, j: int, values: tuple) -> FrictionPath:
     return FrictionPath(i, j, *values, rigid)
 
 
-def rest_state(act: Actuators, setup: Setup, p: np.ndarray, v: np.ndarray) -> StickState:
+def rest_state(act: ElementSet, setup: Setup, p: np.ndarray, v: np.ndarray) -> StickState:
     """Elements at rest stick, the others slide (friction starts from the state)."""
     n = setup.linkage.n_vertices
     state = StickState.free(len(act.frictions), n)
     rest = REST_SPEED * setup.constraints.length_scale
-    u = path_speeds(tuple(act.frictions), p, v)
+    u = path_speeds(act.frictions, p, v)
     paths = (np.abs(u) <= rest) & np.array([f.limit > 0 for f in act.frictions], dtype=bool)
     joints = np.zeros(n, dtype=bool)
     if act.table > 0.0:
         vel = v.reshape(-1, 2)
         joints = ~setup.pinned & (np.hypot(vel[:, 0], vel[:, 1]) <= rest)
-    return state.stuck_at(tuple(act.frictions), p, paths, joints)
+    return state.stuck_at(act.frictions, p, paths, joints)
