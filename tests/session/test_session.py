@@ -47,8 +47,10 @@ def peau():
 
 SCRIPT = """
 import sys
+from itertools import count
 from linkage_widget.session import LinkageSession
-s = LinkageSession.load("peaucellier.txt")
+ticks = count()  # a fake clock, 1 ms a reading: the frames' step budget is not the machine's load
+s = LinkageSession.load("peaucellier.txt", clock=lambda: next(ticks) * 1e-3)
 y0 = float(s.linkage.vertices[5, 1])
 x, y = s.view.to_pixel(s.linkage.vertices[5])
 s.press(x, y)
