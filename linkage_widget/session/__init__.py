@@ -5,8 +5,10 @@ frames, undo, export) without a browser; the widget
 (:class:`linkage_widget.widget.LinkageWidget`) is a view over it and imports
 what it needs of this layer from here.
 
-Modules: :mod:`.session` (the facade; with :mod:`.traits`, :mod:`.pointer`,
-:mod:`.actions`, the parts of its class), :mod:`.actuation` (motors,
+Modules: :mod:`.session` (the facade; :mod:`.traits` its one base, the traits),
+:mod:`.pointer` (the ``Pointer``: gestures and the drag), :mod:`.actions` (the
+``Actions`` controller and the action table; :mod:`.outcome`, what a handler reads
+and returns), :mod:`.actuation` (motors,
 loads, forces and friction: the ``Actuation`` controller the session holds), :mod:`.shown`
 (what a frame shows: the analysis, live or full, and the scene state),
 :mod:`.tools` (input -> actions, pure; with :mod:`.vocabulary`, the actions and tools,
