@@ -54,7 +54,7 @@ INSTRUMENT = """
 import time as _t
 w.frame_times.clear()
 _bench_costs, _bench_analyses = [], [0]
-def _timed_frame(_orig=w._frame):  # the class's, or the profiling wrapper below
+def _timed_frame(_orig=w.frame):  # the class's, or the profiling wrapper below
     n = w._live_analyst.drawn
     t0 = _t.perf_counter(); busy = _orig(); dt = _t.perf_counter() - t0
     if w._live_analyst.drawn > n:
@@ -62,21 +62,21 @@ def _timed_frame(_orig=w._frame):  # the class's, or the profiling wrapper below
     return busy
 def _counted_store(*a, _orig=w._analyst.store):  # every analysis kept (.analysis)
     _bench_analyses[0] += 1; return _orig(*a)
-w._frame, w._analyst.store = _timed_frame, _counted_store
+w.frame, w._analyst.store = _timed_frame, _counted_store
 """
 # cProfile sees one thread; the frames of a drag run where the comm messages are
 # handled, so the profiler is switched on around each frame, whichever thread runs it.
 PROFILE_FRAMES = """
 import cProfile as _cp, threading as _th
 _P, _threads = _cp.Profile(), set()
-def _profiled_frame(_orig=type(w)._frame.__get__(w)):
+def _profiled_frame(_orig=type(w).frame.__get__(w)):
     _threads.add(_th.current_thread().name)
     _P.enable()
     try:
         return _orig()
     finally:
         _P.disable()
-w._frame = _profiled_frame
+w.frame = _profiled_frame
 """
 PROFILE_REPORT = """
 print("frames ran in threads:", sorted(_threads))

@@ -199,6 +199,11 @@ class Actions:
         shown = {"show_velocities": vel, "show_stresses": stress, "show_pebbles": pebbles}
         return Outcome(traits=shown, message=f"view: {name} (v for the next)")
 
+    def toggle_projection(self, now: Situation) -> Outcome:
+        """Key e: perspective <-> orthographic (a 3-D linkage's; in the plane, what e is for)."""
+        projection, said = now.viewer.toggled(now.traits["projection"])
+        return Outcome({"projection": projection}, message=said)
+
     def toggle_info(self, now: Situation) -> Outcome:
         """Show or hide the info panel."""
         return Outcome({"show_info": not now.traits["show_info"]})
@@ -318,9 +323,9 @@ def _view_handlers(
         "pan": _given(now, act.pan),
         "zoom": _given(now, act.zoom),
         "pinch": _given(now, act.pinch),
-        "rotate_view": on._do_rotate_view,
-        "toggle_projection": on._do_toggle_projection,
-        "angle_arm": on._do_angle_arm,
+        "rotate_view": on._rotate_view,
+        "toggle_projection": _given(now, act.toggle_projection),
+        "angle_arm": on._angle_arm,
         "fit": on.fit,
         "view_preset": _given(now, act.view_preset),
         "toggle_info": _given(now, act.toggle_info),
@@ -352,10 +357,10 @@ def _motion_and_file_handlers(
         "save": _given(now, partial(_save, on)),
         "load": _given(now, partial(_load, on)),
         "load_example": _given(now, partial(_load_example, on)),
-        "merge": on._do_merge,
+        "merge": on._merge_from_file,
         "export_png": _given(now, partial(_export_png, on)),
         "export_svg": _given(now, partial(_export_svg, on)),
         "export_tracks": _given(now, partial(_export_tracks, on)),
         "toggle_recording": _given(now, partial(act.toggle_recording, save=on._save_recording)),
-        "cancel_export": on._do_cancel_export,
+        "cancel_export": on._cancel_export_said,
     }

@@ -106,18 +106,15 @@ class Target(NamedTuple):
         return (self.x, self.y) if self.z is None else (self.x, self.y, self.z)
 
     @classmethod
-    def pulling(
-        cls, drag: tuple[int | None, Any], selected: int | None, attractor: Any
-    ) -> Target | None:
-        """What the motion pulls toward: the drag pointer, else the attractor, else nothing.
+    def pulling(cls, drag: Target | None, selected: int | None, attractor: Any) -> Target | None:
+        """What the motion pulls toward: the drag's target, else the attractor, else nothing.
 
-        ``drag``: the dragged joint and the pointer's world point (``(x, y)``, in space
-        ``(x, y, z)`` on the pulled joint's plane); ``selected``: the joint the
-        ``attractor`` ``(x, y)`` pulls.
+        ``drag``: the dragged joint and the pointer's world point (``Pointer.target()``;
+        in space on the pulled joint's plane); ``selected``: the joint the ``attractor``
+        ``(x, y)`` pulls.
         """
-        vertex, pointer = drag
-        if vertex is not None and pointer is not None:
-            return cls(vertex, *(float(c) for c in pointer))
+        if drag is not None:
+            return drag
         if attractor is not None and selected is not None:
             return cls(selected, *attractor)
         return None

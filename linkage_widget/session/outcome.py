@@ -28,8 +28,8 @@ Finish = Literal["", "edit", "analysis", "draw", "animate"]
 class Situation:
     """What the handlers read: the session's traits and model, the view, the motion.
 
-    ``world(x, y, vertex)`` is the world point under pixel ``(x, y)`` (in space on the
-    plane through ``vertex``); ``idle``: nothing pulls and no motor drives.
+    ``world(x, y, depth=0)`` is the world point under pixel ``(x, y)`` (in space on the
+    screen-parallel plane at ``depth``); ``idle``: nothing pulls and no motor drives.
     """
 
     traits: Mapping[str, Any]

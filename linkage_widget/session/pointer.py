@@ -63,6 +63,7 @@ class Pointer:
         self.vertex: int | None = None  # the vertex the pointer pulls
         self.goal: Any = None  # world (x, y), in space (x, y, z), of the pointer pulling it
         self.free = False  # shift-drag: editing a position, not moving the mechanism
+        self.depth = 0.0  # in space: the depth of the dragged joint's plane, kept while held
 
     @property
     def holding(self) -> bool:
@@ -163,7 +164,9 @@ class Pointer:
     # ------------------------------------------------- handlers of the action table
     def drag_vertex(self, now: Situation, v: int, x: float, y: float, shift: bool) -> Outcome:
         """Drag vertex ``v`` to pixel ``(x, y)``: it pulls the mechanism (shift: moves freely)."""
-        goal = now.world(x, y, v)  # in space: the plane through v (.space_view)
+        if not self.holding:  # the drag begins: in space, the plane through v stays its plane
+            self.depth = now.viewer.depth(now.linkage.vertices[v])
+        goal = now.world(x, y, self.depth)  # (.space_view)
         if shift or self.free:
             begins, self.free = not self.free, True
             select = {"selected_vertex": v} if begins else {}

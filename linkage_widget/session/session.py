@@ -164,7 +164,6 @@ class LinkageSession(
         self._tracks = Tracks(())
         self._dirty = False
         self._message = ""
-        self._preset = 0
         self._step_memory = dict(DEFAULT_STEP)
         self.recorder: Recorder[Scene] = Recorder(clock=self.clock)
         self.frame_times: list[float] = []
@@ -178,7 +177,6 @@ class LinkageSession(
         self.panel = ConfigurationPanel(self._view.height)
         self.panel_input = self._panel_input()
         self._init_edit()
-        self._plane_depth = 0.0  # in space: the depth of the pulled joint's plane
 
     @classmethod
     def load(cls, path: str | PathLike[str], **kwargs: Any) -> Self:
@@ -365,7 +363,7 @@ class LinkageSession(
     def advance(self, frames: int = 1) -> str:
         """Run ``frames`` animation frames now (the widget's frame loop); the last one's status."""
         for _ in range(int(frames)):
-            self._frame()
+            self.frame()
         return self._status
 
     def key(self, key: str, *, ctrl: bool = False, shift: bool = False, alt: bool = False) -> None:
@@ -585,6 +583,7 @@ class LinkageSession(
             on_drag=self._on_panel_drag,
             on_release=self._on_panel_release,
             on_key=self._on_key,
+            clock=self.clock,  # its echo windows read the session's time, as the canvas's do
         )
 
     def _panel_key(self) -> tuple[int, tuple[str, ...]]:
@@ -703,36 +702,16 @@ class LinkageSession(
         """Every joint's pixel ``(n, 2)`` and, in 3-D, its depth ``(n,)`` (larger: nearer)."""
         return self._viewer.joint_pixels(self.linkage.vertices, self._view)
 
-    def _hit_pixels(self) -> dict[str, Any]:
-        """``hit_test``'s keywords: the projected joints and their depths (only in 3-D)."""
-        return self._viewer.hit_pixels(self.linkage.vertices, self._view)
+    def _pointer_world(self, x: float, y: float, depth: float = 0.0) -> Any:
+        """The world point under pixel ``(x, y)``; in space at ``depth`` (``Pointer.depth``)."""
+        return self._viewer.world_point(self._view, x, y, depth)
 
-    def _pointer_world(self, x: float, y: float, vertex: int | None = None) -> Any:
-        """The world point under pixel ``(x, y)``: in space on the plane through ``vertex``.
-
-        Parallel to the screen at the joint's depth when its drag began (:mod:`.space_view`).
-        """
-        viewer = self._viewer
-        if vertex is not None and not self._pointer.holding:
-            self._plane_depth = viewer.depth(self.linkage.vertices[vertex])  # the drag begins
-        depth = 0.0 if vertex is None else self._plane_depth
-        return viewer.world_point(self._view, x, y, depth)
-
-    def _refuse(self, why: str) -> None:
-        """Refuse an action the view does not allow (``why``, else nothing to refuse)."""
-        if why:
-            raise ValueError(why)
-
-    def _do_rotate_view(self, x0: float, y0: float, x1: float, y1: float) -> None:
+    def _rotate_view(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
         if (cam := self.camera) is not None:
             self._camera = cam.rotated_by_drag(self._view, x0, y0, x1, y1)
             self._dirty = True
             self._pointer_input()
-
-    def _do_toggle_projection(self) -> None:
-        """Key e: perspective <-> orthographic (a 3-D linkage's)."""
-        self.projection, self._message = self._viewer.toggled(self.projection)
 
     # --- edit: the session's face of .merge (max_step), .joint_angle, .joint_names,
     # .keep_in_view and .export_session (their traits and observers are in .traits)
@@ -774,17 +753,14 @@ class LinkageSession(
         self.fit()
         return plan.added
 
-    def _do_merge(self) -> None:
+    def _merge_from_file(self) -> None:
         with suppress(OSError, ValueError):  # merge_file has put the message into self.error
             self.merge_file(self.file_name or DEFAULT_FILE)
-
-    def _file_message(self, verb: str, name: Any, linkage: Linkage | None = None) -> str:
-        return merge.file_message(verb, name, self.linkage if linkage is None else linkage)
 
     def _loaded(self, name: Any, linkage: Linkage) -> str:
         return merge.file_message("loaded", name, linkage)
 
-    def _do_angle_arm(self, apex: int, joint: int) -> None:
+    def _angle_arm(self, apex: int, joint: int) -> None:
         """The angle tool's click on ``joint``, ``apex`` selected (:mod:`.joint_angle`)."""
         said, angle = self._angle_tool.click(apex, joint, self.linkage.n_vertices)
         if angle is None:
@@ -862,7 +838,7 @@ class LinkageSession(
         self._export_tick()
         return self._exporter.state
 
-    def _do_cancel_export(self) -> None:
+    def _cancel_export_said(self) -> None:
         if self.cancel_export():
             self._message = "cancelling the export ..."
 
@@ -1133,8 +1109,7 @@ class LinkageSession(
 
     def _target(self) -> Target | None:
         """What the motion pulls toward: the drag pointer, else the attractor."""
-        drag = (self._pointer.vertex, self._pointer.goal)
-        return Target.pulling(drag, self.selected_vertex, self.attractor)
+        return Target.pulling(self._pointer.target(), self.selected_vertex, self.attractor)
 
     def _setup(self) -> SimulatorSpec:
         """What the simulator is built from: the model and the motion traits."""
@@ -1143,7 +1118,7 @@ class LinkageSession(
         drives = (self.document.drives, self.motors_driving, mu, self.max_step)
         return SimulatorSpec(self.linkage, self.document.springs, *motion, *drives)
 
-    def _frame(self) -> bool:
+    def frame(self) -> bool:
         """One animation frame: step, track, analyse (throttled), draw; return whether busy."""
         self._panel_frame()  # the next placement of a move started on the panel, if any
         step = self._step_motion() if self.running else None
@@ -1186,6 +1161,11 @@ class LinkageSession(
         motion = Motion(pull(self.linkage.vertices, self._target()), step, *shows)
         at = (self._version, self._pos_version, self.document.generic()[0])
         self.error = self._live_analyst.follow(self.linkage, at, motion, drawn) or self.error
+
+    @property
+    def dirty(self) -> bool:
+        """Whether a draw is pending: :meth:`request_draw` asked, :meth:`draw` has not run."""
+        return self._dirty
 
     def request_draw(self) -> None:
         """Draw soon: in the next frame when animating, at once otherwise (the view decides)."""

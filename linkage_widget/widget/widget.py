@@ -142,14 +142,14 @@ class LinkageWidget(LinkageSession, W.VBox):
         # at the session's pixel_ratio (device pixels per CSS pixel) when it has one
         self.canvas = make_canvas(int(width), int(height), getattr(self, "pixel_ratio", 1.0))
         self.dom_events = connect(
-            self.canvas, self.canvas_input, on_ready=self._draw, on_device_ratio=self._device_ratio
+            self.canvas, self.canvas_input, on_ready=self.draw, on_device_ratio=self._device_ratio
         )
         self.controls = Controls(self, self._run)
         self.controls.upload.observe(self._on_upload, names="value")
         self._downloads = Downloads()
         self._loop = FrameLoop(
-            frame=lambda: self._frame(),
-            dirty=lambda: self._dirty,
+            frame=lambda: self.frame(),
+            dirty=lambda: self.dirty,
             on_error=self._frame_failed,
             drawn_at=lambda: self.frame_times[-1] if self.frame_times else float("-inf"),
         )
@@ -204,7 +204,7 @@ class LinkageWidget(LinkageSession, W.VBox):
         if not self._built:
             return
         if running_loop() is None:
-            if self._dirty:
+            if self.dirty:
                 self.draw()  # synchronous use: draw now; motion waits for advance()
             return
         self._loop.frame_if_due()

@@ -109,7 +109,8 @@ def test_a_background_drag_turns_the_view(fresh):
     P0 = np.array(kernel_json(pg, "w.joint_pixels()[0].tolist()"))
     cx, cy = kernel_json(pg, "w.view.to_pixel([0.0, 0.0]).tolist()")
     start = (cx, 40.0)
-    hit = f"hit_test(w.linkage, w.view, {cx}, 40.0, **w._hit_pixels())"
+    keywords = "**w._viewer.hit_pixels(w.linkage.vertices, w.view)"
+    hit = f"hit_test(w.linkage, w.view, {cx}, 40.0, {keywords})"
     assert kernel_json(pg, hit) is None  # the background
     before = canvas_sum(pg)
     mouse_drag(pg, start, (cx + 120.0, 70.0))

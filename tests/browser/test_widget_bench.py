@@ -61,12 +61,12 @@ INSTRUMENT = """
 import time as _t
 w.frame_times.clear()
 _bench_costs, _bench_analyses = [], [0]
-def _timed_frame(_orig=type(w)._frame.__get__(w)):
+def _timed_frame(_orig=type(w).frame.__get__(w)):
     t0 = _t.perf_counter(); busy = _orig(); _bench_costs.append(_t.perf_counter() - t0)
     return busy
 def _counted_store(*a, _orig=w._analyst.store):  # every analysis kept (.analysis)
     _bench_analyses[0] += 1; return _orig(*a)
-w._frame, w._analyst.store = _timed_frame, _counted_store
+w.frame, w._analyst.store = _timed_frame, _counted_store
 """
 
 DRAG_JS = """async ([sel, x0, y0, radius, seconds]) => {
@@ -163,7 +163,7 @@ def _drag_fps(pg, name):
     )
     costs = kernel_json(pg, "sorted(_bench_costs)")
     analyses = kernel_json(pg, "_bench_analyses[0]")
-    kernel_exec(pg, "del w._frame, w._analyst.store")  # back to the class methods
+    kernel_exec(pg, "del w.frame, w._analyst.store")  # back to the class methods
     res = {
         "linkage": name,
         "vertices": kernel[2],

@@ -26,7 +26,7 @@ def px(s: LinkageSession, v: int) -> tuple[float, float]:
 def logged(s: LinkageSession) -> list[tuple[str, Any]]:
     """Record, in order, each draw (with vertex 5's height) and each live analysis."""
     log: list[tuple[str, Any]] = []
-    draw, analyse = s._draw, s._live_analyst.analyse
+    draw, analyse = s.draw, s._live_analyst.analyse
 
     def draw_logged() -> None:
         log.append(("draw", float(s.linkage.vertices[5, 1])))
@@ -36,7 +36,7 @@ def logged(s: LinkageSession) -> list[tuple[str, Any]]:
         log.append(("analyse", float(s.linkage.vertices[5, 1])))
         return analyse(*args, **kwargs)
 
-    s._draw = draw_logged
+    s.draw = draw_logged
     s._live_analyst.analyse = analyse_logged
     return log
 

@@ -13,6 +13,7 @@ from linkage_widget.session.keyboard import Keyboard, KeyChange
 from linkage_widget.session.motion_driver import Target
 from linkage_widget.session.outcome import Outcome, Situation
 from linkage_widget.session.pointer import Pointer
+from linkage_widget.session.space_view import PlaneView
 from linkage_widget.session.tools import Selection
 
 
@@ -80,8 +81,8 @@ def test_the_ways_on_at_a_singular_stop() -> None:
 def _situation(**traits: object) -> Situation:
     now = {"selected_vertex": None, "selected_rod": None, "attractor": None, "mode": "kinematic"}
     linkage = Linkage(np.array([[0.0, 0.0], [1.0, 0.0]]), [(0, 1)])
-    world = lambda x, y, v=None: (x / 10.0, y / 10.0)  # noqa: E731 - a stand-in view
-    return Situation({**now, **traits}, linkage, None, None, world, None, True, False)
+    world = lambda x, y, depth=0.0: (x / 10.0, y / 10.0)  # noqa: E731 - a stand-in view
+    return Situation({**now, **traits}, linkage, None, PlaneView(), world, None, True, False)
 
 
 def test_the_pointer_holds_the_drag_and_returns_what_it_changes() -> None:

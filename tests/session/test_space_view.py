@@ -7,6 +7,7 @@ here, not read back from the code under test.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,6 +19,11 @@ from linkage_widget.draw.view3d import TRACKBALL_RADIUS, default_rotation
 from linkage_widget.examples.space import octahedron
 from linkage_widget.session import LinkageSession
 from linkage_widget.session.space_view import ATTRACTOR_IN_SPACE, DYNAMIC_IN_SPACE, PLANAR_ONLY
+
+
+def hit_keywords(s: Any) -> dict[str, Any]:
+    """``hit_test``'s keywords for the session's view: the projected joints, their depths."""
+    return s._viewer.hit_pixels(s.linkage.vertices, s.view)
 
 
 def _ortho_pixels(R, centre, view, X):
@@ -113,7 +119,7 @@ def test_background_drag_turns_the_camera_and_the_projection_follows():
     before = s.joint_pixels()[0]
     assert np.allclose(before, _ortho_pixels(cam0.rotation, cam0.centre, s.view, X))
     cx, cy = s.view.to_pixel([0.0, 0.0])  # the trackball's centre: the camera's centre
-    assert hit_test(s.linkage, s.view, cx, cy - 200, **s._hit_pixels()) is None
+    assert hit_test(s.linkage, s.view, cx, cy - 200, **hit_keywords(s)) is None
     s.press(cx, cy - 200)
     s.drag(cx + 10, cy - 200)  # past the drag threshold (4 px)
     s.drag(cx + 40, cy - 200)
@@ -186,7 +192,10 @@ def test_a_joint_drag_moves_it_in_the_view_plane_and_keeps_every_rod():
     free = [v for v in range(link.n_vertices) if not link.is_pinned(v)]
     P, depth = s.joint_pixels()
     v = max(free, key=lambda i: depth[i])  # the front free joint: nothing covers it
-    assert hit_test(link, s.view, *P[v], **s._hit_pixels()) == ("vertex", v)
+    assert hit_test(link, s.view, *P[v], **hit_keywords(s)) == (
+        "vertex",
+        v,
+    )
     start, w0 = link.vertices[v].copy(), depth[v]
     x0, y0 = P[v]
     flex = _flex(link)  # pull along the flex as seen on the screen: the way it can go
@@ -271,7 +280,7 @@ def test_the_front_joint_wins_the_hit():
     assert pairs, "opposite vertices of the octahedron line up along the view"
     i, j = pairs[0]
     front = i if depth[i] > depth[j] else j
-    assert s._hit_pixels() and hit_test(s.linkage, s.view, *P[i], **s._hit_pixels()) == (
+    assert hit_keywords(s) and hit_test(s.linkage, s.view, *P[i], **hit_keywords(s)) == (
         "vertex",
         front,
     )
