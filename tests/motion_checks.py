@@ -21,12 +21,12 @@ def exact_tolerance(sim: Simulator) -> float:
     """The constraint error an exact linkage may show: PROJECTION_TOL or the round-off floor.
 
     motion.tolerances: round-off is ROUNDOFF_FACTOR ulps of the largest coordinate over the
-    shortest rod, accepted up to CONDITIONED_ROUNDOFF times when the conditioning
-    amplifies it.
+    shortest rod or fixed-angle arm, accepted up to CONDITIONED_ROUNDOFF times when the
+    conditioning amplifies it.
     """
     cs = sim.constraints
     big = max(float(np.abs(sim.positions).max(initial=0.0)), cs.length_scale)
-    short = float(cs.lengths.min()) if len(cs.lengths) else cs.length_scale
+    short = cs.shortest_length(sim.positions)
     return max(PROJECTION_TOL, CONDITIONED_ROUNDOFF * ROUNDOFF_FACTOR * EPS * big / short)
 
 

@@ -244,6 +244,33 @@ class ConstraintSet:
             ]
         return np.concatenate(parts)
 
+    def shortest_length(self, p: Any) -> float:
+        """The shortest rod (target length) or fixed-angle arm (at ``p``), else ``length_scale``.
+
+        One ulp of a coordinate is a relative residual of about ulp / this: a rod's strain,
+        an angle in radians (an arm need not be a rod, and may be far shorter than any).
+        Arms of length zero (no direction) are left out.
+
+        >>> link = Linkage([[0, 0], [50, 0], [0, 1e-3]], rods=[(0, 1)], angles=[(0, 1, 2)])
+        >>> cs = ConstraintSet.from_linkage(link)
+        >>> cs.shortest_length(link.vertices), float(cs.lengths.min())
+        (0.001, 50.0)
+        """
+        short = float(self.lengths.min()) if len(self.lengths) else self.length_scale
+        if len(self.angles):
+            pts = as_points(p, self.dim)
+            apex = pts[self.angles[:, 0]]
+            arms = np.concatenate(
+                [
+                    _checks.row_norms(pts[self.angles[:, 1]] - apex),
+                    _checks.row_norms(pts[self.angles[:, 2]] - apex),
+                ]
+            )
+            arms = arms[arms > 0.0]
+            if arms.size:
+                short = min(short, float(arms.min()))
+        return short
+
     # ----------------------------------------------------------------- drives
     def with_drives(self, drives: DriveRows) -> ConstraintSet:
         """These constraints plus the rows of ``drives`` (motors, links, holds), appended.

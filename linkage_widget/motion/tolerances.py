@@ -16,7 +16,8 @@ from __future__ import annotations
 PROJECTION_TOL = 1e-12
 #: ...but the corrector keeps iterating, refactorising if needed, down to round-off: near a
 #: singular placement a 1e-12 residual would move a Peaucellier output off its line by ~1e-9.
-#: Round-off is this many machine epsilons of the largest coordinate over the shortest rod.
+#: Round-off is this many machine epsilons of the largest coordinate over the shortest rod
+#: or fixed-angle arm (an arm need not be a rod: an ulp turns it by ulp / length radians).
 ROUNDOFF_FACTOR = 4.0
 #: When even Newton stops contracting, residuals up to this many round-offs are accepted:
 #: the conditioning amplifies round-off (a 10 000-square braced ladder reaches ~5e-11).

@@ -13,7 +13,7 @@ import pytest
 from linkage_widget import Linkage, _checks
 from linkage_widget.constraints import as_flat
 from linkage_widget.elements import Spring
-from linkage_widget.motion import Simulator
+from linkage_widget.motion import Simulator, _rattle
 from linkage_widget.motion._kinematic import KinematicStepper
 from linkage_widget.motion._projection import held_residual, project
 from linkage_widget.motion._rattle import Forces, rattle_step
@@ -88,3 +88,48 @@ def test_refusals_are_also_the_builtin_errors():
     with pytest.raises(IndexError) as out_of_range:
         _checks.vertex_index(6, 6, "vertex")
     assert isinstance(out_of_range.value, ValueError)
+
+
+def test_a_short_angle_arm_sets_the_round_off_floor(monkeypatch):
+    """An ulp turns a fixed-angle arm of length l by ulp / l radians: the floor must say so.
+
+    The stateful model test's placement: arm 2-1 of the angle at 2 is 2.7e-4 long (no rod)
+    at coordinates of 50. A floor from the rods alone (7e-15) was below what float64 can
+    reach there: SHAKE did not converge (two projections in ten steps; from a nearby start,
+    steps split MAX_SUBSTEP_DEPTH deep and taken unconverged).
+    """
+    xy = [
+        [-40.0, -40.0],
+        [-0.0020592581202096365, 49.23734617469637],
+        [-0.0022670157302269196, 49.23717084792767],
+        [-38.214005010488634, 16.990262788085136],
+        [150.0, -50.0],
+        [20.720799800720368, -29.39603665335417],
+        [-8.747325786414212, -6.203805753365298],
+        [5.9865785844018236, -17.800122495833495],
+    ]
+    link = Linkage(
+        xy,
+        rods=[(2, 3), (3, 6), (6, 7), (7, 5)],
+        angles=[(2, 1, 3), (3, 2, 6)],
+        pinned=[0, 4],
+    )
+    setup = Setup.build(link, 0.0, 1.0)
+    p, v = as_flat(link.vertices).copy(), np.zeros(16)
+    eps, arm = float(np.finfo(float).eps), float(np.hypot(*(link.vertices[1] - link.vertices[2])))
+    assert setup.constraints.shortest_length(p) == pytest.approx(arm)
+    assert setup.roundoff(p) >= eps * 150.0 / arm  # not 4 eps 150 / 18.75 (the shortest rod)
+    converged = []
+
+    def project_and_record(*args, **kwargs):
+        result = project(*args, **kwargs)
+        converged.append(result.ok)
+        return result
+
+    monkeypatch.setattr(_rattle, "project", project_and_record)
+    forces = Forces(1000.0, 0.0, None, 0.0, 0.0, None)
+    for _ in range(10):
+        p, v, status = rattle_step(setup, forces, p, v, 0.05)
+        assert status == "moved"
+    assert all(converged) and len(converged) == 10  # one SHAKE projection per step, none split
+    assert setup.constraints.relative_error(p) <= 10.0 * setup.roundoff(p)
