@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import suppress
+from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from ..examples import example_path
 from ..io import atomic_write
+from ..model import Linkage
 from .actuation import Actuation
 from .branching import NO_BRANCH, BranchChoice
 from .document import DEFAULT_FILE, Document
@@ -30,7 +33,7 @@ from .pointer import Pointer
 from .tools import EXAMPLE_KEYS, SHIFTED_KEYS, VIEW_PRESETS, Action, example_key, key_action
 from .vocabulary import Selection
 
-__all__ = ["ESCAPE", "Actions", "Handler", "action_table", "key_to_action"]
+__all__ = ["ESCAPE", "Actions", "Handler", "Services", "action_table", "key_to_action"]
 
 #: What carries out an action kind: called with the :class:`~.tools.Action`'s ``args``;
 #: an :class:`Outcome` it returns is applied by the session.
@@ -224,44 +227,72 @@ class Actions:
 
 
 # ------------------------------------------------------- the session's services
-def _save(on: Any, now: Situation) -> Outcome:
+@dataclass(frozen=True)
+class Services:
+    """What the action table calls of its session: callables the session hands over.
+
+    The table reads the session through these and nothing else (it is never given the
+    session): the situation of the moment, undoable actuation, files and exports.
+    """
+
+    situation: Callable[[], Situation]  #: the values the handlers read, now
+    linkage: Callable[[], Linkage]  #: the model now (after a load: the new one)
+    actuate: Callable[..., object]  #: ``(Actuation method, *args)``, applied undoably
+    export: Callable[[str, str, Callable[[Path], Any]], Path]  #: ``(suffix, mime, write)``
+    save: Callable[[], Path]
+    load_file: Callable[[Any], bool]
+    add_spring: Callable[[int, int], None]
+    to_png: Callable[[Path], Path]
+    to_svg: Callable[[], str]
+    save_tracks_csv: Callable[[Path], Path]
+    undo: Callable[[], bool]
+    redo: Callable[[], bool]
+    fit: Callable[[], None]
+    rotate_view: Callable[[float, float, float, float], None]
+    angle_arm: Callable[[int, int], None]
+    merge_from_file: Callable[[], None]
+    save_recording: Callable[[], None]
+    cancel_export: Callable[[], None]  #: cancel a running export and say so
+
+
+def _save(on: Services, now: Situation) -> Outcome:
     path = on.save()
     return Outcome({"error": ""}, message=file_message("saved", path, now.linkage), finish="draw")
 
 
-def _load(on: Any, now: Situation) -> Outcome:
+def _load(on: Services, now: Situation) -> Outcome:
     with suppress(OSError, ValueError):  # load_file has put the message into error
         on.load_file(now.traits["file_name"] or DEFAULT_FILE)  # its message gives the counts
     return NOTHING
 
 
-def _load_example(on: Any, now: Situation, number: int) -> Outcome:
+def _load_example(on: Services, now: Situation, number: int) -> Outcome:
     """Load bundled example ``number`` (1-based, :data:`~.tools.EXAMPLE_KEYS`), undoably."""
     name = f"{EXAMPLE_KEYS[number - 1]}.txt"
     on.load_file(example_path(name))  # the bundled file, whatever the folder holds
-    loaded = file_message("loaded", name, on.linkage)
+    loaded = file_message("loaded", name, on.linkage())
     return Outcome(message=f"example {number}: {loaded} (ctrl-z: back)")
 
 
-def _export_png(on: Any, now: Situation) -> Outcome:
-    path = on._export(".png", "image/png", on.to_png)
+def _export_png(on: Services, now: Situation) -> Outcome:
+    path = on.export(".png", "image/png", on.to_png)
     return Outcome(message=f"picture saved: {path}")
 
 
-def _export_svg(on: Any, now: Situation) -> Outcome:
-    path = on._export(".svg", "image/svg+xml", lambda p: atomic_write(p, on.to_svg()))
+def _export_svg(on: Services, now: Situation) -> Outcome:
+    path = on.export(".svg", "image/svg+xml", lambda p: atomic_write(p, on.to_svg()))
     return Outcome(message=f"SVG saved: {path}")
 
 
-def _spring_between(on: Any, now: Situation, i: int, j: int) -> Outcome:
+def _spring_between(on: Services, now: Situation, i: int, j: int) -> Outcome:
     on.add_spring(i, j)  # its message says what was added
     return Outcome({"selected_vertex": j})
 
 
-def _export_tracks(on: Any, now: Situation) -> Outcome:
+def _export_tracks(on: Services, now: Situation) -> Outcome:
     if not now.traits["tracked"]:
         return Outcome(message="track a vertex first (t), move, then export its locus")
-    path = on._export(".csv", "text/csv", on.save_tracks_csv)
+    path = on.export(".csv", "text/csv", on.save_tracks_csv)
     return Outcome(message=f"tracks saved: {path}")
 
 
@@ -275,13 +306,13 @@ def _key(now: Callable[[], Situation], act: Actions, kind: str) -> Handler:
     return lambda *args: act.key(now(), kind, *args)
 
 
-def action_table(on: Any, act: Actions, pointer: Pointer) -> dict[str, Handler]:
-    """Every action kind and its handler, explicitly (``on``: the session).
+def action_table(on: Services, act: Actions, pointer: Pointer) -> dict[str, Handler]:
+    """Every action kind and its handler, explicitly (``on``: what the session hands over).
 
     Built once per session: a kind missing here is a ``KeyError`` where it is applied,
     never a method found by its name.
     """
-    now: Callable[[], Situation] = on._situation
+    now = on.situation
     return {
         **_edit_handlers(now, act),
         **_view_handlers(now, act, pointer, on),
@@ -311,7 +342,7 @@ def _edit_handlers(now: Callable[[], Situation], act: Actions) -> dict[str, Hand
 
 
 def _view_handlers(
-    now: Callable[[], Situation], act: Actions, pointer: Pointer, on: Any
+    now: Callable[[], Situation], act: Actions, pointer: Pointer, on: Services
 ) -> dict[str, Handler]:
     """The pointer, the view and what it shows."""
     return {
@@ -323,9 +354,9 @@ def _view_handlers(
         "pan": _given(now, act.pan),
         "zoom": _given(now, act.zoom),
         "pinch": _given(now, act.pinch),
-        "rotate_view": on._rotate_view,
+        "rotate_view": on.rotate_view,
         "toggle_projection": _given(now, act.toggle_projection),
-        "angle_arm": on._angle_arm,
+        "angle_arm": on.angle_arm,
         "fit": on.fit,
         "view_preset": _given(now, act.view_preset),
         "toggle_info": _given(now, act.toggle_info),
@@ -339,28 +370,28 @@ def _view_handlers(
 
 
 def _motion_and_file_handlers(
-    now: Callable[[], Situation], act: Actions, on: Any
+    now: Callable[[], Situation], act: Actions, on: Services
 ) -> dict[str, Handler]:
     """Motion, motors and loads, undo, files and exports (the session's services)."""
     return {
         "toggle_running": _given(now, act.toggle_running),
         "pick_branch": _given(now, act.pick_branch),
-        "toggle_motors": partial(on._actuate, Actuation.key_toggle_motors),
-        "reverse_motors": partial(on._actuate, Actuation.reverse_motors),
-        "motor_at": partial(on._actuate, Actuation.motor_at),
+        "toggle_motors": partial(on.actuate, Actuation.key_toggle_motors),
+        "reverse_motors": partial(on.actuate, Actuation.reverse_motors),
+        "motor_at": partial(on.actuate, Actuation.motor_at),
         "spring_between": _given(now, partial(_spring_between, on)),
-        "toggle_load": partial(on._actuate, Actuation.toggle_load),
-        "aim_load": partial(on._actuate, Actuation.aim_load),
-        "set_load": partial(on._actuate, Actuation.set_load),
+        "toggle_load": partial(on.actuate, Actuation.toggle_load),
+        "aim_load": partial(on.actuate, Actuation.aim_load),
+        "set_load": partial(on.actuate, Actuation.set_load),
         "undo": on.undo,
         "redo": on.redo,
         "save": _given(now, partial(_save, on)),
         "load": _given(now, partial(_load, on)),
         "load_example": _given(now, partial(_load_example, on)),
-        "merge": on._merge_from_file,
+        "merge": on.merge_from_file,
         "export_png": _given(now, partial(_export_png, on)),
         "export_svg": _given(now, partial(_export_svg, on)),
         "export_tracks": _given(now, partial(_export_tracks, on)),
-        "toggle_recording": _given(now, partial(act.toggle_recording, save=on._save_recording)),
-        "cancel_export": on._cancel_export_said,
+        "toggle_recording": _given(now, partial(act.toggle_recording, save=on.save_recording)),
+        "cancel_export": on.cancel_export,
     }

@@ -66,7 +66,7 @@ from ..model import Linkage
 from ..motion import Simulator
 from ..rigidity import RigidityReport, StaticsReport
 from . import merge
-from .actions import Actions, action_table, key_to_action
+from .actions import Actions, Services, action_table, key_to_action
 from .actuation import Actuated, Actuation, ForceView, Stage
 from .analysis import Analyst, running_loop
 from .branching import BranchChoice
@@ -171,7 +171,7 @@ class LinkageSession(
         self._branching = BranchChoice()
         self.canvas_input = self._canvas_input(width, height)  # the canvas's gestures
         self._pointer = Pointer(self._branching, self.canvas_input.note)
-        self._actions = action_table(self, Actions(self._branching), self._pointer)  # once
+        self._actions = action_table(self._services(), Actions(self._branching), self._pointer)
         self._live_analyst = LiveAnalyst(self.clock)  # the analysis of each drawn frame of a drag
         self._actuation = Actuation(self.clock)  # motors, loads, forces; the statics memo
         self.panel = ConfigurationPanel(self._view.height)
@@ -1044,6 +1044,15 @@ class LinkageSession(
             self._carry_out(done)
         if action.message:
             self._message = action.message
+
+    def _services(self) -> Services:
+        """What the action table may call of this session (built once, in ``_init_state``)."""
+        return Services(
+            self._situation, lambda: self.linkage, self._actuate, self._export, self.save,
+            self.load_file, self.add_spring, self.to_png, self.to_svg, self.save_tracks_csv,
+            self.undo, self.redo, self.fit, self._rotate_view, self._angle_arm,
+            self._merge_from_file, self._save_recording, self._cancel_export_said,
+        )  # fmt: skip
 
     def _situation(self) -> Situation:
         """What the action handlers read (:class:`.outcome.Situation`)."""
