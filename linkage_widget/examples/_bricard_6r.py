@@ -173,6 +173,11 @@ def _follow(theta: np.ndarray, design: tuple, target: float) -> np.ndarray | Non
     return theta
 
 
+def _wrapped(angles: np.ndarray) -> np.ndarray:
+    """Angles in [-pi, pi) (the continuation may carry a hinge once round)."""
+    return (angles + np.pi) % (2.0 * np.pi) - np.pi
+
+
 def _lines_to_dh(points: np.ndarray, axes: np.ndarray) -> tuple[np.ndarray, ...]:
     """DH parameters (a, alpha, d, theta), each (6,), of the loop of axis lines.
 
@@ -254,6 +259,8 @@ def _loop(exact: tuple, theta: np.ndarray, case: str) -> RevoluteLoop:
 def bricard_6r_loop(case: str, theta: float | None = None) -> RevoluteLoop:
     r"""The DH parameters and pose of one of Bricard's loops, at hinge angle :math:`\theta_0`.
 
+    The other five angles are given in :math:`[-\pi, \pi)`.
+
     Parameters
     ----------
     case : str
@@ -284,6 +291,7 @@ def bricard_6r_loop(case: str, theta: float | None = None) -> RevoluteLoop:
             f"theta = {target!r} is not on the motion of the {case.replace('_', '-')} Bricard "
             f"loop followed from theta = {reference[0]} (hinge 0 turns back before it)"
         )
+    found = _wrapped(found)
     found[0] = target  # exactly the angle asked for (Newton kept it fixed)
     return _loop(exact, found, case)
 
@@ -314,7 +322,7 @@ def generic_6r_loop(seed: int = 0) -> RevoluteLoop:
         )
         found = _newton(theta, _design_floats(exact), np.arange(6))
         if found is not None:
-            return _loop(exact, found, "generic")
+            return _loop(exact, _wrapped(found), "generic")
 
 
 def revolute_loop_linkage(
