@@ -46,3 +46,17 @@ def test_the_notebook_no_longer_says_the_loop_cannot_close():
     assert "no closure has all four hinges away from\n#    180 degrees" in text
     assert "no hinge is at $180^\\circ$" in text  # what the tangent basis describes
     assert "(0, 180, 0, 180), (180, 0, 180, 0)" in text  # the folded closures, asserted
+
+
+def test_the_notebook_has_a_bricard_6r_section_that_checks_its_claims():
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    start = next(
+        i for i, c in enumerate(cells) if "".join(c["source"]).startswith("## Bricard's mechanism")
+    )
+    section = cells[start : start + 9]
+    code = "\n".join("".join(c["source"]) for c in section if c["cell_type"] == "code")
+    for name in ("bricard_6r_line_symmetric", "bricard_6r_plane_symmetric", "generic_6r"):
+        assert name in code, name
+    assert "bricard_6r_trihedral" in code and "pull(" in code
+    checks = ["".join(c["source"]) for c in section if "check" in c["metadata"].get("tags", [])]
+    assert len(checks) == 2 and "internal_dof" in checks[0] and "travel" in checks[1]
