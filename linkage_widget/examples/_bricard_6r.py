@@ -14,7 +14,7 @@ the hinge angle from the incoming normal to the outgoing one. The loop closes wh
 six equations on six angles: a generic loop of six hinges is *rigid* (isolated
 solutions; Grübler–Kutzbach: :math:`6 \cdot 5 - 5 \cdot 6 = 0`). Bricard's loops move
 with one degree of freedom. Three of his cases, in this module's conventions
-(indices mod 6; the seed 001 of the project analyses the third with Gröbner bases):
+(indices mod 6):
 
 * **Line-symmetric**: a half-turn about a line maps hinge :math:`i` to hinge
   :math:`i + 3`, so :math:`a_{i+3} = a_i,\ \alpha_{i+3} = \alpha_i,\ d_{i+3} = d_i` and
@@ -29,7 +29,9 @@ with one degree of freedom. Three of his cases, in this module's conventions
 * **Trihedral**: every twist a right angle, alternating
   :math:`\alpha_i = (-1)^i\, \pi / 2`, no offsets, and
   :math:`a_0^2 + a_2^2 + a_4^2 = a_1^2 + a_3^2 + a_5^2`. With all :math:`a_i` equal
-  its reference pose is the hexagon of edges of a cube (seed 001's example).
+  the loop passes through the hexagon of six edges of a cube (the hinges at its
+  corners, each axis along the cube edge perpendicular to both link edges); the
+  stored pose was followed from there while the lengths grew apart.
 
 Each design here is *rational*: :math:`a_i`, :math:`d_i` and
 :math:`\tan(\alpha_i / 2)` are fractions (:attr:`RevoluteLoop.exact`), so

@@ -204,3 +204,19 @@ def test_bad_input_is_refused_by_name():
         space.generic_6r(-1)
     with pytest.raises(ValueError, match="hinge"):
         space.generic_6r(hinge=0.0)
+
+
+def test_the_cube_hexagon_is_a_trihedral_loop():
+    """Corners 0, x, x+y, x+y+z, y+z, z of the unit cube; each hinge axis along the cube edge
+    perpendicular to its two link edges (signs chosen): equal links, right twists alternating,
+    no offsets — the trihedral case with all a_i equal, closed."""
+    e = np.eye(3)
+    corners = np.array([0 * e[0], e[0], e[0] + e[1], e[0] + e[1] + e[2], e[1] + e[2], e[2]])
+    axes = np.array([e[1], e[2], -e[0], -e[1], -e[2], e[0]])
+    joints = np.repeat(corners, 2, axis=0)
+    joints[1::2] += axes
+    a, alpha, d, theta = _measured_dh(joints)
+    assert np.allclose(a, 1) and np.allclose(d, 0, atol=1e-12)
+    assert np.allclose(alpha, [np.pi / 2, -np.pi / 2] * 3)
+    loop = space.RevoluteLoop(tuple(a), tuple(alpha), tuple(d), tuple(theta), (), "trihedral")
+    assert np.abs(_dh_frames(loop)[-1] - np.eye(4)).max() <= 1e-12
