@@ -48,23 +48,9 @@ import numpy as np
 
 from .. import _checks
 from ..model import Linkage
-from ._space_geometry import as_linkage
+from ._space_geometry import as_linkage, dh_transform
 
 __all__ = ["bennett_frames", "bennett_linkage", "bennett_partner_angle"]
-
-
-def _link(theta: float, a: float, twist: float) -> np.ndarray:
-    """The homogeneous transform R_z(theta) T_x(a) R_x(twist), shape (4, 4)."""
-    c, s = np.cos(theta), np.sin(theta)
-    ct, st = np.cos(twist), np.sin(twist)
-    return np.array(
-        [
-            [c, -s * ct, s * st, a * c],
-            [s, c * ct, -c * st, a * s],
-            [0.0, st, ct, 0.0],
-            [0.0, 0.0, 0.0, 1.0],
-        ]
-    )
 
 
 def bennett_partner_angle(theta: float, alpha: float, beta: float) -> float:
@@ -86,8 +72,9 @@ def bennett_frames(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Feet and unit axes of the four hinges, shapes ``(4, 3)`` and ``(4, 3)``.
 
-    The loop's frames are the partial products of :func:`_link`; hinge ``i`` sits
-    at the origin of frame ``i`` with axis its ``z``-axis.
+    The loop's frames are the partial products of
+    :func:`._space_geometry.dh_transform` (no offsets); hinge ``i`` sits at the
+    origin of frame ``i`` with axis its ``z``-axis.
     """
     phi = bennett_partner_angle(theta, alpha, beta)
     frame = np.eye(4)
@@ -100,7 +87,7 @@ def bennett_frames(
     ):
         feet.append(frame[:3, 3].copy())
         axes.append(frame[:3, 2].copy())
-        frame = frame @ _link(th, length, twist)
+        frame = frame @ dh_transform(th, 0.0, length, twist)
     return np.array(feet), np.array(axes)
 
 

@@ -28,6 +28,7 @@ __all__ = [
     "OPPOSITE",
     "as_linkage",
     "check_distinct",
+    "dh_transform",
     "octahedron_rods",
     "rigidity_matrix",
     "spread",
@@ -35,6 +36,26 @@ __all__ = [
 
 #: The three pairs of opposite (unjoined) joints of an octahedron.
 OPPOSITE = ((0, 1), (2, 3), (4, 5))
+
+
+def dh_transform(theta: float, d: float, a: float, alpha: float) -> np.ndarray:
+    r"""One Denavit–Hartenberg link as a homogeneous transform, shape ``(4, 4)``.
+
+    .. math:: R_z(\theta)\, T_z(d)\, T_x(a)\, R_x(\alpha) .
+
+    >>> bool(np.allclose(dh_transform(np.pi / 2, 0.0, 1.0, 0.0)[:3, 3], [0.0, 1.0, 0.0]))
+    True
+    """
+    c, s = np.cos(theta), np.sin(theta)
+    ct, st = np.cos(alpha), np.sin(alpha)
+    return np.array(
+        [
+            [c, -s * ct, s * st, a * c],
+            [s, c * ct, -c * st, a * s],
+            [0.0, st, ct, d],
+            [0.0, 0.0, 0.0, 1.0],
+        ]
+    )
 
 
 def octahedron_rods() -> np.ndarray:

@@ -15,12 +15,18 @@ example                         n     m    3n-6-m     what it shows
 :func:`triangulated_cube`       8     18   0          one diagonal per face: rigid
 Bricard type 1, 2, 3            6     12   0          count says rigid, flexes (finite)
 :func:`bennett_linkage`         8     20   -2         count says rigid, moves (mobility 1)
+Bricard 6R, three cases         12    30   0          count says rigid, moves (mobility 1)
+:func:`generic_6r`              12    30   0          six hinges in a loop: rigid
 :func:`double_banana`           8     18   0          counts hold everywhere, yet flexes
 :func:`jessen_icosahedron`      12    30   0          infinitesimally flexible, yet rigid
 =============================  ====  ====  =========  ===================================
 
-The Bricard octahedra and Bennett's linkage are documented in
-:mod:`._bricard` and :mod:`._bennett`. The double banana and Jessen's icosahedron:
+The Bricard octahedra, Bennett's linkage and Bricard's loops of six hinges
+(:func:`bricard_6r_line_symmetric`, :func:`bricard_6r_plane_symmetric`,
+:func:`bricard_6r_trihedral`; their Denavit–Hartenberg parameters from
+:func:`bricard_6r_loop`, a :class:`RevoluteLoop`) are documented in
+:mod:`._bricard`, :mod:`._bennett` and :mod:`._bricard_6r`. The double banana and
+Jessen's icosahedron:
 
 **Double banana.** Two triangular bipyramids ("bananas", 5 joints, 9 rods,
 :math:`3 \cdot 5 - 6 = 9`, each rigid) share their two tips :math:`N, S`. 8
@@ -49,7 +55,7 @@ folder ``space_files`` beside this module: :func:`list_space_examples`,
 >>> octahedron().dim, icosahedron().n_rods, cube().n_rods, triangulated_cube().n_rods
 (3, 30, 12, 18)
 >>> sorted(list_space_examples())[:3]
-['bennett', 'bricard_line', 'bricard_plane']
+['bennett', 'bricard_6r_line', 'bricard_6r_plane']
 """
 
 from __future__ import annotations
@@ -70,15 +76,32 @@ from ._bricard import (
     bricard_type3,
     bricard_type3_flat,
 )
+from ._bricard_6r import (
+    BRICARD_6R_CASES,
+    RevoluteLoop,
+    bricard_6r_line_symmetric,
+    bricard_6r_loop,
+    bricard_6r_plane_symmetric,
+    bricard_6r_trihedral,
+    generic_6r,
+    generic_6r_loop,
+    revolute_loop_linkage,
+)
 from ._space_geometry import OPPOSITE, as_linkage, octahedron_rods
 
 __all__ = [
+    "BRICARD_6R_CASES",
     "OPPOSITE",
+    "RevoluteLoop",
     "SPACE_DIR",
     "SPACE_EXAMPLES",
     "bennett_frames",
     "bennett_linkage",
     "bennett_partner_angle",
+    "bricard_6r_line_symmetric",
+    "bricard_6r_loop",
+    "bricard_6r_plane_symmetric",
+    "bricard_6r_trihedral",
     "bricard_line_symmetric",
     "bricard_plane_symmetric",
     "bricard_type3",
@@ -87,12 +110,15 @@ __all__ = [
     "cube",
     "describe_space_example",
     "double_banana",
+    "generic_6r",
+    "generic_6r_loop",
     "icosahedron",
     "jessen_icosahedron",
     "list_space_examples",
     "load_space_example",
     "octahedron",
     "octahedron_rods",
+    "revolute_loop_linkage",
     "space_example_path",
     "space_example_texts",
     "triangulated_cube",
@@ -236,6 +262,10 @@ SPACE_EXAMPLES: dict[str, tuple[Any, dict[str, Any]]] = {
     "bricard_plane": (bricard_plane_symmetric, {}),
     "bricard_type3": (bricard_type3, {}),
     "bennett": (bennett_linkage, {}),
+    "bricard_6r_line": (bricard_6r_line_symmetric, {}),
+    "bricard_6r_plane": (bricard_6r_plane_symmetric, {}),
+    "bricard_6r_trihedral": (bricard_6r_trihedral, {}),
+    "generic_6r": (generic_6r, {}),
     "double_banana": (double_banana, {}),
     "jessen": (jessen_icosahedron, {}),
 }

@@ -19,6 +19,10 @@ GROUNDED_DOF = {
     "bricard_plane": 1,
     "bricard_type3": 1,
     "bennett": 1,
+    "bricard_6r_line": 1,
+    "bricard_6r_plane": 1,
+    "bricard_6r_trihedral": 1,
+    "generic_6r": 0,
     "double_banana": 1,
     "jessen": 1,  # its infinitesimal flex; it is rigid (test_banana_jessen)
 }
@@ -56,7 +60,7 @@ def test_planar_example_list_is_unchanged_by_the_3d_files():
 
 
 def test_unknown_3d_example_names_the_bundled_ones():
-    with pytest.raises(FileNotFoundError, match="bundled: bennett, bricard_line"):
+    with pytest.raises(FileNotFoundError, match="bundled: bennett, bricard_6r_line"):
         space.load_space_example("tetrahedron")
     with pytest.raises(FileNotFoundError, match="no bundled 3-D linkage 'nope'"):
         space.build_space_example("nope")
