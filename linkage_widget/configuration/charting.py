@@ -15,7 +15,9 @@ sphere
     longitude :math:`t`; the panel's unit sphere is ``chart.embed(phi, t)``.
 curve
     one internal degree of freedom: :func:`~linkage_widget.configuration.trace_curve` in two
-    angle coordinates, all branches and the singular placements.
+    angle coordinates, all branches and the singular placements. In space (Bennett's
+    linkage, Bricard's octahedra, pinned by three joints not on one line) the angles are
+    dihedral angles at hinges (:class:`~linkage_widget.configuration.AngleCoordinate`).
 surface
     two: :func:`~linkage_widget.configuration.sample_surface`, a torus chart of two angles.
 """
@@ -128,7 +130,8 @@ def chart_linkage(linkage: Linkage, labels: tuple[str, ...] = ()) -> Configurati
         choices = coordinate_choices(linkage)
         if kind == "curve":
             curve = trace_curve(linkage, coords)
-            title = (f"configuration curve: {len(curve.branches)} branch(es), "
+            what = "curve in dihedral (hinge) angles" if linkage.dim == 3 else "configuration curve"
+            title = (f"{what}: {len(curve.branches)} branch(es), "
                      f"{len(curve.singular_angles)} singular",)  # fmt: skip
             return ConfigurationChart(
                 "curve", title=title, coords=coords, choices=choices, curve=curve
@@ -165,7 +168,7 @@ def _sphere_chart(chart: SphereChart, sim: Similarity) -> ConfigurationChart:
 
 
 def chart_point(chart: ConfigurationChart, positions: Any) -> tuple[float, float] | None:
-    r"""Where ``positions`` ``(n, 2)`` lie on ``chart``: its two coordinates.
+    r"""Where ``positions`` ``(n, d)`` lie on ``chart``: its two coordinates.
 
     The sphere's :math:`(\varphi, t)`, a curve's or a surface's two angles; None for a
     chart of kind ``"none"`` or ``"pending"``.
