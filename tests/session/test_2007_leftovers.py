@@ -15,6 +15,7 @@ from linkage_widget import Linkage, LinkageWidget
 from linkage_widget.errors import LinkageFormatError
 from linkage_widget.examples import example_path
 from linkage_widget.session import LinkageSession
+from linkage_widget.session.motion_driver import ATTRACTOR_REACHED
 from linkage_widget.session.tools import EXAMPLE_KEYS, MAC_OPTION_DIGITS
 
 WIDE = {"width": 1600, "height": 900}  # room for a long temporary path in the hint line
@@ -195,3 +196,42 @@ def test_the_mac_option_digit_counts_and_a_plain_digit_does_not_load() -> None:
     assert s.linkage.n_vertices == 0
     s.key(MAC_OPTION_DIGITS[2], alt=True)  # Option-3 on a Mac
     assert s.linkage == Linkage.load(example_path(EXAMPLE_KEYS[2]))
+
+
+# ----------------------------------------------------------- the attractor (issue 24, 12a)
+def attract(s: LinkageSession, v: int, goal: tuple[float, float]) -> None:
+    """Select joint ``v`` and right-click at pixel ``goal``: the 2007 way to attract it."""
+    x, y = s.view.to_pixel(s.linkage.vertices[v])
+    s.press(x, y)
+    s.release(x, y)
+    s.press(*goal, 2)
+    s.release(*goal)
+
+
+def test_the_attractor_goes_when_its_joint_arrives_and_the_hint_says_so() -> None:
+    s = LinkageSession.load("peaucellier.txt")
+    x, y = s.view.to_pixel(s.linkage.vertices[5])
+    attract(s, 5, (x, y - 20.0))
+    assert s.attractor is not None and s.running
+    for _ in range(400):
+        s.advance()
+        if not s.running:
+            break
+    assert not s.running and s.status == "reached target"
+    assert np.allclose(s.view.to_pixel(s.linkage.vertices[5]), [x, y - 20.0], atol=1e-6)
+    assert s.attractor is None  # removed on arrival, as the 2007 program did
+    assert hint(s) == ATTRACTOR_REACHED
+    assert not s.scene().by_role("attractor")  # and it is no longer drawn
+    before = s.linkage.vertices.copy()
+    s.advance(5)  # nothing pulls any more: the motion stays stopped
+    assert not s.running and np.array_equal(s.linkage.vertices, before)
+
+
+def test_an_attractor_the_joint_cannot_reach_stays() -> None:
+    s = LinkageSession.load("peaucellier.txt")
+    attract(s, 5, (5.0, 5.0))  # far off the joint's straight line
+    for _ in range(400):
+        s.advance()
+        if not s.running:
+            break
+    assert s.status != "reached target" and s.attractor is not None
