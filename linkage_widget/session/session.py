@@ -1094,9 +1094,12 @@ class LinkageSession(
         """The end of :meth:`_carry_out`: a new view, a pull, what follows last."""
         if o.view is not None:
             self._view, self._dirty = o.view, True
+        if o.turn is not None and (cam := self.camera) is not None:  # key v's view in space
+            self._camera = Camera(o.turn, cam.centre, cam.distance, cam.projection)
+            self._dirty = True
         if o.pulled:
             self.driver.unsettle()
-        if o.view is not None or o.pulled:
+        if o.view is not None or o.pulled or o.turn is not None:
             self._pointer_input()
         if o.finish == "edit":
             self._after_edit()
