@@ -293,12 +293,15 @@ class LinkageSession(
         return self._travel(self._history.redo, "redone")
 
     def save(self, path: str | PathLike[str] | None = None) -> Path:
-        """Save the linkage (default: to :attr:`file_name`) and its JSON sibling; the path.
+        """Save the linkage (default: to :attr:`file_name`) and its siblings; the path.
 
-        See :meth:`.Document.save` (atomic; raises ``OSError`` when it cannot write).
+        The siblings: the JSON extensions and, with :attr:`save_page`, the web page
+        ``<file>.html`` (:mod:`~linkage_widget.draw.html_page`). See :meth:`.Document.save`
+        (atomic; raises ``OSError`` when it cannot write).
         """
         name = path if path is not None else self.file_name or DEFAULT_FILE
-        target = self.document.save(name, self.mass_distribution, self.table_friction)
+        page = self.to_svg() if self.save_page else None
+        target = self.document.save(name, self.mass_distribution, self.table_friction, page)
         self._offer_file(target, "text/plain")
         return target
 
