@@ -39,6 +39,7 @@ from .sphere import Similarity, SphereChart
 from .surface import ConfigurationSurface, sample_surface
 
 __all__ = [
+    "NUMERICAL_TROUBLE",
     "SURFACE_RESOLUTION",
     "ConfigurationChart",
     "chart_linkage",
@@ -55,6 +56,12 @@ __all__ = [
 LATITUDES = (-60.0, -30.0, 30.0, 60.0)
 LONGITUDES = tuple(range(-180, 180, 30))
 LINE_SAMPLES = 73
+#: What the panel says when the charting maths itself failed (a bug or a placement it
+#: cannot handle), rather than numpy's words.
+NUMERICAL_TROUBLE = (
+    "could not chart the configuration space: the numerical tracing of its placements "
+    "failed here; move the linkage a little, or pick other angles, and try again"
+)
 #: Grid points per angle of a torus chart (sample_surface's resolution).
 SURFACE_RESOLUTION = 48
 
@@ -143,9 +150,10 @@ def chart_linkage(linkage: Linkage, labels: tuple[str, ...] = ()) -> Configurati
         )
     except ConfigurationError as exc:
         return ConfigurationChart("none", message=f"no configuration space chart: {exc}")
-    except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
-        # numerical trouble in the charting maths: say so on the chart, keep the caller going
-        return ConfigurationChart("none", message=f"could not chart the configuration space: {exc}")
+    except (ValueError, ArithmeticError, np.linalg.LinAlgError):
+        # numerical trouble in the charting maths: say so in words on the chart (numpy's
+        # own text, "cannot reshape array ...", tells a student nothing), keep going
+        return ConfigurationChart("none", message=NUMERICAL_TROUBLE)
 
 
 def _sphere_chart(chart: SphereChart, sim: Similarity) -> ConfigurationChart:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import linkage_widget.configuration.charting as charting
 from linkage_widget import Linkage
 from linkage_widget.configuration import (
     AngleCoordinate,
@@ -180,3 +181,13 @@ def test_a_fixed_angle_in_space_is_held_by_its_cosine_row():
     assert np.allclose(jac[0] @ d, numeric[0], atol=1e-7)
     assert system.solved(system.unknowns(link.vertices)[None])[0]
     assert f[0, -1] != 0.0  # the angle row is there and moved with the nudge
+
+
+def test_numerical_trouble_is_said_in_words_not_numpys(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("cannot reshape array of size 12 into shape (8,)")
+
+    monkeypatch.setattr(charting, "trace_curve", broken)
+    chart = chart_linkage(space.bennett_linkage(ground=True))
+    assert chart.kind == "none" and chart.message == charting.NUMERICAL_TROUBLE
+    _said_in_words(chart.message)
