@@ -1,14 +1,16 @@
 r"""A linkage's constraints as a batched square-ish system in the free coordinates.
 
 The configuration set of a pinned linkage is :math:`\{X : F(X) = 0\}`, :math:`X \in
-\mathbb{R}^{2f}` the positions of its ``f`` unpinned vertices. Rows (all in length units,
-so one tolerance fits all):
+\mathbb{R}^{df}` the positions of its ``f`` unpinned vertices (``d = 2`` in the plane, 3 in
+space). Rows (all in length units, so one tolerance fits all):
 
 * rod :math:`(i, j)`: :math:`(|p_i - p_j|^2 - L^2) / (2L)`;
 * fixed angle at :math:`i` between :math:`a = p_j - p_i`, :math:`b = p_k - p_i`, target
-  :math:`\theta_0`: :math:`(a \times b\,\cos\theta_0 - a \cdot b\,\sin\theta_0) / \ell`,
-  :math:`\ell = \sqrt{|a_0||b_0|}` (also zero at :math:`\theta_0 + \pi`; solutions are
-  checked against the true angle afterwards);
+  :math:`\theta_0`: in the plane :math:`(a \times b\,\cos\theta_0 - a \cdot b\,\sin\theta_0)
+  / \ell`, :math:`\ell = \sqrt{|a_0||b_0|}` (also zero at :math:`\theta_0 + \pi`; solutions
+  are checked against the true angle afterwards); in space, where an angle has no sign,
+  the cosine row of :mod:`~linkage_widget.constraints`,
+  :math:`\ell(\cos\theta_0 - \hat a \cdot \hat b)`;
 * optional angle coordinates held at values :math:`c`: :math:`s\,\mathrm{wrap}(\vartheta(p)
   - c)` with :math:`s` the median rod length.
 
@@ -45,7 +47,10 @@ def _wrap(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class LinkageSystem:
-    """The constraints of a pinned linkage in its free coordinates (module docstring)."""
+    """The constraints of a pinned linkage in its free coordinates (module docstring).
+
+    ``dim`` is the linkage's dimension ``d``: each free vertex has ``d`` unknowns.
+    """
 
     linkage: Linkage
     free: np.ndarray
@@ -61,21 +66,25 @@ class LinkageSystem:
 
     @property
     def size(self) -> int:
-        """Number of unknowns ``2f``."""
-        return 2 * len(self.free)
+        """Number of unknowns ``d f``."""
+        return self.dim * len(self.free)
+
+    @property
+    def dim(self) -> int:
+        """Coordinates per vertex: 2 in the plane, 3 in space."""
+        return self.linkage.dim
 
     def unknowns(self, positions: np.ndarray) -> np.ndarray:
-        """``X (..., 2f)`` from positions ``(..., n, 2)``."""
+        """``X (..., d f)`` from positions ``(..., n, d)``."""
         p = np.asarray(positions, np.float64)
         return p[..., self.free, :].reshape(p.shape[:-2] + (self.size,))
 
     def positions(self, x: np.ndarray) -> np.ndarray:
-        """Positions ``(..., n, 2)`` from ``X (..., 2f)`` (pinned vertices at their pins)."""
+        """Positions ``(..., n, d)`` from ``X (..., d f)`` (pinned vertices at their pins)."""
         x = np.asarray(x, np.float64)
-        out = np.array(
-            np.broadcast_to(self.linkage.vertices, x.shape[:-1] + (self.linkage.n_vertices, 2))
-        )
-        out[..., self.free, :] = x.reshape(x.shape[:-1] + (len(self.free), 2))
+        shape = x.shape[:-1] + (self.linkage.n_vertices, self.dim)
+        out = np.array(np.broadcast_to(self.linkage.vertices, shape))
+        out[..., self.free, :] = x.reshape(x.shape[:-1] + (len(self.free), self.dim))
         return out
 
     def residual_and_jacobian(
@@ -84,7 +93,7 @@ class LinkageSystem:
         coords: Sequence[AngleCoordinate] = (),
         targets: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """``F (B, c)`` and ``J (B, c, 2f)`` at ``X (B, 2f)``; coordinate rows last."""
+        """``F (B, c)`` and ``J (B, c, d f)`` at ``X (B, d f)``; coordinate rows last."""
         p = self.positions(x)
         # row blocks (values (..., r), gradients (..., r, n, 2)), joined once at the end
         cs = self.constraints
@@ -114,12 +123,35 @@ class LinkageSystem:
         cs = self.constraints
         i, j, k = cs.angles.T
         a, b = p[..., j, :] - p[..., i, :], p[..., k, :] - p[..., i, :]
+        if self.dim == 3:
+            return self._cosine_rows(a, b, (i, j, k))
         c0, s0, ell = np.cos(cs.angle_targets), np.sin(cs.angle_targets), cs.angle_scales
         f = ((a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]) * c0 - (a * b).sum(-1) * s0) / ell
         # d/da and d/db of cross(a, b) c0 - dot(a, b) s0
         da = (np.stack([b[..., 1], -b[..., 0]], -1) * c0[:, None] - b * s0[:, None]) / ell[:, None]
         db = (np.stack([-a[..., 1], a[..., 0]], -1) * c0[:, None] - a * s0[:, None]) / ell[:, None]
         g = np.zeros(p.shape[:-2] + (len(i),) + p.shape[-2:])
+        r = np.arange(len(i))
+        g[..., r, j, :] = da
+        g[..., r, k, :] = db
+        g[..., r, i, :] = -da - db
+        return f, g
+
+    def _cosine_rows(self, a: np.ndarray, b: np.ndarray, ijk: tuple) -> tuple:
+        r"""Space's fixed-angle rows :math:`\ell(\cos\theta_0 - \hat a \cdot \hat b)`, batched.
+
+        Gradients :math:`-\ell(\hat b - c \hat a)/|a|` in :math:`p_j`, :math:`-\ell(\hat a -
+        c \hat b)/|b|` in :math:`p_k` (the row of :mod:`~linkage_widget.constraints`).
+        """
+        cs, (i, j, k) = self.constraints, ijk
+        la = np.linalg.norm(a, axis=-1, keepdims=True)
+        lb = np.linalg.norm(b, axis=-1, keepdims=True)
+        ua, ub = a / la, b / lb
+        c = (ua * ub).sum(axis=-1, keepdims=True)
+        ell = cs.angle_scales[:, None]
+        f = cs.angle_scales * (np.cos(cs.angle_targets) - c[..., 0])
+        da, db = -ell * (ub - c * ua) / la, -ell * (ua - c * ub) / lb
+        g = np.zeros(a.shape[:-2] + (len(i), self.linkage.n_vertices, 3))
         r = np.arange(len(i))
         g[..., r, j, :] = da
         g[..., r, k, :] = db
@@ -133,7 +165,7 @@ class LinkageSystem:
         targets: np.ndarray | None = None,
         iterations: int = 40,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Damped Gauss-Newton from every row of ``x0 (B, 2f)``: ``(X, converged (B,))``.
+        """Damped Gauss-Newton from every row of ``x0 (B, d f)``: ``(X, converged (B,))``.
 
         A converged row satisfies every constraint (and coordinate target) to
         :data:`SOLVE_TOL` length scales, fixed angles checked against their true value.
@@ -173,12 +205,16 @@ class LinkageSystem:
             p = self.positions(x)
             i, j, k = self.constraints.angles.T
             a, b = p[..., j, :] - p[..., i, :], p[..., k, :] - p[..., i, :]
-            ang = np.arctan2(a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0], (a * b).sum(-1))
+            if self.dim == 3:  # no sign in space: the angle in [0, pi]
+                cross = np.linalg.norm(np.cross(a, b), axis=-1)
+            else:
+                cross = a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]
+            ang = np.arctan2(cross, (a * b).sum(-1))
             ok &= np.abs(_wrap(ang - self.constraints.angle_targets)).max(axis=-1) < 1e-6
         return ok & np.all(np.isfinite(x), axis=-1)
 
     def jacobian(self, x: np.ndarray) -> np.ndarray:
-        """The constraint Jacobian alone, ``(..., c, 2f)``."""
+        """The constraint Jacobian alone, ``(..., c, d f)``."""
         return self.residual_and_jacobian(np.asarray(x, np.float64))[1]
 
     def random_guesses(self, count: int, rng: np.random.Generator) -> np.ndarray:
@@ -186,5 +222,5 @@ class LinkageSystem:
         p = self.linkage.vertices
         lo, hi = p.min(axis=0), p.max(axis=0)
         pad = max(float(np.max(hi - lo)), self.scale)
-        pts = rng.uniform(lo - pad, hi + pad, size=(count, len(self.free), 2))
+        pts = rng.uniform(lo - pad, hi + pad, size=(count, len(self.free), self.dim))
         return pts.reshape(count, self.size)

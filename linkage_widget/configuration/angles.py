@@ -1,10 +1,12 @@
-r"""Angle coordinates of a linkage: a rod's direction, or the angle at a joint between two rods.
+r"""Angle coordinates of a linkage: a rod's direction, the angle at a joint, a hinge's angle.
 
 A configuration chart plots a placement by two angles. :class:`AngleCoordinate` is one
 such angle, a smooth function of the positions with its gradient (for Newton's method
-and continuation). :func:`angle_coordinates` lists the candidates of a linkage, the rods
-at a pinned joint (cranks, rockers) first; :func:`default_coordinates` picks two that
-vary independently along the linkage's motion at its current placement.
+and continuation). :func:`angle_coordinates` lists the candidates of a linkage: in the
+plane the rods at a pinned joint (cranks, rockers) first; in space the dihedral angles
+at its hinges (:mod:`._dihedral`: a rod with two triangles on it), those about a pinned
+axis first. :func:`default_coordinates` picks two that vary independently along the
+linkage's motion at its current placement.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import scipy.linalg as sla
 from ..constraints import ConstraintSet
 from ..model import Linkage
 from ..rigidity import require_linkage
+from ._dihedral import dihedral_gradient, dihedral_value
 from ._dyads import depends_on, dyad_chain
 from ._errors import ConfigurationError
 
@@ -38,14 +41,17 @@ class AngleCoordinate:
 
     Attributes
     ----------
-    kind : {"direction", "joint"}
+    kind : {"direction", "joint", "dihedral"}
         ``"direction"``: the direction of the rod from ``vertices[0]`` to ``vertices[1]``,
         :math:`\operatorname{atan2}(p_j - p_i)`. ``"joint"``: the signed angle at apex
         ``vertices[0]`` from the rod to ``vertices[1]`` to the rod to ``vertices[2]``,
-        :math:`\operatorname{atan2}(a \times b, a \cdot b)`.
+        :math:`\operatorname{atan2}(a \times b, a \cdot b)`. Both planar. ``"dihedral"``
+        (space): the hinge angle about the rod ``vertices[0]→vertices[1]`` from joint
+        ``vertices[2]`` to joint ``vertices[3]`` (:mod:`._dihedral`).
     vertices : tuple of int
     label : str
-        For axes, e.g. ``"direction of rod 0→1"`` or ``"angle at 2 (1, 3)"``.
+        For axes, e.g. ``"direction of rod 0→1"``, ``"angle at 2 (1, 3)"`` or
+        ``"dihedral at rod 0–1 (2→6)"``.
     """
 
     kind: str
@@ -53,15 +59,20 @@ class AngleCoordinate:
     label: str = ""
 
     def __post_init__(self) -> None:
-        size = {"direction": 2, "joint": 3}.get(self.kind)
+        size = {"direction": 2, "joint": 3, "dihedral": 4}.get(self.kind)
         if size is None or len(self.vertices) != size or len(set(self.vertices)) != size:
             raise ConfigurationError(
-                f"an angle coordinate is a 'direction' (2 distinct vertices) or a 'joint' "
-                f"(3 distinct vertices); got {self.kind!r} with {self.vertices}"
+                f"an angle coordinate is a 'direction' (2 distinct vertices), a 'joint' "
+                f"(3) or a 'dihedral' (4); got {self.kind!r} with {self.vertices}"
             )
         if not self.label:
             v = self.vertices
-            text = f"direction of rod {v[0]}→{v[1]}" if size == 2 else f"angle at {v[0]} {v[1:]}"
+            if size == 2:
+                text = f"direction of rod {v[0]}→{v[1]}"
+            elif size == 3:
+                text = f"angle at {v[0]} {v[1:]}"
+            else:
+                text = f"dihedral at rod {v[0]}–{v[1]} ({v[2]}→{v[3]})"
             object.__setattr__(self, "label", text)
 
     def _arms(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -73,17 +84,21 @@ class AngleCoordinate:
         return p[..., v[1], :] - p[..., v[0], :], p[..., v[2], :] - p[..., v[0], :]
 
     def value(self, positions: Any) -> np.ndarray:
-        """The angle at placements ``(..., n, 2)``, shape ``(...)``."""
+        """The angle at placements ``(..., n, d)``, shape ``(...)``."""
+        if self.kind == "dihedral":
+            return dihedral_value(np.asarray(positions, np.float64), self.vertices)
         a, b = self._arms(np.asarray(positions, np.float64))
         return np.arctan2(_cross(a, b), (a * b).sum(axis=-1))
 
     def gradient(self, positions: Any) -> np.ndarray:
-        r"""Its derivative with respect to the positions, shape ``(..., n, 2)``.
+        r"""Its derivative with respect to the positions, shape ``(..., n, d)``.
 
         For an arm :math:`b` the angle's gradient is :math:`b^\perp / |b|^2` with
-        :math:`b^\perp = (-b_y, b_x)`.
+        :math:`b^\perp = (-b_y, b_x)`; a dihedral's is in :mod:`._dihedral`.
         """
         p = np.asarray(positions, np.float64)
+        if self.kind == "dihedral":
+            return dihedral_gradient(p, self.vertices)
         a, b = self._arms(p)
         out = np.zeros_like(p)
         v = self.vertices
@@ -116,16 +131,60 @@ def _rigid_bodies(linkage: Linkage) -> list[int]:
     return [root(r) for r in range(linkage.n_rods)]
 
 
+def _hinges(linkage: Linkage) -> list[AngleCoordinate]:
+    """Every dihedral of a 3-D linkage: a rod and two joints joined to both its ends.
+
+    Rods with both ends pinned (a fixed hinge axis, like a crank's pivot) first.
+    """
+    pinned = set(linkage.pinned.tolist())
+    fixed, moving = [], []
+    for i, j in linkage.rods.tolist():
+        leaves = sorted(set(linkage.neighbors(i).tolist()) & set(linkage.neighbors(j).tolist()))
+        out = fixed if i in pinned and j in pinned else moving
+        out += [
+            AngleCoordinate("dihedral", (i, j, k, q))
+            for n, k in enumerate(leaves)
+            for q in leaves[n + 1 :]
+        ]
+    return fixed + moving
+
+
+def _space_coordinates(linkage: Linkage) -> list[AngleCoordinate]:
+    """The dihedrals of :func:`_hinges` that move here, one per hinge and rate.
+
+    A dihedral inside a rigid part (a tetrahedron's) never moves: it is left out. Of the
+    dihedrals about one rod that turn at the same rate (leaves on the same two bodies),
+    the first is kept: the others differ from it by a constant.
+    """
+    candidates = _hinges(linkage)
+    flexes = _internal_flexes(linkage)
+    scale = float(np.median(linkage.rod_lengths())) if linkage.n_rods else 1.0
+    kept: list[tuple[AngleCoordinate, np.ndarray]] = []
+    for c in candidates:
+        rate = flexes @ c.gradient(linkage.vertices).reshape(-1) * scale
+        if np.abs(rate).max(initial=0.0) <= _VARIES:
+            continue
+        if not any(
+            k.vertices[:2] == c.vertices[:2] and np.abs(np.abs(r) - np.abs(rate)).max() <= _VARIES
+            for k, r in kept
+        ):
+            kept.append((c, rate))
+    return [c for c, _ in kept]
+
+
 def angle_coordinates(linkage: Linkage) -> list[AngleCoordinate]:
     """Candidate angle coordinates of ``linkage``, the most natural first.
 
-    Directions of rods with exactly one pinned end, measured from that end (cranks and
-    rockers); then the angle between each pair of consecutive rods at every joint
-    without a fixed angle there; then the directions of the remaining rods. A rod tied by
-    fixed angles to a rod listed before it (one rigid bar) is not listed again: its
-    direction differs by a constant.
+    In the plane: directions of rods with exactly one pinned end, measured from that end
+    (cranks and rockers); then the angle between each pair of consecutive rods at every
+    joint without a fixed angle there; then the directions of the remaining rods. A rod
+    tied by fixed angles to a rod listed before it (one rigid bar) is not listed again:
+    its direction differs by a constant. In space: the dihedral angles that move at the
+    current placement (:func:`_space_coordinates`), those about a pinned axis first.
     """
-    pinned = set(require_linkage(linkage, "angle_coordinates").pinned.tolist())
+    if require_linkage(linkage, "angle_coordinates").dim == 3:
+        return _space_coordinates(linkage)
+    pinned = set(linkage.pinned.tolist())
     body = _rigid_bodies(linkage)
     cranks, others, seen = [], [], set()
     for r, (i, j) in enumerate(linkage.rods.tolist()):
@@ -148,7 +207,7 @@ def angle_coordinates(linkage: Linkage) -> list[AngleCoordinate]:
 
 
 def _internal_flexes(linkage: Linkage) -> np.ndarray:
-    """Orthonormal infinitesimal flexes at the current placement, ``(k, 2n)`` (pinned)."""
+    """Orthonormal infinitesimal flexes at the current placement, ``(k, d n)`` (pinned)."""
     a = ConstraintSet.from_linkage(linkage).jacobian(linkage.vertices).toarray()
     if a.shape[0] == 0:
         return np.eye(a.shape[1])
@@ -203,6 +262,13 @@ def default_coordinates(linkage: Linkage) -> tuple[AngleCoordinate, AngleCoordin
             for j in range(i + 1, len(candidates)):
                 if abs(np.linalg.det(rates[[i, j]])) > _VARIES:
                     return candidates[i], candidates[j]
+    if linkage.dim == 3:
+        raise ConfigurationError(
+            "in space the panel charts hinge (dihedral) angles: the angle about a rod between "
+            "two joints joined to both its ends; this linkage has "
+            f"{len(candidates)} such angle(s) that move here, and needs two that move "
+            "independently"
+        )
     raise ConfigurationError(
         f"no two angles of this linkage move independently along its {len(flexes)} "
         "infinitesimal motion(s) here; pick the angle coordinates explicitly"

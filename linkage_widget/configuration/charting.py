@@ -15,7 +15,9 @@ sphere
     longitude :math:`t`; the panel's unit sphere is ``chart.embed(phi, t)``.
 curve
     one internal degree of freedom: :func:`~linkage_widget.configuration.trace_curve` in two
-    angle coordinates, all branches and the singular placements.
+    angle coordinates, all branches and the singular placements. In space (Bennett's
+    linkage, Bricard's octahedra, pinned by three joints not on one line) the angles are
+    dihedral angles at hinges (:class:`~linkage_widget.configuration.AngleCoordinate`).
 surface
     two: :func:`~linkage_widget.configuration.sample_surface`, a torus chart of two angles.
 """
@@ -37,6 +39,7 @@ from .sphere import Similarity, SphereChart
 from .surface import ConfigurationSurface, sample_surface
 
 __all__ = [
+    "NUMERICAL_TROUBLE",
     "SURFACE_RESOLUTION",
     "ConfigurationChart",
     "chart_linkage",
@@ -53,6 +56,12 @@ __all__ = [
 LATITUDES = (-60.0, -30.0, 30.0, 60.0)
 LONGITUDES = tuple(range(-180, 180, 30))
 LINE_SAMPLES = 73
+#: What the panel says when the charting maths itself failed (a bug or a placement it
+#: cannot handle), rather than numpy's words.
+NUMERICAL_TROUBLE = (
+    "could not chart the configuration space: the numerical tracing of its placements "
+    "failed here; move the linkage a little, or pick other angles, and try again"
+)
 #: Grid points per angle of a torus chart (sample_surface's resolution).
 SURFACE_RESOLUTION = 48
 
@@ -128,7 +137,8 @@ def chart_linkage(linkage: Linkage, labels: tuple[str, ...] = ()) -> Configurati
         choices = coordinate_choices(linkage)
         if kind == "curve":
             curve = trace_curve(linkage, coords)
-            title = (f"configuration curve: {len(curve.branches)} branch(es), "
+            what = "curve in dihedral (hinge) angles" if linkage.dim == 3 else "configuration curve"
+            title = (f"{what}: {len(curve.branches)} branch(es), "
                      f"{len(curve.singular_angles)} singular",)  # fmt: skip
             return ConfigurationChart(
                 "curve", title=title, coords=coords, choices=choices, curve=curve
@@ -140,9 +150,10 @@ def chart_linkage(linkage: Linkage, labels: tuple[str, ...] = ()) -> Configurati
         )
     except ConfigurationError as exc:
         return ConfigurationChart("none", message=f"no configuration space chart: {exc}")
-    except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
-        # numerical trouble in the charting maths: say so on the chart, keep the caller going
-        return ConfigurationChart("none", message=f"could not chart the configuration space: {exc}")
+    except (ValueError, ArithmeticError, np.linalg.LinAlgError):
+        # numerical trouble in the charting maths: say so in words on the chart (numpy's
+        # own text, "cannot reshape array ...", tells a student nothing), keep going
+        return ConfigurationChart("none", message=NUMERICAL_TROUBLE)
 
 
 def _sphere_chart(chart: SphereChart, sim: Similarity) -> ConfigurationChart:
@@ -165,7 +176,7 @@ def _sphere_chart(chart: SphereChart, sim: Similarity) -> ConfigurationChart:
 
 
 def chart_point(chart: ConfigurationChart, positions: Any) -> tuple[float, float] | None:
-    r"""Where ``positions`` ``(n, 2)`` lie on ``chart``: its two coordinates.
+    r"""Where ``positions`` ``(n, d)`` lie on ``chart``: its two coordinates.
 
     The sphere's :math:`(\varphi, t)`, a curve's or a surface's two angles; None for a
     chart of kind ``"none"`` or ``"pending"``.

@@ -78,7 +78,7 @@ class Branch:
     ----------
     angles : ndarray, shape (k, 2)
         The two angle coordinates, radians in :math:`(-\pi, \pi]`.
-    positions : ndarray, shape (k, n, 2)
+    positions : ndarray, shape (k, n, d)
         The placements, in order along the branch.
     closed : bool
         Whether the last placement joins the first (a loop).
@@ -99,7 +99,7 @@ class ConfigurationCurve:
     branches : list of Branch
         Branch 0 passes through the linkage's placement when it was traced.
     singular_angles : ndarray, shape (s, 2)
-    singular_positions : ndarray, shape (s, n, 2)
+    singular_positions : ndarray, shape (s, n, d)
         The singular placements (rank drop of the rigidity matrix).
     crossings : list of list of (int, int)
         For each singular placement, the ``(branch, index)`` where it lies on each branch.
@@ -117,7 +117,7 @@ class ConfigurationCurve:
         return positions, starts
 
     def locate(self, positions: Any) -> tuple[int, int]:
-        """``(branch, index)`` of the traced placement nearest ``positions`` ``(n, 2)``."""
+        """``(branch, index)`` of the traced placement nearest ``positions`` ``(n, d)``."""
         nodes, starts = self._nodes()
         p = np.asarray(positions, np.float64)
         if p.shape != nodes.shape[1:]:
@@ -148,7 +148,7 @@ class ConfigurationCurve:
         return sp.coo_array((w, (r, c)), shape=(len(nodes), len(nodes))).tocsr()
 
     def path(self, positions: Any, target_angles: Any) -> np.ndarray | None:
-        """Placements ``(k, n, 2)`` along the curve from ``positions`` toward ``target_angles``.
+        """Placements ``(k, n, d)`` along the curve from ``positions`` toward ``target_angles``.
 
         The end is the traced point nearest ``target_angles`` (distance on the torus of
         the two angles). The walk follows branches and changes branch only at a singular

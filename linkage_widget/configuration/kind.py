@@ -55,22 +55,48 @@ def _moves(system: LinkageSystem, x: np.ndarray, rng: np.random.Generator) -> bo
     return False
 
 
+def _pinned_span(linkage: Linkage) -> int:
+    """Dimension of the affine span of the pinned joints (-1 when none is pinned)."""
+    pins = linkage.vertices[linkage.pinned]
+    if not len(pins):
+        return -1
+    sv = np.linalg.svd(pins - pins[0], compute_uv=False)
+    return int(np.sum(sv > RANK_RTOL * max(float(np.abs(pins).max()), 1.0)))
+
+
+def _check_held(linkage: Linkage) -> None:
+    """Raise unless the pins leave no rigid motion of the whole linkage.
+
+    In the plane two distinct pins hold it. In space they do not: it can still turn
+    about the line through them; three pinned joints not on one line hold it.
+    """
+    span = _pinned_span(linkage)
+    if linkage.dim == 2 and span < 1:
+        raise ConfigurationError(
+            "the configuration space panel needs the linkage held in place: pin at least two "
+            "joints (a free linkage can also slide and turn as a whole)"
+        )
+    if linkage.dim == 3 and span < 2:
+        raise ConfigurationError(
+            "the configuration space panel needs the linkage held in place: in space pin at "
+            "least three joints not on one line, e.g. a ground triangle (pinned joints on "
+            "one line still let it turn about that line; a free linkage can also slide and "
+            "turn as a whole)"
+        )
+
+
 def internal_dimension(linkage: Linkage, *, seed: int = 0) -> int:
     """Dimension of the configuration set through the current placement (pinned linkage).
 
     Raises
     ------
     ConfigurationError
-        When rigid motions are left (fewer than two pinned joints holding it).
+        When rigid motions are left: in the plane fewer than two distinct pins, in
+        space fewer than three pins not on one line.
     """
     if not isinstance(linkage, Linkage):
         raise TypeError(f"linkage must be a Linkage, got {type(linkage).__name__}")
-    pins = linkage.vertices[linkage.pinned]
-    if len(pins) < 2 or np.ptp(pins, axis=0).max() == 0.0:  # rigid motions are left
-        raise ConfigurationError(
-            "the configuration space panel needs the linkage held in place: pin at least two "
-            "joints (a free linkage can also slide and turn as a whole)"
-        )
+    _check_held(linkage)
     system = LinkageSystem.build(linkage)
     if system.size == 0:
         return 0

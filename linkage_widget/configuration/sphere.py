@@ -309,6 +309,9 @@ class SphereChart:
             Saying which condition fails.
         """
         order = _chain_order(linkage)
+        if linkage.dim != 2:
+            # in space the chain's middle joint also swings about the line of the ends
+            raise ConfigurationError("the sphere chart is for a planar chain of four rods")
         p = linkage.vertices
         lengths = np.hypot(*(p[list(order[1:])] - p[list(order[:-1])]).T)
         scale = float(lengths.mean())

@@ -36,9 +36,10 @@ from .scene import Scene, SceneState, build_scene
 from .svg import save_svg, scene_to_svg
 from .theme import DEFAULT_THEME, Theme
 from .view import MAX_PIXEL_RATIO, ViewTransform
-from .view3d import Camera
+from .view3d import CAMERA_VIEWS, Camera, camera_view
 
 __all__ = [
+    "CAMERA_VIEWS",
     "DEFAULT_THEME",
     "AnglePlot",
     "Camera",
@@ -51,6 +52,7 @@ __all__ = [
     "Theme",
     "ViewTransform",
     "build_scene",
+    "camera_view",
     "hit_test",
     "legend_html",
     "overlay_insets",

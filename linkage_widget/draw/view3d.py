@@ -44,7 +44,15 @@ import numpy as np
 
 from .view import ViewTransform
 
-__all__ = ["EYE_DISTANCE", "PROJECTIONS", "TRACKBALL_RADIUS", "Camera", "default_rotation"]
+__all__ = [
+    "CAMERA_VIEWS",
+    "EYE_DISTANCE",
+    "PROJECTIONS",
+    "TRACKBALL_RADIUS",
+    "Camera",
+    "camera_view",
+    "default_rotation",
+]
 
 #: The two projections a camera knows.
 PROJECTIONS = ("orthographic", "perspective")
@@ -76,6 +84,33 @@ def default_rotation(azimuth_deg: float = -30.0, elevation_deg: float = 25.0) ->
     rx = np.array([[1.0, 0, 0], [0, math.cos(e), -math.sin(e)], [0, math.sin(e), math.cos(e)]])
     out: np.ndarray = rx @ rz
     return out
+
+
+#: The eight views key ``v`` turns a 3-D linkage to, as ``(name, azimuth°, elevation°)`` of
+#: :func:`default_rotation`: the six views along the axes (front from -y, z up), the
+#: isometric view (the eye on the diagonal (1, -1, 1): elevation atan(1/sqrt 2) = 35.26°,
+#: the three axes foreshortened alike) and the oblique view a 3-D linkage opens with.
+CAMERA_VIEWS = (
+    ("front (from -y)", 0.0, 0.0),
+    ("right (from +x)", -90.0, 0.0),
+    ("back (from +y)", 180.0, 0.0),
+    ("left (from -x)", 90.0, 0.0),
+    ("top (from +z)", 0.0, 90.0),
+    ("bottom (from -z)", 0.0, -90.0),
+    ("isometric (from +x -y +z)", -45.0, math.degrees(math.atan(1.0 / math.sqrt(2.0)))),
+    ("oblique (the opening view)", -30.0, 25.0),
+)
+
+
+def camera_view(k: int) -> tuple[str, np.ndarray]:
+    """The name and rotation ``(3, 3)`` of view ``k`` of :data:`CAMERA_VIEWS` (modulo 8).
+
+    >>> name, R = camera_view(4)
+    >>> name, R[2].round(12).tolist()  # the top view looks down: the screen's out is +z
+    ('top (from +z)', [0.0, 0.0, 1.0])
+    """
+    name, azimuth, elevation = CAMERA_VIEWS[int(k) % len(CAMERA_VIEWS)]
+    return name, default_rotation(azimuth, elevation)
 
 
 def _orthonormal(R: np.ndarray) -> np.ndarray:

@@ -19,6 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ..draw import CAMERA_VIEWS, camera_view
 from ..examples import example_path
 from ..io import atomic_write
 from ..model import Linkage
@@ -75,13 +76,15 @@ class Actions:
     """The handlers of the action kinds that change the session's own state (module docstring).
 
     Each takes the :class:`Situation` and the action's arguments and returns an
-    :class:`Outcome`. Its state: the view preset shown (``v`` cycles them).
+    :class:`Outcome`. Its state: the view preset shown (``v`` cycles them in the plane,
+    ``V`` in space) and the camera view of a 3-D linkage (``v`` cycles the eight).
     """
 
     def __init__(self, branching: BranchChoice | None = None) -> None:
         self.keyboard = Keyboard()
         self.branching = branching or BranchChoice()
         self.preset = 0
+        self.camera_view = len(CAMERA_VIEWS) - 1  # the opening view: v goes to the front
 
     # ------------------------------------------------------------ selection
     def none(self, now: Situation) -> Outcome:
@@ -196,6 +199,20 @@ class Actions:
 
     # ----------------------------------------------------------------- view
     def view_preset(self, now: Situation) -> Outcome:
+        """Key v: in space the next of the eight camera views, in the plane of the presets.
+
+        The views are :data:`~linkage_widget.draw.view3d.CAMERA_VIEWS` (six along the axes,
+        the isometric, the opening oblique); the presets :data:`~.tools.VIEW_PRESETS`,
+        which ``V`` (:meth:`display_preset`) cycles in space.
+        """
+        if not now.viewer.space:
+            return self.display_preset(now)
+        self.camera_view = (self.camera_view + 1) % len(CAMERA_VIEWS)
+        name, rotation = camera_view(self.camera_view)
+        k, count = self.camera_view + 1, len(CAMERA_VIEWS)
+        return Outcome(turn=rotation, message=f"view {k}/{count}: {name} (v next; V what is shown)")
+
+    def display_preset(self, now: Situation) -> Outcome:
         """The next of :data:`~.tools.VIEW_PRESETS` (what the picture shows)."""
         self.preset = (self.preset + 1) % len(VIEW_PRESETS)
         name, vel, stress, pebbles = VIEW_PRESETS[self.preset]
@@ -359,6 +376,7 @@ def _view_handlers(
         "angle_arm": on.angle_arm,
         "fit": on.fit,
         "view_preset": _given(now, act.view_preset),
+        "display_preset": _given(now, act.display_preset),
         "toggle_info": _given(now, act.toggle_info),
         "toggle_trait": _key(now, act, "toggle_trait"),
         "toggle_forces": _key(now, act, "toggle_forces"),

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 
+from ..draw.html_page import linkage_data, linkage_page, page_path, write_linkage_page
 from ..elements import Spring
 from ..io import Extensions, atomic_write_pair, read_extensions, resolve_path, sibling_path
 from ..io.sidecar import trimmed_names
@@ -190,7 +191,11 @@ class Document:
         self.names, self.tracked = ext.names, ext.tracked
 
     def save(
-        self, path: str | PathLike[str], mass_distribution: float, table_friction: float
+        self,
+        path: str | PathLike[str],
+        mass_distribution: float,
+        table_friction: float,
+        picture: str | None = None,
     ) -> Path:
         """Save the linkage atomically in the 2007 format, plus ``<path>.json`` extensions.
 
@@ -198,13 +203,25 @@ class Document:
         (tracked vertices, springs, mass distribution, motors, loads, path forces and
         friction, table friction) is written only when there are any; otherwise a stale
         one is removed. Both files change or neither
-        (:func:`~linkage_widget.io.atomic_write_pair`). Returns the path written; raises
-        ``OSError`` when it cannot write.
+        (:func:`~linkage_widget.io.atomic_write_pair`). With a ``picture`` (an SVG) the
+        web page ``<path>.html`` follows (:mod:`~linkage_widget.draw.html_page`), built
+        before anything is written and written atomically after the pair (it is never
+        read back: a page that cannot be written leaves the saved pair, and says so).
+        Returns the path written; raises ``OSError`` when it cannot write.
         """
         target = Path(path).expanduser()
         ext = self.extensions(mass_distribution, table_friction)
         json = None if ext.is_empty() else ext.to_json()
-        atomic_write_pair(target, self.linkage.dumps(), sibling_path(target), json)
+        text = self.linkage.dumps()
+        link, name = self.linkage, target.name
+        page = None
+        if picture is not None:  # built first: a page that cannot be built writes nothing
+            page = linkage_page(picture, text, linkage_data(link), name, counts_text(link))
+        if page is not None and page_path(target).is_dir():  # refused before any write
+            raise OSError(f"cannot save {str(page_path(target))!r}: it is a folder")
+        atomic_write_pair(target, text, sibling_path(target), json)
+        if page is not None:
+            write_linkage_page(page_path(target), page)
         return target
 
     def replace(self, linkage: Linkage, ext: Extensions) -> None:

@@ -60,7 +60,13 @@ TOGGLE_KEYS = {
 #: ``L`` merges the file named in the file box into the linkage, as ``l`` loads it.
 #: ``P`` and ``T`` export an SVG picture and the tracks' CSV (as ``p`` a PNG, ``t`` tracks),
 #: ``F`` shows or hides the forces (as ``f`` pins: the capital is the drawing of it).
-SHIFTED_KEYS = {"L": "merge", "P": "export_svg", "T": "export_tracks", "F": "toggle_forces"}
+SHIFTED_KEYS = {
+    "L": "merge",
+    "P": "export_svg",
+    "T": "export_tracks",
+    "F": "toggle_forces",
+    "V": "display_preset",
+}
 
 #: Alt + digit ``d`` loads bundled example ``EXAMPLE_KEYS[d - 1]``, as the 2007 web
 #: version's number keys loaded its examples (plain digits pick the way on at a

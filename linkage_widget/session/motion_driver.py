@@ -19,6 +19,10 @@ The policy of a frame:
   once the vertex is within :data:`DRAG_REACH_PX` of the pointer;
 * an explicit ``max_step`` (the 2007 ``max-step``, :class:`SimulatorSpec`) bounds every
   kinematic step, a drag's included;
+* the attractor goes when its joint arrives (kinematic, ``"reached target"`` while no
+  drag pulls), as in the 2007 program: the frame's ends clear it and stop the motion,
+  and the hint says so (:data:`ATTRACTOR_REACHED`); a joint that cannot reach it stops
+  at the closest placement and the attractor stays (move it, or right-click it away);
 * a kinematic motion *settles* when it reached its target, is blocked, stopped
   at a singular placement (until a branch is picked: :meth:`Driver.follow_branch`), or
   moved less than :data:`STILL_PX` for :data:`STILL_FRAMES` frames; it stays
@@ -45,6 +49,7 @@ from ..motion import Simulator
 from .drives import Drives
 
 __all__ = [
+    "ATTRACTOR_REACHED",
     "DEFAULT_STEP",
     "DRAG_REACH_PX",
     "DRAG_STEP_PX",
@@ -147,6 +152,10 @@ class SimulatorSpec(NamedTuple):
         return (self.springs, motors, self.drives.forces, self.drives.frictions)
 
 
+#: What the hint says when the attracted joint arrived and the attractor went.
+ATTRACTOR_REACHED = "the joint reached the attractor: attractor removed (right-click to place one)"
+
+
 class FrameStep(NamedTuple):
     """What one frame of motion did, and what it ends.
 
@@ -163,8 +172,9 @@ class FrameStep(NamedTuple):
         The simulator was asked to step (the session keeps the motion's undo point).
     ends : tuple of (str, value)
         The session's traits to set, in order: ``("motors_running", False)`` (a motor at
-        a dead point), ``("error", why)`` (a failed step), ``("running", False)`` (the
-        motion ends: reached, settled, refused, failed), as :class:`~.keyboard.KeyChange`.
+        a dead point), ``("error", why)`` (a failed step), ``("attractor", None)`` (its
+        joint arrived), ``("running", False)`` (the motion ends: reached, settled,
+        refused, failed), as :class:`~.keyboard.KeyChange`.
     message : str
         What the frame says: why it stopped, else a note said once, else ``""``.
     """
@@ -288,7 +298,7 @@ class Driver:
         A step the simulator refused (too stiff for the time step, an overflow) stops the
         motion in either mode, a motor at a dead point the motors, with the simulator's
         reason; a kinematic motion ends when it settled (reached, blocked) or has nothing
-        left to pull it, unless dragged.
+        left to pull it, unless dragged; an attractor its joint reached is removed.
         """
         reason = None if self.simulator is None else self.simulator.blocked_reason
         message, ends = note, []
@@ -299,9 +309,13 @@ class Driver:
         # stopping the motors changes the elements: the driver unsettles, the attractor pulls on
         settled = self.settled and not stop_motors
         pulled = ask.target is not None or (setup.motors_on and not stop_motors)
+        attracted = setup.mode == "kinematic" and not ask.dragging and ask.target is not None
         if done.status == "refused":
             message = f"motion refused: {reason or 'no reason given'}"
             ends.append(("running", False))
+        elif attracted and done.status == "reached target":
+            message = ATTRACTOR_REACHED  # the 2007 program took the attractor away on arrival
+            ends += [("attractor", None), ("running", False)]
         elif setup.mode == "kinematic" and not ask.dragging and (settled or not pulled):
             ends.append(("running", False))
         return done._replace(ends=tuple(ends), message=message)

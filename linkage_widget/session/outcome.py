@@ -82,6 +82,8 @@ class Outcome:
         The hint line's message (``None``: unchanged).
     view : ViewTransform or None
         The new view transform (a pan, a zoom, a pinch): a frame soon.
+    turn : ndarray, shape (3, 3), or None
+        The 3-D camera's new rotation (key ``v``'s views in space): a frame soon.
     move : (vertex, world point) or None
         Move a vertex freely (an edit, not a motion); a place onto a neighbour is skipped.
     pulled : bool
@@ -99,6 +101,7 @@ class Outcome:
     then: Outcome | None = None
     message: str | None = None
     view: ViewTransform | None = None
+    turn: Any = None
     move: tuple[int, Any] | None = None
     pulled: bool = False
     finish: Finish = ""

@@ -293,12 +293,15 @@ class LinkageSession(
         return self._travel(self._history.redo, "redone")
 
     def save(self, path: str | PathLike[str] | None = None) -> Path:
-        """Save the linkage (default: to :attr:`file_name`) and its JSON sibling; the path.
+        """Save the linkage (default: to :attr:`file_name`) and its siblings; the path.
 
-        See :meth:`.Document.save` (atomic; raises ``OSError`` when it cannot write).
+        The siblings: the JSON extensions and, with :attr:`save_page`, the web page
+        ``<file>.html`` (:mod:`~linkage_widget.draw.html_page`). See :meth:`.Document.save`
+        (atomic; raises ``OSError`` when it cannot write).
         """
         name = path if path is not None else self.file_name or DEFAULT_FILE
-        target = self.document.save(name, self.mass_distribution, self.table_friction)
+        page = self.to_svg() if self.save_page else None
+        target = self.document.save(name, self.mass_distribution, self.table_friction, page)
         self._offer_file(target, "text/plain")
         return target
 
@@ -1094,9 +1097,12 @@ class LinkageSession(
         """The end of :meth:`_carry_out`: a new view, a pull, what follows last."""
         if o.view is not None:
             self._view, self._dirty = o.view, True
+        if o.turn is not None and (cam := self.camera) is not None:  # key v's view in space
+            self._camera = Camera(o.turn, cam.centre, cam.distance, cam.projection)
+            self._dirty = True
         if o.pulled:
             self.driver.unsettle()
-        if o.view is not None or o.pulled:
+        if o.view is not None or o.pulled or o.turn is not None:
             self._pointer_input()
         if o.finish == "edit":
             self._after_edit()

@@ -37,7 +37,10 @@ motor tool                     click a rod: a motor on it (pivot: the pinned end
 load tool                      click a vertex: a downward load (again: remove it);
                                drag from a vertex: a load along the drag
 s / l                          save / load the file named in the file box
-v / i                          cycle view options / info panel on the canvas
+v / i                          cycle view options / info panel on the canvas; a
+                               3-D linkage: v turns it to the next of 8 views (six
+                               along the axes, isometric, the opening one), V
+                               cycles what is shown
 p / r                          PNG picture / record a GIF (toggle)
 P / T                          SVG picture / tracks as CSV
 space                          start/stop the motion

@@ -60,6 +60,9 @@ class SessionTraits(HasTraits):
     tool = Unicode("select", help="Toolbar tool: what a plain click does.")
     recording = Bool(False, help="Whether frames are being recorded for a GIF.")
     file_name = Unicode(DEFAULT_FILE, help="The file s/l save and load; exports take its name.")
+    save_page = Bool(
+        True, help="A save also writes <file>.html: the picture, the data, the file (as 2007)."
+    )
     motors_running = Bool(False, help="Whether the motors turn (o starts/stops them).")
     show_forces = Bool(True, help="Draw rod forces, loads and reactions when there are drives.")
     table_friction = Float(0.0, help="Friction coefficient of the joints on the table (dynamic).")

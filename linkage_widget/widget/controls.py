@@ -487,7 +487,7 @@ the arms' ends; no rods needed; a selected joint is the apex): fix / free the an
 <tr><td>L (shift-l)</td><td>merge the file named in the file box into the linkage</td></tr>
 <tr><td>Alt+1 … Alt+9</td><td>load a bundled example (four-bar, Watt, Chebyshev, Hoeken,
 Roberts, Peaucellier, Hart, Jansen, Penrose)</td></tr>
-<tr><td>v i</td><td>view options, info</td></tr>
+<tr><td>v V i</td><td>view options (3-D: the next of 8 views; V what is shown), info</td></tr>
 <tr><td>a j # g F</td><td>show/hide fixed angles, joints, joint labels, configuration space,
 forces</td></tr>
 <tr><td>p P r T</td><td>PNG picture, SVG picture, record GIF, tracks CSV</td></tr>

@@ -13,8 +13,9 @@ import pytest
 
 from linkage_widget import Linkage, LinkageWidget
 from linkage_widget.errors import LinkageFormatError
-from linkage_widget.examples import example_path
+from linkage_widget.examples import example_path, space
 from linkage_widget.session import LinkageSession
+from linkage_widget.session.motion_driver import ATTRACTOR_REACHED
 from linkage_widget.session.tools import EXAMPLE_KEYS, MAC_OPTION_DIGITS
 
 WIDE = {"width": 1600, "height": 900}  # room for a long temporary path in the hint line
@@ -195,3 +196,87 @@ def test_the_mac_option_digit_counts_and_a_plain_digit_does_not_load() -> None:
     assert s.linkage.n_vertices == 0
     s.key(MAC_OPTION_DIGITS[2], alt=True)  # Option-3 on a Mac
     assert s.linkage == Linkage.load(example_path(EXAMPLE_KEYS[2]))
+
+
+# ----------------------------------------------------------- the attractor (issue 24, 12a)
+def attract(s: LinkageSession, v: int, goal: tuple[float, float]) -> None:
+    """Select joint ``v`` and right-click at pixel ``goal``: the 2007 way to attract it."""
+    x, y = s.view.to_pixel(s.linkage.vertices[v])
+    s.press(x, y)
+    s.release(x, y)
+    s.press(*goal, 2)
+    s.release(*goal)
+
+
+def test_the_attractor_goes_when_its_joint_arrives_and_the_hint_says_so() -> None:
+    s = LinkageSession.load("peaucellier.txt")
+    x, y = s.view.to_pixel(s.linkage.vertices[5])
+    attract(s, 5, (x, y - 20.0))
+    assert s.attractor is not None and s.running
+    for _ in range(400):
+        s.advance()
+        if not s.running:
+            break
+    assert not s.running and s.status == "reached target"
+    assert np.allclose(s.view.to_pixel(s.linkage.vertices[5]), [x, y - 20.0], atol=1e-6)
+    assert s.attractor is None  # removed on arrival, as the 2007 program did
+    assert hint(s) == ATTRACTOR_REACHED
+    assert not s.scene().by_role("attractor")  # and it is no longer drawn
+    before = s.linkage.vertices.copy()
+    s.advance(5)  # nothing pulls any more: the motion stays stopped
+    assert not s.running and np.array_equal(s.linkage.vertices, before)
+
+
+def test_an_attractor_the_joint_cannot_reach_stays() -> None:
+    s = LinkageSession.load("peaucellier.txt")
+    attract(s, 5, (5.0, 5.0))  # far off the joint's straight line
+    for _ in range(400):
+        s.advance()
+        if not s.running:
+            break
+    assert s.status != "reached target" and s.attractor is not None
+
+
+# ----------------------------------------------------- v: eight views (issue 24, 12b)
+#: The eye's direction (the screen's out axis) and the screen's up of each view, by hand.
+EIGHT_VIEWS = [
+    ("front", (0, -1, 0), (0, 0, 1)),
+    ("right", (1, 0, 0), (0, 0, 1)),
+    ("back", (0, 1, 0), (0, 0, 1)),
+    ("left", (-1, 0, 0), (0, 0, 1)),
+    ("top", (0, 0, 1), (0, 1, 0)),
+    ("bottom", (0, 0, -1), (0, -1, 0)),
+    ("isometric", np.array([1, -1, 1]) / np.sqrt(3), np.array([-1, 1, 2]) / np.sqrt(6)),
+]
+
+
+def test_v_turns_a_3d_linkage_through_eight_views_and_back() -> None:
+    s = LinkageSession(space.bennett_linkage(ground=True))
+    opening = s.camera.rotation.copy()
+    shown = (s.show_velocities, s.show_stresses, s.show_pebbles)
+    seen = []
+    for k, (name, out, up) in enumerate(EIGHT_VIEWS):
+        s.key("v")
+        R = s.camera.rotation
+        assert np.allclose(R[2], out, atol=1e-12) and np.allclose(R[1], up, atol=1e-12)
+        assert np.allclose(R @ R.T, np.eye(3), atol=1e-12) and np.linalg.det(R) > 0
+        assert hint(s).startswith(f"view {k + 1}/8: {name}")
+        # the picture is the projection through the new camera: a joint's pixel, by hand
+        x = R @ (s.linkage.vertices[3] - s.camera.centre)
+        assert np.allclose(s.joint_pixels()[0][3], s.view.to_pixel(x[:2]), atol=1e-9)
+        seen.append(R.copy())
+    s.key("v")  # the eighth: the view it opened with
+    assert np.allclose(s.camera.rotation, opening) and hint(s).startswith("view 8/8: oblique")
+    assert len({tuple(np.round(R.ravel(), 9)) for R in seen + [opening]}) == 8
+    assert (s.show_velocities, s.show_stresses, s.show_pebbles) == shown  # v shows the same
+    s.key("V", shift=True)  # shift-v: what is shown, as v does in the plane
+    assert not s.show_velocities and np.allclose(s.camera.rotation, opening)
+
+
+def test_v_in_the_plane_still_cycles_what_is_shown() -> None:
+    s = LinkageSession.load("four_bar.txt")
+    view = s.view
+    s.key("v")
+    assert not s.show_velocities and s.view == view and s.camera is None
+    s.key("V", shift=True)
+    assert s.show_stresses

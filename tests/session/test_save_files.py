@@ -4,13 +4,19 @@ neither, ``~`` in the file box, a save over a symbolic link.
 
 from __future__ import annotations
 
+import json
 import resource
 import signal
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote
 
+import numpy as np
 import pytest
 
 from linkage_widget import Linkage
+from linkage_widget.draw.html_page import linkage_page
+from linkage_widget.examples import space
 from linkage_widget.session import LinkageSession
 from linkage_widget.session.document_file import load_document, save_document
 
@@ -37,7 +43,7 @@ def test_a_save_that_fails_at_the_sibling_leaves_the_old_pair_loadable(tmp_path)
         signal.signal(signal.SIGXFSZ, old_handler)
     back = LinkageSession.load(path)  # was: "6 names for 4 vertices"
     assert back.linkage.n_vertices == 6 and back.joint_names == tuple(f"j{i}" for i in range(6))
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "a.txt.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "a.txt.html", "a.txt.json"]
     new.save(path)  # and once there is room, the new pair
     assert LinkageSession.load(path).joint_names == new.joint_names
 
@@ -80,6 +86,84 @@ def test_saving_over_a_symbolic_link_keeps_the_link(tmp_path):
     assert LinkageSession.load(store / "four.txt").linkage == s.linkage
     # the sibling goes beside the name the file was saved under, as a load looks for it
     assert LinkageSession.load(link).tracked == (2,)
-    assert sorted(p.name for p in store.iterdir()) == ["four.txt"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["four.txt", "four.txt.json", "store"]
+    assert sorted(p.name for p in store.iterdir()) == ["four.txt", "four.txt.html"]  # 1st save
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "four.txt",
+        "four.txt.html",
+        "four.txt.json",
+        "store",
+    ]
     assert Path(tmp_path / "four.txt.json").is_file()
+
+
+# ------------------------------------- the web page beside the file (issue 24, 12c)
+class _Page(HTMLParser):
+    """What a browser would find in the page: title, the data, the download, the picture."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.where, self.title, self.data, self.href, self.download = "", "", "", "", ""
+        self.svg = 0
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.where = "data" if a.get("id") == "linkage" else tag
+        self.svg += tag == "svg"
+        if tag == "a" and a.get("id") == "download":
+            self.href, self.download = a["href"], a["download"]
+
+    def handle_data(self, data):
+        if self.where == "title":
+            self.title += data
+        elif self.where == "data":
+            self.data += data
+
+    def handle_endtag(self, tag):
+        self.where = ""
+
+
+def test_a_save_writes_the_web_page_beside_the_file_as_2007_wrote_its_js(tmp_path):
+    s = LinkageSession.load("peaucellier.txt")
+    s.file_name = str(tmp_path / "peau.txt")
+    s.key("s")
+    assert {"peau.txt", "peau.txt.html"} <= {p.name for p in tmp_path.iterdir()}
+    text = (tmp_path / "peau.txt.html").read_text(encoding="utf-8")
+    page = _Page(text)
+    assert page.title == "peau.txt" and page.svg == 1
+    assert s.to_svg().split("<svg", 1)[1] in text  # the picture key P writes, inline
+    saved = (tmp_path / "peau.txt").read_text(encoding="utf-8")
+    assert page.href.startswith("data:text/plain;charset=utf-8,")
+    assert unquote(page.href.split(",", 1)[1]) == saved and page.download == "peau.txt"
+    data, back = json.loads(page.data), Linkage.load(tmp_path / "peau.txt")
+    assert data["dim"] == 2 and np.allclose(data["vertices"], back.vertices, atol=1e-12)
+    assert data["rods"] == back.rods.tolist() and data["pinned"] == back.pinned.tolist()
+    assert data["angles"] == back.angles.tolist()
+    assert "6 joints, 7 rods, 2 pins" in text
+
+
+def test_the_page_of_a_3d_linkage_and_names_that_are_markup(tmp_path):
+    s = LinkageSession(space.bennett_linkage(ground=True))
+    s.save(tmp_path / "b<i>&.txt")
+    text = (tmp_path / "b<i>&.txt.html").read_text(encoding="utf-8")
+    page = _Page(text)
+    assert page.title == "b<i>&.txt" and "<i>" not in text  # escaped, never markup
+    data = json.loads(page.data)
+    assert data["dim"] == 3 and np.array_equal(data["vertices"], s.linkage.vertices)
+    # data holding "</script>" cannot end its element early: the whole of it comes back
+    odd = {"note": "</script><script>alert(1)</script>"}
+    assert json.loads(_Page(linkage_page("<svg></svg>", "v\n", odd, "x.txt")).data) == odd
+
+
+def test_no_page_when_turned_off_and_a_folder_in_its_place_writes_nothing(tmp_path):
+    s = LinkageSession.load("four_bar.txt", save_page=False)
+    s.save(tmp_path / "f.txt")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
+    s.save_page = True
+    before = (tmp_path / "f.txt").read_bytes()
+    (tmp_path / "f.txt.html").mkdir()
+    s.linkage.move_vertex(2, (5.0, 5.0))
+    with pytest.raises(OSError, match="cannot save .*f.txt.html"):
+        s.save(tmp_path / "f.txt")
+    assert (tmp_path / "f.txt").read_bytes() == before  # refused before anything was written
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt", "f.txt.html"]

@@ -198,9 +198,10 @@ def test_driver_says_what_a_frame_ends():
     note = FrameAsk(None, False, "idle", "table friction is planar", 0.5)
     assert d.motion(_setup(link), note, view).message == "table friction is planar"
     assert d.motion(_setup(link), note, view).message == ""  # said once per value
-    d.settled = True  # reached: an attractor's motion ends, a drag's goes on
+    d.settled = True  # reached: an attractor's motion ends and the attractor goes (2007)
     done = d.motion(_setup(link), FrameAsk(target, False, "reached target"), view)
-    assert done.status == "reached target" and done.ends == (("running", False),)
+    assert done.status == "reached target"
+    assert done.ends == (("attractor", None), ("running", False))
     assert d.motion(_setup(link), FrameAsk(target, True, "reached target"), view).ends == ()
 
 
