@@ -44,7 +44,7 @@ import numpy as np
 
 from ..elements import Spring
 from ..io import Extensions, atomic_write_pair, read_extensions, resolve_path, sibling_path
-from ..io.sidecar import trimmed_names
+from ..io.sidecar import apply_masses, mass_entries, trimmed_names
 from ..model import Linkage
 from ..rigidity import PebbleGame, generic_analysis, pebble_game_applies
 from .drives import Drives
@@ -182,6 +182,7 @@ class Document:
             d.frictions,
             float(table_friction),
             self._names[: self.linkage.n_vertices],  # a linkage cut from code: no dangling name
+            *mass_entries(self.linkage.masses, self.linkage.rods),
         )
 
     def take(self, ext: Extensions) -> None:
@@ -434,6 +435,7 @@ def read_linkage_file(path: str | PathLike[str]) -> tuple[Linkage, Extensions]:
     """The linkage in ``path`` and its JSON extensions (empty when there is no sibling)."""
     linkage = Linkage.load(path)
     ext = read_extensions(resolve_path(path), linkage.n_vertices, rods=linkage.rods)
+    apply_masses(ext, linkage.masses, linkage.rods)
     return linkage, ext
 
 
@@ -457,6 +459,7 @@ def parse_upload(name: str, files: Mapping[str, bytes]) -> tuple[Linkage, Extens
         if side is not None
         else Extensions()
     )
+    apply_masses(ext, linkage.masses, linkage.rods)
     return linkage, ext
 
 
