@@ -173,6 +173,26 @@ class ElementMasses:
         self._rod[r] = None
         self._rod.append(None)
 
+    def put(self, other: ElementMasses, joints_from: int = 0, rods_from: int = 0) -> None:
+        """Copy ``other``'s own masses here, its joint ``i`` to ``joints_from + i`` (rods alike).
+
+        What a merge does: the merged linkage's joints and rods are numbered after the
+        current ones. Raises ``IndexError`` (nothing changed) when they do not fit.
+        """
+        if (
+            joints_from + other.n_vertices > self.n_vertices
+            or rods_from + other.n_rods > self.n_rods
+        ):
+            raise IndexError("the masses of a merge do not fit its joints and rods")
+        self._joint[joints_from : joints_from + other.n_vertices] = [
+            mine if theirs is None else theirs
+            for mine, theirs in zip(self._joint[joints_from:], other._joint, strict=False)
+        ]
+        self._rod[rods_from : rods_from + other.n_rods] = [
+            mine if theirs is None else theirs
+            for mine, theirs in zip(self._rod[rods_from:], other._rod, strict=False)
+        ]
+
     def clear(self) -> None:
         """Everything was removed."""
         self._joint, self._rod = [], []

@@ -320,9 +320,9 @@ class Document:
         file becomes ``n + i``, and so does its name: the file's names follow the
         current ones, unnamed current joints padded with ``""``). The whole union is checked (a new
         :class:`Linkage`) before this document changes, so a failure changes
-        nothing. Motors, loads and forces of ``ext`` are not merged (a note in
-        the returned message says so). Both linkages are planar or both in space, but
-        into an empty linkage any may come.
+        nothing. The own masses of both come along. Motors, loads and forces of ``ext``
+        are not merged (a note in the returned message says so). Both linkages are
+        planar or both in space, but into an empty linkage any may come.
 
         Raises
         ------
@@ -340,6 +340,8 @@ class Document:
             [*link.angles.tolist(), *(other.angles + n).tolist()],
             [*link.pinned.tolist(), *(other.pinned + n).tolist()],
         )
+        union.masses.put(link.masses)  # the joints' and rods' own masses come along
+        union.masses.put(other.masses, n, link.n_rods)
         springs = tuple(dc_replace(s, i=s.i + n, j=s.j + n) for s in ext.springs)
         self.linkage.replace_with(union)
         self.tracked = (*self.tracked, *(int(v) + n for v in ext.tracked))

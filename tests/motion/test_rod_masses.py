@@ -15,6 +15,7 @@ import pytest
 import sympy as sp
 
 from linkage_widget import Linkage, Simulator
+from linkage_widget.constraints import rigidity_matrix
 from linkage_widget.mass import equivalent_particles, mass_matrix, rod_block, rod_particles
 
 S = sp.symbols("s")
@@ -110,10 +111,13 @@ def test_particles_of_a_rod_heavy_at_one_end_stay_positive() -> None:
     assert parts.own.tolist() == [True]
 
 
-def _period(centre: float, inertia: float | None, mass: float = 2.0, g: float = 9.81) -> float:
+def _period(
+    centre: float, inertia: float | None, mass: float = 2.0, g: float = 9.81, dim: int = 2
+) -> float:
     """Mean period of a rod swinging about its pinned first end, from the zero crossings."""
     theta = 0.01
-    link = Linkage([[0, 0], [np.sin(theta), -np.cos(theta)]], rods=[(0, 1)], pinned=[0])
+    tip = [np.sin(theta), -np.cos(theta)] if dim == 2 else [np.sin(theta), 0.0, -np.cos(theta)]
+    link = Linkage([[0.0] * dim, tip], rods=[(0, 1)], pinned=[0])  # in space, z is up
     link.masses.set_joint(0, 0.0)
     link.masses.set_joint(1, 0.0)
     link.masses.set_rod(0, mass, centre, inertia)
@@ -129,14 +133,17 @@ def _period(centre: float, inertia: float | None, mass: float = 2.0, g: float = 
     return float(np.mean(np.diff(crossings)))
 
 
-@pytest.mark.parametrize(("centre", "inertia"), [(0.5, None), (0.8, 0.01), (0.3, 0.05), (1.0, 0.0)])
-def test_compound_pendulum_period_against_the_closed_form(centre, inertia) -> None:
+@pytest.mark.parametrize(
+    ("centre", "inertia", "dim"),
+    [(0.5, None, 2), (0.8, 0.01, 2), (0.3, 0.05, 2), (1.0, 0.0, 2), (0.8, 0.01, 3)],
+)
+def test_compound_pendulum_period_against_the_closed_form(centre, inertia, dim) -> None:
     mass, g, length = 2.0, 9.81, 1.0
     i_c = mass * length**2 / 12 if inertia is None else inertia
     d = centre * length
     closed = 2 * np.pi * np.sqrt((i_c + mass * d**2) / (mass * g * d))
     # amplitude 0.01 rad lengthens the period by theta^2/16 = 6e-6: far inside the tolerance
-    assert _period(centre, inertia) == pytest.approx(closed, rel=1e-4)
+    assert _period(centre, inertia, dim=dim) == pytest.approx(closed, rel=1e-4)
 
 
 def test_energy_is_conserved_with_per_element_masses() -> None:
@@ -155,3 +162,31 @@ def test_energy_is_conserved_with_per_element_masses() -> None:
         energies.append(sim.kinetic_energy() + sim.potential_energy())
     assert sim.kinetic_energy() > 0.01
     assert max(abs(e - start) for e in energies) < 1e-4 * (abs(start) + sim.kinetic_energy())
+
+
+def _least_energy_velocity(linkage: Linkage, s: int, target) -> np.ndarray:
+    """argmin 1/2 v^T M v with A v = 0 and a pull on joint s: the dense KKT system, shape (n, 2)."""
+    n = linkage.n_vertices
+    a = rigidity_matrix(linkage).toarray()
+    m = mass_matrix(linkage).toarray()
+    f = np.zeros(2 * n)
+    f[2 * s : 2 * s + 2] = np.asarray(target) - linkage.vertices[s]
+    kkt = np.block([[m, a.T], [a, np.zeros((len(a), len(a)))]])
+    v = np.linalg.solve(kkt, np.r_[f, np.zeros(len(a))])[: 2 * n].reshape(n, 2)
+    return v / np.linalg.norm(v)
+
+
+def test_the_kinematic_pull_takes_the_least_energy_way_of_the_own_masses() -> None:
+    chain = Linkage(
+        [[0, 0], [40, -15], [100, 35], [125, 110]], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0]
+    )
+    shared = _least_energy_velocity(chain, 3, (135.0, 55.0))
+    chain.masses.set_joint(1, 5.0)
+    chain.masses.set_rod(1, 3.0, 0.9, 10.0)
+    own = _least_energy_velocity(chain, 3, (135.0, 55.0))
+    assert np.linalg.norm(own - shared) > 0.5  # the masses change the way it goes
+    sim = Simulator(chain, step_size=0.01)
+    sim.attract(3, (135.0, 55.0))
+    sim.step()
+    moved = sim.positions - chain.vertices
+    assert np.linalg.norm(moved / np.linalg.norm(moved) - own) < 1e-3

@@ -75,3 +75,20 @@ def test_masses_are_saved_beside_the_file_and_loaded_back(tmp_path) -> None:
     assert link.masses.rod(0) == RodMass(2.0, 0.3) and link.masses.joint(1) == 0.25
     plain = Linkage.load(path)  # the 2007 text alone: as it always was, no own masses
     assert plain.masses.is_default() and plain.n_rods == 1
+
+
+def test_a_merge_keeps_the_masses_of_both(tmp_path) -> None:
+    other = _session()
+    other.set_rod_mass(0, 4.0, centre=0.9)
+    other.set_joint_mass(1, 0.5)
+    path = tmp_path / "other.txt"
+    other.save(path)
+    s = _session()
+    s.set_joint_mass(0, 2.0)
+    s.set_rod_mass(0, 1.0, centre=0.2)
+    added = s.merge_file(path)
+    assert list(added) == [2, 3]
+    table = s.linkage.masses
+    assert table.joint(0) == 2.0 and table.rod(0) == RodMass(1.0, 0.2)
+    assert table.joint(3) == 0.5 and table.rod(1) == RodMass(4.0, 0.9)
+    assert table.joint(1) is None and table.joint(2) is None
