@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .element_masses import RodMass
 from .elements import Load, Motor, PathForce, PathFriction, Spring
 from .errors import LinkageFormatError
 from .model import Linkage
@@ -44,6 +45,7 @@ __all__ = [
     "PathForce",
     "PathFriction",
     "RigidityReport",
+    "RodMass",
     "Simulator",
     "SphereChart",
     "Spring",

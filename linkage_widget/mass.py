@@ -1,4 +1,4 @@
-r"""The mass matrix :math:`M` of a linkage: hinge point masses and uniform rods.
+r"""The mass matrix :math:`M` of a linkage: hinge point masses, uniform rods and rods of their own.
 
 This is the only module that knows how mass is distributed. A mass
 distribution :math:`\alpha \in [0, 1]` and a total mass :math:`m` give
@@ -18,6 +18,21 @@ distribution :math:`\alpha \in [0, 1]` and a total mass :math:`m` give
   middle particle of :math:`2\mu/3`). It gives a rigid rod the right momentum
   :math:`\mu v` and the right moment of inertia :math:`\mu L^2/12` about its centre.
 
+A joint or rod with its own mass (:attr:`Linkage.masses <linkage_widget.Linkage.masses>`,
+:mod:`linkage_widget.element_masses`) takes it instead of that share. A rod of mass
+:math:`\mu`, centre :math:`l_c = u_c L` from its first end and inertia :math:`I_c` about
+the centre is, for the kinetic energy, the same as three particles at its ends and middle
+(Attia's *dynamically equivalent system of particles*, :func:`rod_particles`): equal mass,
+equal centre, equal inertia :math:`I_o = I_c + \mu l_c^2` about the first end,
+
+.. math:: m_2 = \frac{4}{L^2}(\mu L l_c - I_o), \qquad
+          m_3 = \frac{2}{L^2}\Big(I_o - \frac{\mu}{2} L l_c\Big), \qquad
+          m_1 = \mu - m_2 - m_3,
+
+so its block is :math:`\begin{pmatrix} m_1 + m_2/4 & m_2/4 \\ m_2/4 & m_3 + m_2/4
+\end{pmatrix} \otimes I_d` (:func:`rod_block`; a uniform rod gives :math:`\mu/6, 2\mu/3,
+\mu/6` and the block above).
+
 Positions are stacked :math:`p = (x_0, y_0, x_1, y_1, \dots)`, so :math:`M` is
 ``(2n, 2n)`` and the kinetic energy is :math:`T = \tfrac12 v^T M v`. In space
 (:attr:`~linkage_widget.Linkage.dim` 3, :math:`p = (x_0, y_0, z_0, \dots)`) the same
@@ -33,7 +48,7 @@ mass: all of :math:`m` goes to the vertices whatever :math:`\alpha`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -43,10 +58,14 @@ from .model import Linkage
 
 __all__ = [
     "MASS_FLOOR",
+    "Particles",
     "check_mass_parameters",
+    "equivalent_particles",
     "mass_matrix",
     "mass_particles",
+    "rod_block",
     "rod_masses",
+    "rod_particles",
     "vertex_masses",
 ]
 
@@ -103,23 +122,129 @@ def vertex_masses(
     return np.full(n_vertices, share * m / n_vertices)
 
 
-def mass_particles(
+def rod_particles(length: Any, mass: Any, centre: Any = None, inertia: Any = None) -> tuple:
+    r"""Attia's equivalent particles of a rod: the masses at its first end, middle and second end.
+
+    Three particles at :math:`0, L/2, L` along the rod with the rod's mass :math:`\mu`,
+    centre :math:`l_c` and inertia :math:`I_o = I_c + \mu l_c^2` about its first end:
+
+    .. math:: m_1 + m_2 + m_3 = \mu, \quad (m_2/2 + m_3) L = \mu l_c, \quad
+              (m_2/4 + m_3) L^2 = I_o.
+
+    The arithmetic is that of the arguments: ``Fraction`` or sympy numbers give exact
+    particles. An end particle may be negative (a point mass a quarter along gives
+    :math:`m_3 < 0`); the block (:func:`rod_block`) is still positive semi-definite.
+
+    Parameters
+    ----------
+    length : number
+        :math:`L > 0`.
+    mass : number
+        :math:`\mu \ge 0`.
+    centre : number, optional
+        :math:`u_c = l_c / L \in [0, 1]` from the first end; default the middle.
+    inertia : number, optional
+        :math:`I_c` about the centre; default a uniform rod's :math:`\mu L^2/12`.
+
+    Returns
+    -------
+    (m1, m2, m3)
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> rod_particles(F(2), F(6))                      # uniform: mu/6, 2 mu/3, mu/6
+    (Fraction(1, 1), Fraction(4, 1), Fraction(1, 1))
+    >>> rod_particles(F(1), F(1), F(1, 4), F(0))       # a point mass a quarter along
+    (Fraction(3, 8), Fraction(3, 4), Fraction(-1, 8))
+    """
+    big_l, mu = length, mass
+    i_c = mu * big_l**2 / 12 if inertia is None else inertia
+    l_c = big_l / 2 if centre is None else centre * big_l
+    i_o = i_c + mu * l_c**2
+    m2 = 4 * (mu * big_l * l_c - i_o) / big_l**2
+    m3 = 2 * (i_o - mu * big_l * l_c / 2) / big_l**2
+    return mu - m2 - m3, m2, m3
+
+
+def rod_block(length: Any, mass: Any, centre: Any = None, inertia: Any = None) -> tuple:
+    r"""The rod's mass-matrix block :math:`(a, b, c)`, from :func:`rod_particles`.
+
+    The block is :math:`\begin{pmatrix} a & b \\ b & c \end{pmatrix} \otimes I_d` on
+    its ends' velocities:
+
+    .. math:: a = m_1 + m_2/4, \qquad b = m_2/4, \qquad c = m_3 + m_2/4
+
+    (the middle particle moves with :math:`(v_i + v_j)/2`). Arguments as in
+    :func:`rod_particles`, exact likewise.
+
+    >>> rod_block(2.0, 6.0)   # mu/3, mu/6, mu/3
+    (2.0, 1.0, 2.0)
+    """
+    m1, m2, m3 = rod_particles(length, mass, centre, inertia)
+    return m1 + m2 / 4, m2 / 4, m3 + m2 / 4
+
+
+def _solver_split(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, ...]:
+    r"""The blocks as non-negative end particles and one particle :math:`w > 0` on the rod's line.
+
+    The solver needs positive diagonal weights, so where Attia's particles
+    (:func:`rod_particles`, :math:`u = 1/2`) are all :math:`\ge 0` they are kept; else
+    the inner particle moves to :math:`u = t/(1+t)` along the line, with
+
+    .. math:: w = b\,\frac{(1+t)^2}{t}, \qquad e_i = a - \frac bt, \qquad e_j = c - b t,
+
+    which reproduces the block for any :math:`t` of the sign of :math:`b`.
+    :math:`t = \sqrt{c/a}` keeps both ends :math:`\ge 0` (as :math:`b^2 \le ac`); for
+    :math:`b < 0` (inertia beyond what mass on the segment can have: the particle lies
+    beyond an end) the heavier side's end is emptied instead, which keeps :math:`u` finite.
+    Shapes ``(k,)``; returns ``(end_i, end_j, w, u)``.
+    """
+    keep = (b >= 0.0) & (a >= b) & (c >= b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        first = a >= c  # for b < 0: empty the first end (t = b/a), else the second (t = c/b)
+        t = np.where(b > 0.0, np.sqrt(c / a), np.where(first, b / a, c / b))
+        u = np.where(keep, 0.5, t / (1.0 + t))
+        w = np.where(keep, 4.0 * b, b * (1.0 + t) ** 2 / t)
+        end_i = np.where(keep, a - b, np.maximum(a - b / t, 0.0))
+        end_j = np.where(keep, c - b, np.maximum(c - b * t, 0.0))
+    none = b == 0.0  # no coupling: the ends alone
+    return (
+        np.where(none, a, end_i),
+        np.where(none, c, end_j),
+        np.where(none, 0.0, w),
+        np.where(none, 0.5, u),
+    )
+
+
+class Particles(NamedTuple):
+    """The mass as particles (:func:`equivalent_particles`); shapes ``(n,)`` and ``(m,)``."""
+
+    vertex: np.ndarray  #: at the vertices
+    middle: np.ndarray  #: one per rod, on its line
+    at: np.ndarray  #: where: the fraction of the way from the rod's first vertex
+    own: np.ndarray  #: bool: the rod has its own mass (not the distribution's)
+
+
+def equivalent_particles(
     linkage: Linkage,
     mass_distribution: float = 0.0,
     total_mass: float = 1.0,
     *,
     lengths: Any = None,
-) -> tuple[np.ndarray, np.ndarray]:
-    r"""The mass as particles: a point mass per vertex and one at the middle of each rod.
+) -> Particles:
+    r"""The mass as particles: a point mass per vertex and one on each rod's line.
 
-    A uniform rod of mass :math:`\mu` has the same kinetic energy as particles of
-    :math:`\mu/6` at its ends and :math:`2\mu/3` at its middle, so
+    A rod's block :math:`B` (:func:`rod_block`) is the same as particles of
+    :math:`e_i, e_j \ge 0` at its ends and :math:`w \ge 0` at
+    :math:`x = (1-u) p_i + u p_j`:
 
-    .. math:: M = \operatorname{diag}(m_v) \otimes I_2
-              + \sum_{(i,j)} \tfrac{2\mu_{ij}}{3}\, b_{ij} b_{ij}^T \otimes I_2,
-              \qquad b_{ij} = \tfrac12 (e_i + e_j).
+    .. math:: M = \operatorname{diag}(m_v) \otimes I_d
+              + \sum_{(i,j)} w_{ij}\, g_{ij} g_{ij}^T \otimes I_d,
+              \qquad g_{ij} = (1-u_{ij}) e_i + u_{ij} e_j.
 
-    This is the form the motion solver uses: the middle particles become extra
+    A uniform rod has :math:`u = 1/2`, :math:`w = 2\mu/3` and ends :math:`\mu/6`.
+    This is the form the motion solver uses: the rod particles become extra
     unknowns tied to the ends by linear constraints, which keeps every mass
     diagonal (see :mod:`linkage_widget.motion`).
 
@@ -130,17 +255,11 @@ def mass_particles(
 
     Returns
     -------
-    vertex : ndarray, shape (n,)
-        :math:`m_v = (1-\alpha)m/n + \sum \mu/6` over the rods at the vertex,
-        with the floor for a vertex that would have no mass.
-    middle : ndarray, shape (m,)
-        :math:`2\mu/3` per rod.
-
-    Examples
-    --------
-    >>> rod = Linkage([[0, 0], [2, 0]], rods=[(0, 1)])
-    >>> [a.tolist() for a in mass_particles(rod, 1.0, 6.0)]
-    [[1.0, 1.0], [4.0]]
+    Particles
+        ``vertex`` :math:`m_v`: the joint's own mass or :math:`(1-\alpha)m/n`, plus the
+        rods' end particles, with the floor for a vertex that would have no mass;
+        ``middle`` :math:`w` and ``at`` :math:`u` per rod; ``own``: which rods have their
+        own mass.
     """
     alpha, m = check_mass_parameters(mass_distribution, total_mass)
     n = linkage.n_vertices
@@ -150,12 +269,51 @@ def mass_particles(
         raise ValueError(f"lengths must have shape ({len(rods)},), got {lengths.shape}")
     mu = rod_masses(lengths, alpha, m)
     vertex = vertex_masses(n, len(rods), alpha, m)
+    middle, at = 2.0 * mu / 3.0, np.full(len(rods), 0.5)
+    own = np.zeros(len(rods), dtype=bool)
+    table = linkage.masses
+    if not table.is_default():
+        joint = table.joint_array()
+        vertex = np.where(np.isnan(joint), vertex, joint)
+        mine = [(r, table.rod(r)) for r in range(len(rods)) if table.rod(r) is not None]
+        own[[r for r, _ in mine]] = True
+        mu[own] = 0.0  # their ends come from their own particles, below
+        blocks = np.array(
+            [rod_block(lengths[r], x.mass, x.centre, x.inertia_at(lengths[r])) for r, x in mine]
+        ).reshape(-1, 3)
+        end_i, end_j, middle[own], at[own] = _solver_split(*blocks.T)
+        vertex += np.bincount(rods[own, 0], weights=end_i, minlength=n)
+        vertex += np.bincount(rods[own, 1], weights=end_j, minlength=n)
     vertex += np.bincount(rods[:, 0], weights=mu / 6.0, minlength=n)
     vertex += np.bincount(rods[:, 1], weights=mu / 6.0, minlength=n)
     if n:
         # A vertex with no mass from either source gets the floor (keeps M definite).
         vertex[vertex <= 0.0] = MASS_FLOOR * m / n
-    return vertex, 2.0 * mu / 3.0
+    return Particles(vertex, middle, at, own)
+
+
+def mass_particles(
+    linkage: Linkage,
+    mass_distribution: float = 0.0,
+    total_mass: float = 1.0,
+    *,
+    lengths: Any = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""The vertex and rod particle masses ``(vertex (n,), middle (m,))``.
+
+    Those of :func:`equivalent_particles`.
+
+    With uniform rods: :math:`m_v = (1-\alpha)m/n + \sum \mu/6` over the rods at the
+    vertex, and :math:`2\mu/3` at the middle of each rod.
+
+    Examples
+    --------
+    >>> rod = Linkage([[0, 0], [2, 0]], rods=[(0, 1)])
+    >>> [a.tolist() for a in mass_particles(rod, 1.0, 6.0)]
+    [[1.0, 1.0], [4.0]]
+    """
+    out = equivalent_particles(linkage, mass_distribution, total_mass, lengths=lengths)
+    return out.vertex, out.middle
 
 
 def mass_matrix(
@@ -202,14 +360,17 @@ def mass_matrix(
     >>> mass_matrix(rod3, 1.0, 6.0).toarray()[2::3, 2::3].tolist()   # z-block, the same
     [[2.0, 1.0], [1.0, 2.0]]
     """
-    vertex, middle = mass_particles(linkage, mass_distribution, total_mass, lengths=lengths)
+    vertex, middle, at, _ = equivalent_particles(
+        linkage, mass_distribution, total_mass, lengths=lengths
+    )
     n, d = linkage.n_vertices, linkage.dim
     rods = np.asarray(linkage.rods, dtype=np.int64).reshape(-1, 2)
-    # Middle particle: (2 mu / 3) * b b^T with b = (e_i + e_j) / 2 puts mu/6 on ii, jj, ij, ji.
-    quarter = middle / 4.0
+    # Rod particle w g g^T, g = (1-u) e_i + u e_j (a uniform rod: w/4 = mu/6 on ii, jj, ij, ji;
+    # 0.25 w is w / 4 to the bit, so the matrix of the distribution is as it always was).
     diag = vertex.copy()
-    np.add.at(diag, rods[:, 0], quarter)
-    np.add.at(diag, rods[:, 1], quarter)
+    np.add.at(diag, rods[:, 0], (1.0 - at) ** 2 * middle)
+    np.add.at(diag, rods[:, 1], at**2 * middle)
+    quarter = at * (1.0 - at) * middle
     ends = [[d * rods[:, e] + c for c in range(d)] for e in (0, 1)]  # x, y (, z) columns
     i2 = np.concatenate(ends[0] + ends[1])
     j2 = np.concatenate(ends[1] + ends[0])

@@ -35,6 +35,7 @@ import numpy as np
 
 from . import _checks, _linkage_checks
 from ._checks import MAX_ROD_LENGTH, MIN_ROD_LENGTH
+from .element_masses import ElementMasses
 from .errors import LinkageFormatError
 from .io import (
     LinkageData,
@@ -114,6 +115,7 @@ class Linkage:
         pins = np.asarray(list(pinned) if not isinstance(pinned, np.ndarray) else pinned)
         self._pinned = pins.astype(np.int64).reshape(-1)
         self.validate()
+        self._masses = ElementMasses(self.n_vertices, self.n_rods)
 
     # ------------------------------------------------------------------ data
     @property
@@ -148,6 +150,11 @@ class Linkage:
         view = self._pinned.view()
         view.flags.writeable = False
         return view
+
+    @property
+    def masses(self) -> ElementMasses:
+        """The joints' and rods' own masses (:mod:`linkage_widget.element_masses`), editable."""
+        return self._masses
 
     @property
     def n_vertices(self) -> int:
@@ -243,9 +250,7 @@ class Linkage:
             a, b = self._rods[bad].tolist()
             _checks.rod_length(lengths[bad], f"moving vertex {i} there: rod {bad} ({a}-{b})")
         for row in np.flatnonzero(np.any(self._angles == i, axis=1)):
-            a, b, c = self._angles[
-                row
-            ].tolist()  # an angle needs no rods, but arms with a direction
+            a, b, c = self._angles[row].tolist()  # an angle needs no rods, but directions
             why = _linkage_checks.degenerate_angle(new, a, b, c)
             if why is not None:
                 raise ValueError(f"moving vertex {i} there: angle {row} ({a}, {b}, {c}): {why}")
@@ -259,6 +264,7 @@ class Linkage:
         what = f"vertex position (this linkage is {self.dim}-D)"
         xy = _checks.finite_point(xy[0] if len(xy) == 1 else xy, what, self.dim)
         self._vertices = np.vstack([self._vertices, xy[None, :]])
+        self._masses.add_vertex()
         return self.n_vertices - 1
 
     def remove_vertex(self, i: int) -> None:
@@ -267,6 +273,7 @@ class Linkage:
         keep_rod = ~np.any(self._rods == i, axis=1)
         keep_angle = ~np.any(self._angles == i, axis=1)
         self._vertices = np.delete(self._vertices, i, axis=0)
+        self._masses.remove_vertex(i, keep_rod)
         self._rods = self._rods[keep_rod]
         self._rods = self._rods - (self._rods > i)
         self._angles = self._angles[keep_angle]
@@ -289,12 +296,14 @@ class Linkage:
             length = _checks.row_norms(self._vertices[[i]] - self._vertices[[j]])[0]
             _checks.rod_length(length, f"rod {i}-{j}")
         self._rods = np.vstack([self._rods, [[i, j]]])
+        self._masses.add_rod()
         return self.n_rods - 1
 
     def remove_rod(self, r: int) -> None:
         """Remove rod ``r``; fixed angles stay (a fixed angle needs no rods, see add_angle)."""
         r = _linkage_checks.editing_index(r, self.n_rods, "rod", "rods")
         self._rods = np.delete(self._rods, r, axis=0)
+        self._masses.remove_rod(r)
 
     def add_angle(self, i: int, j: int, k: int) -> int:
         r"""Fix the angle at apex ``i`` between the arms ``i-j`` and ``i-k``; return its index.
@@ -359,6 +368,7 @@ class Linkage:
             a[hit, 1:] = cols
         self._rods[r] = (i, mid)
         self._rods = np.vstack([self._rods, [[mid, j]]])
+        self._masses.split_rod(r)
         return mid
 
     def clear(self) -> None:
@@ -367,10 +377,13 @@ class Linkage:
         self._rods = np.empty((0, 2), dtype=np.int64)
         self._angles = np.empty((0, 3), dtype=np.int64)
         self._pinned = np.empty((0,), dtype=np.int64)
+        self._masses.clear()
 
     def copy(self) -> Linkage:
         """An independent deep copy."""
-        return Linkage(self._vertices, self._rods, self._angles, self._pinned, dim=self.dim)
+        out = Linkage(self._vertices, self._rods, self._angles, self._pinned, dim=self.dim)
+        out._masses = self._masses.copy()
+        return out
 
     def replace_with(self, other: Linkage) -> None:
         """Take over the state of ``other`` (a copy), in one step."""
@@ -378,6 +391,7 @@ class Linkage:
         self._rods = other._rods.copy()
         self._angles = other._angles.copy()
         self._pinned = other._pinned.copy()
+        self._masses = other._masses.copy()
 
     # ----------------------------------------------------------- comparison
     def __eq__(self, other: object) -> bool:
@@ -388,6 +402,7 @@ class Linkage:
             and np.array_equal(self._rods, other._rods)
             and np.array_equal(self._angles, other._angles)
             and np.array_equal(self._pinned, other._pinned)
+            and self._masses == other._masses
         )
 
     __hash__ = None  # mutable

@@ -4,11 +4,11 @@ The widget saves ``name.txt`` in the 2007 format, which the old program still
 reads, and, only when there is something to keep, ``name.txt.json`` with the
 extensions: tracked vertices, joint names, springs, the mass distribution and
 (version 2) the drives and loads: motors, joint loads, path forces, path friction and the
-table friction. Loading ``name.txt`` reads the sibling when it exists. The
-sibling is named after the whole file name (not the stem), so ``a.txt`` and
-``a.dat`` never share one.
+table friction, and the joints' and rods' own masses. Loading ``name.txt`` reads the
+sibling when it exists. The sibling is named after the whole file name (not the
+stem), so ``a.txt`` and ``a.dat`` never share one.
 
-Format (``version`` 2; a file without drives is still written as version 1,
+Format (``version`` 2; a file without drives or masses is still written as version 1,
 byte for byte as before, so older readers keep reading it; both are read)::
 
     {"linkage_widget_extensions": 2,
@@ -21,7 +21,14 @@ byte for byte as before, so older readers keep reading it; both are read)::
      "forces": [{"i": 2, "j": 5, "force": 3.0}],
      "frictions": [{"i": 2, "j": 5, "normal_force": 1.0, "mu_k": 0.3,
                     "mu_s": null, "v_s": null, "sigma": 0.0}],
-     "table_friction": 0.2}
+     "table_friction": 0.2,
+     "joint_masses": [{"vertex": 1, "mass": 0.5}],
+     "rod_masses": [{"i": 0, "j": 1, "mass": 2.0, "centre": 0.25, "inertia": null}]}
+
+A rod's own mass names the rod by its joints; ``centre`` is the fraction of the way
+from ``i`` to ``j`` (:class:`~linkage_widget.element_masses.RodMass`; ``inertia`` about
+the centre, ``null``: a uniform rod's). The masses are version-2 keys: a reader that
+ignored them would move the linkage with other masses, so a file with them is version 2.
 
 Every key but the version is optional. ``names`` (joint ``i`` is called
 ``names[i]``; ``""`` or a missing entry: its index) is a version-1 key: it came
@@ -54,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import _checks
+from ..element_masses import ElementMasses, RodMass
 from ..elements import Load, Motor, PathForce, PathFriction, Spring
 from ..errors import LinkageFormatError, quoted
 from . import limits
@@ -62,6 +70,8 @@ from .json_read import decode_utf8, load_json
 
 __all__ = [
     "Extensions",
+    "apply_masses",
+    "mass_entries",
     "read_extensions",
     "sibling_path",
     "trimmed_names",
@@ -72,6 +82,7 @@ VERSION = 2  # written when there are drives; files without them stay version 1
 VERSIONS = (1, 2)  # read
 _KEY = "linkage_widget_extensions"
 _DRIVE_KEYS = ("motors", "loads", "forces", "frictions", "table_friction")
+_MASS_KEYS = ("joint_masses", "rod_masses")
 
 
 @dataclass(frozen=True)
@@ -95,6 +106,10 @@ class Extensions:
     frictions : tuple of PathFriction
     table_friction : float
         Coefficient of the joints' friction against the table (>= 0; 0: none).
+    joint_masses : tuple of (int, float)
+        Joints with their own point mass ``(vertex, mass)``.
+    rod_masses : tuple of (int, int, RodMass)
+        Rods with their own mass, by their joints ``(i, j, RodMass)`` (centre from ``i``).
     """
 
     tracked: tuple[int, ...] = ()
@@ -106,6 +121,8 @@ class Extensions:
     frictions: tuple[PathFriction, ...] = ()
     table_friction: float = 0.0
     names: tuple[str, ...] = ()
+    joint_masses: tuple[tuple[int, float], ...] = ()
+    rod_masses: tuple[tuple[int, int, RodMass], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", trimmed_names(self.names))
@@ -124,11 +141,14 @@ class Extensions:
             and not self.springs
             and self.mass_distribution == 0.0
             and not self.has_drives()
+            and not self.joint_masses
+            and not self.rod_masses
         )
 
     def to_json(self) -> str:
         """The JSON text (stable key order, one trailing newline)."""
-        data: dict[str, Any] = {_KEY: VERSION if self.has_drives() else 1}
+        newer = self.has_drives() or self.joint_masses or self.rod_masses
+        data: dict[str, Any] = {_KEY: VERSION if newer else 1}
         if self.tracked:
             data["tracked"] = [int(v) for v in self.tracked]
         if self.names:
@@ -138,6 +158,7 @@ class Extensions:
         if self.mass_distribution:
             data["mass_distribution"] = float(self.mass_distribution)
         data.update(_drives_json(self))
+        data.update(_masses_json(self))
         return json.dumps(data, indent=1) + "\n"
 
     @classmethod
@@ -223,7 +244,7 @@ def _said(exc: Exception) -> str:
 
 def _parse(data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None) -> Extensions:
     if data[_KEY] == 1:
-        newer = [k for k in _DRIVE_KEYS if k in data]
+        newer = [k for k in _DRIVE_KEYS + _MASS_KEYS if k in data]
         if newer:
             raise ValueError(f"{newer[0]}: needs version 2 of the file ({_KEY}: 2)")
     tracked = tuple(_index(v, n, "tracked") for v in _list(data, "tracked"))
@@ -239,7 +260,62 @@ def _parse(data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None) -
     frictions = tuple(_path(PathFriction, x, n, "frictions") for x in _list(data, "frictions"))
     mu = _checks.non_negative(data.get("table_friction", 0.0), "table_friction")
     names = _names(_list(data, "names"), n)
-    return Extensions(tracked, springs, alpha, motors, loads, forces, frictions, mu, names)
+    joints, rod_masses = _joint_masses(data, n), _rod_masses(data, n, rods)
+    return Extensions(
+        tracked, springs, alpha, motors, loads, forces, frictions, mu, names, joints, rod_masses
+    )
+
+
+def _joint_masses(data: dict[str, Any], n: int) -> tuple[tuple[int, float], ...]:
+    out = []
+    for x in _list(data, "joint_masses"):
+        x = _object(x, "joint_masses")
+        out.append((_index(x["vertex"], n, "joint_masses"), x["mass"]))
+    if len({v for v, _ in out}) != len(out):
+        raise ValueError("joint_masses: a joint has two masses")
+    return tuple((v, _checks.non_negative(m, f"joint_masses: joint {v} mass")) for v, m in out)
+
+
+def _rod_masses(
+    data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None
+) -> tuple[tuple[int, int, RodMass], ...]:
+    pairs = None if rods is None else {frozenset((int(a), int(b))) for a, b in rods}
+    out: list[tuple[int, int, RodMass]] = []
+    for x in _list(data, "rod_masses"):
+        x = _object(x, "rod_masses")
+        i, j = _index(x["i"], n, "rod_masses"), _index(x["j"], n, "rod_masses")
+        if pairs is not None and frozenset((i, j)) not in pairs:
+            raise ValueError(f"rod_masses: there is no rod {i}-{j}")
+        try:
+            value = RodMass(x["mass"], x.get("centre", 0.5), x.get("inertia"))
+        except ValueError as exc:
+            raise ValueError(f"rod_masses: rod {i}-{j}: {exc}") from None
+        out.append((i, j, value))
+    if len({frozenset((i, j)) for i, j, _ in out}) != len(out):
+        raise ValueError("rod_masses: a rod has two masses")
+    return tuple(out)
+
+
+def mass_entries(
+    table: ElementMasses, rods: Sequence[Sequence[int]]
+) -> tuple[tuple[tuple[int, float], ...], tuple[tuple[int, int, RodMass], ...]]:
+    """The ``joint_masses`` and ``rod_masses`` of a linkage's table (``rods``: its ``(m, 2)``)."""
+    joints = tuple((i, x) for i in range(table.n_vertices) if (x := table.joint(i)) is not None)
+    own = [(r, x) for r in range(table.n_rods) if (x := table.rod(r)) is not None]
+    return joints, tuple((int(rods[r][0]), int(rods[r][1]), x) for r, x in own)
+
+
+def apply_masses(ext: Extensions, table: ElementMasses, rods: Sequence[Sequence[int]]) -> None:
+    """Give a freshly read linkage's ``table`` the masses of ``ext`` (its rods: ``rods``).
+
+    ``ext`` was checked against those rods (:meth:`Extensions.from_json` with ``rods``).
+    """
+    index = {(int(a), int(b)): r for r, (a, b) in enumerate(rods)}
+    for v, m in ext.joint_masses:
+        table.set_joint(v, m)
+    for i, j, x in ext.rod_masses:
+        r = index.get((i, j))
+        table.set_rod(*((r, x) if r is not None else (index[(j, i)], x.reversed())))
 
 
 def trimmed_names(names: Sequence[str]) -> tuple[str, ...]:
@@ -363,6 +439,19 @@ def _drives_json(ext: Extensions) -> dict[str, Any]:
         ]  # fmt: skip
     if ext.table_friction:
         out["table_friction"] = float(ext.table_friction)
+    return out
+
+
+def _masses_json(ext: Extensions) -> dict[str, Any]:
+    """The own masses, when there are any."""
+    out: dict[str, Any] = {}
+    if ext.joint_masses:
+        out["joint_masses"] = [{"vertex": int(v), "mass": float(m)} for v, m in ext.joint_masses]
+    if ext.rod_masses:
+        out["rod_masses"] = [
+            {"i": int(i), "j": int(j), "mass": x.mass, "centre": x.centre, "inertia": x.inertia}
+            for i, j, x in ext.rod_masses
+        ]
     return out
 
 

@@ -4,7 +4,9 @@ The consistent mass matrix :math:`M` of :mod:`linkage_widget.mass` is not diagon
 for :math:`\alpha > 0`, but it is diagonal in an enlarged set of unknowns: the
 vertex particles :math:`m_v` plus one particle :math:`2\mu/3` at the middle of
 each rod, tied to the rod's ends by linear rows
-:math:`x_{mid} = (v_i + v_j)/2`. Dampers between vertices become extra
+:math:`x_{mid} = (v_i + v_j)/2` (a rod with its own mass: its particle :math:`w` at
+:math:`u` along it, :math:`x = (1-u) v_i + u v_j`;
+:func:`~linkage_widget.mass.equivalent_particles`). Dampers between vertices become extra
 unknowns the same way, :math:`x_{ij} = e_{ij}\cdot(v_i - v_j)`, with weight
 :math:`\tfrac h2 c_{ij}` (the velocity stage of a damped RATTLE step). With
 
@@ -24,7 +26,7 @@ unknowns (:class:`Layout`).
 >>> rod = Linkage([[0, 0], [2, 0]], rods=[(0, 1)])
 >>> metric = Metric.build(rod, rod.rod_lengths(), np.zeros(2, bool), 1.0, 6.0)
 >>> metric.layout, metric.weights.tolist()   # vertices (x, y), then the middle's x and y
-(Layout(middles=True, dampers=()), [1.0, 1.0, 1.0, 1.0, 4.0, 4.0])
+(Layout(middles=True, dampers=(), places=b''), [1.0, 1.0, 1.0, 1.0, 4.0, 4.0])
 """
 
 from __future__ import annotations
@@ -36,12 +38,12 @@ import scipy.sparse as sp
 
 from .._checks import row_norms
 from ..constraints import ConstraintSet
-from ..mass import mass_matrix, mass_particles
+from ..mass import equivalent_particles, mass_matrix
 from ..model import Linkage
 from ._linalg import ConstrainedFactor, SchurPattern
 from .tolerances import LIGHT_PINNED, NEGLIGIBLE_ROD_MASS
 
-__all__ = ["Factoriser", "Layout", "Metric", "unit_vectors"]
+__all__ = ["Factoriser", "Layout", "Metric", "pack_places", "unit_vectors"]
 
 #: CSR rows ``(indptr, indices, data)``.
 Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -49,10 +51,16 @@ Rows = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 @dataclass(frozen=True)
 class Layout:
-    """Which extra unknowns a metric has: rod middle particles, and dampers ``(i, j)``."""
+    """Which extra unknowns a metric has: rod particles, and dampers ``(i, j)``.
+
+    ``places``: empty when every rod has its particle at its middle (the mass
+    distribution alone); else the rods that have one and where, packed
+    (:func:`pack_places`; bytes: hashed once, so a layout stays a cheap dict key).
+    """
 
     middles: bool
     dampers: tuple[tuple[int, int], ...] = ()
+    places: bytes = b""
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,7 +110,7 @@ class Metric:
         """The metric of ``linkage`` with rod ``lengths``; ``pinned`` is a boolean mask ``(n,)``."""
         n, d = linkage.n_vertices, linkage.dim
         matrix = mass_matrix(linkage, alpha, total_mass, lengths=lengths)
-        vertex, middle = mass_particles(linkage, alpha, total_mass, lengths=lengths)
+        vertex, middle, at, own = equivalent_particles(linkage, alpha, total_mass, lengths=lengths)
         e_up = np.zeros(d * n)
         e_up[d - 1 :: d] = 1.0  # the last axis is up: y in the plane, z in space
         norm = float(np.mean(vertex)) if n else 1.0
@@ -111,9 +119,15 @@ class Metric:
         # one (its only rod short, all mass in the rods) would only make S ill-conditioned.
         light = np.repeat(pinned, d) & (weights < LIGHT_PINNED * norm)
         weights[light] = norm
-        if alpha > NEGLIGIBLE_ROD_MASS and len(lengths):
+        # Rods of the distribution carry their middle particle only when it is not negligible.
+        carry = np.where(own, middle > 0.0, alpha > NEGLIGIBLE_ROD_MASS)
+        if carry.all() and np.all(at == 0.5) and len(lengths):
             # x rows of all middles, then y rows (then z; see Factoriser.extra_rows)
             weights, layout = np.concatenate([weights, *[middle] * d]) / norm, Layout(True)
+        elif carry.any():
+            places = pack_places(np.flatnonzero(carry), at[carry])
+            parts = [weights, *[middle[carry]] * d]
+            weights, layout = np.concatenate(parts) / norm, Layout(True, places=places)
         else:
             weights, layout = weights / norm, Layout(False)
         return cls(alpha, total_mass, matrix, matrix @ e_up, vertex, middle, norm, weights, layout)
@@ -171,9 +185,9 @@ class Factoriser:
         """``(columns, values)`` per kind of extra row, each of shape ``(rows, width)``."""
         blocks = []
         if layout.middles:
-            rods = np.sort(self._cs.rods, axis=1)
+            rods, shares = _middle_rows(self._cs.rods, layout.places)
             for comp in range(self._cs.dim):
-                blocks.append((self._cs.dim * rods + comp, np.full((len(rods), 2), 0.5)))
+                blocks.append((self._cs.dim * rods + comp, shares))
         if layout.dampers:
             pairs = np.array(layout.dampers, dtype=np.int64).reshape(-1, 2)
             d = self._cs.dim
@@ -185,6 +199,26 @@ class Factoriser:
             columns = np.hstack([d * lo[:, None] + comp, d * hi[:, None] + comp])
             blocks.append((columns, np.column_stack([first, -first])))
         return blocks
+
+
+def pack_places(rods: np.ndarray, at: np.ndarray) -> bytes:
+    """Rod indices ``(k,)`` and particle places ``(k,)`` as the bytes of a :class:`Layout`."""
+    return np.concatenate([np.asarray(rods, np.float64), np.asarray(at, np.float64)]).tobytes()
+
+
+def _middle_rows(rods: np.ndarray, places: bytes) -> tuple[np.ndarray, np.ndarray]:
+    r"""The rods with a particle, vertices sorted, and the row values :math:`(1-u, u)` to match.
+
+    Shapes ``(k, 2)`` and ``(k, 2)``; ``places`` empty: every rod, :math:`u = 1/2`.
+    """
+    if not places:
+        return np.sort(rods, axis=1), np.full((len(rods), 2), 0.5)
+    packed = np.frombuffer(places, dtype=np.float64).reshape(2, -1)
+    chosen, at = rods[packed[0].astype(np.int64)], packed[1]
+    shares = np.column_stack([1.0 - at, at])
+    flip = chosen[:, 0] > chosen[:, 1]  # the lower-numbered vertex comes first in a row
+    shares[flip] = shares[flip, ::-1]
+    return np.sort(chosen, axis=1), shares
 
 
 def _stack_rows(blocks: list[tuple[np.ndarray, np.ndarray]], n_v: int) -> Rows:

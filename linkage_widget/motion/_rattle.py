@@ -236,7 +236,7 @@ class Forces:
             weights[d * s : d * s + d] += 0.5 * h * self.attractor_damping / norm
         if sp is not None and dampers.any():
             pairs = tuple(zip(sp.i[dampers].tolist(), sp.j[dampers].tolist(), strict=True))
-            layout = Layout(layout.middles, pairs)
+            layout = Layout(layout.middles, pairs, layout.places)
             weights = np.concatenate([weights, 0.5 * h * sp.damping[dampers] / norm])
         return weights, layout
 

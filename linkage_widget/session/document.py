@@ -45,7 +45,7 @@ import numpy as np
 from ..draw.html_page import linkage_data, linkage_page, page_path, write_linkage_page
 from ..elements import Spring
 from ..io import Extensions, atomic_write_pair, read_extensions, resolve_path, sibling_path
-from ..io.sidecar import trimmed_names
+from ..io.sidecar import apply_masses, mass_entries, trimmed_names
 from ..model import Linkage
 from ..rigidity import PebbleGame, generic_analysis, pebble_game_applies
 from .drives import Drives
@@ -183,6 +183,7 @@ class Document:
             d.frictions,
             float(table_friction),
             self._names[: self.linkage.n_vertices],  # a linkage cut from code: no dangling name
+            *mass_entries(self.linkage.masses, self.linkage.rods),
         )
 
     def take(self, ext: Extensions) -> None:
@@ -336,9 +337,9 @@ class Document:
         file becomes ``n + i``, and so does its name: the file's names follow the
         current ones, unnamed current joints padded with ``""``). The whole union is checked (a new
         :class:`Linkage`) before this document changes, so a failure changes
-        nothing. Motors, loads and forces of ``ext`` are not merged (a note in
-        the returned message says so). Both linkages are planar or both in space, but
-        into an empty linkage any may come.
+        nothing. The own masses of both come along. Motors, loads and forces of ``ext``
+        are not merged (a note in the returned message says so). Both linkages are
+        planar or both in space, but into an empty linkage any may come.
 
         Raises
         ------
@@ -356,6 +357,8 @@ class Document:
             [*link.angles.tolist(), *(other.angles + n).tolist()],
             [*link.pinned.tolist(), *(other.pinned + n).tolist()],
         )
+        union.masses.put(link.masses)  # the joints' and rods' own masses come along
+        union.masses.put(other.masses, n, link.n_rods)
         springs = tuple(dc_replace(s, i=s.i + n, j=s.j + n) for s in ext.springs)
         self.linkage.replace_with(union)
         self.tracked = (*self.tracked, *(int(v) + n for v in ext.tracked))
@@ -451,6 +454,7 @@ def read_linkage_file(path: str | PathLike[str]) -> tuple[Linkage, Extensions]:
     """The linkage in ``path`` and its JSON extensions (empty when there is no sibling)."""
     linkage = Linkage.load(path)
     ext = read_extensions(resolve_path(path), linkage.n_vertices, rods=linkage.rods)
+    apply_masses(ext, linkage.masses, linkage.rods)
     return linkage, ext
 
 
@@ -474,6 +478,7 @@ def parse_upload(name: str, files: Mapping[str, bytes]) -> tuple[Linkage, Extens
         if side is not None
         else Extensions()
     )
+    apply_masses(ext, linkage.masses, linkage.rods)
     return linkage, ext
 
 

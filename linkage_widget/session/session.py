@@ -350,6 +350,18 @@ class LinkageSession(
         springs = (*self.document.springs, spring)
         self._edit(lambda: setattr(self.document, "springs", springs), f"spring {i}-{j}")
 
+    def set_joint_mass(self, i: int, mass: float | None) -> None:
+        """Joint ``i``'s own point mass (``None``: its share again); undoable; bad: ValueError."""
+        self.linkage.masses.copy().set_joint(i, mass)  # refused here, before anything changes
+        self._edit(lambda: self.linkage.masses.set_joint(i, mass), f"joint {i}: mass {mass}")
+
+    def set_rod_mass(
+        self, r: int, mass: float | None, centre: float = 0.5, inertia: float | None = None
+    ) -> None:
+        """Rod ``r``'s own mass, centre and inertia (:class:`~linkage_widget.RodMass`); undoable."""
+        self.linkage.masses.copy().set_rod(r, mass, centre, inertia)  # refused before any change
+        self._edit(lambda: self.linkage.masses.set_rod(r, mass, centre, inertia), f"rod {r} mass")
+
     def scene(self) -> Scene:
         """The current picture as backend-neutral primitives."""
         return build_scene(self.linkage, self._view, self._scene_state())

@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "_checks": 0,
     "_linkage_checks": 0,
     "elements": 1,
+    "element_masses": 1,
     "io": 2,
     "model": 3,
     "constraints": 4,
