@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from .._checks import row_norms
+
 __all__ = ["DriveRows", "wrap_angle"]
 
 
@@ -26,8 +28,8 @@ def wrap_angle(angle: np.ndarray) -> np.ndarray:
     return (angle + np.pi) % (2.0 * np.pi) - np.pi
 
 
-def _points(p: Any) -> np.ndarray:
-    return np.ascontiguousarray(p, dtype=np.float64).reshape(-1, 2)
+def _points(p: Any, dim: int = 2) -> np.ndarray:
+    return np.ascontiguousarray(p, dtype=np.float64).reshape(-1, dim)
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,9 +49,12 @@ class DriveRows:
     motor_scales : ndarray, shape (k,)
         Arm scales :math:`\ell`.
     links : ndarray of int, shape (s, 2); link_lengths : ndarray, shape (s,)
-        Temporary rods (a friction pathway that sticks).
+        Temporary rods (a friction pathway that sticks); in the plane or in space.
     holds : ndarray of int, shape (r,); hold_anchors : ndarray, shape (r, 2)
         Temporary pins (a joint that sticks to the table).
+    dim : int
+        Coordinates per vertex: 2, or 3 for links in space (motors and holds are planar
+        rows: a 3-D set has links only).
     """
 
     motors: np.ndarray
@@ -62,6 +67,7 @@ class DriveRows:
     holds: np.ndarray
     hold_anchors: np.ndarray
     _slots: tuple[np.ndarray, np.ndarray, np.ndarray] = field(init=False, repr=False)
+    dim: int = 2
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_slots", self._motor_slots())
@@ -94,13 +100,14 @@ class DriveRows:
         holds: Any = None,
         link_lengths: Any = None,
         hold_anchors: Any = None,
+        dim: int = 2,
     ) -> DriveRows:
-        """Drive rows at positions ``p``.
+        """Drive rows at positions ``p`` (``dim`` coordinates per vertex).
 
         Links keep their length at ``p`` and holds their place there, unless
         ``link_lengths`` (shape ``(s,)``) and ``hold_anchors`` (``(r, 2)``) are given.
         """
-        pts = _points(p)
+        pts = _points(p, dim)
         motors = np.asarray(motors, dtype=np.int64).reshape(-1, 4)
         d = pts[motors[:, 1]] - pts[motors[:, 0]]
         r = pts[motors[:, 3]] - pts[motors[:, 2]]
@@ -110,7 +117,7 @@ class DriveRows:
         links = np.asarray([] if links is None else links, dtype=np.int64).reshape(-1, 2)
         e = pts[links[:, 0]] - pts[links[:, 1]]
         if link_lengths is None:
-            link_lengths = np.hypot(e[:, 0], e[:, 1])
+            link_lengths = row_norms(e)
         holds = np.asarray([] if holds is None else holds, dtype=np.int64).reshape(-1)
         if hold_anchors is None:
             hold_anchors = pts[holds]
@@ -128,6 +135,7 @@ class DriveRows:
             np.asarray(link_lengths, dtype=np.float64).reshape(-1),
             holds,
             np.array(hold_anchors, dtype=np.float64).reshape(-1, 2),
+            dim=dim,
         )
 
     @property
@@ -149,11 +157,15 @@ class DriveRows:
 
     def residuals(self, pts: np.ndarray) -> np.ndarray:
         """Scaled residuals of the drive rows (lengths)."""
-        g_mot = self.motor_scales * (self.motor_angles(pts) - self.targets)
+        g_mot = np.zeros(0)  # no motor rows (always so in space): no angles to measure
+        if len(self.motors):
+            g_mot = self.motor_scales * (self.motor_angles(pts) - self.targets)
         e = pts[self.links[:, 0]] - pts[self.links[:, 1]]
         with np.errstate(divide="ignore", invalid="ignore"):
             g_link = ((e * e).sum(axis=1) - self.link_lengths**2) / (2.0 * self.link_lengths)
-        g_hold = (pts[self.holds] - self.hold_anchors).reshape(-1)
+        g_hold = np.zeros(0)  # no holds (always so in space: a hold pins to the table)
+        if len(self.holds):
+            g_hold = (pts[self.holds] - self.hold_anchors).reshape(-1)
         return np.concatenate([g_mot, g_link, g_hold])
 
     def _motor_gradients(self, pts: np.ndarray) -> np.ndarray:
@@ -206,9 +218,10 @@ class DriveRows:
         m_rows = np.repeat(first + np.arange(k)[:, None], 4, axis=1)[used]
         m_rows = np.repeat(m_rows, 2)
         m_cols = np.column_stack([2 * vertices[used], 2 * vertices[used] + 1]).reshape(-1)
-        l_rows = np.repeat(np.arange(first + k, first + k + s), 4)
+        d = self.dim
+        l_rows = np.repeat(np.arange(first + k, first + k + s), 2 * d)
         lk = self.links
-        l_cols = np.column_stack([2 * lk[:, 0], 2 * lk[:, 0] + 1, 2 * lk[:, 1], 2 * lk[:, 1] + 1])
+        l_cols = np.column_stack([d * lk[:, e, None] + np.arange(d) for e in (0, 1)])
         h_rows = np.arange(first + k + s, first + k + s + 2 * len(self.holds))
         h_cols = np.column_stack([2 * self.holds, 2 * self.holds + 1]).reshape(-1)
         rows = np.concatenate([m_rows, l_rows, h_rows]).astype(np.int64)

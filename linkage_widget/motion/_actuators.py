@@ -1,7 +1,7 @@
 r"""The force elements of sympy.physics.mechanics between vertices, as explicit forces.
 
 Each element is a frozen value; :func:`element_forces` turns a tuple of them into the
-generalised force :math:`F(p, \dot p, t)`, shape ``(2n,)``, that RATTLE adds to
+generalised force :math:`F(p, \dot p, t)`, shape ``(dn,)``, that RATTLE adds to
 both half kicks (``Forces.extra``). Sign conventions are the seed's (actuators push
 their ends apart when positive):
 
@@ -22,8 +22,27 @@ their ends apart when positive):
   way, or on the ground (then on nothing that moves). ``torque`` is a number or a
   callable ``torque(time, angle, angular_speed)`` of the rod's angle relative to
   the reference (radians in :math:`(-\pi, \pi]`) and its rate.
+* :class:`HingeCouple` (space): a couple :math:`T` about the hinge axis
+  :math:`a_0 \to a_1`, :math:`a = (p_{a_1} - p_{a_0})/|p_{a_1} - p_{a_0}|`, on the body
+  of the vertex ``tip``. With :math:`w = p_t - p_{a_0}`, its foot on the axis
+  :math:`f = p_{a_0} + (a \cdot w)\,a = (1 - s)\,p_{a_0} + s\,p_{a_1}` and its arm
+  :math:`r = p_t - f \perp a`,
+
+  .. math:: F_t = \frac{T}{|r|^2}\, a \times r, \qquad
+            F_{a_0} = -(1 - s)\,F_t, \qquad F_{a_1} = -s\,F_t :
+
+  no net force, moment :math:`r \times F_t = T a` (the forces on the axis ends have
+  no moment about the foot), so on a rigid body through :math:`a_0, a_1, t` it is the
+  couple :math:`T a` (its virtual work is :math:`T a \cdot \delta\omega`). The
+  reaction :math:`-T` acts the same way through the vertex ``reference`` of the other
+  body, or on the ground. Its power is :math:`T \dot\theta`, :math:`\theta` the
+  dihedral angle about :math:`a` from the reference's arm to the tip's arm: sympy's
+  ``TorqueActuator.at_pin_joint``. A couple on a point-like rod needs this axis: a
+  rod turning about one point has two degrees of freedom, and a scalar torque
+  chooses none of them (so the planar :class:`TorqueActuator` is refused in space).
 * :class:`JointLoad`: a constant force :math:`f` on one vertex :math:`i` (a load, as
-  in statics). It is conservative, with potential :math:`V = -f \cdot p_i`, which
+  in statics; ``(fx, fy)`` in the plane, ``(fx, fy, fz)`` in space). It is
+  conservative, with potential :math:`V = -f \cdot p_i`, which
   :func:`element_potential` adds to the potential energy.
 * kinetic friction (:mod:`~linkage_widget.motion._friction`).
 
@@ -41,12 +60,17 @@ from typing import Any
 
 import numpy as np
 
+from .. import _checks
+from ..elements import HingeTorque
+
 __all__ = [
     "ForceActuator",
+    "HingeCouple",
     "JointLoad",
     "TorqueActuator",
     "element_forces",
     "element_potential",
+    "hinge_couple",
     "scalar",
 ]
 
@@ -75,10 +99,10 @@ class ForceActuator:
     force: Magnitude
 
     def __call__(self, pts: np.ndarray, vel: np.ndarray, t: float, out: np.ndarray) -> None:
-        """Add the force on ``i`` and ``j`` to ``out`` (shape ``(n, 2)``)."""
+        """Add the force on ``i`` and ``j`` to ``out`` (shape ``(n, dim)``)."""
         d = pts[self.i] - pts[self.j]
-        length = math.hypot(d[0], d[1])
-        e = d / length if length > 0 else np.zeros(2)
+        length = math.hypot(*d)
+        e = d / length if length > 0 else np.zeros(d.size)
         rate = float(e @ (vel[self.i] - vel[self.j]))
         f = scalar(self.force, (length, rate), f"force actuator {self.i}-{self.j}")
         out[self.i] += f * e
@@ -115,21 +139,122 @@ class TorqueActuator:
 
 
 @dataclass(frozen=True)
+class HingeCouple:
+    r"""A couple about the hinge axis ``axis = (a0, a1)`` on the body of ``tip`` (space).
+
+    ``torque``: a number or ``torque(time, angle, angular_speed)``, right-handed about
+    :math:`a = p_{a_1} - p_{a_0}` (positive turns the tip's arm from the reference's toward
+    :math:`a \times r_{ref}`). ``reference``: a vertex of the body the reaction
+    :math:`-T` acts on, or ``None`` (the ground; the axis is then meant to be fixed,
+    both ends pinned, and the angle is measured from straight down, :math:`-z`, or
+    from :math:`+x` for a vertical axis). See the module for the forces.
+    """
+
+    axis: tuple[int, int]
+    tip: int
+    torque: Magnitude
+    reference: int | None = None
+
+    def angle(self, pts: np.ndarray, vel: np.ndarray) -> tuple[float, float]:
+        r"""Dihedral angle (radians) of the tip's arm about the axis and its rate.
+
+        The rate is :math:`a \cdot (r \times \dot r)/|r|^2` of the tip's arm minus the
+        reference's (exact for a hinge: a common rotation of both bodies cancels).
+        """
+        a, _ = _axis(pts, self.axis)
+        r_t, u_t = _arm(pts, vel, self.axis, self.tip)
+        if self.reference is None:
+            down = np.array([0.0, 0.0, -1.0]) if abs(a[2]) < 0.9 else np.array([1.0, 0.0, 0.0])
+            r_k, u_k = down - float(a @ down) * a, 0.0
+        else:
+            r_k, rate_k = _arm(pts, vel, self.axis, self.reference)
+            u_k = float(a @ np.cross(r_k, rate_k)) / float(r_k @ r_k)
+        theta = math.atan2(float(a @ np.cross(r_k, r_t)), float(r_k @ r_t))
+        return theta, float(a @ np.cross(r_t, u_t)) / float(r_t @ r_t) - u_k
+
+    def __call__(self, pts: np.ndarray, vel: np.ndarray, t: float, out: np.ndarray) -> None:
+        """Add the couple on the tip's body and the reaction to ``out`` (shape ``(n, 3)``)."""
+        args = (t, *self.angle(pts, vel)) if callable(self.torque) else ()
+        torque = scalar(self.torque, args, f"hinge torque {self.axis} on {self.tip}")
+        _hinge_couple(pts, self.axis, self.tip, torque, out)
+        if self.reference is not None:
+            _hinge_couple(pts, self.axis, self.reference, -torque, out)
+
+
+def _axis(pts: np.ndarray, axis: tuple[int, int]) -> tuple[np.ndarray, float]:
+    """Unit direction of the hinge axis ``a0 -> a1`` and its length."""
+    d = pts[axis[1]] - pts[axis[0]]
+    length = math.hypot(*d)
+    return d / length, length
+
+
+def _arm(
+    pts: np.ndarray, vel: np.ndarray, axis: tuple[int, int], k: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Arm ``r`` of vertex ``k`` from its foot on the axis, ``v_k`` less the foot's."""
+    a, length = _axis(pts, axis)
+    w = pts[k] - pts[axis[0]]
+    s = float(a @ w) / length
+    foot = (1.0 - s) * vel[axis[0]] + s * vel[axis[1]]
+    return w - float(a @ w) * a, vel[k] - foot
+
+
+def _hinge_couple(
+    pts: np.ndarray, axis: tuple[int, int], k: int, torque: float, out: np.ndarray
+) -> None:
+    r"""Add the couple :math:`T a` through vertex ``k`` and the axis ends (see the module)."""
+    a, length = _axis(pts, axis)
+    w = pts[k] - pts[axis[0]]
+    s = float(a @ w) / length
+    r = w - float(a @ w) * a
+    force = torque / float(r @ r) * np.cross(a, r)
+    out[k] += force
+    out[axis[0]] -= (1.0 - s) * force
+    out[axis[1]] -= s * force
+
+
+def hinge_couple(n: int, dim: int, e: HingeTorque, p: np.ndarray) -> HingeCouple:
+    """The forces of ``e``, checked: a 3-D linkage, its vertices, tip and reference off the axis."""
+    if dim != 3:
+        raise ValueError(
+            "a hinge torque turns a body about an axis in space: not for a planar linkage "
+            "(there a torque actuator, Simulator.add_torque, turns a rod in the plane)"
+        )
+    a0, a1 = (_checks.vertex_index(a, n, "hinge axis") for a in e.axis)
+    tip = _checks.vertex_index(e.tip, n, "hinge torque tip")
+    ref = None if e.reference is None else _checks.vertex_index(e.reference, n, "reference")
+    pts = p.reshape(-1, 3)
+    axis = pts[a1] - pts[a0]
+    if not np.any(axis):
+        raise ValueError(f"hinge axis {a0}-{a1} has no direction (its ends coincide)")
+    for k in (tip, ref) if ref is not None else (tip,):
+        arm = np.cross(axis, pts[k] - pts[a0])
+        if not math.hypot(*arm) > 0.0:
+            raise ValueError(f"hinge torque: vertex {k} lies on the axis {a0}-{a1}: no arm")
+    return HingeCouple((a0, a1), tip, _checks.magnitude(e.torque, "torque"), ref)
+
+
+@dataclass(frozen=True)
 class JointLoad:
-    r"""A constant force ``(fx, fy)`` on vertex ``i``; potential :math:`-f \cdot p_i`."""
+    r"""A constant force ``(fx, fy)``, ``fz`` in space, on vertex ``i``; :math:`V = -f\cdot p_i`."""
 
     i: int
     fx: float
     fy: float
+    fz: float = 0.0
+
+    @property
+    def force(self) -> np.ndarray:
+        """The force, shape ``(3,)`` (a planar load has ``fz = 0``, and 2-D uses ``[:2]``)."""
+        return np.array([self.fx, self.fy, self.fz])
 
     def __call__(self, pts: np.ndarray, vel: np.ndarray, t: float, out: np.ndarray) -> None:
-        """Add the load to ``out`` (shape ``(n, 2)``)."""
-        out[self.i, 0] += self.fx
-        out[self.i, 1] += self.fy
+        """Add the load to ``out`` (shape ``(n, dim)``)."""
+        out[self.i] += self.force[: out.shape[1]]
 
     def potential(self, pts: np.ndarray) -> float:
-        r""":math:`V = -f \cdot p_i` (shape of ``pts``: ``(n, 2)``)."""
-        return -(self.fx * float(pts[self.i, 0]) + self.fy * float(pts[self.i, 1]))
+        r""":math:`V = -f \cdot p_i` (shape of ``pts``: ``(n, dim)``)."""
+        return -float(self.force[: pts.shape[1]] @ pts[self.i])
 
 
 def _couple(pts: np.ndarray, c: int, t: int, torque: float, out: np.ndarray) -> None:
@@ -140,21 +265,23 @@ def _couple(pts: np.ndarray, c: int, t: int, torque: float, out: np.ndarray) -> 
     out[c] -= force
 
 
-def element_forces(elements: tuple[Any, ...], p: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
-    """Sum of the elements' forces at ``(p, v, t)`` (shapes ``(2n,)``), shape ``(2n,)``.
+def element_forces(
+    elements: tuple[Any, ...], p: np.ndarray, v: np.ndarray, t: float, dim: int = 2
+) -> np.ndarray:
+    """Sum of the elements' forces at ``(p, v, t)`` (shapes ``(dn,)``), shape ``(dn,)``.
 
     One Python call per element (elements are few; the vertices are not looped over).
     """
-    out = np.zeros((len(p) // 2, 2))
-    pts, vel = p.reshape(-1, 2), v.reshape(-1, 2)
+    out = np.zeros((len(p) // dim, dim))
+    pts, vel = p.reshape(-1, dim), v.reshape(-1, dim)
     for element in elements:
         element(pts, vel, t, out)
     return out.reshape(-1)
 
 
-def element_potential(elements: tuple[Any, ...], p: np.ndarray) -> float:
-    """Potential energy of the conservative elements (the joint loads) at ``p`` (``(2n,)``)."""
-    if not elements:  # and always so in 3-D, where the elements are refused as planar
+def element_potential(elements: tuple[Any, ...], p: np.ndarray, dim: int = 2) -> float:
+    """Potential energy of the conservative elements (the joint loads) at ``p`` (``(dn,)``)."""
+    if not elements:
         return 0.0
-    pts = p.reshape(-1, 2)
+    pts = p.reshape(-1, dim)
     return sum((e.potential(pts) for e in elements if isinstance(e, JointLoad)), 0.0)

@@ -147,7 +147,7 @@ class Stepping:
     def potential(self, inputs: Inputs, p: np.ndarray) -> float:
         """The potential energy at ``p`` (gravity, springs, attractor, joint loads)."""
         conservative = inputs.forces(self._dim).potential_energy(self.setup(inputs).metric, p)
-        return conservative + element_potential(inputs.elements.actuators, p)
+        return conservative + element_potential(inputs.elements.actuators, p, self._dim)
 
     def energy_at(self, mode: str, inputs: Inputs) -> EnergyAt:
         """``energy_at(s, q)``: the kinetic energy the motion at ``s`` would have at ``q``."""
