@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from scipy.integrate import solve_ivp
 
-from linkage_widget import HingeTorque, Linkage, Load, PathForce, PathFriction
-from linkage_widget.examples.space import bennett_linkage
+from linkage_widget import HingeTorque, Linkage, Load, PathForce, PathFriction, static_forces
+from linkage_widget.examples.space import bennett_linkage, octahedron
 from linkage_widget.io.sidecar import Extensions
 from linkage_widget.motion import Simulator
 
@@ -339,3 +339,21 @@ def test_a_hinge_couple_is_the_torque_times_the_gradient_of_the_dihedral_angle()
     assert 0.2 * free.accelerations[4] == pytest.approx(0.5 * ground[4], abs=1e-8)
     total = 0.2 * free.accelerations  # couples: no net force
     assert total.sum(axis=0) == pytest.approx(np.zeros(3), abs=1e-12)
+
+
+@pytest.mark.parametrize("mode", ["kinematic", "dynamic"])
+def test_a_load_in_space_is_carried_as_static_forces_says(mode):
+    """The simulator's constraint forces at rest against ``static_forces`` (least squares).
+
+    The pinned face's own rods are indeterminate (the pins carry the same load), so the
+    rods with a free end are compared (measured 8e-13), and the pins carry the load.
+    """
+    link, f = octahedron(ground=True), (0.3, -0.2, -1.0)
+    report = static_forces(link, {1: f})
+    sim = Simulator(link, mode=mode)
+    sim.add_load(1, f)
+    forces = sim.constraint_forces
+    free = [not (link.is_pinned(i) and link.is_pinned(j)) for i, j in link.rods]
+    assert report.balanced
+    assert forces.rods[free] == pytest.approx(report.rod_forces[free], abs=1e-10)
+    assert forces.pins.sum(axis=0) == pytest.approx(-np.array(f), abs=1e-10)
