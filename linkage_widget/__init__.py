@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .elements import HingeTorque, Load, Motor, PathForce, PathFriction, Spring
+from .elements import HingeMotor, HingeTorque, Load, Motor, PathForce, PathFriction, Spring
 from .errors import LinkageFormatError
 from .model import Linkage
 from .rigidity import (
@@ -35,6 +35,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ConfigurationError",
+    "HingeMotor",
     "HingeTorque",
     "Linkage",
     "LinkageFormatError",

@@ -1,4 +1,4 @@
-r"""The force elements: Spring, Motor, Load, PathForce, PathFriction, HingeTorque (one class each).
+r"""The force elements: Spring, Motor, Load, PathForce, PathFriction, HingeTorque, HingeMotor.
 
 Checked values (every number through :mod:`linkage_widget._checks`, naming the field):
 the document holds them, the JSON sibling writes them (:mod:`linkage_widget.io.sidecar`)
@@ -40,7 +40,7 @@ from typing import Any
 
 from . import _checks
 
-__all__ = ["HingeTorque", "Load", "Motor", "PathForce", "PathFriction", "Spring"]
+__all__ = ["HingeMotor", "HingeTorque", "Load", "Motor", "PathForce", "PathFriction", "Spring"]
 
 
 @dataclass(frozen=True)
@@ -303,3 +303,35 @@ class HingeTorque:
                 raise ValueError(f"hinge torque: vertex {k} is on the axis {self.axis}: no arm")
         if self.tip == self.reference:
             raise ValueError(f"hinge torque: tip and reference are both vertex {self.tip}")
+
+
+@dataclass(frozen=True)
+class HingeMotor:
+    r"""A motor turning the hinge ``axis = (a0, a1)`` in space at ``speed`` rad/s.
+
+    The dihedral angle :math:`\theta` about :math:`a_0 \to a_1` from the arm of
+    ``reference`` (a vertex of the other body; ``None``: straight down, the axis ends
+    pinned) to the arm of ``tip`` follows :math:`\theta_0 + \omega t`: an exact
+    rheonomic row, as a planar :class:`Motor`'s angle (right-handed about the axis).
+
+    >>> HingeMotor((0, 1), 2, 0.5).speed
+    0.5
+    """
+
+    axis: tuple[int, int]
+    tip: int
+    speed: float = 1.0
+    reference: int | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "axis", _distinct(*self.axis, "a hinge axis"))
+        set_(self, "tip", int(self.tip))
+        set_(self, "speed", _checks.finite(self.speed, "motor speed"))
+        if self.reference is not None:
+            set_(self, "reference", int(self.reference))
+        if {self.tip, self.reference} & set(self.axis) or self.tip == self.reference:
+            raise ValueError(
+                f"hinge motor: tip {self.tip} and reference {self.reference} must be two "
+                f"vertices off the axis {self.axis}"
+            )

@@ -74,10 +74,10 @@ import scipy.sparse as sp
 
 from .. import _checks
 from ..model import Linkage
-from .drive_rows import DriveRows
+from .drive_rows import DriveRows, hinge_angles
 from .drive_rows import wrap_angle as _wrap
 
-__all__ = ["ConstraintSet", "DriveRows", "rigidity_matrix", "as_flat", "as_points"]
+__all__ = ["ConstraintSet", "DriveRows", "hinge_angles", "rigidity_matrix", "as_flat", "as_points"]
 
 
 def as_flat(p: Any) -> np.ndarray:
@@ -275,11 +275,11 @@ class ConstraintSet:
     def with_drives(self, drives: DriveRows) -> ConstraintSet:
         """These constraints plus the rows of ``drives`` (motors, links, holds), appended.
 
-        Motors and holds are planar rows: a 3-D set with them raises
-        ``NotImplementedError``; links (a stuck friction pathway) are rows in space too.
+        Holds are planar rows: a 3-D set with them raises ``NotImplementedError``; links
+        (a stuck friction pathway) and motors (hinge rows in space) are rows in 3-D too.
         """
-        if self.dim != 2 and (len(drives.motors) or len(drives.holds)):
-            raise NotImplementedError("motors and holds are planar rows: not in 3-D")
+        if self.dim != 2 and len(drives.holds):
+            raise NotImplementedError("holds are planar rows (a joint on the table): not in 3-D")
         if drives.dim != self.dim:
             raise ValueError(f"drive rows in {drives.dim}-D for a {self.dim}-D set")
         rows, cols = _pattern(self.rods, self.angles, self.pinned, self.dim)

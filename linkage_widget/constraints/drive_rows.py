@@ -20,12 +20,76 @@ import numpy as np
 
 from .._checks import row_norms
 
-__all__ = ["DriveRows", "wrap_angle"]
+__all__ = ["DriveRows", "hinge_angles", "wrap_angle"]
 
 
 def wrap_angle(angle: np.ndarray) -> np.ndarray:
     r"""Map angles to :math:`[-\pi, \pi)`."""
     return (angle + np.pi) % (2.0 * np.pi) - np.pi
+
+
+def hinge_angles(pts: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Dihedral angles of hinge rows ``(a0, a1, t, k)`` in space and their gradients.
+
+    With :math:`a` the unit axis :math:`a_0 \to a_1`, each vertex's arm
+    :math:`r = w - (a \cdot w) a` (:math:`w = p - p_{a_0}`, foot at
+    :math:`s = a \cdot w / |p_{a_1} - p_{a_0}|` along the axis),
+    :math:`\theta = \operatorname{atan2}(a \cdot (r_k \times r_t), r_k \cdot r_t)`,
+    the angle from ``k``'s arm to ``t``'s about :math:`a`; ``k = -1``: from straight
+    down (:math:`-z`, or :math:`+x` for an axis within :math:`\arccos 0.9` of vertical),
+    the axis meant to be pinned. With :math:`g = a \times r/|r|^2`,
+
+    .. math:: \nabla_t\theta = g_t,\quad \nabla_k\theta = -g_k,\quad
+              \nabla_{a_0}\theta = -(1 - s_t) g_t + (1 - s_k) g_k,\quad
+              \nabla_{a_1}\theta = -s_t g_t + s_k g_k
+
+    (exact: a common rotation of both arms leaves :math:`\theta`). ``pts`` ``(n, 3)``,
+    ``rows`` ``(h, 4)``; returns :math:`\theta` ``(h,)`` and the gradients per role
+    ``(h, 4, 3)``. A torque :math:`T` about the hinge is the generalised force
+    :math:`T\nabla\theta` (:class:`~linkage_widget.motion._actuators.HingeCouple`).
+    """
+    rows = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
+    base, axis = pts[rows[:, 0]], pts[rows[:, 1]] - pts[rows[:, 0]]
+    length = row_norms(axis)[:, None]
+    a = axis / length
+    ground = (rows[:, 3] < 0)[:, None]
+    down = np.where(np.abs(a[:, 2:]) < 0.9, [0.0, 0.0, -1.0], [1.0, 0.0, 0.0])
+
+    def arm(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        along = (a * w).sum(axis=1, keepdims=True)
+        r = w - along * a
+        return r, np.cross(a, r) / (r * r).sum(axis=1, keepdims=True)
+
+    r_t, g_t = arm(pts[rows[:, 2]] - base)
+    s_t = (a * (pts[rows[:, 2]] - base)).sum(axis=1, keepdims=True) / length
+    w_k = np.where(ground, base + down, pts[rows[:, 3]]) - base
+    r_k, g_k = arm(w_k)
+    g_k = np.where(ground, 0.0, g_k)
+    s_k = (a * w_k).sum(axis=1, keepdims=True) / length
+    theta = np.arctan2((a * np.cross(r_k, r_t)).sum(axis=1), (r_k * r_t).sum(axis=1))
+    grads = np.stack([-(1 - s_t) * g_t + (1 - s_k) * g_k, -s_t * g_t + s_k * g_k, g_t, -g_k], 1)
+    return theta, grads
+
+
+def _motor_scales(pts: np.ndarray, motors: np.ndarray, dim: int) -> np.ndarray:
+    r"""Arm scales :math:`\ell` of motor rows: the arm, or the geometric mean of the two arms.
+
+    In the plane the rod and the reference rod; in space the hinge arms of the tip and
+    the reference vertex (:func:`hinge_angles`).
+    """
+    if dim == 3:  # hinge rows (a0, a1, t, k)
+        _, grads = hinge_angles(pts, motors)  # |g| = 1 / |r|
+        ground = motors[:, 3] < 0
+        dl = 1.0 / row_norms(grads[:, 2])
+        with np.errstate(divide="ignore"):
+            rl = np.where(ground, 1.0, 1.0 / row_norms(grads[:, 3]))
+    else:
+        d = pts[motors[:, 1]] - pts[motors[:, 0]]
+        r = pts[motors[:, 3]] - pts[motors[:, 2]]
+        ground = motors[:, 2] < 0
+        dl = np.hypot(d[:, 0], d[:, 1])
+        rl = np.where(ground, 1.0, np.hypot(r[:, 0], r[:, 1]))
+    return np.where(ground, dl, np.sqrt(dl * rl))
 
 
 def _points(p: Any, dim: int = 2) -> np.ndarray:
@@ -40,7 +104,8 @@ class DriveRows:
     ----------
     motors : ndarray of int, shape (k, 4)
         ``(pivot, tip, r0, r1)``: the rod pivot→tip turns relative to the rod
-        :math:`r_0 \to r_1`, or to the ground x-axis when ``r0 = r1 = -1``.
+        :math:`r_0 \to r_1`, or to the ground x-axis when ``r0 = r1 = -1``. In space
+        (``dim = 3``) hinge rows ``(a0, a1, t, k)``: the hinge angle of :func:`hinge_angles`.
     phases, speeds : ndarray, shape (k,)
         Target angle :math:`\theta_0 + \omega t` = ``phases + speeds * t`` (radians,
         unwrapped: a crank turning round and round has no jump at :math:`\pm\pi`).
@@ -53,8 +118,8 @@ class DriveRows:
     holds : ndarray of int, shape (r,); hold_anchors : ndarray, shape (r, 2)
         Temporary pins (a joint that sticks to the table).
     dim : int
-        Coordinates per vertex: 2, or 3 for links in space (motors and holds are planar
-        rows: a 3-D set has links only).
+        Coordinates per vertex: 2, or 3 for hinge motors and links in space (holds are
+        planar rows: a 3-D set has none).
     """
 
     motors: np.ndarray
@@ -109,11 +174,7 @@ class DriveRows:
         """
         pts = _points(p, dim)
         motors = np.asarray(motors, dtype=np.int64).reshape(-1, 4)
-        d = pts[motors[:, 1]] - pts[motors[:, 0]]
-        r = pts[motors[:, 3]] - pts[motors[:, 2]]
-        ground = motors[:, 2] < 0
-        dl, rl = np.hypot(d[:, 0], d[:, 1]), np.where(ground, 1.0, np.hypot(r[:, 0], r[:, 1]))
-        scales = np.where(ground, dl, np.sqrt(dl * rl))
+        scales = _motor_scales(pts, motors, dim)
         links = np.asarray([] if links is None else links, dtype=np.int64).reshape(-1, 2)
         e = pts[links[:, 0]] - pts[links[:, 1]]
         if link_lengths is None:
@@ -148,7 +209,12 @@ class DriveRows:
         return replace(self, targets=self.phases + self.speeds * t)
 
     def motor_angles(self, pts: np.ndarray) -> np.ndarray:
-        r"""Relative angles :math:`\theta(d) - \theta(r)`, unwrapped next to the targets."""
+        r"""Relative angles :math:`\theta(d) - \theta(r)`, unwrapped next to the targets.
+
+        In space, the hinge angles of :func:`hinge_angles`.
+        """
+        if self.dim == 3:
+            return self.targets + wrap_angle(hinge_angles(pts, self.motors)[0] - self.targets)
         d = pts[self.motors[:, 1]] - pts[self.motors[:, 0]]
         r = pts[self.motors[:, 3]] - pts[self.motors[:, 2]]
         r = np.where((self.motors[:, 2] < 0)[:, None], [1.0, 0.0], r)
@@ -169,8 +235,10 @@ class DriveRows:
         return np.concatenate([g_mot, g_link, g_hold])
 
     def _motor_gradients(self, pts: np.ndarray) -> np.ndarray:
-        """Gradients per role (pivot, tip, r0, r1), shape ``(k, 4, 2)``."""
+        """Gradients per role (pivot, tip, r0, r1), shape ``(k, 4, 2)``; in space ``(k, 4, 3)``."""
         mo = self.motors
+        if self.dim == 3:
+            return self.motor_scales[:, None, None] * hinge_angles(pts, mo)[1]
         d = pts[mo[:, 1]] - pts[mo[:, 0]]
         r = pts[mo[:, 3]] - pts[mo[:, 2]]
         s = self.motor_scales[:, None]
@@ -203,9 +271,10 @@ class DriveRows:
     def jacobian_values(self, pts: np.ndarray) -> np.ndarray:
         """Non-zeros of the drive rows, in the order of :meth:`pattern`."""
         _, slot, used = self._slots
-        grads = np.zeros((len(self.motors), 4, 2))
+        d = self.dim
+        grads = np.zeros((len(self.motors), 4, d))
         rows = np.repeat(np.arange(len(self.motors)), 4)
-        np.add.at(grads, (rows, slot.reshape(-1)), self._motor_gradients(pts).reshape(-1, 2))
+        np.add.at(grads, (rows, slot.reshape(-1)), self._motor_gradients(pts).reshape(-1, d))
         motor = grads[used].reshape(-1)
         e = (pts[self.links[:, 0]] - pts[self.links[:, 1]]) / self.link_lengths[:, None]
         link = np.column_stack([e, -e]).reshape(-1)
@@ -216,9 +285,9 @@ class DriveRows:
         vertices, _, used = self._slots
         k, s = len(self.motors), len(self.links)
         m_rows = np.repeat(first + np.arange(k)[:, None], 4, axis=1)[used]
-        m_rows = np.repeat(m_rows, 2)
-        m_cols = np.column_stack([2 * vertices[used], 2 * vertices[used] + 1]).reshape(-1)
         d = self.dim
+        m_rows = np.repeat(m_rows, d)
+        m_cols = (d * vertices[used][:, None] + np.arange(d)).reshape(-1)
         l_rows = np.repeat(np.arange(first + k, first + k + s), 2 * d)
         lk = self.links
         l_cols = np.column_stack([d * lk[:, e, None] + np.arange(d) for e in (0, 1)])

@@ -105,9 +105,10 @@ Drives and loads (:mod:`._element_set`, :mod:`._drive_step`)
     Coulomb friction with a stick phase along pathways and on the table, constraint
     forces and accelerations; without them every path is the arithmetic above. In space
     loads are 3-vectors, path forces, path friction and springs act along two joints'
-    line, and a couple turns a body about a hinge axis
-    (:class:`~linkage_widget.elements.HingeTorque`); motors, the planar torque and the
-    table are planar and refused there.
+    line, a couple turns a body about a hinge axis
+    (:class:`~linkage_widget.elements.HingeTorque`) and a motor drives a hinge angle
+    (:class:`~linkage_widget.elements.HingeMotor`); the planar motor and torque and
+    the table are refused there.
 
 Singular placements (:class:`~linkage_widget.motion._branches.BranchWatch`)
     With :attr:`stop_at_singular`, where the rank of the Jacobian (motor rows included)

@@ -61,7 +61,8 @@ from typing import Any
 import numpy as np
 
 from .. import _checks
-from ..elements import HingeTorque
+from ..constraints import hinge_angles
+from ..elements import HingeMotor, HingeTorque
 
 __all__ = [
     "ForceActuator",
@@ -71,6 +72,7 @@ __all__ = [
     "element_forces",
     "element_potential",
     "hinge_couple",
+    "hinge_row",
     "scalar",
 ]
 
@@ -155,83 +157,65 @@ class HingeCouple:
     torque: Magnitude
     reference: int | None = None
 
+    def row(self) -> np.ndarray:
+        """The hinge row ``(a0, a1, tip, reference)`` (``-1``: the ground), shape ``(1, 4)``."""
+        k = -1 if self.reference is None else self.reference
+        return np.array([[self.axis[0], self.axis[1], self.tip, k]])
+
     def angle(self, pts: np.ndarray, vel: np.ndarray) -> tuple[float, float]:
         r"""Dihedral angle (radians) of the tip's arm about the axis and its rate.
 
-        The rate is :math:`a \cdot (r \times \dot r)/|r|^2` of the tip's arm minus the
-        reference's (exact for a hinge: a common rotation of both bodies cancels).
+        The rate is :math:`\nabla\theta \cdot \dot p`
+        (:func:`~linkage_widget.constraints.hinge_angles`).
         """
-        a, _ = _axis(pts, self.axis)
-        r_t, u_t = _arm(pts, vel, self.axis, self.tip)
-        if self.reference is None:
-            down = np.array([0.0, 0.0, -1.0]) if abs(a[2]) < 0.9 else np.array([1.0, 0.0, 0.0])
-            r_k, u_k = down - float(a @ down) * a, 0.0
-        else:
-            r_k, rate_k = _arm(pts, vel, self.axis, self.reference)
-            u_k = float(a @ np.cross(r_k, rate_k)) / float(r_k @ r_k)
-        theta = math.atan2(float(a @ np.cross(r_k, r_t)), float(r_k @ r_t))
-        return theta, float(a @ np.cross(r_t, u_t)) / float(r_t @ r_t) - u_k
+        row = self.row()
+        theta, grads = hinge_angles(pts, row)
+        used = row[0] >= 0
+        return float(theta[0]), float(np.sum(grads[0][used] * vel[row[0][used]]))
 
     def __call__(self, pts: np.ndarray, vel: np.ndarray, t: float, out: np.ndarray) -> None:
-        """Add the couple on the tip's body and the reaction to ``out`` (shape ``(n, 3)``)."""
+        r"""Add :math:`T\nabla\theta` to ``out`` (shape ``(n, 3)``): the couple and its reaction."""
         args = (t, *self.angle(pts, vel)) if callable(self.torque) else ()
         torque = scalar(self.torque, args, f"hinge torque {self.axis} on {self.tip}")
-        _hinge_couple(pts, self.axis, self.tip, torque, out)
-        if self.reference is not None:
-            _hinge_couple(pts, self.axis, self.reference, -torque, out)
+        row = self.row()
+        _, grads = hinge_angles(pts, row)
+        used = row[0] >= 0
+        np.add.at(out, row[0][used], torque * grads[0][used])
 
 
-def _axis(pts: np.ndarray, axis: tuple[int, int]) -> tuple[np.ndarray, float]:
-    """Unit direction of the hinge axis ``a0 -> a1`` and its length."""
-    d = pts[axis[1]] - pts[axis[0]]
-    length = math.hypot(*d)
-    return d / length, length
+def hinge_row(
+    n: int, dim: int, e: Any, p: np.ndarray, pinned: np.ndarray
+) -> tuple[int, int, int, int]:
+    """``(a0, a1, tip, k)`` of a hinge element ``e`` (``k = -1``: the ground), checked.
 
-
-def _arm(
-    pts: np.ndarray, vel: np.ndarray, axis: tuple[int, int], k: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Arm ``r`` of vertex ``k`` from its foot on the axis, ``v_k`` less the foot's."""
-    a, length = _axis(pts, axis)
-    w = pts[k] - pts[axis[0]]
-    s = float(a @ w) / length
-    foot = (1.0 - s) * vel[axis[0]] + s * vel[axis[1]]
-    return w - float(a @ w) * a, vel[k] - foot
-
-
-def _hinge_couple(
-    pts: np.ndarray, axis: tuple[int, int], k: int, torque: float, out: np.ndarray
-) -> None:
-    r"""Add the couple :math:`T a` through vertex ``k`` and the axis ends (see the module)."""
-    a, length = _axis(pts, axis)
-    w = pts[k] - pts[axis[0]]
-    s = float(a @ w) / length
-    r = w - float(a @ w) * a
-    force = torque / float(r @ r) * np.cross(a, r)
-    out[k] += force
-    out[axis[0]] -= (1.0 - s) * force
-    out[axis[1]] -= s * force
-
-
-def hinge_couple(n: int, dim: int, e: HingeTorque, p: np.ndarray) -> HingeCouple:
-    """The forces of ``e``, checked: a 3-D linkage, its vertices, tip and reference off the axis."""
+    A 3-D linkage; the axis has a direction; the tip and the reference are off it.
+    """
+    what = type(e).__name__
     if dim != 3:
         raise ValueError(
-            "a hinge torque turns a body about an axis in space: not for a planar linkage "
-            "(there a torque actuator, Simulator.add_torque, turns a rod in the plane)"
+            f"{what} turns a body about an axis in space: not for a planar linkage "
+            "(there a torque actuator or a motor turns a rod in the plane)"
         )
     a0, a1 = (_checks.vertex_index(a, n, "hinge axis") for a in e.axis)
-    tip = _checks.vertex_index(e.tip, n, "hinge torque tip")
-    ref = None if e.reference is None else _checks.vertex_index(e.reference, n, "reference")
+    tip = _checks.vertex_index(e.tip, n, f"{what} tip")
+    ref = -1 if e.reference is None else _checks.vertex_index(e.reference, n, "reference")
     pts = p.reshape(-1, 3)
     axis = pts[a1] - pts[a0]
     if not np.any(axis):
         raise ValueError(f"hinge axis {a0}-{a1} has no direction (its ends coincide)")
-    for k in (tip, ref) if ref is not None else (tip,):
-        arm = np.cross(axis, pts[k] - pts[a0])
-        if not math.hypot(*arm) > 0.0:
-            raise ValueError(f"hinge torque: vertex {k} lies on the axis {a0}-{a1}: no arm")
-    return HingeCouple((a0, a1), tip, _checks.magnitude(e.torque, "torque"), ref)
+    for k in (tip, ref) if ref >= 0 else (tip,):
+        if not math.hypot(*np.cross(axis, pts[k] - pts[a0])) > 0.0:
+            raise ValueError(f"{what}: vertex {k} lies on the axis {a0}-{a1}: no arm")
+    if ref < 0 and isinstance(e, HingeMotor) and not (pinned[a0] and pinned[a1]):
+        raise ValueError(f"HingeMotor against the ground: pin the axis ends {a0} and {a1}")
+    return a0, a1, tip, ref
+
+
+def hinge_couple(n: int, dim: int, e: HingeTorque, p: np.ndarray) -> HingeCouple:
+    """The forces of the hinge torque ``e``, checked (:func:`hinge_row`)."""
+    a0, a1, tip, k = hinge_row(n, dim, e, p, np.zeros(n, dtype=bool))
+    torque = _checks.magnitude(e.torque, "torque")
+    return HingeCouple((a0, a1), tip, torque, None if k < 0 else k)
 
 
 @dataclass(frozen=True)

@@ -161,7 +161,7 @@ def _motor_failure(act: ElementSet, setup: Setup, p1: np.ndarray, t1: float) -> 
     if not act.motors:
         return None
     cs = setup.constraints
-    g = cs.drives.residuals(p1.reshape(-1, 2))[: len(act.motors)] / cs.drives.motor_scales
+    g = cs.drives.residuals(p1.reshape(-1, cs.dim))[: len(act.motors)] / cs.drives.motor_scales
     if np.all(np.abs(g) <= DATA_TOL):
         return None
     k = int(np.argmax(np.abs(g)))

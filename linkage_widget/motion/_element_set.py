@@ -31,12 +31,15 @@ statics, with potential :math:`-f \cdot p_v`. Dynamic mode; only loads are conse
 
 In space (3-D linkages) loads are 3-vectors, and path forces, path friction (its
 stick phase a temporary rod, as in the plane), springs and dampers act along the line
-of two joints: they are dimension-free. A couple needs an axis there: a
+of two joints: they are dimension-free. A couple and a motor need an axis there: a
 :class:`~linkage_widget.elements.HingeTorque` turns a body about a hinge axis (two
-joints; :class:`~._actuators.HingeCouple` are its forces). The
-planar torque actuator, the motor (an angle in the plane of the drawing) and the table
-friction (joints sliding on the plane of the drawing) have no meaning in space and are
-refused, saying what to use instead.
+joints; :class:`~._actuators.HingeCouple` are its forces) and a
+:class:`~linkage_widget.elements.HingeMotor` drives the hinge angle (a
+:class:`RunningMotor` whose ``(pivot, tip)`` is the axis and ``reference`` the pair
+``(tip, reference vertex or -1)``: the hinge row of
+:func:`~linkage_widget.constraints.hinge_angles`). The planar torque actuator and
+motor (angles in the plane of the drawing) and the table friction (joints sliding on
+that plane) have no meaning in space and are refused, saying what to use instead.
 
 The functions below check an element against the linkage before the simulator keeps
 it (:func:`checked`, :func:`motor_row`) and give the
@@ -66,8 +69,8 @@ from typing import Any
 import numpy as np
 
 from .. import _checks
-from ..constraints import DriveRows
-from ..elements import HingeTorque, Load, Motor, PathForce, PathFriction, Spring
+from ..constraints import DriveRows, hinge_angles
+from ..elements import HingeMotor, HingeTorque, Load, Motor, PathForce, PathFriction, Spring
 from ._actuators import (
     ForceActuator,
     HingeCouple,
@@ -75,6 +78,7 @@ from ._actuators import (
     TorqueActuator,
     element_forces,
     hinge_couple,
+    hinge_row,
 )
 from ._friction import FrictionPath, StickState, joint_friction, path_speeds
 from ._metric import Metric, unit_vectors
@@ -318,7 +322,7 @@ PLANAR_ONLY = {
     "no such plane (friction along a pathway, PathFriction, works in space)",
     "a motor": "it turns a rod in the plane of the drawing; in space a rod turning "
     "about a point has two degrees of freedom (turn a body about a hinge axis with "
-    "HingeTorque, whose torque may be a function of the hinge angle and its rate)",
+    "Simulator.add(HingeMotor(axis=(a0, a1), tip=t, speed=w, reference=k)))",
     "a torque actuator": "its couple turns a rod in the plane of the drawing; in space "
     "a couple needs an axis (Simulator.add(HingeTorque(axis=(a0, a1), tip=t, "
     "torque=T, reference=k)): the couple about the hinge a0-a1 on the body of t)",
@@ -398,6 +402,10 @@ def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim
     if isinstance(e, Motor):
         planar(dim, "a motor")
         return running_motor(setup, p, time, e.pivot, e.tip, e.speed, e.reference)
+    if isinstance(e, HingeMotor):  # in space: (pivot, tip) the axis, reference (tip, k)
+        row = hinge_row(n, dim, e, p, setup.pinned)
+        theta = float(hinge_angles(p.reshape(-1, 3), np.array([row]))[0][0])
+        return RunningMotor(row[0], row[1], e.speed, row[2:], theta - e.speed * time)
     if isinstance(e, PathFriction):
         i, j = pathway(n, e.i, e.j, "friction", "friction needs")
         mu_s = e.mu_k if e.mu_s is None else e.mu_s

@@ -190,7 +190,7 @@ class Stepping:
         if not inputs.elements.motors:
             return np.zeros(0)
         setup = inputs.elements.setup(self.setup(inputs), p, stick)
-        return setup.at_time(t).constraints.drives.motor_angles(p.reshape(-1, 2))
+        return setup.at_time(t).constraints.drives.motor_angles(p.reshape(-1, self._dim))
 
     def restart(
         self, inputs: Inputs, p: np.ndarray, v: np.ndarray, t: float, *, project: bool
