@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .element_masses import RodMass
-from .elements import Load, Motor, PathForce, PathFriction, Spring
+from .elements import HingeMotor, HingeTorque, Load, Motor, PathForce, PathFriction, Spring
 from .errors import LinkageFormatError
 from .model import Linkage
 from .rigidity import (
@@ -36,6 +36,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ConfigurationError",
+    "HingeMotor",
+    "HingeTorque",
     "Linkage",
     "LinkageFormatError",
     "LinkageWidget",

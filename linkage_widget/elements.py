@@ -1,4 +1,4 @@
-r"""The force elements: Spring, Motor, Load, PathForce, PathFriction (one class each).
+r"""The force elements: Spring, Motor, Load, PathForce, PathFriction, HingeTorque, HingeMotor.
 
 Checked values (every number through :mod:`linkage_widget._checks`, naming the field):
 the document holds them, the JSON sibling writes them (:mod:`linkage_widget.io.sidecar`)
@@ -40,7 +40,7 @@ from typing import Any
 
 from . import _checks
 
-__all__ = ["Load", "Motor", "PathForce", "PathFriction", "Spring"]
+__all__ = ["HingeMotor", "HingeTorque", "Load", "Motor", "PathForce", "PathFriction", "Spring"]
 
 
 @dataclass(frozen=True)
@@ -152,25 +152,60 @@ class Motor:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Load:
-    """A constant force ``(fx, fy)`` on joint ``vertex``; world axes, y up: ``fy < 0`` is down."""
+    """A constant force on joint ``vertex``: ``(fx, fy)`` in the plane, ``(fx, fy, fz)`` in space.
+
+    World axes: y up in the plane (``fy < 0`` is down), z up in space (``fz < 0`` is
+    down, along gravity). ``fz`` is ``None`` for a planar load; a simulator refuses a
+    load whose :attr:`force` has not the linkage's dimension.
+
+    >>> Load(1, 0.0, 0.0, -2.0).force
+    (0.0, 0.0, -2.0)
+    """
 
     vertex: int
     fx: float = 0.0
     fy: float = 0.0
+    fz: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "vertex", int(self.vertex))
-        fx, fy = _checks.finite_point((self.fx, self.fy), f"load on vertex {self.vertex}")
-        object.__setattr__(self, "fx", float(fx))
-        object.__setattr__(self, "fy", float(fy))
+        dim = 2 if self.fz is None else 3
+        force = _checks.finite_point(self.force, f"load on vertex {self.vertex}", dim)
+        for name, value in zip(("fx", "fy", "fz"), force, strict=False):
+            object.__setattr__(self, name, float(value))
+
+    @property
+    def force(self) -> tuple[float, ...]:
+        """The force vector: ``(fx, fy)``, or ``(fx, fy, fz)`` for a load in space."""
+        return (self.fx, self.fy) if self.fz is None else (self.fx, self.fy, self.fz)
 
     def renumbered(self, removed: int) -> Load | None:
         """The load after vertex ``removed`` is deleted (``None`` if it was on it)."""
         if removed == self.vertex:
             return None
-        return Load(self.vertex - (self.vertex > removed), self.fx, self.fy)
+        return Load(self.vertex - (self.vertex > removed), *self.force)
+
+    def in_dim(self, dim: int) -> Load:
+        """The load itself, when its force has ``dim`` components; a ``ValueError`` saying so else.
+
+        >>> Load(2, 0, -1).in_dim(3)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: load on vertex 2 has 2 components (0.0, -1.0), but the linkage is 3-D: ...
+        """
+        if len(self.force) != dim:
+            want = "3-D: give (fx, fy, fz), z up" if dim == 3 else "planar: give (fx, fy), y up"
+            raise ValueError(
+                f"load on vertex {self.vertex} has {len(self.force)} components {self.force}, "
+                f"but the linkage is {want}"
+            )
+        return self
+
+    def __repr__(self) -> str:
+        z = "" if self.fz is None else f", fz={self.fz!r}"
+        return f"Load(vertex={self.vertex!r}, fx={self.fx!r}, fy={self.fy!r}{z})"
 
 
 @dataclass(frozen=True)
@@ -232,3 +267,71 @@ class PathFriction:
             return None
         i, j = self.i - (self.i > removed), self.j - (self.j > removed)
         return PathFriction(i, j, self.normal_force, self.mu_k, self.mu_s, self.v_s, self.sigma)
+
+
+@dataclass(frozen=True)
+class HingeTorque:
+    r"""A couple ``torque`` about the hinge axis ``axis = (a0, a1)`` on the body of ``tip`` (space).
+
+    The space counterpart of a torque actuator: sympy's ``TorqueActuator.at_pin_joint``.
+    The axis is the line :math:`a_0 \to a_1` (in a linkage of rods, a hinge is the rod
+    two bodies share); the couple :math:`T a` acts on the body carrying ``tip`` and
+    :math:`-T a` on the body carrying ``reference`` (a vertex), or on the ground
+    (``None``: the axis fixed, both ends pinned). ``torque``: a number (force x length,
+    right-handed about :math:`a`) or ``torque(time, angle, angular_speed)`` of the
+    dihedral angle from the reference's arm to the tip's (radians) and its rate. Its
+    power is :math:`T\dot\theta`. Forces: :mod:`linkage_widget.motion._actuators`.
+
+    >>> HingeTorque((0, 1), 2, 1.5, reference=3)
+    HingeTorque(axis=(0, 1), tip=2, torque=1.5, reference=3)
+    """
+
+    axis: tuple[int, int]
+    tip: int
+    torque: Any = 0.0
+    reference: int | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "axis", _distinct(*self.axis, "a hinge axis"))
+        set_(self, "tip", int(self.tip))
+        set_(self, "torque", _checks.magnitude(self.torque, "hinge torque"))
+        if self.reference is not None:
+            set_(self, "reference", int(self.reference))
+        for k in (self.tip, self.reference):
+            if k in self.axis:
+                raise ValueError(f"hinge torque: vertex {k} is on the axis {self.axis}: no arm")
+        if self.tip == self.reference:
+            raise ValueError(f"hinge torque: tip and reference are both vertex {self.tip}")
+
+
+@dataclass(frozen=True)
+class HingeMotor:
+    r"""A motor turning the hinge ``axis = (a0, a1)`` in space at ``speed`` rad/s.
+
+    The dihedral angle :math:`\theta` about :math:`a_0 \to a_1` from the arm of
+    ``reference`` (a vertex of the other body; ``None``: straight down, the axis ends
+    pinned) to the arm of ``tip`` follows :math:`\theta_0 + \omega t`: an exact
+    rheonomic row, as a planar :class:`Motor`'s angle (right-handed about the axis).
+
+    >>> HingeMotor((0, 1), 2, 0.5).speed
+    0.5
+    """
+
+    axis: tuple[int, int]
+    tip: int
+    speed: float = 1.0
+    reference: int | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "axis", _distinct(*self.axis, "a hinge axis"))
+        set_(self, "tip", int(self.tip))
+        set_(self, "speed", _checks.finite(self.speed, "motor speed"))
+        if self.reference is not None:
+            set_(self, "reference", int(self.reference))
+        if {self.tip, self.reference} & set(self.axis) or self.tip == self.reference:
+            raise ValueError(
+                f"hinge motor: tip {self.tip} and reference {self.reference} must be two "
+                f"vertices off the axis {self.axis}"
+            )

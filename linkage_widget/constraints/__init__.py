@@ -74,10 +74,10 @@ import scipy.sparse as sp
 
 from .. import _checks
 from ..model import Linkage
-from .drive_rows import DriveRows
+from .drive_rows import DriveRows, hinge_angles
 from .drive_rows import wrap_angle as _wrap
 
-__all__ = ["ConstraintSet", "DriveRows", "rigidity_matrix", "as_flat", "as_points"]
+__all__ = ["ConstraintSet", "DriveRows", "hinge_angles", "rigidity_matrix", "as_flat", "as_points"]
 
 
 def as_flat(p: Any) -> np.ndarray:
@@ -275,17 +275,19 @@ class ConstraintSet:
     def with_drives(self, drives: DriveRows) -> ConstraintSet:
         """These constraints plus the rows of ``drives`` (motors, links, holds), appended.
 
-        DriveRows are planar rows: a 3-D set with drives raises ``NotImplementedError``.
+        Holds are planar rows: a 3-D set with them raises ``NotImplementedError``; links
+        (a stuck friction pathway) and motors (hinge rows in space) are rows in 3-D too.
         """
-        if self.dim != 2 and drives.n_rows:
-            raise NotImplementedError(
-                "motors, friction links and holds are planar rows: not implemented in 3-D"
-            )
+        if self.dim != 2 and len(drives.holds):
+            raise NotImplementedError("holds are planar rows (a joint on the table): not in 3-D")
+        if drives.dim != self.dim:
+            raise ValueError(f"drive rows in {drives.dim}-D for a {self.dim}-D set")
         rows, cols = _pattern(self.rods, self.angles, self.pinned, self.dim)
         base = self.n_constraints - self.drives.n_rows
         d_rows, d_cols = drives.pattern(base)
         rows, cols = np.concatenate([rows, d_rows]), np.concatenate([cols, d_cols])
-        order, indices, indptr = _csr_layout(rows, cols, base + drives.n_rows, 2 * self.n_vertices)
+        n_cols = self.dim * self.n_vertices
+        order, indices, indptr = _csr_layout(rows, cols, base + drives.n_rows, n_cols)
         return replace(
             self,
             drives=drives,

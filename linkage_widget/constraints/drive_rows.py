@@ -18,7 +18,9 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DriveRows", "wrap_angle"]
+from .._checks import row_norms
+
+__all__ = ["DriveRows", "hinge_angles", "wrap_angle"]
 
 
 def wrap_angle(angle: np.ndarray) -> np.ndarray:
@@ -26,8 +28,72 @@ def wrap_angle(angle: np.ndarray) -> np.ndarray:
     return (angle + np.pi) % (2.0 * np.pi) - np.pi
 
 
-def _points(p: Any) -> np.ndarray:
-    return np.ascontiguousarray(p, dtype=np.float64).reshape(-1, 2)
+def hinge_angles(pts: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Dihedral angles of hinge rows ``(a0, a1, t, k)`` in space and their gradients.
+
+    With :math:`a` the unit axis :math:`a_0 \to a_1`, each vertex's arm
+    :math:`r = w - (a \cdot w) a` (:math:`w = p - p_{a_0}`, foot at
+    :math:`s = a \cdot w / |p_{a_1} - p_{a_0}|` along the axis),
+    :math:`\theta = \operatorname{atan2}(a \cdot (r_k \times r_t), r_k \cdot r_t)`,
+    the angle from ``k``'s arm to ``t``'s about :math:`a`; ``k = -1``: from straight
+    down (:math:`-z`, or :math:`+x` for an axis within :math:`\arccos 0.9` of vertical),
+    the axis meant to be pinned. With :math:`g = a \times r/|r|^2`,
+
+    .. math:: \nabla_t\theta = g_t,\quad \nabla_k\theta = -g_k,\quad
+              \nabla_{a_0}\theta = -(1 - s_t) g_t + (1 - s_k) g_k,\quad
+              \nabla_{a_1}\theta = -s_t g_t + s_k g_k
+
+    (exact: a common rotation of both arms leaves :math:`\theta`). ``pts`` ``(n, 3)``,
+    ``rows`` ``(h, 4)``; returns :math:`\theta` ``(h,)`` and the gradients per role
+    ``(h, 4, 3)``. A torque :math:`T` about the hinge is the generalised force
+    :math:`T\nabla\theta` (:class:`~linkage_widget.motion._actuators.HingeCouple`).
+    """
+    rows = np.asarray(rows, dtype=np.int64).reshape(-1, 4)
+    base, axis = pts[rows[:, 0]], pts[rows[:, 1]] - pts[rows[:, 0]]
+    length = row_norms(axis)[:, None]
+    a = axis / length
+    ground = (rows[:, 3] < 0)[:, None]
+    down = np.where(np.abs(a[:, 2:]) < 0.9, [0.0, 0.0, -1.0], [1.0, 0.0, 0.0])
+
+    def arm(w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        along = (a * w).sum(axis=1, keepdims=True)
+        r = w - along * a
+        return r, np.cross(a, r) / (r * r).sum(axis=1, keepdims=True)
+
+    r_t, g_t = arm(pts[rows[:, 2]] - base)
+    s_t = (a * (pts[rows[:, 2]] - base)).sum(axis=1, keepdims=True) / length
+    w_k = np.where(ground, base + down, pts[rows[:, 3]]) - base
+    r_k, g_k = arm(w_k)
+    g_k = np.where(ground, 0.0, g_k)
+    s_k = (a * w_k).sum(axis=1, keepdims=True) / length
+    theta = np.arctan2((a * np.cross(r_k, r_t)).sum(axis=1), (r_k * r_t).sum(axis=1))
+    grads = np.stack([-(1 - s_t) * g_t + (1 - s_k) * g_k, -s_t * g_t + s_k * g_k, g_t, -g_k], 1)
+    return theta, grads
+
+
+def _motor_scales(pts: np.ndarray, motors: np.ndarray, dim: int) -> np.ndarray:
+    r"""Arm scales :math:`\ell` of motor rows: the arm, or the geometric mean of the two arms.
+
+    In the plane the rod and the reference rod; in space the hinge arms of the tip and
+    the reference vertex (:func:`hinge_angles`).
+    """
+    if dim == 3:  # hinge rows (a0, a1, t, k)
+        _, grads = hinge_angles(pts, motors)  # |g| = 1 / |r|
+        ground = motors[:, 3] < 0
+        dl = 1.0 / row_norms(grads[:, 2])
+        with np.errstate(divide="ignore"):
+            rl = np.where(ground, 1.0, 1.0 / row_norms(grads[:, 3]))
+    else:
+        d = pts[motors[:, 1]] - pts[motors[:, 0]]
+        r = pts[motors[:, 3]] - pts[motors[:, 2]]
+        ground = motors[:, 2] < 0
+        dl = np.hypot(d[:, 0], d[:, 1])
+        rl = np.where(ground, 1.0, np.hypot(r[:, 0], r[:, 1]))
+    return np.where(ground, dl, np.sqrt(dl * rl))
+
+
+def _points(p: Any, dim: int = 2) -> np.ndarray:
+    return np.ascontiguousarray(p, dtype=np.float64).reshape(-1, dim)
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,7 +104,8 @@ class DriveRows:
     ----------
     motors : ndarray of int, shape (k, 4)
         ``(pivot, tip, r0, r1)``: the rod pivot→tip turns relative to the rod
-        :math:`r_0 \to r_1`, or to the ground x-axis when ``r0 = r1 = -1``.
+        :math:`r_0 \to r_1`, or to the ground x-axis when ``r0 = r1 = -1``. In space
+        (``dim = 3``) hinge rows ``(a0, a1, t, k)``: the hinge angle of :func:`hinge_angles`.
     phases, speeds : ndarray, shape (k,)
         Target angle :math:`\theta_0 + \omega t` = ``phases + speeds * t`` (radians,
         unwrapped: a crank turning round and round has no jump at :math:`\pm\pi`).
@@ -47,9 +114,12 @@ class DriveRows:
     motor_scales : ndarray, shape (k,)
         Arm scales :math:`\ell`.
     links : ndarray of int, shape (s, 2); link_lengths : ndarray, shape (s,)
-        Temporary rods (a friction pathway that sticks).
+        Temporary rods (a friction pathway that sticks); in the plane or in space.
     holds : ndarray of int, shape (r,); hold_anchors : ndarray, shape (r, 2)
         Temporary pins (a joint that sticks to the table).
+    dim : int
+        Coordinates per vertex: 2, or 3 for hinge motors and links in space (holds are
+        planar rows: a 3-D set has none).
     """
 
     motors: np.ndarray
@@ -62,6 +132,7 @@ class DriveRows:
     holds: np.ndarray
     hold_anchors: np.ndarray
     _slots: tuple[np.ndarray, np.ndarray, np.ndarray] = field(init=False, repr=False)
+    dim: int = 2
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_slots", self._motor_slots())
@@ -94,23 +165,20 @@ class DriveRows:
         holds: Any = None,
         link_lengths: Any = None,
         hold_anchors: Any = None,
+        dim: int = 2,
     ) -> DriveRows:
-        """Drive rows at positions ``p``.
+        """Drive rows at positions ``p`` (``dim`` coordinates per vertex).
 
         Links keep their length at ``p`` and holds their place there, unless
         ``link_lengths`` (shape ``(s,)``) and ``hold_anchors`` (``(r, 2)``) are given.
         """
-        pts = _points(p)
+        pts = _points(p, dim)
         motors = np.asarray(motors, dtype=np.int64).reshape(-1, 4)
-        d = pts[motors[:, 1]] - pts[motors[:, 0]]
-        r = pts[motors[:, 3]] - pts[motors[:, 2]]
-        ground = motors[:, 2] < 0
-        dl, rl = np.hypot(d[:, 0], d[:, 1]), np.where(ground, 1.0, np.hypot(r[:, 0], r[:, 1]))
-        scales = np.where(ground, dl, np.sqrt(dl * rl))
+        scales = _motor_scales(pts, motors, dim)
         links = np.asarray([] if links is None else links, dtype=np.int64).reshape(-1, 2)
         e = pts[links[:, 0]] - pts[links[:, 1]]
         if link_lengths is None:
-            link_lengths = np.hypot(e[:, 0], e[:, 1])
+            link_lengths = row_norms(e)
         holds = np.asarray([] if holds is None else holds, dtype=np.int64).reshape(-1)
         if hold_anchors is None:
             hold_anchors = pts[holds]
@@ -128,6 +196,7 @@ class DriveRows:
             np.asarray(link_lengths, dtype=np.float64).reshape(-1),
             holds,
             np.array(hold_anchors, dtype=np.float64).reshape(-1, 2),
+            dim=dim,
         )
 
     @property
@@ -140,7 +209,12 @@ class DriveRows:
         return replace(self, targets=self.phases + self.speeds * t)
 
     def motor_angles(self, pts: np.ndarray) -> np.ndarray:
-        r"""Relative angles :math:`\theta(d) - \theta(r)`, unwrapped next to the targets."""
+        r"""Relative angles :math:`\theta(d) - \theta(r)`, unwrapped next to the targets.
+
+        In space, the hinge angles of :func:`hinge_angles`.
+        """
+        if self.dim == 3:
+            return self.targets + wrap_angle(hinge_angles(pts, self.motors)[0] - self.targets)
         d = pts[self.motors[:, 1]] - pts[self.motors[:, 0]]
         r = pts[self.motors[:, 3]] - pts[self.motors[:, 2]]
         r = np.where((self.motors[:, 2] < 0)[:, None], [1.0, 0.0], r)
@@ -149,16 +223,22 @@ class DriveRows:
 
     def residuals(self, pts: np.ndarray) -> np.ndarray:
         """Scaled residuals of the drive rows (lengths)."""
-        g_mot = self.motor_scales * (self.motor_angles(pts) - self.targets)
+        g_mot = np.zeros(0)  # no motor rows (always so in space): no angles to measure
+        if len(self.motors):
+            g_mot = self.motor_scales * (self.motor_angles(pts) - self.targets)
         e = pts[self.links[:, 0]] - pts[self.links[:, 1]]
         with np.errstate(divide="ignore", invalid="ignore"):
             g_link = ((e * e).sum(axis=1) - self.link_lengths**2) / (2.0 * self.link_lengths)
-        g_hold = (pts[self.holds] - self.hold_anchors).reshape(-1)
+        g_hold = np.zeros(0)  # no holds (always so in space: a hold pins to the table)
+        if len(self.holds):
+            g_hold = (pts[self.holds] - self.hold_anchors).reshape(-1)
         return np.concatenate([g_mot, g_link, g_hold])
 
     def _motor_gradients(self, pts: np.ndarray) -> np.ndarray:
-        """Gradients per role (pivot, tip, r0, r1), shape ``(k, 4, 2)``."""
+        """Gradients per role (pivot, tip, r0, r1), shape ``(k, 4, 2)``; in space ``(k, 4, 3)``."""
         mo = self.motors
+        if self.dim == 3:
+            return self.motor_scales[:, None, None] * hinge_angles(pts, mo)[1]
         d = pts[mo[:, 1]] - pts[mo[:, 0]]
         r = pts[mo[:, 3]] - pts[mo[:, 2]]
         s = self.motor_scales[:, None]
@@ -191,9 +271,10 @@ class DriveRows:
     def jacobian_values(self, pts: np.ndarray) -> np.ndarray:
         """Non-zeros of the drive rows, in the order of :meth:`pattern`."""
         _, slot, used = self._slots
-        grads = np.zeros((len(self.motors), 4, 2))
+        d = self.dim
+        grads = np.zeros((len(self.motors), 4, d))
         rows = np.repeat(np.arange(len(self.motors)), 4)
-        np.add.at(grads, (rows, slot.reshape(-1)), self._motor_gradients(pts).reshape(-1, 2))
+        np.add.at(grads, (rows, slot.reshape(-1)), self._motor_gradients(pts).reshape(-1, d))
         motor = grads[used].reshape(-1)
         e = (pts[self.links[:, 0]] - pts[self.links[:, 1]]) / self.link_lengths[:, None]
         link = np.column_stack([e, -e]).reshape(-1)
@@ -204,11 +285,12 @@ class DriveRows:
         vertices, _, used = self._slots
         k, s = len(self.motors), len(self.links)
         m_rows = np.repeat(first + np.arange(k)[:, None], 4, axis=1)[used]
-        m_rows = np.repeat(m_rows, 2)
-        m_cols = np.column_stack([2 * vertices[used], 2 * vertices[used] + 1]).reshape(-1)
-        l_rows = np.repeat(np.arange(first + k, first + k + s), 4)
+        d = self.dim
+        m_rows = np.repeat(m_rows, d)
+        m_cols = (d * vertices[used][:, None] + np.arange(d)).reshape(-1)
+        l_rows = np.repeat(np.arange(first + k, first + k + s), 2 * d)
         lk = self.links
-        l_cols = np.column_stack([2 * lk[:, 0], 2 * lk[:, 0] + 1, 2 * lk[:, 1], 2 * lk[:, 1] + 1])
+        l_cols = np.column_stack([d * lk[:, e, None] + np.arange(d) for e in (0, 1)])
         h_rows = np.arange(first + k + s, first + k + s + 2 * len(self.holds))
         h_cols = np.column_stack([2 * self.holds, 2 * self.holds + 1]).reshape(-1)
         rows = np.concatenate([m_rows, l_rows, h_rows]).astype(np.int64)

@@ -395,8 +395,8 @@ def _motor(data: Any, n: int, rods: Sequence[Sequence[int]] | None) -> Motor:
 def _load(data: Any, n: int) -> Load:
     data = _object(data, "loads")
     force = data["force"]
-    if not isinstance(force, list) or len(force) != 2:
-        raise ValueError(f"loads: force must be [fx, fy], got {quoted(force)}")
+    if not isinstance(force, list) or len(force) not in (2, 3):
+        raise ValueError(f"loads: force must be [fx, fy] (or [fx, fy, fz]), got {quoted(force)}")
     return Load(_index(data["vertex"], n, "loads"), *force)
 
 
@@ -428,7 +428,7 @@ def _drives_json(ext: Extensions) -> dict[str, Any]:
             for m in ext.motors
         ]  # fmt: skip
     if ext.loads:
-        out["loads"] = [{"vertex": x.vertex, "force": [x.fx, x.fy]} for x in ext.loads]
+        out["loads"] = [{"vertex": x.vertex, "force": list(x.force)} for x in ext.loads]
     if ext.forces:
         out["forces"] = [{"i": f.i, "j": f.j, "force": f.force} for f in ext.forces]
     if ext.frictions:

@@ -103,7 +103,12 @@ Regularisation
 Drives and loads (:mod:`._element_set`, :mod:`._drive_step`)
     Motors (exact rheonomic angle rows), torque and force actuators, Duffing springs,
     Coulomb friction with a stick phase along pathways and on the table, constraint
-    forces and accelerations; without them every path is the arithmetic above.
+    forces and accelerations; without them every path is the arithmetic above. In space
+    loads are 3-vectors, path forces, path friction and springs act along two joints'
+    line, a couple turns a body about a hinge axis
+    (:class:`~linkage_widget.elements.HingeTorque`) and a motor drives a hinge angle
+    (:class:`~linkage_widget.elements.HingeMotor`); the planar motor and torque and
+    the table are refused there.
 
 Singular placements (:class:`~linkage_widget.motion._branches.BranchWatch`)
     With :attr:`stop_at_singular`, where the rank of the Jacobian (motor rows included)

@@ -1,7 +1,7 @@
 r"""The force elements of sympy.physics.mechanics between vertices, as explicit forces.
 
 Each element is a frozen value; :func:`element_forces` turns a tuple of them into the
-generalised force :math:`F(p, \dot p, t)`, shape ``(2n,)``, that RATTLE adds to
+generalised force :math:`F(p, \dot p, t)`, shape ``(dn,)``, that RATTLE adds to
 both half kicks (``Forces.extra``). Sign conventions are the seed's (actuators push
 their ends apart when positive):
 
@@ -22,8 +22,27 @@ their ends apart when positive):
   way, or on the ground (then on nothing that moves). ``torque`` is a number or a
   callable ``torque(time, angle, angular_speed)`` of the rod's angle relative to
   the reference (radians in :math:`(-\pi, \pi]`) and its rate.
+* :class:`HingeCouple` (space): a couple :math:`T` about the hinge axis
+  :math:`a_0 \to a_1`, :math:`a = (p_{a_1} - p_{a_0})/|p_{a_1} - p_{a_0}|`, on the body
+  of the vertex ``tip``. With :math:`w = p_t - p_{a_0}`, its foot on the axis
+  :math:`f = p_{a_0} + (a \cdot w)\,a = (1 - s)\,p_{a_0} + s\,p_{a_1}` and its arm
+  :math:`r = p_t - f \perp a`,
+
+  .. math:: F_t = \frac{T}{|r|^2}\, a \times r, \qquad
+            F_{a_0} = -(1 - s)\,F_t, \qquad F_{a_1} = -s\,F_t :
+
+  no net force, moment :math:`r \times F_t = T a` (the forces on the axis ends have
+  no moment about the foot), so on a rigid body through :math:`a_0, a_1, t` it is the
+  couple :math:`T a` (its virtual work is :math:`T a \cdot \delta\omega`). The
+  reaction :math:`-T` acts the same way through the vertex ``reference`` of the other
+  body, or on the ground. Its power is :math:`T \dot\theta`, :math:`\theta` the
+  dihedral angle about :math:`a` from the reference's arm to the tip's arm: sympy's
+  ``TorqueActuator.at_pin_joint``. A couple on a point-like rod needs this axis: a
+  rod turning about one point has two degrees of freedom, and a scalar torque
+  chooses none of them (so the planar :class:`TorqueActuator` is refused in space).
 * :class:`JointLoad`: a constant force :math:`f` on one vertex :math:`i` (a load, as
-  in statics). It is conservative, with potential :math:`V = -f \cdot p_i`, which
+  in statics; ``(fx, fy)`` in the plane, ``(fx, fy, fz)`` in space). It is
+  conservative, with potential :math:`V = -f \cdot p_i`, which
   :func:`element_potential` adds to the potential energy.
 * kinetic friction (:mod:`~linkage_widget.motion._friction`).
 
@@ -41,12 +60,19 @@ from typing import Any
 
 import numpy as np
 
+from .. import _checks
+from ..constraints import hinge_angles
+from ..elements import HingeMotor, HingeTorque
+
 __all__ = [
     "ForceActuator",
+    "HingeCouple",
     "JointLoad",
     "TorqueActuator",
     "element_forces",
     "element_potential",
+    "hinge_couple",
+    "hinge_row",
     "scalar",
 ]
 
@@ -75,10 +101,10 @@ class ForceActuator:
     force: Magnitude
 
     def __call__(self, pts: np.ndarray, vel: np.ndarray, t: float, out: np.ndarray) -> None:
-        """Add the force on ``i`` and ``j`` to ``out`` (shape ``(n, 2)``)."""
+        """Add the force on ``i`` and ``j`` to ``out`` (shape ``(n, dim)``)."""
         d = pts[self.i] - pts[self.j]
-        length = math.hypot(d[0], d[1])
-        e = d / length if length > 0 else np.zeros(2)
+        length = math.hypot(*d)
+        e = d / length if length > 0 else np.zeros(d.size)
         rate = float(e @ (vel[self.i] - vel[self.j]))
         f = scalar(self.force, (length, rate), f"force actuator {self.i}-{self.j}")
         out[self.i] += f * e
@@ -115,21 +141,104 @@ class TorqueActuator:
 
 
 @dataclass(frozen=True)
+class HingeCouple:
+    r"""A couple about the hinge axis ``axis = (a0, a1)`` on the body of ``tip`` (space).
+
+    ``torque``: a number or ``torque(time, angle, angular_speed)``, right-handed about
+    :math:`a = p_{a_1} - p_{a_0}` (positive turns the tip's arm from the reference's toward
+    :math:`a \times r_{ref}`). ``reference``: a vertex of the body the reaction
+    :math:`-T` acts on, or ``None`` (the ground; the axis is then meant to be fixed,
+    both ends pinned, and the angle is measured from straight down, :math:`-z`, or
+    from :math:`+x` for a vertical axis). See the module for the forces.
+    """
+
+    axis: tuple[int, int]
+    tip: int
+    torque: Magnitude
+    reference: int | None = None
+
+    def row(self) -> np.ndarray:
+        """The hinge row ``(a0, a1, tip, reference)`` (``-1``: the ground), shape ``(1, 4)``."""
+        k = -1 if self.reference is None else self.reference
+        return np.array([[self.axis[0], self.axis[1], self.tip, k]])
+
+    def angle(self, pts: np.ndarray, vel: np.ndarray) -> tuple[float, float]:
+        r"""Dihedral angle (radians) of the tip's arm about the axis and its rate.
+
+        The rate is :math:`\nabla\theta \cdot \dot p`
+        (:func:`~linkage_widget.constraints.hinge_angles`).
+        """
+        row = self.row()
+        theta, grads = hinge_angles(pts, row)
+        used = row[0] >= 0
+        return float(theta[0]), float(np.sum(grads[0][used] * vel[row[0][used]]))
+
+    def __call__(self, pts: np.ndarray, vel: np.ndarray, t: float, out: np.ndarray) -> None:
+        r"""Add :math:`T\nabla\theta` to ``out`` (shape ``(n, 3)``): the couple and its reaction."""
+        args = (t, *self.angle(pts, vel)) if callable(self.torque) else ()
+        torque = scalar(self.torque, args, f"hinge torque {self.axis} on {self.tip}")
+        row = self.row()
+        _, grads = hinge_angles(pts, row)
+        used = row[0] >= 0
+        np.add.at(out, row[0][used], torque * grads[0][used])
+
+
+def hinge_row(
+    n: int, dim: int, e: Any, p: np.ndarray, pinned: np.ndarray
+) -> tuple[int, int, int, int]:
+    """``(a0, a1, tip, k)`` of a hinge element ``e`` (``k = -1``: the ground), checked.
+
+    A 3-D linkage; the axis has a direction; the tip and the reference are off it.
+    """
+    what = type(e).__name__
+    if dim != 3:
+        raise ValueError(
+            f"{what} turns a body about an axis in space: not for a planar linkage "
+            "(there a torque actuator or a motor turns a rod in the plane)"
+        )
+    a0, a1 = (_checks.vertex_index(a, n, "hinge axis") for a in e.axis)
+    tip = _checks.vertex_index(e.tip, n, f"{what} tip")
+    ref = -1 if e.reference is None else _checks.vertex_index(e.reference, n, "reference")
+    pts = p.reshape(-1, 3)
+    axis = pts[a1] - pts[a0]
+    if not np.any(axis):
+        raise ValueError(f"hinge axis {a0}-{a1} has no direction (its ends coincide)")
+    for k in (tip, ref) if ref >= 0 else (tip,):
+        if not math.hypot(*np.cross(axis, pts[k] - pts[a0])) > 0.0:
+            raise ValueError(f"{what}: vertex {k} lies on the axis {a0}-{a1}: no arm")
+    if ref < 0 and isinstance(e, HingeMotor) and not (pinned[a0] and pinned[a1]):
+        raise ValueError(f"HingeMotor against the ground: pin the axis ends {a0} and {a1}")
+    return a0, a1, tip, ref
+
+
+def hinge_couple(n: int, dim: int, e: HingeTorque, p: np.ndarray) -> HingeCouple:
+    """The forces of the hinge torque ``e``, checked (:func:`hinge_row`)."""
+    a0, a1, tip, k = hinge_row(n, dim, e, p, np.zeros(n, dtype=bool))
+    torque = _checks.magnitude(e.torque, "torque")
+    return HingeCouple((a0, a1), tip, torque, None if k < 0 else k)
+
+
+@dataclass(frozen=True)
 class JointLoad:
-    r"""A constant force ``(fx, fy)`` on vertex ``i``; potential :math:`-f \cdot p_i`."""
+    r"""A constant force ``(fx, fy)``, ``fz`` in space, on vertex ``i``; :math:`V = -f\cdot p_i`."""
 
     i: int
     fx: float
     fy: float
+    fz: float = 0.0
+
+    @property
+    def force(self) -> np.ndarray:
+        """The force, shape ``(3,)`` (a planar load has ``fz = 0``, and 2-D uses ``[:2]``)."""
+        return np.array([self.fx, self.fy, self.fz])
 
     def __call__(self, pts: np.ndarray, vel: np.ndarray, t: float, out: np.ndarray) -> None:
-        """Add the load to ``out`` (shape ``(n, 2)``)."""
-        out[self.i, 0] += self.fx
-        out[self.i, 1] += self.fy
+        """Add the load to ``out`` (shape ``(n, dim)``)."""
+        out[self.i] += self.force[: out.shape[1]]
 
     def potential(self, pts: np.ndarray) -> float:
-        r""":math:`V = -f \cdot p_i` (shape of ``pts``: ``(n, 2)``)."""
-        return -(self.fx * float(pts[self.i, 0]) + self.fy * float(pts[self.i, 1]))
+        r""":math:`V = -f \cdot p_i` (shape of ``pts``: ``(n, dim)``)."""
+        return -float(self.force[: pts.shape[1]] @ pts[self.i])
 
 
 def _couple(pts: np.ndarray, c: int, t: int, torque: float, out: np.ndarray) -> None:
@@ -140,21 +249,23 @@ def _couple(pts: np.ndarray, c: int, t: int, torque: float, out: np.ndarray) -> 
     out[c] -= force
 
 
-def element_forces(elements: tuple[Any, ...], p: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
-    """Sum of the elements' forces at ``(p, v, t)`` (shapes ``(2n,)``), shape ``(2n,)``.
+def element_forces(
+    elements: tuple[Any, ...], p: np.ndarray, v: np.ndarray, t: float, dim: int = 2
+) -> np.ndarray:
+    """Sum of the elements' forces at ``(p, v, t)`` (shapes ``(dn,)``), shape ``(dn,)``.
 
     One Python call per element (elements are few; the vertices are not looped over).
     """
-    out = np.zeros((len(p) // 2, 2))
-    pts, vel = p.reshape(-1, 2), v.reshape(-1, 2)
+    out = np.zeros((len(p) // dim, dim))
+    pts, vel = p.reshape(-1, dim), v.reshape(-1, dim)
     for element in elements:
         element(pts, vel, t, out)
     return out.reshape(-1)
 
 
-def element_potential(elements: tuple[Any, ...], p: np.ndarray) -> float:
-    """Potential energy of the conservative elements (the joint loads) at ``p`` (``(2n,)``)."""
-    if not elements:  # and always so in 3-D, where the elements are refused as planar
+def element_potential(elements: tuple[Any, ...], p: np.ndarray, dim: int = 2) -> float:
+    """Potential energy of the conservative elements (the joint loads) at ``p`` (``(dn,)``)."""
+    if not elements:
         return 0.0
-    pts = p.reshape(-1, 2)
+    pts = p.reshape(-1, dim)
     return sum((e.potential(pts) for e in elements if isinstance(e, JointLoad)), 0.0)

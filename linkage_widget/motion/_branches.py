@@ -453,8 +453,8 @@ def _turned_motors(
         return list(act.motors)
     now = act.setup(view.base, at, None).at_time(time)
     drives = now.constraints.drives
-    before = drives.motor_angles(at.reshape(-1, 2))
-    after = drives.motor_angles(q.reshape(-1, 2))
+    before = drives.motor_angles(at.reshape(-1, view.dim))
+    after = drives.motor_angles(q.reshape(-1, view.dim))
     out = []
     for i, m in enumerate(act.motors):
         turn = float(after[i] - before[i])

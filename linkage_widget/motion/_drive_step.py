@@ -75,7 +75,7 @@ class Context(NamedTuple):
 
     def forces_for(self, setup: Setup, state: StickState) -> Forces:
         """The applied forces with the actuators' explicit forces for ``state``."""
-        extra = self.elements.extra(setup.metric, self.pinned, self.gravity, state)
+        extra = self.elements.extra(setup.metric, self.pinned, self.gravity, state, self.forces.dim)
         return dataclasses.replace(self.forces, extra=extra)
 
 
@@ -109,8 +109,10 @@ def reactions_at(
         v, state = np.zeros_like(s.v), StickState.free(len(act.frictions), ctx.pinned.size)
     setup = act.setup(ctx.base, s.p, state)
     friction = None
-    if mode == "dynamic" and dim == 2:  # friction is planar
-        limits = act.normal_forces(ctx.base.metric, ctx.gravity) * act.table * ~ctx.pinned
+    if mode == "dynamic":  # the table (planar) has no limits in space: its table is 0
+        limits = np.zeros(ctx.pinned.size)
+        if dim == 2:
+            limits = act.normal_forces(ctx.base.metric, ctx.gravity) * act.table * ~ctx.pinned
         friction = FrictionInput(act.frictions, state, limits)
     return reactions(setup, ctx.forces_for(setup, state), s.p, v, s.time, friction)
 
@@ -159,7 +161,7 @@ def _motor_failure(act: ElementSet, setup: Setup, p1: np.ndarray, t1: float) -> 
     if not act.motors:
         return None
     cs = setup.constraints
-    g = cs.drives.residuals(p1.reshape(-1, 2))[: len(act.motors)] / cs.drives.motor_scales
+    g = cs.drives.residuals(p1.reshape(-1, cs.dim))[: len(act.motors)] / cs.drives.motor_scales
     if np.all(np.abs(g) <= DATA_TOL):
         return None
     k = int(np.argmax(np.abs(g)))
@@ -179,8 +181,11 @@ def _directions(
     An element that was ``stuck`` keeps its direction (a released one: the way the hold
     pulled): its speed is zero up to round-off, whose sign says nothing.
     """
-    sign = sliding_direction(path_speeds(ctx.elements.frictions, p, v), state.path_sign)
+    dim = ctx.forces.dim
+    sign = sliding_direction(path_speeds(ctx.elements.frictions, p, v, dim), state.path_sign)
     sign = np.where(stuck.paths, state.path_sign, sign)
+    if not ctx.elements.table:  # no joint slides on a table (always so in space)
+        return state.with_paths(state.paths, sign)
     direction = np.where(stuck.joints[:, None], state.joint_dir, joint_directions(v, state))
     return state.with_paths(state.paths, sign).with_joints(state.joints, direction)
 
@@ -223,7 +228,8 @@ def _stick(
     """Stick the sliding elements whose speed reversed in the step, if the stop is plausible."""
     act = ctx.elements
     frictions = act.frictions
-    u0, u1 = path_speeds(frictions, p, v), path_speeds(frictions, p1, v1)
+    dim = ctx.forces.dim
+    u0, u1 = path_speeds(frictions, p, v, dim), path_speeds(frictions, p1, v1, dim)
     s = state.path_sign
     limits = np.array([(f.limit + f.mu_k * f.normal_force) * (not f.rigid) for f in frictions])
     paths = ~state.paths & (s != 0) & (u1 * s <= 0) & (limits > 0)

@@ -29,6 +29,18 @@ Torque actuators (:class:`~._actuators.TorqueActuator`) act as the couple
 ground; force actuators along a pathway are expansile; a joint load is the load of
 statics, with potential :math:`-f \cdot p_v`. Dynamic mode; only loads are conservative.
 
+In space (3-D linkages) loads are 3-vectors, and path forces, path friction (its
+stick phase a temporary rod, as in the plane), springs and dampers act along the line
+of two joints: they are dimension-free. A couple and a motor need an axis there: a
+:class:`~linkage_widget.elements.HingeTorque` turns a body about a hinge axis (two
+joints; :class:`~._actuators.HingeCouple` are its forces) and a
+:class:`~linkage_widget.elements.HingeMotor` drives the hinge angle (a
+:class:`RunningMotor` whose ``(pivot, tip)`` is the axis and ``reference`` the pair
+``(tip, reference vertex or -1)``: the hinge row of
+:func:`~linkage_widget.constraints.hinge_angles`). The planar torque actuator and
+motor (angles in the plane of the drawing) and the table friction (joints sliding on
+that plane) have no meaning in space and are refused, saying what to use instead.
+
 The functions below check an element against the linkage before the simulator keeps
 it (:func:`checked`, :func:`motor_row`) and give the
 stick state an edit starts from (:func:`rest_state`); they read values and change
@@ -57,9 +69,17 @@ from typing import Any
 import numpy as np
 
 from .. import _checks
-from ..constraints import DriveRows
-from ..elements import Load, Motor, PathForce, PathFriction, Spring
-from ._actuators import ForceActuator, JointLoad, TorqueActuator, element_forces
+from ..constraints import DriveRows, hinge_angles
+from ..elements import HingeMotor, HingeTorque, Load, Motor, PathForce, PathFriction, Spring
+from ._actuators import (
+    ForceActuator,
+    HingeCouple,
+    JointLoad,
+    TorqueActuator,
+    element_forces,
+    hinge_couple,
+    hinge_row,
+)
 from ._friction import FrictionPath, StickState, joint_friction, path_speeds
 from ._metric import Metric, unit_vectors
 from ._setup import Setup
@@ -218,12 +238,17 @@ class ElementSet:
             tuple(m.row() + (m.speed, m.phase) for m in self.motors),
             sticks,
         )
-        setup = self.rows.get(key, lambda: base.with_drives(self._drive_rows(p, state, sticks)))
+        dim = base.constraints.dim
+        setup = self.rows.get(
+            key, lambda: base.with_drives(self._drive_rows(p, state, sticks, dim))
+        )
         if setup.metric is not base.metric:  # the mass parameters changed
             setup = self.rows.keep(key, dataclasses.replace(setup, metric=base.metric))
         return setup
 
-    def _drive_rows(self, p: np.ndarray, state: StickState | None, sticks: tuple) -> DriveRows:
+    def _drive_rows(
+        self, p: np.ndarray, state: StickState | None, sticks: tuple, dim: int
+    ) -> DriveRows:
         """The motor rows and the rows of the stuck elements (``sticks``: ``state.key()``)."""
         links = [(self.frictions[k].i, self.frictions[k].j) for k in sticks[0]]
         return DriveRows.build(
@@ -236,6 +261,7 @@ class ElementSet:
             holds=list(sticks[1]),
             link_lengths=state.lengths[list(sticks[0])] if state is not None else None,
             hold_anchors=state.anchors[list(sticks[1])] if state is not None else None,
+            dim=dim,
         )
 
     def normal_forces(self, metric: Metric, gravity: float) -> np.ndarray:
@@ -243,9 +269,9 @@ class ElementSet:
         return metric.weight[1::2] * (abs(gravity) if gravity else 1.0)
 
     def extra(
-        self, metric: Metric, pinned: np.ndarray, gravity: float, state: StickState
+        self, metric: Metric, pinned: np.ndarray, gravity: float, state: StickState, dim: int = 2
     ) -> Callable[[np.ndarray, np.ndarray, float], np.ndarray] | None:
-        """The explicit forces (actuators, sliding friction) as ``f(p, v, t) -> (2n,)``."""
+        """The explicit forces (actuators, sliding friction) as ``f(p, v, t) -> (dn,)``."""
         if not self.has_forces():
             return None
         elements, frictions = self.actuators, self.frictions
@@ -254,9 +280,9 @@ class ElementSet:
         movable = ~pinned & ~state.joints
 
         def force(p: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
-            out = element_forces(elements, p, v, t)
+            out = element_forces(elements, p, v, t, dim)
             if frictions:
-                out = out + _path_friction(frictions, sliding, state.path_sign, p, v)
+                out = out + _path_friction(frictions, sliding, state.path_sign, p, v, dim)
             if table > 0.0:
                 out = out + joint_friction(normal, table, v, state, movable)
             return out
@@ -270,9 +296,10 @@ def _path_friction(
     remembered: np.ndarray,
     p: np.ndarray,
     v: np.ndarray,
+    dim: int,
 ) -> np.ndarray:
-    """Kinetic friction of the sliding pathways as a generalised force, shape ``(2n,)``."""
-    u = path_speeds(frictions, p, v)
+    """Kinetic friction of the sliding pathways as a generalised force, shape ``(dn,)``."""
+    u = path_speeds(frictions, p, v, dim)
     s = remembered  # fixed for the whole step: a reversal within it is a stick event
     f = np.array(
         [
@@ -282,21 +309,30 @@ def _path_friction(
     )
     i = np.array([fr.i for fr in frictions], dtype=np.int64)
     j = np.array([fr.j for fr in frictions], dtype=np.int64)
-    e, _ = unit_vectors(p, i, j)
-    out = np.zeros((len(p) // 2, 2))
+    e, _ = unit_vectors(p, i, j, dim)
+    out = np.zeros((len(p) // dim, dim))
     np.add.at(out, i, f[:, None] * e)
     np.add.at(out, j, -f[:, None] * e)
     return out.reshape(-1)
 
 
+#: why each planar-only element has no meaning in space, and what to use there instead
+PLANAR_ONLY = {
+    "table friction": "the joints slide on the plane of the drawing; in space there is "
+    "no such plane (friction along a pathway, PathFriction, works in space)",
+    "a motor": "it turns a rod in the plane of the drawing; in space a rod turning "
+    "about a point has two degrees of freedom (turn a body about a hinge axis with "
+    "Simulator.add(HingeMotor(axis=(a0, a1), tip=t, speed=w, reference=k)))",
+    "a torque actuator": "its couple turns a rod in the plane of the drawing; in space "
+    "a couple needs an axis (Simulator.add(HingeTorque(axis=(a0, a1), tip=t, "
+    "torque=T, reference=k)): the couple about the hinge a0-a1 on the body of t)",
+}
+
+
 def planar(dim: int, what: str) -> None:
-    """Refuse an element that is planar on a 3-D linkage, naming it; nothing changes."""
+    """Refuse an element that is planar on a 3-D linkage, saying why and what to use instead."""
     if dim != 2:
-        raise NotImplementedError(
-            f"{what} is planar: not implemented for a 3-D linkage (in space the "
-            "simulator has the attractor, gravity along -z, springs, dampers and "
-            "global damping)"
-        )
+        raise NotImplementedError(f"{what} is planar, not for a 3-D linkage: {PLANAR_ONLY[what]}")
 
 
 def checked_table(dim: int, value: Any) -> float:
@@ -347,7 +383,9 @@ def running_motor(
     return RunningMotor(row[0], row[1], speed, ref, theta - speed * time)
 
 
-Element = Spring | RunningMotor | FrictionPath | JointLoad | ForceActuator | TorqueActuator
+Element = (
+    Spring | RunningMotor | FrictionPath | JointLoad | ForceActuator | TorqueActuator | HingeCouple
+)
 
 
 def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim: int) -> Element:
@@ -364,16 +402,24 @@ def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim
     if isinstance(e, Motor):
         planar(dim, "a motor")
         return running_motor(setup, p, time, e.pivot, e.tip, e.speed, e.reference)
+    if isinstance(e, HingeMotor):  # in space: (pivot, tip) the axis, reference (tip, k)
+        row = hinge_row(n, dim, e, p, setup.pinned)
+        theta = float(hinge_angles(p.reshape(-1, 3), np.array([row]))[0][0])
+        return RunningMotor(row[0], row[1], e.speed, row[2:], theta - e.speed * time)
     if isinstance(e, PathFriction):
-        i, j = pathway(n, dim, e.i, e.j, "friction", "pathway friction", "friction needs")
+        i, j = pathway(n, e.i, e.j, "friction", "friction needs")
         mu_s = e.mu_k if e.mu_s is None else e.mu_s
         return _friction_path(setup, i, j, (e.normal_force, e.mu_k, mu_s, e.v_s, e.sigma))
     if isinstance(e, Load):
-        e = joint_load(n, dim, e.vertex, (e.fx, e.fy))
+        e = joint_load(n, dim, e.vertex, e.in_dim(dim).force)
     elif isinstance(e, PathForce):
-        e = force_actuator(n, dim, e.i, e.j, e.force)
-    if isinstance(e, JointLoad | ForceActuator | TorqueActuator):
-        element_forces((e,), p, v, time)  # a bad callable fails now
+        e = force_actuator(n, e.i, e.j, e.force)
+    elif isinstance(e, TorqueActuator):
+        planar(dim, "a torque actuator")
+    elif isinstance(e, HingeTorque):
+        e = hinge_couple(n, dim, e, p)
+    if isinstance(e, JointLoad | ForceActuator | TorqueActuator | HingeCouple):
+        element_forces((e,), p, v, time, dim)  # a bad callable fails now
         return e
     raise TypeError(f"not a force element: {e!r}")
 
@@ -388,9 +434,8 @@ def _resolved(s: Spring, p: np.ndarray, n: int, dim: int) -> Spring:
     return dataclasses.replace(s, rest_length=float(_checks.row_norms(pts[[i]] - pts[[j]])[0]))
 
 
-def pathway(n: int, dim: int, i: Any, j: Any, prefix: str, what: str, needs: str) -> tuple:
-    """Two distinct vertices ``i``, ``j`` of a planar pathway element ``what``."""
-    planar(dim, what)
+def pathway(n: int, i: Any, j: Any, prefix: str, needs: str) -> tuple:
+    """Two distinct vertices ``i``, ``j`` of a pathway element (in the plane or in space)."""
     i = _checks.vertex_index(i, n, f"{prefix} i")
     j = _checks.vertex_index(j, n, f"{prefix} j")
     if i == j:
@@ -398,9 +443,9 @@ def pathway(n: int, dim: int, i: Any, j: Any, prefix: str, what: str, needs: str
     return i, j
 
 
-def force_actuator(n: int, dim: int, i: Any, j: Any, force: Any) -> ForceActuator:
+def force_actuator(n: int, i: Any, j: Any, force: Any) -> ForceActuator:
     """A checked force (a number or a callable) along the pathway ``i``–``j``."""
-    i, j = pathway(n, dim, i, j, "force", "a force actuator", "a force actuator needs")
+    i, j = pathway(n, i, j, "force", "a force actuator needs")
     return ForceActuator(i, j, _checks.magnitude(force, "force"))
 
 
@@ -415,11 +460,13 @@ def torque_actuator(
 
 
 def joint_load(n: int, dim: int, vertex: Any, force: Any) -> JointLoad:
-    """A checked constant load ``force = (fx, fy)`` on ``vertex``."""
-    planar(dim, "a joint load")
+    """A checked constant load ``force`` on ``vertex``: ``(fx, fy)``, in space ``(fx, fy, fz)``."""
     v = _checks.vertex_index(vertex, n, "load vertex")
-    fx, fy = _checks.finite_point(force, "load force")
-    return JointLoad(v, float(fx), float(fy))
+    size = np.size(force) if isinstance(force, list | tuple | np.ndarray) else None
+    if size in (2, 3) and size != dim:
+        Load(v, *np.ravel(force)).in_dim(dim)  # raises, saying which the linkage takes
+    f = _checks.finite_point(force, "load force", dim)
+    return JointLoad(v, *(float(c) for c in f))
 
 
 def _friction_path(setup: Setup, i: int, j: int, values: tuple) -> FrictionPath:
@@ -437,7 +484,7 @@ def rest_state(act: ElementSet, setup: Setup, p: np.ndarray, v: np.ndarray) -> S
     n = setup.linkage.n_vertices
     state = StickState.free(len(act.frictions), n)
     rest = REST_SPEED * setup.constraints.length_scale
-    u = path_speeds(act.frictions, p, v)
+    u = path_speeds(act.frictions, p, v, setup.constraints.dim)
     paths = (np.abs(u) <= rest) & np.array([f.limit > 0 for f in act.frictions], dtype=bool)
     joints = np.zeros(n, dtype=bool)
     if act.table > 0.0:

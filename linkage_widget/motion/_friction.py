@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from .._checks import row_norms
 from ._actuators import scalar
 
 __all__ = ["FrictionPath", "StickState", "joint_friction", "path_speeds"]
@@ -148,8 +149,7 @@ class StickState:
         pts = p.reshape(-1, p.size // len(joints) if len(joints) else 2)  # (n, 2); (n, 3) in 3-D
         if paths.any():
             ij = np.array([(f.i, f.j) for f in frictions], dtype=np.int64)[paths]
-            d = pts[ij[:, 0]] - pts[ij[:, 1]]
-            lengths[paths] = np.hypot(d[:, 0], d[:, 1])
+            lengths[paths] = row_norms(pts[ij[:, 0]] - pts[ij[:, 1]])
         if joints.any():  # table friction is planar: no joint sticks in 3-D
             anchors[joints] = pts[joints]
         return replace(
@@ -161,14 +161,16 @@ class StickState:
         )
 
 
-def path_speeds(frictions: tuple[FrictionPath, ...], p: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """Extension velocity :math:`u` of each friction pathway, shape ``(k,)``."""
+def path_speeds(
+    frictions: tuple[FrictionPath, ...], p: np.ndarray, v: np.ndarray, dim: int = 2
+) -> np.ndarray:
+    """Extension velocity :math:`u` of each friction pathway, ``(k,)``; ``p``, ``v``: ``(dn,)``."""
     if not frictions:
         return np.zeros(0)
     ij = np.array([(f.i, f.j) for f in frictions], dtype=np.int64)
-    pts, vel = p.reshape(-1, 2), v.reshape(-1, 2)
+    pts, vel = p.reshape(-1, dim), v.reshape(-1, dim)
     d = pts[ij[:, 0]] - pts[ij[:, 1]]
-    e = d / np.hypot(d[:, 0], d[:, 1])[:, None]
+    e = d / row_norms(d)[:, None]
     return np.sum(e * (vel[ij[:, 0]] - vel[ij[:, 1]]), axis=1)
 
 

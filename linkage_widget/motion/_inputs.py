@@ -147,7 +147,7 @@ class Stepping:
     def potential(self, inputs: Inputs, p: np.ndarray) -> float:
         """The potential energy at ``p`` (gravity, springs, attractor, joint loads)."""
         conservative = inputs.forces(self._dim).potential_energy(self.setup(inputs).metric, p)
-        return conservative + element_potential(inputs.elements.actuators, p)
+        return conservative + element_potential(inputs.elements.actuators, p, self._dim)
 
     def energy_at(self, mode: str, inputs: Inputs) -> EnergyAt:
         """``energy_at(s, q)``: the kinetic energy the motion at ``s`` would have at ``q``."""
@@ -190,7 +190,7 @@ class Stepping:
         if not inputs.elements.motors:
             return np.zeros(0)
         setup = inputs.elements.setup(self.setup(inputs), p, stick)
-        return setup.at_time(t).constraints.drives.motor_angles(p.reshape(-1, 2))
+        return setup.at_time(t).constraints.drives.motor_angles(p.reshape(-1, self._dim))
 
     def restart(
         self, inputs: Inputs, p: np.ndarray, v: np.ndarray, t: float, *, project: bool

@@ -159,13 +159,15 @@ def _friction_forces(
     first = cs.n_constraints - dr.n_rows + len(dr.motors)
     links = lam[first : first + len(dr.links)]
     holds = lam[first + len(dr.links) :].reshape(-1, 2)
-    u = path_speeds(friction.frictions, p, v)
+    u = path_speeds(friction.frictions, p, v, cs.dim)
     s = sliding_direction(u, state.path_sign)
     out = np.array([f.kinetic(float(u[k]), float(s[k])) for k, f in enumerate(friction.frictions)])
-    pts = p.reshape(-1, 2)
+    pts = p.reshape(-1, cs.dim)
     e = pts[dr.links[:, 0]] - pts[dr.links[:, 1]]
-    out[np.flatnonzero(state.paths)] = -links * np.hypot(e[:, 0], e[:, 1]) / dr.link_lengths
+    out[np.flatnonzero(state.paths)] = -links * row_norms(e) / dr.link_lengths
     sliding = (friction.limits > 0) & ~state.joints
+    if cs.dim != 2:  # no table in space (joints slide on the plane of the drawing)
+        return out.reshape(-1), np.zeros((len(sliding), 2))
     table = -(friction.limits * sliding)[:, None] * joint_directions(v, state)
     table[state.joints] = -holds
     return out.reshape(-1), table

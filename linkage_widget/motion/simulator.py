@@ -355,13 +355,13 @@ class Simulator:
 
     def add_force(self, i: int, j: int, force: float | Callable[[float, float], float]) -> int:
         """A ``ForceActuator`` along ``i``–``j``: expansile ``force`` or ``force(length, rate)``."""
-        self.add(_element_set.force_actuator(self._n, self._dim, i, j, force))
+        self.add(_element_set.force_actuator(self._n, i, j, force))
         return len(self._elements.actuators) - 1
 
     def add_load(self, vertex: int, force: Any) -> int:
-        r"""A constant load ``force = (fx, fy)`` on ``vertex``; return its actuator index.
+        r"""A constant load ``force``, ``(fx, fy)`` (in space ``(fx, fy, fz)``), on ``vertex``.
 
-        Statics' load (potential :math:`-f \cdot p_v`) acting in the motion; dynamic mode.
+        Statics' load (potential :math:`-f \cdot p_v`) in the motion; its actuator index.
         """
         self.add(_element_set.joint_load(self._n, self._dim, vertex, force))
         return len(self._elements.actuators) - 1
@@ -392,8 +392,8 @@ class Simulator:
         Parameters as :class:`~linkage_widget.elements.PathFriction`; the stick phase:
         :mod:`~linkage_widget.motion._friction`. Dynamic mode; dissipative.
         """
-        names = ("friction", "pathway friction", "friction needs")
-        i, j = _element_set.pathway(self._n, self._dim, i, j, *names)
+        names = ("friction", "friction needs")
+        i, j = _element_set.pathway(self._n, i, j, *names)
         self.add(PathFriction(i, j, normal_force, mu_k, mu_s, v_s, sigma))
         return len(self._elements.frictions) - 1
 

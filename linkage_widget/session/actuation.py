@@ -234,18 +234,18 @@ class Actuation:
             The session now.
         vertex : int
             The loaded joint.
-        force : (float, float), optional
-            World axes, y up, force units. Default: ``stage.load_size`` down.
+        force : (float, float) or, for a 3-D linkage, (float, float, float), optional
+            World axes, y up (z up in space), force units. Default: ``stage.load_size`` down.
 
         Raises
         ------
         IndexError, ValueError
-            An unknown vertex, a non-finite force, or a 3-D linkage (loads are planar).
+            An unknown vertex, a non-finite force, or one with a component too many or few.
         """
-        _refuse(stage.viewer.refusal("loads"))
         _check_vertex(stage.linkage, vertex)
-        fx, fy = (0.0, -stage.load_size) if force is None else force
-        load = Load(vertex, fx, fy)
+        dim = stage.linkage.dim
+        down = (0.0,) * (dim - 1) + (-stage.load_size,)
+        load = Load(vertex, *(down if force is None else force)).in_dim(dim)
         return Actuated(stage.drives.with_load(load), f"load on vertex {vertex}")
 
     def remove_load(self, stage: Stage, vertex: int) -> Actuated:
@@ -264,9 +264,8 @@ class Actuation:
         Raises
         ------
         IndexError, ValueError
-            An unknown vertex, a bad force, or a 3-D linkage (path forces are planar).
+            An unknown vertex or a bad force (along the pathway: in the plane or in space).
         """
-        _refuse(stage.viewer.refusal("pathway forces"))
         for v in (i, j):
             _check_vertex(stage.linkage, v)
         d = stage.drives
@@ -410,7 +409,12 @@ class Actuation:
         return self.memo.live(key, stage.linkage, d.load_map(), stage.running)
 
     def shown_loads(self, stage: Stage) -> JointForces:
-        """The loads drawn, ``[(vertex, fx, fy)]``: the document's, with the one being aimed."""
+        """The loads drawn, ``[(vertex, fx, fy)]``: the document's, with the one being aimed.
+
+        None in space: the arrows are drawn in the plane of the drawing.
+        """
+        if stage.linkage.dim != 2:
+            return []
         shown = {x.vertex: (x.vertex, x.fx, x.fy) for x in stage.drives.loads}
         if self.load_aim is not None:
             shown[self.load_aim[0]] = self.load_aim
@@ -466,6 +470,9 @@ def _check_vertex(linkage: Linkage, v: Any) -> None:
 
 
 def _pinned_forces(pinned: Any, forces: np.ndarray) -> JointForces:
-    """``[(vertex, fx, fy)]`` of per-pin forces ``(q, 2)`` in ``pinned`` order."""
-    rows = np.asarray(forces, dtype=np.float64).reshape(-1, 2)
+    """``[(vertex, fx, fy)]`` of per-pin forces ``(q, 2)`` in ``pinned`` order (none in space)."""
+    rows = np.asarray(forces, dtype=np.float64)
+    if rows.ndim == 2 and rows.shape[1] == 3:  # the arrows are drawn in the plane of the drawing
+        return []
+    rows = rows.reshape(-1, 2)
     return [(int(v), float(f[0]), float(f[1])) for v, f in zip(pinned, rows, strict=False)]

@@ -73,9 +73,9 @@ class Drives:
         """Whether there is nothing at all."""
         return not (self.motors or self.loads or self.forces or self.frictions)
 
-    def load_map(self) -> dict[int, tuple[float, float]]:
-        """``{vertex: (fx, fy)}``: the loads as :func:`~linkage_widget.static_forces` takes them."""
-        return {x.vertex: (x.fx, x.fy) for x in self.loads}
+    def load_map(self) -> dict[int, tuple[float, ...]]:
+        """``{vertex: (fx, fy)}`` (in space ``(fx, fy, fz)``), as ``static_forces`` takes them."""
+        return {x.vertex: x.force for x in self.loads}
 
     # ---------------------------------------------------------------- edits
     def with_motor(self, motor: Motor) -> Drives:

@@ -27,8 +27,8 @@ The policy of a frame:
   at a singular placement (until a branch is picked: :meth:`Driver.follow_branch`), or
   moved less than :data:`STILL_PX` for :data:`STILL_FRAMES` frames; it stays
   settled until something changes (:meth:`Driver.unsettle`);
-* a 3-D linkage's simulator gets springs only: motors, joint loads, pathway forces and
-  friction, and table friction are planar (the simulator refuses them in space), so they
+* a 3-D linkage's simulator gets springs, joint loads, pathway forces and friction;
+  motors and table friction are planar (the simulator refuses them in space), so they
   are never handed to it; the table-friction slider is ignored there (the session says so
   once, :data:`~linkage_widget.session.space_view.TABLE_FRICTION_IN_SPACE`).
 """
@@ -450,13 +450,12 @@ def _add_elements(sim: Simulator, setup: SimulatorSpec) -> None:
     """Springs, joint loads, path forces and friction, table friction and motors, into ``sim``.
 
     Each is added only when present, so a linkage without them steps exactly as before.
-    A 3-D linkage gets its springs only: the rest is planar (the simulator would raise).
+    A 3-D linkage gets no motors and no table friction: they are planar.
     """
-    sim.add(*setup.springs)
+    d = setup.drives
+    sim.add(*setup.springs, *d.loads, *d.forces, *d.frictions)
     if setup.linkage.dim != 2:
         return
-    d = setup.drives
-    sim.add(*d.loads, *d.forces, *d.frictions)
     if setup.table_friction:
         sim.table_friction = setup.table_friction
     if setup.motors_on:

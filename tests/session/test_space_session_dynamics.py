@@ -2,8 +2,8 @@
 
 Real sessions on the bundled line-symmetric Bricard octahedron (``bricard_line.txt``: the
 face 0, 2, 4 pinned, one internal DOF). Gravity points along -z (the 3-D view's up is
-+z); springs and dampers act in space; motors, loads and friction are planar and refused
-or ignored with a message, nothing changed.
++z); springs, dampers, loads and path forces act in space; motors and friction are
+planar and refused or ignored with a message, nothing changed.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from linkage_widget import Load
 from linkage_widget.session import LinkageSession
 from linkage_widget.session.space_view import (
     DYNAMIC_IN_SPACE,
@@ -90,12 +91,10 @@ def test_a_spring_added_with_the_tool_in_space_pulls_the_joints_back():
     ("call", "what"),
     [
         (lambda s: s.add_motor(1, 3), "motors"),
-        (lambda s: s.add_load(1), "loads"),
-        (lambda s: s.add_force(1, 5, 2.0), "pathway forces"),
         (lambda s: s.add_friction(1, 5, 1.0, 0.3), "pathway frictions"),
     ],
 )
-def test_motors_loads_and_friction_are_refused_in_space(call, what):
+def test_motors_and_friction_are_refused_in_space(call, what):
     s = _bricard(mode="dynamic")
     before, undo = s.document.snapshot(), s.history.can_undo
     with pytest.raises(ValueError) as err:
@@ -103,6 +102,24 @@ def test_motors_loads_and_friction_are_refused_in_space(call, what):
     assert str(err.value) == PLANAR_ONLY.format(what=what)
     assert "planar" in str(err.value) and "not implemented yet" not in str(err.value)
     assert s.document.snapshot() == before and s.history.can_undo == undo
+
+
+def test_loads_and_path_forces_act_in_space():
+    """Issue 24, item 6: the session's add_load and add_force take a 3-D linkage."""
+    s = _bricard(mode="dynamic")
+    s.add_load(1)  # the default load: load_size down, along -z
+    assert s.document.drives.loads == (Load(1, 0.0, 0.0, -s.load_size),)
+    before = s.document.snapshot()
+    with pytest.raises(ValueError, match=r"but the linkage is 3-D: give \(fx, fy, fz\)"):
+        s.add_load(3, (0.0, -1.0))
+    assert s.document.snapshot() == before
+    s.add_force(1, 5, 2.0)
+    L0 = s.linkage.rod_lengths()
+    s.running = True
+    s.advance(10)
+    assert s.error == "" and len(s.simulator.actuators) == 2
+    assert _rod_error(s, L0) < 1e-10
+    assert "<svg" in s.to_svg()  # drawn
 
 
 def test_table_friction_in_space_is_ignored_with_one_message():
