@@ -60,7 +60,7 @@ from .. import _checks
 from ..constraints import DriveRows
 from ..elements import Load, Motor, PathForce, PathFriction, Spring
 from ._actuators import ForceActuator, JointLoad, TorqueActuator, element_forces
-from ._friction import FrictionPath, StickState, joint_friction, path_speeds
+from ._friction import FrictionPath, StickState, joint_friction, oriented_signs, path_speeds
 from ._metric import Metric, unit_vectors
 from ._setup import Setup
 from .tolerances import REST_SPEED
@@ -256,7 +256,7 @@ class ElementSet:
         def force(p: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
             out = element_forces(elements, p, v, t)
             if frictions:
-                out = out + _path_friction(frictions, sliding, state.path_sign, p, v)
+                out = out + _path_friction(frictions, sliding, state, p, v)
             if table > 0.0:
                 out = out + joint_friction(normal, table, v, state, movable)
             return out
@@ -267,13 +267,15 @@ class ElementSet:
 def _path_friction(
     frictions: tuple[FrictionPath, ...],
     sliding: np.ndarray,
-    remembered: np.ndarray,
+    state: StickState,
     p: np.ndarray,
     v: np.ndarray,
 ) -> np.ndarray:
     """Kinetic friction of the sliding pathways as a generalised force, shape ``(2n,)``."""
     u = path_speeds(frictions, p, v)
-    s = remembered  # fixed for the whole step: a reversal within it is a stick event
+    # fixed in the plane for the whole step (a reversal within it is a stick event),
+    # so through zero length it follows the pathway's flipped direction
+    s = oriented_signs(frictions, p, state)
     f = np.array(
         [
             fr.kinetic(float(u[k]), float(s[k])) if sliding[k] else 0.0
