@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .elements import Load, Motor, PathForce, PathFriction, Spring
+from .elements import Load, Motor, PathForce, PathFriction, Spring, Torque
 from .errors import LinkageFormatError
 from .model import Linkage
 from .rigidity import (
@@ -48,6 +48,7 @@ __all__ = [
     "SphereChart",
     "Spring",
     "StaticsReport",
+    "Torque",
     "analyze",
     "mobility",
     "static_forces",

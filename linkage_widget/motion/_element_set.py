@@ -58,7 +58,7 @@ import numpy as np
 
 from .. import _checks
 from ..constraints import DriveRows
-from ..elements import Load, Motor, PathForce, PathFriction, Spring
+from ..elements import Load, Motor, PathForce, PathFriction, Spring, Torque
 from ._actuators import ForceActuator, JointLoad, TorqueActuator, element_forces
 from ._friction import FrictionPath, StickState, joint_friction, oriented_signs, path_speeds
 from ._metric import Metric, unit_vectors
@@ -357,7 +357,7 @@ def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim
 
     ``e``: a :class:`~linkage_widget.elements.Spring` (its rest length resolved), a
     ``Motor`` (anchored at the angle it has now), a ``PathFriction`` (rigid along a
-    rod), a ``Load``, a ``PathForce``, or an explicit actuator; raises (naming what is
+    rod), a ``Load``, a ``PathForce``, a ``Torque``, or an explicit actuator; raises (naming what is
     wrong) for what the linkage cannot take.
     """
     n = setup.linkage.n_vertices
@@ -374,6 +374,8 @@ def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim
         e = joint_load(n, dim, e.vertex, (e.fx, e.fy))
     elif isinstance(e, PathForce):
         e = force_actuator(n, dim, e.i, e.j, e.force)
+    elif isinstance(e, Torque):
+        e = torque_actuator(setup, dim, e.pivot, e.tip, e.torque, e.reference)
     if isinstance(e, JointLoad | ForceActuator | TorqueActuator):
         element_forces((e,), p, v, time)  # a bad callable fails now
         return e

@@ -144,7 +144,8 @@ class SimulatorSpec(NamedTuple):
     def elements(self) -> tuple[Any, ...]:
         """What the simulator holds besides the model: a new value means a new simulator."""
         motors = self.drives.motors if self.motors_on else ()
-        return (self.springs, motors, self.drives.forces, self.drives.frictions)
+        d = self.drives
+        return (self.springs, motors, d.forces, d.frictions, d.torques)
 
 
 class FrameStep(NamedTuple):
@@ -442,7 +443,7 @@ def _add_elements(sim: Simulator, setup: SimulatorSpec) -> None:
     if setup.linkage.dim != 2:
         return
     d = setup.drives
-    sim.add(*d.loads, *d.forces, *d.frictions)
+    sim.add(*d.loads, *d.forces, *d.frictions, *d.torques)
     if setup.table_friction:
         sim.table_friction = setup.table_friction
     if setup.motors_on:
