@@ -29,6 +29,7 @@ from .rigidity import (
 if TYPE_CHECKING:  # pragma: no cover
     from .configuration import ConfigurationError, SphereChart
     from .motion import Simulator
+    from .motion.symbolic import MechanicsSystem, to_sympy_mechanics
     from .widget import LinkageWidget
 
 __version__ = "0.1.0"
@@ -39,6 +40,7 @@ __all__ = [
     "LinkageFormatError",
     "LinkageWidget",
     "Load",
+    "MechanicsSystem",
     "MobilityReport",
     "Motor",
     "PathForce",
@@ -52,6 +54,7 @@ __all__ = [
     "analyze",
     "mobility",
     "static_forces",
+    "to_sympy_mechanics",
     "__version__",
 ]
 
@@ -60,6 +63,9 @@ _LAZY = {
     "LinkageWidget": ".widget",
     "SphereChart": ".configuration",
     "ConfigurationError": ".configuration",
+    # sympy.physics.mechanics is slow to import: only when the export is asked for
+    "to_sympy_mechanics": ".motion.symbolic",
+    "MechanicsSystem": ".motion.symbolic",
 }
 
 
