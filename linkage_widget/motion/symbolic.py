@@ -178,7 +178,8 @@ def to_sympy_mechanics(
     _refuse(linkage, elements)
     frame, origin = me.ReferenceFrame("N"), me.Point("O")
     origin.set_vel(frame, 0)
-    moving = np.array([v for v in range(linkage.n_vertices) if v not in set(linkage.pinned)])
+    pinned = set(linkage.pinned.tolist())
+    moving = np.array([v for v in range(linkage.n_vertices) if v not in pinned], dtype=np.int64)
     coordinates, points = _points(linkage, moving, frame, origin)
     particles = _particles(linkage, points, frame, origin, mass_distribution, total_mass)
     constraints = tuple(_rod(points, int(i), int(j), linkage) for i, j in linkage.rods)
@@ -219,8 +220,9 @@ def _points(
     """The coordinates of the moving joints and a point per joint (pinned: fixed)."""
     coordinates: list[Any] = []
     points = []
+    free = set(moving.tolist())
     for v, (x, y) in enumerate(linkage.vertices):
-        if v in set(moving.tolist()):
+        if v in free:
             x, y = me.dynamicsymbols(f"x{v} y{v}")
             coordinates += [x, y]
         else:
