@@ -15,7 +15,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .element_masses import RodMass
-from .elements import HingeMotor, HingeTorque, Load, Motor, PathForce, PathFriction, Spring
+from .elements import (
+    HingeMotor,
+    HingeTorque,
+    Load,
+    Motor,
+    PathForce,
+    PathFriction,
+    Spring,
+    Torque,
+)
 from .errors import LinkageFormatError
 from .model import Linkage
 from .rigidity import (
@@ -30,6 +39,7 @@ from .rigidity import (
 if TYPE_CHECKING:  # pragma: no cover
     from .configuration import ConfigurationError, SphereChart
     from .motion import Simulator
+    from .motion.symbolic import MechanicsSystem, to_sympy_mechanics
     from .widget import LinkageWidget
 
 __version__ = "0.1.0"
@@ -42,6 +52,7 @@ __all__ = [
     "LinkageFormatError",
     "LinkageWidget",
     "Load",
+    "MechanicsSystem",
     "MobilityReport",
     "Motor",
     "PathForce",
@@ -52,9 +63,11 @@ __all__ = [
     "SphereChart",
     "Spring",
     "StaticsReport",
+    "Torque",
     "analyze",
     "mobility",
     "static_forces",
+    "to_sympy_mechanics",
     "__version__",
 ]
 
@@ -63,6 +76,9 @@ _LAZY = {
     "LinkageWidget": ".widget",
     "SphereChart": ".configuration",
     "ConfigurationError": ".configuration",
+    # sympy.physics.mechanics is slow to import: only when the export is asked for
+    "to_sympy_mechanics": ".motion.symbolic",
+    "MechanicsSystem": ".motion.symbolic",
 }
 
 

@@ -1,11 +1,16 @@
-r"""The force elements: Spring, Motor, Load, PathForce, PathFriction, HingeTorque, HingeMotor.
+r"""The force elements, one class each: Spring, Motor, Torque, Load, PathForce, PathFriction.
+
+In space: HingeTorque and HingeMotor, about a hinge line.
 
 Checked values (every number through :mod:`linkage_widget._checks`, naming the field):
 the document holds them, the JSON sibling writes them (:mod:`linkage_widget.io.sidecar`)
 and :meth:`Simulator.add <linkage_widget.motion.Simulator.add>` takes them (like
 pymunk's ``Space.add``). Each follows a deleted vertex (``renumbered``: ``None`` when
 it used it). Units and signs as in the simulator: speeds in rad/s counter-clockwise
-positive, forces in mass x length / s^2, a path force expansile positive.
+positive, forces in mass x length / s^2, a path force expansile positive, torques
+force x length counter-clockwise positive. A path force or a torque may be a law (a
+Python callable) instead of a number: the simulator calls it at every force
+evaluation; the JSON sibling writes numbers only, so a law is not saved.
 
 Spring
     With :math:`d = p_i - p_j`, :math:`\ell = |d|`, :math:`e = d/\ell`, the force on
@@ -40,7 +45,22 @@ from typing import Any
 
 from . import _checks
 
-__all__ = ["HingeMotor", "HingeTorque", "Load", "Motor", "PathForce", "PathFriction", "Spring"]
+__all__ = [
+    "HingeMotor",
+    "HingeTorque",
+    "Load",
+    "Motor",
+    "PathForce",
+    "PathFriction",
+    "Spring",
+    "Torque",
+    "is_law",
+]
+
+
+def is_law(value: Any) -> bool:
+    """Whether a force or torque ``value`` is a law (a callable), not a number."""
+    return callable(value)
 
 
 @dataclass(frozen=True)
@@ -209,18 +229,65 @@ class Load:
 
 
 @dataclass(frozen=True)
+class Torque:
+    r"""A torque on the rod ``pivot``-``tip`` about ``pivot`` (TorqueActuator), ccw > 0.
+
+    ``torque``: a number (force x length) or a law ``torque(time, angle, angular_speed)``
+    of the rod's angle (radians, relative to ``reference``) and its rate. The simulator
+    applies it as the couple :math:`\pm T J d/|d|^2` on tip and pivot; its reaction
+    :math:`-T` acts on the ``reference`` rod ``(i, k)``, or on the ground (``None``).
+
+    >>> Torque(0, 3, 1.5).renumbered(1)
+    Torque(pivot=0, tip=2, torque=1.5, reference=None)
+    """
+
+    pivot: int
+    tip: int
+    torque: Any = 0.0
+    reference: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "pivot", int(self.pivot))
+        set_(self, "tip", int(self.tip))
+        _distinct(self.pivot, self.tip, "a torque")
+        set_(self, "torque", _checks.magnitude(self.torque, "torque"))
+        if self.reference is not None:
+            set_(self, "reference", _distinct(*self.reference, "a torque's reference rod"))
+            if set(self.reference) == {self.pivot, self.tip}:
+                raise ValueError(f"a torque on rod {self.pivot}-{self.tip} cannot react on itself")
+
+    def vertices(self) -> tuple[int, ...]:
+        """Every vertex the torque uses."""
+        return (self.pivot, self.tip, *(self.reference or ()))
+
+    def renumbered(self, removed: int) -> Torque | None:
+        """The torque after vertex ``removed`` is deleted (``None`` if it used it)."""
+        if removed in self.vertices():
+            return None
+        ref = None if self.reference is None else tuple(v - (v > removed) for v in self.reference)
+        return Torque(
+            self.pivot - (self.pivot > removed), self.tip - (self.tip > removed), self.torque, ref
+        )
+
+
+@dataclass(frozen=True)
 class PathForce:
-    """A constant force along the straight pathway ``i``-``j`` (ForceActuator), expansile > 0."""
+    r"""A force along the straight pathway ``i``-``j`` (ForceActuator), expansile > 0.
+
+    ``force``: a number, or a law ``force(length, extension_velocity)`` (the pathway's
+    length and :math:`\dot\ell`, positive while the ends separate).
+    """
 
     i: int
     j: int
-    force: float = 0.0
+    force: Any = 0.0
 
     def __post_init__(self) -> None:
         i, j = _distinct(self.i, self.j, "a path force")
         object.__setattr__(self, "i", i)
         object.__setattr__(self, "j", j)
-        object.__setattr__(self, "force", _checks.finite(self.force, "path force"))
+        object.__setattr__(self, "force", _checks.magnitude(self.force, "path force"))
 
     def renumbered(self, removed: int) -> PathForce | None:
         """The force after vertex ``removed`` is deleted (``None`` if it used it)."""

@@ -62,7 +62,7 @@ from typing import Any
 
 from .. import _checks
 from ..element_masses import ElementMasses, RodMass
-from ..elements import Load, Motor, PathForce, PathFriction, Spring
+from ..elements import Load, Motor, PathForce, PathFriction, Spring, Torque
 from ..errors import LinkageFormatError, quoted
 from . import limits
 from .atomic import atomic_write
@@ -81,7 +81,7 @@ __all__ = [
 VERSION = 2  # written when there are drives; files without them stay version 1
 VERSIONS = (1, 2)  # read
 _KEY = "linkage_widget_extensions"
-_DRIVE_KEYS = ("motors", "loads", "forces", "frictions", "table_friction")
+_DRIVE_KEYS = ("motors", "loads", "forces", "frictions", "table_friction", "torques")
 _MASS_KEYS = ("joint_masses", "rod_masses")
 
 
@@ -110,6 +110,8 @@ class Extensions:
         Joints with their own point mass ``(vertex, mass)``.
     rod_masses : tuple of (int, int, RodMass)
         Rods with their own mass, by their joints ``(i, j, RodMass)`` (centre from ``i``).
+    torques : tuple of Torque
+        Constant torques on rods (a torque law, a Python callable, is never written).
     """
 
     tracked: tuple[int, ...] = ()
@@ -123,6 +125,7 @@ class Extensions:
     names: tuple[str, ...] = ()
     joint_masses: tuple[tuple[int, float], ...] = ()
     rod_masses: tuple[tuple[int, int, RodMass], ...] = ()
+    torques: tuple[Torque, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", trimmed_names(self.names))
@@ -130,7 +133,7 @@ class Extensions:
     def has_drives(self) -> bool:
         """Whether there is anything only version 2 holds."""
         return bool(self.motors or self.loads or self.forces or self.frictions) or bool(
-            self.table_friction
+            self.table_friction or self.torques
         )
 
     def is_empty(self) -> bool:
@@ -261,9 +264,11 @@ def _parse(data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None) -
     mu = _checks.non_negative(data.get("table_friction", 0.0), "table_friction")
     names = _names(_list(data, "names"), n)
     joints, rod_masses = _joint_masses(data, n), _rod_masses(data, n, rods)
+    torques = tuple(_torque(x, n, rods) for x in _list(data, "torques"))
     return Extensions(
-        tracked, springs, alpha, motors, loads, forces, frictions, mu, names, joints, rod_masses
-    )
+        tracked, springs, alpha, motors, loads, forces, frictions, mu, names, joints, rod_masses,
+        torques,
+    )  # fmt: skip
 
 
 def _joint_masses(data: dict[str, Any], n: int) -> tuple[tuple[int, float], ...]:
@@ -392,6 +397,20 @@ def _motor(data: Any, n: int, rods: Sequence[Sequence[int]] | None) -> Motor:
     return motor
 
 
+def _torque(data: Any, n: int, rods: Sequence[Sequence[int]] | None) -> Torque:
+    """A torque read as a motor is (its rod checked), with ``torque`` for ``speed``."""
+    d = _object(data, "torques")
+    as_motor = {"pivot": d.get("pivot"), "tip": d.get("tip"), "reference": d.get("reference")}
+    try:
+        m = _motor(as_motor, n, rods)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("motors", "torques", 1)) from None
+    try:
+        return Torque(m.pivot, m.tip, _checks.finite(d.get("torque"), "torque"), m.reference)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"torques: {_said(exc)}") from None
+
+
 def _load(data: Any, n: int) -> Load:
     data = _object(data, "loads")
     force = data["force"]
@@ -439,6 +458,12 @@ def _drives_json(ext: Extensions) -> dict[str, Any]:
         ]  # fmt: skip
     if ext.table_friction:
         out["table_friction"] = float(ext.table_friction)
+    if ext.torques:
+        out["torques"] = [
+            {"pivot": x.pivot, "tip": x.tip, "torque": x.torque,
+             "reference": None if x.reference is None else list(x.reference)}
+            for x in ext.torques
+        ]  # fmt: skip
     return out
 
 

@@ -33,7 +33,14 @@ from typing import NamedTuple
 import numpy as np
 
 from ._element_set import ElementSet
-from ._friction import StickState, joint_directions, path_speeds, sliding_direction
+from ._friction import (
+    StickState,
+    joint_directions,
+    oriented_signs,
+    path_axes,
+    path_speeds,
+    sliding_direction,
+)
 from ._projection import held_residual, project
 from ._rattle import Forces, rattle_step
 from ._reactions import ConstraintForces, FrictionInput, reactions, stick_multipliers
@@ -106,7 +113,7 @@ def reactions_at(
     if mode == "dynamic":
         v, state = s.v, s.stick
     else:  # quasi-static: at rest, and friction (a dynamic-mode force) holds nothing
-        v, state = np.zeros_like(s.v), StickState.free(len(act.frictions), ctx.pinned.size)
+        v, state = np.zeros_like(s.v), StickState.free(len(act.frictions), ctx.pinned.size, dim)
     setup = act.setup(ctx.base, s.p, state)
     friction = None
     if mode == "dynamic":  # the table (planar) has no limits in space: its table is 0
@@ -137,7 +144,7 @@ def dynamic_drive_step(
     if reason is not None:
         return DriveOutcome(p, np.zeros_like(v), "blocked", reason, state)
     p1, v1 = _snap_held(p1, v1, state)
-    state, v1 = _stick(ctx, p, v, p1, v1, t + h, h, state)
+    state, p1, v1 = _stick(ctx, p, v, p1, v1, t + h, h, state)
     return DriveOutcome(p1, v1, status, None, state)
 
 
@@ -179,15 +186,18 @@ def _directions(
     """``state`` with the sliding directions at the start of a step (kept through the step).
 
     An element that was ``stuck`` keeps its direction (a released one: the way the hold
-    pulled): its speed is zero up to round-off, whose sign says nothing.
+    pulled): its speed is zero up to round-off, whose sign says nothing. Every sign
+    refers to the pathway's direction at ``p`` (``path_axis``).
     """
-    dim = ctx.forces.dim
-    sign = sliding_direction(path_speeds(ctx.elements.frictions, p, v, dim), state.path_sign)
-    sign = np.where(stuck.paths, state.path_sign, sign)
+    frictions, dim = ctx.elements.frictions, ctx.forces.dim
+    kept = oriented_signs(frictions, p, state, dim)  # the remembered signs, along e(p)
+    sign = sliding_direction(path_speeds(frictions, p, v, dim), kept)
+    sign = np.where(stuck.paths, kept, sign)
+    state = state.with_paths(state.paths, sign, path_axes(frictions, p, dim))
     if not ctx.elements.table:  # no joint slides on a table (always so in space)
-        return state.with_paths(state.paths, sign)
+        return state
     direction = np.where(stuck.joints[:, None], state.joint_dir, joint_directions(v, state))
-    return state.with_paths(state.paths, sign).with_joints(state.joints, direction)
+    return state.with_joints(state.joints, direction)
 
 
 def _release(ctx: Context, p: np.ndarray, v: np.ndarray, t: float, state: StickState) -> StickState:
@@ -224,26 +234,34 @@ def _stick(
     t1: float,
     h: float,
     state: StickState,
-) -> tuple[StickState, np.ndarray]:
-    """Stick the sliding elements whose speed reversed in the step, if the stop is plausible."""
+) -> tuple[StickState, np.ndarray, np.ndarray]:
+    """Stick the sliding elements whose speed reversed in the step, if the stop is plausible.
+
+    Returns the stick state, the positions and the velocities (those of the step
+    when nothing sticks; else at the stop, :func:`_at_stop`).
+    """
     act = ctx.elements
     frictions = act.frictions
     dim = ctx.forces.dim
     u0, u1 = path_speeds(frictions, p, v, dim), path_speeds(frictions, p1, v1, dim)
-    s = state.path_sign
+    s = oriented_signs(frictions, p1, state, dim)  # through zero length u flips, not the motion
     limits = np.array([(f.limit + f.mu_k * f.normal_force) * (not f.rigid) for f in frictions])
     paths = ~state.paths & (s != 0) & (u1 * s <= 0) & (limits > 0)
     joints = np.zeros_like(state.joints)
     work = h * float(np.sum(limits[paths] * (np.abs(u0[paths]) + np.abs(u1[paths]))))
+    before, after = u0 * state.path_sign, u1 * s  # speeds along the slide: > 0, then <= 0
     if act.table > 0.0:
         d0 = state.joint_dir
-        w1 = np.sum(v1.reshape(-1, 2) * d0, axis=1)
+        w0, w1 = np.sum(v.reshape(-1, 2) * d0, axis=1), np.sum(v1.reshape(-1, 2) * d0, axis=1)
         joints = ~ctx.pinned & ~state.joints & np.any(d0 != 0, axis=1) & (w1 <= 0)
         normal = act.normal_forces(ctx.base.metric, ctx.gravity) * act.table
         speeds = np.hypot(*v.reshape(-1, 2).T) + np.hypot(*v1.reshape(-1, 2).T)
         work += h * float(np.sum((normal * speeds)[joints]))
+        before, after = np.r_[before[paths], w0[joints]], np.r_[after[paths], w1[joints]]
+    else:
+        before, after = before[paths], after[paths]
     if not (paths.any() or joints.any()):
-        return state, v1
+        return state, p1, v1
     new = state.stuck_at(frictions, p1, paths, joints)
     setup = ctx.setup(p1, new).at_time(t1)
     metric = setup.metric
@@ -252,8 +270,56 @@ def _stick(
     )
     dv = v1 - v_stuck
     if 0.5 * float(dv @ (metric.matrix @ dv)) <= work and _motors_free(setup, p1, v_stuck):
-        return new, v_stuck
-    return state, v1
+        late = _overshoot(before, after) * h  # how long before the step's end it stopped
+        return _at_stop(ctx, state, (paths, joints), p1, v1, t1, 0.5 * late * dv, (new, v_stuck))
+    return state, p1, v1
+
+
+def _overshoot(before: np.ndarray, after: np.ndarray) -> float:
+    r"""Fraction :math:`1 - \theta` of the step left after the first stop, in [0, 1].
+
+    The speed along each slide falls linearly within the step (a constant friction
+    force, to first order): from ``before`` :math:`> 0` it reaches 0 at
+    :math:`\theta = b/(b - a)` of the step, ``after`` :math:`a \le 0` at its end.
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        theta = np.where(before > 0.0, before / (before - after), 1.0)
+    return float(np.clip(1.0 - np.min(theta), 0.0, 1.0)) if theta.size else 0.0
+
+
+def _at_stop(
+    ctx: Context,
+    state: StickState,
+    masks: tuple[np.ndarray, np.ndarray],
+    p1: np.ndarray,
+    v1: np.ndarray,
+    t1: float,
+    shift: np.ndarray,
+    stuck: tuple[StickState, np.ndarray],
+) -> tuple[StickState, np.ndarray, np.ndarray]:
+    r"""The stick state, positions and velocities where the element stopped.
+
+    An element that stops at :math:`\theta h` into the step moves on for the rest of it
+    under the same deceleration: at the step's end it has overshot its stop by
+    :math:`\tfrac12 (1 - \theta) h\,\Delta v` (``shift``), :math:`\Delta v` the velocity
+    the stick removes. Sticking at :math:`p_{n+1}` would leave that :math:`O(h^2)`
+    overshoot, with a constant that jumps with where in the step the stop falls (so no
+    clean order); sticking at :math:`p_{n+1} - ` ``shift`` removes it to third order.
+    :math:`\Delta v` is tangent to the rods and motors at :math:`p_{n+1}`, so the point
+    is off them only to second order in the shift; it is taken when its constraint
+    error is no larger than the step's (else ``stuck``, the stop at :math:`p_{n+1}`).
+    """
+    q = p1 - shift
+    base = ctx.setup(p1, state).at_time(t1)
+    floor = max(base.error(base.residuals(p1)), base.roundoff(q))
+    if not np.any(shift) or base.error(base.residuals(q)) > floor:
+        return stuck[0], p1, stuck[1]
+    new = state.stuck_at(ctx.elements.frictions, q, *masks)
+    setup = ctx.setup(q, new).at_time(t1)
+    v_stuck = setup.mass_factor(q).minimize(
+        setup.metric.matrix @ v1, setup.constraints.velocity_target()
+    )
+    return new, q, v_stuck
 
 
 def _motors_free(setup: Setup, p1: np.ndarray, v: np.ndarray) -> bool:

@@ -70,7 +70,16 @@ import numpy as np
 
 from .. import _checks
 from ..constraints import DriveRows, hinge_angles
-from ..elements import HingeMotor, HingeTorque, Load, Motor, PathForce, PathFriction, Spring
+from ..elements import (
+    HingeMotor,
+    HingeTorque,
+    Load,
+    Motor,
+    PathForce,
+    PathFriction,
+    Spring,
+    Torque,
+)
 from ._actuators import (
     ForceActuator,
     HingeCouple,
@@ -80,7 +89,13 @@ from ._actuators import (
     hinge_couple,
     hinge_row,
 )
-from ._friction import FrictionPath, StickState, joint_friction, path_speeds
+from ._friction import (
+    FrictionPath,
+    StickState,
+    joint_friction,
+    oriented_signs,
+    path_speeds,
+)
 from ._metric import Metric, unit_vectors
 from ._setup import Setup
 from .tolerances import REST_SPEED
@@ -282,7 +297,7 @@ class ElementSet:
         def force(p: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
             out = element_forces(elements, p, v, t, dim)
             if frictions:
-                out = out + _path_friction(frictions, sliding, state.path_sign, p, v, dim)
+                out = out + _path_friction(frictions, sliding, state, p, v, dim)
             if table > 0.0:
                 out = out + joint_friction(normal, table, v, state, movable)
             return out
@@ -293,14 +308,16 @@ class ElementSet:
 def _path_friction(
     frictions: tuple[FrictionPath, ...],
     sliding: np.ndarray,
-    remembered: np.ndarray,
+    state: StickState,
     p: np.ndarray,
     v: np.ndarray,
     dim: int,
 ) -> np.ndarray:
     """Kinetic friction of the sliding pathways as a generalised force, shape ``(dn,)``."""
     u = path_speeds(frictions, p, v, dim)
-    s = remembered  # fixed for the whole step: a reversal within it is a stick event
+    # fixed along the pathway's first direction for the whole step (a reversal within it
+    # is a stick event), so through zero length it follows the pathway's flipped direction
+    s = oriented_signs(frictions, p, state, dim)
     f = np.array(
         [
             fr.kinetic(float(u[k]), float(s[k])) if sliding[k] else 0.0
@@ -393,7 +410,7 @@ def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim
 
     ``e``: a :class:`~linkage_widget.elements.Spring` (its rest length resolved), a
     ``Motor`` (anchored at the angle it has now), a ``PathFriction`` (rigid along a
-    rod), a ``Load``, a ``PathForce``, or an explicit actuator; raises (naming what is
+    rod), a ``Load``, a ``PathForce``, a ``Torque``, or an explicit actuator; raises (naming what is
     wrong) for what the linkage cannot take.
     """
     n = setup.linkage.n_vertices
@@ -414,8 +431,8 @@ def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim
         e = joint_load(n, dim, e.vertex, e.in_dim(dim).force)
     elif isinstance(e, PathForce):
         e = force_actuator(n, e.i, e.j, e.force)
-    elif isinstance(e, TorqueActuator):
-        planar(dim, "a torque actuator")
+    elif isinstance(e, Torque):
+        e = torque_actuator(setup, dim, e.pivot, e.tip, e.torque, e.reference)
     elif isinstance(e, HingeTorque):
         e = hinge_couple(n, dim, e, p)
     if isinstance(e, JointLoad | ForceActuator | TorqueActuator | HingeCouple):
@@ -482,7 +499,7 @@ def _friction_path(setup: Setup, i: int, j: int, values: tuple) -> FrictionPath:
 def rest_state(act: ElementSet, setup: Setup, p: np.ndarray, v: np.ndarray) -> StickState:
     """Elements at rest stick, the others slide (friction starts from the state)."""
     n = setup.linkage.n_vertices
-    state = StickState.free(len(act.frictions), n)
+    state = StickState.free(len(act.frictions), n, setup.constraints.dim)
     rest = REST_SPEED * setup.constraints.length_scale
     u = path_speeds(act.frictions, p, v, setup.constraints.dim)
     paths = (np.abs(u) <= rest) & np.array([f.limit > 0 for f in act.frictions], dtype=bool)

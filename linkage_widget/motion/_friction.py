@@ -11,7 +11,19 @@ Sliding (the seed's ``CoulombKineticFriction``)
     :math:`\mu_s = \mu_k` it vanishes). Within a step :math:`\operatorname{sign}(u)` is the
     direction at the start of the step (the Stribeck and viscous terms follow
     :math:`u`): a Coulomb force that flipped inside a step would make the block creep
-    back and forth; a reversal within the step is the stick event instead. A joint
+    back and forth; a reversal within the step is the stick event instead. The
+    direction is kept *in the plane*, not along the pathway: :math:`s` refers to the
+    pathway's unit vector :math:`e_0` at the start of the step, and at :math:`p` the
+    force uses
+
+    .. math:: s(p) = s\,\operatorname{sign}\big(e(p)\cdot e_0\big),
+
+    so a pathway that passes through zero length within the step (the block sliding
+    through its anchor: :math:`e` flips while the relative velocity does not) keeps
+    pushing against the motion. Holding the scalar sign instead would push *with* the
+    motion for the rest of that step, an :math:`O(h)` error in the velocity that made
+    the rest position first-order accurate; with :math:`s(p)` the force is smooth in
+    the plane through zero length and RATTLE stays second order. A joint
     sliding on the table feels
     :math:`-\mu N_i\,\dot p_i/|\dot p_i|` with :math:`N_i = m_i g_n`, :math:`m_i` its
     lumped mass (the row sum of :math:`M`) and :math:`g_n = |g|`, or 1 when
@@ -46,7 +58,14 @@ import numpy as np
 from .._checks import row_norms
 from ._actuators import scalar
 
-__all__ = ["FrictionPath", "StickState", "joint_friction", "path_speeds"]
+__all__ = [
+    "FrictionPath",
+    "StickState",
+    "joint_friction",
+    "oriented_signs",
+    "path_axes",
+    "path_speeds",
+]
 
 
 @dataclass(frozen=True)
@@ -101,6 +120,9 @@ class StickState:
         Joint held on the table.
     joint_dir : ndarray, shape (n, 2)
         Unit direction each joint slides in (or a released joint's first slide; 0 unknown).
+    path_axis : ndarray, shape (k, dim)
+        The pathway's unit vector :math:`e_0` that ``path_sign`` refers to (set at the
+        start of each step; 0: unknown, the sign is taken as it is).
     lengths : ndarray, shape (k,); anchors : ndarray, shape (n, 2)
         Where each element stuck: the pathway's length, the joint's place (the
         targets of its temporary row; meaningful where stuck).
@@ -112,12 +134,13 @@ class StickState:
     joint_dir: np.ndarray
     lengths: np.ndarray
     anchors: np.ndarray
+    path_axis: np.ndarray
 
     @classmethod
-    def free(cls, k: int, n: int) -> StickState:
-        """Nothing stuck."""
+    def free(cls, k: int, n: int, dim: int = 2) -> StickState:
+        """Nothing stuck (``dim``: of the pathways' axes; joints slide on a plane table)."""
         b, z = np.zeros, np.zeros
-        return cls(b(k, bool), z(k), b(n, bool), z((n, 2)), z(k), z((n, 2)))
+        return cls(b(k, bool), z(k), b(n, bool), z((n, 2)), z(k), z((n, 2)), z((k, dim)))
 
     def key(self) -> tuple:
         """What the constraint rows depend on (which elements, and where they stuck)."""
@@ -129,9 +152,12 @@ class StickState:
             self.anchors[joints].tobytes(),
         )
 
-    def with_paths(self, paths: np.ndarray, sign: np.ndarray) -> StickState:
-        """The state with new pathway flags and directions."""
-        return replace(self, paths=paths, path_sign=sign)
+    def with_paths(
+        self, paths: np.ndarray, sign: np.ndarray, axis: np.ndarray | None = None
+    ) -> StickState:
+        """The state with new pathway flags and directions (and the axes they refer to)."""
+        axis = self.path_axis if axis is None else axis
+        return replace(self, paths=paths, path_sign=sign, path_axis=axis)
 
     def with_joints(self, joints: np.ndarray, direction: np.ndarray) -> StickState:
         """The state with new joint flags and directions."""
@@ -172,6 +198,35 @@ def path_speeds(
     d = pts[ij[:, 0]] - pts[ij[:, 1]]
     e = d / row_norms(d)[:, None]
     return np.sum(e * (vel[ij[:, 0]] - vel[ij[:, 1]]), axis=1)
+
+
+def oriented_signs(
+    frictions: tuple[FrictionPath, ...], p: np.ndarray, state: StickState, dim: int = 2
+) -> np.ndarray:
+    r"""``state.path_sign`` along each pathway's direction at ``p``, shape ``(k,)``.
+
+    :math:`s\,\operatorname{sign}(e(p)\cdot e_0)`, :math:`e_0` = ``state.path_axis``:
+    the sign flips exactly when the pathway passed through zero length since
+    :math:`e_0` was taken (where :math:`e_0` is unknown, or at zero length, the sign
+    as it is).
+    """
+    if not frictions:
+        return np.zeros(0)
+    e = path_axes(frictions, p, dim)
+    turn = np.sign(np.sum(e * state.path_axis, axis=1))
+    return np.where(turn != 0.0, state.path_sign * turn, state.path_sign)
+
+
+def path_axes(frictions: tuple[FrictionPath, ...], p: np.ndarray, dim: int = 2) -> np.ndarray:
+    """Unit vector of each friction pathway (``j`` to ``i``; 0 at zero length), ``(k, dim)``."""
+    if not frictions:
+        return np.zeros((0, dim))
+    ij = np.array([(f.i, f.j) for f in frictions], dtype=np.int64)
+    pts = p.reshape(-1, dim)
+    d = pts[ij[:, 0]] - pts[ij[:, 1]]
+    length = np.linalg.norm(d, axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(length[:, None] > 0, d / length[:, None], 0.0)
 
 
 def sliding_direction(speed: np.ndarray, remembered: np.ndarray) -> np.ndarray:

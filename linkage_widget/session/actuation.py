@@ -30,13 +30,14 @@ from typing import Any
 import numpy as np
 
 from ..draw import ViewTransform
-from ..elements import Load, Motor, PathForce, PathFriction
+from ..elements import Load, Motor, PathForce, PathFriction, Torque
 from ..io import atomic_write
 from ..model import Linkage
 from ..motion import Simulator
 from ..rigidity import StaticsReport, static_forces
 from .drives import (
     Drives,
+    check_law,
     check_motor,
     joint_motion_lines,
     load_from_drag,
@@ -258,18 +259,48 @@ class Actuation:
         """
         return Actuated(stage.drives.without_load(int(vertex)), "load removed")
 
-    def add_force(self, stage: Stage, i: int, j: int, force: float) -> Actuated:
-        """A constant force ``force`` along the pathway ``i``-``j``, expansile > 0 (dynamic mode).
+    def add_force(self, stage: Stage, i: int, j: int, force: Any) -> Actuated:
+        """A force along the pathway ``i``-``j``, expansile > 0 (dynamic mode).
+
+        ``force``: a number, or a law ``force(length, extension_velocity)`` (as the
+        simulator's ``add_force``), called once now at rest.
 
         Raises
         ------
-        IndexError, ValueError
-            An unknown vertex or a bad force (along the pathway: in the plane or in space).
+        IndexError, ValueError, TypeError
+            An unknown vertex, a bad force or law (along the pathway: in the plane or in
+            space).
         """
         for v in (i, j):
             _check_vertex(stage.linkage, v)
+        pts = stage.linkage.vertices
+        check_law(force, (float(np.linalg.norm(pts[i] - pts[j])), 0.0), f"force {i}-{j}")
         d = stage.drives
         return Actuated(replace(d, forces=(*d.forces, PathForce(i, j, force))), f"force {i}-{j}")
+
+    def add_torque(
+        self, stage: Stage, pivot: int, tip: int, torque: Any, reference: Any = None
+    ) -> Actuated:
+        """A torque on the rod ``pivot``-``tip`` about ``pivot``, counter-clockwise > 0 (dynamic).
+
+        ``torque``: force x length, or a law ``torque(time, angle, angular_speed)`` of the
+        rod's angle (radians, from the ground x-axis or the rod ``reference``, which
+        takes the reaction) and its rate (:class:`~linkage_widget.elements.Torque`),
+        called once now at rest. Raises (``IndexError``, ``ValueError``, ``TypeError``)
+        as :meth:`add_motor` for the rod, for a bad torque or law, or in 3-D.
+        """
+        _refuse(stage.viewer.refusal("torques"))
+        try:
+            check_motor(stage.linkage, pivot, tip, reference)
+        except (IndexError, ValueError) as exc:
+            raise type(exc)(str(exc).replace("motor", "torque", 1)) from None
+        check_law(torque, (0.0, 0.0, 0.0), f"torque on {pivot}-{tip}")
+        x, d = Torque(pivot, tip, torque, reference), stage.drives
+        return Actuated(replace(d, torques=(*d.torques, x)), f"torque on rod {x.pivot}-{x.tip}")
+
+    def remove_torque(self, stage: Stage, k: int) -> Actuated:
+        """Remove torque ``k`` (later ones shift down); ``IndexError`` when there is none."""
+        return Actuated(stage.drives.without_torque(k), f"torque {k} removed")
 
     def add_friction(
         self,

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from ..draw.html_page import linkage_data, linkage_page, page_path, write_linkage_page
-from ..elements import Spring
+from ..elements import Spring, is_law
 from ..io import Extensions, atomic_write_pair, read_extensions, resolve_path, sibling_path
 from ..io.sidecar import apply_masses, mass_entries, trimmed_names
 from ..model import Linkage
@@ -171,7 +171,11 @@ class Document:
         self._names = s.names
 
     def extensions(self, mass_distribution: float, table_friction: float = 0.0) -> Extensions:
-        """What the JSON sibling of a saved file holds."""
+        """What the JSON sibling of a saved file holds.
+
+        A file holds numbers: a path force or a torque given as a law (a Python
+        callable) is left out (:meth:`unsaved` names them); it lives in the session only.
+        """
         d = self.drives
         return Extensions(
             tuple(self.tracked),
@@ -179,12 +183,20 @@ class Document:
             float(mass_distribution),
             d.motors,
             d.loads,
-            d.forces,
+            tuple(f for f in d.forces if not is_law(f.force)),
             d.frictions,
             float(table_friction),
             self._names[: self.linkage.n_vertices],  # a linkage cut from code: no dangling name
             *mass_entries(self.linkage.masses, self.linkage.rods),
+            tuple(x for x in d.torques if not is_law(x.torque)),
         )
+
+    def unsaved(self) -> str:
+        """What :meth:`extensions` leaves out (laws, not numbers), in words; ``""``: nothing."""
+        d = self.drives
+        laws = [f"force {f.i}-{f.j}" for f in d.forces if is_law(f.force)]
+        laws += [f"torque on {x.pivot}-{x.tip}" for x in d.torques if is_law(x.torque)]
+        return f"not saved (a Python function): {', '.join(laws)}" if laws else ""
 
     def take(self, ext: Extensions) -> None:
         """Take the springs, drives, joint names and tracked joints of a file's ``ext``."""
@@ -365,7 +377,7 @@ class Document:
         self.springs = (*self.springs, *springs)
         if ext.names:
             self._names = (*self._names, *[""] * (n - len(self._names)), *ext.names)
-        dropped = ext.motors or ext.loads or ext.forces or ext.frictions
+        dropped = ext.motors or ext.loads or ext.forces or ext.frictions or ext.torques
         return " · its motors, loads and forces were not merged" if dropped else ""
 
     def spring(

@@ -29,19 +29,21 @@ Examples
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from ..elements import Load, Motor, PathForce, PathFriction
+from ..elements import Load, Motor, PathForce, PathFriction, Torque, is_law
 from ..io import Extensions
 from ..model import Linkage
 
 __all__ = [
     "LOAD_DRAG_PX",
     "Drives",
+    "check_law",
     "check_motor",
     "joint_motion_lines",
     "load_from_drag",
@@ -57,21 +59,22 @@ LOAD_DRAG_PX = 60.0
 
 @dataclass(frozen=True)
 class Drives:
-    """Motors, loads (at most one per joint), path forces and path friction of a linkage."""
+    """Motors, loads (at most one per joint), path forces, path friction and torques."""
 
     motors: tuple[Motor, ...] = ()
     loads: tuple[Load, ...] = ()
     forces: tuple[PathForce, ...] = ()
     frictions: tuple[PathFriction, ...] = ()
+    torques: tuple[Torque, ...] = ()
 
     @classmethod
     def of(cls, ext: Extensions) -> Drives:
         """The drives a JSON sibling holds."""
-        return cls(ext.motors, ext.loads, ext.forces, ext.frictions)
+        return cls(ext.motors, ext.loads, ext.forces, ext.frictions, ext.torques)
 
     def is_empty(self) -> bool:
         """Whether there is nothing at all."""
-        return not (self.motors or self.loads or self.forces or self.frictions)
+        return not (self.motors or self.loads or self.forces or self.frictions or self.torques)
 
     def load_map(self) -> dict[int, tuple[float, ...]]:
         """``{vertex: (fx, fy)}`` (in space ``(fx, fy, fz)``), as ``static_forces`` takes them."""
@@ -89,6 +92,12 @@ class Drives:
         if not 0 <= int(k) < len(self.motors):
             raise IndexError(f"motor {k} out of range (there are {len(self.motors)} motors)")
         return replace(self, motors=self.motors[: int(k)] + self.motors[int(k) + 1 :])
+
+    def without_torque(self, k: int) -> Drives:
+        """Remove torque ``k`` (later ones shift down)."""
+        if not 0 <= int(k) < len(self.torques):
+            raise IndexError(f"torque {k} out of range (there are {len(self.torques)} torques)")
+        return replace(self, torques=self.torques[: int(k)] + self.torques[int(k) + 1 :])
 
     def reversed(self) -> Drives:
         """Every motor turning the other way."""
@@ -111,17 +120,37 @@ class Drives:
         def keep(items: Sequence[Any]) -> tuple[Any, ...]:
             return tuple(y for y in (x.renumbered(removed) for x in items) if y is not None)
 
-        return Drives(keep(self.motors), keep(self.loads), keep(self.forces), keep(self.frictions))
+        return Drives(
+            keep(self.motors),
+            keep(self.loads),
+            keep(self.forces),
+            keep(self.frictions),
+            keep(self.torques),
+        )
 
     def on_rods(self, rods: np.ndarray) -> Drives:
         """Without the motors whose rod (or reference rod) is no longer in ``rods`` ``(m, 2)``."""
         pairs = {frozenset((int(a), int(b))) for a, b in np.asarray(rods).reshape(-1, 2)}
 
-        def ok(m: Motor) -> bool:
+        def ok(m: Motor | Torque) -> bool:
             ref_ok = m.reference is None or frozenset(m.reference) in pairs
             return frozenset((m.pivot, m.tip)) in pairs and ref_ok
 
-        return replace(self, motors=tuple(m for m in self.motors if ok(m)))
+        motors, torques = (tuple(m for m in ms if ok(m)) for ms in (self.motors, self.torques))
+        return replace(self, motors=motors, torques=torques)
+
+
+def check_law(value: Any, args: tuple[float, ...], what: str) -> None:
+    """A law (callable) must return a finite number at ``args``; else a clear error."""
+    if not is_law(value):
+        return
+    out = value(*args)
+    try:
+        number = float(out)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what}: the law returned {out!r}, not a number") from None
+    if not math.isfinite(number):
+        raise ValueError(f"{what}: the law returned {out!r}; it must be finite")
 
 
 def check_motor(

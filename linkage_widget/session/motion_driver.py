@@ -149,7 +149,8 @@ class SimulatorSpec(NamedTuple):
     def elements(self) -> tuple[Any, ...]:
         """What the simulator holds besides the model: a new value means a new simulator."""
         motors = self.drives.motors if self.motors_on else ()
-        return (self.springs, motors, self.drives.forces, self.drives.frictions)
+        d = self.drives
+        return (self.springs, motors, d.forces, d.frictions, d.torques)
 
 
 #: What the hint says when the attracted joint arrived and the attractor went.
@@ -447,15 +448,16 @@ def motor_step(setup: SimulatorSpec) -> float:
 
 
 def _add_elements(sim: Simulator, setup: SimulatorSpec) -> None:
-    """Springs, joint loads, path forces and friction, table friction and motors, into ``sim``.
+    """Springs, loads, path forces and friction, torques, table friction and motors, into ``sim``.
 
     Each is added only when present, so a linkage without them steps exactly as before.
-    A 3-D linkage gets no motors and no table friction: they are planar.
+    A 3-D linkage gets no torques, motors or table friction: they are planar.
     """
     d = setup.drives
     sim.add(*setup.springs, *d.loads, *d.forces, *d.frictions)
     if setup.linkage.dim != 2:
         return
+    sim.add(*d.torques)  # a torque about a joint is planar (in space: HingeTorque)
     if setup.table_friction:
         sim.table_friction = setup.table_friction
     if setup.motors_on:

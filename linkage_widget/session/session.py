@@ -302,6 +302,7 @@ class LinkageSession(
         name = path if path is not None else self.file_name or DEFAULT_FILE
         page = self.to_svg() if self.save_page else None
         target = self.document.save(name, self.mass_distribution, self.table_friction, page)
+        self._message = self.document.unsaved() or self._message  # laws are not written
         self._offer_file(target, "text/plain")
         return target
 
@@ -915,8 +916,8 @@ class LinkageSession(
         """Remove the load on joint ``vertex`` (undoable); ``ValueError`` when there is none."""
         self._actuate(Actuation.remove_load, vertex)
 
-    def add_force(self, i: int, j: int, force: float) -> None:
-        """A constant force along the pathway ``i``-``j``, expansile > 0 (dynamic; undoable)."""
+    def add_force(self, i: int, j: int, force: float | Callable[[float, float], float]) -> None:
+        """A force (number or law) along ``i``-``j`` (undoable): :meth:`.Actuation.add_force`."""
         self._actuate(Actuation.add_force, i, j, force)
 
     def add_friction(
@@ -932,6 +933,17 @@ class LinkageSession(
     ) -> None:
         """Coulomb friction along the pathway ``i``-``j`` (dynamic mode; undoable)."""
         self._actuate(Actuation.add_friction, i, j, normal_force, mu_k, mu_s, v_s, sigma)
+
+    def add_torque(
+        self, pivot: int, tip: int, torque: Any, *, reference: tuple[int, int] | None = None
+    ) -> int:
+        """Torque on rod ``pivot``-``tip`` (undoable), its index: :meth:`.Actuation.add_torque`."""
+        self._actuate(Actuation.add_torque, pivot, tip, torque, reference)
+        return len(self.document.drives.torques) - 1
+
+    def remove_torque(self, k: int) -> None:
+        """Remove torque ``k`` (undoable); ``IndexError`` when there is none."""
+        self._actuate(Actuation.remove_torque, k)
 
     def toggle_motors(self) -> bool:
         """Start or stop the motors (key o); return whether they now run."""
