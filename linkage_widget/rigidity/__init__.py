@@ -10,7 +10,9 @@ Analysis of a placement
 Mobility
     :func:`mobility` → :class:`MobilityReport` (:mod:`.local_dimension`): the local
     dimension of the configuration set; :func:`exact_local_dimension` (:mod:`.groebner`)
-    decides it exactly.
+    decides it exactly in the plane; in space a :class:`RevoluteLoop`
+    (:mod:`.revolute_loop`: hinges with exact data) is decided by :func:`loop_mobility`
+    (:mod:`.loop_mobility`).
 Statics
     :func:`static_forces` → :class:`StaticsReport` (:mod:`.statics`): the loads a
     framework carries, :math:`A^T\lambda = f`.
@@ -56,10 +58,13 @@ from .analysis import (
 from .exact import rational_coordinates
 from .groebner import exact_local_dimension
 from .inertia import OrderedInertia
-from .local_dimension import MobilityReport, mobility
+from .local_dimension import mobility
+from .loop_mobility import loop_mobility
+from .mobility_report import MobilityReport
 from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
 from .rank_tracking import RankReference, excited_flex, first_rod_stress
 from .report import STATUSES, RigidityReport
+from .revolute_loop import RevoluteLoop, exact_rotation, exact_turn
 from .rigid_motions import trivial_motions
 from .second_order import (
     Infinitesimal,
@@ -89,17 +94,21 @@ __all__ = [
     "OrderedInertia",
     "PebbleGame",
     "RankReference",
+    "RevoluteLoop",
     "RigidityReport",
     "SparseRankReport",
     "StaticsReport",
     "TangentCone",
     "analyze",
     "exact_local_dimension",
+    "exact_rotation",
+    "exact_turn",
     "excited_flex",
     "first_rod_stress",
     "generic_analysis",
     "generic_rank",
     "infinitesimal",
+    "loop_mobility",
     "mobility",
     "pebble_game",
     "pebble_game_applies",

@@ -65,25 +65,23 @@ import numpy as np
 from ..model import Linkage
 from .exact import rational_coordinates
 
-__all__ = ["MAX_VARIABLES", "exact_local_dimension", "method_error"]
+__all__ = [
+    "MAX_VARIABLES",
+    "complex_local_dimension",
+    "exact_local_dimension",
+    "jacobian_at",
+    "method_error",
+    "tangent_dimension",
+]
 
 #: Above this many unknowns :func:`exact_local_dimension` declines (returns ``None``).
 MAX_VARIABLES = 10
 
 
 def method_error(method: Any, methods: tuple[str, ...], linkage: Any) -> Exception | None:
-    """Why ``mobility(linkage, method=method)`` cannot run, or ``None``.
-
-    An unknown method is a ``ValueError``; ``"exact"`` for a 3-D linkage a
-    ``NotImplementedError`` (the Gröbner route below is planar).
-    """
+    """Why ``mobility(linkage, method=method)`` cannot run, or ``None`` (an unknown method)."""
     if method not in methods:
         return ValueError(f"method must be one of {methods}, got {method!r}")
-    if method == "exact" and getattr(linkage, "dim", 2) != 2:
-        return NotImplementedError(
-            "mobility(method='exact') is planar (the Gröbner route, exact_local_dimension): "
-            "a 3-D linkage is not implemented; method='auto' or 'numerical' samples it"
-        )
     return None
 
 
@@ -143,14 +141,47 @@ def exact_local_dimension(
     polys, gens, point = system
     if len(gens) > max_variables:
         return None
+    return complex_local_dimension(polys, gens, point, upper=len(gens), seed=seed)
+
+
+def jacobian_at(polys: list[Any], point: tuple[Any, ...]) -> Any:
+    """The exact Jacobian ``(len(polys), ngens)`` of ring polys at ``point``: a DomainMatrix."""
+    from sympy.polys.matrices import DomainMatrix
+
+    ring = polys[0].ring
+    rows = [[p.diff(x)(*point) if p.degree(x) > 0 else ring.domain.zero for x in ring.gens]
+            for p in polys]  # fmt: skip
+    return DomainMatrix(rows, (len(rows), ring.ngens), ring.domain)
+
+
+def tangent_dimension(polys: list[Any], point: tuple[Any, ...]) -> int:
+    r"""Dimension of the kernel of the Jacobian of ``polys`` at ``point``, exactly.
+
+    ``polys``: sympy ring polynomials (``PolyElement``), ``point`` in their domain. An
+    upper bound of the local dimension: every polynomial of the ideal vanishes on the
+    variety, so its differential vanishes on the Zariski tangent space,
+    :math:`\dim_p V \le \dim T_p V \le \dim \ker J(p)`.
+    """
+    return polys[0].ring.ngens - jacobian_at(polys, point).rank()
+
+
+def complex_local_dimension(
+    polys: list[Any], gens: list[Any], point: dict[Any, Any], *, upper: int, seed: int = 0
+) -> int:
+    r"""The largest dimension :math:`D \le` ``upper`` of a component of ``V(polys)`` at ``point``.
+
+    The cut-and-saturate test of the module notes for :math:`d = 0, 1, \dots`: the
+    least :math:`d` whose test fails is :math:`D`; ``upper`` (a known bound, such as
+    :func:`tangent_dimension`) stops the search before the costliest bases.
+    """
     rng = random.Random(seed)
-    for d in range(len(gens) + 1):
+    for d in range(upper):
         cuts = [_random_form(gens, point, rng) for _ in range(d)]
         if not _on_positive_dimensional_part(
             polys + cuts, _random_form(gens, point, rng), gens, point
         ):
             return d
-    return len(gens)
+    return upper
 
 
 def _polynomial_system(
