@@ -13,6 +13,10 @@ Mobility
     decides it exactly in the plane; in space a :class:`RevoluteLoop`
     (:mod:`.revolute_loop`: hinges with exact data) is decided by :func:`loop_mobility`
     (:mod:`.loop_mobility`).
+Components
+    :func:`closure_ideal`, :func:`variety_components` → :class:`VarietyComponent`
+    (:mod:`.components`): the pieces of a configuration variety over the rationals,
+    split on factors, each tested for irreducibility.
 Statics
     :func:`static_forces` → :class:`StaticsReport` (:mod:`.statics`): the loads a
     framework carries, :math:`A^T\lambda = f`.
@@ -55,6 +59,7 @@ from .analysis import (
     generic_analysis,
     pebble_game_applies,
 )
+from .components import VarietyComponent, closure_ideal, variety_components
 from .exact import rational_coordinates
 from .groebner import exact_local_dimension
 from .inertia import OrderedInertia
@@ -99,7 +104,9 @@ __all__ = [
     "SparseRankReport",
     "StaticsReport",
     "TangentCone",
+    "VarietyComponent",
     "analyze",
+    "closure_ideal",
     "exact_local_dimension",
     "exact_rotation",
     "exact_turn",
@@ -121,4 +128,5 @@ __all__ = [
     "static_forces",
     "tangent_cone",
     "trivial_motions",
+    "variety_components",
 ]
