@@ -9,7 +9,11 @@ hinge angles) and its exact placement :math:`p`:
    point of :math:`V` (certified 0: a generic 6R loop).
 2. Else the cut-and-saturate test of :mod:`~linkage_widget.rigidity.groebner`
    gives the largest dimension :math:`D \le k` of a complex component through
-   :math:`p`. :math:`D = 0` proves the placement rigid.
+   :math:`p`. :math:`D = 0` proves the placement rigid. With a symmetry
+   (:attr:`RevoluteLoop.symmetry`, :math:`\theta_j = \pm\theta_i`) the test runs first
+   on :math:`V \cap S`, fewer unknowns: :math:`\dim_p (V \cap S) \le \dim_p V \le k`,
+   so reaching :math:`k` there settles it (Bricard's line-symmetric 6R), whatever the
+   symmetry; falling short, the full test runs (up to :data:`MAX_LOOP_HINGES` hinges).
 3. :math:`D = k`: the dimension of :math:`V` at :math:`p` equals that of its tangent
    space, so :math:`p` is a smooth point of the (reduced) variety, which is defined
    over :math:`\mathbb{Q}`; near a smooth real point the real solutions form a real
@@ -19,8 +23,10 @@ hinge angles) and its exact placement :math:`p`:
 4. :math:`0 < D < k`: a singular point (branches cross, or a cusp); the complex bound
    :math:`D` is reported, the real dimension is left undecided.
 
-Cost (sympy 1.14, one core): Bennett's loop (8 unknowns) 0.4 s; a generic 6R (12
-unknowns, :math:`k = 0`) 0.3 s, no Gröbner basis needed.
+Cost (sympy 1.14, one core, measured on a loaded machine): Bennett's loop (8
+unknowns) 0.5 s; a generic 6R (12 unknowns, :math:`k = 0`) under 1 s, no Gröbner basis
+needed; Bricard's line-symmetric 6R inside its symmetry (6 unknowns) about 8 s; the same
+without the symmetry did not finish in 300 s.
 """
 
 from __future__ import annotations
@@ -33,9 +39,9 @@ from .revolute_loop import RevoluteLoop
 
 __all__ = ["MAX_LOOP_HINGES", "loop_mobility"]
 
-#: Above this many hinges the Gröbner step declines ("undecided"); the exact rank of
-#: step 1 runs at any size.
-MAX_LOOP_HINGES = 6
+#: Above this many hinges the full Gröbner step declines ("undecided"): a 6R loop's did not
+#: finish in 300 s. The exact rank of step 1, and the step inside a symmetry, run at any size.
+MAX_LOOP_HINGES = 5
 
 
 def loop_mobility(loop: RevoluteLoop, *, seed: int = 0) -> MobilityReport:
@@ -65,12 +71,17 @@ def loop_mobility(loop: RevoluteLoop, *, seed: int = 0) -> MobilityReport:
     k = tangent_dimension(polys, point)
     if k == 0:
         return _report(0, 0, none, True, "infinitesimal-rigidity", 0, _ISOLATED)
-    if n > MAX_LOOP_HINGES:
-        text = f"{k} infinitesimal motions; {n} hinges are too many for the Gröbner step."
+    d = _dimension_within_symmetry(polys, point, loop, k, seed) if loop.symmetry else 0
+    if d < k and n > MAX_LOOP_HINGES:
+        text = (
+            f"{k} infinitesimal motion{'s' * (k != 1)}, no motion of that dimension inside "
+            f"the symmetry given; {n} hinges are too many for the full Gröbner step."
+        )
         return _report(None, 0, none, False, "sympy-groebner", k, text)
-    gens = list(polys[0].ring.symbols)
-    exprs, at = [p.as_expr() for p in polys], dict(zip(gens, point, strict=True))
-    d = complex_local_dimension(exprs, gens, at, upper=k, seed=seed)
+    if d < k:
+        gens = list(polys[0].ring.symbols)
+        exprs, at = [p.as_expr() for p in polys], dict(zip(gens, point, strict=True))
+        d = complex_local_dimension(exprs, gens, at, upper=k, seed=seed)
     if d == 0:
         return _report(0, 0, none, True, "sympy-groebner", k, _rigid_text(k))
     if d < k:
@@ -82,6 +93,26 @@ def loop_mobility(loop: RevoluteLoop, *, seed: int = 0) -> MobilityReport:
         return _report(None, 0, none, False, "sympy-groebner", k, text)
     rates = _angle_rates(polys, point, loop)
     return _report(d, 1, rates.reshape(d, n, 1), True, "sympy-groebner", k, _moves_text(d))
+
+
+def _dimension_within_symmetry(
+    polys: list, point: tuple, loop: RevoluteLoop, k: int, seed: int
+) -> int:
+    r"""The local dimension of :math:`V \cap S`, :math:`S` the loop's symmetry: a lower bound.
+
+    :math:`\theta_j = \pm\theta_i` is :math:`c_j = c_i, s_j = \pm s_i`, substituted, so
+    the Gröbner basis has the unknowns of the free hinges only.
+    """
+    import sympy as sp
+
+    gens = list(polys[0].ring.symbols)
+    at = dict(zip(gens, point, strict=True))
+    sub = {}
+    for i, j, sign in loop.symmetry:
+        sub[gens[2 * j]], sub[gens[2 * j + 1]] = gens[2 * i], sign * gens[2 * i + 1]
+    exprs = sorted({sp.expand(p.as_expr().subs(sub)) for p in polys} - {0}, key=str)
+    free = [g for g in gens if g not in sub]
+    return complex_local_dimension(exprs, free, {g: at[g] for g in free}, upper=k, seed=seed)
 
 
 def _angle_rates(polys: list, point: tuple, loop: RevoluteLoop) -> np.ndarray:

@@ -116,6 +116,20 @@ def _link(matrix: Any, i: int) -> Link:
     return out
 
 
+def _symmetry(pairs: Any, angles: tuple[Turn, ...]) -> tuple[tuple[int, int, int], ...]:
+    """The checked ``(i, j, sign)`` relations: indices in range, sign ±1, true at the placement."""
+    out = []
+    for pair in pairs:
+        i, j, sign = (int(v) for v in pair)
+        if not (0 <= i < len(angles) and 0 <= j < len(angles) and i != j and sign in (1, -1)):
+            raise ValueError(f"symmetry {tuple(pair)!r}: want (i, j, ±1) with hinges i != j")
+        (ci, si), (cj, sj) = angles[i], angles[j]
+        if (cj, sj) != (ci, sign * si):
+            raise ValueError(f"symmetry {tuple(pair)!r}: θ{j} != {sign:+d}·θ{i} at the placement")
+        out.append((i, j, sign))
+    return tuple(out)
+
+
 def _det3(m: Any) -> Any:
     return (
         m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
@@ -167,6 +181,12 @@ class RevoluteLoop:
         :math:`L_i = [R_i \mid t_i]`, from hinge ``i`` (after its turn) to hinge ``i + 1``.
     angles : tuple of n exact ``(cos, sin)`` pairs
         The hinge angles :math:`\theta_i` of the placement.
+    symmetry : tuple of ``(i, j, sign)``
+        Relations :math:`\theta_j = \pm\theta_i` the motion is expected to keep
+        (Bricard's line-symmetric 6R: ``(0, 3, 1), (1, 4, 1), (2, 5, 1)``; Bennett:
+        ``(0, 2, -1), (1, 3, -1)``), checked at the placement. Only a hint: the exact
+        route looks for a motion inside them first (a lower bound on the dimension),
+        so a wrong hint can cost time, never a wrong answer.
 
     Raises
     ------
@@ -177,6 +197,7 @@ class RevoluteLoop:
 
     links: tuple[Link, ...]
     angles: tuple[Turn, ...]
+    symmetry: tuple[tuple[int, int, int], ...] = ()
 
     def __post_init__(self) -> None:
         links = tuple(_link(m, i) for i, m in enumerate(self.links))
@@ -195,6 +216,7 @@ class RevoluteLoop:
                 "the placement does not close: Z(θ0) L0 ··· Z(θn-1) Ln-1 - I has largest "
                 f"entry {float(gap):.3g} (exactly zero is required)"
             )
+        object.__setattr__(self, "symmetry", _symmetry(self.symmetry, angles))
 
     @property
     def n(self) -> int:
@@ -202,7 +224,9 @@ class RevoluteLoop:
         return len(self.links)
 
     @classmethod
-    def from_dh(cls, lengths: Any, twists: Any, angles: Any, offsets: Any = None) -> RevoluteLoop:
+    def from_dh(
+        cls, lengths: Any, twists: Any, angles: Any, offsets: Any = None, symmetry: Any = ()
+    ) -> RevoluteLoop:
         r"""Denavit–Hartenberg links :math:`L_i = T_z(d_i) T_x(a_i) R_x(\alpha_i)`.
 
         ``twists`` and ``angles``: each a ``(cos, sin)`` pair or a half-angle tangent
@@ -222,10 +246,11 @@ class RevoluteLoop:
             a, d = _fraction(lengths[i], f"length {i}"), _fraction(offsets[i], f"offset {i}")
             c, s = exact_turn(twists[i], f"twist {i}")
             links.append(((1, 0, 0, a), (0, c, -s, 0), (0, s, c, d)))
-        return cls(tuple(links), tuple(exact_turn(t, f"angle {i}") for i, t in enumerate(angles)))
+        turns = tuple(exact_turn(t, f"angle {i}") for i, t in enumerate(angles))
+        return cls(tuple(links), turns, tuple(symmetry))
 
     @classmethod
-    def closing(cls, links: Any, angles: Any) -> RevoluteLoop:
+    def closing(cls, links: Any, angles: Any, symmetry: Any = ()) -> RevoluteLoop:
         """The loop whose last link closes ``n - 1`` given links at the ``n`` given angles.
 
         Any exact data then gives a closed placement: how a generic loop is made.
@@ -235,7 +260,7 @@ class RevoluteLoop:
         if len(first) != len(turns) - 1:
             raise ValueError(f"closing: {len(turns)} angles need {len(turns) - 1} links")
         last = _inverse(tuple(tuple(row) for row in _product(turns, first)[:3]))
-        return cls((*first, last), tuple(turns))
+        return cls((*first, last), tuple(turns), tuple(symmetry))
 
     def closure_system(self) -> tuple[list[Any], tuple[Any, ...]]:
         r"""The closure polynomials (module notes) and the exact placement.

@@ -22,7 +22,7 @@ import pytest
 
 from linkage_widget import Linkage, analyze
 from linkage_widget.examples import space
-from linkage_widget.rigidity import RevoluteLoop, exact_rotation, mobility
+from linkage_widget.rigidity import RevoluteLoop, exact_rotation, exact_turn, mobility
 
 TWISTS = [(Fraction(4, 5), Fraction(3, 5)), (Fraction(3, 5), Fraction(4, 5))] * 2
 
@@ -153,3 +153,49 @@ def test_flat_links_have_no_rods():
     with pytest.raises(ValueError, match="coplanar"):
         planar.to_linkage()
     assert isinstance(Linkage, type)
+
+
+def line_symmetric_6r(seed: int = 3) -> RevoluteLoop:
+    r"""Bricard's line-symmetric 6R with exact data, built here from its definition.
+
+    Hinges 3, 4, 5 are the images of hinges 0, 1, 2 under a half-turn :math:`H` about a
+    line: links :math:`L_{i+3} = L_i`, angles :math:`\theta_{i+3} = \theta_i`, and the
+    third link chosen so that :math:`Z_0 L_0 Z_1 L_1 Z_2 L_2 = H`; then the product of
+    all six is :math:`H^2 = I` at every placement keeping the symmetry.
+    """
+    rng = random.Random(seed)
+    links = [random_link(rng) for _ in range(2)]
+    turns = [Fraction(rng.randint(1, 9) * rng.choice([-1, 1]), rng.randint(1, 5)) for _ in range(3)]
+    u, point = np.array([1, 2, -2]), [Fraction(1, 2), Fraction(-1), Fraction(3, 4)]
+    half = [[Fraction(2 * int(u[i] * u[j]), 9) - (i == j) for j in range(3)] for i in range(3)]
+    shift = [point[i] - sum(half[i][j] * point[j] for j in range(3)) for i in range(3)]
+    h = [[*half[i], shift[i]] for i in range(3)]
+    first = RevoluteLoop.closing(links, turns)  # its last link closes Z0 L0 Z1 L1 Z2 to I
+    last = first.links[2]  # (Z0 L0 Z1 L1 Z2)^-1, so last @ H closes the half to H
+    third = [[sum(last[i][k] * h[k][j] for k in range(3)) + (last[i][3] if j == 3 else 0)
+              for j in range(4)] for i in range(3)]  # fmt: skip
+    symmetry = [(0, 3, 1), (1, 4, 1), (2, 5, 1)]
+    return RevoluteLoop([*links, third] * 2, [exact_turn(t) for t in turns] * 2, symmetry)
+
+
+def test_bricards_line_symmetric_6r_is_certified_to_move():
+    loop = line_symmetric_6r()
+    m = np.eye(4)
+    for (c, s), link in zip(loop.angles, loop.links, strict=True):
+        turn = np.array([[c, -s, 0, 0], [s, c, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]], dtype=float)
+        m = m @ turn @ np.vstack([np.array(link, dtype=float), [0, 0, 0, 1]])
+    assert np.abs(m - np.eye(4)).max() < 1e-12  # an independent product closes
+    # counting: 6 equations, 6 hinges, one loop: rigid; the rods move (numerically)
+    assert mobility(loop, method="numerical").dimension == 1
+    start = time.perf_counter()
+    report = mobility(loop, method="exact")
+    elapsed = time.perf_counter() - start
+    assert (report.dimension, report.certified, report.method) == (1, True, "sympy-groebner")
+    assert elapsed < 60  # about 8 s
+    rates = report.branch_directions.reshape(6)
+    assert np.allclose(rates[:3], rates[3:])  # the motion keeps the symmetry
+
+
+def test_a_symmetry_that_the_placement_breaks_is_refused():
+    with pytest.raises(ValueError, match="symmetry"):
+        RevoluteLoop.from_dh([3, 4, 3, 4], TWISTS, [1, 5, -1, -5], symmetry=[(0, 2, 1)])
