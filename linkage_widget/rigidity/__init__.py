@@ -12,7 +12,8 @@ Mobility
     dimension of the configuration set; :func:`exact_local_dimension` (:mod:`.groebner`)
     decides it exactly in the plane; in space a :class:`RevoluteLoop`
     (:mod:`.revolute_loop`: hinges with exact data) is decided by :func:`loop_mobility`
-    (:mod:`.loop_mobility`).
+    (:mod:`.loop_mobility`); :func:`loop_from_rods` (:mod:`.hinge_rods`) reads rods laid
+    out as such a loop, when their data are small rationals.
 Components
     :func:`closure_ideal`, :func:`variety_components` → :class:`VarietyComponent`
     (:mod:`.components`): the pieces of a configuration variety over the rationals,
@@ -62,6 +63,7 @@ from .analysis import (
 from .components import VarietyComponent, closure_ideal, variety_components
 from .exact import rational_coordinates
 from .groebner import exact_local_dimension
+from .hinge_rods import loop_from_rods
 from .inertia import OrderedInertia
 from .local_dimension import mobility
 from .loop_mobility import loop_mobility
@@ -115,6 +117,7 @@ __all__ = [
     "generic_analysis",
     "generic_rank",
     "infinitesimal",
+    "loop_from_rods",
     "loop_mobility",
     "mobility",
     "pebble_game",

@@ -45,6 +45,7 @@ from .. import _checks
 from ..constraints import ConstraintSet, as_flat
 from ..model import Linkage
 from .groebner import exact_local_dimension, method_error
+from .hinge_rods import SNAP, loop_from_rods
 from .loop_mobility import loop_mobility
 from .mobility_report import MobilityReport, _report
 from .revolute_loop import RevoluteLoop
@@ -155,14 +156,9 @@ def mobility_from(
     if rigid:
         certified = how in ("prestress stable", "exact")
         return _report(0, 0, none, certified, "second-order", d, _second_order_text(d, how))
-    # <= EXACT_MAX_UNKNOWNS (a 9-unknown prism took 130 s); planar: in space a RevoluteLoop
-    unknowns = dim * (n - len(linkage.pinned)) - inf.trivial.shape[1]
-    small = method != "numerical" and unknowns <= EXACT_MAX_UNKNOWNS and dim == 2
-    exact = exact_local_dimension(linkage) if small else None
-    if exact == 0:
-        return _report(0, 0, none, True, "sympy-groebner", d, _EXACT_RIGID)
-    if exact is None and method == "exact":  # no sampling
-        return _report(None, 0, none, False, "sympy-groebner", d, _undecided(dim))
+    early, exact = _exact_route(linkage, inf, method, flexes)
+    if early is not None:
+        return early
     dimension, directions = numerical_mobility(linkage, cs, inf, rtol=rtol, seed=seed)
     branches = len(directions) if dimension else 0
     text = _numerical_text(dimension, branches, d)
@@ -178,6 +174,43 @@ def mobility_from(
     return _report(dimension, branches, directions, False, "numerical-sampling", d, text)
 
 
+def _exact_route(
+    linkage: Linkage, inf: Infinitesimal, method: str, flexes: np.ndarray
+) -> tuple[MobilityReport | None, int | None]:
+    """The exact routes: a report that settles it, or none and the complex bound (or none)."""
+    n, d, dim = linkage.n_vertices, inf.n_flexes, linkage.dim
+    none = np.zeros((0, n, dim))
+    if dim == 3 and method != "numerical" and (loop := _as_exact_loop(linkage, d, flexes)):
+        if loop.dimension is not None or method == "exact":
+            return loop, None
+    # <= EXACT_MAX_UNKNOWNS (a 9-unknown prism took 130 s); planar: in space a RevoluteLoop
+    unknowns = dim * (n - len(linkage.pinned)) - inf.trivial.shape[1]
+    small = method != "numerical" and unknowns <= EXACT_MAX_UNKNOWNS and dim == 2
+    exact = exact_local_dimension(linkage) if small else None
+    if exact == 0:
+        return _report(0, 0, none, True, "sympy-groebner", d, _EXACT_RIGID), 0
+    if exact is None and method == "exact":  # no sampling
+        return _report(None, 0, none, False, "sympy-groebner", d, _undecided(dim)), None
+    return None, exact
+
+
+def _as_exact_loop(linkage: Linkage, d: int, flexes: np.ndarray) -> MobilityReport | None:
+    """The certified answer of the exact hinge loop the rods stand for, if they are one."""
+    try:
+        loop = loop_from_rods(linkage)
+    except ValueError:
+        return None
+    r = loop_mobility(loop)
+    data = ", ".join(
+        f"a{i} = {link[0][3]}, cos α{i} = {link[1][1]}, θ{i} = ({c}, {s})"
+        for i, (link, (c, s)) in enumerate(zip(loop.links, loop.angles, strict=True))
+    )
+    text = f"Read as the exact loop of hinges within {SNAP:g} of the rods ({data}). {r.explanation}"
+    directions = flexes if r.dimension == d else np.zeros((0, *flexes.shape[1:]))
+    branches = 1 if r.dimension else 0
+    return _report(r.dimension, branches, directions, r.certified, r.method, d, text)
+
+
 _NO_FLEX = "No internal motion, not even infinitesimally."
 
 
@@ -185,7 +218,8 @@ def _undecided(dim: int) -> str:
     why = (
         "too many unknowns, or coordinates that are not short decimals"
         if dim == 2
-        else "in space it takes the hinges with exact data, a RevoluteLoop"
+        else "in space it takes a loop of hinges with exact data, a RevoluteLoop, or rods "
+        "laid out as one whose data are small rationals"
     )
     return (
         "Some infinitesimal flex is not blocked at second order, and the exact computation "

@@ -22,7 +22,13 @@ import pytest
 
 from linkage_widget import Linkage, analyze
 from linkage_widget.examples import space
-from linkage_widget.rigidity import RevoluteLoop, exact_rotation, exact_turn, mobility
+from linkage_widget.rigidity import (
+    RevoluteLoop,
+    exact_rotation,
+    exact_turn,
+    loop_from_rods,
+    mobility,
+)
 
 TWISTS = [(Fraction(4, 5), Fraction(3, 5)), (Fraction(3, 5), Fraction(4, 5))] * 2
 
@@ -147,12 +153,13 @@ def test_bad_loops_are_refused_naming_what(make, match):
         make()
 
 
-def test_flat_links_have_no_rods():
-    planar = RevoluteLoop.from_dh([1, 1, 1, 1], [(1, 0)] * 4, [(0, 1)] * 4)  # a square, axes ∥
-    assert isinstance(mobility(planar, method="exact").dimension, int)
+def test_a_planar_four_bar_as_a_loop_of_parallel_hinges_moves_but_has_no_rods():
+    # a square of four parallel hinges: the planar parallelogram four-bar, one motion
+    planar = RevoluteLoop.from_dh([1, 1, 1, 1], [(1, 0)] * 4, [(0, 1)] * 4)
+    report = mobility(planar, method="exact")
+    assert (report.dimension, report.certified) == (1, True)
     with pytest.raises(ValueError, match="coplanar"):
         planar.to_linkage()
-    assert isinstance(Linkage, type)
 
 
 def line_symmetric_6r(seed: int = 3) -> RevoluteLoop:
@@ -199,3 +206,28 @@ def test_bricards_line_symmetric_6r_is_certified_to_move():
 def test_a_symmetry_that_the_placement_breaks_is_refused():
     with pytest.raises(ValueError, match="symmetry"):
         RevoluteLoop.from_dh([3, 4, 3, 4], TWISTS, [1, 5, -1, -5], symmetry=[(0, 2, 1)])
+
+
+def test_bennetts_rods_with_rational_data_are_read_as_the_exact_loop():
+    # the constructor's floats (sin, cos, arctan) are not Bennett exactly; the exact loop
+    # within 1e-9 of them is, and the answer says which loop it certified
+    rods = space.bennett_linkage(
+        a=3, alpha=np.arcsin(0.6), beta=np.arcsin(0.8), theta=2 * np.arctan(0.5), hinge=0.5
+    )
+    for method in ("exact", "auto"):
+        report = mobility(rods, method=method)
+        assert (report.dimension, report.certified, report.method) == (1, True, "sympy-groebner")
+        assert report.branch_directions.shape == (1, 8, 3)
+    assert "θ1 = (-99/101, 20/101)" in report.explanation  # tan(θ1/2) = 5 / (1/2) = 10
+    assert mobility(rods, method="numerical").method == "numerical-sampling"
+
+
+def test_rods_of_a_loop_read_back_as_the_same_loop():
+    loop = bennett(Fraction(2, 3))
+    back = loop_from_rods(loop.to_linkage(hinge=0.5))
+    assert back.angles == loop.angles
+    assert [link[0][3] for link in back.links] == [3, 4, 3, 4]
+    with pytest.raises(ValueError, match="no rational"):  # irrational twists: refused
+        loop_from_rods(space.bennett_linkage())
+    with pytest.raises(ValueError, match="not a loop of hinges"):
+        loop_from_rods(Linkage([[0, 0, 0], [1, 0, 0], [0, 1, 0]], rods=[(0, 1), (1, 2)]))
