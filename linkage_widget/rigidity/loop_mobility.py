@@ -73,9 +73,10 @@ def loop_mobility(loop: RevoluteLoop, *, seed: int = 0) -> MobilityReport:
         return _report(0, 0, none, True, "infinitesimal-rigidity", 0, _ISOLATED)
     d = _dimension_within_symmetry(polys, point, loop, k, seed) if loop.symmetry else 0
     if d < k and n > MAX_LOOP_HINGES:
+        inside = " and none of that dimension inside its symmetry" if loop.symmetry else ""
         text = (
-            f"{k} infinitesimal motion{'s' * (k != 1)}, no motion of that dimension inside "
-            f"the symmetry given; {n} hinges are too many for the full Gröbner step."
+            f"The loop has {k} infinitesimal motion{'s' * (k != 1)}{inside}; {n} hinges are "
+            "too many for the full Gröbner step (give a symmetry the motion keeps)."
         )
         return _report(None, 0, none, False, "sympy-groebner", k, text)
     if d < k:

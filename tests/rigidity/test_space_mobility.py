@@ -231,3 +231,13 @@ def test_rods_of_a_loop_read_back_as_the_same_loop():
         loop_from_rods(space.bennett_linkage())
     with pytest.raises(ValueError, match="not a loop of hinges"):
         loop_from_rods(Linkage([[0, 0, 0], [1, 0, 0], [0, 1, 0]], rods=[(0, 1), (1, 2)]))
+
+
+def test_a_6r_with_a_motion_but_no_symmetry_hint_is_undecided_not_slow():
+    loop = line_symmetric_6r()
+    bare = RevoluteLoop(loop.links, loop.angles)  # the same loop, its symmetry not said
+    start = time.perf_counter()
+    report = mobility(bare, method="exact")
+    assert time.perf_counter() - start < 10
+    assert report.dimension is None and not report.certified
+    assert "give a symmetry" in report.explanation
