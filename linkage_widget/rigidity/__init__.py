@@ -10,7 +10,14 @@ Analysis of a placement
 Mobility
     :func:`mobility` → :class:`MobilityReport` (:mod:`.local_dimension`): the local
     dimension of the configuration set; :func:`exact_local_dimension` (:mod:`.groebner`)
-    decides it exactly.
+    decides it exactly in the plane; in space a :class:`RevoluteLoop`
+    (:mod:`.revolute_loop`: hinges with exact data) is decided by :func:`loop_mobility`
+    (:mod:`.loop_mobility`); :func:`loop_from_rods` (:mod:`.hinge_rods`) reads rods laid
+    out as such a loop, when their data are small rationals.
+Components
+    :func:`closure_ideal`, :func:`variety_components` → :class:`VarietyComponent`
+    (:mod:`.components`): the pieces of a configuration variety over the rationals,
+    split on factors, each tested for irreducibility.
 Statics
     :func:`static_forces` → :class:`StaticsReport` (:mod:`.statics`): the loads a
     framework carries, :math:`A^T\lambda = f`.
@@ -53,13 +60,18 @@ from .analysis import (
     generic_analysis,
     pebble_game_applies,
 )
+from .components import VarietyComponent, closure_ideal, variety_components
 from .exact import rational_coordinates
 from .groebner import exact_local_dimension
+from .hinge_rods import loop_from_rods
 from .inertia import OrderedInertia
-from .local_dimension import MobilityReport, mobility
+from .local_dimension import mobility
+from .loop_mobility import loop_mobility
+from .mobility_report import MobilityReport
 from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
 from .rank_tracking import RankReference, excited_flex, first_rod_stress
 from .report import STATUSES, RigidityReport
+from .revolute_loop import RevoluteLoop, exact_rotation, exact_turn
 from .rigid_motions import trivial_motions
 from .second_order import (
     Infinitesimal,
@@ -89,17 +101,24 @@ __all__ = [
     "OrderedInertia",
     "PebbleGame",
     "RankReference",
+    "RevoluteLoop",
     "RigidityReport",
     "SparseRankReport",
     "StaticsReport",
     "TangentCone",
+    "VarietyComponent",
     "analyze",
+    "closure_ideal",
     "exact_local_dimension",
+    "exact_rotation",
+    "exact_turn",
     "excited_flex",
     "first_rod_stress",
     "generic_analysis",
     "generic_rank",
     "infinitesimal",
+    "loop_from_rods",
+    "loop_mobility",
     "mobility",
     "pebble_game",
     "pebble_game_applies",
@@ -112,4 +131,5 @@ __all__ = [
     "static_forces",
     "tangent_cone",
     "trivial_motions",
+    "variety_components",
 ]

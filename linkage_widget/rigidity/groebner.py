@@ -56,6 +56,7 @@ The cost grows quickly with the number of unknowns, hence ``max_variables``.
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from fractions import Fraction
 from typing import Any
@@ -65,25 +66,26 @@ import numpy as np
 from ..model import Linkage
 from .exact import rational_coordinates
 
-__all__ = ["MAX_VARIABLES", "exact_local_dimension", "method_error"]
+__all__ = [
+    "MAX_VARIABLES",
+    "complex_local_dimension",
+    "eliminate_first",
+    "exact_local_dimension",
+    "hilbert_dimension",
+    "jacobian_at",
+    "method_error",
+    "rod_system",
+    "tangent_dimension",
+]
 
 #: Above this many unknowns :func:`exact_local_dimension` declines (returns ``None``).
 MAX_VARIABLES = 10
 
 
 def method_error(method: Any, methods: tuple[str, ...], linkage: Any) -> Exception | None:
-    """Why ``mobility(linkage, method=method)`` cannot run, or ``None``.
-
-    An unknown method is a ``ValueError``; ``"exact"`` for a 3-D linkage a
-    ``NotImplementedError`` (the Gröbner route below is planar).
-    """
+    """Why ``mobility(linkage, method=method)`` cannot run, or ``None`` (an unknown method)."""
     if method not in methods:
         return ValueError(f"method must be one of {methods}, got {method!r}")
-    if method == "exact" and getattr(linkage, "dim", 2) != 2:
-        return NotImplementedError(
-            "mobility(method='exact') is planar (the Gröbner route, exact_local_dimension): "
-            "a 3-D linkage is not implemented; method='auto' or 'numerical' samples it"
-        )
     return None
 
 
@@ -143,14 +145,66 @@ def exact_local_dimension(
     polys, gens, point = system
     if len(gens) > max_variables:
         return None
+    return complex_local_dimension(polys, gens, point, upper=len(gens), seed=seed)
+
+
+def jacobian_at(polys: list[Any], point: tuple[Any, ...]) -> Any:
+    """The exact Jacobian ``(len(polys), ngens)`` of ring polys at ``point``: a DomainMatrix."""
+    from sympy.polys.matrices import DomainMatrix
+
+    ring = polys[0].ring
+    rows = [[p.diff(x)(*point) if p.degree(x) > 0 else ring.domain.zero for x in ring.gens]
+            for p in polys]  # fmt: skip
+    return DomainMatrix(rows, (len(rows), ring.ngens), ring.domain)
+
+
+def rod_system(linkage: Linkage) -> tuple[list[Any], list[Any], dict[Any, Any]]:
+    """The polynomials, unknowns and exact placement of :func:`exact_local_dimension`.
+
+    Raises
+    ------
+    ValueError
+        For a 3-D linkage, coordinates with no exact form, or nothing left to move.
+    """
+    if linkage.dim != 2:
+        raise ValueError("rod_system: the rods' exact system is planar (in space: RevoluteLoop)")
+    flat = rational_coordinates(linkage.vertices)
+    if flat is None:
+        raise ValueError("rod_system: a coordinate has no exact rational form (exact.rational)")
+    system = _polynomial_system(linkage, list(zip(flat[0::2], flat[1::2], strict=True)))
+    if system is None:
+        raise ValueError("rod_system: every joint is pinned or gauged: no unknowns")
+    return system
+
+
+def tangent_dimension(polys: list[Any], point: tuple[Any, ...]) -> int:
+    r"""Dimension of the kernel of the Jacobian of ``polys`` at ``point``, exactly.
+
+    ``polys``: sympy ring polynomials (``PolyElement``), ``point`` in their domain. An
+    upper bound of the local dimension: every polynomial of the ideal vanishes on the
+    variety, so its differential vanishes on the Zariski tangent space,
+    :math:`\dim_p V \le \dim T_p V \le \dim \ker J(p)`.
+    """
+    return polys[0].ring.ngens - jacobian_at(polys, point).rank()
+
+
+def complex_local_dimension(
+    polys: list[Any], gens: list[Any], point: dict[Any, Any], *, upper: int, seed: int = 0
+) -> int:
+    r"""The largest dimension :math:`D \le` ``upper`` of a component of ``V(polys)`` at ``point``.
+
+    The cut-and-saturate test of the module notes for :math:`d = 0, 1, \dots`: the
+    least :math:`d` whose test fails is :math:`D`; ``upper`` (a known bound, such as
+    :func:`tangent_dimension`) stops the search before the costliest bases.
+    """
     rng = random.Random(seed)
-    for d in range(len(gens) + 1):
+    for d in range(upper):
         cuts = [_random_form(gens, point, rng) for _ in range(d)]
         if not _on_positive_dimensional_part(
             polys + cuts, _random_form(gens, point, rng), gens, point
         ):
             return d
-    return len(gens)
+    return upper
 
 
 def _polynomial_system(
@@ -230,27 +284,57 @@ def _on_positive_dimensional_part(polys: list[Any], f: Any, gens: list[Any], poi
     return all(g.subs(point) == 0 for g in basis.exprs if t not in g.free_symbols)
 
 
-@functools.cache
 def _elimination_order() -> Any:
-    """Eliminate the first variable: a lex block for it, then degree reverse lexicographic.
+    """Eliminate the first variable (:func:`eliminate_first` of 1)."""
+    return eliminate_first(1)
 
+
+@functools.cache
+def eliminate_first(m: int) -> Any:
+    """A block order: the first ``m`` variables by degree reverse lexicographic, then the rest.
+
+    Any monomial holding one of the first ``m`` variables is above every monomial free
+    of them, so a Gröbner basis in this order contains one of the elimination ideal.
     Built on first use so that importing this module does not import sympy.
     """
     from sympy.polys.orderings import MonomialOrder
 
+    def revlex(block: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(reversed([-e for e in block]))
+
     class EliminateFirst(MonomialOrder):
-        alias = "eliminate_first"
+        alias = f"eliminate_first_{m}"
         is_global = True
         is_default = False
 
         def __call__(self, monomial: tuple[int, ...]) -> tuple[Any, ...]:
-            rest = monomial[1:]
-            return (monomial[0], sum(rest), tuple(reversed([-m for m in rest])))
+            head, rest = monomial[:m], monomial[m:]
+            if m == 1:  # the order of issue 13's saturation, unchanged
+                return (head[0], sum(rest), revlex(rest))
+            return (sum(head), revlex(head), sum(rest), revlex(rest))
 
         def __eq__(self, other: object) -> bool:
-            return isinstance(other, EliminateFirst)
+            return isinstance(other, EliminateFirst) and other.alias == self.alias
 
         def __hash__(self) -> int:  # sympy's own product order is unhashable, hence this class
-            return hash("eliminate_first")
+            return hash(self.alias)
 
     return EliminateFirst()
+
+
+def hilbert_dimension(basis: list[Any], gens: list[Any]) -> int:
+    """Krull dimension of the ideal of a degree-reverse-lexicographic Gröbner ``basis``.
+
+    The largest set of variables none of whose monomials is a leading monomial of the
+    basis (a maximal independent set); ``-1`` for the unit ideal.
+    """
+    import sympy as sp
+
+    if list(basis) == [1]:
+        return -1
+    leads = [sp.LM(g, *gens, order="grevlex").free_symbols for g in basis]
+    for k in range(len(gens), -1, -1):
+        for subset in itertools.combinations(gens, k):
+            if not any(lead <= set(subset) for lead in leads):
+                return k
+    return 0

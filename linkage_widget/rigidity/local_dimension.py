@@ -37,8 +37,6 @@ manifold of dimension ``d`` (plus trivial) containing the set near :math:`p`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
@@ -47,6 +45,10 @@ from .. import _checks
 from ..constraints import ConstraintSet, as_flat
 from ..model import Linkage
 from .groebner import exact_local_dimension, method_error
+from .hinge_rods import SNAP, loop_from_rods
+from .loop_mobility import loop_mobility
+from .mobility_report import MobilityReport, _report
+from .revolute_loop import RevoluteLoop
 from .rigid_motions import trivial_motions
 from .second_order import (
     Infinitesimal,
@@ -80,110 +82,27 @@ DENSE_MAX_2N = 400
 METHODS = ("auto", "numerical", "exact")
 
 
-@dataclass(frozen=True, eq=False)
-class MobilityReport:
-    """Result of :func:`mobility`.
-
-    Attributes
-    ----------
-    dimension : int or None
-        Local dimension of the configuration set at the placement, trivial
-        motions removed; ``None`` when undecided.
-    branches : int
-        Number of branches through the placement (1 at a regular point that
-        moves, 0 when rigid).
-    branch_directions : ndarray, shape (k, n, 2)
-        A unit internal tangent direction per branch line (sign arbitrary); for
-        a regular point of dimension ``d > 1`` an orthonormal basis of the
-        tangent space (``k = d``).
-    certified : bool
-        Whether ``dimension`` is proved (implicit function theorem, exact
-        arithmetic, prestress stability), not only found numerically.
-    method : str
-        ``"infinitesimal-rigidity"``, ``"implicit-function"``, ``"second-order"``,
-        ``"sympy-groebner"`` or ``"numerical-sampling"``.
-    status : str
-        ``"moves (certified, dimension d)"``, ``"moves (dimension d)"``,
-        ``"rigid"``, ``"rigid although infinitesimally flexible"`` or
-        ``"undecided"``.
-    explanation : str
-        Why, in words for students.
-    """
-
-    dimension: int | None
-    branches: int
-    branch_directions: np.ndarray = field(repr=False)
-    certified: bool
-    method: str
-    status: str
-    explanation: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.status}: {self.explanation}"
-
-    def plain(self) -> str:
-        """The status in a few plain words, for a readout line.
-
-        Examples
-        --------
-        >>> chain = Linkage([[0, 0], [1, 0], [2, 0]], rods=[(0, 1), (1, 2)], pinned=[0, 2])
-        >>> mobility(chain).plain()
-        'cannot move (proved), though it flexes infinitesimally'
-        """
-        d, proof = self.dimension, "proved" if self.certified else "found numerically"
-        if d is None:
-            return "undecided: neither proved rigid nor seen to move"
-        if d > 0:
-            crossing = f", {self.branches} branches cross here" if self.branches > 1 else ""
-            return f"moves with {d} degree{'s' * (d != 1)} of freedom ({proof}){crossing}"
-        if self.status == "rigid":
-            return "cannot move, not even infinitesimally"
-        if self.certified:
-            return "cannot move (proved), though it flexes infinitesimally"
-        return "no motion found (numerically), though it flexes infinitesimally"
-
-
-def _status(dimension: int | None, certified: bool, n_flexes: int) -> str:
-    if dimension is None:
-        return "undecided"
-    if dimension > 0:
-        return f"moves ({'certified, ' if certified else ''}dimension {dimension})"
-    return "rigid" if n_flexes == 0 else "rigid although infinitesimally flexible"
-
-
-def _report(
-    dimension: int | None,
-    branches: int,
-    directions: np.ndarray,
-    certified: bool,
-    method: str,
-    n_flexes: int,
-    explanation: str,
-) -> MobilityReport:
-    return MobilityReport(
-        dimension=dimension,
-        branches=branches,
-        branch_directions=directions,
-        certified=certified,
-        method=method,
-        status=_status(dimension, certified, n_flexes),
-        explanation=explanation,
-    )
-
-
 def mobility(
-    linkage: Linkage, *, method: str = "auto", rtol: float = RANK_RTOL, seed: int = 0
+    linkage: Linkage | RevoluteLoop,
+    *,
+    method: str = "auto",
+    rtol: float = RANK_RTOL,
+    seed: int = 0,
 ) -> MobilityReport:
     """Local dimension of the configuration set through the current placement.
 
     Parameters
     ----------
-    linkage : Linkage
+    linkage : Linkage or RevoluteLoop
+        A loop of revolute hinges with exact data is decided exactly in space
+        (:func:`~linkage_widget.rigidity.loop_mobility.loop_mobility`) unless
+        ``method="numerical"`` asks for its rods (:meth:`RevoluteLoop.to_linkage`).
     method : {"auto", "numerical", "exact"}
         ``"auto"``: the tests of the module notes in order. ``"numerical"``: skip
         the exact Gröbner route. ``"exact"``: ``"undecided"`` where neither the
         first-order, second-order nor Gröbner route applies (no uncertified
-        answer).
+        answer); a 3-D rod linkage has no Gröbner route (its floating coordinates
+        are not the mechanism meant): give its :class:`RevoluteLoop`.
     rtol : float
         Relative tolerance of the numerical rank.
     seed : int
@@ -205,6 +124,10 @@ def mobility(
     """
     if (error := method_error(method, METHODS, linkage)) is not None:
         raise error
+    if isinstance(linkage, RevoluteLoop):
+        if method != "numerical":
+            return loop_mobility(linkage, seed=seed)
+        linkage = linkage.to_linkage()
     rtol = _checks.positive(rtol, "rtol")
     cs = ConstraintSet.from_linkage(require_linkage(linkage, "mobility"))
     p = as_flat(linkage.vertices)
@@ -233,15 +156,9 @@ def mobility_from(
     if rigid:
         certified = how in ("prestress stable", "exact")
         return _report(0, 0, none, certified, "second-order", d, _second_order_text(d, how))
-    # <= EXACT_MAX_UNKNOWNS (a 9-unknown prism took 130 s); planar ("exact" raises in 3-D)
-    unknowns = dim * (n - len(linkage.pinned)) - inf.trivial.shape[1]
-    asked = dim == 2 or method == "exact"
-    small = method != "numerical" and unknowns <= EXACT_MAX_UNKNOWNS and asked
-    exact = exact_local_dimension(linkage) if small else None
-    if exact == 0:
-        return _report(0, 0, none, True, "sympy-groebner", d, _EXACT_RIGID)
-    if exact is None and method == "exact":
-        return _report(None, 0, none, False, "sympy-groebner", d, _UNDECIDED)  # no sampling
+    early, exact = _exact_route(linkage, inf, method, flexes)
+    if early is not None:
+        return early
     dimension, directions = numerical_mobility(linkage, cs, inf, rtol=rtol, seed=seed)
     branches = len(directions) if dimension else 0
     text = _numerical_text(dimension, branches, d)
@@ -249,7 +166,7 @@ def mobility_from(
         text = _exact_text(dimension, branches)
         return _report(dimension, branches, directions, True, "sympy-groebner", d, text)
     if method == "exact":
-        return _report(None, 0, none, False, "sympy-groebner", d, _UNDECIDED)
+        return _report(None, 0, none, False, "sympy-groebner", d, _undecided(dim))
     if exact is not None:
         text += f" The exact computation bounds it by {exact} (its complex dimension)."
     if not dimension:  # no motion found proves nothing: "undecided", as analyze says
@@ -257,12 +174,59 @@ def mobility_from(
     return _report(dimension, branches, directions, False, "numerical-sampling", d, text)
 
 
+def _exact_route(
+    linkage: Linkage, inf: Infinitesimal, method: str, flexes: np.ndarray
+) -> tuple[MobilityReport | None, int | None]:
+    """The exact routes: a report that settles it, or none and the complex bound (or none)."""
+    n, d, dim = linkage.n_vertices, inf.n_flexes, linkage.dim
+    none = np.zeros((0, n, dim))
+    if dim == 3 and method != "numerical" and (loop := _as_exact_loop(linkage, d, flexes)):
+        if loop.dimension is not None or method == "exact":
+            return loop, None
+    # <= EXACT_MAX_UNKNOWNS (a 9-unknown prism took 130 s); planar: in space a RevoluteLoop
+    unknowns = dim * (n - len(linkage.pinned)) - inf.trivial.shape[1]
+    small = method != "numerical" and unknowns <= EXACT_MAX_UNKNOWNS and dim == 2
+    exact = exact_local_dimension(linkage) if small else None
+    if exact == 0:
+        return _report(0, 0, none, True, "sympy-groebner", d, _EXACT_RIGID), 0
+    if exact is None and method == "exact":  # no sampling
+        return _report(None, 0, none, False, "sympy-groebner", d, _undecided(dim)), None
+    return None, exact
+
+
+def _as_exact_loop(linkage: Linkage, d: int, flexes: np.ndarray) -> MobilityReport | None:
+    """The certified answer of the exact hinge loop the rods stand for, if they are one."""
+    try:
+        loop = loop_from_rods(linkage)
+    except ValueError:
+        return None
+    r = loop_mobility(loop)
+    data = ", ".join(
+        f"a{i} = {link[0][3]}, cos α{i} = {link[1][1]}, θ{i} = ({c}, {s})"
+        for i, (link, (c, s)) in enumerate(zip(loop.links, loop.angles, strict=True))
+    )
+    text = f"Read as the exact loop of hinges within {SNAP:g} of the rods ({data}). {r.explanation}"
+    directions = flexes if r.dimension == d else np.zeros((0, *flexes.shape[1:]))
+    branches = 1 if r.dimension else 0
+    return _report(r.dimension, branches, directions, r.certified, r.method, d, text)
+
+
 _NO_FLEX = "No internal motion, not even infinitesimally."
-_UNDECIDED = (
-    "Some infinitesimal flex is not blocked at second order, and the exact computation "
-    "does not apply (too many unknowns, or coordinates that are not short decimals): "
-    "whether the linkage moves is not decided here."
-)
+
+
+def _undecided(dim: int) -> str:
+    why = (
+        "too many unknowns, or coordinates that are not short decimals"
+        if dim == 2
+        else "in space it takes a loop of hinges with exact data, a RevoluteLoop, or rods "
+        "laid out as one whose data are small rationals"
+    )
+    return (
+        "Some infinitesimal flex is not blocked at second order, and the exact computation "
+        f"does not apply ({why}): whether the linkage moves is not decided here."
+    )
+
+
 _EXACT_RIGID = (
     "The exact computation (Gröbner bases) finds the placement isolated, even among "
     "complex solutions of the constraints: rigid, although it flexes infinitesimally."

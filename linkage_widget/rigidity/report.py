@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .local_dimension import MobilityReport
+from .mobility_report import MobilityReport
 from .second_order import Infinitesimal
 
 __all__ = ["SHOWN", "STATUSES", "DenseSource", "RigidityReport", "SparseSource", "explain"]

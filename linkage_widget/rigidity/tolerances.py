@@ -133,3 +133,10 @@ BALANCE_RTOL = 1e-8
 #: spaces turned by at most about as much); an internal part of the excited flex below
 #: twice this is that error, not a bend.
 ARROW_DRIFT = 0.01
+
+# ------------------------------------------------------------ exact loops from rods
+#: A float datum of a hinge loop read from rods (a length, a half-angle tangent) is taken
+#: as the small rational within this (relative) of it: the constructors' ``sin``/``cos``
+#: leave ~1e-15, and a coarser snap could make a rigid loop look like Bennett's; the
+#: snapped loop must then close exactly, or it is refused (hinge_rods).
+HINGE_SNAP = 1e-9

@@ -210,8 +210,8 @@ def test_mobility_and_cone_in_space():
     assert m.dimension == 2 and m.branch_directions.shape[2] == 3  # two hinges bend freely
     with pytest.raises(NotImplementedError, match="exact_local_dimension .* is planar"):
         exact_local_dimension(crank)
-    with pytest.raises(NotImplementedError, match="is planar"):
-        mobility(crank, method="exact")
+    exact = mobility(crank, method="exact")  # in space too: proved here at first order
+    assert (exact.dimension, exact.certified, exact.method) == (2, True, "implicit-function")
 
 
 @pytest.mark.parametrize("dim", [2, 3])
