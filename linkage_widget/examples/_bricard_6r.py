@@ -34,7 +34,7 @@ with one degree of freedom. Three of his cases, in this module's conventions
   stored pose was followed from there while the lengths grew apart.
 
 Each design here is *rational*: :math:`a_i`, :math:`d_i` and
-:math:`\tan(\alpha_i / 2)` are fractions (:attr:`RevoluteLoop.exact`), so
+:math:`\tan(\alpha_i / 2)` are fractions (:attr:`DHLoop.exact`), so
 :math:`\cos\alpha_i = (1 - t^2)/(1 + t^2)` and :math:`\sin\alpha_i = 2t/(1 + t^2)`
 are exact and the symmetry conditions hold exactly, as an exact (Gröbner) method
 needs. :func:`generic_6r_loop` draws six random axis lines (which always close: the
@@ -71,7 +71,7 @@ from ._space_geometry import as_linkage, dh_transform
 
 __all__ = [
     "BRICARD_6R_CASES",
-    "RevoluteLoop",
+    "DHLoop",
     "bricard_6r_line_symmetric",
     "bricard_6r_loop",
     "bricard_6r_plane_symmetric",
@@ -89,7 +89,7 @@ _CLOSED = 1e-13
 
 
 @dataclasses.dataclass(frozen=True)
-class RevoluteLoop:
+class DHLoop:
     r"""A closed loop of six revolute hinges: Denavit–Hartenberg parameters and a pose.
 
     Attributes
@@ -246,9 +246,9 @@ _DESIGNS: dict[str, tuple[tuple, tuple[float, ...], float]] = {
 BRICARD_6R_CASES = tuple(_DESIGNS)
 
 
-def _loop(exact: tuple, theta: np.ndarray, case: str) -> RevoluteLoop:
+def _loop(exact: tuple, theta: np.ndarray, case: str) -> DHLoop:
     a, alpha, d = _design_floats(exact)
-    return RevoluteLoop(
+    return DHLoop(
         tuple(a.tolist()),
         tuple(alpha.tolist()),
         tuple(d.tolist()),
@@ -258,7 +258,7 @@ def _loop(exact: tuple, theta: np.ndarray, case: str) -> RevoluteLoop:
     )
 
 
-def bricard_6r_loop(case: str, theta: float | None = None) -> RevoluteLoop:
+def bricard_6r_loop(case: str, theta: float | None = None) -> DHLoop:
     r"""The DH parameters and pose of one of Bricard's loops, at hinge angle :math:`\theta_0`.
 
     The other five angles are given in :math:`[-\pi, \pi)`.
@@ -298,7 +298,7 @@ def bricard_6r_loop(case: str, theta: float | None = None) -> RevoluteLoop:
     return _loop(exact, found, case)
 
 
-def generic_6r_loop(seed: int = 0) -> RevoluteLoop:
+def generic_6r_loop(seed: int = 0) -> DHLoop:
     r"""A generic loop of six hinges, closed and rigid: six random axis lines.
 
     The lines (points uniform in :math:`[-1, 1]^3`, directions normal) always close
@@ -328,7 +328,7 @@ def generic_6r_loop(seed: int = 0) -> RevoluteLoop:
 
 
 def revolute_loop_linkage(
-    loop: RevoluteLoop, *, hinge: float = 0.5, scale: float = 1.0, ground: bool = False
+    loop: DHLoop, *, hinge: float = 0.5, scale: float = 1.0, ground: bool = False
 ) -> Linkage:
     r"""The rod framework of a closed loop of six hinges (see the module notes).
 

@@ -24,7 +24,7 @@ Bricard 6R, three cases         12    30   0          count says rigid, moves (m
 The Bricard octahedra, Bennett's linkage and Bricard's loops of six hinges
 (:func:`bricard_6r_line_symmetric`, :func:`bricard_6r_plane_symmetric`,
 :func:`bricard_6r_trihedral`; their Denavit–Hartenberg parameters from
-:func:`bricard_6r_loop`, a :class:`RevoluteLoop`) are documented in
+:func:`bricard_6r_loop`, a :class:`DHLoop`) are documented in
 :mod:`._bricard`, :mod:`._bennett` and :mod:`._bricard_6r`. The double banana and
 Jessen's icosahedron:
 
@@ -78,7 +78,7 @@ from ._bricard import (
 )
 from ._bricard_6r import (
     BRICARD_6R_CASES,
-    RevoluteLoop,
+    DHLoop,
     bricard_6r_line_symmetric,
     bricard_6r_loop,
     bricard_6r_plane_symmetric,
@@ -92,7 +92,7 @@ from ._space_geometry import OPPOSITE, as_linkage, octahedron_rods
 __all__ = [
     "BRICARD_6R_CASES",
     "OPPOSITE",
-    "RevoluteLoop",
+    "DHLoop",
     "SPACE_DIR",
     "SPACE_EXAMPLES",
     "bennett_frames",

@@ -63,10 +63,23 @@ from typing import Any
 from .. import _checks
 from ..element_masses import ElementMasses, RodMass
 from ..elements import Load, Motor, PathForce, PathFriction, Spring, Torque
-from ..errors import LinkageFormatError, quoted
+from ..errors import LinkageFormatError
 from . import limits
 from .atomic import atomic_write
 from .json_read import decode_utf8, load_json
+from .sidecar_entries import (
+    entry_index,
+    entry_list,
+    read_joint_masses,
+    read_load,
+    read_motor,
+    read_names,
+    read_path,
+    read_rod_masses,
+    read_spring,
+    read_torque,
+    said,
+)
 
 __all__ = [
     "Extensions",
@@ -234,15 +247,7 @@ class Extensions:
         # ArithmeticError: a number too big for a float or an int (OverflowError);
         # RecursionError: nesting that only a check's recursion meets
         except (TypeError, ValueError, KeyError, ArithmeticError, RecursionError) as exc:
-            raise LinkageFormatError(_said(exc), source) from None
-
-
-def _said(exc: Exception) -> str:
-    if isinstance(exc, KeyError):
-        return f"missing key {quoted(exc.args[0] if exc.args else '')}"
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
-    return str(exc)
+            raise LinkageFormatError(said(exc), source) from None
 
 
 def _parse(data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None) -> Extensions:
@@ -250,55 +255,27 @@ def _parse(data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None) -
         newer = [k for k in _DRIVE_KEYS + _MASS_KEYS if k in data]
         if newer:
             raise ValueError(f"{newer[0]}: needs version 2 of the file ({_KEY}: 2)")
-    tracked = tuple(_index(v, n, "tracked") for v in _list(data, "tracked"))
+    tracked = tuple(entry_index(v, n, "tracked") for v in entry_list(data, "tracked"))
     if len(set(tracked)) != len(tracked):
         raise ValueError("tracked: a vertex is listed twice")
-    springs = tuple(_spring(s, n) for s in _list(data, "springs"))
+    springs = tuple(read_spring(s, n) for s in entry_list(data, "springs"))
     alpha = _checks.unit_interval(data.get("mass_distribution", 0.0), "mass_distribution")
-    motors = tuple(_motor(m, n, rods) for m in _list(data, "motors"))
-    loads = tuple(_load(x, n) for x in _list(data, "loads"))
+    motors = tuple(read_motor(m, n, rods) for m in entry_list(data, "motors"))
+    loads = tuple(read_load(x, n) for x in entry_list(data, "loads"))
     if len({x.vertex for x in loads}) != len(loads):
         raise ValueError("loads: a vertex has two loads")
-    forces = tuple(_path(PathForce, x, n, "forces") for x in _list(data, "forces"))
-    frictions = tuple(_path(PathFriction, x, n, "frictions") for x in _list(data, "frictions"))
+    forces = tuple(read_path(PathForce, x, n, "forces") for x in entry_list(data, "forces"))
+    frictions = tuple(
+        read_path(PathFriction, x, n, "frictions") for x in entry_list(data, "frictions")
+    )
     mu = _checks.non_negative(data.get("table_friction", 0.0), "table_friction")
-    names = _names(_list(data, "names"), n)
-    joints, rod_masses = _joint_masses(data, n), _rod_masses(data, n, rods)
-    torques = tuple(_torque(x, n, rods) for x in _list(data, "torques"))
+    names = read_names(entry_list(data, "names"), n)
+    joints, rod_masses = read_joint_masses(data, n), read_rod_masses(data, n, rods)
+    torques = tuple(read_torque(x, n, rods) for x in entry_list(data, "torques"))
     return Extensions(
         tracked, springs, alpha, motors, loads, forces, frictions, mu, names, joints, rod_masses,
         torques,
     )  # fmt: skip
-
-
-def _joint_masses(data: dict[str, Any], n: int) -> tuple[tuple[int, float], ...]:
-    out = []
-    for x in _list(data, "joint_masses"):
-        x = _object(x, "joint_masses")
-        out.append((_index(x["vertex"], n, "joint_masses"), x["mass"]))
-    if len({v for v, _ in out}) != len(out):
-        raise ValueError("joint_masses: a joint has two masses")
-    return tuple((v, _checks.non_negative(m, f"joint_masses: joint {v} mass")) for v, m in out)
-
-
-def _rod_masses(
-    data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None
-) -> tuple[tuple[int, int, RodMass], ...]:
-    pairs = None if rods is None else {frozenset((int(a), int(b))) for a, b in rods}
-    out: list[tuple[int, int, RodMass]] = []
-    for x in _list(data, "rod_masses"):
-        x = _object(x, "rod_masses")
-        i, j = _index(x["i"], n, "rod_masses"), _index(x["j"], n, "rod_masses")
-        if pairs is not None and frozenset((i, j)) not in pairs:
-            raise ValueError(f"rod_masses: there is no rod {i}-{j}")
-        try:
-            value = RodMass(x["mass"], x.get("centre", 0.5), x.get("inertia"))
-        except ValueError as exc:
-            raise ValueError(f"rod_masses: rod {i}-{j}: {exc}") from None
-        out.append((i, j, value))
-    if len({frozenset((i, j)) for i, j, _ in out}) != len(out):
-        raise ValueError("rod_masses: a rod has two masses")
-    return tuple(out)
 
 
 def mass_entries(
@@ -333,96 +310,6 @@ def trimmed_names(names: Sequence[str]) -> tuple[str, ...]:
     while out and out[-1] == "":
         out.pop()
     return tuple(out)
-
-
-def _names(value: list[Any], n: int) -> tuple[str, ...]:
-    """The ``names`` list checked: strings only, at most one per vertex."""
-    bad = [i for i, x in enumerate(value) if not isinstance(x, str)]
-    if bad:
-        raise ValueError(f"names: entry {bad[0]} is {quoted(value[bad[0]])}, not a string")
-    if len(value) > n:
-        raise ValueError(f"names: {len(value)} names for {n} vertices (at most one per vertex)")
-    return tuple(value)
-
-
-def _list(data: dict[str, Any], key: str) -> list[Any]:
-    value = data.get(key, [])
-    if not isinstance(value, list):
-        raise ValueError(f"{key}: expected a list, got {quoted(value)}")
-    return value
-
-
-def _object(data: Any, key: str) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        raise ValueError(f"{key}: expected an object, got {quoted(data)}")
-    return data
-
-
-def _index(value: Any, n: int, what: str) -> int:
-    try:
-        return _checks.vertex_index(value, n, what)
-    except ValueError:  # say which key of the file holds it
-        raise ValueError(
-            f"{what}: {quoted(value)} is not a vertex index (there are {n} vertices)"
-        ) from None
-
-
-def _spring(data: Any, n: int) -> Spring:
-    data = _object(data, "springs")
-    # Spring checks its numbers itself (linkage_widget._checks), naming the field.
-    return Spring(
-        _index(data["i"], n, "springs"),
-        _index(data["j"], n, "springs"),
-        data.get("stiffness", 1.0),
-        data.get("rest_length"),
-        data.get("damping", 0.0),
-        data.get("nonlinear_stiffness", 0.0),
-    )
-
-
-def _motor(data: Any, n: int, rods: Sequence[Sequence[int]] | None) -> Motor:
-    data = _object(data, "motors")
-    pivot, tip = _index(data["pivot"], n, "motors"), _index(data["tip"], n, "motors")
-    ref = data.get("reference")
-    if ref is not None:
-        if not isinstance(ref, list) or len(ref) != 2:
-            raise ValueError(f"motors: reference must be null or [i, k], got {quoted(ref)}")
-        ref = (_index(ref[0], n, "motors"), _index(ref[1], n, "motors"))
-    motor = Motor(pivot, tip, data.get("speed", 1.0), ref)
-    if rods is not None:
-        pairs = {frozenset((int(a), int(b))) for a, b in rods}
-        for a, b in [(pivot, tip), *([ref] if ref is not None else [])]:
-            if frozenset((a, b)) not in pairs:
-                raise ValueError(f"motors: there is no rod {a}-{b} to turn")
-    return motor
-
-
-def _torque(data: Any, n: int, rods: Sequence[Sequence[int]] | None) -> Torque:
-    """A torque read as a motor is (its rod checked), with ``torque`` for ``speed``."""
-    d = _object(data, "torques")
-    as_motor = {"pivot": d.get("pivot"), "tip": d.get("tip"), "reference": d.get("reference")}
-    try:
-        m = _motor(as_motor, n, rods)
-    except ValueError as exc:
-        raise ValueError(str(exc).replace("motors", "torques", 1)) from None
-    try:
-        return Torque(m.pivot, m.tip, _checks.finite(d.get("torque"), "torque"), m.reference)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"torques: {_said(exc)}") from None
-
-
-def _load(data: Any, n: int) -> Load:
-    data = _object(data, "loads")
-    force = data["force"]
-    if not isinstance(force, list) or len(force) not in (2, 3):
-        raise ValueError(f"loads: force must be [fx, fy] (or [fx, fy, fz]), got {quoted(force)}")
-    return Load(_index(data["vertex"], n, "loads"), *force)
-
-
-def _path(kind: type, data: Any, n: int, key: str) -> Any:
-    data = dict(_object(data, key))
-    data["i"], data["j"] = _index(data["i"], n, key), _index(data["j"], n, key)
-    return kind(**data)
 
 
 def _spring_json(s: Spring) -> dict[str, Any]:

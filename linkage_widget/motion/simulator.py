@@ -17,7 +17,7 @@ from .. import _checks
 from ..constraints import ConstraintSet, as_flat
 from ..elements import Motor, PathFriction, Spring
 from ..model import Linkage
-from . import _element_set
+from . import _element_checks, _element_set
 from ._branches import BranchWatch, branch_velocity
 from ._element_set import ElementSet, RunningMotor
 from ._friction import FrictionPath
@@ -105,7 +105,7 @@ class Simulator:
         self._reason = None
         self._n, self._dim = linkage.n_vertices, linkage.dim  # 2 in the plane, 3 in space
         # the checks in this order: table friction, mode, then the parameters one by one
-        self._elements = ElementSet(table=_element_set.checked_table(self._dim, table_friction))
+        self._elements = ElementSet(table=_element_checks.checked_table(self._dim, table_friction))
         if mode not in MODES:
             raise mode_error(mode, MODES)
         self._parameters: dict[str, float] = {}  # the Parameter values
@@ -272,7 +272,7 @@ class Simulator:
         All are checked before any is added; then each as its ``add_*`` method adds it.
         """
         at = (self._stepping.setup(self._inputs()), self._p, self._v, self._time, self._dim)
-        kept = [_element_set.checked(e, *at) for e in elements]
+        kept = [_element_checks.checked(e, *at) for e in elements]
         for item in kept:
             self._elements = self._elements.added(item)
             if not isinstance(item, Spring):  # a spring is a force: nothing to refresh
@@ -350,12 +350,12 @@ class Simulator:
         angular_speed)`` (:class:`~._actuators.TorqueActuator`). Dynamic mode.
         """
         setup = self._stepping.setup(self._inputs())
-        self.add(_element_set.torque_actuator(setup, self._dim, pivot, tip, torque, reference))
+        self.add(_element_checks.torque_actuator(setup, self._dim, pivot, tip, torque, reference))
         return len(self._elements.actuators) - 1
 
     def add_force(self, i: int, j: int, force: float | Callable[[float, float], float]) -> int:
         """A ``ForceActuator`` along ``i``–``j``: expansile ``force`` or ``force(length, rate)``."""
-        self.add(_element_set.force_actuator(self._n, i, j, force))
+        self.add(_element_checks.force_actuator(self._n, i, j, force))
         return len(self._elements.actuators) - 1
 
     def add_load(self, vertex: int, force: Any) -> int:
@@ -363,7 +363,7 @@ class Simulator:
 
         Statics' load (potential :math:`-f \cdot p_v`) in the motion; its actuator index.
         """
-        self.add(_element_set.joint_load(self._n, self._dim, vertex, force))
+        self.add(_element_checks.joint_load(self._n, self._dim, vertex, force))
         return len(self._elements.actuators) - 1
 
     @property
@@ -393,7 +393,7 @@ class Simulator:
         :mod:`~linkage_widget.motion._friction`. Dynamic mode; dissipative.
         """
         names = ("friction", "friction needs")
-        i, j = _element_set.pathway(self._n, i, j, *names)
+        i, j = _element_checks.pathway(self._n, i, j, *names)
         self.add(PathFriction(i, j, normal_force, mu_k, mu_s, v_s, sigma))
         return len(self._elements.frictions) - 1
 
@@ -418,7 +418,7 @@ class Simulator:
 
     @table_friction.setter
     def table_friction(self, value: float) -> None:
-        self._elements = self._elements.with_table(_element_set.checked_table(self._dim, value))
+        self._elements = self._elements.with_table(_element_checks.checked_table(self._dim, value))
         self._refresh(project=False)
 
     @property

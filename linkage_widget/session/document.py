@@ -56,7 +56,6 @@ __all__ = [
     "Document",
     "counts_text",
     "merge_mismatch",
-    "merge_offset",
     "parse_upload",
     "read_linkage_file",
     "upload_name",
@@ -434,32 +433,6 @@ def merge_mismatch(current: int, merged: int) -> str:
         f"a {kind[merged]} linkage cannot be merged into a {kind[current]} one "
         f"(load it instead, or merge a {kind[current]} file)"
     )
-
-
-def merge_offset(current: np.ndarray, merged: np.ndarray) -> np.ndarray:
-    r"""Where merged joints go: to the right of the current ones, bottoms aligned, shape (d,).
-
-    With bounding boxes :math:`[x_0, x_1] \times [y_0, y_1]` (current) and
-    :math:`[x_0', x_1'] \times [y_0', y_1']` (merged), the shift is
-    :math:`(x_1 - x_0' + g,\; y_0 - y_0')` with gap :math:`g` a quarter of the
-    larger box side (1 when both are points), so the two never overlap; in space
-    (``d = 3``) :math:`z` is not shifted. No current joints: no shift (the file's own
-    coordinates).
-
-    Parameters
-    ----------
-    current, merged : (n, d), (m, d) ndarray
-        Joint positions, both planar or both in space.
-    """
-    shift = np.zeros(merged.shape[1] if merged.ndim == 2 else 2)
-    if len(current) == 0 or len(merged) == 0:
-        return shift
-    lo, hi = current.min(axis=0), current.max(axis=0)
-    lo2, hi2 = merged.min(axis=0), merged.max(axis=0)
-    side = float(max(np.max(hi - lo), np.max(hi2 - lo2)))
-    gap = 0.25 * side if side > 0 else 1.0
-    shift[:2] = hi[0] - lo2[0] + gap, lo[1] - lo2[1]
-    return shift
 
 
 def read_linkage_file(path: str | PathLike[str]) -> tuple[Linkage, Extensions]:

@@ -6,7 +6,7 @@ through :func:`plan_merge`, makes the edit and shows :func:`merged_message`; it 
 
 * ``merge_file`` adds the linkage of a file to the current one as one undo step.
   Its joints are placed to the right of the current drawing
-  (:func:`~.document.merge_offset`: bottoms aligned, a gap of a quarter of the
+  (:func:`merge_offset`: bottoms aligned, a gap of a quarter of the
   larger bounding box), so the two never overlap; into an empty session they
   keep the file's coordinates. Key ``L`` (shift-l) merges the file named in the
   file box, as ``l`` loads it.
@@ -34,7 +34,7 @@ import numpy as np
 
 from ..io import Extensions
 from ..model import Linkage
-from .document import Document, counts_text, merge_mismatch, merge_offset, read_linkage_file
+from .document import Document, counts_text, merge_mismatch, read_linkage_file
 from .motion_driver import STEP_SLIDER
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "file_message",
     "merge_failure",
     "merge_into",
+    "merge_offset",
     "merged_message",
     "plan_merge",
     "step_slider_range",
@@ -136,3 +137,29 @@ def merged_message(path: str | PathLike[str], plan: MergePlan, note: str) -> str
     added = plan.added
     where = f" as joints {added.start}-{added.stop - 1}" if len(added) else ""
     return f"merged {path}: {counts_text(plan.linkage)}{where}{note}"
+
+
+def merge_offset(current: np.ndarray, merged: np.ndarray) -> np.ndarray:
+    r"""Where merged joints go: to the right of the current ones, bottoms aligned, shape (d,).
+
+    With bounding boxes :math:`[x_0, x_1] \times [y_0, y_1]` (current) and
+    :math:`[x_0', x_1'] \times [y_0', y_1']` (merged), the shift is
+    :math:`(x_1 - x_0' + g,\; y_0 - y_0')` with gap :math:`g` a quarter of the
+    larger box side (1 when both are points), so the two never overlap; in space
+    (``d = 3``) :math:`z` is not shifted. No current joints: no shift (the file's own
+    coordinates).
+
+    Parameters
+    ----------
+    current, merged : (n, d), (m, d) ndarray
+        Joint positions, both planar or both in space.
+    """
+    shift = np.zeros(merged.shape[1] if merged.ndim == 2 else 2)
+    if len(current) == 0 or len(merged) == 0:
+        return shift
+    lo, hi = current.min(axis=0), current.max(axis=0)
+    lo2, hi2 = merged.min(axis=0), merged.max(axis=0)
+    side = float(max(np.max(hi - lo), np.max(hi2 - lo2)))
+    gap = 0.25 * side if side > 0 else 1.0
+    shift[:2] = hi[0] - lo2[0] + gap, lo[1] - lo2[1]
+    return shift

@@ -9,19 +9,11 @@ mean), :meth:`~LinkageSession.advance` runs animation frames,
 :meth:`~LinkageSession.undo`, :meth:`~LinkageSession.save`,
 :meth:`~LinkageSession.to_png` ... do what their names say.
 
-The session delegates to helpers that never call back into it: :mod:`.tools`
-turns input into :class:`~.tools.Action` s, :class:`~.document.Document` edits the
-model index-safely, :class:`~.motion_driver.Driver` runs the simulator and says what
-a frame did, :class:`~.analysis.Analyst` keeps the analysis, :mod:`.recording`
-the tracks and GIF frames. Only the session assigns its own state.
-
-The view (:class:`~linkage_widget.widget.LinkageWidget`) overrides a few hooks,
-no-ops here: ``_schedule_draw`` (a draw was requested), ``_pointer_input`` (a
-pointer moved: a frame soon), ``_start_animation`` (the motion started),
-``_controls_changed`` (buttons and readout), ``_show`` (put a scene on screen),
-``_offer_file`` (a file was written: offer it for download), ``_show_panel`` (put
-the configuration panel's layers on screen) and ``_batch_drawing`` (one message for
-a frame's drawing).
+The session holds objects that never call back into it (docs/architecture.md lists
+them): each takes values and returns values, which the session applies; only the
+session assigns its own state. The view (:class:`~linkage_widget.widget.LinkageWidget`)
+overrides the no-op hooks of the ``# === hooks`` block (and ``_show_panel``,
+``_batch_drawing``): what to do when a draw, a frame or a file is due.
 
 Examples
 --------
@@ -176,7 +168,10 @@ class LinkageSession(
         self._actuation = Actuation(self.clock)  # motors, loads, forces; the statics memo
         self.panel = ConfigurationPanel(self._view.height)
         self.panel_input = self._panel_input()
-        self._init_edit()
+        self._max_step = merge.DEFAULT_MAX_STEP  # the 2007 max-step (.merge)
+        self._view_keeper = ViewKeeper(self.linkage.vertices)
+        self._angle_tool = AngleTool()
+        self._exporter = Exporter()
 
     @classmethod
     def load(cls, path: str | PathLike[str], **kwargs: Any) -> Self:
@@ -332,7 +327,9 @@ class LinkageSession(
         except (LinkageFormatError, OSError, ValueError) as exc:
             self.error = load_failure(name, exc)
             raise
-        self._edit(lambda: self._replace_model(linkage, ext), self._loaded(name, linkage))
+        self._edit(
+            lambda: self._replace_model(linkage, ext), merge.file_message("loaded", name, linkage)
+        )
         self.fit()
         return True
 
@@ -731,13 +728,6 @@ class LinkageSession(
 
     # --- edit: the session's face of .merge (max_step), .joint_angle, .joint_names,
     # .keep_in_view and .export_session (their traits and observers are in .traits)
-    def _init_edit(self) -> None:
-        """The controllers of this block (called by ``_init_state``)."""
-        self._max_step = merge.DEFAULT_MAX_STEP
-        self._view_keeper = ViewKeeper(self.linkage.vertices)
-        self._angle_tool = AngleTool()
-        self._exporter = Exporter()
-
     @property
     def max_step(self) -> float:
         """The largest kinematic ``step_size`` (world units; the 2007 ``max-step``)."""
@@ -772,9 +762,6 @@ class LinkageSession(
     def _merge_from_file(self) -> None:
         with suppress(OSError, ValueError):  # merge_file has put the message into self.error
             self.merge_file(self.file_name or DEFAULT_FILE)
-
-    def _loaded(self, name: Any, linkage: Linkage) -> str:
-        return merge.file_message("loaded", name, linkage)
 
     def _angle_arm(self, apex: int, joint: int) -> None:
         """The angle tool's click on ``joint``, ``apex`` selected (:mod:`.joint_angle`)."""
@@ -993,10 +980,6 @@ class LinkageSession(
     def _force_view(self) -> ForceView:
         """Rod forces, support reactions and their source (:meth:`.Actuation.force_view`)."""
         return self._actuation.force_view(self._stage())
-
-    def _shown_loads(self) -> list[tuple[int, float, float]]:
-        """The loads drawn: the document's, with the one a drag aims."""
-        return self._actuation.shown_loads(self._stage())
 
     def drive_lines(self) -> list[str]:
         """Readout lines of forces, motors and the selected joint's motion."""
@@ -1232,8 +1215,9 @@ class LinkageSession(
         traits = {name: getattr(self, name) for name in SCENE_TRAITS}
         return scene_state(
             traits, self._shown(), self.document, self._target(),
-            (rod_forces, self._shown_loads(), reactions), tracks=self._tracks.as_dict(),
-            motors_running=self.motors_driving, branches=self._branch_directions(),
+            (rod_forces, self._actuation.shown_loads(self._stage()), reactions),
+            tracks=self._tracks.as_dict(), motors_running=self.motors_driving,
+            branches=self._branch_directions(),
             hint=fit_hint(self._hint(), self._view.width),
         )  # fmt: skip
 

@@ -346,9 +346,9 @@ def test_hoekens_crank_turns_round_and_the_coupler_curve_closes():
 
 
 def test_slow_statics_are_not_redone_every_frame_of_a_motion(monkeypatch):
-    from linkage_widget.session import actuation
+    from linkage_widget.session import statics_memo
 
-    monkeypatch.setattr(actuation, "STATICS_LIVE_MAX_S", -1.0)  # every solve counts as slow
+    monkeypatch.setattr(statics_memo, "STATICS_LIVE_MAX_S", -1.0)  # every solve counts as slow
     s = four_bar()
     s.add_motor(0, 2)
     s.add_load(3, (0.0, -1.0))

@@ -218,5 +218,5 @@ def test_the_cube_hexagon_is_a_trihedral_loop():
     a, alpha, d, theta = _measured_dh(joints)
     assert np.allclose(a, 1) and np.allclose(d, 0, atol=1e-12)
     assert np.allclose(alpha, [np.pi / 2, -np.pi / 2] * 3)
-    loop = space.RevoluteLoop(tuple(a), tuple(alpha), tuple(d), tuple(theta), (), "trihedral")
+    loop = space.DHLoop(tuple(a), tuple(alpha), tuple(d), tuple(theta), (), "trihedral")
     assert np.abs(_dh_frames(loop)[-1] - np.eye(4)).max() <= 1e-12

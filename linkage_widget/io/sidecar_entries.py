@@ -1,0 +1,169 @@
+"""Each entry of a JSON sibling, read and checked: a bad one says its key (and what).
+
+:mod:`.sidecar` reads the file and builds :class:`~.sidecar.Extensions` from these;
+every reader raises ``ValueError`` naming the key (``"springs: ..."``), which the
+sidecar turns into a :class:`~linkage_widget.errors.LinkageFormatError` with the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .. import _checks
+from ..element_masses import RodMass
+from ..elements import Load, Motor, Spring, Torque
+from ..errors import quoted
+
+__all__ = [
+    "entry_index",
+    "entry_list",
+    "entry_object",
+    "read_joint_masses",
+    "read_load",
+    "read_motor",
+    "read_names",
+    "read_path",
+    "read_rod_masses",
+    "read_spring",
+    "read_torque",
+    "said",
+]
+
+
+def said(exc: Exception) -> str:
+    """What went wrong reading an entry, in words (a missing key named)."""
+    if isinstance(exc, KeyError):
+        return f"missing key {quoted(exc.args[0] if exc.args else '')}"
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    return str(exc)
+
+
+def read_joint_masses(data: dict[str, Any], n: int) -> tuple[tuple[int, float], ...]:
+    """The ``joint_masses`` entries: ``(vertex, mass)``, each joint at most once."""
+    out = []
+    for x in entry_list(data, "joint_masses"):
+        x = entry_object(x, "joint_masses")
+        out.append((entry_index(x["vertex"], n, "joint_masses"), x["mass"]))
+    if len({v for v, _ in out}) != len(out):
+        raise ValueError("joint_masses: a joint has two masses")
+    return tuple((v, _checks.non_negative(m, f"joint_masses: joint {v} mass")) for v, m in out)
+
+
+def read_rod_masses(
+    data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None
+) -> tuple[tuple[int, int, RodMass], ...]:
+    """The ``rod_masses`` entries: ``(i, j, RodMass)``, each of a rod of ``rods`` (if given)."""
+    pairs = None if rods is None else {frozenset((int(a), int(b))) for a, b in rods}
+    out: list[tuple[int, int, RodMass]] = []
+    for x in entry_list(data, "rod_masses"):
+        x = entry_object(x, "rod_masses")
+        i, j = entry_index(x["i"], n, "rod_masses"), entry_index(x["j"], n, "rod_masses")
+        if pairs is not None and frozenset((i, j)) not in pairs:
+            raise ValueError(f"rod_masses: there is no rod {i}-{j}")
+        try:
+            value = RodMass(x["mass"], x.get("centre", 0.5), x.get("inertia"))
+        except ValueError as exc:
+            raise ValueError(f"rod_masses: rod {i}-{j}: {exc}") from None
+        out.append((i, j, value))
+    if len({frozenset((i, j)) for i, j, _ in out}) != len(out):
+        raise ValueError("rod_masses: a rod has two masses")
+    return tuple(out)
+
+
+def read_names(value: list[Any], n: int) -> tuple[str, ...]:
+    """The ``names`` list checked: strings only, at most one per vertex."""
+    bad = [i for i, x in enumerate(value) if not isinstance(x, str)]
+    if bad:
+        raise ValueError(f"names: entry {bad[0]} is {quoted(value[bad[0]])}, not a string")
+    if len(value) > n:
+        raise ValueError(f"names: {len(value)} names for {n} vertices (at most one per vertex)")
+    return tuple(value)
+
+
+def entry_list(data: dict[str, Any], key: str) -> list[Any]:
+    """The list under ``key`` (``[]`` when absent)."""
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise ValueError(f"{key}: expected a list, got {quoted(value)}")
+    return value
+
+
+def entry_object(data: Any, key: str) -> dict[str, Any]:
+    """``data``, checked to be an object (an entry of the list ``key``)."""
+    if not isinstance(data, dict):
+        raise ValueError(f"{key}: expected an object, got {quoted(data)}")
+    return data
+
+
+def entry_index(value: Any, n: int, what: str) -> int:
+    """``value`` checked as a vertex index of ``n`` vertices, the key ``what`` named."""
+    try:
+        return _checks.vertex_index(value, n, what)
+    except ValueError:  # say which key of the file holds it
+        raise ValueError(
+            f"{what}: {quoted(value)} is not a vertex index (there are {n} vertices)"
+        ) from None
+
+
+def read_spring(data: Any, n: int) -> Spring:
+    """A ``springs`` entry."""
+    data = entry_object(data, "springs")
+    # Spring checks its numbers itself (linkage_widget._checks), naming the field.
+    return Spring(
+        entry_index(data["i"], n, "springs"),
+        entry_index(data["j"], n, "springs"),
+        data.get("stiffness", 1.0),
+        data.get("rest_length"),
+        data.get("damping", 0.0),
+        data.get("nonlinear_stiffness", 0.0),
+    )
+
+
+def read_motor(data: Any, n: int, rods: Sequence[Sequence[int]] | None) -> Motor:
+    """A ``motors`` entry, its rod (and reference rod) one of ``rods`` (if given)."""
+    data = entry_object(data, "motors")
+    pivot, tip = entry_index(data["pivot"], n, "motors"), entry_index(data["tip"], n, "motors")
+    ref = data.get("reference")
+    if ref is not None:
+        if not isinstance(ref, list) or len(ref) != 2:
+            raise ValueError(f"motors: reference must be null or [i, k], got {quoted(ref)}")
+        ref = (entry_index(ref[0], n, "motors"), entry_index(ref[1], n, "motors"))
+    motor = Motor(pivot, tip, data.get("speed", 1.0), ref)
+    if rods is not None:
+        pairs = {frozenset((int(a), int(b))) for a, b in rods}
+        for a, b in [(pivot, tip), *([ref] if ref is not None else [])]:
+            if frozenset((a, b)) not in pairs:
+                raise ValueError(f"motors: there is no rod {a}-{b} to turn")
+    return motor
+
+
+def read_torque(data: Any, n: int, rods: Sequence[Sequence[int]] | None) -> Torque:
+    """A torque read as a motor is (its rod checked), with ``torque`` for ``speed``."""
+    d = entry_object(data, "torques")
+    as_motor = {"pivot": d.get("pivot"), "tip": d.get("tip"), "reference": d.get("reference")}
+    try:
+        m = read_motor(as_motor, n, rods)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("motors", "torques", 1)) from None
+    try:
+        return Torque(m.pivot, m.tip, _checks.finite(d.get("torque"), "torque"), m.reference)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"torques: {said(exc)}") from None
+
+
+def read_load(data: Any, n: int) -> Load:
+    """A ``loads`` entry: ``[fx, fy]``, or ``[fx, fy, fz]`` in space."""
+    data = entry_object(data, "loads")
+    force = data["force"]
+    if not isinstance(force, list) or len(force) not in (2, 3):
+        raise ValueError(f"loads: force must be [fx, fy] (or [fx, fy, fz]), got {quoted(force)}")
+    return Load(entry_index(data["vertex"], n, "loads"), *force)
+
+
+def read_path(kind: type, data: Any, n: int, key: str) -> Any:
+    """A ``forces`` or ``frictions`` entry: a ``kind`` along the pathway ``i``-``j``."""
+    data = dict(entry_object(data, key))
+    data["i"], data["j"] = entry_index(data["i"], n, key), entry_index(data["j"], n, key)
+    return kind(**data)
