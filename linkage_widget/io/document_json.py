@@ -65,6 +65,7 @@ from . import limits
 from .atomic import atomic_write
 from .json_read import decode_utf8, load_json
 from .sidecar import Extensions
+from .sidecar_entries import said
 from .text2007 import LinkageData
 
 __all__ = [
@@ -154,7 +155,7 @@ def loads_document(text: str | bytes, *, source: str = "<string>") -> DocumentDa
         extensions = _object(data, "extensions") if data.get("extensions") is not None else None
     # ArithmeticError: a number too big for a float or an int (OverflowError)
     except (TypeError, ValueError, KeyError, ArithmeticError, RecursionError) as exc:
-        raise LinkageFormatError(_said(exc), source) from None
+        raise LinkageFormatError(said(exc), source) from None
     ext = Extensions()
     if extensions is not None:
         ext = Extensions.from_dict(
@@ -179,14 +180,6 @@ def write_document(doc: DocumentData, path: str | PathLike[str]) -> None:
 # ----------------------------------------------------------------- checks
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a finite number; a document holds only finite numbers")
-
-
-def _said(exc: Exception) -> str:
-    if isinstance(exc, KeyError):
-        return f"missing key {quoted(exc.args[0] if exc.args else '')}"
-    if isinstance(exc, RecursionError):
-        return "nested too deeply"
-    return str(exc)
 
 
 def _check_header(data: Any, source: str) -> None:
