@@ -6,10 +6,12 @@ differentiated and integrated independently:
 
 * **coordinates** :math:`q = (x_v, y_v)` of every joint that is not pinned (a pinned
   joint is a fixed point);
-* **particles** as :func:`~linkage_widget.mass.mass_particles` puts the mass (one
-  home for the mass): a point mass at every moving joint and one of
-  :math:`2\mu/3` at the middle of every rod of mass :math:`\mu` (the consistent mass
-  matrix of :mod:`linkage_widget.mass`);
+* **particles** as :func:`~linkage_widget.mass.equivalent_particles` puts the mass
+  (one home for the mass): a point mass at every moving joint and one on the line of
+  every rod, at the fraction ``at`` of the way from its first joint — of
+  :math:`2\mu/3` at the middle of a uniform rod of mass :math:`\mu`; where a rod's own
+  mass, centre and inertia put it (:class:`~linkage_widget.RodMass`), the same
+  particles reproduce the rod's block of :func:`~linkage_widget.mass.mass_matrix`;
 * **holonomic constraints** :math:`\phi_r(q) = |p_i - p_j|^2 - \ell_r^2 = 0`, one per rod;
 * **loads**: gravity :math:`-m g\,\hat y` on every particle, and ``to_loads()`` of the
   actuator each element is in sympy's own classes —
@@ -55,7 +57,7 @@ import sympy as sm
 import sympy.physics.mechanics as me
 
 from ..elements import Load, PathForce, PathFriction, Spring, Torque
-from ..mass import mass_particles
+from ..mass import equivalent_particles
 from ..model import Linkage
 
 __all__ = ["MechanicsSystem", "to_sympy_mechanics"]
@@ -241,8 +243,8 @@ def _particles(
     alpha: float,
     total: float,
 ) -> tuple[me.Particle, ...]:
-    """Particles at the moving joints and at the rods' middles (the pinned ones never move)."""
-    vertex, middle = mass_particles(linkage, alpha, total)
+    """Particles at the moving joints and on the rods' lines (the pinned ones never move)."""
+    vertex, middle, at, _ = equivalent_particles(linkage, alpha, total)
     pinned = set(linkage.pinned.tolist())
     out = [
         me.Particle(f"m{v}", points[v], sm.Float(float(vertex[v])))
@@ -252,8 +254,9 @@ def _particles(
     for r, (i, j) in enumerate(linkage.rods):
         if middle[r] == 0.0 or {int(i), int(j)} <= pinned:
             continue
+        u = sm.nsimplify(float(at[r]), rational=True)  # 1/2 for a uniform rod
         mid = origin.locatenew(
-            f"M{i}_{j}", (points[i].pos_from(origin) + points[j].pos_from(origin)) / 2
+            f"M{i}_{j}", (1 - u) * points[i].pos_from(origin) + u * points[j].pos_from(origin)
         )
         mid.set_vel(frame, mid.pos_from(origin).dt(frame))
         out.append(me.Particle(f"m{i}_{j}", mid, sm.Float(float(middle[r]))))

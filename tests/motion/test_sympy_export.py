@@ -101,3 +101,26 @@ def test_what_is_not_exported_is_refused_by_name():
     space = Linkage([[0, 0, 0], [1, 0, 0]], rods=[(0, 1)], pinned=[0])
     with pytest.raises(NotImplementedError, match="3-D"):
         to_sympy_mechanics(space)
+
+
+@pytest.mark.parametrize(("centre", "inertia"), [(0.95, None), (0.9, 0.001), (0.3, 0.05)])
+def test_a_rod_of_its_own_mass_has_the_mass_matrix_the_simulator_uses(centre, inertia):
+    """The particles sympy is given reproduce ``mass.mass_matrix`` on the moving joints.
+
+    The oracle is the kinetic energy :math:`T = \\tfrac12 \\sum m |\\dot x|^2` of sympy's
+    particles, whose Hessian in :math:`\\dot q` is the mass matrix; an off-centre rod
+    (centre 0.95: its particle lies beyond the rod's end) is where a particle placed at
+    the middle would be wrong.
+    """
+    from linkage_widget.mass import mass_matrix
+
+    link = Linkage([[0, 0], [1, 0], [2, 0.5]], rods=[(0, 1), (1, 2)], pinned=[0])
+    link.masses.set_rod(1, 2.0, centre, inertia)
+    system = to_sympy_mechanics(link, (), mass_distribution=0.4, total_mass=1.5)
+    frame = system.frame
+    rates = [sm.diff(q, sm.Symbol("t")) for q in system.coordinates]
+    energy = sum(p.mass * p.point.vel(frame).dot(p.point.vel(frame)) / 2 for p in system.particles)
+    ours = np.array(sm.hessian(sm.expand(energy), rates).tolist(), dtype=float)
+    moving = np.ravel([(2 * v, 2 * v + 1) for v in system.moving])
+    expected = mass_matrix(link, 0.4, 1.5).toarray()[np.ix_(moving, moving)]
+    assert np.abs(ours - expected).max() < 1e-12
