@@ -5,6 +5,23 @@ plain NumPy/SciPy and imports no widget library; :class:`LinkageWidget` is
 imported lazily on first use, so ``import linkage_widget`` stays light in
 scripts and tests.
 
+By task:
+
+* **build and read**: :class:`Linkage` (2007 text files, JSON, PyRigi and networkx),
+  :class:`RodMass` (a rod's own mass, centre and inertia); :class:`LinkageFormatError`
+  says what is wrong in a file and where;
+* **analyse**: :func:`analyze` (:class:`RigidityReport`: degrees of freedom, the velocity
+  basis, self-stresses), :func:`mobility` (:class:`MobilityReport`, certified where it
+  can be), :func:`static_forces` (:class:`StaticsReport`);
+* **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
+  :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
+  also :class:`HingeTorque`, :class:`HingeMotor`); :func:`to_sympy_mechanics`
+  (:class:`MechanicsSystem`) writes the same equations of motion in
+  ``sympy.physics.mechanics``; :class:`SphereChart` and :class:`ConfigurationError`
+  belong to the configuration space;
+* **show**: :class:`LinkageWidget`, the view of a
+  :class:`~linkage_widget.session.LinkageSession` (the same without a browser).
+
 >>> from linkage_widget import Linkage, analyze
 >>> analyze(Linkage.load("peaucellier.txt")).dof
 1

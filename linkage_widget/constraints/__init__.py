@@ -56,7 +56,8 @@ with norm of order one, whatever the size of the linkage:
   derivative is :math:`\partial g/\partial t = -\ell\omega`, so allowed velocities
   satisfy :math:`A v = b` with :math:`b = \ell\omega` on motor rows;
 * temporary links and holds (friction sticking): a link is a rod row with its own
-  length, a hold is a pin row. DriveRows are planar: a 3-D set refuses them.
+  length, a hold is a pin row. Holds are planar (a joint on the table): a 3-D set
+  refuses them; motor and link rows work in space (a motor there is a hinge row).
 
 Row scaling changes neither the null space (the infinitesimal motions) nor the
 Gauss-Newton step, but it makes relative tolerances meaningful. The classical

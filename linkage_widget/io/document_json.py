@@ -163,6 +163,7 @@ def loads_document(text: str | bytes, *, source: str = "<string>") -> DocumentDa
             n_vertices=len(link.vertices),
             source=f"{source} (extensions)",
             rods=link.rods.tolist(),
+            dim=link.dim,
         )
     return DocumentData(link, ext, view)
 

@@ -185,6 +185,7 @@ class Extensions:
         n_vertices: int,
         source: str = "<bytes>",
         rods: Sequence[Sequence[int]] | None = None,
+        dim: int = 2,
     ) -> Extensions:
         """Parse the bytes of a sibling file (UTF-8): :meth:`from_json` after decoding.
 
@@ -195,7 +196,7 @@ class Extensions:
             above the size limit (:mod:`.limits`).
         """
         text = decode_utf8(bytes(data), source, "an extensions file")
-        return cls.from_json(text, n_vertices=n_vertices, source=source, rods=rods)
+        return cls.from_json(text, n_vertices=n_vertices, source=source, rods=rods, dim=dim)
 
     @classmethod
     def from_json(
@@ -205,11 +206,12 @@ class Extensions:
         n_vertices: int,
         source: str = "<string>",
         rods: Sequence[Sequence[int]] | None = None,
+        dim: int = 2,
     ) -> Extensions:
         """Parse and check against a linkage of ``n_vertices`` vertices (and its ``rods``).
 
         With ``rods`` (``(m, 2)`` vertex pairs), a motor must turn an existing rod
-        (and measure from one).
+        (and measure from one); a load has ``dim`` components (the linkage's dimension).
 
         Raises
         ------
@@ -219,7 +221,7 @@ class Extensions:
             ``source`` the file. Nothing else escapes.
         """
         data = load_json(text, source)
-        return cls.from_dict(data, n_vertices=n_vertices, source=source, rods=rods)
+        return cls.from_dict(data, n_vertices=n_vertices, source=source, rods=rods, dim=dim)
 
     @classmethod
     def from_dict(
@@ -229,6 +231,7 @@ class Extensions:
         n_vertices: int,
         source: str = "<string>",
         rods: Sequence[Sequence[int]] | None = None,
+        dim: int = 2,
     ) -> Extensions:
         """Check the parsed JSON object ``data`` (as :meth:`from_json` does after parsing).
 
@@ -243,14 +246,16 @@ class Extensions:
                 source,
             )
         try:
-            return _parse(data, n_vertices, rods)
+            return _parse(data, n_vertices, rods, dim)
         # ArithmeticError: a number too big for a float or an int (OverflowError);
         # RecursionError: nesting that only a check's recursion meets
         except (TypeError, ValueError, KeyError, ArithmeticError, RecursionError) as exc:
             raise LinkageFormatError(said(exc), source) from None
 
 
-def _parse(data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None) -> Extensions:
+def _parse(
+    data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None, dim: int
+) -> Extensions:
     if data[_KEY] == 1:
         newer = [k for k in _DRIVE_KEYS + _MASS_KEYS if k in data]
         if newer:
@@ -261,7 +266,7 @@ def _parse(data: dict[str, Any], n: int, rods: Sequence[Sequence[int]] | None) -
     springs = tuple(read_spring(s, n) for s in entry_list(data, "springs"))
     alpha = _checks.unit_interval(data.get("mass_distribution", 0.0), "mass_distribution")
     motors = tuple(read_motor(m, n, rods) for m in entry_list(data, "motors"))
-    loads = tuple(read_load(x, n) for x in entry_list(data, "loads"))
+    loads = tuple(read_load(x, n, dim) for x in entry_list(data, "loads"))
     if len({x.vertex for x in loads}) != len(loads):
         raise ValueError("loads: a vertex has two loads")
     forces = tuple(read_path(PathForce, x, n, "forces") for x in entry_list(data, "forces"))
@@ -374,15 +379,19 @@ def sibling_path(path: str | PathLike[str]) -> Path:
 
 
 def read_extensions(
-    path: str | PathLike[str], n_vertices: int, rods: Sequence[Sequence[int]] | None = None
+    path: str | PathLike[str],
+    n_vertices: int,
+    rods: Sequence[Sequence[int]] | None = None,
+    dim: int = 2,
 ) -> Extensions:
     """The extensions beside the linkage file ``path``; empty when there is no sibling."""
     sib = sibling_path(path)
     if not sib.is_file():
         return Extensions()
     return Extensions.from_bytes(
-        limits.read_bounded(sib, str(sib)), n_vertices=n_vertices, source=str(sib), rods=rods
-    )
+        limits.read_bounded(sib, str(sib)), n_vertices=n_vertices, source=str(sib), rods=rods,
+        dim=dim,
+    )  # fmt: skip
 
 
 def write_extensions(path: str | PathLike[str], ext: Extensions) -> None:

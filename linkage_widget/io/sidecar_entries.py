@@ -153,13 +153,16 @@ def read_torque(data: Any, n: int, rods: Sequence[Sequence[int]] | None) -> Torq
         raise ValueError(f"torques: {said(exc)}") from None
 
 
-def read_load(data: Any, n: int) -> Load:
-    """A ``loads`` entry: ``[fx, fy]``, or ``[fx, fy, fz]`` in space."""
+def read_load(data: Any, n: int, dim: int = 2) -> Load:
+    """A ``loads`` entry: ``[fx, fy]``, or ``[fx, fy, fz]`` for a linkage in space."""
     data = entry_object(data, "loads")
     force = data["force"]
     if not isinstance(force, list) or len(force) not in (2, 3):
         raise ValueError(f"loads: force must be [fx, fy] (or [fx, fy, fz]), got {quoted(force)}")
-    return Load(entry_index(data["vertex"], n, "loads"), *force)
+    try:  # a load of the other dimension would fail at every draw: refused on reading
+        return Load(entry_index(data["vertex"], n, "loads"), *force).in_dim(dim)
+    except ValueError as exc:
+        raise ValueError(f"loads: {exc}") from None
 
 
 def read_path(kind: type, data: Any, n: int, key: str) -> Any:

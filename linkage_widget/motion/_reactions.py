@@ -48,6 +48,7 @@ from ._friction import (
     FrictionPath,
     StickState,
     joint_directions,
+    oriented_signs,
     path_speeds,
     sliding_direction,
 )
@@ -160,7 +161,7 @@ def _friction_forces(
     links = lam[first : first + len(dr.links)]
     holds = lam[first + len(dr.links) :].reshape(-1, 2)
     u = path_speeds(friction.frictions, p, v, cs.dim)
-    s = sliding_direction(u, state.path_sign)
+    s = sliding_direction(u, oriented_signs(friction.frictions, p, state, cs.dim))
     out = np.array([f.kinetic(float(u[k]), float(s[k])) for k, f in enumerate(friction.frictions)])
     pts = p.reshape(-1, cs.dim)
     e = pts[dr.links[:, 0]] - pts[dr.links[:, 1]]

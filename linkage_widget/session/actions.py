@@ -273,8 +273,8 @@ class Services:
 
 
 def _save(on: Services, now: Situation) -> Outcome:
-    path = on.save()
-    return Outcome({"error": ""}, message=file_message("saved", path, now.linkage), finish="draw")
+    on.save()  # its message says where, and what was left out
+    return Outcome({"error": ""}, finish="draw")
 
 
 def _load(on: Services, now: Situation) -> Outcome:

@@ -295,9 +295,9 @@ class Actuation:
         Raises
         ------
         IndexError, ValueError
-            An unknown vertex, a bad parameter, or a 3-D linkage (frictions are planar).
+            An unknown vertex or a bad parameter (along the pathway: in the plane or in
+            space).
         """
-        _refuse(stage.viewer.refusal("pathway frictions"))
         for v in (i, j):
             _check_vertex(stage.linkage, v)
         fr = PathFriction(i, j, normal_force, mu_k, mu_s, v_s, sigma)

@@ -208,7 +208,7 @@ class Document:
         mass_distribution: float,
         table_friction: float,
         picture: str | None = None,
-    ) -> Path:
+    ) -> tuple[Path, str]:
         """Save the linkage atomically in the 2007 format, plus ``<path>.json`` extensions.
 
         ``~`` in ``path`` is the home folder; a link is written through. The JSON sibling
@@ -219,7 +219,10 @@ class Document:
         web page ``<path>.html`` follows (:mod:`~linkage_widget.draw.html_page`), built
         before anything is written and written atomically after the pair (it is never
         read back: a page that cannot be written leaves the saved pair, and says so).
-        Returns the path written; raises ``OSError`` when it cannot write.
+
+        Returns the path written and what was left out, in words (``""``: nothing): a
+        law (a Python function) is not written, nor a page that could not be. Raises
+        ``OSError`` when it cannot write the linkage.
         """
         target = Path(path).expanduser()
         ext = self.extensions(mass_distribution, table_friction)
@@ -232,9 +235,13 @@ class Document:
         if page is not None and page_path(target).is_dir():  # refused before any write
             raise OSError(f"cannot save {str(page_path(target))!r}: it is a folder")
         atomic_write_pair(target, text, sibling_path(target), json)
+        left_out = [said] if (said := self.unsaved()) else []
         if page is not None:
-            write_linkage_page(page_path(target), page)
-        return target
+            try:
+                write_linkage_page(page_path(target), page)
+            except OSError as exc:  # the linkage is saved: say what is not
+                left_out.append(f"web page not written: {exc}")
+        return target, "; ".join(left_out)
 
     def replace(self, linkage: Linkage, ext: Extensions) -> None:
         """Take over another linkage (loaded or uploaded) and its extensions."""
@@ -438,7 +445,7 @@ def merge_mismatch(current: int, merged: int) -> str:
 def read_linkage_file(path: str | PathLike[str]) -> tuple[Linkage, Extensions]:
     """The linkage in ``path`` and its JSON extensions (empty when there is no sibling)."""
     linkage = Linkage.load(path)
-    ext = read_extensions(resolve_path(path), linkage.n_vertices, rods=linkage.rods)
+    ext = read_extensions(resolve_path(path), linkage.n_vertices, linkage.rods, linkage.dim)
     apply_masses(ext, linkage.masses, linkage.rods)
     return linkage, ext
 
@@ -458,8 +465,12 @@ def parse_upload(name: str, files: Mapping[str, bytes]) -> tuple[Linkage, Extens
     side = files.get(name + ".json")
     ext = (
         Extensions.from_bytes(
-            side, n_vertices=linkage.n_vertices, source=name + ".json", rods=linkage.rods
-        )
+            side,
+            n_vertices=linkage.n_vertices,
+            source=name + ".json",
+            rods=linkage.rods,
+            dim=linkage.dim,
+        )  # fmt: skip
         if side is not None
         else Extensions()
     )

@@ -292,12 +292,14 @@ class LinkageSession(
 
         The siblings: the JSON extensions and, with :attr:`save_page`, the web page
         ``<file>.html`` (:mod:`~linkage_widget.draw.html_page`). See :meth:`.Document.save`
-        (atomic; raises ``OSError`` when it cannot write).
+        (atomic; raises ``OSError`` when it cannot write). The hint says where, and what
+        was left out: a law (a Python function), a page that could not be written.
         """
         name = path if path is not None else self.file_name or DEFAULT_FILE
-        page = self.to_svg() if self.save_page else None
-        target = self.document.save(name, self.mass_distribution, self.table_friction, page)
-        self._message = self.document.unsaved() or self._message  # laws are not written
+        page, masses = self.to_svg() if self.save_page else None, self.mass_distribution
+        target, left_out = self.document.save(name, masses, self.table_friction, page)
+        said = merge.file_message("saved", target, self.linkage)
+        self._message = f"{said}; {left_out}" if left_out else said
         self._offer_file(target, "text/plain")
         return target
 

@@ -22,8 +22,10 @@ of the image plane: wheel, pinch, shift-drag). The policy here:
 * dynamic mode works in space: gravity pulls along :math:`-z` (the view's up is
   :math:`+z`, the simulator's :math:`-g M e_z`), springs and dampers act, a dragged joint
   pulls like in the plane (:data:`DYNAMIC_IN_SPACE` says so when the mode changes);
-* motors and loads are planar: in space they are refused with a message that says so
-  (:data:`PLANAR_ONLY`), the linkage unchanged; so is the right-click attractor, a
+* loads (``add_load(v, (fx, fy, fz))``), path forces and path friction act in space;
+  motors and torques (they turn a rod in the plane of the drawing) and the load tool's
+  clicks (a click aims in the plane of the screen) are refused with a message that says
+  so (:data:`PLANAR_ONLY`), the linkage unchanged; so is the right-click attractor, a
   point of the plane (:data:`ATTRACTOR_IN_SPACE`);
 * table friction is planar (nothing rests on a table in space): the slider keeps its value
   for a planar linkage, a 3-D linkage's motion ignores it and says so once per value
@@ -66,14 +68,15 @@ __all__ = [
 
 #: What dynamic mode does with a 3-D linkage (said when the mode changes to dynamic).
 DYNAMIC_IN_SPACE = (
-    "in space gravity points along -z (the view's up is +z); springs and dampers act; "
-    "motors, loads and friction are planar"
+    "in space gravity points along -z (the view's up is +z); springs, dampers, loads, "
+    "path forces and path friction act; motors and torques are planar"
 )
 
-#: Why motors and loads are refused in space ({what}: the tool's object).
+#: Why motors, torques and the load tool's clicks are refused in space ({what}: the object).
 PLANAR_ONLY = (
-    "{what} are planar: a 3-D linkage has none (in space dynamic mode has gravity "
-    "along -z, springs and dampers)"
+    "{what} are planar here: a 3-D linkage has none from the widget (in space: gravity "
+    "along -z, springs, dampers, add_load(v, (fx, fy, fz)), path forces and friction; "
+    "the Simulator turns hinges with HingeTorque and HingeMotor)"
 )
 
 #: Why the table-friction slider does nothing to a 3-D linkage (said once per value).

@@ -1,5 +1,7 @@
 """The JSON sibling with what the 2007 format cannot hold."""
 
+import json
+
 import pytest
 
 from linkage_widget import LinkageFormatError
@@ -48,3 +50,31 @@ def test_errors_name_the_problem(text, match):
 def test_spring_renumbered():
     assert Spring(0, 3).renumbered(1) == Spring(0, 2)
     assert Spring(0, 3).renumbered(3) is None
+
+
+def test_a_load_of_the_other_dimension_is_refused_when_read(tmp_path):
+    """A planar linkage's sibling with a 3-component load (or the reverse) names the load.
+
+    Read as it was, it loaded and then failed at every draw and every motion.
+    """
+    from linkage_widget import Linkage
+    from linkage_widget.session import LinkageSession
+
+    def sibling(force):
+        return json.dumps(
+            {"linkage_widget_extensions": 2, "loads": [{"vertex": 1, "force": force}]}
+        )
+
+    planar = tmp_path / "four.txt"
+    Linkage([[0, 0], [1, 0], [1, 1]], rods=[(0, 1), (1, 2)], pinned=[0]).save(planar)
+    sibling_path(planar).write_text(sibling([0, 0, -1]))
+    with pytest.raises(LinkageFormatError, match=r"four\.txt\.json.*loads: load on vertex 1 has 3"):
+        LinkageSession.load(planar)
+    sibling_path(planar).write_text(sibling([0, -1]))
+    assert LinkageSession.load(planar).loads == {1: (0.0, -1.0)}
+
+    space = tmp_path / "space.txt"
+    Linkage([[0, 0, 0], [1, 0, 0], [1, 1, 1]], rods=[(0, 1), (1, 2)], pinned=[0]).save(space)
+    sibling_path(space).write_text(sibling([0, -1]))
+    with pytest.raises(LinkageFormatError, match=r"loads: .* but the linkage is 3-D"):
+        LinkageSession.load(space)

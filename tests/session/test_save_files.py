@@ -167,3 +167,20 @@ def test_no_page_when_turned_off_and_a_folder_in_its_place_writes_nothing(tmp_pa
         s.save(tmp_path / "f.txt")
     assert (tmp_path / "f.txt").read_bytes() == before  # refused before anything was written
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt", "f.txt.html"]
+
+
+def test_a_page_that_cannot_be_written_leaves_the_linkage_saved_and_says_so(tmp_path, monkeypatch):
+    """The page is written after the pair: its failure is told, the save itself stands."""
+    from linkage_widget.session import document as document_module
+
+    def full_disk(path, page):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(document_module, "write_linkage_page", full_disk)
+    s = LinkageSession.load("four_bar.txt")
+    offered = []
+    s._offer_file = lambda path, mime: offered.append(path)  # the view's hook, recorded
+    path = s.save(tmp_path / "f.txt")
+    assert LinkageSession.load(path).linkage == s.linkage
+    assert offered == [path]
+    assert s._hint().endswith("; web page not written: [Errno 28] No space left on device")

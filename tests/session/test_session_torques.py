@@ -134,3 +134,15 @@ def test_a_bad_torques_entry_in_a_file_names_it(tmp_path):
     )
     with pytest.raises(Exception, match="torque"):
         LinkageSession.load(path)
+
+
+def test_key_s_says_what_a_save_left_out(tmp_path):
+    """The key's handler keeps the save's own message: where, and the laws not written."""
+    s = crank()
+    s.add_torque(0, 1, lambda time, a, w: np.cos(time))
+    s.file_name = str(tmp_path / "keyed.txt")
+    s.key("s")
+    assert s.error == ""
+    hint = s._hint()
+    assert hint.startswith(f"saved {tmp_path / 'keyed.txt'}: ")
+    assert hint.endswith("; not saved (a Python function): torque on 0-1")

@@ -2,8 +2,8 @@
 
 Real sessions on the bundled line-symmetric Bricard octahedron (``bricard_line.txt``: the
 face 0, 2, 4 pinned, one internal DOF). Gravity points along -z (the 3-D view's up is
-+z); springs, dampers, loads and path forces act in space; motors and friction are
-planar and refused or ignored with a message, nothing changed.
++z); springs, dampers, loads, path forces and path friction act in space; motors and the
+table friction are planar and refused or ignored with a message, nothing changed.
 """
 
 from __future__ import annotations
@@ -91,10 +91,10 @@ def test_a_spring_added_with_the_tool_in_space_pulls_the_joints_back():
     ("call", "what"),
     [
         (lambda s: s.add_motor(1, 3), "motors"),
-        (lambda s: s.add_friction(1, 5, 1.0, 0.3), "pathway frictions"),
+        (lambda s: s.add_torque(1, 3, 1.0), "torques"),
     ],
 )
-def test_motors_and_friction_are_refused_in_space(call, what):
+def test_motors_and_torques_are_refused_in_space(call, what):
     s = _bricard(mode="dynamic")
     before, undo = s.document.snapshot(), s.history.can_undo
     with pytest.raises(ValueError) as err:
@@ -148,3 +148,21 @@ def test_table_friction_still_acts_in_the_plane():
     assert s.simulator.table_friction == 0.5
     s.table_friction = 0.8
     assert s.simulator.table_friction == 0.8
+
+
+def test_path_friction_from_the_session_acts_in_space():
+    """A session's add_friction reaches a 3-D simulator: the same fall loses more energy."""
+
+    def fall(friction: bool) -> float:
+        s = _bricard(mode="dynamic", gravity=500.0)
+        if friction:
+            s.add_friction(1, 0, 40.0, 0.5)  # opposite joints share no rod: their distance moves
+        assert s.error == ""
+        s.running = True
+        s.advance(30)
+        assert s.error == ""
+        sim = s.simulator
+        assert len(sim.frictions) == int(friction)
+        return sim.kinetic_energy() + sim.potential_energy()
+
+    assert fall(True) < fall(False) - 1e-3 * abs(fall(False))

@@ -17,6 +17,7 @@ from linkage_widget import (
     HingeMotor,
     HingeTorque,
     Linkage,
+    LinkageFormatError,
     Load,
     PathForce,
     PathFriction,
@@ -314,8 +315,11 @@ def test_a_couple_in_space_needs_an_axis():
 
 
 def test_a_load_in_space_survives_the_json_sibling():
-    ext = Extensions(loads=(Load(2, 0.5, 0.0, -1.0), Load(3, 0.0, -1.0)))
-    assert Extensions.from_json(ext.to_json(), n_vertices=4) == ext
+    ext = Extensions(loads=(Load(2, 0.5, 0.0, -1.0), Load(3, 0.0, 0.0, -1.0)))
+    assert Extensions.from_json(ext.to_json(), n_vertices=4, dim=3) == ext
+    mixed = Extensions(loads=(Load(2, 0.5, 0.0, -1.0), Load(3, 0.0, -1.0)))
+    with pytest.raises(LinkageFormatError, match="load on vertex 3 has 2 components"):
+        Extensions.from_json(mixed.to_json(), n_vertices=4, dim=3)
 
 
 def test_a_hinge_couple_is_the_torque_times_the_gradient_of_the_dihedral_angle():
