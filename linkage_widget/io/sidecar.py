@@ -329,15 +329,17 @@ def _spring_json(s: Spring) -> dict[str, Any]:
     }
 
 
+def _on_rod(pivot: int, tip: int, reference: Any, **value: Any) -> dict[str, Any]:
+    """A motor's or a torque's entry: its rod, its value, its reference rod (or null)."""
+    ref = None if reference is None else list(reference)
+    return {"pivot": pivot, "tip": tip, **value, "reference": ref}
+
+
 def _drives_json(ext: Extensions) -> dict[str, Any]:
     """The version-2 keys that have something to say (none: a version-1 file)."""
     out: dict[str, Any] = {}
     if ext.motors:
-        out["motors"] = [
-            {"pivot": m.pivot, "tip": m.tip, "speed": m.speed,
-             "reference": None if m.reference is None else list(m.reference)}
-            for m in ext.motors
-        ]  # fmt: skip
+        out["motors"] = [_on_rod(m.pivot, m.tip, m.reference, speed=m.speed) for m in ext.motors]
     if ext.loads:
         out["loads"] = [{"vertex": x.vertex, "force": list(x.force)} for x in ext.loads]
     if ext.forces:
@@ -351,11 +353,8 @@ def _drives_json(ext: Extensions) -> dict[str, Any]:
     if ext.table_friction:
         out["table_friction"] = float(ext.table_friction)
     if ext.torques:
-        out["torques"] = [
-            {"pivot": x.pivot, "tip": x.tip, "torque": x.torque,
-             "reference": None if x.reference is None else list(x.reference)}
-            for x in ext.torques
-        ]  # fmt: skip
+        torques = ext.torques
+        out["torques"] = [_on_rod(t.pivot, t.tip, t.reference, torque=t.torque) for t in torques]
     return out
 
 

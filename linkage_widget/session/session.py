@@ -1213,11 +1213,11 @@ class LinkageSession(
             self.recorder.offer(scene)
 
     def _scene_state(self) -> SceneState:
-        rod_forces, reactions, _ = self._force_view()
+        rod_forces, reactions, _ = self._actuation.force_view(stage := self._stage())  # once
         traits = {name: getattr(self, name) for name in SCENE_TRAITS}
         return scene_state(
             traits, self._shown(), self.document, self._target(),
-            (rod_forces, self._actuation.shown_loads(self._stage()), reactions),
+            (rod_forces, self._actuation.shown_loads(stage), reactions),
             tracks=self._tracks.as_dict(), motors_running=self.motors_driving,
             branches=self._branch_directions(),
             hint=fit_hint(self._hint(), self._view.width),
