@@ -26,7 +26,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..model import Linkage
-from .revolute_loop import RevoluteLoop
+from .revolute_loop import RevoluteLoop, exact_turn
 from .tolerances import HINGE_SNAP as SNAP
 
 __all__ = ["loop_from_rods"]
@@ -71,7 +71,7 @@ def _turn(c: float, s: float, what: str, max_den: int) -> tuple[Fraction, Fracti
     if c < 0 and abs(s) < SNAP:
         return Fraction(-1), Fraction(0)
     t = _snap(s / (1 + c) if c > 0 else (1 - c) / s, f"tan of half {what}", max_den)
-    return (1 - t * t) / (1 + t * t), 2 * t / (1 + t * t)
+    return exact_turn(t, what)
 
 
 def loop_from_rods(linkage: Linkage, *, max_denominator: int = 1000) -> RevoluteLoop:
