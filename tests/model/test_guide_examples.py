@@ -13,7 +13,7 @@ import pytest
 from kinematics import dof, drive, hold, rank
 from test_examples import GUIDED
 
-from linkage_widget import analyze
+from linkage_widget import Simulator, analyze
 from linkage_widget.constraints import ConstraintSet
 from linkage_widget.examples import describe, example_path, load_example
 
@@ -158,6 +158,24 @@ def test_trammel_points_trace_their_ellipses():
         z = q + (s / length) * (p - q)
         assert np.abs((z[:, 0] / s) ** 2 + (z[:, 1] / (length - s)) ** 2 - 1.0).max() <= tol
     assert t[:, 1].min() < -0.9 * b and t[:, 1].max() > 0.5 * b  # it went round past the axis
+
+
+def test_trammel_dragged_by_the_simulator_stays_on_its_ellipse():
+    """The widget's drag: the attractor pulls Q down its axis, past the origin, to y = -120."""
+    sim = Simulator(load_example("elliptic_trammel"), step_size=2.0)
+    sim.attract(2, (0.0, -120.0))
+    tracer = []
+    for _ in range(300):
+        sim.step(1)
+        tracer.append(sim.positions[1].copy())
+        if sim.status == "reached target":
+            break
+    assert sim.status == "reached target"
+    t = np.array(tracer)
+    assert np.abs((t[:, 0] / 120.0) ** 2 + (t[:, 1] / 60.0) ** 2 - 1.0).max() <= 1e-12
+    # Q at -120 is sin = -2/3: T = (120 cos, 60 sin) = (40 sqrt 5, -40), P on the x axis
+    assert np.allclose(sim.positions[1], [40.0 * np.sqrt(5.0), -40.0], rtol=0, atol=1e-9)
+    assert abs(sim.positions[0, 1]) <= 1e-12 and t[:, 0].max() > 119.99
 
 
 # ------------------------------------------------------------------ three straight lines
