@@ -234,3 +234,9 @@ def test_stale_check_notices_a_changed_slider(tmp_path):
     link.add_slider(2, (1.0, 1e-6))
     link.save(tmp_path / "slider_crank.txt")
     assert module.stale(tmp_path, exact=False) == ["slider_crank"]
+
+
+def test_readme_names_every_example():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(\w+)`", readme)) | {f"penrose{k}" for k in range(1, 5)}
+    assert set(list_examples()) <= named, set(list_examples()) - named
