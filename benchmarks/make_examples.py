@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +31,7 @@ if str(REPO) not in sys.path:  # run as a script from a fresh clone
 
 from linkage_widget import Linkage  # noqa: E402
 from linkage_widget.examples.penrose import penrose_tiling  # noqa: E402
+from linkage_widget.io.sidecar import Extensions, read_extensions, write_extensions  # noqa: E402
 
 EXAMPLES_DIR = REPO / "linkage_widget" / "examples"
 
@@ -343,6 +345,31 @@ EXAMPLES: dict[str, Callable[[], Linkage]] = {
     **{f"penrose{k}": (lambda k=k: penrose_tiling(k)) for k in range(1, 5)},
 }
 
+#: What the guided examples' JSON siblings hold besides the sliders and slots: the
+#: joints tracked on load (the outputs the notes name) and the joints' names.
+SIBLINGS: dict[str, Extensions] = {
+    "slider_crank": Extensions(tracked=(2,), names=("O", "A", "B")),
+    "slider_crank_offset": Extensions(tracked=(2,), names=("O", "A", "B")),
+    "scotch_yoke": Extensions(tracked=(4,), names=("O", "A", "T", "U", "R", "S")),
+    "whitworth": Extensions(tracked=(4,), names=("O2", "O4", "A", "C", "D")),
+    "elliptic_trammel": Extensions(tracked=(1,), names=("P", "T", "Q")),
+    "straight_lines": Extensions(tracked=(5, 9, 16)),
+}
+
+
+def _sibling_extras(path: Path, built: Linkage) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    ext = read_extensions(path, built.n_vertices, built.rods)
+    return ext.tracked, ext.names
+
+
+def _write(name: str, built: Linkage) -> None:
+    path = EXAMPLES_DIR / f"{name}.txt"
+    built.save(path)  # the 2007 text and the sliders and slots in the sibling
+    if name in SIBLINGS:
+        extra = SIBLINGS[name]
+        ext = read_extensions(path, built.n_vertices, built.rods)
+        write_extensions(path, replace(ext, tracked=extra.tracked, names=extra.names))
+
 
 def _same_guides(old: Linkage, built: Linkage, atol: float) -> bool:
     """Sliders (joints, points, directions to ``atol``) and slots alike."""
@@ -354,8 +381,10 @@ def _same_guides(old: Linkage, built: Linkage, atol: float) -> bool:
     )
 
 
-def _same(path: Path, built: Linkage, exact: bool) -> bool:
+def _same(path: Path, built: Linkage, exact: bool, extra: Extensions) -> bool:
     saved = path.read_text(encoding="utf-8")
+    if _sibling_extras(path, built) != (extra.tracked, extra.names):
+        return False
     # the sliders and slots come from the JSON sibling: read the file as a whole
     if exact:
         return saved == built.dumps() and _same_guides(Linkage.load(path), built, 0.0)
@@ -382,7 +411,8 @@ def stale(folder: Path = EXAMPLES_DIR, *, exact: bool = True) -> list[str]:
     out = []
     for name, build in EXAMPLES.items():
         path = folder / f"{name}.txt"
-        if not path.is_file() or not _same(path, build(), exact):
+        extra = SIBLINGS.get(name, Extensions())
+        if not path.is_file() or not _same(path, build(), exact, extra):
             out.append(name)
     return out
 
@@ -397,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"stale: {name}.txt (run benchmarks/make_examples.py)")
         return 1 if names else 0
     for name, build in EXAMPLES.items():
-        build().save(EXAMPLES_DIR / f"{name}.txt")
+        _write(name, build())
         print(f"wrote {name}.txt")
     return 0
 

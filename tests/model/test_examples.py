@@ -213,7 +213,8 @@ def test_example_files_are_up_to_date():
 
 def _copy_examples(module, folder):
     for name in module.EXAMPLES:
-        load_example(name).save(folder / f"{name}.txt")  # with the JSON sibling, if any
+        for path in example_path(name).parent.glob(f"{name}.txt*"):  # with the JSON sibling
+            (folder / path.name).write_bytes(path.read_bytes())
 
 
 def test_stale_check_notices_a_changed_file(tmp_path):
@@ -234,6 +235,14 @@ def test_stale_check_notices_a_changed_slider(tmp_path):
     link.add_slider(2, (1.0, 1e-6))
     link.save(tmp_path / "slider_crank.txt")
     assert module.stale(tmp_path, exact=False) == ["slider_crank"]
+
+
+def test_stale_check_notices_a_lost_tracked_joint(tmp_path):
+    module = _make_examples()
+    _copy_examples(module, tmp_path)
+    (tmp_path / "whitworth.txt.json").unlink()
+    load_example("whitworth").save(tmp_path / "whitworth.txt")  # the guides without the rest
+    assert module.stale(tmp_path, exact=False) == ["whitworth"]
 
 
 def test_readme_names_every_example():

@@ -16,6 +16,7 @@ from test_examples import GUIDED
 from linkage_widget import Simulator, analyze
 from linkage_widget.constraints import ConstraintSet
 from linkage_widget.examples import describe, example_path, load_example
+from linkage_widget.io.sidecar import read_extensions
 
 ROUND_OFF = 1e-9  # of the drawing's size, for positions re-solved by Newton steps
 STEP = np.radians(2.0)
@@ -68,6 +69,18 @@ def test_dof_counts_the_sliders_and_slots(name):
     assert rank(link) == cs.n_constraints  # independent rows: a regular placement
     assert dof(link) == want, why
     assert analyze(link).dof == want, why
+
+
+@pytest.mark.parametrize("name", list(GUIDED))
+def test_the_sibling_tracks_the_outputs_the_note_names(name):
+    """Loaded in the widget, the output's path is drawn from the start."""
+    link = load_example(name)
+    ext = read_extensions(example_path(name), link.n_vertices, link.rods)
+    note = describe(name)
+    assert ext.tracked
+    for v in ext.tracked:
+        assert re.search(rf"\b{v}\b", note), (name, v)
+    assert ext.names == () or len(ext.names) == link.n_vertices
 
 
 # ------------------------------------------------------------------ slider-cranks
