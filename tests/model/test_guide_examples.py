@@ -155,6 +155,38 @@ def test_whitworth_dead_centres_and_quick_return_ratio():
     assert re.search(r"240/120 = 2\b", note) and "x = 300 and x = 100" in note
 
 
+def stroke_times(name, pivot, tip, out, steps):
+    """Run the widget's motor (kinematic mode, 0.02 rad a step) on the crank and time the strokes.
+
+    Returns the times between successive dead centres of ``out``'s x (a turning point of
+    the ram), ``sim.time`` read at each step (crank radians at unit speed).
+    """
+    sim = Simulator(load_example(name), step_size=0.02)
+    sim.add_motor(pivot, tip, 1.0)  # counterclockwise
+    times, xs = [], []
+    for _ in range(steps):
+        sim.step(1)
+        times.append(sim.time)
+        xs.append(sim.positions[out, 0])
+    x = np.array(xs)
+    turning = np.flatnonzero(np.diff(np.sign(np.diff(x))) != 0) + 1
+    assert sim.constraint_error() < 1e-9
+    return np.diff(np.array(times)[turning]), x
+
+
+@pytest.mark.parametrize(
+    ("name", "pivot", "tip", "out", "ratio", "tol"),
+    [("whitworth", 0, 2, 4, 2.0, 0.05), ("slider_crank_offset", 0, 1, 2, 1.0666, 0.02)],
+)
+def test_the_motor_times_the_quick_return(name, pivot, tip, out, ratio, tol):
+    """What the notes suggest trying: a constant motor, and the strokes' times (one step 0.02)."""
+    strokes, x = stroke_times(name, pivot, tip, out, 560)
+    assert len(strokes) >= 2
+    slow, fast = max(strokes[:2]), min(strokes[:2])
+    assert abs(slow + fast - 2 * np.pi) < 0.05  # one turn of the crank
+    assert abs(slow / fast - ratio) < tol, (slow, fast)
+
+
 # ------------------------------------------------------------------ elliptic trammel
 def test_trammel_points_trace_their_ellipses():
     """Q held at points of its axis past y = 0: T and every point of the rod on its ellipse."""
