@@ -94,6 +94,12 @@ def test_piston_follows_the_closed_form(name, e):
     tol = ROUND_OFF * size(link)
     assert np.abs(piston[:, 1] + e).max() <= tol
     assert np.abs(piston[:, 0] - slider_crank_x(theta, r, rod, e)).max() <= tol
+    if e == 0.0:  # the note: speed -r (sin + (r / 2l) sin 2 theta) to first order in r / l
+        x = np.concatenate([[link.vertices[2, 0]], piston[:, 0]])
+        angle = np.concatenate([[theta[0] - STEP], theta])
+        a1, a2 = (2.0 * np.mean(x * np.cos(k * angle)) for k in (1, 2))
+        assert a1 == pytest.approx(r, rel=1e-9)
+        assert 2.0 * a2 / a1 == pytest.approx(r / (2.0 * rod), rel=0.05)
 
 
 def test_offset_dead_centres_stroke_and_quick_return():
