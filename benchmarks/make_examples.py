@@ -11,7 +11,8 @@ Usage::
     .venv/bin/python benchmarks/make_examples.py --check   # exit 1 if any is stale
 
 ``peaucellier.txt`` is not generated here (it predates this script) and is
-left alone.
+left alone. Sliders and slots go into each file's JSON sibling ``<name>.txt.json``
+(``Linkage.save`` writes it, keeping any other keys there, such as joint names).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +31,7 @@ if str(REPO) not in sys.path:  # run as a script from a fresh clone
 
 from linkage_widget import Linkage  # noqa: E402
 from linkage_widget.examples.penrose import penrose_tiling  # noqa: E402
+from linkage_widget.io.sidecar import Extensions, read_extensions, write_extensions  # noqa: E402
 
 EXAMPLES_DIR = REPO / "linkage_widget" / "examples"
 
@@ -206,6 +209,123 @@ def peaucellier_attia() -> Linkage:
     return Linkage(verts, rods=rods, pinned=[0, 5])
 
 
+# ------------------------------------------------------------- sliders and slots
+# The 2007 text holds the joints and rods; ``Linkage.save`` writes the sliders and
+# slots into the JSON sibling ``<name>.txt.json``.
+#: Slider-crank proportions shared by the in-line and offset examples: crank r, rod l.
+CRANK, ROD = 50.0, 150.0
+
+
+def slider_crank(offset: float = 0.0, crank_angle: float = np.pi / 3) -> Linkage:
+    """Slider-crank: crank 50 about the pinned O, connecting rod 150, piston on y = -offset.
+
+    The piston's line runs along x through ``(0, -offset)``: 0 is the in-line
+    engine, a non-zero offset the offset slider-crank (a small quick return).
+    Vertices: 0 O (pinned), 1 crank pin A, 2 piston B (slider).
+    """
+    a = CRANK * np.array([np.cos(crank_angle), np.sin(crank_angle)])
+    b = np.array([a[0] + np.sqrt(ROD**2 - (a[1] + offset) ** 2), -offset])
+    slider = (2, (0.0, -offset), (1.0, 0.0))
+    return Linkage([[0.0, 0.0], a, b], rods=[(0, 1), (1, 2)], pinned=[0], sliders=[slider])
+
+
+def slider_crank_offset() -> Linkage:
+    """The offset slider-crank: the piston's line 20 below the crank pivot."""
+    return slider_crank(offset=20.0)
+
+
+def scotch_yoke(crank_angle: float = np.pi / 3) -> Linkage:
+    """Scotch yoke: crank 50; its pin runs in the vertical slot of a yoke that slides along x.
+
+    The yoke is one rigid body of four joints (five rods): the slot's ends T and U
+    (140 apart, the crank pin between them on the slot's line) and the ram's joints
+    R, S, both on the slider line y = 0 (a rod in a guide: two joints on one line keep
+    the yoke from turning). R's x is 120 + 50 cos(theta): simple harmonic motion.
+    Vertices: 0 O (pinned), 1 crank pin A, 2 T, 3 U, 4 R, 5 S.
+    """
+    a = CRANK * np.array([np.cos(crank_angle), np.sin(crank_angle)])
+    x = a[0]
+    verts = [[0.0, 0.0], a, [x, 70.0], [x, -70.0], [x + 120.0, 0.0], [x + 220.0, 0.0]]
+    rods = [(0, 1), (2, 3), (2, 4), (3, 4), (4, 5), (2, 5)]
+    line = ((0.0, 0.0), (1.0, 0.0))
+    return Linkage(
+        verts, rods=rods, pinned=[0], slots=[(2, 3, 1)], sliders=[(4, *line), (5, *line)]
+    )
+
+
+#: Whitworth: crank r about O2, lever pivot O4 a distance d below O2, lever arm, link.
+WHITWORTH = dict(r=60.0, d=30.0, lever=100.0, link=200.0)
+
+
+def whitworth(crank_angle: float = np.pi / 3) -> Linkage:
+    """Whitworth quick return: crank 60, lever pivot 30 below the crank's, lever 100, link 200.
+
+    The lever pivot O4 lies inside the crank circle, so the slotted lever turns all
+    the way round (unevenly); the crank pin A slides in its slot (A on the line O4-C).
+    The link C-D drives the ram D along the line y = -30 through O4, an in-line
+    slider-crank on the lever. Ram strokes end when the lever lies along that line,
+    i.e. when A crosses it: the crank turns 360 - 2 acos(d/r) = 240 degrees on one
+    stroke and 120 on the other (ratio 2).
+    Vertices: 0 O2, 1 O4 (both pinned), 2 crank pin A, 3 lever end C, 4 ram D (slider).
+    """
+    w = WHITWORTH
+    o2, o4 = np.array([0.0, 0.0]), np.array([0.0, -w["d"]])
+    a = o2 + w["r"] * np.array([np.cos(crank_angle), np.sin(crank_angle)])
+    c = o4 + w["lever"] * (a - o4) / np.hypot(*(a - o4))
+    d = np.array([c[0] + np.sqrt(w["link"] ** 2 - (c[1] - o4[1]) ** 2), o4[1]])
+    return Linkage(
+        [o2, o4, a, c, d],
+        rods=[(0, 2), (1, 3), (3, 4)],
+        pinned=[0, 1],
+        slots=[(1, 3, 2)],
+        sliders=[(4, (0.0, -w["d"]), (1.0, 0.0))],
+    )
+
+
+def elliptic_trammel() -> Linkage:
+    """Trammel of Archimedes: a rod 180 with its ends on the x and y axes (two sliders).
+
+    The rod P-Q carries T, 120 from Q and 60 from P (two rods and a fixed straight
+    angle), so T traces x^2/120^2 + y^2/60^2 = 1; placed at cos = 0.8, sin = 0.6.
+    Vertices: 0 P (on the x axis), 1 T (tracer), 2 Q (on the y axis).
+    """
+    verts = [[144.0, 0.0], [96.0, 36.0], [0.0, 108.0]]
+    sliders = [(0, (0.0, 0.0), (1.0, 0.0)), (2, (0.0, 0.0), (0.0, 1.0))]
+    return Linkage(verts, rods=[(0, 1), (1, 2)], angles=[(1, 0, 2)], sliders=sliders)
+
+
+def merged(parts: list[tuple[Linkage, tuple[float, float]]]) -> Linkage:
+    """The linkages side by side: each moved by its offset, joints numbered in order."""
+    verts, rods, angles, pinned, sliders, slots, first = [], [], [], [], [], [], 0
+    for link, offset in parts:
+        shift = np.asarray(offset, dtype=float)
+        verts.append(link.vertices + shift)
+        rods += (link.rods + first).tolist()
+        angles += (link.angles + first).tolist()
+        pinned += (link.pinned + first).tolist()
+        slots += (link.slots + first).tolist()
+        sliders += [(j + first, tuple(np.add(p, shift)), d) for j, p, d in link.sliders]
+        first += link.n_vertices
+    return Linkage(np.vstack(verts), rods, angles, pinned, sliders=sliders, slots=slots)
+
+
+def straight_lines() -> Linkage:
+    """Peaucellier's and Hart's inversors beside a slider-crank: three vertical lines.
+
+    peaucellier.txt as it is (output 5 on x = 128), hart.txt moved 460 right
+    (output 9 on x = 400), and a slider-crank (crank 50, rod 150) whose piston 16
+    slides on x = 760. Vertices 0-5 Peaucellier, 6-13 Hart, 14 O, 15 A, 16 piston.
+    """
+    o = np.array([760.0, 0.0])
+    a = o + CRANK * np.array([np.cos(np.pi / 6), np.sin(np.pi / 6)])
+    b = o + [0.0, a[1] - o[1] + np.sqrt(ROD**2 - (a[0] - o[0]) ** 2)]
+    crank = Linkage(
+        [o, a, b], rods=[(0, 1), (1, 2)], pinned=[0], sliders=[(2, tuple(o), (0.0, 1.0))]
+    )
+    peaucellier = Linkage.load(EXAMPLES_DIR / "peaucellier.txt")
+    return merged([(peaucellier, (0.0, 0.0)), (hart(), (460.0, 0.0)), (crank, (0.0, 0.0))])
+
+
 EXAMPLES: dict[str, Callable[[], Linkage]] = {
     "four_bar": four_bar,
     "watt": watt,
@@ -216,16 +336,61 @@ EXAMPLES: dict[str, Callable[[], Linkage]] = {
     "jansen": jansen,
     "pantograph": pantograph,
     "peaucellier_attia": peaucellier_attia,
+    "slider_crank": slider_crank,
+    "slider_crank_offset": slider_crank_offset,
+    "scotch_yoke": scotch_yoke,
+    "whitworth": whitworth,
+    "elliptic_trammel": elliptic_trammel,
+    "straight_lines": straight_lines,
     **{f"penrose{k}": (lambda k=k: penrose_tiling(k)) for k in range(1, 5)},
 }
 
+#: What the guided examples' JSON siblings hold besides the sliders and slots: the
+#: joints tracked on load (the outputs the notes name) and the joints' names.
+SIBLINGS: dict[str, Extensions] = {
+    "slider_crank": Extensions(tracked=(2,), names=("O", "A", "B")),
+    "slider_crank_offset": Extensions(tracked=(2,), names=("O", "A", "B")),
+    "scotch_yoke": Extensions(tracked=(4,), names=("O", "A", "T", "U", "R", "S")),
+    "whitworth": Extensions(tracked=(4,), names=("O2", "O4", "A", "C", "D")),
+    "elliptic_trammel": Extensions(tracked=(1,), names=("P", "T", "Q")),
+    "straight_lines": Extensions(tracked=(5, 9, 16)),
+}
 
-def _same(saved: str, built: Linkage, exact: bool) -> bool:
+
+def _sibling_extras(path: Path, built: Linkage) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    ext = read_extensions(path, built.n_vertices, built.rods)
+    return ext.tracked, ext.names
+
+
+def _write(name: str, built: Linkage) -> None:
+    path = EXAMPLES_DIR / f"{name}.txt"
+    built.save(path)  # the 2007 text and the sliders and slots in the sibling
+    if name in SIBLINGS:
+        extra = SIBLINGS[name]
+        ext = read_extensions(path, built.n_vertices, built.rods)
+        write_extensions(path, replace(ext, tracked=extra.tracked, names=extra.names))
+
+
+def _same_guides(old: Linkage, built: Linkage, atol: float) -> bool:
+    """Sliders (joints, points, directions to ``atol``) and slots alike."""
+    if len(old.sliders) != len(built.sliders) or not np.array_equal(old.slots, built.slots):
+        return False
+    return all(
+        j == k and np.allclose(p, q, rtol=0.0, atol=atol) and np.allclose(d, e, rtol=0.0, atol=atol)
+        for (j, p, d), (k, q, e) in zip(old.sliders, built.sliders, strict=True)
+    )
+
+
+def _same(path: Path, built: Linkage, exact: bool, extra: Extensions) -> bool:
+    saved = path.read_text(encoding="utf-8")
+    if _sibling_extras(path, built) != (extra.tracked, extra.names):
+        return False
+    # the sliders and slots come from the JSON sibling: read the file as a whole
     if exact:
-        return saved == built.dumps()
+        return saved == built.dumps() and _same_guides(Linkage.load(path), built, 0.0)
     # Coordinates may differ in the last bits between platforms (libm): compare
     # the structure exactly and the positions to 1e-12 of the drawing's size.
-    old = Linkage.loads(saved)
+    old = Linkage.load(path)
     size = float(np.ptp(built.vertices)) or 1.0
     return (
         old.vertices.shape == built.vertices.shape
@@ -234,6 +399,7 @@ def _same(saved: str, built: Linkage, exact: bool) -> bool:
             np.array_equal(getattr(old, what), getattr(built, what))
             for what in ("rods", "angles", "pinned")
         )
+        and _same_guides(old, built, 1e-12 * size)
     )
 
 
@@ -245,7 +411,8 @@ def stale(folder: Path = EXAMPLES_DIR, *, exact: bool = True) -> list[str]:
     out = []
     for name, build in EXAMPLES.items():
         path = folder / f"{name}.txt"
-        if not path.is_file() or not _same(path.read_text(encoding="utf-8"), build(), exact):
+        extra = SIBLINGS.get(name, Extensions())
+        if not path.is_file() or not _same(path, build(), exact, extra):
             out.append(name)
     return out
 
@@ -260,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"stale: {name}.txt (run benchmarks/make_examples.py)")
         return 1 if names else 0
     for name, build in EXAMPLES.items():
-        build().save(EXAMPLES_DIR / f"{name}.txt")
+        _write(name, build())
         print(f"wrote {name}.txt")
     return 0
 

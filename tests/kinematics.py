@@ -64,33 +64,54 @@ def solve(cs: ConstraintSet, guess: np.ndarray) -> np.ndarray:
     return p
 
 
+def hold(linkage: Linkage, joint: int, targets) -> np.ndarray:
+    """Hold vertex ``joint`` at each of ``targets`` ``(k, 2)`` in turn and re-solve the rest.
+
+    The held vertex is pinned there; every other vertex follows by re-solving all
+    the linkage's constraints (sliders and slots too), starting each step from the
+    previous solution (continuation, so the assembly branch is kept). A slider on
+    the held joint is dropped (a pinned joint cannot slide): place the targets on
+    its line. Pass the targets in small steps.
+
+    Returns
+    -------
+    ndarray, shape (k, n, 2)
+    """
+    held = Linkage(
+        linkage.vertices,
+        linkage.rods,
+        linkage.angles,
+        [*linkage.pinned.tolist(), joint],
+        sliders=[s for s in linkage.sliders if s.joint != joint],
+        slots=linkage.slots,
+    )
+    cs = ConstraintSet.from_linkage(held)
+    p = linkage.vertices.copy()
+    out = []
+    for target in np.asarray(targets, dtype=float).reshape(-1, 2):
+        anchors = cs.anchors.copy()
+        anchors[-1] = target  # the held joint is the last pin
+        p = solve(dataclasses.replace(cs, anchors=anchors), p)
+        out.append(p)
+    return np.array(out)
+
+
 def drive(linkage: Linkage, pivot: int, driven: int, angles) -> np.ndarray:
     """Turn vertex ``driven`` about ``pivot`` through ``angles`` and re-solve the rest.
 
-    The driven vertex is held (pinned) at each new position; every other vertex
-    follows by re-solving all the linkage's constraints, starting each step from
-    the previous solution (continuation, so the assembly branch is kept).
-    ``angles`` (radians, relative to the start) are visited in the given order,
-    so pass them in small steps.
+    :func:`hold` with the driven vertex's circle: ``angles`` (radians, relative to
+    the start) are visited in the given order, so pass them in small steps.
 
     Returns
     -------
     ndarray, shape (len(angles), n, 2)
     """
-    held = Linkage(
-        linkage.vertices, linkage.rods, linkage.angles, [*linkage.pinned.tolist(), driven]
-    )
-    cs = ConstraintSet.from_linkage(held)
-    p = linkage.vertices.copy()
-    centre, arm = p[pivot].copy(), p[driven] - p[pivot]
-    out = []
-    for t in angles:
-        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-        anchors = cs.anchors.copy()
-        anchors[-1] = centre + rot @ arm
-        p = solve(dataclasses.replace(cs, anchors=anchors), p)
-        out.append(p)
-    return np.array(out)
+    p = linkage.vertices
+    centre, arm = p[pivot], p[driven] - p[pivot]
+    t = np.asarray(angles, dtype=float).reshape(-1)
+    c, s = np.cos(t)[:, None], np.sin(t)[:, None]
+    rotated = np.column_stack([c * arm[0] - s * arm[1], s * arm[0] + c * arm[1]])
+    return hold(linkage, driven, centre + rotated)
 
 
 def sweep(

@@ -35,8 +35,18 @@ EXPECTED = {
     "peaucellier_attia": (1, 1, "Peaucellier: 8 links, 10 joints -> 3*7 - 2*10 = 1"),
     "peaucellier": (1, 1, "Peaucellier: 8 links, 10 joints -> 1"),
 }
+# The examples with sliders and slots (their own tests: test_guide_examples.py). A slider
+# or a slot takes one freedom, like a rod: dof = 2 (joints) - rows.
+GUIDED = {
+    "slider_crank": (1, "3 joints, 2 rods, 1 pin, 1 slider -> 6 - 5 = 1"),
+    "slider_crank_offset": (1, "3 joints, 2 rods, 1 pin, 1 slider -> 6 - 5 = 1"),
+    "scotch_yoke": (1, "6 joints, crank + 5 yoke rods, 1 pin, 2 sliders, 1 slot -> 12 - 11 = 1"),
+    "whitworth": (1, "5 joints, 3 rods, 2 pins, 1 slider, 1 slot -> 10 - 9 = 1"),
+    "elliptic_trammel": (1, "3 joints, 2 rods, 1 fixed angle, 2 sliders -> 6 - 5 = 1"),
+    "straight_lines": (3, "three one-freedom mechanisms side by side -> 3"),
+}
 PENROSE = [f"penrose{k}" for k in range(1, 5)]
-ALL = [*EXPECTED, *PENROSE]
+ALL = [*EXPECTED, *GUIDED, *PENROSE]
 
 
 def test_every_expected_example_is_bundled_and_nothing_else():
@@ -67,7 +77,7 @@ def test_has_a_description_of_two_to_five_sentences(name):
     assert 2 <= len(sentences) <= 5, note
 
 
-@pytest.mark.parametrize("name", [n for n in EXPECTED if n != "peaucellier"])
+@pytest.mark.parametrize("name", [n for n in [*EXPECTED, *GUIDED] if n != "peaucellier"])
 def test_description_names_pinned_vertices(name):
     # the notes say which vertices are pinned, driven and output, by index
     note = describe(name)
@@ -201,11 +211,41 @@ def test_example_files_are_up_to_date():
     assert set(module.EXAMPLES) | {"peaucellier"} == set(list_examples())
 
 
+def _copy_examples(module, folder):
+    for name in module.EXAMPLES:
+        for path in example_path(name).parent.glob(f"{name}.txt*"):  # with the JSON sibling
+            (folder / path.name).write_bytes(path.read_bytes())
+
+
 def test_stale_check_notices_a_changed_file(tmp_path):
     module = _make_examples()
-    for name in module.EXAMPLES:
-        (tmp_path / f"{name}.txt").write_text(example_path(name).read_text(encoding="utf-8"))
+    _copy_examples(module, tmp_path)
     link = load_example("watt")
     link.move_vertex(2, [1e-6, 0.0])
     link.save(tmp_path / "watt.txt")
     assert module.stale(tmp_path, exact=False) == ["watt"]
+
+
+def test_stale_check_notices_a_changed_slider(tmp_path):
+    # the sliders live in the JSON sibling: a stale one there is stale too
+    module = _make_examples()
+    _copy_examples(module, tmp_path)
+    link = load_example("slider_crank")
+    link.remove_guide("slider", 0)
+    link.add_slider(2, (1.0, 1e-6))
+    link.save(tmp_path / "slider_crank.txt")
+    assert module.stale(tmp_path, exact=False) == ["slider_crank"]
+
+
+def test_stale_check_notices_a_lost_tracked_joint(tmp_path):
+    module = _make_examples()
+    _copy_examples(module, tmp_path)
+    (tmp_path / "whitworth.txt.json").unlink()
+    load_example("whitworth").save(tmp_path / "whitworth.txt")  # the guides without the rest
+    assert module.stale(tmp_path, exact=False) == ["whitworth"]
+
+
+def test_readme_names_every_example():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(\w+)`", readme)) | {f"penrose{k}" for k in range(1, 5)}
+    assert set(list_examples()) <= named, set(list_examples()) - named
