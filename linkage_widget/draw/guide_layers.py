@@ -30,14 +30,18 @@ primitives; stale indices (an edit under way) are skipped.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .primitives import Polygons, Primitive, Segments
-from .theme import Theme
+from .theme import DEFAULT_THEME, Theme
+from .view import ViewTransform
 
-__all__ = ["GUIDE_ROLES", "slider_reach", "sliders", "slots"]
+if TYPE_CHECKING:  # pragma: no cover
+    from ..model import Linkage
+
+__all__ = ["GUIDE_ROLES", "guide_hit", "linkage_sliders", "slider_reach", "sliders", "slots"]
 
 #: The roles drawn here: the tracks (rails and hatching), the blocks, the slotted bars.
 GUIDE_ROLES = ("sliders", "slots", "slider-blocks")
@@ -134,23 +138,87 @@ def sliders(
     ]
 
 
-def slots(P: np.ndarray, triples: Any, theme: Theme) -> list[Primitive]:
-    """Each slot ``(a, b, c)`` as a bar along ``a``-``b`` with the slot ``c`` slides in."""
+def _slot_frames(P: np.ndarray, triples: Any, theme: Theme) -> tuple[np.ndarray, ...]:
+    """Each valid slot's index, the slot's centre, direction, normal and half-length (pixels)."""
     abc = np.asarray(triples, dtype=np.int64).reshape(-1, 3)
-    abc = abc[np.all((abc >= 0) & (abc < len(P)), axis=1)]
-    if len(abc) == 0:
-        return []
+    ok = np.flatnonzero(np.all((abc >= 0) & (abc < len(P)), axis=1))
+    abc = abc[ok]
     pa, pb, pc = P[abc[:, 0]], P[abc[:, 1]], P[abc[:, 2]]
     u, v = _frames(pb - pa)
     ends = np.stack([np.zeros(len(abc)), ((pb - pa) * u).sum(1), ((pc - pa) * u).sum(1)], 1)
     r = theme.vertex_radius + 2.0  # room for a joint at either end
     lo, hi = ends.min(axis=1) - r, ends.max(axis=1) + r
-    centre = pa + (0.5 * (lo + hi))[:, None] * u
-    half = 0.5 * (hi - lo)
-    k = np.full(len(abc), 4)
+    return ok, pa + (0.5 * (lo + hi))[:, None] * u, u, v, 0.5 * (hi - lo)
+
+
+def slots(P: np.ndarray, triples: Any, theme: Theme) -> list[Primitive]:
+    """Each slot ``(a, b, c)`` as a bar along ``a``-``b`` with the slot ``c`` slides in."""
+    ok, centre, u, v, half = _slot_frames(P, triples, theme)
+    if len(ok) == 0:
+        return []
+    k = np.full(len(ok), 4)
     bar = _boxes(centre, u, v, half + 3.0, theme.vertex_radius + 3.0)
     cut = _boxes(centre, u, v, half, theme.vertex_radius - 1.0)
     return [
         Polygons(bar, k, theme.rod, theme.rod, 1.0, alpha=0.35, role="slots"),
         Polygons(cut, k, theme.background, theme.rod, 1.5, role="slots"),
     ]
+
+
+def _slider_frames(linkage: Linkage, view: ViewTransform) -> tuple[np.ndarray, ...]:
+    """The sliders' joints, and their lines' points, directions and reach in pixels."""
+    g = linkage.guides
+    points = g.slider_points
+    at = view.to_pixel(points)
+    along = view.to_pixel(points + g.slider_directions) - at  # the y axis flips
+    reach = slider_reach(linkage.rods, linkage.vertices, g.slider_joints) * view.scale
+    return g.slider_joints, at, along, reach
+
+
+def linkage_sliders(
+    linkage: Linkage, view: ViewTransform, P: np.ndarray, theme: Theme
+) -> list[Primitive]:
+    """:func:`sliders` of ``linkage`` under ``view`` (``P``: its joints in pixels)."""
+    if linkage.guides.n_sliders == 0:
+        return []
+    return sliders(P, *_slider_frames(linkage, view), theme)
+
+
+def guide_hit(
+    linkage: Linkage,
+    view: ViewTransform,
+    px: float,
+    py: float,
+    *,
+    tolerance_px: float = 4.0,
+    theme: Theme = DEFAULT_THEME,
+) -> tuple[str, int] | None:
+    """The slider (its track or block) or the slot (its bar) drawn under pixel ``(px, py)``.
+
+    ``("slider", s)``, ``("slot", t)`` or ``None``; a slider wins over a slot, the
+    lowest index on ties. Planar linkages only (a 3-D one has neither).
+    """
+    if linkage.guides.is_empty() or linkage.dim != 2:
+        return None
+    q = np.array([px, py], dtype=np.float64)
+    P = view.to_pixel(linkage.vertices)
+    block_h = theme.vertex_radius + 1.0
+    if linkage.guides.n_sliders:
+        joints, at, along, reach = _slider_frames(linkage, view)
+        u, v = _frames(along)
+        half = np.maximum(reach, 4.0 * block_h) + tolerance_px
+        side = block_h + 7.5 + tolerance_px  # the rails and the hatching
+        on = _inside(q - at, u, v, half, side)
+        on |= _inside(q - P[joints], u, v, 1.6 * block_h + tolerance_px, block_h + tolerance_px)
+        if on.any():
+            return ("slider", int(np.flatnonzero(on)[0]))
+    ok, centre, u, v, half = _slot_frames(P, linkage.slots, theme)
+    on = _inside(
+        q - centre, u, v, half + 3.0 + tolerance_px, theme.vertex_radius + 3.0 + tolerance_px
+    )
+    return ("slot", int(ok[np.flatnonzero(on)[0]])) if on.any() else None
+
+
+def _inside(d: np.ndarray, u: np.ndarray, v: np.ndarray, half: Any, side: Any) -> np.ndarray:
+    """Whether offsets ``d`` ``(k, 2)`` lie in rectangles ``half`` along ``u``, ``side`` across."""
+    return (np.abs((d * u).sum(axis=1)) <= half) & (np.abs((d * v).sum(axis=1)) <= side)

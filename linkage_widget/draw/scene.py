@@ -277,7 +277,7 @@ def build_scene(
     scene.extend(layers.tracks(view, st.tracks, tracked, theme))
     scene.extend(layers.rod_highlight(P, rod_ends, st.selected_rod, theme))
     scene.extend(layers.springs(P, st.springs, theme))
-    guides = _sliders(linkage, view, P, theme)  # the tracks, then the blocks over the rods
+    guides = guide_layers.linkage_sliders(linkage, view, P, theme)  # blocks last, over the rods
     scene.extend(guides[:-1])
     scene.extend(layers.rods(P[rod_ends], stress, redundant, theme))
     scene.extend(guide_layers.slots(P, linkage.slots, theme))  # a slotted bar over its rod
@@ -310,18 +310,6 @@ def _finished(scene: Scene, st: SceneState, theme: Theme) -> Scene:
     scene.legend = legend_entries(scene.items, theme, motions=motions)
     scene.hint, scene.error = str(st.hint), str(st.error)
     return scene
-
-
-def _sliders(linkage: Linkage, view: ViewTransform, P: np.ndarray, theme: Theme) -> list[Primitive]:
-    """The sliders' tracks and (last) blocks, their lines and reach taken into pixels."""
-    g = linkage.guides
-    if g.n_sliders == 0:
-        return []
-    points = g.slider_points
-    at = view.to_pixel(points)
-    along = view.to_pixel(points + g.slider_directions) - at  # the y axis flips
-    reach = guide_layers.slider_reach(linkage.rods, linkage.vertices, g.slider_joints)
-    return guide_layers.sliders(P, g.slider_joints, at, along, reach * view.scale, theme)
 
 
 def _rod_colouring(st: SceneState, m: int) -> np.ndarray | None:

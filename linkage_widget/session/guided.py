@@ -8,6 +8,7 @@ session adds here, as values in and values out:
   text cannot hold them, the sibling uploaded beside it does);
 * a merge's guides, the merged joints renumbered and its fixed lines shifted with them
   (:func:`merged_guides`);
+* the readout's line on them (:func:`guide_lines`);
 * the counts a load or save says (:func:`counts_text`: sliders and slots counted when
   there are any, so the messages of a linkage without them read as they always did).
 
@@ -29,7 +30,7 @@ from ..errors import LinkageFormatError
 from ..io import Extensions
 from ..model import Linkage
 
-__all__ = ["counts_text", "merged_guides", "with_guides"]
+__all__ = ["counts_text", "guide_lines", "merged_guides", "with_guides"]
 
 
 def _plural(count: int, noun: str) -> str:
@@ -55,6 +56,18 @@ def counts_text(linkage: Linkage) -> str:
     if not g.is_empty():
         counts += [(g.n_sliders, "slider"), (g.n_slots, "slot")]
     return ", ".join(_plural(count, noun) for count, noun in counts)
+
+
+def guide_lines(linkage: Linkage) -> list[str]:
+    """The readout's line on the sliders and slots (one constraint each); ``[]``: none.
+
+    >>> guide_lines(Linkage([[0, 0], [1, 0]], sliders=[(1, (1, 0), (1, 0))]))
+    ['sliders: 1 · slots: 0 (one constraint each)']
+    """
+    g = linkage.guides
+    if g.is_empty():
+        return []
+    return [f"sliders: {g.n_sliders} · slots: {g.n_slots} (one constraint each)"]
 
 
 def with_guides(linkage: Linkage, ext: Extensions, source: str) -> Linkage:
