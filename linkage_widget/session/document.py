@@ -357,7 +357,8 @@ class Document:
 
         The merged joints are numbered after the current ones (joint ``i`` of the
         file becomes ``n + i``, and so does its name: the file's names follow the
-        current ones, unnamed current joints padded with ``""``). The whole union is checked (a new
+        current ones, unnamed current joints padded with ``""``); its sliders and slots too
+        (their lines moved by ``offset``). The whole union is checked (a new
         :class:`Linkage`) before this document changes, so a failure changes
         nothing. The own masses of both come along. Motors, loads and forces of ``ext``
         are not merged (a note in the returned message says so). Both linkages are
