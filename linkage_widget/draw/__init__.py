@@ -12,7 +12,7 @@ Modules, bottom first (each imports only the ones before it)::
     legend      the key of what is drawn (HTML beside the canvas)
     colour_vision  colour-blind simulation and CIELAB differences (checks the theme)
     overlays    overlay_insets: what covers the drawing (nothing: texts are beside it)
-    hit         hit_test: what is under the pointer
+    hit         hit_test: what is under the pointer (guide_hit: a slider's track, a slot)
     space_scene a 3-D linkage's scene inputs projected; painter's order, depth cues
     svg         Picture -> SVG text          raster   Picture -> PNG / GIF (Pillow)
     scene       Scene (shows itself as SVG), SceneState, build_scene (stacks the layers)
@@ -27,6 +27,7 @@ widget, so that nothing here pulls in a widget library.
 
 from .angle_charts import AnglePlot
 from .configuration_panel import PanelPicture, SphereProjection, panel_picture
+from .guide_layers import guide_hit
 from .hit import hit_test
 from .legend import LegendEntry, legend_html
 from .overlays import overlay_insets
@@ -53,6 +54,7 @@ __all__ = [
     "ViewTransform",
     "build_scene",
     "camera_view",
+    "guide_hit",
     "hit_test",
     "legend_html",
     "overlay_insets",

@@ -49,15 +49,21 @@ def page_path(path: str | PathLike[str]) -> Path:
 def linkage_data(linkage: Linkage) -> dict[str, Any]:
     """The linkage as the page's data, as the 2007 ``.js`` held it (world coordinates).
 
-    ``{"dim": d, "vertices": (n, d), "pinned": (p,), "rods": (m, 2), "angles": (k, 3)}``.
+    ``{"dim": d, "vertices": (n, d), "pinned": (p,), "rods": (m, 2), "angles": (k, 3)}``,
+    and, when it has any, ``"sliders"`` (``[joint, [x, y], [dx, dy]]`` each) and ``"slots"``
+    (``(t, 3)``), which the 2007 ``.js`` could not hold.
     """
-    return {
+    data: dict[str, Any] = {
         "dim": linkage.dim,
         "vertices": linkage.vertices.tolist(),
         "pinned": linkage.pinned.tolist(),
         "rods": linkage.rods.tolist(),
         "angles": linkage.angles.tolist(),
     }
+    if not linkage.guides.is_empty():
+        data["sliders"] = [[j, list(p), list(d)] for j, p, d in linkage.sliders]
+        data["slots"] = linkage.slots.tolist()
+    return data
 
 
 def _script_json(data: Any) -> str:

@@ -43,7 +43,8 @@ class LegendEntry(NamedTuple):
         What it means, in words.
     mark : str
         The swatch: ``"line"``, ``"dashed"``, ``"band"``, ``"zigzag"``, ``"wedge"``,
-        ``"arrow"``, ``"curve"``, ``"ring"``, ``"dot"``, ``"pin"`` or ``"cross"``.
+        ``"arrow"``, ``"curve"``, ``"ring"``, ``"dot"``, ``"pin"``, ``"block"``, ``"slot"`` or
+        ``"cross"``.
     """
 
     color: str
@@ -94,6 +95,8 @@ _FIXED = {
     "angles": ("angle", "fixed angle", "wedge"),
     "motors": ("motor", "motor", "curve"),
     "pins": ("pin", "pinned joint", "pin"),
+    "slider-blocks": ("pin", "slider: a joint on a fixed line", "block"),
+    "slots": ("rod", "slot: a joint on the line of two others", "slot"),
     "selected-vertex": ("selected", "selected joint", "ring"),
     "attractor": ("attractor", "attractor: pulls the selected joint", "cross"),
     "loads": ("load", "load on a joint", "arrow"),
@@ -154,6 +157,10 @@ _MARKS = {
     "ring": '<circle cx="14" cy="7" r="5" fill="none" stroke="{c}" stroke-width="3"/>',
     "dot": '<circle cx="14" cy="7" r="6" fill="{c}"/>',
     "pin": '<polygon points="14,2 8,12 20,12" fill="{c}"/>',
+    "block": '<path d="M1,2 H27 M1,12 H27" stroke="{c}" stroke-width="2"/>'
+    '<rect x="8" y="4" width="12" height="6" fill="#c4c4c4" stroke="{c}" stroke-width="2"/>',
+    "slot": '<rect x="2" y="2" width="24" height="10" rx="1" fill="{c}" fill-opacity="0.35" '
+    'stroke="{c}"/><rect x="5" y="5" width="18" height="4" fill="#ffffff" stroke="{c}"/>',
     "cross": '<path d="M6,7 H22 M14,1 V13" stroke="{c}" stroke-width="3"/>',
     "": "",
 }

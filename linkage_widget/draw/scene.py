@@ -9,11 +9,11 @@ It only chooses each layer's inputs (:mod:`~linkage_widget.draw.layers`,
 primitive stream, the renderers translate it.
 
 Draw order (bottom to top, :data:`ROLES`): tracks, selected-rod highlight,
-springs, rods, redundant-rod overlay, angle wedges and arcs, motors, attractor
-link, pins, vertices, selection rings, velocity arrows, load and reaction
-arrows, attractor, joint labels. At a singular placement the ways on
-(:data:`~linkage_widget.draw.branches.BRANCH_ROLES`: dashed previews, numbered
-arrows, labels) come between the reactions and the attractor.
+springs, slider tracks, rods, redundant-rod overlay, slotted bars, angle wedges and
+arcs, motors, attractor link, pins, slider blocks (:mod:`.guide_layers`), vertices,
+selection rings, velocity arrows, load and reaction arrows, attractor, joint labels.
+At a singular placement the ways on (:data:`~linkage_widget.draw.branches.BRANCH_ROLES`:
+dashed previews, numbered arrows, labels) come between the reactions and the attractor.
 
 No text is drawn over the drawing but the joint labels: the scene carries the
 hint line, the error and the legend (:mod:`~linkage_widget.draw.legend`, built
@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import forces, layers
+from . import forces, guide_layers, layers
 from .branches import branch_handles, branch_layers
 from .labels import joint_labels
 from .legend import LegendEntry, legend_entries
@@ -65,12 +65,15 @@ ROLES = (
     "tracks",
     "rod-highlight",
     "springs",
+    "sliders",
     "rods",
     "rods-redundant",
+    "slots",
     "angles",
     "motors",
     "attractor-link",
     "pins",
+    "slider-blocks",
     "vertices",
     "selected-vertex",
     "attracted-vertex",
@@ -264,10 +267,9 @@ def build_scene(
     P = view.to_pixel(world)  # (n, 2)
     n = len(P)
     rod_ends = np.asarray(linkage.rods, dtype=np.int64).reshape(-1, 2)
-    m = len(rod_ends)
     tracked = layers.track_colors(st.tracked, n, theme)
-    stress = _rod_colouring(st, m)
-    redundant = layers.per_rod(st.redundant_rods, m, bool) if st.show_pebbles else None
+    stress = _rod_colouring(st, len(rod_ends))
+    redundant = layers.per_rod(st.redundant_rods, len(rod_ends), bool) if st.show_pebbles else None
     attracted = int(st.attracted_vertex) if layers.valid_index(st.attracted_vertex, n) else None
     at = _attractor_pixel(view, st.attractor)
 
@@ -275,12 +277,16 @@ def build_scene(
     scene.extend(layers.tracks(view, st.tracks, tracked, theme))
     scene.extend(layers.rod_highlight(P, rod_ends, st.selected_rod, theme))
     scene.extend(layers.springs(P, st.springs, theme))
+    guides = guide_layers.linkage_sliders(linkage, view, P, theme)  # blocks last, over the rods
+    scene.extend(guides[:-1])
     scene.extend(layers.rods(P[rod_ends], stress, redundant, theme))
+    scene.extend(guide_layers.slots(P, linkage.slots, theme))  # a slotted bar over its rod
     if st.show_angles:
         scene.extend(layers.angles(P, linkage.angles, theme))
     scene.extend(forces.motors(P, st.motors, st.motors_running, theme))
     scene.extend(layers.attractor_link(P, attracted, at, theme))
     scene.extend(layers.pins(P, linkage.pinned, theme))
+    scene.extend(guides[-1:])
     if st.show_vertices:
         scene.extend(layers.vertices(P, tracked, theme))
     scene.extend(layers.selection_ring(P, st.selected_vertex, theme))
@@ -295,6 +301,11 @@ def build_scene(
         scene.extend(joint_labels(P, rod_ends, st.joint_names, theme, linkage.pinned))
     if depth is not None:  # painter's order and depth cues (draw/space_scene)
         scene.items = depth_cued(scene.items, rod_ends, depth, theme)
+    return _finished(scene, st, theme)
+
+
+def _finished(scene: Scene, st: SceneState, theme: Theme) -> Scene:
+    """``scene`` with its legend (of what is drawn), hint and error."""
     motions = 0 if st.velocity_basis is None else len(np.asarray(st.velocity_basis))
     scene.legend = legend_entries(scene.items, theme, motions=motions)
     scene.hint, scene.error = str(st.hint), str(st.error)

@@ -21,6 +21,18 @@ Schema (``version`` 1)::
               "offset_y": 250.0, "width": 700,             # unit, the origin's pixel,
               "height": 500}}                              # the canvas size
 
+Sliders and slots (version 2: written only when the linkage has any, so a document
+without them is version 1 byte for byte as before, and an older reader refuses one
+with them, naming both versions, rather than move another linkage) are the linkage's,
+under its object, as the JSON sibling writes them::
+
+     "linkage": {...,
+                 "sliders": [{"joint": 1, "point": [3.0, 4.0], "direction": [1.0, 0.0]}],
+                 "slots": [[0, 1, 2]]}              # joint 2 on the line 0-1
+
+and never in ``extensions`` (one home: an ``extensions`` object holding them, which
+this module never writes, is read as if they were under the linkage).
+
 A spatial linkage has ``[x, y, z]`` vertices, all of one width, and its linkage object
 carries ``"dim": 3`` (so that a 3-D linkage without vertices stays 3-D); a planar
 document has no ``dim`` key and is written byte for byte as before.
@@ -53,7 +65,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from typing import Any
 
@@ -61,11 +73,12 @@ import numpy as np
 
 from .. import _checks, _linkage_checks
 from ..errors import LinkageFormatError, quoted
+from ..guides import Guides
 from . import limits
 from .atomic import atomic_write
 from .json_read import decode_utf8, load_json
 from .sidecar import Extensions
-from .sidecar_entries import said
+from .sidecar_entries import read_sliders, read_slots, said
 from .text2007 import LinkageData
 
 __all__ = [
@@ -79,8 +92,9 @@ __all__ = [
 ]
 
 FORMAT = "linkage_widget document"
-VERSION = 1  # the newest version this code writes and reads
+VERSION = 2  # the newest version this code reads; written when the linkage has guides
 VIEW_KEYS = ("scale", "offset_x", "offset_y", "width", "height")
+_SIBLING_KEY = "linkage_widget_extensions"  # the version key of a sibling's object
 
 
 @dataclass(frozen=True)
@@ -107,9 +121,11 @@ class DocumentData:
 def dumps_document(doc: DocumentData) -> str:
     """The document as JSON text (stable key order, one trailing newline)."""
     link = doc.linkage
+    guides = json.loads(Extensions(sliders=link.sliders, slots=link.slots).to_json())
+    guides.pop(_SIBLING_KEY)
     data: dict[str, Any] = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": 2 if guides else 1,
         "linkage": {
             "vertices": np.asarray(link.vertices, dtype=np.float64).tolist(),
             "rods": np.asarray(link.rods, dtype=np.int64).tolist(),
@@ -119,8 +135,10 @@ def dumps_document(doc: DocumentData) -> str:
     }
     if link.dim == 3:
         data["linkage"]["dim"] = 3
-    if not doc.extensions.is_empty():
-        data["extensions"] = json.loads(doc.extensions.to_json())
+    data["linkage"].update(guides)
+    ext = replace(doc.extensions, sliders=(), slots=())  # the linkage's, not twice
+    if not ext.is_empty():
+        data["extensions"] = json.loads(ext.to_json())
     if doc.view is not None:
         data["view"] = _view(doc.view)
     try:
@@ -165,7 +183,10 @@ def loads_document(text: str | bytes, *, source: str = "<string>") -> DocumentDa
             rods=link.rods.tolist(),
             dim=link.dim,
         )
-    return DocumentData(link, ext, view)
+    if not (link.sliders or link.slots) and (ext.sliders or ext.slots):
+        link = link._replace(sliders=ext.sliders, slots=ext.slots)
+    link = _guided(link, source)
+    return DocumentData(link, replace(ext, sliders=(), slots=()), view)
 
 
 def read_document(path: str | PathLike[str]) -> DocumentData:
@@ -194,6 +215,10 @@ def _check_header(data: Any, source: str) -> None:
         raise LinkageFormatError(
             f"'version' must be a positive integer, got {quoted(version)}", source
         )
+    obj = data.get("linkage")
+    guided = [k for k in ("sliders", "slots") if isinstance(obj, dict) and k in obj]
+    if guided and version < 2:
+        raise LinkageFormatError(f"'linkage.{guided[0]}' needs version 2 of the document", source)
     if version > VERSION:
         raise LinkageFormatError(
             f"this document is version {version}, written by a newer linkage_widget; "
@@ -250,7 +275,17 @@ def _linkage(obj: dict[str, Any], source: str) -> LinkageData:
     lengths = _checks.row_norms(pts[rods[:, 0]] - pts[rods[:, 1]])
     _linkage_checks.check_rods(rods, lengths)
     _linkage_checks.check_angles(angles, pts)  # a fixed angle needs no rods
-    return LinkageData(pts, pinned, rods, angles)
+    sliders, slots = read_sliders(obj, len(pts)), read_slots(obj, len(pts))
+    return LinkageData(pts, pinned, rods, angles, sliders, slots)
+
+
+def _guided(link: LinkageData, source: str) -> LinkageData:
+    """``link`` whose sliders and slots the model accepts (``LinkageFormatError`` naming one)."""
+    try:
+        Guides.build(link.sliders, link.slots, link.vertices, link.pinned)
+    except ValueError as exc:
+        raise LinkageFormatError(f"'linkage': {exc}", source) from None
+    return link
 
 
 def _view(view: dict[str, Any]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from ..draw import CAMERA_VIEWS, camera_view
 from ..examples import example_path
 from ..io import atomic_write
 from ..model import Linkage
+from . import guide_tools
 from .actuation import Actuation
 from .branching import NO_BRANCH, BranchChoice
 from .document import DEFAULT_FILE, Document
@@ -55,6 +56,14 @@ def key_to_action(key: Key, selection: Selection) -> Action | None:
     return key_action(key.combo, selection)
 
 
+def _drag_direction(now: Situation, v: int, x: float, y: float) -> tuple[float, float] | None:
+    """From joint ``v`` to pixel ``(x, y)``, in the world: a slider's line (``None``: no drag)."""
+    if not 0 <= v < now.linkage.n_vertices:
+        return None
+    d = now.world(x, y)[:2] - now.linkage.vertices[v][:2]
+    return None if not d.any() else guide_tools.slider_direction(d)
+
+
 def _rod_linked(i: int, j: int, doc: Document) -> str:
     said = doc.toggle_rod(i, j)
     if doc.linkage.find_rod(i, j) is not None:
@@ -85,6 +94,7 @@ class Actions:
         self.branching = branching or BranchChoice()
         self.preset = 0
         self.camera_view = len(CAMERA_VIEWS) - 1  # the opening view: v goes to the front
+        self.slot_tool = guide_tools.SlotTool()  # the slot's axis, chosen by two clicks
 
     # ------------------------------------------------------------ selection
     def none(self, now: Situation) -> Outcome:
@@ -155,6 +165,36 @@ class Actions:
         """Split rod ``r`` at its middle; the new vertex is selected."""
         new = {"selected_vertex": now.linkage.n_vertices}
         return Outcome(traits=new, edit=partial(_split, r))
+
+    # ------------------------------------------------ sliders and slots (.guide_tools)
+    def toggle_slider(self, now: Situation, v: int) -> Outcome:
+        """The slider tool's click on joint ``v``: a horizontal slider, or its slider goes."""
+        return Outcome(edit=partial(guide_tools.toggle_slider, v))
+
+    def aim_slider(self, now: Situation, v: int, x: float, y: float) -> Outcome:
+        """The slider tool's drag from ``v`` to pixel ``(x, y)``: the hint names the line."""
+        direction = _drag_direction(now, v, x, y)
+        if direction is None:
+            return NOTHING
+        return Outcome(message=guide_tools.aim_message(v, direction))
+
+    def set_slider(self, now: Situation, v: int, x: float, y: float) -> Outcome:
+        """The end of the slider tool's drag: joint ``v`` slides along the drag."""
+        direction = _drag_direction(now, v, x, y)
+        if direction is None:
+            raise ValueError("drag from the joint along the line it should slide on")
+        return Outcome(edit=partial(guide_tools.set_slider, v, direction))
+
+    def slot_pick(self, now: Situation, first: int, joint: int) -> Outcome:
+        """The slot tool's click on ``joint``, ``first`` selected: the axis, or the slot."""
+        said, slot = self.slot_tool.click(first, joint, now.linkage.n_vertices)
+        if slot is None:
+            return Outcome(message=said)
+        return Outcome({"selected_vertex": None}, edit=partial(guide_tools.toggle_slot, *slot))
+
+    def delete_guide(self, now: Situation, kind: str, index: int) -> Outcome:
+        """Delete slider or slot ``index`` (``kind``); its joints stay."""
+        return Outcome(edit=partial(guide_tools.delete_guide, kind, index))
 
     def clear(self, now: Situation) -> Outcome:
         """Delete everything (undoably)."""
@@ -354,6 +394,11 @@ def _edit_handlers(now: Callable[[], Situation], act: Actions) -> dict[str, Hand
         "delete_vertex": _given(now, act.delete_vertex),
         "delete_rod": _given(now, act.delete_rod),
         "split": _given(now, act.split),
+        "toggle_slider": _given(now, act.toggle_slider),
+        "aim_slider": _given(now, act.aim_slider),
+        "set_slider": _given(now, act.set_slider),
+        "slot_pick": _given(now, act.slot_pick),
+        "delete_guide": _given(now, act.delete_guide),
         "clear": _given(now, act.clear),
     }
 

@@ -49,6 +49,7 @@ from ..io.sidecar import apply_masses, mass_entries, trimmed_names
 from ..model import Linkage
 from ..rigidity import PebbleGame, generic_analysis, pebble_game_applies
 from .drives import Drives
+from .guided import counts_text, merged_guides, with_guides
 from .history import Snapshot
 
 __all__ = [
@@ -188,6 +189,8 @@ class Document:
             self._names[: self.linkage.n_vertices],  # a linkage cut from code: no dangling name
             *mass_entries(self.linkage.masses, self.linkage.rods),
             tuple(x for x in d.torques if not is_law(x.torque)),
+            self.linkage.sliders,  # the 2007 text cannot hold them: the sibling does
+            tuple(tuple(t) for t in self.linkage.slots.tolist()),
         )
 
     def unsaved(self) -> str:
@@ -213,8 +216,9 @@ class Document:
 
         ``~`` in ``path`` is the home folder; a link is written through. The JSON sibling
         (tracked vertices, springs, mass distribution, motors, loads, path forces and
-        friction, table friction) is written only when there are any; otherwise a stale
-        one is removed. Both files change or neither
+        friction, table friction, and the linkage's sliders and slots, which the 2007
+        text cannot hold) is written only when there are any; otherwise a stale one is
+        removed. Both files change or neither
         (:func:`~linkage_widget.io.atomic_write_pair`). With a ``picture`` (an SVG) the
         web page ``<path>.html`` follows (:mod:`~linkage_widget.draw.html_page`), built
         before anything is written and written atomically after the pair (it is never
@@ -353,7 +357,8 @@ class Document:
 
         The merged joints are numbered after the current ones (joint ``i`` of the
         file becomes ``n + i``, and so does its name: the file's names follow the
-        current ones, unnamed current joints padded with ``""``). The whole union is checked (a new
+        current ones, unnamed current joints padded with ``""``); its sliders and slots too
+        (their lines moved by ``offset``). The whole union is checked (a new
         :class:`Linkage`) before this document changes, so a failure changes
         nothing. The own masses of both come along. Motors, loads and forces of ``ext``
         are not merged (a note in the returned message says so). Both linkages are
@@ -369,12 +374,14 @@ class Document:
             raise ValueError(merge_mismatch(link.dim, other.dim))
         shift = np.asarray(offset, dtype=np.float64).reshape(other.dim)
         mine = link.vertices.reshape(-1, other.dim)  # empty: (0, d) whatever it was
+        sliders, slots = merged_guides(link, other, n, shift)
         union = Linkage(
             np.vstack([mine, other.vertices + shift]),
             [*link.rods.tolist(), *(other.rods + n).tolist()],
             [*link.angles.tolist(), *(other.angles + n).tolist()],
             [*link.pinned.tolist(), *(other.pinned + n).tolist()],
-        )
+            sliders=sliders, slots=slots,
+        )  # fmt: skip
         union.masses.put(link.masses)  # the joints' and rods' own masses come along
         union.masses.put(other.masses, n, link.n_rods)
         springs = tuple(dc_replace(s, i=s.i + n, j=s.j + n) for s in ext.springs)
@@ -406,27 +413,6 @@ class Document:
         return Spring(
             int(i), int(j), float(stiffness), rest_length, float(damping), nonlinear_stiffness
         )
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def counts_text(linkage: Linkage) -> str:
-    """What a load or save message says about ``linkage``.
-
-    >>> counts_text(Linkage([[0, 0], [1, 0]], rods=[(0, 1)], pinned=[0]))
-    '2 joints, 1 rod, 1 pin, 0 fixed angles'
-    """
-    return ", ".join(
-        _plural(count, noun)
-        for count, noun in (
-            (linkage.n_vertices, "joint"),
-            (linkage.n_rods, "rod"),
-            (len(linkage.pinned), "pin"),
-            (linkage.n_angles, "fixed angle"),
-        )
-    )
 
 
 def merge_mismatch(current: int, merged: int) -> str:
@@ -462,7 +448,7 @@ def parse_upload(name: str, files: Mapping[str, bytes]) -> tuple[Linkage, Extens
     """
     # the same decoding as a file loaded by name: binary or non-UTF-8 data is an error
     linkage = Linkage.from_bytes(files[name], source=name)
-    side = files.get(name + ".json")
+    side = files.get(name + ".json")  # it holds the sliders and slots the text cannot
     ext = (
         Extensions.from_bytes(
             side,
@@ -474,6 +460,7 @@ def parse_upload(name: str, files: Mapping[str, bytes]) -> tuple[Linkage, Extens
         if side is not None
         else Extensions()
     )
+    linkage = with_guides(linkage, ext, name + ".json")
     apply_masses(ext, linkage.masses, linkage.rods)
     return linkage, ext
 

@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -40,7 +40,9 @@ def session_document(session: LinkageSession) -> DocumentData:
     """What a document of ``session`` holds: linkage, extensions and view, as plain data."""
     ext = session.document.extensions(session.mass_distribution, session.table_friction)
     link = session.linkage
-    data = LinkageData(link.vertices, link.pinned, link.rods, link.angles)
+    data = LinkageData(
+        link.vertices, link.pinned, link.rods, link.angles, ext.sliders, ext.slots
+    )  # the document keeps the sliders and slots under its linkage
     return DocumentData(data, ext, asdict(session.view))
 
 
@@ -85,7 +87,8 @@ def load_document(
         raise
     key = f"{label} document"  # not "*.json": upload_name takes that for the sibling
     files = {key: format_linkage(doc.linkage).encode()}
-    files[key + ".json"] = doc.extensions.to_json().encode()
+    guides = {"sliders": doc.linkage.sliders, "slots": doc.linkage.slots}
+    files[key + ".json"] = replace(doc.extensions, **guides).to_json().encode()  # as a sibling
     if not session.load_bytes(files):  # pragma: no cover - the document was checked
         raise LinkageFormatError(session.error, label)
     if view is not None:

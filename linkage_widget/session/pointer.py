@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..draw import hit_test
+from ..draw import guide_hit, hit_test
 from .branching import BranchChoice
 from .gestures import EventMerger, Gesture
 from .motion_driver import Target
@@ -97,6 +97,8 @@ class Pointer:
         actions = [Action("end_drag")] if self.holding else []
         pixels = now.viewer.hit_pixels(now.linkage.vertices, now.view)
         hit = hit_test(now.linkage, now.view, g.x, g.y, **self.hit_radii(g), **pixels)
+        if hit is None and now.tool == "delete":  # a slider's track, a slotted bar
+            hit = guide_hit(now.linkage, now.view, g.x, g.y)
         there = None if now.attractor is None else tuple(now.view.to_pixel(now.attractor))
         action = self.press(g, now.tool, hit, there, now.selection)
         self.note("press", g.x, g.y, f"{g.data['action']} hit={hit} tool={now.tool}")

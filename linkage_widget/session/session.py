@@ -74,6 +74,7 @@ from .document import (
 from .export import save_png_frames
 from .export_session import Exporter, checked_format, recorded
 from .gestures import EventMerger, Gesture, Key
+from .guided import guide_lines
 from .history import History, Snapshot
 from .joint_angle import AngleTool, toggle_joint_angle
 from .keep_in_view import MARGIN_PX, ViewKeeper, inside
@@ -215,9 +216,8 @@ class LinkageSession(
     def linkage(self, new: Linkage) -> None:
         if not isinstance(new, Linkage):
             raise TraitError(f"linkage must be a Linkage, got {type(new).__name__}")
-        keep = Extensions(
-            mass_distribution=self.mass_distribution, table_friction=self.table_friction
-        )
+        m, f = self.mass_distribution, self.table_friction  # kept: the session's, not the file's
+        keep = Extensions(mass_distribution=m, table_friction=f)
         self._edit(lambda: self._replace_model(new.copy(), keep), "new linkage")
         self.fit()
 
@@ -329,9 +329,8 @@ class LinkageSession(
         except (LinkageFormatError, OSError, ValueError) as exc:
             self.error = load_failure(name, exc)
             raise
-        self._edit(
-            lambda: self._replace_model(linkage, ext), merge.file_message("loaded", name, linkage)
-        )
+        said = merge.file_message("loaded", name, linkage)  # its counts, sliders too
+        self._edit(lambda: self._replace_model(linkage, ext), said)
         self.fit()
         return True
 
@@ -1263,8 +1262,9 @@ class LinkageSession(
 
     def readout(self) -> list[str]:
         """The readout's technical lines, live while dragging: :meth:`.ShownAnalysis.lines`."""
-        return self._shown().lines()
+        return self._shown().lines() + guide_lines(self.linkage)
 
     def readout_words(self) -> Readout:
         """The readout in plain words, then the technical lines: :meth:`.ShownAnalysis.words`."""
-        return self._shown().words(held_rods(self.linkage.rods, self.linkage.pinned))
+        said = self._shown().words(held_rods(self.linkage.rods, self.linkage.pinned))
+        return said._replace(details=said.details + guide_lines(self.linkage))

@@ -36,6 +36,12 @@ motor tool                     click a rod: a motor on it (pivot: the pinned end
                                else the end nearer the click)
 load tool                      click a vertex: a downward load (again: remove it);
                                drag from a vertex: a load along the drag
+slider tool                    drag from a joint along a line: the joint slides on
+                               it (a click: a horizontal line; on a sliding joint:
+                               its slider goes); :mod:`.guide_tools`
+slot tool                      click two joints (the slot's axis), then the joint
+                               that slides on their line (again: the slot goes)
+delete tool                    click a vertex, a rod, a slider's track or a slot
 s / l                          save / load the file named in the file box
 v / i                          cycle view options / info panel on the canvas; a
                                3-D linkage: v turns it to the next of 8 views (six
@@ -127,21 +133,25 @@ __all__ = [
 
 
 def press_kind(gesture_action: str, tool: str) -> str:
-    """What a press does: ``"primary"``, ``"link"``, ``"attract"`` or ``"load"`` (by the tool)."""
-    if gesture_action == "primary" and tool in ("attractor", "load"):
-        return "attract" if tool == "attractor" else "load"
+    """What a press does: ``"primary"``, ``"link"``, ``"attract"``, ``"load"`` or ``"slider"``.
+
+    The attractor, load and slider tools make a plain press theirs.
+    """
+    if gesture_action == "primary" and tool in ("attractor", "load", "slider"):
+        return "attract" if tool == "attractor" else tool
     return gesture_action
 
 
 def drag_kind(press: str, hit: Hit) -> str:
-    """What a drag does: ``"attractor"``, ``"vertex"``, ``"load"``, ``"pan"`` or ``""``.
+    """What a drag does: ``"attractor"``, ``"vertex"``, ``"load"``, ``"slider"``, ``"pan"``, ``""``.
 
-    The attractor moves, a vertex is pulled, the load of the vertex pressed is aimed.
+    The attractor moves, a vertex is pulled, the load or the slider's line of the
+    vertex pressed is aimed.
     """
     if press == "attract":
         return "attractor"
-    if press == "load":
-        return "load" if hit is not None and hit[0] == "vertex" else "pan"
+    if press in ("load", "slider"):
+        return press if hit is not None and hit[0] == "vertex" else "pan"
     if press == "primary":
         return "vertex" if hit is not None and hit[0] == "vertex" else "pan"
     return ""
@@ -167,8 +177,8 @@ def drag_action(press: str, hit: Hit, placed: bool, xy: Point, delta: Point, shi
         return Action("move_attractor", tuple(xy))
     if what == "vertex":
         return Action("drag_vertex", (hit[1], *xy, shift))
-    if what == "load":
-        return Action("aim_load", (hit[1], *xy))
+    if what in ("load", "slider"):
+        return Action(f"aim_{what}", (hit[1], *xy))
     if what == "pan":
         return Action("pan", tuple(delta))
     return Action("none")
@@ -180,10 +190,10 @@ def release_action(
     """The end of a press at pixel ``xy``: the end of a vertex drag (``pulled``), or a click."""
     if pulled:
         return Action("end_drag")
-    if press in ("primary", "load") and not dragged:
+    if press in ("primary", "load", "slider") and not dragged:
         return click_action(tool, hit, sel, xy)
-    if press == "load" and drag_kind(press, hit) == "load":
-        return Action("set_load", (hit[1], *xy))
+    if press in ("load", "slider") and drag_kind(press, hit) == press:
+        return Action(f"set_{press}", (hit[1], *xy))
     return Action("none")
 
 
@@ -213,6 +223,8 @@ def click_action(tool: str, hit: Hit, sel: Selection, xy: tuple[float, float]) -
         return _angle_tool(hit, sel)
     if tool in ("pin", "delete"):
         return _pin_or_delete(tool, hit)
+    if tool in ("slider", "slot"):
+        return _guide_tool(tool, hit, sel)
     if tool in ("spring", "motor", "load"):
         return _drive_tool(tool, hit, sel, xy)
     return Action("none")
@@ -234,7 +246,24 @@ def _pin_or_delete(tool: str, hit: Hit) -> Action:
         return Action("none")
     if tool == "pin":
         return Action("toggle_pin", (hit[1],))
+    if hit[0] in ("slider", "slot"):  # its track or bar, away from joints and rods
+        return Action("delete_guide", hit)
     return Action("delete_vertex" if hit[0] == "vertex" else "delete_rod", (hit[1],))
+
+
+def _guide_tool(tool: str, hit: Hit, sel: Selection) -> Action:
+    """The slider tool's click on a joint, the slot tool's axis and sliding joint."""
+    if hit is None or hit[0] != "vertex":
+        return Action("none")
+    v = hit[1]
+    if tool == "slider":
+        return Action("toggle_slider", (v,))
+    if sel.vertex == v:
+        return Action("select", ("vertex", None))
+    if sel.vertex is None:
+        msg = f"joint {v} selected: click the other joint of the slot's axis"
+        return Action("select", ("vertex", v), msg)
+    return Action("slot_pick", (sel.vertex, v))  # the session's slot tool keeps the axis
 
 
 def _drive_tool(tool: str, hit: Hit, sel: Selection, xy: tuple[float, float]) -> Action:
@@ -392,8 +421,9 @@ def blocked_hint(s: HintState) -> str:
 
 def _idle_hint(s: HintState) -> str:
     sel = s.selection
-    if sel.vertex is not None and s.tool == "angle":  # the selected joint is the apex
-        return angle_apex_hint(sel.vertex)
+    if sel.vertex is not None and s.tool in ("angle", "slot"):  # the apex; the axis's first
+        slot = f"slot axis from joint {sel.vertex} (selected): click the other axis joint"
+        return slot if s.tool == "slot" else angle_apex_hint(sel.vertex)
     if sel.vertex is not None:
         v = sel.vertex
         return f"vertex {v}: alt-click the next vertex for a rod {v}-… · f pin · t track · d delete"

@@ -32,6 +32,8 @@ TOOLS = (
     "rod",
     "angle",
     "pin",
+    "slider",
+    "slot",
     "attractor",
     "delete",
     "spring",
@@ -45,8 +47,11 @@ TOOL_TIPS = {
     "angle": "angle: click two adjacent rods, or three joints (apex first, no rods needed), "
     "to fix/unfix an angle",
     "pin": "pin: click a vertex to pin/unpin it",
+    "slider": "slider: drag from a joint along the line it should slide on (a click: a "
+    "horizontal line; on a sliding joint: no more sliding)",
+    "slot": "slot: click the two joints of the slot's axis, then the joint that slides on it",
     "attractor": "attractor: click to place/remove the attractor",
-    "delete": "delete: click a vertex or rod to delete it",
+    "delete": "delete: click a vertex, a rod, a slider's track or a slot to delete it",
     "spring": "spring: click two vertices to join them with a spring",
     "motor": "motor: click a rod to drive it (o starts/stops, n reverses)",
     "load": "load: click a vertex for a downward load (again: remove), drag to aim it",

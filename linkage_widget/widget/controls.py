@@ -16,6 +16,7 @@ import ipywidgets as W
 from traitlets import HasTraits, TraitError
 
 from ..session import DEFAULT_FILE, PARAMETER_RANGES, STEP_SLIDER, TOOLS, tool_line
+from .help import HELP_HTML
 from .layout import COLLAPSIBLE_CLASS, style_widget
 from .readout import readout_html
 
@@ -456,44 +457,3 @@ class SliderLink:
         kept = getattr(self.obj, self.name)
         if kept != new:  # the trait's validator changed the value: show what it kept
             self.show(kept)
-
-
-HELP_HTML = """
-<details><summary>mouse, touch and keys</summary>
-<table style="font-size:90%">
-<tr><td>click empty space (tap)</td><td>add a vertex</td></tr>
-<tr><td>click vertex / rod (tap)</td><td>select (again: deselect)</td></tr>
-<tr><td>drag a vertex (one finger)</td>
-<td>move the mechanism (shift-drag: move the vertex freely)</td></tr>
-<tr><td>drag empty space / wheel</td><td>pan / zoom</td></tr>
-<tr><td>two fingers</td><td>pan; pinch to zoom</td></tr>
-<tr><td>3-D: drag empty space, e</td><td>turn the view (shift-drag: pan);
-perspective / orthographic</td></tr>
-<tr><td>middle- or alt-click</td><td>vertex: rod from the selected vertex, and the clicked
-one is selected (select 0, alt-click 1 2 3 0: the quadrilateral 0-1-2-3-0);
-rod: fix the angle with the selected rod</td></tr>
-<tr><td>right- or ctrl-click</td>
-<td>place / remove the attractor (pulls the selected vertex)</td></tr>
-<tr><td>angle tool</td><td>click two adjacent rods, or three joints (the apex first, then
-the arms' ends; no rods needed; a selected joint is the apex): fix / free the angle</td></tr>
-<tr><td>f t d z c</td><td>pin, track, delete, split rod, clear</td></tr>
-<tr><td>[ ]</td><td>previous / next tool</td></tr>
-<tr><td>spring / motor / load tools</td><td>click two vertices: spring; click a rod: motor
-(pivot: the pinned end, else the end nearer the click); click a vertex: downward load
-(again: remove), drag from it: a load along the drag</td></tr>
-<tr><td>o n</td><td>motors start/stop, reverse</td></tr>
-<tr><td>k</td><td>kinematic / dynamic mode</td></tr>
-<tr><td>s l</td><td>save / load the file named in the file box</td></tr>
-<tr><td>L (shift-l)</td><td>merge the file named in the file box into the linkage</td></tr>
-<tr><td>Alt+1 … Alt+9</td><td>load a bundled example (four-bar, Watt, Chebyshev, Hoeken,
-Roberts, Peaucellier, Hart, Jansen, Penrose)</td></tr>
-<tr><td>v V i</td><td>view options (3-D: the next of 8 views; V what is shown), info</td></tr>
-<tr><td>a j # g F</td><td>show/hide fixed angles, joints, joint labels, configuration space,
-forces</td></tr>
-<tr><td>p P r T</td><td>PNG picture, SVG picture, record GIF, tracks CSV</td></tr>
-<tr><td>m</td><td>presentation mode: the whole window, large type (m or Esc leaves)</td></tr>
-<tr><td>space, Esc</td><td>start/stop the motion; deselect</td></tr>
-<tr><td>ctrl-z, ctrl-shift-z</td><td>undo, redo (Home: fit)</td></tr>
-<tr><td>Tab, arrow keys</td><td>reach the sliders, boxes and the upload button</td></tr>
-</table></details>
-"""

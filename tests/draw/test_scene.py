@@ -17,6 +17,7 @@ from linkage_widget.draw import (
     build_scene,
     hit_test,
 )
+from linkage_widget.draw.guide_layers import GUIDE_ROLES
 from linkage_widget.draw.primitives import (
     Arcs,
     Arrows,
@@ -98,7 +99,8 @@ def test_draw_order_follows_roles(peaucellier):
     order = [ROLES.index(r) for r in scene.roles()]
     assert order == sorted(order)
     # peaucellier has no fixed angle; labels only with show_labels
-    assert set(scene.roles()) == set(ROLES) - {"angles", "labels"}
+    # nor a slider or a slot (tests/draw/test_draw_guides.py)
+    assert set(scene.roles()) == set(ROLES) - {"angles", "labels", *GUIDE_ROLES}
     state.show_labels = True
     assert build_scene(peaucellier, view_for(peaucellier), state).roles()[-1] == "labels"
 
