@@ -1,0 +1,20 @@
+r"""Kinematic analysis of driven mechanisms: the layer a kinematics course reads.
+
+For a planar mechanism driven by a motor (a crank turning the rod pivot → tip, as
+:meth:`~linkage_widget.motion.Simulator.add_motor` does):
+
+* :func:`kinematics` — positions, velocities :math:`dp/d\theta` and accelerations
+  :math:`d^2p/d\theta^2` of every joint over the crank angles asked for
+  (:class:`Kinematics`), on the branch followed from the first angle, with where the
+  mechanism assembles and is not at a dead point.
+
+It sits beside :mod:`linkage_widget.configuration` in the layers: it reads the
+constraint rows (:mod:`linkage_widget.constraints`) and the rigidity's rank rule and
+statics (:mod:`linkage_widget.rigidity`), never the simulator.
+"""
+
+from __future__ import annotations
+
+from .driven import Kinematics, MechanismError, kinematics
+
+__all__ = ["Kinematics", "MechanismError", "kinematics"]

@@ -1,0 +1,122 @@
+"""kinematics(linkage, pivot, tip, angles): positions, velocities, accelerations of a drive.
+
+The oracle is the four-bar in closed form, written in sympy: the coupler joint is the
+intersection of two circles, and its first two derivatives in the crank angle are
+sympy's, not the constraint Jacobian's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy
+
+import linkage_widget
+from linkage_widget import Linkage
+from linkage_widget.kinematics import Kinematics, MechanismError, kinematics
+
+A, R, L, S = 4.0, 1.0, 3.5, 2.5  # ground, crank, coupler, rocker (Grashof: crank-rocker)
+
+
+def four_bar(r: float = R, coupler: float = L, rocker: float = S, ground: float = A) -> Linkage:
+    """Pivots 0 at the origin and 3 at (ground, 0); crank 0-1, coupler 1-2, rocker 2-3."""
+    b = np.array([r, 0.0])
+    d = np.array([ground, 0.0])
+    # the coupler joint above the ground line: the circles' upper intersection
+    e = d - b
+    dist = np.hypot(*e)
+    x = (coupler**2 - rocker**2 + dist**2) / (2 * dist)
+    h = np.sqrt(coupler**2 - x**2)
+    c = b + x * e / dist + h * np.array([-e[1], e[0]]) / dist
+    return Linkage([[0, 0], b, c, d], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
+
+
+def closed_form(r=R, coupler=L, rocker=S, ground=A):
+    """The coupler joint C(θ) on the upper branch and its first two θ-derivatives, lambdified."""
+    t = sympy.symbols("theta")
+    bx, by = r * sympy.cos(t), r * sympy.sin(t)
+    ex, ey = ground - bx, -by
+    dist = sympy.sqrt(ex**2 + ey**2)
+    x = (coupler**2 - rocker**2 + dist**2) / (2 * dist)
+    h = sympy.sqrt(coupler**2 - x**2)
+    c = [bx + (x * ex - h * ey) / dist, by + (x * ey + h * ex) / dist]
+    funcs = [
+        sympy.lambdify(t, sympy.Matrix([sympy.diff(ci, t, k) for ci in c]), "numpy")
+        for k in range(3)
+    ]
+    return lambda th: [np.array([f(v) for v in th]).reshape(len(th), 2) for f in funcs]
+
+
+def test_four_bar_against_the_closed_form_over_a_full_turn():
+    angles = np.linspace(0.0, 2 * np.pi, 181)
+    k = kinematics(four_bar(), 0, 1, angles)
+    assert isinstance(k, Kinematics)
+    assert k.positions.shape == (181, 4, 2) and k.valid.shape == (181,)
+    assert k.valid.all()
+    pos, vel, acc = closed_form()(angles)
+    for got, want in ((k.positions, pos), (k.velocities, vel), (k.accelerations, acc)):
+        scale = np.abs(want).max()
+        assert np.abs(got[:, 2] - want).max() <= 1e-9 * scale
+    crank = np.c_[np.cos(angles), np.sin(angles)]
+    assert np.allclose(k.positions[:, 1], crank, atol=1e-12)
+    assert np.allclose(k.velocities[:, 1], crank @ [[0, 1], [-1, 0]], atol=1e-12)
+    assert np.allclose(k.accelerations[:, 1], -crank, rtol=0, atol=1e-9)
+    assert np.allclose(k.velocities[:, [0, 3]], 0.0, atol=1e-12)
+
+
+def test_it_is_the_top_level_name_and_starts_from_any_placement():
+    link = four_bar()
+    # the linkage's crank is at 0; the first angle asked is 2 rad: it is driven there
+    k = linkage_widget.kinematics(link, 0, 1, [2.0, 2.5])
+    pos = closed_form()(np.array([2.0, 2.5]))[0]
+    assert np.abs(k.positions[:, 2] - pos).max() < 1e-10
+    assert linkage_widget.Kinematics is Kinematics
+
+
+def test_a_rocking_crank_is_invalid_where_it_does_not_assemble():
+    # Non-Grashof (2 + 4 > 2 + 3): the "crank" only rocks; the far side never assembles
+    link = four_bar(r=2.0, coupler=2.0, rocker=3.0, ground=4.0)
+    angles = np.linspace(0.0, 2 * np.pi, 73)
+    k = kinematics(link, 0, 1, angles)
+    # the crank reaches the angles θ where |B(θ) - D| <= coupler + rocker = 5
+    dist = np.hypot(2 * np.cos(angles) - 4.0, 2 * np.sin(angles))
+    reach, beyond = dist < 5 - 1e-6, dist > 5 + 1e-6
+    assert k.valid[reach].all() and not k.valid[beyond].any()
+    assert np.isnan(k.positions[beyond]).all() and np.isnan(k.velocities[beyond]).all()
+    # back on the branch it left: the coupler joint C on the same side of B -> D throughout
+    b, c, d = (k.positions[reach, j] for j in (1, 2, 3))
+    e, w = d - b, c - b
+    assert (e[:, 0] * w[:, 1] - e[:, 1] * w[:, 0] > 0).all()
+
+
+def test_free_degrees_of_freedom_are_refused_with_their_count():
+    five_bar = Linkage(
+        [[0, 0], [1, 0], [2, 2], [3, 0], [4, 0]],
+        rods=[(0, 1), (1, 2), (2, 3), (3, 4)],
+        pinned=[0, 4],
+    )
+    with pytest.raises(MechanismError, match="1 free degree of freedom"):
+        kinematics(five_bar, 0, 1, [0.0])
+    floating = Linkage([[0, 0], [1, 0], [1, 1]], rods=[(0, 1), (1, 2), (0, 2)])
+    with pytest.raises(ValueError, match="2 free degrees of freedom"):
+        kinematics(floating, 0, 1, [0.0])
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((0, 2, [0.0]), "no rod 0-2"),
+        ((0, 9, [0.0]), "tip"),
+        ((0, 1, []), "non-empty"),
+        ((0, 1, [0.0, np.nan]), "finite"),
+    ],
+)
+def test_bad_input_says_what(args, message):
+    with pytest.raises(ValueError, match=message):
+        kinematics(four_bar(), *args)
+
+
+def test_a_pinned_rod_cannot_turn():
+    link = Linkage([[0, 0], [1, 0]], rods=[(0, 1)], pinned=[0, 1])
+    with pytest.raises(ValueError, match="both ends pinned"):
+        kinematics(link, 0, 1, [0.0])
