@@ -32,6 +32,7 @@ from .configuration_panel import PanelPicture, SphereProjection, panel_picture
 from .hit import hit_test
 from .kinematic_layers import KinematicOverlay
 from .kinematic_plots import PlotSeries, cycle_value, kinematic_plot, plot_series
+from .layers import track_colors
 from .legend import LegendEntry, legend_html
 from .overlays import overlay_insets
 from .panel_layers import panel_dynamic, panel_static, point_pixel
@@ -74,4 +75,5 @@ __all__ = [
     "save_svg",
     "scene_to_image",
     "scene_to_svg",
+    "track_colors",
 ]

@@ -1,0 +1,150 @@
+r"""The driven cycle the session shows: computed once an edit, read every frame.
+
+:class:`KinematicCycle` (the session's ``cycle``) holds the
+:func:`~linkage_widget.kinematics.kinematics` of the document's linkage driven by its
+motor over one turn of the crank, :data:`SAMPLES` crank angles from 0 to :math:`2\pi`,
+kept until the structure changes (the session's edit version, the motor): a frame only
+reads it. It holds no reference to the session: the document and the version in,
+values out —
+
+- :meth:`KinematicCycle.overlay`: what the canvas draws of it
+  (:class:`~linkage_widget.draw.KinematicOverlay`): the tracked joints' velocities at the
+  motor's speed where the crank is now (interpolated between samples), scaled by the
+  fastest tracked speed of the cycle;
+- :meth:`KinematicCycle.picture`: the plots beside the canvas
+  (:func:`~linkage_widget.draw.kinematic_plot`), with the current crank angle marked, or
+  the reason there is nothing to plot (no motor, no tracked joint, a mechanism the motor
+  does not drive).
+
+Examples
+--------
+>>> from linkage_widget import Linkage
+>>> from linkage_widget.elements import Motor
+>>> from linkage_widget.session.document import Document
+>>> doc = Document(Linkage([[0, 0], [1, 0], [3, 2], [4, 0]],
+...                        rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3]))
+>>> cycle = KinematicCycle()
+>>> cycle.message(doc, 0)
+'add a motor to a crank to plot the velocities and accelerations'
+>>> doc.drives = doc.drives.with_motor(Motor(0, 1))
+>>> cycle.cycle(doc, 1).positions.shape
+(121, 4, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ..draw import (
+    DEFAULT_THEME,
+    KinematicOverlay,
+    PanelPicture,
+    cycle_value,
+    kinematic_plot,
+    plot_series,
+    track_colors,
+)
+from ..kinematics import Kinematics, kinematics
+from .document import Document
+
+__all__ = ["SAMPLES", "KinematicCycle"]
+
+#: Crank angles of a cycle: every 3 degrees, the last one the first a turn later.
+SAMPLES = 121
+
+#: The session's traits that ask for the cycle (any one of them on).
+SHOWS = ("show_plots", "show_centres", "show_band")
+
+
+class KinematicCycle:
+    """The cycle of the document's driven linkage, kept per edit version (module docstring)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[Any, ...] | None = None
+        self._cycle: Kinematics | None = None
+        self._why = ""
+        self._version = -1  # of the last overlay asked for: the picture's
+
+    @property
+    def version(self) -> int:
+        """The edit version of the last :meth:`overlay` asked for (the scene drawn last)."""
+        return self._version
+
+    def _motor_key(self, document: Document, version: int) -> tuple[Any, ...] | str:
+        """The cycle's key: the version and the motor's rod; or why there is no cycle."""
+        motors = document.drives.motors
+        if document.linkage.dim != 2:
+            return "a crank turns in the plane: no plots of a linkage in space"
+        if not motors:
+            return "add a motor to a crank to plot the velocities and accelerations"
+        if len(motors) > 1:
+            return f"the plots follow one motor; this linkage has {len(motors)}"
+        return (version, motors[0].pivot, motors[0].tip)
+
+    def cycle(self, document: Document, version: int) -> Kinematics | None:
+        """The cycle at edit ``version`` (computed on the first ask), or None (:meth:`message`)."""
+        key = self._motor_key(document, version)
+        if isinstance(key, str):
+            self._key, self._cycle, self._why = None, None, key
+        elif key != self._key:
+            self._key, self._cycle, self._why = key, None, ""
+            angles = np.linspace(0.0, 2.0 * np.pi, SAMPLES)
+            try:
+                self._cycle = kinematics(document.linkage, key[1], key[2], angles)
+            except ValueError as exc:  # free joints, no placement: the message says which
+                self._why = str(exc)
+        return self._cycle
+
+    def message(self, document: Document, version: int) -> str:
+        """Why there is no cycle at ``version`` (``""``: there is one)."""
+        return "" if self.cycle(document, version) is not None else self._why
+
+    def _tracked(self, document: Document) -> tuple[tuple[int, ...], tuple[str, ...]]:
+        """The tracked joints that exist and their track colours (the canvas's)."""
+        colors = track_colors(document.tracked, document.linkage.n_vertices, DEFAULT_THEME)
+        return tuple(colors), tuple(colors.values())
+
+    def crank_angle(self, document: Document) -> float | None:
+        """The motor's crank angle now (radians), None without a cycle."""
+        if self._cycle is None:
+            return None
+        p = document.linkage.vertices
+        d = p[self._cycle.tip] - p[self._cycle.pivot]
+        return float(np.arctan2(d[1], d[0]))
+
+    def overlay(
+        self, document: Document, version: int, shows: Mapping[str, Any]
+    ) -> KinematicOverlay | None:
+        r"""What the canvas draws of the cycle, when one of :data:`SHOWS` is on in ``shows``.
+
+        The velocity of tracked joint :math:`j` is :math:`\omega\,p'_j(\theta)` at the
+        motor's speed :math:`\omega` and the crank angle now, over the largest
+        :math:`|p'|` of the tracked joints over the cycle.
+        """
+        self._version = version
+        if not any(shows.get(name) for name in SHOWS):
+            return None
+        kin = self.cycle(document, version)
+        joints, colors = self._tracked(document)
+        if kin is None or not joints:
+            return None
+        speed = document.drives.motors[0].speed
+        v = kin.velocities[:, list(joints)]  # (k, t, 2)
+        peak = np.nanmax(np.hypot(v[..., 0], v[..., 1]), initial=0.0)
+        now = cycle_value(kin.angles, v, self.crank_angle(document) or 0.0)
+        scale = speed / peak if peak > 0 else 0.0
+        return KinematicOverlay(joints=joints, velocities=now * scale, colors=colors)
+
+    def picture(self, document: Document, size: tuple[int, int]) -> PanelPicture:
+        """The plots beside the canvas, of the cycle the last :meth:`overlay` asked for."""
+        kin = self.cycle(document, self._version)
+        joints, colors = self._tracked(document)
+        if kin is None or not joints:
+            why = self._why if kin is None else "select a joint and track it (key t) to plot it"
+            return kinematic_plot([0.0], [], None, size, ("#000000",), why)
+        slides = {s.joint: s.direction for s in document.linkage.sliders}
+        series = plot_series(kin.velocities, kin.accelerations, kin.valid, joints, slides)
+        return kinematic_plot(kin.angles, series, self.crank_angle(document), size, colors)
