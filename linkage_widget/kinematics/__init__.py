@@ -6,7 +6,9 @@ For a planar mechanism driven by a motor (a crank turning the rod pivot → tip,
 * :func:`kinematics` — positions, velocities :math:`dp/d\theta` and accelerations
   :math:`d^2p/d\theta^2` of every joint over the crank angles asked for
   (:class:`Kinematics`), on the branch followed from the first angle, with where the
-  mechanism assembles and is not at a dead point.
+  mechanism assembles and is not at a dead point;
+* :func:`bodies` (the rigid clusters, the ground first) and :func:`instant_centres`
+  (:class:`InstantCentres`: the centre of every pair of bodies, from the velocity field).
 
 It sits beside :mod:`linkage_widget.configuration` in the layers: it reads the
 constraint rows (:mod:`linkage_widget.constraints`) and the rigidity's rank rule and
@@ -15,6 +17,15 @@ statics (:mod:`linkage_widget.rigidity`), never the simulator.
 
 from __future__ import annotations
 
+from .centres import Bodies, InstantCentres, bodies, instant_centres
 from .driven import Kinematics, MechanismError, kinematics
 
-__all__ = ["Kinematics", "MechanismError", "kinematics"]
+__all__ = [
+    "Bodies",
+    "InstantCentres",
+    "Kinematics",
+    "MechanismError",
+    "bodies",
+    "instant_centres",
+    "kinematics",
+]
