@@ -8,7 +8,9 @@ For a planar mechanism driven by a motor (a crank turning the rod pivot → tip,
   (:class:`Kinematics`), on the branch followed from the first angle, with where the
   mechanism assembles and is not at a dead point;
 * :func:`bodies` (the rigid clusters, the ground first) and :func:`instant_centres`
-  (:class:`InstantCentres`: the centre of every pair of bodies, from the velocity field).
+  (:class:`InstantCentres`: the centre of every pair of bodies, from the velocity field);
+* :func:`transmission_angle` (:class:`Transmission`, with its worst value over the cycle)
+  and :func:`mechanical_advantage` (output over input torque, from the statics).
 
 It sits beside :mod:`linkage_widget.configuration` in the layers: it reads the
 constraint rows (:mod:`linkage_widget.constraints`) and the rigidity's rank rule and
@@ -19,13 +21,17 @@ from __future__ import annotations
 
 from .centres import Bodies, InstantCentres, bodies, instant_centres
 from .driven import Kinematics, MechanismError, kinematics
+from .transmission import Transmission, mechanical_advantage, transmission_angle
 
 __all__ = [
     "Bodies",
     "InstantCentres",
     "Kinematics",
     "MechanismError",
+    "Transmission",
     "bodies",
     "instant_centres",
     "kinematics",
+    "mechanical_advantage",
+    "transmission_angle",
 ]
