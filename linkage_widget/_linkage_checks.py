@@ -22,6 +22,9 @@ __all__ = [
     "as_index_array",
     "check_angles",
     "check_indices",
+    "check_placement",
+    "angles_at",
+    "move_arms",
     "check_rods",
     "degenerate_angle",
     "editing_index",
@@ -142,3 +145,36 @@ def check_angles(angles: np.ndarray, vertices: np.ndarray) -> None:
         key = np.column_stack([angles[:, 0], np.sort(angles[:, 1:], axis=1)])
         if len(np.unique(key, axis=0)) != len(key):
             raise ValueError("a fixed angle appears more than once")
+
+
+def check_placement(new: np.ndarray, i: int, rods: np.ndarray, angles: np.ndarray) -> None:
+    """Vertex ``i`` moved to ``new[i]`` (editing): no rod out of bounds, no angle without arms."""
+    with np.errstate(over="ignore"):
+        lengths = _checks.row_norms(new[rods[:, 0]] - new[rods[:, 1]])
+    bad = _checks.first_bad_rod_length(lengths)
+    if bad is not None:
+        a, b = rods[bad].tolist()
+        _checks.rod_length(lengths[bad], f"moving vertex {i} there: rod {bad} ({a}-{b})")
+    for row in np.flatnonzero(np.any(angles == i, axis=1)):
+        a, b, c = angles[row].tolist()  # an angle needs no rods, but directions
+        why = degenerate_angle(new, a, b, c)
+        if why is not None:
+            raise ValueError(f"moving vertex {i} there: angle {row} ({a}, {b}, {c}): {why}")
+
+
+def angles_at(p: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    r"""The angles ``(i, j, k)`` at ``p``: signed in the plane, in :math:`[0, \pi]` in space."""
+    a = p[angles[:, 1]] - p[angles[:, 0]]
+    b = p[angles[:, 2]] - p[angles[:, 0]]
+    if p.shape[1] == 3:
+        return np.arctan2(_checks.row_norms(np.cross(a, b)), (a * b).sum(axis=1))
+    return np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], (a * b).sum(axis=1))
+
+
+def move_arms(angles: np.ndarray, i: int, j: int, mid: int) -> None:
+    """Rod ``i-j`` is split at ``mid``: the arms along it now end at ``mid`` (in place)."""
+    for apex, other in ((i, j), (j, i)):
+        hit = (angles[:, 0] == apex) & (angles[:, 1:] == other).any(axis=1)
+        cols = angles[hit, 1:]
+        cols[cols == other] = mid
+        angles[hit, 1:] = cols

@@ -1,28 +1,16 @@
-"""The linkage model: joints, rods, fixed angles and pins, with index-safe editing.
+"""The linkage model: joints, rods, fixed angles, pins, sliders and slots; index-safe editing.
 
-A linkage lives in the plane or in space: all its vertices have two coordinates
-(``dim == 2``, the 2007 program's world) or all have three (``dim == 3``).
+A linkage lives in the plane (``dim == 2``, the 2007 program's world) or in space
+(``dim == 3``). A :class:`Linkage` is plain data plus editing operations; constraints,
+motion and drawing read it. Files go through :mod:`linkage_widget.io` (plain arrays,
+:class:`~linkage_widget.io.LinkageData`, every line checked); scalar and index checks
+are :mod:`linkage_widget._checks`', structural ones :mod:`linkage_widget._linkage_checks`',
+sliders and slots :mod:`linkage_widget.guides`'.
 
-A :class:`Linkage` is plain data plus editing operations. It knows nothing of
-constraints, motion or drawing; those modules read it. Files go through the
-layer below, :mod:`linkage_widget.io`: its 2007 codec parses text into plain
-arrays (:class:`~linkage_widget.io.LinkageData`), checking every line, and the
-model builds itself from them (:meth:`Linkage.load`, :meth:`Linkage.loads`,
-:meth:`Linkage.from_bytes`) or hands its arrays over to be written
-(:meth:`Linkage.dumps`, :meth:`Linkage.save`). Scalar and index checks and the
-rod-length bounds are :mod:`linkage_widget._checks`', shared with the codec.
-
-Notation (used across the package)
-
-============  ==========================================================
-symbol        code name
-============  ==========================================================
-``p``         ``vertices`` / ``positions``: ``(n, d)`` float64, world units, y up;
-              ``d = dim`` is 2 (the plane) or 3 (space)
-``(i, j)``    a rod between vertices ``i`` and ``j``
-``(i, j, k)`` a fixed angle at apex ``i`` between rods ``i-j`` and ``i-k``
-``pinned``    vertex indices held at their current position
-============  ==========================================================
+Notation (across the package): ``p`` = ``vertices``/``positions``, ``(n, d)`` float64,
+world units, y up; ``(i, j)`` a rod; ``(i, j, k)`` a fixed angle at apex ``i`` between
+``i-j`` and ``i-k``; ``pinned`` the joints held where they are; a slider holds a joint on
+a fixed line, a slot ``(a, b, c)`` joint ``c`` on the line through ``a`` and ``b``.
 """
 
 from __future__ import annotations
@@ -37,19 +25,27 @@ from . import _checks, _linkage_checks
 from ._checks import MAX_ROD_LENGTH, MIN_ROD_LENGTH
 from .element_masses import ElementMasses
 from .errors import LinkageFormatError
+from .guides import Guides, Slider
 from .io import (
     LinkageData,
     exchange,
     format_linkage,
     parse_linkage,
     parse_linkage_bytes,
+    read_guides,
     read_linkage,
-    write_linkage,
+    save_linkage,
 )
 
 # MIN_ROD_LENGTH and MAX_ROD_LENGTH live in _checks (below the file format, which
 # refuses the same rods with a line number); they are re-exported here.
 __all__ = ["Linkage", "MIN_ROD_LENGTH", "MAX_ROD_LENGTH"]
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    view = a.view()
+    view.flags.writeable = False
+    return view
 
 
 class Linkage:
@@ -73,14 +69,18 @@ class Linkage:
     dim : {2, 3}, optional
         The dimension, needed only for a linkage without vertices (default 2);
         with vertices it must agree with their number of columns.
+    sliders : iterable of (j, (x, y), (dx, dy))
+        Joint ``j`` stays on the fixed line through ``(x, y)`` along ``(dx, dy)`` (it
+        must lie on it; not pinned). Planar only (:mod:`linkage_widget.guides`).
+    slots : iterable of (a, b, c)
+        Joint ``c`` stays on the line through joints ``a`` and ``b`` (a pin in a slot).
 
     Raises
     ------
     ValueError
-        On any inconsistency (non-finite coordinates, index out of range, a rod
-        from a vertex to itself, a zero-length rod, a repeated rod, an angle
-        with an arm of zero length, a repeated angle or pin). The message names
-        the offending item.
+        On any inconsistency (non-finite coordinates, index out of range, a zero-length
+        or repeated rod, an angle arm of length zero, a repeated angle or pin, a bad
+        slider or slot), naming the offending item.
 
     Examples
     --------
@@ -94,10 +94,8 @@ class Linkage:
     >>> link.remove_rod(0)      # the angle stays: a fixed angle needs no rods
     >>> link.angles.tolist()
     [[0, 1, 2]]
-    >>> tet = Linkage([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]],
-    ...               rods=[(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)])
-    >>> tet.dim, tet
-    (3, Linkage(3-D, 4 vertices, 6 rods, 0 fixed angles, 0 pinned))
+    >>> Linkage([[0, 0], [1, 0]], rods=[(0, 1)], sliders=[(1, (0, 0), (1, 0))])
+    Linkage(2 vertices, 1 rods, 0 fixed angles, 0 pinned, 1 sliders, 0 slots)
     """
 
     def __init__(
@@ -108,6 +106,8 @@ class Linkage:
         pinned: Iterable[Any] = (),
         *,
         dim: int | None = None,
+        sliders: Iterable[Any] = (),
+        slots: Iterable[Any] = (),
     ) -> None:
         self._vertices = _linkage_checks.vertex_array(vertices, dim)
         self._rods = _linkage_checks.as_index_array(rods, 2, "rods")
@@ -116,6 +116,7 @@ class Linkage:
         self._pinned = pins.astype(np.int64).reshape(-1)
         self.validate()
         self._masses = ElementMasses(self.n_vertices, self.n_rods)
+        self._guides = Guides.build(sliders, slots, self._vertices, self._pinned)
 
     # ------------------------------------------------------------------ data
     @property
@@ -126,35 +127,42 @@ class Linkage:
     @property
     def vertices(self) -> np.ndarray:
         """Joint positions, shape ``(n, dim)``; a read-only view (use :meth:`set_positions`)."""
-        view = self._vertices.view()
-        view.flags.writeable = False
-        return view
+        return _read_only(self._vertices)
 
     @property
     def rods(self) -> np.ndarray:
         """Rods as vertex pairs, shape ``(m, 2)`` int64 (read-only view)."""
-        view = self._rods.view()
-        view.flags.writeable = False
-        return view
+        return _read_only(self._rods)
 
     @property
     def angles(self) -> np.ndarray:
         """Fixed angles as ``(apex, j, k)`` triples, shape ``(k, 3)`` int64 (read-only)."""
-        view = self._angles.view()
-        view.flags.writeable = False
-        return view
+        return _read_only(self._angles)
 
     @property
     def pinned(self) -> np.ndarray:
         """Pinned vertex indices in the order they were pinned, shape ``(q,)`` (read-only)."""
-        view = self._pinned.view()
-        view.flags.writeable = False
-        return view
+        return _read_only(self._pinned)
 
     @property
     def masses(self) -> ElementMasses:
         """The joints' and rods' own masses (:mod:`linkage_widget.element_masses`), editable."""
         return self._masses
+
+    @property
+    def sliders(self) -> tuple[Slider, ...]:
+        """Sliders ``Slider(joint, point, direction)`` (direction a unit vector)."""
+        return self._guides.sliders
+
+    @property
+    def slots(self) -> np.ndarray:
+        """Slots ``(a, b, c)``, int64 ``(t, 3)``: joint ``c`` on the line through ``a``, ``b``."""
+        return self._guides.slots
+
+    @property
+    def guides(self) -> Guides:
+        """The sliders and slots as arrays (:class:`~linkage_widget.guides.Guides`; read it)."""
+        return self._guides
 
     @property
     def n_vertices(self) -> int:
@@ -178,19 +186,11 @@ class Linkage:
             return _checks.row_norms(d)
 
     def angle_values(self) -> np.ndarray:
-        r"""Current angles :math:`\theta = \operatorname{atan2}(a \times b, a \cdot b)`.
+        r"""Current angles ``(k,)``: :math:`\operatorname{atan2}(a \times b, a \cdot b)`, signed.
 
-        With :math:`a = p_j - p_i`, :math:`b = p_k - p_i` for each ``(i, j, k)``;
-        shape ``(k,)``, radians. In the plane :math:`a \times b` is the signed scalar
-        cross product and :math:`\theta \in (-\pi, \pi]`; in space it is the length
-        :math:`|a \times b|` and :math:`\theta \in [0, \pi]` (space has no turning sense).
+        :math:`a = p_j - p_i`, :math:`b = p_k - p_i`; in space :math:`|a \times b|`, in [0, pi].
         """
-        p = self._vertices
-        a = p[self._angles[:, 1]] - p[self._angles[:, 0]]
-        b = p[self._angles[:, 2]] - p[self._angles[:, 0]]
-        if self.dim == 3:
-            return np.arctan2(_checks.row_norms(np.cross(a, b)), (a * b).sum(axis=1))
-        return np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], (a * b).sum(axis=1))
+        return _linkage_checks.angles_at(self._vertices, self._angles)
 
     def find_rod(self, i: int, j: int) -> int | None:
         """Index of the rod joining ``i`` and ``j`` (either order), or ``None``."""
@@ -201,10 +201,8 @@ class Linkage:
     def find_angle(self, i: int, j: int, k: int) -> int | None:
         """Index of the fixed angle at apex ``i`` between rods to ``j`` and ``k``, or ``None``."""
         a = self._angles
-        same = (a[:, 0] == i) & (
-            ((a[:, 1] == j) & (a[:, 2] == k)) | ((a[:, 1] == k) & (a[:, 2] == j))
-        )
-        hit = np.flatnonzero(same)
+        arms = ((a[:, 1] == j) & (a[:, 2] == k)) | ((a[:, 1] == k) & (a[:, 2] == j))
+        hit = np.flatnonzero((a[:, 0] == i) & arms)
         return int(hit[0]) if hit.size else None
 
     def neighbors(self, i: int) -> np.ndarray:
@@ -243,18 +241,9 @@ class Linkage:
         i = self._check_vertex(i)
         new = self._vertices.copy()
         new[i] = _checks.finite_point(xy, "position", self.dim)
-        with np.errstate(over="ignore"):
-            lengths = _checks.row_norms(new[self._rods[:, 0]] - new[self._rods[:, 1]])
-        bad = _checks.first_bad_rod_length(lengths)
-        if bad is not None:
-            a, b = self._rods[bad].tolist()
-            _checks.rod_length(lengths[bad], f"moving vertex {i} there: rod {bad} ({a}-{b})")
-        for row in np.flatnonzero(np.any(self._angles == i, axis=1)):
-            a, b, c = self._angles[row].tolist()  # an angle needs no rods, but directions
-            why = _linkage_checks.degenerate_angle(new, a, b, c)
-            if why is not None:
-                raise ValueError(f"moving vertex {i} there: angle {row} ({a}, {b}, {c}): {why}")
+        _linkage_checks.check_placement(new, i, self._rods, self._angles)
         self._vertices = new
+        self._guides.follow(i, new[i])  # a slider's line goes with its joint
 
     def add_vertex(self, *xy: Any) -> int:
         """Append a vertex at ``add_vertex(x, y)`` or ``add_vertex((x, y))``; return its index.
@@ -280,6 +269,7 @@ class Linkage:
         self._angles = self._angles - (self._angles > i)
         pins = self._pinned[self._pinned != i]
         self._pinned = pins - (pins > i)
+        self._guides.remove_vertex(i)
 
     def add_rod(self, i: int, j: int) -> int:
         """Add a rod between distinct vertices ``i`` and ``j``; return its index.
@@ -308,13 +298,9 @@ class Linkage:
     def add_angle(self, i: int, j: int, k: int) -> int:
         r"""Fix the angle at apex ``i`` between the arms ``i-j`` and ``i-k``; return its index.
 
-        The arms need not be rods: a fixed angle is one constraint on three joints,
-        :math:`\theta = \angle(p_j - p_i,\, p_k - p_i) = \theta_0`
-        (:mod:`linkage_widget.constraints`). With both rods it makes a rigid joint
-        (like a third rod ``j-k``); without them "more motion is possible" (the 2007
-        page): ``j`` may slide along its arm and ``k`` along its own, the angle held.
-        Joints that coincide with the apex leave an arm without a direction: a
-        ``ValueError`` says so, and nothing changes.
+        The arms need not be rods: one constraint on three joints (:mod:`.constraints`).
+        With both rods it makes a rigid joint; without them ``j`` and ``k`` may slide along
+        their arms, the angle held (the 2007 page). An arm of length zero: ``ValueError``.
         """
         i, j, k = (self._check_vertex(v) for v in (i, j, k))
         if len({i, j, k}) != 3:
@@ -332,9 +318,22 @@ class Linkage:
         a = _linkage_checks.editing_index(a, self.n_angles, "angle", "angles")
         self._angles = np.delete(self._angles, a, axis=0)
 
+    def add_slider(self, j: int, direction: Any, point: Any = None) -> int:
+        """Make joint ``j`` slide on the line along ``direction`` through ``point`` (or it)."""
+        return self._guides.add_slider(j, direction, point, self._vertices, self._pinned)
+
+    def add_slot(self, a: int, b: int, c: int) -> int:
+        """Hold joint ``c`` on the line through joints ``a`` and ``b``; return the slot's index."""
+        return self._guides.add_slot(a, b, c, self._vertices)
+
+    def remove_guide(self, kind: str, index: int) -> None:
+        """Remove slider (``kind="slider"``) or slot (``"slot"``) ``index``; the joints stay."""
+        self._guides.remove(kind, index)
+
     def pin(self, i: int) -> None:
-        """Pin vertex ``i`` at its current position (no-op if pinned)."""
+        """Pin vertex ``i`` at its current position (no-op if pinned; a sliding joint refuses)."""
         i = self._check_vertex(i)
+        self._guides.check_pin(i)
         if not self.is_pinned(i):
             self._pinned = np.append(self._pinned, i)
 
@@ -360,12 +359,7 @@ class Linkage:
         r = _linkage_checks.editing_index(r, self.n_rods, "rod", "rods")
         i, j = (int(v) for v in self._rods[r])
         mid = self.add_vertex(0.5 * (self._vertices[i] + self._vertices[j]))
-        a = self._angles
-        for apex, other in ((i, j), (j, i)):
-            hit = (a[:, 0] == apex) & (a[:, 1:] == other).any(axis=1)
-            cols = a[hit, 1:]
-            cols[cols == other] = mid
-            a[hit, 1:] = cols
+        _linkage_checks.move_arms(self._angles, i, j, mid)
         self._rods[r] = (i, mid)
         self._rods = np.vstack([self._rods, [[mid, j]]])
         self._masses.split_rod(r)
@@ -378,11 +372,12 @@ class Linkage:
         self._angles = np.empty((0, 3), dtype=np.int64)
         self._pinned = np.empty((0,), dtype=np.int64)
         self._masses.clear()
+        self._guides.clear()
 
     def copy(self) -> Linkage:
         """An independent deep copy."""
         out = Linkage(self._vertices, self._rods, self._angles, self._pinned, dim=self.dim)
-        out._masses = self._masses.copy()
+        out._masses, out._guides = self._masses.copy(), self._guides.copy()
         return out
 
     def replace_with(self, other: Linkage) -> None:
@@ -391,7 +386,7 @@ class Linkage:
         self._rods = other._rods.copy()
         self._angles = other._angles.copy()
         self._pinned = other._pinned.copy()
-        self._masses = other._masses.copy()
+        self._masses, self._guides = other._masses.copy(), other._guides.copy()
 
     # ----------------------------------------------------------- comparison
     def __eq__(self, other: object) -> bool:
@@ -403,15 +398,18 @@ class Linkage:
             and np.array_equal(self._angles, other._angles)
             and np.array_equal(self._pinned, other._pinned)
             and self._masses == other._masses
+            and self._guides == other._guides
         )
 
     __hash__ = None  # mutable
 
     def __repr__(self) -> str:
         space = "3-D, " if self.dim == 3 else ""  # a planar repr reads as it always did
+        g = self._guides  # and so does a linkage without sliders or slots
+        more = "" if g.is_empty() else f", {g.n_sliders} sliders, {g.n_slots} slots"
         return (
             f"Linkage({space}{self.n_vertices} vertices, {self.n_rods} rods, "
-            f"{self.n_angles} fixed angles, {len(self._pinned)} pinned)"
+            f"{self.n_angles} fixed angles, {len(self._pinned)} pinned{more})"
         )
 
     # ------------------------------------------------------------------- I/O
@@ -419,15 +417,19 @@ class Linkage:
     # (LinkageData), with every check of the file and its line; the model only wraps them.
     @classmethod
     def _from_data(cls, data: LinkageData, source: str) -> Linkage:
-        try:
+        try:  # the codec refuses all but the sibling's sliders and slots first, by line
             return cls(
-                data.vertices, rods=data.rods, angles=data.angles, pinned=data.pinned, dim=data.dim
-            )
-        except ValueError as exc:  # pragma: no cover - the codec refuses these first, by line
+                data.vertices, rods=data.rods, angles=data.angles, pinned=data.pinned,
+                dim=data.dim, sliders=data.sliders, slots=data.slots,
+            )  # fmt: skip
+        except ValueError as exc:
             raise LinkageFormatError(str(exc), source) from exc
 
     def _to_data(self) -> LinkageData:
-        return LinkageData(self._vertices, self._pinned, self._rods, self._angles)
+        slots = tuple(tuple(t) for t in self._guides.slots.tolist())
+        return LinkageData(
+            self._vertices, self._pinned, self._rods, self._angles, self.sliders, slots
+        )
 
     @classmethod
     def loads(cls, text: str, *, source: str = "<string>") -> Linkage:
@@ -443,42 +445,41 @@ class Linkage:
     def load(cls, path: str | PathLike[str]) -> Linkage:
         """Read a linkage file; a bare name that is not a file falls back to the bundled examples.
 
+        Sliders and slots come from the JSON sibling ``<path>.json`` when it has them.
+
         Examples
         --------
         >>> Linkage.load("peaucellier.txt").n_vertices
         6
         """
-        return cls._from_data(read_linkage(path), str(path))
+        return cls._from_data(*read_guides(path, read_linkage(path)))
 
     def dumps(self) -> str:
         """The linkage in the 2007 program's text format, floats at full precision."""
         return format_linkage(self._to_data())
 
     def save(self, path: str | PathLike[str]) -> None:
-        """Write the linkage atomically (temporary file in the same folder, then rename)."""
-        write_linkage(self._to_data(), path)
+        """Write the linkage atomically (temporary file in the same folder, then rename).
 
-    # ------------------------------------------------------------- exchange
-    # The conversions are io.exchange's, on plain arrays; see it for the conventions
-    # (labels, exact rational positions in PyRigi, pins and angles in networkx).
+        Sliders and slots, which the 2007 format cannot hold, go into ``<path>.json``.
+        """
+        save_linkage(self._to_data(), path)
+
+    # ------------------------------------------------------------- exchange (io.exchange's)
     @classmethod
     def from_pyrigi(cls, framework: Any, *, return_labels: bool = False) -> Any:
-        """The linkage of a 2-D or 3-D PyRigi framework (PyRigi imported here; optional).
+        """The linkage of a 2-D or 3-D PyRigi framework (joint ``i``: ``vertex_list()[i]``).
 
-        Joint ``i`` is PyRigi's ``framework.graph.vertex_list()[i]``; with
-        ``return_labels=True`` the result is ``(linkage, labels)`` with that list. No
-        pins. A 3-D framework gives a spatial linkage (``dim == 3``); another dimension
-        raises ``ValueError``; nothing is built on any error.
+        ``return_labels=True``: ``(linkage, labels)``. See :func:`.io.exchange.from_pyrigi`.
         """
         data, labels = exchange.from_pyrigi(framework)
         link = cls(data.vertices, rods=data.rods)
         return (link, labels) if return_labels else link
 
     def to_pyrigi(self, labels: Any = None) -> Any:
-        """A ``pyrigi.Framework`` of the rods, at the exact rational value of each position.
+        """A ``pyrigi.Framework`` of the rods (exact rationals; ``labels[i]`` names joint ``i``).
 
-        ``labels[i]`` names joint ``i`` (default ``i``). Pins are dropped (PyRigi has
-        none); fixed angles raise ``ValueError``.
+        Pins, sliders, slots are dropped (PyRigi has none); fixed angles raise ``ValueError``.
         """
         return exchange.to_pyrigi(self._to_data(), labels)
 
@@ -488,11 +489,9 @@ class Linkage:
 
     @classmethod
     def from_networkx(cls, graph: Any, positions: Any = None) -> Linkage:
-        """The linkage of a networkx graph placed by ``positions`` (mapping or ``(n, 2)`` array).
+        """The linkage of a networkx graph placed by ``positions`` (default: ``pos`` attributes).
 
-        Joint ``i`` is ``list(graph.nodes)[i]``; ``positions`` defaults to the ``pos``
-        node attributes, a truthy ``pinned`` attribute pins a node. See
-        :func:`linkage_widget.io.exchange.from_networkx` for the errors.
+        Joint ``i`` is ``list(graph.nodes)[i]``; see :func:`.io.exchange.from_networkx`.
         """
         data, _ = exchange.from_networkx(graph, positions)
         return cls(data.vertices, rods=data.rods, angles=data.angles, pinned=data.pinned)

@@ -6,9 +6,10 @@ This is the only module that knows the constraint math. Positions are stacked
 coordinates per vertex, :attr:`ConstraintSet.dim`); every function also accepts the
 ``(n, d)`` form.
 
-Rows come in the order rods, fixed angles, pins (``d`` rows per pin: x, y (, z)), then
-the drive rows that a simulator adds (motors, links, holds: two rows each), so that
-the rows of a linkage keep their indices.
+Rows come in the order rods, fixed angles, pins (``d`` rows per pin: x, y (, z)),
+sliders and slots (one row each, planar: :mod:`.guide_rows`), then the drive rows that
+a simulator adds (motors, links, holds: two rows each), so that the rows of a linkage
+keep their indices.
 Each row is scaled so that residuals are lengths and rows are dimensionless
 with norm of order one, whatever the size of the linkage:
 
@@ -42,6 +43,8 @@ with norm of order one, whatever the size of the linkage:
   a smooth function of the positions in space (any direction away from the line
   opens it), and no row can hold it to first order;
 * pin :math:`i` at anchor :math:`p_i^0`: :math:`g = p_i - p_i^0`, ``d`` unit rows;
+* slider (joint on a ground line) and slot (joint on the line of two joints): the
+  distance from the line, :mod:`.guide_rows`;
 * motor (rheonomic, added by :meth:`ConstraintSet.with_drives`): the rod
   pivot :math:`c` → tip :math:`t`, :math:`d = p_t - p_c`, turns relative to the
   ground x-axis or to a reference rod :math:`r = p_{r_1} - p_{r_0}`,
@@ -77,8 +80,10 @@ from .. import _checks
 from ..model import Linkage
 from .drive_rows import DriveRows, hinge_angles
 from .drive_rows import wrap_angle as _wrap
+from .guide_rows import GuideRows
 
-__all__ = ["ConstraintSet", "DriveRows", "hinge_angles", "rigidity_matrix", "as_flat", "as_points"]
+__all__ = ["ConstraintSet", "DriveRows", "GuideRows", "hinge_angles", "rigidity_matrix"]
+__all__ += ["as_flat", "as_points"]
 
 
 def as_flat(p: Any) -> np.ndarray:
@@ -168,6 +173,7 @@ class ConstraintSet:
     _indptr: np.ndarray = field(repr=False)
     drives: DriveRows = field(default_factory=lambda: DriveRows.none(), repr=False)
     dim: int = 2
+    guides: GuideRows = field(default_factory=lambda: GuideRows.none(), repr=False)
 
     @classmethod
     def from_linkage(cls, linkage: Linkage, positions: Any = None) -> ConstraintSet:
@@ -188,10 +194,14 @@ class ConstraintSet:
             scale = float(np.ptp(p, axis=0).max())
         else:
             scale = 1.0
-        rows, cols = _pattern(rods, angles, pinned, dim)
-        order, indices, indptr = _csr_layout(
-            rows, cols, len(rods) + len(angles) + dim * len(pinned), dim * len(p)
-        )
+        g, guides = linkage.guides, GuideRows.none()
+        if not g.is_empty():  # planar: a 3-D linkage has none
+            guides = GuideRows.build(
+                p, g.slider_joints, g.slider_points, g.slider_directions, g.slots
+            )
+        rows, cols = _pattern(rods, angles, pinned, dim, guides)
+        n_rows = len(rods) + len(angles) + dim * len(pinned) + guides.n_rows
+        order, indices, indptr = _csr_layout(rows, cols, n_rows, dim * len(p))
         return cls(
             n_vertices=len(p),
             rods=rods,
@@ -208,13 +218,18 @@ class ConstraintSet:
             _indices=indices,
             _indptr=indptr,
             dim=dim,
+            guides=guides,
         )
 
     # ------------------------------------------------------------------ sizes
     @property
     def n_constraints(self) -> int:
-        """Number of rows: rods + angles + ``dim`` per pin (+ the drive rows)."""
-        return len(self.rods) + len(self.angles) + self.dim * len(self.pinned) + self.drives.n_rows
+        """Number of rows: rods + angles + ``dim`` per pin + sliders + slots (+ drive rows)."""
+        return self._first_drive_row + self.drives.n_rows
+
+    @property
+    def _first_drive_row(self) -> int:
+        return len(self.rods) + len(self.angles) + self.dim * len(self.pinned) + self.guides.n_rows
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -222,11 +237,12 @@ class ConstraintSet:
         return (self.n_constraints, self.dim * self.n_vertices)
 
     def row_kinds(self) -> np.ndarray:
-        """Kind of each row: ``"rod"``, ``"angle"``, ``"pin"``; shape ``(n_constraints,)``."""
+        """Kind of each row: ``"rod"``, ``"angle"``, ``"pin"``, ``"slider"``, ``"slot"``, drives."""
         return np.array(
             ["rod"] * len(self.rods)
             + ["angle"] * len(self.angles)
             + ["pin"] * (self.dim * len(self.pinned))
+            + self.guides.kinds()
             + ["motor"] * len(self.drives.motors)
             + ["link"] * len(self.drives.links)
             + ["hold"] * (2 * len(self.drives.holds))
@@ -234,7 +250,7 @@ class ConstraintSet:
 
     def row_scales(self) -> np.ndarray:
         """Scale of each row (rod length, arm scale, length scale): residual / scale is relative."""
-        pins = np.full(self.dim * len(self.pinned), self.length_scale)
+        pins = np.full(self.dim * len(self.pinned) + self.guides.n_rows, self.length_scale)
         parts = [self.lengths, self.angle_scales, pins]
         if self.drives.n_rows:
             dr = self.drives
@@ -283,8 +299,8 @@ class ConstraintSet:
             raise NotImplementedError("holds are planar rows (a joint on the table): not in 3-D")
         if drives.dim != self.dim:
             raise ValueError(f"drive rows in {drives.dim}-D for a {self.dim}-D set")
-        rows, cols = _pattern(self.rods, self.angles, self.pinned, self.dim)
-        base = self.n_constraints - self.drives.n_rows
+        rows, cols = _pattern(self.rods, self.angles, self.pinned, self.dim, self.guides)
+        base = self._first_drive_row
         d_rows, d_cols = drives.pattern(base)
         rows, cols = np.concatenate([rows, d_rows]), np.concatenate([cols, d_cols])
         n_cols = self.dim * self.n_vertices
@@ -314,7 +330,7 @@ class ConstraintSet:
         if not len(dr.motors):
             return None
         b = np.zeros(self.n_constraints)
-        first = len(self.rods) + len(self.angles) + self.dim * len(self.pinned)
+        first = self._first_drive_row
         b[first : first + len(dr.motors)] = dr.motor_scales * dr.speeds
         return b
 
@@ -335,6 +351,8 @@ class ConstraintSet:
         else:
             g_ang = self.angle_scales * _wrap(_angles_between(a, b) - self.angle_targets)
         g_pin = (pts[self.pinned] - self.anchors).reshape(-1)
+        if self.guides.n_rows:
+            g_pin = np.concatenate([g_pin, self.guides.residuals(pts)])
         if self.drives.n_rows:
             return np.concatenate([g_rod, g_ang, g_pin, self.drives.residuals(pts)])
         return np.concatenate([g_rod, g_ang, g_pin])
@@ -347,6 +365,8 @@ class ConstraintSet:
         b = pts[self.angles[:, 2]] - pts[self.angles[:, 0]]
         ang = _wrap(_angles_between(a, b) - self.angle_targets)
         pin = (pts[self.pinned] - self.anchors).reshape(-1) / self.length_scale
+        if self.guides.n_rows:
+            pin = np.concatenate([pin, self.guides.residuals(pts) / self.length_scale])
         if self.drives.n_rows:
             dr = self.drives
             scale = np.concatenate(
@@ -377,6 +397,8 @@ class ConstraintSet:
             gk = _over_squared_norm(s * np.column_stack([-b[:, 1], b[:, 0]]), b)
         ang = np.column_stack([-gj - gk, gj, gk]).reshape(-1)
         pin = np.ones(self.dim * len(self.pinned))
+        if self.guides.n_rows:
+            pin = np.concatenate([pin, self.guides.jacobian_values(pts)])
         if self.drives.n_rows:
             return np.concatenate([rod, ang, pin, self.drives.jacobian_values(pts)])
         return np.concatenate([rod, ang, pin])
@@ -424,12 +446,13 @@ def _cosine_gradients(a: np.ndarray, b: np.ndarray, s: np.ndarray) -> tuple[np.n
 
 
 def _pattern(
-    rods: np.ndarray, angles: np.ndarray, pinned: np.ndarray, dim: int = 2
+    rods: np.ndarray, angles: np.ndarray, pinned: np.ndarray, dim: int, guides: GuideRows
 ) -> tuple[np.ndarray, np.ndarray]:
     """Row and column indices of the non-zeros, in the order of :meth:`jacobian_values`.
 
     A rod row touches the ``dim`` columns of each end, an angle row those of its three
-    vertices, a pin ``dim`` rows of one column each (x, y (, z) of the vertex).
+    vertices, a pin ``dim`` rows of one column each (x, y (, z) of the vertex), then the
+    sliders' and slots' (:meth:`GuideRows.pattern`).
     """
     m, k = len(rods), len(angles)
     r_rows = np.repeat(np.arange(m), 2 * dim)
@@ -438,9 +461,10 @@ def _pattern(
     a_cols = np.column_stack([_vertex_columns(angles[:, e], dim) for e in range(3)])
     p_rows = np.arange(m + k, m + k + dim * len(pinned))
     p_cols = _vertex_columns(pinned, dim).reshape(-1)
-    rows = np.concatenate([r_rows, a_rows, p_rows]).astype(np.int64)
-    cols = np.concatenate([r_cols.reshape(-1), a_cols.reshape(-1), p_cols]).astype(np.int64)
-    return rows, cols
+    g_rows, g_cols = guides.pattern(m + k + dim * len(pinned))
+    rows = np.concatenate([r_rows, a_rows, p_rows, g_rows]).astype(np.int64)
+    cols = np.concatenate([r_cols.reshape(-1), a_cols.reshape(-1), p_cols, g_cols])
+    return rows, cols.astype(np.int64)
 
 
 def _csr_layout(
@@ -456,9 +480,8 @@ def _csr_layout(
 def rigidity_matrix(linkage: Linkage, positions: Any = None) -> sp.csr_array:
     """The scaled rigidity matrix of ``linkage`` at ``positions`` (default: its own).
 
-    Rows: rods, fixed angles, pins (x, y (, z)); columns ``x0, y0, x1, y1, ...`` in 2-D,
-    ``x0, y0, z0, x1, ...`` in 3-D.
-    See the module docstring for the row formulas.
+    Rows: rods, fixed angles, pins (x, y (, z)), sliders, slots; columns ``x0, y0, x1, ...``
+    (``x0, y0, z0, x1, ...`` in 3-D). The module docstring gives the row formulas.
 
     Examples
     --------

@@ -21,6 +21,8 @@ from .bundled import resolve_path
 from .sidecar import (
     Extensions,
     read_extensions,
+    read_guides,
+    save_linkage,
     sibling_path,
     write_extensions,
 )
@@ -43,8 +45,10 @@ __all__ = [
     "parse_linkage",
     "parse_linkage_bytes",
     "read_extensions",
+    "read_guides",
     "read_linkage",
     "resolve_path",
+    "save_linkage",
     "sibling_path",
     "write_extensions",
     "write_linkage",

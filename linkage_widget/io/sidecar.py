@@ -9,7 +9,9 @@ sibling when it exists. The sibling is named after the whole file name (not the
 stem), so ``a.txt`` and ``a.dat`` never share one.
 
 Format (``version`` 2; a file without drives or masses is still written as version 1,
-byte for byte as before, so older readers keep reading it; both are read)::
+byte for byte as before, so older readers keep reading it; version 3 when it holds
+sliders or slots, which change the mechanism: an older reader refuses it rather than
+move another linkage; all three are read)::
 
     {"linkage_widget_extensions": 2,
      "tracked": [5],
@@ -23,7 +25,14 @@ byte for byte as before, so older readers keep reading it; both are read)::
                     "mu_s": null, "v_s": null, "sigma": 0.0}],
      "table_friction": 0.2,
      "joint_masses": [{"vertex": 1, "mass": 0.5}],
-     "rod_masses": [{"i": 0, "j": 1, "mass": 2.0, "centre": 0.25, "inertia": null}]}
+     "rod_masses": [{"i": 0, "j": 1, "mass": 2.0, "centre": 0.25, "inertia": null}],
+     "sliders": [{"joint": 3, "point": [4.0, 0.0], "direction": [1.0, 0.0]}],
+     "slots": [[0, 1, 4]]}
+
+Sliders and slots (:mod:`linkage_widget.guides`) belong to the linkage, not to a
+session: :meth:`linkage_widget.Linkage.load` reads them from the sibling and
+:meth:`linkage_widget.Linkage.save` writes them there (:func:`read_guides`,
+:func:`save_linkage`), keeping the sibling's other keys.
 
 A rod's own mass names the rod by its joints; ``centre`` is the fraction of the way
 from ``i`` to ``j`` (:class:`~linkage_widget.element_masses.RodMass`; ``inertia`` about
@@ -55,7 +64,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -65,7 +74,8 @@ from ..element_masses import ElementMasses, RodMass
 from ..elements import Load, Motor, PathForce, PathFriction, Spring, Torque
 from ..errors import LinkageFormatError
 from . import limits
-from .atomic import atomic_write
+from .atomic import atomic_write, atomic_write_pair
+from .bundled import resolve_path
 from .json_read import decode_utf8, load_json
 from .sidecar_entries import (
     entry_index,
@@ -76,26 +86,33 @@ from .sidecar_entries import (
     read_names,
     read_path,
     read_rod_masses,
+    read_sliders,
+    read_slots,
     read_spring,
     read_torque,
     said,
 )
+from .text2007 import LinkageData, format_linkage
 
 __all__ = [
     "Extensions",
     "apply_masses",
     "mass_entries",
     "read_extensions",
+    "read_guides",
+    "save_linkage",
     "sibling_path",
     "trimmed_names",
     "write_extensions",
 ]
 
 VERSION = 2  # written when there are drives; files without them stay version 1
-VERSIONS = (1, 2)  # read
+GUIDES_VERSION = 3  # written when there are sliders or slots
+VERSIONS = (1, 2, 3)  # read
 _KEY = "linkage_widget_extensions"
 _DRIVE_KEYS = ("motors", "loads", "forces", "frictions", "table_friction", "torques")
 _MASS_KEYS = ("joint_masses", "rod_masses")
+_GUIDE_KEYS = ("sliders", "slots")
 
 
 @dataclass(frozen=True)
@@ -125,6 +142,8 @@ class Extensions:
         Rods with their own mass, by their joints ``(i, j, RodMass)`` (centre from ``i``).
     torques : tuple of Torque
         Constant torques on rods (a torque law, a Python callable, is never written).
+    sliders : tuple of (int, (float, float), (float, float))
+        The linkage's sliders ``(joint, point, direction)``; slots: ``(a, b, c)``.
     """
 
     tracked: tuple[int, ...] = ()
@@ -139,6 +158,8 @@ class Extensions:
     joint_masses: tuple[tuple[int, float], ...] = ()
     rod_masses: tuple[tuple[int, int, RodMass], ...] = ()
     torques: tuple[Torque, ...] = ()
+    sliders: tuple[Any, ...] = ()
+    slots: tuple[Any, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", trimmed_names(self.names))
@@ -159,12 +180,15 @@ class Extensions:
             and not self.has_drives()
             and not self.joint_masses
             and not self.rod_masses
+            and not self.sliders
+            and not self.slots
         )
 
     def to_json(self) -> str:
         """The JSON text (stable key order, one trailing newline)."""
         newer = self.has_drives() or self.joint_masses or self.rod_masses
-        data: dict[str, Any] = {_KEY: VERSION if newer else 1}
+        guided = bool(self.sliders or self.slots)
+        data: dict[str, Any] = {_KEY: GUIDES_VERSION if guided else VERSION if newer else 1}
         if self.tracked:
             data["tracked"] = [int(v) for v in self.tracked]
         if self.names:
@@ -175,6 +199,17 @@ class Extensions:
             data["mass_distribution"] = float(self.mass_distribution)
         data.update(_drives_json(self))
         data.update(_masses_json(self))
+        if self.sliders:
+            data["sliders"] = [
+                {
+                    "joint": int(j),
+                    "point": [float(v) for v in p],
+                    "direction": [float(v) for v in d],
+                }
+                for j, p, d in self.sliders
+            ]
+        if self.slots:
+            data["slots"] = [[int(v) for v in t] for t in self.slots]
         return json.dumps(data, indent=1) + "\n"
 
     @classmethod
@@ -260,6 +295,9 @@ def _parse(
         newer = [k for k in _DRIVE_KEYS + _MASS_KEYS if k in data]
         if newer:
             raise ValueError(f"{newer[0]}: needs version 2 of the file ({_KEY}: 2)")
+    guided = [k for k in _GUIDE_KEYS if k in data]
+    if guided and data[_KEY] < GUIDES_VERSION:
+        raise ValueError(f"{guided[0]}: needs version 3 of the file ({_KEY}: 3)")
     tracked = tuple(entry_index(v, n, "tracked") for v in entry_list(data, "tracked"))
     if len(set(tracked)) != len(tracked):
         raise ValueError("tracked: a vertex is listed twice")
@@ -279,7 +317,7 @@ def _parse(
     torques = tuple(read_torque(x, n, rods) for x in entry_list(data, "torques"))
     return Extensions(
         tracked, springs, alpha, motors, loads, forces, frictions, mu, names, joints, rod_masses,
-        torques,
+        torques, read_sliders(data, n), read_slots(data, n),
     )  # fmt: skip
 
 
@@ -404,3 +442,38 @@ def write_extensions(path: str | PathLike[str], ext: Extensions) -> None:
         sib.unlink(missing_ok=True)
     else:
         atomic_write(sib, ext.to_json())
+
+
+def read_guides(path: str | PathLike[str], data: LinkageData) -> tuple[LinkageData, str]:
+    """``data`` (read from the linkage file ``path``) with the sibling's sliders and slots.
+
+    Returns the data and where its guides come from (the sibling's name, for an error
+    the model finds in them; ``path`` when there are none).
+    """
+    real = resolve_path(path)  # a bundled example's sibling is beside it
+    ext = read_extensions(real, len(data.vertices), data.rods, data.dim)
+    if not (ext.sliders or ext.slots):
+        return data, str(path)
+    return data._replace(sliders=ext.sliders, slots=ext.slots), str(sibling_path(real))
+
+
+def save_linkage(data: LinkageData, path: str | PathLike[str]) -> Path:
+    """Write ``data`` in the 2007 format, and its sliders and slots into the sibling.
+
+    The sibling keeps its other keys (tracked joints, springs, drives, ...) when they
+    still fit this linkage; a sibling written for another linkage (or unreadable) is
+    replaced. Both files change or neither (:func:`.atomic_write_pair`); the sibling is
+    not touched when its guides are those of ``data`` already.
+    """
+    target = Path(path).expanduser()
+    sib = sibling_path(target)
+    try:
+        old = read_extensions(target, len(data.vertices), data.rods, data.dim)
+    except LinkageFormatError:  # written for another linkage: a stale sibling
+        old = Extensions()
+    new = replace(old, sliders=tuple(data.sliders), slots=tuple(data.slots))
+    text = format_linkage(data)
+    if (old.sliders, old.slots) == (new.sliders, new.slots) and (sib.is_file() or new.is_empty()):
+        return atomic_write(target, text)
+    atomic_write_pair(target, text, sib, None if new.is_empty() else new.to_json())
+    return target

@@ -25,6 +25,8 @@ __all__ = [
     "read_names",
     "read_path",
     "read_rod_masses",
+    "read_sliders",
+    "read_slots",
     "read_spring",
     "read_torque",
     "said",
@@ -170,3 +172,26 @@ def read_path(kind: type, data: Any, n: int, key: str) -> Any:
     data = dict(entry_object(data, key))
     data["i"], data["j"] = entry_index(data["i"], n, key), entry_index(data["j"], n, key)
     return kind(**data)
+
+
+def read_sliders(data: dict[str, Any], n: int) -> tuple[tuple[int, tuple, tuple], ...]:
+    """The ``sliders`` entries: ``(joint, (x, y), (dx, dy))`` (the model checks the geometry)."""
+    out = []
+    for k, x in enumerate(entry_list(data, "sliders")):
+        x = entry_object(x, "sliders")
+        joint = entry_index(x["joint"], n, "sliders")
+        point = _checks.finite_point(x["point"], f"sliders: slider {k} point")
+        direction = _checks.finite_point(x["direction"], f"sliders: slider {k} direction")
+        out.append((joint, tuple(point.tolist()), tuple(direction.tolist())))
+    return tuple(out)
+
+
+def read_slots(data: dict[str, Any], n: int) -> tuple[tuple[int, int, int], ...]:
+    """The ``slots`` entries: ``[a, b, c]``, joint ``c`` on the line through ``a`` and ``b``."""
+    out = []
+    for x in entry_list(data, "slots"):
+        if not isinstance(x, list) or len(x) != 3:
+            raise ValueError(f"slots: expected three joints [a, b, c], got {x!r}")
+        a, b, c = (entry_index(v, n, "slots") for v in x)
+        out.append((a, b, c))
+    return tuple(out)

@@ -73,7 +73,7 @@ from __future__ import annotations
 
 from os import PathLike
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -115,12 +115,17 @@ class LinkageData(NamedTuple):
         Rods ``(i, j)``, in file order and in the vertex order the file gives.
     angles : ndarray, shape (k, 3), int64
         Fixed angles ``(apex, j, k)``.
+    sliders : tuple of (j, (x, y), (dx, dy))
+        Joints held on a fixed line; slots: tuple of ``(a, b, c)``. The 2007 text holds
+        neither: they come from and go to the JSON sibling (:mod:`.sidecar`).
     """
 
     vertices: np.ndarray
     pinned: np.ndarray
     rods: np.ndarray
     angles: np.ndarray
+    sliders: tuple[Any, ...] = ()
+    slots: tuple[Any, ...] = ()
 
     @property
     def dim(self) -> int:

@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "_linkage_checks": 0,
     "elements": 1,
     "element_masses": 1,
+    "guides": 1,
     "io": 2,
     "model": 3,
     "constraints": 4,
