@@ -37,3 +37,21 @@ def closed_form(r=R, coupler=L, rocker=S, ground=A):
         for k in range(3)
     ]
     return lambda th: [np.array([f(v) for v in th]).reshape(len(th), 2) for f in funcs]
+
+
+def slider_crank(r: float = 1.0, rod: float = 3.0, offset: float = 0.0) -> Linkage:
+    """Crank 0-1 about the pinned origin, rod 1-2, piston 2 on the line y = offset along x."""
+    x = np.sqrt(rod**2 - offset**2) + r
+    return Linkage(
+        [[0, 0], [r, 0], [x, offset]],
+        rods=[(0, 1), (1, 2)],
+        pinned=[0],
+        sliders=[(2, (0.0, offset), (1.0, 0.0))],
+    )
+
+
+def piston(r: float = 1.0, rod: float = 3.0, offset: float = 0.0):
+    """x(θ) = r cos θ + sqrt(l² - (r sin θ - e)²) and its first two θ-derivatives, lambdified."""
+    t = sympy.symbols("theta")
+    x = r * sympy.cos(t) + sympy.sqrt(rod**2 - (r * sympy.sin(t) - offset) ** 2)
+    return [sympy.lambdify(t, sympy.diff(x, t, k), "numpy") for k in range(3)]
