@@ -11,7 +11,10 @@ Each rod's rigid motion is a linear function of the joint velocities :math:`v`: 
 
 so two rods are one body when their :math:`(t_0, \omega)` agree on every vector of a
 basis of the flexes (:math:`\ker A`). The *ground* (body 0) is the cluster that does not
-move: the pinned joints and the rods between them.
+move: the pinned joints and the rods between them. The block of a slider is a body of
+its own that slides without turning (:math:`\omega = 0`, :math:`t_0 = v_j`); the block
+of a slot :math:`(a, b, c)` slides along the line :math:`a b` and turns with it
+(:math:`\omega` the line's, :math:`t_0 = v_c - \omega J p_c`).
 
 The instant centre of bodies :math:`i` and :math:`j` is the point with no velocity in
 their relative motion, :math:`\Delta t_0 + \Delta\omega\,J x = 0`; in homogeneous
@@ -52,11 +55,16 @@ class Bodies:
     joints : tuple of tuple of int
         The joints of each body (a joint shared by two bodies is the pin between them).
     rods : tuple of tuple of int
-        The rod indices of each body (the ground's: rods between pinned joints).
+        The rod indices of each body (the ground's: rods between pinned joints; none
+        for a block).
+    blocks : tuple of (str, int)
+        What each body is: ``("ground", -1)``, ``("link", -1)``, or the block of slider
+        ``s`` ``("slider", s)`` or of slot ``t`` ``("slot", t)``.
     """
 
     joints: tuple[tuple[int, ...], ...]
     rods: tuple[tuple[int, ...], ...]
+    blocks: tuple[tuple[str, int], ...] = ()
 
     def __len__(self) -> int:
         return len(self.joints)
@@ -133,7 +141,30 @@ def bodies(linkage: Linkage) -> Bodies:
     ground = set(linkage.pinned.tolist()) | set(rods[groups[0]].reshape(-1).tolist())
     joints = [tuple(sorted(ground))]
     joints += [tuple(sorted(set(rods[g].reshape(-1).tolist()))) for g in groups[1:]]
-    return Bodies(tuple(joints), tuple(tuple(g) for g in groups))
+    blocks = [("ground", -1)] + [("link", -1)] * (len(groups) - 1)
+    for s, slider in enumerate(linkage.sliders):
+        joints.append((int(slider.joint),))
+        blocks.append(("slider", s))
+    for t, slot in enumerate(linkage.slots.tolist()):
+        joints.append((int(slot[2]),))
+        blocks.append(("slot", t))
+    rod_sets = [tuple(g) for g in groups] + [()] * (len(joints) - len(groups))
+    return Bodies(tuple(joints), tuple(rod_sets), tuple(blocks))
+
+
+def body_motions(linkage: Linkage, of: Bodies, p: np.ndarray, v: np.ndarray) -> np.ndarray:
+    r"""Each body's rigid motion :math:`(t_{0x}, t_{0y}, \omega)`, ``(b, 3)``: the ground's 0."""
+    motions = np.zeros((len(of), 3))
+    for b, (kind, index) in enumerate(of.blocks or (("link", -1),) * len(of)):
+        if kind == "link" and b > 0:
+            motions[b] = rod_motions(p, v, linkage.rods[list(of.rods[b][:1])])[0]
+        elif kind == "slider":
+            motions[b, :2] = v[linkage.sliders[index].joint]
+        elif kind == "slot":
+            a, e, c = linkage.slots[index]
+            line = rod_motions(p, v, np.array([[a, e]]))[0]
+            motions[b] = [v[c, 0] + line[2] * p[c, 1], v[c, 1] - line[2] * p[c, 0], line[2]]
+    return motions
 
 
 @dataclass(frozen=True, eq=False)
@@ -201,10 +232,7 @@ def instant_centres(
     of = bodies(linkage) if of is None else of
     p = np.asarray(positions, dtype=np.float64).reshape(-1, 2)
     v = np.asarray(velocities, dtype=np.float64).reshape(-1, 2)
-    first = np.array([rods[0] for rods in of.rods[1:]], dtype=np.int64)
-    motions = np.zeros((len(of), 3))
-    if len(first):
-        motions[1:] = rod_motions(p, v, linkage.rods[first])
+    motions = body_motions(linkage, of, p, v)
     dt = motions[:, None, :] - motions[None, :, :]
     homogeneous = np.stack([-dt[..., 1], dt[..., 0], dt[..., 2]], axis=-1)
     return InstantCentres(of, homogeneous, motions)

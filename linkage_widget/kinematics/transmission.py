@@ -5,7 +5,10 @@ link, the angle between the two. The coupler pushes along itself (a two-force me
 and only the part of that push perpendicular to the output link turns it, a fraction
 :math:`\sin\mu`; designers keep :math:`\mu` within about 40° of 90° over the cycle and
 report its worst value :math:`\min \min(\mu, \pi - \mu)`. At :math:`\mu = 0` or
-:math:`\pi` the output is at a dead point for a drive on the output side.
+:math:`\pi` the output is at a dead point for a drive on the output side. When the
+output is a slider (a piston), the output link is the normal :math:`n` to its line (a
+rocker of infinite length): the push along the slide is :math:`\sin\mu`, and in line
+:math:`\mu = \pi/2 - \varphi` with :math:`\sin\varphi = (r/l)\sin\theta`.
 
 *Mechanical advantage*: the output torque over the input torque, from the statics of
 :mod:`linkage_widget.rigidity.statics`. With the crank held by a fixed angle (the
@@ -66,16 +69,35 @@ def _shared(coupler: Any, output: Any) -> tuple[int, int, int]:
     return j, c[1 - c.index(j)], o[1 - o.index(j)]
 
 
+def _output_arms(k: Kinematics, coupler: Any, output: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The coupler's arm and the output's (a rod, or a slider's normal) at the joint, ``(k, 2)``."""
+    p = k.positions
+    if hasattr(output, "direction"):  # a Slider: the output link is the normal to its line
+        c = tuple(int(i) for i in coupler)
+        j = int(output.joint)
+        if len(c) != 2 or j not in c or c[0] == c[1]:
+            raise ValueError(
+                f"transmission angle: the coupler {c} must end at the slider's joint {j}"
+            )
+        u = np.asarray(output.direction, dtype=np.float64)
+        return p[:, c[1 - c.index(j)]] - p[:, j], np.broadcast_to([-u[1], u[0]], (len(p), 2))
+    j, a, b = _shared(coupler, output)
+    return p[:, a] - p[:, j], p[:, b] - p[:, j]
+
+
 def transmission_angle(k: Kinematics, coupler: Any, output: Any) -> Transmission:
-    r"""The angle :math:`\mu` between the ``coupler`` and the ``output`` rod over the cycle ``k``.
+    r"""The angle :math:`\mu` between the ``coupler`` and the ``output`` over the cycle ``k``.
 
     Parameters
     ----------
     k : Kinematics
         From :func:`~linkage_widget.kinematics.kinematics`.
-    coupler, output : (int, int)
-        Two rods (joint pairs) sharing the joint where the coupler drives the output
-        (a four-bar ``0-1-2-3`` driven at ``0-1``: coupler ``(1, 2)``, output ``(2, 3)``).
+    coupler : (int, int)
+        The rod that drives the output, ending at the output's joint.
+    output : (int, int) or Slider
+        A rod sharing that joint (a four-bar ``0-1-2-3`` driven at ``0-1``: coupler
+        ``(1, 2)``, output ``(2, 3)``), or a slider of the linkage
+        (``linkage.sliders[s]``) whose joint ends the coupler.
 
     Examples
     --------
@@ -87,9 +109,7 @@ def transmission_angle(k: Kinematics, coupler: Any, output: Any) -> Transmission
     >>> round(float(np.degrees(t.angles[0])), 9)      # (0, -3) against (3, -3)
     45.0
     """
-    j, a, b = _shared(coupler, output)
-    p = k.positions
-    u, w = p[:, a] - p[:, j], p[:, b] - p[:, j]
+    u, w = _output_arms(k, coupler, output)
     mu = np.arctan2(np.abs(u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]), (u * w).sum(axis=1))
     mu = np.where(k.valid, mu, np.nan)
     worst = np.minimum(mu, np.pi - mu)
@@ -109,35 +129,48 @@ def _held(linkage: Linkage, pivot: int, tip: int) -> tuple[Linkage, int]:
     return held, held.add_angle(pivot, ground, tip)
 
 
+def _output_load(linkage: Linkage, p: np.ndarray, output: Any) -> dict[int, np.ndarray]:
+    """The load on the output: a torque -1 on a rod about its pivot, a force -1 on a slider."""
+    if hasattr(output, "direction"):
+        return {int(output.joint): -np.asarray(output.direction, dtype=np.float64)}
+    o_pivot, o_tip = (int(i) for i in output)
+    d = p[o_tip] - p[o_pivot]
+    return {o_tip: -np.array([-d[1], d[0]]) / (d @ d)}
+
+
 def mechanical_advantage(linkage: Linkage, k: Kinematics, output: Any) -> np.ndarray:
-    r"""Output torque over input torque at each sample of the cycle ``k``, from statics.
+    r"""Output torque (or force) over input torque at each sample of the cycle ``k``, by statics.
 
     Parameters
     ----------
     linkage : Linkage
-        The mechanism ``k`` was computed for (its rods, angles and pins).
+        The mechanism ``k`` was computed for (its rods, angles, pins and guides).
     k : Kinematics
         The cycle, driven by the crank ``k.pivot``→``k.tip``.
-    output : (int, int)
-        The output rod ``(pivot, tip)``, turning about its pinned ``pivot``.
+    output : (int, int) or Slider
+        The output rod ``(pivot, tip)``, turning about its pinned ``pivot``; or a slider
+        of the linkage (``linkage.sliders[s]``): then the output is the force along its
+        direction, and the advantage :math:`F_{out}/T_{in} = 1/(u\cdot p_j')` has the
+        units of one over a length.
 
     Returns
     -------
     ndarray, shape (k,)
         :math:`T_{out}/T_{in}`, signed (negative: the output turns the other way); NaN
-        where the sample is not valid or the statics cannot balance the load.
+        where the sample is not valid or the statics cannot balance the load; very
+        large at a dead centre, where the input needs no torque.
     """
-    o_pivot, o_tip = (int(i) for i in output)
-    if linkage.find_rod(o_pivot, o_tip) is None:
-        raise ValueError(f"mechanical advantage: there is no output rod {o_pivot}-{o_tip}")
+    if not hasattr(output, "direction"):
+        o_pivot, o_tip = (int(i) for i in output)
+        if linkage.find_rod(o_pivot, o_tip) is None:
+            raise ValueError(f"mechanical advantage: there is no output rod {o_pivot}-{o_tip}")
     held, angle = _held(linkage, k.pivot, k.tip)
     out = np.full(len(k), np.nan)
     for i in np.flatnonzero(k.valid):
         p = k.positions[i]
         held.set_positions(np.vstack([p, held.vertices[-1:]]))
-        d = p[o_tip] - p[o_pivot]
-        load = -np.array([-d[1], d[0]]) / (d @ d)  # T_L = -1 about the output's pivot
-        report = static_forces(held, {o_tip: load})
-        if report.balanced:
-            out[i] = 1.0 / report.angle_torques[angle]
+        report = static_forces(held, _output_load(linkage, p, output))
+        torque = report.angle_torques[angle]
+        if report.balanced and torque != 0.0:
+            out[i] = 1.0 / torque
     return out

@@ -11,7 +11,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from kinematic_cases import four_bar
+from kinematic_cases import four_bar, slider_crank
 
 from linkage_widget import Linkage
 from linkage_widget.kinematics import bodies, instant_centres, kinematics
@@ -97,3 +97,23 @@ def test_bodies_of_a_space_linkage_are_refused():
     cube = Linkage([[0, 0, 0], [1, 0, 0]], rods=[(0, 1)])
     with pytest.raises(ValueError, match="planar"):
         bodies(cube)
+
+
+def test_slider_crank_centres_with_the_piston_block():
+    link = slider_crank(offset=0.3)
+    of = bodies(link)
+    assert of.joints == ((0,), (0, 1), (1, 2), (2,))  # ground, crank, rod, piston
+    assert of.blocks[3] == ("slider", 0)
+    k = kinematics(link, 0, 1, ANGLES)
+    for p, v in zip(k.positions, k.velocities, strict=True):
+        ic = instant_centres(link, p, v, of)
+        a, b, c = p
+        # ground-piston at infinity across the slide; ground-rod where the crank's line
+        # meets the normal to the slide through the piston (Kennedy: 0-1-2 and 0-3-2)
+        assert ic.at_infinity[0, 3] and abs(ic.homogeneous[0, 3, 0]) < 1e-12
+        want = meet(line(a, b), line(c, c + [0.0, 1.0]))
+        assert np.allclose(ic.points[0, 2], want, rtol=0, atol=1e-9 * max(np.abs(want).max(), 4))
+        # crank-piston: the rod's line meets the ground line through the pivot, normal to it
+        want = meet(line(b, c), line(a, a + [0.0, 1.0]))
+        assert np.allclose(ic.points[1, 3], want, rtol=0, atol=1e-9 * max(np.abs(want).max(), 4))
+        assert np.allclose(ic.points[2, 3], c) and np.allclose(ic.points[1, 2], b)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from kinematic_cases import A, L, R, S, four_bar
+from kinematic_cases import A, L, R, S, four_bar, slider_crank
 
+from linkage_widget import static_forces
 from linkage_widget.kinematics import kinematics, mechanical_advantage, transmission_angle
 
 ANGLES = np.linspace(0.0, 2 * np.pi, 73)
@@ -48,3 +49,37 @@ def test_mechanical_advantage_needs_an_output_rod():
     link = four_bar()
     with pytest.raises(ValueError, match="no output rod 0-2"):
         mechanical_advantage(link, kinematics(link, 0, 1, [0.3]), (0, 2))
+
+
+def test_slider_crank_transmission_angle_is_ninety_less_the_rod_angle():
+    link = slider_crank()  # r = 1, l = 3, in line
+    k = kinematics(link, 0, 1, ANGLES)
+    t = transmission_angle(k, (1, 2), link.sliders[0])
+    phi = np.arcsin(np.sin(ANGLES) / 3.0)  # the rod's angle to the slide
+    # the normal's side is a convention: the angle to it, folded, is 90° less |phi|
+    folded = np.minimum(t.angles, np.pi - t.angles)
+    assert np.abs(folded - (np.pi / 2 - np.abs(phi))).max() < 1e-12
+    assert t.minimum == pytest.approx(np.pi / 2 - np.arcsin(1.0 / 3.0), abs=1e-12)
+    assert t.at in (18, 54)  # crank at 90° or 270°
+    with pytest.raises(ValueError, match="slider's joint 2"):
+        transmission_angle(k, (0, 1), link.sliders[0])
+
+
+def _statics_has_sliders() -> bool:
+    """Whether ``static_forces`` carries loads with slider rows (the ``rigid`` part's item)."""
+    try:
+        static_forces(slider_crank(), {2: (1.0, 0.0)})
+    except ValueError:
+        return False
+    return True
+
+
+@pytest.mark.skipif(not _statics_has_sliders(), reason="static_forces does not take sliders yet")
+def test_slider_crank_force_over_torque_is_one_over_the_piston_speed():
+    link = slider_crank(offset=0.3)
+    k = kinematics(link, 0, 1, ANGLES[:-1])
+    ma = mechanical_advantage(link, k, link.sliders[0])
+    dx = k.velocities[:, 2, 0]  # piston speed per unit crank speed
+    away = np.abs(dx) > 0.05  # off the dead centres, where the input needs no torque
+    assert np.allclose(ma[away] * dx[away], 1.0, rtol=0, atol=1e-8)
+    assert np.abs(ma[~away]).min() > 10.0
