@@ -6,7 +6,14 @@ For a planar mechanism driven by a motor (a crank turning the rod pivot → tip,
 * :func:`kinematics` — positions, velocities :math:`dp/d\theta` and accelerations
   :math:`d^2p/d\theta^2` of every joint over the crank angles asked for
   (:class:`Kinematics`), on the branch followed from the first angle, with where the
-  mechanism assembles and is not at a dead point.
+  mechanism assembles and is not at a dead point;
+* :func:`bodies` (the rigid clusters, the ground first) and :func:`instant_centres`
+  (:class:`InstantCentres`: the centre of every pair of bodies, from the velocity field);
+* :func:`transmission_angle` (:class:`Transmission`, with its worst value over the cycle)
+  and :func:`mechanical_advantage` (output over input torque, from the statics);
+* :func:`sensitivity` (:class:`Sensitivity`: a tracked joint's path differentiated in
+  each rod length and pin position) and :func:`tolerance_band` (:class:`ToleranceBand`:
+  the first-order envelope of the path under length tolerances).
 
 It sits beside :mod:`linkage_widget.configuration` in the layers: it reads the
 constraint rows (:mod:`linkage_widget.constraints`) and the rigidity's rank rule and
@@ -15,6 +22,24 @@ statics (:mod:`linkage_widget.rigidity`), never the simulator.
 
 from __future__ import annotations
 
+from .centres import Bodies, InstantCentres, bodies, instant_centres
 from .driven import Kinematics, MechanismError, kinematics
+from .sensitivity import Sensitivity, ToleranceBand, sensitivity, tolerance_band
+from .transmission import Transmission, mechanical_advantage, transmission_angle
 
-__all__ = ["Kinematics", "MechanismError", "kinematics"]
+__all__ = [
+    "Bodies",
+    "InstantCentres",
+    "Kinematics",
+    "MechanismError",
+    "Sensitivity",
+    "ToleranceBand",
+    "Transmission",
+    "bodies",
+    "instant_centres",
+    "kinematics",
+    "mechanical_advantage",
+    "sensitivity",
+    "tolerance_band",
+    "transmission_angle",
+]

@@ -9,42 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import sympy
+from kinematic_cases import closed_form, four_bar
 
 import linkage_widget
 from linkage_widget import Linkage
 from linkage_widget.kinematics import Kinematics, MechanismError, kinematics
-
-A, R, L, S = 4.0, 1.0, 3.5, 2.5  # ground, crank, coupler, rocker (Grashof: crank-rocker)
-
-
-def four_bar(r: float = R, coupler: float = L, rocker: float = S, ground: float = A) -> Linkage:
-    """Pivots 0 at the origin and 3 at (ground, 0); crank 0-1, coupler 1-2, rocker 2-3."""
-    b = np.array([r, 0.0])
-    d = np.array([ground, 0.0])
-    # the coupler joint above the ground line: the circles' upper intersection
-    e = d - b
-    dist = np.hypot(*e)
-    x = (coupler**2 - rocker**2 + dist**2) / (2 * dist)
-    h = np.sqrt(coupler**2 - x**2)
-    c = b + x * e / dist + h * np.array([-e[1], e[0]]) / dist
-    return Linkage([[0, 0], b, c, d], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
-
-
-def closed_form(r=R, coupler=L, rocker=S, ground=A):
-    """The coupler joint C(θ) on the upper branch and its first two θ-derivatives, lambdified."""
-    t = sympy.symbols("theta")
-    bx, by = r * sympy.cos(t), r * sympy.sin(t)
-    ex, ey = ground - bx, -by
-    dist = sympy.sqrt(ex**2 + ey**2)
-    x = (coupler**2 - rocker**2 + dist**2) / (2 * dist)
-    h = sympy.sqrt(coupler**2 - x**2)
-    c = [bx + (x * ex - h * ey) / dist, by + (x * ey + h * ex) / dist]
-    funcs = [
-        sympy.lambdify(t, sympy.Matrix([sympy.diff(ci, t, k) for ci in c]), "numpy")
-        for k in range(3)
-    ]
-    return lambda th: [np.array([f(v) for v in th]).reshape(len(th), 2) for f in funcs]
 
 
 def test_four_bar_against_the_closed_form_over_a_full_turn():
