@@ -9,8 +9,13 @@ values out —
 
 - :meth:`KinematicCycle.overlay`: what the canvas draws of it
   (:class:`~linkage_widget.draw.KinematicOverlay`): the tracked joints' velocities at the
-  motor's speed where the crank is now (interpolated between samples), scaled by the
-  fastest tracked speed of the cycle;
+  motor's speed where the crank is now (cubic Hermite between samples: :math:`p''` is
+  the slope of :math:`p'`), scaled by the
+  fastest tracked speed of the cycle; the instant centres of every pair of bodies now
+  (:func:`~linkage_widget.kinematics.instant_centres` from the velocity so interpolated
+  at the crank angle now); the first-order tolerance band round each tracked joint's path
+  when every rod's length is uncertain by :data:`TOLERANCE` of itself
+  (:func:`~linkage_widget.kinematics.tolerance_band`, kept with the cycle);
 - :meth:`KinematicCycle.picture`: the plots beside the canvas
   (:func:`~linkage_widget.draw.kinematic_plot`), with the current crank angle marked, or
   the reason there is nothing to plot (no motor, no tracked joint, a mechanism the motor
@@ -47,13 +52,16 @@ from ..draw import (
     plot_series,
     track_colors,
 )
-from ..kinematics import Kinematics, kinematics
+from ..kinematics import Bodies, Kinematics, bodies, instant_centres, kinematics, tolerance_band
 from .document import Document
 
 __all__ = ["SAMPLES", "KinematicCycle"]
 
 #: Crank angles of a cycle: every 3 degrees, the last one the first a turn later.
 SAMPLES = 121
+
+#: The tolerance band's: every rod's length uncertain by this fraction of itself (±1 %).
+TOLERANCE = 0.01
 
 #: The session's traits that ask for the cycle (any one of them on).
 SHOWS = ("show_plots", "show_centres", "show_band")
@@ -67,6 +75,9 @@ class KinematicCycle:
         self._cycle: Kinematics | None = None
         self._why = ""
         self._version = -1  # of the last overlay asked for: the picture's
+        self._bodies: Bodies | None = None  # of the cycle's linkage
+        self._band_key: tuple[int, ...] | None = None  # the tracked joints of the bands
+        self._band_edges: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
 
     @property
     def version(self) -> int:
@@ -91,6 +102,7 @@ class KinematicCycle:
             self._key, self._cycle, self._why = None, None, key
         elif key != self._key:
             self._key, self._cycle, self._why = key, None, ""
+            self._bodies, self._band_key = None, None  # found again with the new cycle
             angles = np.linspace(0.0, 2.0 * np.pi, SAMPLES)
             try:
                 self._cycle = kinematics(document.linkage, key[1], key[2], angles)
@@ -118,25 +130,91 @@ class KinematicCycle:
     def overlay(
         self, document: Document, version: int, shows: Mapping[str, Any]
     ) -> KinematicOverlay | None:
-        r"""What the canvas draws of the cycle, when one of :data:`SHOWS` is on in ``shows``.
+        """What the canvas draws of the cycle, when one of :data:`SHOWS` is on in ``shows``.
 
-        The velocity of tracked joint :math:`j` is :math:`\omega\,p'_j(\theta)` at the
-        motor's speed :math:`\omega` and the crank angle now, over the largest
-        :math:`|p'|` of the tracked joints over the cycle.
+        ``show_plots``: the tracked joints' velocity arrows (:meth:`_arrows`);
+        ``show_centres``: the instant centres now (:meth:`_centres`); ``show_band``: the
+        tolerance band round each tracked joint's path (:meth:`_bands`).
         """
         self._version = version
         if not any(shows.get(name) for name in SHOWS):
             return None
         kin = self.cycle(document, version)
-        joints, colors = self._tracked(document)
-        if kin is None or not joints:
+        if kin is None:
             return None
-        speed = document.drives.motors[0].speed
+        theta = self.crank_angle(document) or 0.0
+        joints, colors = self._tracked(document)
+        arrows = self._arrows(document, kin, joints, theta) if shows.get("show_plots") else None
+        centres, labels = (
+            self._centres(document, kin, theta) if shows.get("show_centres") else (None, ())
+        )
+        bands = self._bands(document, kin, joints) if shows.get("show_band") else ()
+        return KinematicOverlay(
+            joints=joints if arrows is not None else (),
+            velocities=np.zeros((0, 2)) if arrows is None else arrows,
+            colors=colors,
+            centres=np.zeros((0, 2)) if centres is None else centres,
+            centre_labels=labels,
+            bands=bands,
+            band_colors=colors[: len(bands)],
+        )
+
+    def _arrows(
+        self, document: Document, kin: Kinematics, joints: tuple[int, ...], theta: float
+    ) -> np.ndarray:
+        r"""The tracked joints' velocities ``(t, 2)`` now, as the overlay scales them.
+
+        Joint :math:`j`'s is :math:`\omega\,p'_j(\theta)` at the motor's speed
+        :math:`\omega` and the crank angle :math:`\theta` now, over the largest
+        :math:`|p'|` of the tracked joints over the cycle.
+        """
         v = kin.velocities[:, list(joints)]  # (k, t, 2)
         peak = np.nanmax(np.hypot(v[..., 0], v[..., 1]), initial=0.0)
-        now = cycle_value(kin.angles, v, self.crank_angle(document) or 0.0)
-        scale = speed / peak if peak > 0 else 0.0
-        return KinematicOverlay(joints=joints, velocities=now * scale, colors=colors)
+        speed = document.drives.motors[0].speed
+        now = cycle_value(kin.angles, v, theta, kin.accelerations[:, list(joints)])
+        return now * (speed / peak if peak > 0 else 0.0)
+
+    def _centres(
+        self, document: Document, kin: Kinematics, theta: float
+    ) -> tuple[np.ndarray | None, tuple[str, ...]]:
+        r"""The instant centre :math:`I_{ij}` of every pair of bodies now, and the labels.
+
+        From the placement now and the velocity of the cycle at the crank angle now
+        (:func:`~linkage_widget.kinematics.instant_centres`); the bodies (found once a
+        cycle) are numbered from 1, the ground first, as a course numbers its links.
+        """
+        linkage = document.linkage
+        try:
+            if self._bodies is None:
+                self._bodies = bodies(linkage)
+            v = cycle_value(kin.angles, kin.velocities, theta, kin.accelerations)
+            ic = instant_centres(linkage, linkage.vertices, v, of=self._bodies)
+        except ValueError:  # a linkage the bodies cannot be read from: no centres
+            return None, ()
+        i, j = np.triu_indices(len(self._bodies), 1)
+        sep = "" if len(self._bodies) <= 9 else ","
+        labels = tuple(f"I{a + 1}{sep}{b + 1}" for a, b in zip(i, j, strict=True))
+        return ic.points[i, j], labels
+
+    def _bands(
+        self, document: Document, kin: Kinematics, joints: tuple[int, ...]
+    ) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+        """Each tracked joint's band's two edges (kept with the cycle, per tracked joints).
+
+        Every rod's length is taken as uncertain by :data:`TOLERANCE` of itself
+        (:func:`~linkage_widget.kinematics.tolerance_band`, to first order).
+        """
+        if self._band_key != joints:
+            delta = TOLERANCE * document.linkage.rod_lengths()
+            out = []
+            for j in joints:
+                try:
+                    band = tolerance_band(document.linkage, kin, j, delta)
+                except ValueError:
+                    continue
+                out.append((band.outer, band.inner))
+            self._band_key, self._band_edges = joints, tuple(out)
+        return self._band_edges
 
     def picture(self, document: Document, size: tuple[int, int]) -> PanelPicture:
         """The plots beside the canvas, of the cycle the last :meth:`overlay` asked for."""

@@ -89,6 +89,16 @@ def test_cycle_value_interpolates_periodically():
     assert cycle_value(open_turn, np.array([0.0, 1.0, 2.0, 3.0]), 1.75 * np.pi) == 1.5
 
 
+def test_with_slopes_cycle_value_is_the_cubic_hermite_one():
+    x = np.linspace(0.3, 2.7, 50)
+    linear = np.array([cycle_value(ANGLES, np.sin(ANGLES), t) for t in x])
+    cubic = np.array([cycle_value(ANGLES, np.sin(ANGLES), t, np.cos(ANGLES)) for t in x])
+    h = ANGLES[1] - ANGLES[0]
+    assert np.abs(linear - np.sin(x)).max() > h**2 / 16  # O(h²) without slopes
+    assert np.abs(cubic - np.sin(x)).max() < h**4 / 300  # O(h⁴): at most h⁴ max|f⁗| / 384
+    assert cycle_value(ANGLES, np.sin(ANGLES), ANGLES[5], np.cos(ANGLES)) == np.sin(ANGLES[5])
+
+
 def test_the_plot_marks_the_current_angle_on_every_curve():
     k = kinematics(four_bar(), 0, 1, ANGLES)
     series = plot_series(k.velocities, k.accelerations, k.valid, (1, 2), {})

@@ -53,13 +53,13 @@ def test_the_arrows_point_along_the_velocity_at_the_crank_angle_now():
         px = arrows.tips[k] - arrows.tails[k]
         world = np.array([px[0], -px[1]])  # y up
         cos = world @ exact[j] / (np.hypot(*world) * np.hypot(*exact[j]))
-        assert cos > 0.999  # interpolated between 3° samples: the same direction
+        assert cos > 1 - 1e-9  # cubic Hermite between 3° samples: the same direction
     # the crank tip's speed |ω r| = 2 over the cycle's fastest tracked speed, 64 px a unit
-    # (less the chord between samples 3° apart: 1 - cos 1.5° = 3e-4)
+    # (cubic Hermite between samples 3° apart)
     cycle = s.cycle.cycle(s.document, s.cycle.version)
     peak = np.nanmax(np.linalg.norm(cycle.velocities[:, [1, 2]], axis=2))
     assert np.hypot(*(arrows.tips[1] - arrows.tails[1])) == pytest.approx(
-        64.0 * 2.0 / peak, rel=5e-4
+        64.0 * 2.0 / peak, rel=1e-6
     )
 
 
@@ -108,3 +108,57 @@ def test_without_a_motor_or_a_tracked_joint_the_plots_say_why():
     (msg,) = s.cycle.picture(s.document, SIZE).items
     assert "track" in " ".join(msg.texts)
     assert "joint-velocities" not in s.scene().roles()
+
+
+def world_of(s: LinkageSession, px: np.ndarray) -> np.ndarray:
+    return np.asarray(s.view.to_world(px))
+
+
+def test_the_instant_centres_of_a_four_bar_are_its_pins_and_kennedys_points():
+    s = four_bar()
+    s.toggle_motors()
+    s.advance(3)
+    assert "instant-centres" not in s.scene().roles()
+    s.show_centres = True
+    scene = s.scene()
+    (labels,) = scene.by_role("instant-centre-labels")
+    (rings,) = scene.by_role("instant-centres")
+    at = dict(zip(labels.texts, world_of(s, rings.centers), strict=True))
+    assert set(at) == {"I12", "I13", "I14", "I23", "I24", "I34"}
+    p = s.linkage.vertices  # bodies: 1 ground, 2 crank 0-1, 3 coupler 1-2, 4 rocker 2-3
+    np.testing.assert_allclose(at["I12"], p[0], atol=1e-12)  # the crank's still pivot
+    # from the velocity interpolated between samples 3° apart (cubic Hermite: O(h⁴))
+    scale = np.ptp(p, axis=0).max()
+    for name, joint in (("I23", 1), ("I34", 2), ("I14", 3)):
+        np.testing.assert_allclose(at[name], p[joint], atol=1e-6 * scale)
+
+    def meet(a, b, c, d):  # where line ab meets line cd (Kennedy's construction)
+        m = np.column_stack([b - a, c - d])
+        t = np.linalg.solve(m, c - a)
+        return a + t[0] * (b - a)
+
+    # I13 on I12-I23 and I14-I34, I24 on I12-I14 and I23-I34 (far: to 1e-4 of the distance)
+    for name, kennedy in (
+        ("I13", meet(p[0], p[1], p[3], p[2])),
+        ("I24", meet(p[0], p[3], p[1], p[2])),
+    ):
+        assert np.hypot(*(at[name] - kennedy)) < 1e-4 * max(np.hypot(*kennedy), scale)
+
+
+def test_the_tolerance_band_is_the_first_order_band_of_one_percent_lengths():
+    from linkage_widget.kinematics import tolerance_band
+
+    s = four_bar()
+    assert "tolerance-band" not in s.scene().roles()
+    s.show_band = True
+    roles = s.scene().roles()
+    assert "tolerance-band" in roles and roles.index("tolerance-band") < roles.index("rods")
+    over = s.cycle.overlay(s.document, s.cycle.version, {"show_band": True})
+    kin = s.cycle.cycle(s.document, s.cycle.version)
+    for (outer, inner), j in zip(over.bands, (2, 1), strict=True):
+        band = tolerance_band(s.linkage, kin, j, 0.01 * s.linkage.rod_lengths())
+        np.testing.assert_allclose(outer, band.outer)
+        np.testing.assert_allclose(inner, band.inner)
+    # the crank tip's path moves only with the crank's length: a band 2 % of r wide
+    width = np.linalg.norm(over.bands[1][0] - over.bands[1][1], axis=1)
+    np.testing.assert_allclose(width, 0.02 * 1.0, rtol=1e-6)
