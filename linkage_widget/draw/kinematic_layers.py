@@ -37,6 +37,7 @@ from .view import ViewTransform
 
 __all__ = [
     "ARROW_PX",
+    "KINEMATIC_LEGEND",
     "KINEMATIC_ROLES",
     "KinematicOverlay",
     "instant_centres",
@@ -52,6 +53,13 @@ ARROW_MAX = 3.0
 CENTRE_COLOR = "#37474f"
 #: The band's opacity over its track colour.
 BAND_ALPHA = 0.28
+
+#: The legend's words of each role, its swatch, and its colour (None: the item's first).
+KINEMATIC_LEGEND = {
+    "tolerance-band": ("tolerance band of the path (first order)", "band", None),
+    "joint-velocities": ("velocity of a tracked joint at the motor's speed", "arrow", None),
+    "instant-centres": ("instant centre Iij of bodies i, j (1: the ground)", "ring", CENTRE_COLOR),
+}
 
 #: The roles these layers emit: the band under the tracks, the rest over the linkage.
 KINEMATIC_ROLES = ("tolerance-band", "joint-velocities", "instant-centres", "instant-centre-labels")

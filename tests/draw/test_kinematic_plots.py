@@ -157,3 +157,21 @@ def test_a_band_round_a_closed_path_leaves_its_hole():
     assert winding(np.zeros(2)) == pytest.approx(0.0)  # inside the inner edge: not filled
     for p in ([0.0, 1.0], [-1.0, 0.05], [0.99, -0.05]):  # on the band, either side of 0°
         assert abs(winding(np.array(p))) == pytest.approx(1.0)  # filled
+
+
+def test_the_legend_names_what_the_kinematics_draws():
+    link = four_bar()
+    view = ViewTransform.fit(link.vertices, 400, 300)
+    over = KinematicOverlay(
+        joints=(2,), velocities=np.array([[0.3, 0.4]]), colors=("#0072b2",),
+        centres=np.array([[0.0, 0.0]]), centre_labels=("I12",),
+        bands=((link.vertices[[1, 2]] + 0.1, link.vertices[[1, 2]] - 0.1),),
+        band_colors=("#0072b2",),
+    )  # fmt: skip
+    state = SceneState(kinematic=over, show_plots=True, show_centres=True, show_band=True)
+    labels = [e.label for e in build_scene(link, view, state).legend]
+    assert "tolerance band of the path (first order)" in labels
+    assert "velocity of a tracked joint at the motor's speed" in labels
+    assert "instant centre Iij of bodies i, j (1: the ground)" in labels
+    plain = [e.label for e in build_scene(link, view, SceneState(kinematic=over)).legend]
+    assert not any("instant" in label or "band" in label for label in plain)
