@@ -38,7 +38,9 @@ Examples
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -53,6 +55,7 @@ from ..draw import (
     track_colors,
 )
 from ..kinematics import Bodies, Kinematics, bodies, instant_centres, kinematics, tolerance_band
+from ..model import Linkage
 from .document import Document
 
 __all__ = ["SAMPLES", "KinematicCycle"]
@@ -63,8 +66,21 @@ SAMPLES = 121
 #: The tolerance band's: every rod's length uncertain by this fraction of itself (±1 %).
 TOLERANCE = 0.01
 
+#: What the plots say while the cycle is computed in a thread.
+PENDING = "computing the cycle of the motor ..."
+
 #: The session's traits that ask for the cycle (any one of them on).
 SHOWS = ("show_plots", "show_centres", "show_band")
+
+
+def _computed(
+    linkage: Linkage, pivot: int, tip: int, angles: np.ndarray
+) -> tuple[Kinematics | None, str]:
+    """The cycle, or None and why not (a free joint, no placement: the message says which)."""
+    try:
+        return kinematics(linkage, pivot, tip, angles), ""
+    except ValueError as exc:
+        return None, str(exc)
 
 
 class KinematicCycle:
@@ -78,6 +94,8 @@ class KinematicCycle:
         self._bodies: Bodies | None = None  # of the cycle's linkage
         self._band_key: tuple[int, ...] | None = None  # the tracked joints of the bands
         self._band_edges: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
+        #: The cycle being computed in a thread (None: none), for a view to wait for.
+        self.pending: asyncio.Future[Any] | None = None
 
     @property
     def version(self) -> int:
@@ -95,20 +113,38 @@ class KinematicCycle:
             return f"the plots follow one motor; this linkage has {len(motors)}"
         return (version, motors[0].pivot, motors[0].tip)
 
-    def cycle(self, document: Document, version: int) -> Kinematics | None:
-        """The cycle at edit ``version`` (computed on the first ask), or None (:meth:`message`)."""
+    def cycle(
+        self, document: Document, version: int, loop: asyncio.AbstractEventLoop | None = None
+    ) -> Kinematics | None:
+        """The cycle at edit ``version``, or None (why: :meth:`message`).
+
+        Computed on the first ask: at once without an event ``loop`` (a script, a test);
+        with one (a widget in Jupyter) in a thread, since a cycle takes a second or two:
+        None meanwhile, :attr:`pending` the job, whose end a view may wait for.
+        """
         key = self._motor_key(document, version)
         if isinstance(key, str):
             self._key, self._cycle, self._why = None, None, key
         elif key != self._key:
             self._key, self._cycle, self._why = key, None, ""
             self._bodies, self._band_key = None, None  # found again with the new cycle
-            angles = np.linspace(0.0, 2.0 * np.pi, SAMPLES)
-            try:
-                self._cycle = kinematics(document.linkage, key[1], key[2], angles)
-            except ValueError as exc:  # free joints, no placement: the message says which
-                self._why = str(exc)
+            args = (document.linkage.copy(), key[1], key[2], np.linspace(0.0, 2.0 * np.pi, SAMPLES))
+            if loop is None:
+                self._cycle, self._why = _computed(*args)
+            else:
+                self._why = PENDING
+                self.pending = loop.run_in_executor(None, _computed, *args)
+                self.pending.add_done_callback(partial(self._finished, key))
         return self._cycle
+
+    def _finished(self, key: tuple[Any, ...], job: asyncio.Future[Any]) -> None:
+        """The thread's cycle for ``key`` is done: kept if ``key`` is still the current one."""
+        if job is self.pending:
+            self.pending = None
+        if key != self._key or job.cancelled():
+            return
+        exc = job.exception()
+        self._cycle, self._why = job.result() if exc is None else (None, f"no cycle: {exc}")
 
     def message(self, document: Document, version: int) -> str:
         """Why there is no cycle at ``version`` (``""``: there is one)."""
@@ -128,18 +164,23 @@ class KinematicCycle:
         return float(np.arctan2(d[1], d[0]))
 
     def overlay(
-        self, document: Document, version: int, shows: Mapping[str, Any]
+        self,
+        document: Document,
+        version: int,
+        shows: Mapping[str, Any],
+        loop: asyncio.AbstractEventLoop | None = None,
     ) -> KinematicOverlay | None:
         """What the canvas draws of the cycle, when one of :data:`SHOWS` is on in ``shows``.
 
         ``show_plots``: the tracked joints' velocity arrows (:meth:`_arrows`);
         ``show_centres``: the instant centres now (:meth:`_centres`); ``show_band``: the
-        tolerance band round each tracked joint's path (:meth:`_bands`).
+        tolerance band round each tracked joint's path (:meth:`_bands`). ``loop``: as
+        :meth:`cycle` takes it (None while the thread computes the cycle).
         """
         self._version = version
         if not any(shows.get(name) for name in SHOWS):
             return None
-        kin = self.cycle(document, version)
+        kin = self.cycle(document, version, loop)
         if kin is None:
             return None
         theta = self.crank_angle(document) or 0.0
@@ -217,11 +258,17 @@ class KinematicCycle:
         return self._band_edges
 
     def picture(self, document: Document, size: tuple[int, int]) -> PanelPicture:
-        """The plots beside the canvas, of the cycle the last :meth:`overlay` asked for."""
-        kin = self.cycle(document, self._version)
+        """The plots beside the canvas, of the cycle the last :meth:`overlay` asked for.
+
+        It never starts a computation (the overlay does, in a thread when the view runs
+        one): until the cycle is there the plots say it is being computed.
+        """
+        key = self._motor_key(document, self._version)
+        kin = self._cycle if key == self._key else None
         joints, colors = self._tracked(document)
         if kin is None or not joints:
-            why = self._why if kin is None else "select a joint and track it (key t) to plot it"
+            why = key if isinstance(key, str) else self._why if key == self._key else PENDING
+            why = why if kin is None else "select a joint and track it (key t) to plot it"
             return kinematic_plot([0.0], [], None, size, ("#000000",), why)
         slides = {s.joint: s.direction for s in document.linkage.sliders}
         series = plot_series(kin.velocities, kin.accelerations, kin.valid, joints, slides)

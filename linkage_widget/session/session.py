@@ -1220,7 +1220,7 @@ class LinkageSession(SessionTraits):
             (rod_forces, self._actuation.shown_loads(stage), reactions),
             tracks=self._tracks.as_dict(), motors_running=self.motors_driving,
             branches=self._branch_directions(), hint=fit_hint(self._hint(), self._view.width),
-            kinematic=self.cycle.overlay(self.document, self._version, traits),
+            kinematic=self.cycle.overlay(self.document, self._version, traits, running_loop()),
         )  # fmt: skip
 
     def _hint(self) -> str:

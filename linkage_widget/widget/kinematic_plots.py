@@ -7,7 +7,7 @@ angle, the angle now marked) on an ipycanvas ``Canvas`` (CSS class
 ``linkage-plots-canvas``), after each drawing of the linkage, so the mark follows the
 crank as it turns. The configuration panel's row (:meth:`.PanelView.place_beside`) lays it
 out beside the linkage canvas. It touches the session through public names only:
-``cycle``, ``document``, ``show_plots``, ``pixel_ratio``.
+``cycle``, ``document``, ``show_plots``, ``pixel_ratio``, ``request_draw``.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class PlotView:
     def __init__(self, host: Any, height: int) -> None:
         self._host = host
         self.size = (PLOTS_WIDTH, int(height))
+        self._waiting: Any = None  # the cycle job whose end redraws
         self.canvas = make_canvas(*self.size, float(host.pixel_ratio))
         self.canvas.add_class(PLOTS_CSS_CLASS)
         self.box = W.VBox([self.canvas], layout=W.Layout(margin="0 0 0 8px", flex="0 0 auto"))
@@ -62,11 +63,16 @@ class PlotView:
         self.show()
 
     def show(self) -> None:
-        """Draw the plots now (nothing while they are off)."""
+        """Draw the plots now (nothing while they are off); again when a cycle computed ends."""
         host = self._host
-        if host.show_plots:
-            picture = host.cycle.picture(host.document, self.size)
-            draw_scene(self.canvas, picture, pixel_ratio=float(host.pixel_ratio))
+        if not host.show_plots:
+            return
+        picture = host.cycle.picture(host.document, self.size)
+        draw_scene(self.canvas, picture, pixel_ratio=float(host.pixel_ratio))
+        job = host.cycle.pending  # the cycle computed in a thread: draw when it is done
+        if job is not None and job is not self._waiting:
+            self._waiting = job
+            job.add_done_callback(lambda _job: host.request_draw())
 
     def resize_backing(self, pixel_ratio: float) -> None:
         """A backing store of ``pixel_ratio`` (the CSS size stays); the caller redraws."""

@@ -6,6 +6,8 @@ the session's cached and interpolated cycle).
 
 from __future__ import annotations
 
+import asyncio
+
 import numpy as np
 import pytest
 
@@ -162,3 +164,23 @@ def test_the_tolerance_band_is_the_first_order_band_of_one_percent_lengths():
     # the crank tip's path moves only with the crank's length: a band 2 % of r wide
     width = np.linalg.norm(over.bands[1][0] - over.bands[1][1], axis=1)
     np.testing.assert_allclose(width, 0.02 * 1.0, rtol=1e-6)
+
+
+def test_with_an_event_loop_the_cycle_is_computed_in_a_thread():
+    async def run() -> None:
+        s = four_bar(show_plots=True)
+        assert "joint-velocities" not in s.scene().roles()  # not yet: the thread computes
+        job = s.cycle.pending
+        assert job is not None
+        (msg,) = s.cycle.picture(s.document, SIZE).items
+        assert msg.texts == (kinematic_cycle.PENDING,)
+        await job
+        assert s.cycle.pending is None
+        assert "joint-velocities" in s.scene().roles()
+        assert s.cycle.pending is None  # kept: not computed again
+        s.add_spring(1, 3)  # an edit: again in a thread, the old one never shown
+        s.scene()
+        assert s.cycle.pending is not None and s.cycle.pending is not job
+        await s.cycle.pending
+
+    asyncio.run(run())

@@ -1,6 +1,8 @@
 """The kinematics plots in the widget, without a browser: the check box, the canvas beside
 the linkage's (with the configuration panel or without), and a drawing each frame."""
 
+import asyncio
+
 import numpy as np
 import pytest
 
@@ -72,3 +74,24 @@ def test_the_other_check_boxes_are_the_centres_and_the_band(w):
     for name in ("show_centres", "show_band"):
         w.controls.checks[name].value = True
         assert getattr(w, name)
+
+
+def test_with_an_event_loop_the_plots_come_when_the_thread_is_done(monkeypatch):
+    async def run(seen):
+        w.show_plots = True  # drawn at once, saying the cycle is being computed
+        assert [i.role for i in seen[-1].items] == ["message"]
+        threaded = False
+        for _ in range(400):
+            await asyncio.sleep(0.02)
+            threaded |= w.cycle.pending is not None
+            if "plot-velocity" in {i.role for i in seen[-1].items}:
+                break
+        assert threaded and w.cycle.pending is None
+        assert "plot-velocity" in {i.role for i in seen[-1].items}  # redrawn when done
+        w.show_plots = False
+        await asyncio.sleep(0.1)  # the frame task draws the last frame and ends
+
+    link = Linkage([[0, 0], [1, 0], [3, 2], [4, 0]], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
+    w = LinkageWidget(link, width=500, height=360, tracked=(2,))
+    w.add_motor(0, 1, 1.0)
+    asyncio.run(run(drawn(w, monkeypatch)))
