@@ -13,7 +13,9 @@ For a planar mechanism driven by a motor (a crank turning the rod pivot → tip,
   and :func:`mechanical_advantage` (output over input torque, from the statics);
 * :func:`sensitivity` (:class:`Sensitivity`: a tracked joint's path differentiated in
   each rod length and pin position) and :func:`tolerance_band` (:class:`ToleranceBand`:
-  the first-order envelope of the path under length tolerances).
+  the first-order envelope of the path under length tolerances);
+* :func:`stroke` (:class:`Stroke`: a joint's dead centres along a line over a turn, its
+  length and the quick-return ratio).
 
 It sits beside :mod:`linkage_widget.configuration` in the layers: it reads the
 constraint rows (:mod:`linkage_widget.constraints`) and the rigidity's rank rule and
@@ -25,6 +27,7 @@ from __future__ import annotations
 from .centres import Bodies, InstantCentres, bodies, instant_centres
 from .driven import Kinematics, MechanismError, kinematics
 from .sensitivity import Sensitivity, ToleranceBand, sensitivity, tolerance_band
+from .stroke import Stroke, stroke
 from .transmission import Transmission, mechanical_advantage, transmission_angle
 
 __all__ = [
@@ -33,6 +36,7 @@ __all__ = [
     "Kinematics",
     "MechanismError",
     "Sensitivity",
+    "Stroke",
     "ToleranceBand",
     "Transmission",
     "bodies",
@@ -40,6 +44,7 @@ __all__ = [
     "kinematics",
     "mechanical_advantage",
     "sensitivity",
+    "stroke",
     "tolerance_band",
     "transmission_angle",
 ]

@@ -55,3 +55,20 @@ def piston(r: float = 1.0, rod: float = 3.0, offset: float = 0.0):
     t = sympy.symbols("theta")
     x = r * sympy.cos(t) + sympy.sqrt(rod**2 - (r * sympy.sin(t) - offset) ** 2)
     return [sympy.lambdify(t, sympy.diff(x, t, k), "numpy") for k in range(3)]
+
+
+def whitworth(r: float = 2.0, d: float = 1.0, lever: float = 1.5, rod: float = 4.0) -> Linkage:
+    """Whitworth quick return: crank 0-1 (r) about 0; lever 2-3 about 2 = (0, -d), d < r,
+    slotted (the crank pin 1 slides on the line 2-3); ram rod 3-4; the ram 4 slides on the
+    line y = -d. The ram is at its ends when the lever lies along that line."""
+    a = np.array([r, 0.0])
+    o4 = np.array([0.0, -d])
+    b = o4 + lever * (a - o4) / np.hypot(*(a - o4))
+    c = np.array([b[0] + np.sqrt(rod**2 - (b[1] + d) ** 2), -d])
+    return Linkage(
+        [[0, 0], a, o4, b, c],
+        rods=[(0, 1), (2, 3), (3, 4)],
+        pinned=[0, 2],
+        slots=[(2, 3, 1)],
+        sliders=[(4, (0.0, -d), (1.0, 0.0))],
+    )
