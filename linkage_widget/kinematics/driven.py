@@ -70,6 +70,22 @@ class Kinematics:
     def __len__(self) -> int:
         return len(self.angles)
 
+    def body_point(self, i: int, j: int, along: float, across: float) -> tuple[np.ndarray, ...]:
+        r"""Path, velocity and acceleration of a point fixed to the body of joints ``i``, ``j``.
+
+        The point is :math:`q = p_i + s\,d + t\,J d` with :math:`d = p_j - p_i`,
+        :math:`J` the quarter turn, ``along`` :math:`s` and ``across`` :math:`t` its
+        coordinates in the body's frame (units of :math:`|d|`): linear in the positions,
+        so :math:`q' = p_i' + s\,d' + t\,J d'` and likewise :math:`q''`, exactly.
+        Returns three ``(k, 2)`` arrays.
+        """
+
+        def fixed(arr: np.ndarray) -> np.ndarray:
+            d = arr[:, j] - arr[:, i]
+            return arr[:, i] + along * d + across * np.column_stack([-d[:, 1], d[:, 0]])
+
+        return fixed(self.positions), fixed(self.velocities), fixed(self.accelerations)
+
 
 def motor_set(linkage: Linkage, pivot: int, tip: int) -> ConstraintSet:
     r"""The constraints of ``linkage`` and a motor on ``pivot``→``tip`` whose time is the angle.
