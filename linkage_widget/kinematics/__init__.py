@@ -6,7 +6,8 @@ For a planar mechanism driven by a motor (a crank turning the rod pivot → tip,
 * :func:`kinematics` — positions, velocities :math:`dp/d\theta` and accelerations
   :math:`d^2p/d\theta^2` of every joint over the crank angles asked for
   (:class:`Kinematics`), on the branch followed from the first angle, with where the
-  mechanism assembles and is not at a dead point;
+  mechanism assembles and is not at a dead point; :func:`slider_kinematics` the same,
+  driven by pushing a slider along its line (a linear actuator);
 * :func:`bodies` (the rigid clusters, the ground first) and :func:`instant_centres`
   (:class:`InstantCentres`: the centre of every pair of bodies, from the velocity field);
 * :func:`transmission_angle` (:class:`Transmission`, with its worst value over the cycle)
@@ -25,7 +26,7 @@ statics (:mod:`linkage_widget.rigidity`), never the simulator.
 from __future__ import annotations
 
 from .centres import Bodies, InstantCentres, bodies, instant_centres
-from .driven import Kinematics, MechanismError, kinematics
+from .driven import Kinematics, MechanismError, kinematics, slider_kinematics
 from .sensitivity import Sensitivity, ToleranceBand, sensitivity, tolerance_band
 from .stroke import Stroke, stroke
 from .transmission import Transmission, mechanical_advantage, transmission_angle
@@ -44,6 +45,7 @@ __all__ = [
     "kinematics",
     "mechanical_advantage",
     "sensitivity",
+    "slider_kinematics",
     "stroke",
     "tolerance_band",
     "transmission_angle",

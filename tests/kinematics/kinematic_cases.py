@@ -39,11 +39,14 @@ def closed_form(r=R, coupler=L, rocker=S, ground=A):
     return lambda th: [np.array([f(v) for v in th]).reshape(len(th), 2) for f in funcs]
 
 
-def slider_crank(r: float = 1.0, rod: float = 3.0, offset: float = 0.0) -> Linkage:
-    """Crank 0-1 about the pinned origin, rod 1-2, piston 2 on the line y = offset along x."""
-    x = np.sqrt(rod**2 - offset**2) + r
+def slider_crank(
+    r: float = 1.0, rod: float = 3.0, offset: float = 0.0, theta: float = 0.0
+) -> Linkage:
+    """Crank 0-1 about the pinned origin at ``theta``, rod 1-2, piston 2 on the line y = offset."""
+    a = r * np.array([np.cos(theta), np.sin(theta)])
+    x = a[0] + np.sqrt(rod**2 - (offset - a[1]) ** 2)
     return Linkage(
-        [[0, 0], [r, 0], [x, offset]],
+        [[0, 0], a, [x, offset]],
         rods=[(0, 1), (1, 2)],
         pinned=[0],
         sliders=[(2, (0.0, offset), (1.0, 0.0))],
