@@ -6,14 +6,17 @@ For a planar mechanism driven by a motor (a crank turning the rod pivot → tip,
 * :func:`kinematics` — positions, velocities :math:`dp/d\theta` and accelerations
   :math:`d^2p/d\theta^2` of every joint over the crank angles asked for
   (:class:`Kinematics`), on the branch followed from the first angle, with where the
-  mechanism assembles and is not at a dead point;
+  mechanism assembles and is not at a dead point; :func:`slider_kinematics` the same,
+  driven by pushing a slider along its line (a linear actuator);
 * :func:`bodies` (the rigid clusters, the ground first) and :func:`instant_centres`
   (:class:`InstantCentres`: the centre of every pair of bodies, from the velocity field);
 * :func:`transmission_angle` (:class:`Transmission`, with its worst value over the cycle)
   and :func:`mechanical_advantage` (output over input torque, from the statics);
 * :func:`sensitivity` (:class:`Sensitivity`: a tracked joint's path differentiated in
   each rod length and pin position) and :func:`tolerance_band` (:class:`ToleranceBand`:
-  the first-order envelope of the path under length tolerances).
+  the first-order envelope of the path under length tolerances);
+* :func:`stroke` (:class:`Stroke`: a joint's dead centres along a line over a turn, its
+  length and the quick-return ratio).
 
 It sits beside :mod:`linkage_widget.configuration` in the layers: it reads the
 constraint rows (:mod:`linkage_widget.constraints`) and the rigidity's rank rule and
@@ -23,8 +26,9 @@ statics (:mod:`linkage_widget.rigidity`), never the simulator.
 from __future__ import annotations
 
 from .centres import Bodies, InstantCentres, bodies, instant_centres
-from .driven import Kinematics, MechanismError, kinematics
+from .driven import Kinematics, MechanismError, kinematics, slider_kinematics
 from .sensitivity import Sensitivity, ToleranceBand, sensitivity, tolerance_band
+from .stroke import Stroke, stroke
 from .transmission import Transmission, mechanical_advantage, transmission_angle
 
 __all__ = [
@@ -33,6 +37,7 @@ __all__ = [
     "Kinematics",
     "MechanismError",
     "Sensitivity",
+    "Stroke",
     "ToleranceBand",
     "Transmission",
     "bodies",
@@ -40,6 +45,8 @@ __all__ = [
     "kinematics",
     "mechanical_advantage",
     "sensitivity",
+    "slider_kinematics",
+    "stroke",
     "tolerance_band",
     "transmission_angle",
 ]

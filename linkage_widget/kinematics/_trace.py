@@ -1,12 +1,13 @@
 r"""Newton continuation of a driven mechanism along its drive, with the first two derivatives.
 
-A drive is a :class:`~linkage_widget.constraints.ConstraintSet` whose drive rows
-(:class:`~linkage_widget.constraints.DriveRows`) run at unit speed from phase 0, so that
-its *time* :math:`s` is the drive's own value: the crank angle of a motor, the travel of
-a pushed slider. The constraint system is then :math:`g(p, s) = 0` with
-:math:`\partial g/\partial s = -b` (:meth:`ConstraintSet.velocity_target`: the arm scale
-:math:`\ell` on a motor row, 1 on a push row, 0 elsewhere), and differentiating twice in
-:math:`s` gives the velocity and acceleration *per unit drive speed*
+A :class:`Drive` is a :class:`~linkage_widget.constraints.ConstraintSet` moved by one
+value :math:`s`, the drive's own: the crank angle of a motor row
+(:class:`~linkage_widget.constraints.DriveRows`, run at unit speed from phase 0 so that
+its time is the angle), or the travel of a pushed slider (a hold row on the slider's
+joint, its anchor :math:`P + s\,u` moved along the line). The constraint system is then
+:math:`g(p, s) = 0` with :math:`\partial g/\partial s = -b` (the arm scale :math:`\ell`
+on a motor row, :math:`u` on the hold's two rows, 0 elsewhere), and differentiating
+twice in :math:`s` gives the velocity and acceleration *per unit drive speed*
 
 .. math:: A\,p' = b, \qquad A\,p'' = -g_{pp}(p)[p', p']
 
@@ -24,7 +25,7 @@ more than half the predicted step (the sign of a jump to another branch).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -53,7 +54,39 @@ class Sample:
     regular: bool
 
 
-def derivatives(cs: ConstraintSet, p: np.ndarray) -> Sample:
+@dataclass(frozen=True, eq=False)
+class Drive:
+    r"""The constraints moved by one drive value ``s`` (see the module docstring).
+
+    Attributes
+    ----------
+    cs : ConstraintSet
+        With the drive's rows: a motor at unit speed, or a hold on a pushed slider.
+    rate : ndarray, shape (rows,)
+        :math:`b = -\partial g/\partial s`.
+    scale : float
+        The unit of a step of ``s``: 1 (radians) for a crank, the length scale for a push.
+    period : float or None
+        :math:`2\pi` for a crank (the way round either way), None for a push.
+    line : ndarray, shape (2, 2), or None
+        A push's line: its point :math:`P` and unit direction :math:`u`.
+    """
+
+    cs: ConstraintSet
+    rate: np.ndarray
+    scale: float
+    period: float | None
+    line: np.ndarray | None = None
+
+    def at(self, s: float) -> ConstraintSet:
+        """The constraints at drive value ``s``."""
+        if self.line is None:
+            return self.cs.at_time(s)
+        anchor = (self.line[0] + s * self.line[1])[None, :]
+        return replace(self.cs, drives=replace(self.cs.drives, hold_anchors=anchor))
+
+
+def derivatives(cs: ConstraintSet, p: np.ndarray, b: np.ndarray) -> Sample:
     r"""Velocity and acceleration per unit drive speed at ``p`` (flat), and the rank check."""
     a_mat = cs.jacobian(p).toarray()
     u, s, vt = np.linalg.svd(a_mat, full_matrices=False)
@@ -63,8 +96,7 @@ def derivatives(cs: ConstraintSet, p: np.ndarray) -> Sample:
     def solve(rhs: np.ndarray) -> np.ndarray:
         return vt[keep].T @ ((u[:, keep].T @ rhs) / s[keep])
 
-    b = cs.velocity_target()
-    v = solve(b if b is not None else np.zeros(cs.n_constraints))
+    v = solve(b)
     acc = solve(-cs.second_derivative(p, v, v))
     return Sample(p, v, acc, regular)
 
@@ -92,30 +124,31 @@ def correct(cs: ConstraintSet, p: np.ndarray) -> tuple[np.ndarray, bool]:
     return p, bool(np.abs(cs.residuals(p) / scales).max() < CONVERGED)
 
 
-def _substep(cs: ConstraintSet, start: Sample, s0: float, h: float) -> Sample | None:
+def _substep(drive: Drive, start: Sample, s0: float, h: float) -> Sample | None:
     """The placement at drive value ``s0 + h`` from ``start`` (at ``s0``), or None."""
     guess = start.p + h * start.v + 0.5 * h * h * start.a
-    p, ok = correct(cs.at_time(s0 + h), guess)
+    cs = drive.at(s0 + h)
+    p, ok = correct(cs, guess)
     moved = np.linalg.norm(guess - start.p)
     if not ok or np.linalg.norm(p - guess) > 0.5 * moved + 1e-9 * cs.length_scale:
         return None
-    return derivatives(cs.at_time(s0 + h), p)
+    return derivatives(cs, p, drive.rate)
 
 
-def follow(cs: ConstraintSet, start: Sample, s0: float, s1: float) -> tuple[Sample | None, float]:
+def follow(drive: Drive, start: Sample, s0: float, s1: float) -> tuple[Sample | None, float]:
     """Continue ``start`` (at drive value ``s0``) to ``s1`` on its branch.
 
     Returns the sample at ``s1`` (None when it cannot be reached) and the drive value
-    reached. ``MAX_STEP`` and ``MIN_STEP`` are relative to ``cs``'s drive scale: radians
+    reached. ``MAX_STEP`` and ``MIN_STEP`` are relative to the drive's scale: radians
     for a crank, ``length_scale`` for a pushed slider.
     """
-    scale = 1.0 if len(cs.drives.motors) else cs.length_scale
+    scale = drive.scale
     total = s1 - s0
     n = max(1, int(np.ceil(abs(total) / (MAX_STEP * scale))))
     h, s, here = total / n, s0, start
     while abs(s1 - s) > 1e-15 * max(1.0, abs(s1)):
         h = np.copysign(min(abs(h), abs(s1 - s)), total)
-        nxt = _substep(cs, here, s, h)
+        nxt = _substep(drive, here, s, h)
         if nxt is None:
             h = 0.5 * h
             if abs(h) < MIN_STEP * scale:
@@ -126,9 +159,7 @@ def follow(cs: ConstraintSet, start: Sample, s0: float, s1: float) -> tuple[Samp
     return here, s1
 
 
-def trace(
-    cs: ConstraintSet, p0: np.ndarray, s_start: float, values: np.ndarray, period: float | None
-) -> list[Sample | None]:
+def trace(drive: Drive, p0: np.ndarray, s_start: float, values: np.ndarray) -> list[Sample | None]:
     r"""Samples at drive ``values`` on the branch through ``p0`` (at drive value ``s_start``).
 
     A sample that cannot be reached is ``None`` and the next is followed from the last one
@@ -137,16 +168,16 @@ def trace(
     was blocked (a limit of the drive) is remembered until a sample is reached again, so
     the samples beyond it are not tried again.
     """
-    here = derivatives(cs.at_time(s_start), as_flat(p0))
+    here = derivatives(drive.at(s_start), as_flat(p0), drive.rate)
     s_here, out = s_start, []
     walls: dict[float, float] = {}  # direction (+1, -1) -> the drive value it stopped at
     for target in values:
         got = None
-        for s1 in _routes(s_here, float(target), period):
+        for s1 in _routes(s_here, float(target), drive.period):
             way = float(np.sign(s1 - s_here))
             if way in walls and (s1 - walls[way]) * way >= 0.0:
                 continue
-            got, reached = follow(cs, here, s_here, s1)
+            got, reached = follow(drive, here, s_here, s1)
             if got is not None:
                 break
             walls[way] = reached

@@ -20,6 +20,7 @@ See :mod:`~linkage_widget.kinematics._trace` for the continuation that follows o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,9 +30,16 @@ from .. import _checks
 from ..constraints import ConstraintSet, DriveRows
 from ..model import Linkage
 from ..rigidity import RANK_RTOL
-from ._trace import Sample, correct, derivatives, follow, trace
+from ._trace import Drive, Sample, correct, derivatives, follow, trace
 
-__all__ = ["Kinematics", "MechanismError", "kinematics", "motor_set"]
+__all__ = [
+    "Kinematics",
+    "MechanismError",
+    "drive_of",
+    "kinematics",
+    "motor_set",
+    "slider_kinematics",
+]
 
 
 class MechanismError(ValueError):
@@ -57,6 +65,8 @@ class Kinematics:
         its Jacobian keeps full rank (False at a dead point).
     pivot, tip : int
         The driven rod (for a pushed slider: the slider's joint, and ``-1``).
+    slider : int
+        The pushed slider (:func:`slider_kinematics`), or ``-1`` for a crank.
     """
 
     angles: np.ndarray
@@ -66,9 +76,26 @@ class Kinematics:
     valid: np.ndarray
     pivot: int
     tip: int
+    slider: int = -1
 
     def __len__(self) -> int:
         return len(self.angles)
+
+    def body_point(self, i: int, j: int, along: float, across: float) -> tuple[np.ndarray, ...]:
+        r"""Path, velocity and acceleration of a point fixed to the body of joints ``i``, ``j``.
+
+        The point is :math:`q = p_i + s\,d + t\,J d` with :math:`d = p_j - p_i`,
+        :math:`J` the quarter turn, ``along`` :math:`s` and ``across`` :math:`t` its
+        coordinates in the body's frame (units of :math:`|d|`): linear in the positions,
+        so :math:`q' = p_i' + s\,d' + t\,J d'` and likewise :math:`q''`, exactly.
+        Returns three ``(k, 2)`` arrays.
+        """
+
+        def fixed(arr: np.ndarray) -> np.ndarray:
+            d = arr[:, j] - arr[:, i]
+            return arr[:, i] + along * d + across * np.column_stack([-d[:, 1], d[:, 0]])
+
+        return fixed(self.positions), fixed(self.velocities), fixed(self.accelerations)
 
 
 def motor_set(linkage: Linkage, pivot: int, tip: int) -> ConstraintSet:
@@ -79,6 +106,40 @@ def motor_set(linkage: Linkage, pivot: int, tip: int) -> ConstraintSet:
     """
     drives = DriveRows.build(linkage.vertices, [(pivot, tip, -1, -1)], [0.0], [1.0], 0.0)
     return ConstraintSet.from_linkage(linkage).with_drives(drives)
+
+
+def motor_drive(linkage: Linkage, pivot: int, tip: int) -> Drive:
+    r"""The crank drive: :func:`motor_set` moved by the angle, :math:`b = \ell` on its row."""
+    cs = motor_set(linkage, pivot, tip)
+    rate = cs.at_time(0.0).velocity_target()
+    return Drive(cs, rate if rate is not None else np.zeros(cs.n_constraints), 1.0, 2 * np.pi)
+
+
+def push_drive(linkage: Linkage, slider: int) -> Drive:
+    r"""The slider drive: a hold on the slider's joint at :math:`P + s\,u` on its line.
+
+    The travel :math:`s = u\cdot(p_j - P)` is measured from the slider's point :math:`P`
+    along its direction :math:`u`; the hold's rows :math:`p_j - (P' + s u)` (:math:`P'` the
+    foot of :math:`P` on the joint's own line) give :math:`b = u` on them. Its normal row
+    repeats the slider's: redundant and consistent, solved by least squares.
+    """
+    guide = linkage.sliders[slider]
+    j = int(guide.joint)
+    p = linkage.vertices
+    u = np.asarray(guide.direction, dtype=np.float64)
+    travel = float(u @ (p[j] - np.asarray(guide.point)))
+    drives = DriveRows.build(p, np.zeros((0, 4)), [], [], 0.0, holds=[j])
+    cs = ConstraintSet.from_linkage(linkage).with_drives(drives)
+    rate = np.zeros(cs.n_constraints)
+    rate[-2:] = u
+    return Drive(cs, rate, cs.length_scale, None, np.array([p[j] - travel * u, u]))
+
+
+def drive_of(linkage: Linkage, k: Kinematics) -> Drive:
+    """The drive that made ``k``: its crank, or its pushed slider."""
+    if k.slider >= 0:
+        return push_drive(linkage, k.slider)
+    return motor_drive(linkage, k.pivot, k.tip)
 
 
 def _checked(linkage: Linkage, pivot: Any, tip: Any, angles: Any) -> tuple[int, int, np.ndarray]:
@@ -99,16 +160,26 @@ def _checked(linkage: Linkage, pivot: Any, tip: Any, angles: Any) -> tuple[int, 
     return c, t, values
 
 
-def free_dof(cs: ConstraintSet, p: np.ndarray) -> int:
-    """Degrees of freedom the rows of ``cs`` leave at ``p``: ``2n - rank A`` (rigidity's rule)."""
-    s = np.linalg.svd(cs.jacobian(p).toarray(), compute_uv=False)
+def free_dof(linkage: Linkage, make: Callable[[Linkage], Drive]) -> int:
+    """Degrees of freedom the drive ``make(linkage)`` leaves: ``2n - rank A``, generically.
+
+    Counted at a seeded jitter of the placement (the rows measured there), as the rigidity
+    counts: at a dead point (a slider-crank drawn at its dead centre) the rank drops, yet
+    the drive fixes the mechanism everywhere else.
+    """
+    jittered = linkage.copy()
+    cs = ConstraintSet.from_linkage(linkage)
+    noise = np.random.default_rng(0).normal(size=linkage.vertices.shape)
+    jittered.set_positions(linkage.vertices + 0.01 * cs.length_scale * noise)
+    a = make(jittered).cs.jacobian(jittered.vertices).toarray()
+    s = np.linalg.svd(a, compute_uv=False)
     rank = int(np.sum(s > RANK_RTOL * s[0])) if s.size else 0
-    return cs.shape[1] - rank
+    return a.shape[1] - rank
 
 
-def require_driven(cs: ConstraintSet, p: np.ndarray, what: str) -> None:
+def require_driven(linkage: Linkage, make: Callable[[Linkage], Drive], what: str) -> None:
     """Raise :class:`MechanismError` when the drive leaves the mechanism free to move."""
-    free = free_dof(cs, p)
+    free = free_dof(linkage, make)
     if free > 0:
         raise MechanismError(
             f"kinematics: with {what} the mechanism still has {free} free degree"
@@ -117,12 +188,18 @@ def require_driven(cs: ConstraintSet, p: np.ndarray, what: str) -> None:
         )
 
 
-def _start(cs: ConstraintSet, linkage: Linkage, s_here: float, s_first: float) -> Sample:
+def _start(drive: Drive, linkage: Linkage, s_here: float, s_first: float) -> Sample:
     """The placement at the first drive value, followed from the linkage's own."""
-    p, ok = correct(cs.at_time(s_here), linkage.vertices.reshape(-1).copy())
+    p, ok = correct(drive.at(s_here), linkage.vertices.reshape(-1).copy())
     if not ok:
         raise MechanismError("kinematics: the linkage does not assemble at its own placement")
-    got, _ = follow(cs, derivatives(cs.at_time(s_here), p), s_here, s_first)
+    here = derivatives(drive.at(s_here), p, drive.rate)
+    if not here.regular:
+        raise MechanismError(
+            "kinematics: the linkage is drawn at a dead point of this drive (the Jacobian "
+            "loses rank there, and the way on is not unique): draw it a little off it"
+        )
+    got, _ = follow(drive, here, s_here, s_first)
     if got is None:
         raise MechanismError(
             f"kinematics: the mechanism cannot be driven from its placement to {s_first:g}"
@@ -187,12 +264,47 @@ def kinematics(linkage: Linkage, pivot: int, tip: int, angles: Any) -> Kinematic
     True
     """
     c, t, values = _checked(linkage, pivot, tip, angles)
-    cs = motor_set(linkage, c, t)
+    drive = motor_drive(linkage, c, t)
     d = linkage.vertices[t] - linkage.vertices[c]
     theta = float(np.arctan2(d[1], d[0]))
-    require_driven(cs.at_time(theta), linkage.vertices.reshape(-1), f"a motor on rod {c}-{t}")
+    require_driven(linkage, lambda link: motor_drive(link, c, t), f"a motor on rod {c}-{t}")
     first = theta + float(np.remainder(values[0] - theta + np.pi, 2 * np.pi) - np.pi)
-    start = _start(cs, linkage, theta, first)
-    samples = trace(cs, start.p, first, values, 2.0 * np.pi)
+    start = _start(drive, linkage, theta, first)
+    samples = trace(drive, start.p, first, values)
     pos, vel, acc, valid = collect(values, samples, linkage.n_vertices)
     return Kinematics(values, pos, vel, acc, valid, c, t)
+
+
+def slider_kinematics(linkage: Linkage, slider: int, travels: Any) -> Kinematics:
+    r"""As :func:`kinematics`, driven by pushing slider ``slider`` along its line (an actuator).
+
+    ``travels`` ``(k,)``: the slider joint's positions :math:`s = u\cdot(p_j - P)` along
+    its line (from the slider's point :math:`P`, along its unit direction :math:`u`);
+    ``velocities`` and ``accelerations`` are per unit push speed, :math:`dp/ds` and
+    :math:`d^2p/ds^2`. ``Kinematics.angles`` holds the travels, ``pivot`` the joint.
+
+    Examples
+    --------
+    >>> from linkage_widget import Linkage
+    >>> crank = Linkage([[0, 0], [0, 1], [8**0.5, 0]], rods=[(0, 1), (1, 2)], pinned=[0],
+    ...                 sliders=[(2, (0, 0), (1, 0))])   # the crank up, off the dead centres
+    >>> k = slider_kinematics(crank, 0, [3.5, 3.0])   # the piston pushes the crank round
+    >>> k.positions[:, 1].round(6).tolist()  # cos θ = (s² + r² - l²) / (2 s r)
+    [[0.607143, 0.794593], [0.166667, 0.986013]]
+    """
+    if not isinstance(linkage, Linkage) or linkage.dim != 2:
+        raise ValueError("slider_kinematics: a planar Linkage is pushed along a slider")
+    s = _checks.item_index(slider, len(linkage.sliders), "slider", "sliders")
+    values = np.asarray(travels, dtype=np.float64).reshape(-1)
+    if not values.size or not np.isfinite(values).all():
+        raise ValueError(
+            "slider_kinematics: travels must be a non-empty sequence of finite numbers"
+        )
+    drive = push_drive(linkage, s)
+    j = int(linkage.sliders[s].joint)
+    here = float(drive.line[1] @ (linkage.vertices[j] - drive.line[0]))
+    require_driven(linkage, lambda link: push_drive(link, s), f"a push on slider {s}")
+    start = _start(drive, linkage, here, float(values[0]))
+    samples = trace(drive, start.p, float(values[0]), values)
+    pos, vel, acc, valid = collect(values, samples, linkage.n_vertices)
+    return Kinematics(values, pos, vel, acc, valid, j, -1, s)

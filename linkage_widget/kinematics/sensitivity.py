@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import _checks
 from ..model import Linkage
-from .driven import Kinematics, motor_set
+from .driven import Kinematics, drive_of
 
 __all__ = ["Sensitivity", "ToleranceBand", "sensitivity", "tolerance_band"]
 
@@ -99,7 +99,7 @@ def sensitivity(linkage: Linkage, k: Kinematics, joint: int) -> Sensitivity:
     True
     """
     j = _checks.vertex_index(joint, linkage.n_vertices, "tracked joint")
-    cs = motor_set(linkage, k.pivot, k.tip)
+    cs = drive_of(linkage, k).cs
     kinds = cs.row_kinds()
     rod_rows = np.flatnonzero(kinds == "rod")
     pin_rows = np.flatnonzero(kinds == "pin")

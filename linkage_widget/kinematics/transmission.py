@@ -164,6 +164,8 @@ def mechanical_advantage(linkage: Linkage, k: Kinematics, output: Any) -> np.nda
         o_pivot, o_tip = (int(i) for i in output)
         if linkage.find_rod(o_pivot, o_tip) is None:
             raise ValueError(f"mechanical advantage: there is no output rod {o_pivot}-{o_tip}")
+    if k.tip < 0:
+        raise ValueError("mechanical advantage: the cycle must be driven by a crank (kinematics)")
     held, angle = _held(linkage, k.pivot, k.tip)
     out = np.full(len(k), np.nan)
     for i in np.flatnonzero(k.valid):

@@ -89,3 +89,18 @@ def test_a_pinned_rod_cannot_turn():
     link = Linkage([[0, 0], [1, 0]], rods=[(0, 1)], pinned=[0, 1])
     with pytest.raises(ValueError, match="both ends pinned"):
         kinematics(link, 0, 1, [0.0])
+
+
+def test_a_point_on_a_body_moves_with_it():
+    # the coupler point of a triangle 1-2-4, computed as a joint and as a point of body 1-2
+    link = four_bar()
+    p = link.vertices
+    apex = 0.5 * (p[1] + p[2]) + np.array([-1.0, 1.5])
+    tri = Linkage([*p, apex], rods=[(0, 1), (1, 2), (2, 3), (1, 4), (2, 4)], pinned=[0, 3])
+    d = p[2] - p[1]
+    along, across = np.linalg.solve(np.c_[d, [-d[1], d[0]]], apex - p[1])
+    k = kinematics(tri, 0, 1, np.linspace(0.0, 2 * np.pi, 37))
+    for got, joint in zip(
+        k.body_point(1, 2, along, across), (k.positions, k.velocities, k.accelerations), strict=True
+    ):
+        assert np.abs(got - joint[:, 4]).max() < 1e-9
