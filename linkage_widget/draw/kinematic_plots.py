@@ -188,12 +188,13 @@ def _chart_axes(chart: _Chart, name: str, ticks: bool, theme: PanelTheme) -> lis
     f = theme.font_size - 2
     x0, y0, w, h = chart.x0, chart.y0, chart.w, chart.h
     zero = chart.to_pixel([0.0, 360.0], [0.0, 0.0])
+    n_ticks = 3 if chart.lo < 0 else 2  # the zero line gets its 0 when it is not the bottom
     items: list[Primitive] = [
         Rects([[x0, y0, w, h]], fill=None, stroke=theme.frame, width=1.0, role="plot-frame"),
         Segments(zero[None], theme.frame, 1.0, 0.8, dash=(4.0, 4.0), role="plot-zero"),
         Texts(
-            (f"{chart.hi:.3g}", f"{chart.lo:.3g}"),
-            [(x0 - 4, y0), (x0 - 4, y0 + h)],
+            (f"{chart.hi:.3g}", f"{chart.lo:.3g}", "0")[:n_ticks],
+            [(x0 - 4, y0), (x0 - 4, y0 + h), (x0 - 4, zero[0, 1])][:n_ticks],
             theme.text,
             f,
             align="right",

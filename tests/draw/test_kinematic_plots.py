@@ -175,3 +175,16 @@ def test_the_legend_names_what_the_kinematics_draws():
     assert "instant centre Iij of bodies i, j (1: the ground)" in labels
     plain = [e.label for e in build_scene(link, view, SceneState(kinematic=over)).legend]
     assert not any("instant" in label or "band" in label for label in plain)
+
+
+def test_a_signed_curve_gets_its_zero_tick_on_the_zero_line():
+    k = kinematics(slider_crank(), 0, 1, ANGLES)
+    series = plot_series(k.velocities, k.accelerations, k.valid, (2,), {2: (1.0, 0.0)})
+    pic = kinematic_plot(k.angles, series, None, (400, 320), ("#0072b2",))
+    value_ticks = [t for t in pic.by_role("plot-ticks") if t.align == "right"]
+    zeros = pic.by_role("plot-zero")
+    for ticks, zero in zip(value_ticks, zeros, strict=True):
+        assert ticks.texts[2] == "0" and ticks.positions[2, 1] == zero.points[0, 0, 1]
+    top, bottom = (float(t.texts[0]) for t in value_ticks), (float(t.texts[1]) for t in value_ticks)
+    dx, ddx = piston(ANGLES)
+    assert next(top) >= dx.max() and next(bottom) <= dx.min()  # the range holds the curve
