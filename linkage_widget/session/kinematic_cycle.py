@@ -111,6 +111,8 @@ class KinematicCycle:
             return "add a motor to a crank to plot the velocities and accelerations"
         if len(motors) > 1:
             return f"the plots follow one motor; this linkage has {len(motors)}"
+        if motors[0].reference is not None:  # kinematics() turns a crank against the ground
+            return "the plots follow a crank turned against the ground, not between two links"
         return (version, motors[0].pivot, motors[0].tip)
 
     def cycle(

@@ -184,3 +184,17 @@ def test_with_an_event_loop_the_cycle_is_computed_in_a_thread():
         await s.cycle.pending
 
     asyncio.run(run())
+
+
+def test_a_motor_between_two_links_or_two_motors_are_refused_in_words():
+    link = Linkage([[0, 0], [1, 0], [3, 2], [4, 0]], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
+    s = LinkageSession(link, tracked=(2,), show_plots=True)
+    s.add_motor(1, 2, reference=(0, 1))
+    s.draw()
+    (msg,) = s.cycle.picture(s.document, SIZE).items
+    assert "against the ground" in " ".join(msg.texts)
+    s.add_motor(0, 1)
+    s.draw()
+    (msg,) = s.cycle.picture(s.document, SIZE).items
+    assert "one motor" in " ".join(msg.texts)
+    assert "joint-velocities" not in s.scene().roles()
