@@ -18,6 +18,11 @@ For a planar mechanism driven by a motor (a crank turning the rod pivot → tip,
 * :func:`stroke` (:class:`Stroke`: a joint's dead centres along a line over a turn, its
   length and the quick-return ratio).
 
+On the package face ``linkage_widget.kinematics`` is the function (the issue's contract),
+which shadows this subpackage's name there: take the other names with ``from
+linkage_widget.kinematics import ...`` (``import linkage_widget.kinematics as k`` gives
+the function).
+
 It sits beside :mod:`linkage_widget.configuration` in the layers: it reads the
 constraint rows (:mod:`linkage_widget.constraints`) and the rigidity's rank rule and
 statics (:mod:`linkage_widget.rigidity`), never the simulator.
