@@ -11,7 +11,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from kinematic_cases import four_bar, slider_crank
+from kinematic_cases import four_bar, slider_crank, whitworth
 
 from linkage_widget import Linkage
 from linkage_widget.kinematics import bodies, instant_centres, kinematics
@@ -117,3 +117,23 @@ def test_slider_crank_centres_with_the_piston_block():
         want = meet(line(b, c), line(a, a + [0.0, 1.0]))
         assert np.allclose(ic.points[1, 3], want, rtol=0, atol=1e-9 * max(np.abs(want).max(), 4))
         assert np.allclose(ic.points[2, 3], c) and np.allclose(ic.points[1, 2], b)
+
+
+def test_kennedy_on_whitworth_with_a_slot_block_and_a_ram():
+    link = whitworth()
+    of = bodies(link)
+    assert [kind for kind, _ in of.blocks] == ["ground", "link", "link", "link", "slider", "slot"]
+    k = kinematics(link, 0, 1, ANGLES)
+    for p, v in zip(k.positions, k.velocities, strict=True):
+        ic = instant_centres(link, p, v, of)
+        h = ic.homogeneous
+        for i, j, m in combinations(range(len(of)), 3):
+            rows = unit_rows(np.array([h[i, j], h[j, m], h[i, m]]))
+            assert abs(np.linalg.det(rows)) < 1e-9, (i, j, m)
+        # the slot's block turns with the lever: their centre is at infinity, across the slot
+        lever, block = 2, 5
+        assert ic.at_infinity[lever, block]
+        slot_line = p[3] - p[2]
+        assert abs(h[lever, block, :2] @ slot_line) < 1e-9 * np.linalg.norm(h[lever, block, :2])
+        # the crank and the block share the pin A
+        assert np.allclose(ic.points[1, block], p[1], atol=1e-9)
