@@ -66,7 +66,8 @@ class ToleranceBand:
     path : ndarray, shape (k, 2)
         The nominal path.
     normals : ndarray, shape (k, 2)
-        Unit normals of the path (the velocity turned a quarter counter-clockwise).
+        Unit normals of the path (the velocity turned a quarter counter-clockwise); NaN
+        where the joint stops (a cusp of the path), where the band has no direction.
     half_width : ndarray, shape (k,)
         :math:`w`, the largest first-order deviation across the path.
     """
