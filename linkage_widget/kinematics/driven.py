@@ -15,7 +15,9 @@ acceleration per unit crank speed:
 (:math:`A = \partial g/\partial p`, the rigidity matrix with the motor row). At a crank
 speed :math:`\omega` and angular acceleration :math:`\alpha` the joints move with
 :math:`\dot p = \omega\,p'` and :math:`\ddot p = \omega^2 p'' + \alpha\,p'`.
-See :mod:`~linkage_widget.kinematics._trace` for the continuation that follows one branch.
+A pushed slider (:func:`slider_kinematics`, a linear actuator) is the same with its
+travel :math:`s` along the line in place of :math:`\theta`. See
+:mod:`~linkage_widget.kinematics._trace` for the continuation that follows one branch.
 """
 
 from __future__ import annotations
