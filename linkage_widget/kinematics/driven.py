@@ -83,6 +83,23 @@ class Kinematics:
     def __len__(self) -> int:
         return len(self.angles)
 
+    def at_speed(self, speed: float, acceleration: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+        r"""Velocities and accelerations ``(k, n, 2)`` at a drive speed :math:`\omega`.
+
+        With :math:`\alpha` the drive's own acceleration (``acceleration``, 0 for a
+        constant speed): :math:`\dot p = \omega p'`, :math:`\ddot p = \omega^2 p'' +
+        \alpha p'` (the chain rule along the drive).
+
+        >>> from linkage_widget import Linkage
+        >>> crank = Linkage([[0, 0], [2, 0]], rods=[(0, 1)], pinned=[0])
+        >>> v, a = kinematics(crank, 0, 1, [0.0]).at_speed(3.0)
+        >>> (v[0, 1].round(12) + 0.0).tolist(), (a[0, 1].round(9) + 0.0).tolist()  # ω r, ω² r
+        ([0.0, 6.0], [-18.0, 0.0])
+        """
+        w = _checks.finite(speed, "speed")
+        alpha = _checks.finite(acceleration, "acceleration")
+        return w * self.velocities, w * w * self.accelerations + alpha * self.velocities
+
     def body_point(self, i: int, j: int, along: float, across: float) -> tuple[np.ndarray, ...]:
         r"""Path, velocity and acceleration of a point fixed to the body of joints ``i``, ``j``.
 
