@@ -137,3 +137,28 @@ def test_kennedy_on_whitworth_with_a_slot_block_and_a_ram():
         assert abs(h[lever, block, :2] @ slot_line) < 1e-9 * np.linalg.norm(h[lever, block, :2])
         # the crank and the block share the pin A
         assert np.allclose(ic.points[1, block], p[1], atol=1e-9)
+
+
+def test_elliptic_trammel_rod_turns_about_the_corner_of_its_blocks():
+    # rod 0-1 (length 2) with 0 sliding on the x-axis and 1 on the y-axis, no pin at all:
+    # the rod's centre with the ground is where the normals to the two slides cross,
+    # (x0, y1), and a point of the rod draws an ellipse
+    trammel = Linkage(
+        [[-2.0, 0.0], [0.0, 0.0]],
+        rods=[(0, 1)],
+        sliders=[(0, (0, 0), (1, 0)), (1, (0, 0), (0, 1))],
+    )
+    trammel.set_positions([[-np.sqrt(2), 0.0], [0.0, np.sqrt(2)]])  # off the flat placement
+    of = bodies(trammel)
+    assert of.joints == ((), (0, 1), (0,), (1,))
+    angles = np.radians(np.arange(10.0, 171.0, 20.0))
+    k = kinematics(trammel, 0, 1, angles)
+    assert k.valid.all()
+    for p, v in zip(k.positions, k.velocities, strict=True):
+        ic = instant_centres(trammel, p, v, of)
+        assert np.allclose(ic.points[0, 1], [p[0, 0], p[1, 1]], atol=1e-12)
+    # the rod's midpoint on a circle, a point a quarter along on an ellipse (semi-axes 1.5, 0.5)
+    mid = k.body_point(0, 1, 0.5, 0.0)[0]
+    quarter = k.body_point(0, 1, 0.25, 0.0)[0]
+    assert np.allclose(np.hypot(*mid.T), 1.0, atol=1e-12)
+    assert np.allclose((quarter[:, 0] / 1.5) ** 2 + (quarter[:, 1] / 0.5) ** 2, 1.0, atol=1e-12)
