@@ -68,22 +68,24 @@ class Drive:
         The unit of a step of ``s``: 1 (radians) for a crank, the length scale for a push.
     period : float or None
         :math:`2\pi` for a crank (the way round either way), None for a push.
-    line : ndarray, shape (2, 2), or None
-        A push's line: its point :math:`P` and unit direction :math:`u`.
+    lines : ndarray, shape (h, 2, 2), or None
+        The pushes' lines, one per hold: the anchor :math:`P` at ``s = 0`` and its
+        velocity per unit ``s`` (the unit direction :math:`u`, times a push speed).
     """
 
     cs: ConstraintSet
     rate: np.ndarray
     scale: float
     period: float | None
-    line: np.ndarray | None = None
+    lines: np.ndarray | None = None
 
     def at(self, s: float) -> ConstraintSet:
         """The constraints at drive value ``s``."""
-        if self.line is None:
-            return self.cs.at_time(s)
-        anchor = (self.line[0] + s * self.line[1])[None, :]
-        return replace(self.cs, drives=replace(self.cs.drives, hold_anchors=anchor))
+        cs = self.cs.at_time(s)
+        if self.lines is None:
+            return cs
+        anchors = self.lines[:, 0] + s * self.lines[:, 1]
+        return replace(cs, drives=replace(cs.drives, hold_anchors=anchors))
 
 
 def derivatives(cs: ConstraintSet, p: np.ndarray, b: np.ndarray) -> Sample:
