@@ -15,7 +15,9 @@ acceleration per unit crank speed:
 (:math:`A = \partial g/\partial p`, the rigidity matrix with the motor row). At a crank
 speed :math:`\omega` and angular acceleration :math:`\alpha` the joints move with
 :math:`\dot p = \omega\,p'` and :math:`\ddot p = \omega^2 p'' + \alpha\,p'`.
-See :mod:`~linkage_widget.kinematics._trace` for the continuation that follows one branch.
+A pushed slider (:func:`slider_kinematics`, a linear actuator) is the same with its
+travel :math:`s` along the line in place of :math:`\theta`. See
+:mod:`~linkage_widget.kinematics._trace` for the continuation that follows one branch.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ __all__ = [
     "kinematics",
     "motor_set",
     "slider_kinematics",
+    "timed_kinematics",
 ]
 
 
@@ -80,6 +83,23 @@ class Kinematics:
 
     def __len__(self) -> int:
         return len(self.angles)
+
+    def at_speed(self, speed: float, acceleration: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+        r"""Velocities and accelerations ``(k, n, 2)`` at a drive speed :math:`\omega`.
+
+        With :math:`\alpha` the drive's own acceleration (``acceleration``, 0 for a
+        constant speed): :math:`\dot p = \omega p'`, :math:`\ddot p = \omega^2 p'' +
+        \alpha p'` (the chain rule along the drive).
+
+        >>> from linkage_widget import Linkage
+        >>> crank = Linkage([[0, 0], [2, 0]], rods=[(0, 1)], pinned=[0])
+        >>> v, a = kinematics(crank, 0, 1, [0.0]).at_speed(3.0)
+        >>> (v[0, 1].round(12) + 0.0).tolist(), (a[0, 1].round(9) + 0.0).tolist()  # ω r, ω² r
+        ([0.0, 6.0], [-18.0, 0.0])
+        """
+        w = _checks.finite(speed, "speed")
+        alpha = _checks.finite(acceleration, "acceleration")
+        return w * self.velocities, w * w * self.accelerations + alpha * self.velocities
 
     def body_point(self, i: int, j: int, along: float, across: float) -> tuple[np.ndarray, ...]:
         r"""Path, velocity and acceleration of a point fixed to the body of joints ``i``, ``j``.
@@ -123,23 +143,65 @@ def push_drive(linkage: Linkage, slider: int) -> Drive:
     foot of :math:`P` on the joint's own line) give :math:`b = u` on them. Its normal row
     repeats the slider's: redundant and consistent, solved by least squares.
     """
-    guide = linkage.sliders[slider]
-    j = int(guide.joint)
-    p = linkage.vertices
-    u = np.asarray(guide.direction, dtype=np.float64)
-    travel = float(u @ (p[j] - np.asarray(guide.point)))
-    drives = DriveRows.build(p, np.zeros((0, 4)), [], [], 0.0, holds=[j])
+    foot, u = _push_line(linkage, slider)
+    drives = DriveRows.build(linkage.vertices, np.zeros((0, 4)), [], [], 0.0, holds=[foot[0]])
     cs = ConstraintSet.from_linkage(linkage).with_drives(drives)
     rate = np.zeros(cs.n_constraints)
     rate[-2:] = u
-    return Drive(cs, rate, cs.length_scale, None, np.array([p[j] - travel * u, u]))
+    return Drive(cs, rate, cs.length_scale, None, np.array([[foot[1], u]]))
+
+
+def _push_line(linkage: Linkage, slider: int) -> tuple[tuple[int, np.ndarray], np.ndarray]:
+    """``((joint, P'), u)``: the slider's joint, the foot of its point on the joint's line."""
+    guide = linkage.sliders[slider]
+    j = int(guide.joint)
+    u = np.asarray(guide.direction, dtype=np.float64)
+    travel = float(u @ (linkage.vertices[j] - np.asarray(guide.point)))
+    return (j, linkage.vertices[j] - travel * u), u
 
 
 def drive_of(linkage: Linkage, k: Kinematics) -> Drive:
     """The drive that made ``k``: its crank, or its pushed slider."""
     if k.slider >= 0:
         return push_drive(linkage, k.slider)
+    if k.tip < 0:
+        raise ValueError("a cycle of several drives (timed_kinematics) has no one input")
     return motor_drive(linkage, k.pivot, k.tip)
+
+
+def timed_drive(linkage: Linkage, motors: Any, pushes: Any) -> Drive:
+    r"""Several drives at once, moved by the time :math:`t`: motors and pushes at speeds.
+
+    A motor ``(pivot, tip, speed)`` turns its rod from the angle it has at
+    :math:`\omega` rad per unit time (a motor row, :math:`b = \ell\omega`); a push
+    ``(slider, speed)`` moves the slider's joint from where it is along the line at
+    :math:`v` (a hold, :math:`b = v u`).
+    """
+    p = linkage.vertices
+    rows, phases, speeds = [], [], []
+    for pivot, tip, speed in motors:
+        c, t, _ = _checked(linkage, pivot, tip, [0.0])
+        rows.append((c, t, -1, -1))
+        phases.append(float(np.arctan2(*(p[t] - p[c])[::-1])))
+        speeds.append(_checks.finite(speed, "motor speed"))
+    holds, lines = [], []
+    for slider, speed in pushes:
+        (j, _), u = _push_line(
+            linkage, _checks.item_index(slider, len(linkage.sliders), "slider", "sliders")
+        )
+        holds.append(j)
+        lines.append([p[j], _checks.finite(speed, "push speed") * u])
+    drives = DriveRows.build(p, np.reshape(rows, (-1, 4)), phases, speeds, 0.0, holds=holds)
+    cs = ConstraintSet.from_linkage(linkage).with_drives(drives)
+    rate = cs.velocity_target()
+    rate = np.zeros(cs.n_constraints) if rate is None else rate
+    lines_arr = np.array(lines, dtype=np.float64).reshape(-1, 2, 2)
+    if len(holds):
+        rate[-2 * len(holds) :] = lines_arr[:, 1].reshape(-1)
+    fastest = max([abs(w) for w in speeds] + [abs(v) / cs.length_scale for _, v in pushes] + [0.0])
+    if fastest == 0.0:
+        raise ValueError("timed_kinematics: give at least one motor or push with a speed")
+    return Drive(cs, rate, 1.0 / fastest, None, lines_arr if len(holds) else None)
 
 
 def _checked(linkage: Linkage, pivot: Any, tip: Any, angles: Any) -> tuple[int, int, np.ndarray]:
@@ -302,9 +364,45 @@ def slider_kinematics(linkage: Linkage, slider: int, travels: Any) -> Kinematics
         )
     drive = push_drive(linkage, s)
     j = int(linkage.sliders[s].joint)
-    here = float(drive.line[1] @ (linkage.vertices[j] - drive.line[0]))
+    here = float(drive.lines[0, 1] @ (linkage.vertices[j] - drive.lines[0, 0]))
     require_driven(linkage, lambda link: push_drive(link, s), f"a push on slider {s}")
     start = _start(drive, linkage, here, float(values[0]))
     samples = trace(drive, start.p, float(values[0]), values)
     pos, vel, acc, valid = collect(values, samples, linkage.n_vertices)
     return Kinematics(values, pos, vel, acc, valid, j, -1, s)
+
+
+def timed_kinematics(
+    linkage: Linkage, times: Any, *, motors: Any = (), pushes: Any = ()
+) -> Kinematics:
+    r"""As :func:`kinematics`, driven by several motors and pushes at once, over time.
+
+    Parameters
+    ----------
+    linkage : Linkage
+        Planar; the drives together must fix it (a five-bar takes two).
+    times : array_like, shape (k,)
+        When to sample, from the linkage's placement at :math:`t = 0`.
+    motors : sequence of (pivot, tip, speed), keyword-only
+        Rods turned from the angle they have, ``speed`` rad per unit time.
+    pushes : sequence of (slider, speed), keyword-only
+        Sliders' joints moved along their lines from where they are, ``speed`` per unit time.
+
+    Returns
+    -------
+    Kinematics
+        ``angles`` holds the times; ``velocities`` :math:`dp/dt` and ``accelerations``
+        :math:`d^2p/dt^2` (the drives' speeds are constant); ``pivot = tip = -1``.
+    """
+    if not isinstance(linkage, Linkage) or linkage.dim != 2:
+        raise ValueError("timed_kinematics: a planar Linkage is driven")
+    values = np.asarray(times, dtype=np.float64).reshape(-1)
+    if not values.size or not np.isfinite(values).all():
+        raise ValueError("timed_kinematics: times must be a non-empty sequence of finite numbers")
+    motors, pushes = list(motors), list(pushes)
+    drive = timed_drive(linkage, motors, pushes)
+    require_driven(linkage, lambda link: timed_drive(link, motors, pushes), "these drives")
+    start = _start(drive, linkage, 0.0, float(values[0]))
+    samples = trace(drive, start.p, float(values[0]), values)
+    pos, vel, acc, valid = collect(values, samples, linkage.n_vertices)
+    return Kinematics(values, pos, vel, acc, valid, -1, -1)

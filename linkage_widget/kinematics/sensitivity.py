@@ -20,7 +20,8 @@ its unit normal :math:`n`) is
 
 .. math:: w = \sum_r \delta_r\,\Big|n\cdot\frac{\partial p}{\partial L_r}\Big| ,
 
-reached at a corner of the box of tolerances. The band is the path :math:`\pm w\,n`.
+reached at a corner of the box of tolerances (pin tolerances add their terms alike).
+The band is the path :math:`\pm w\,n`.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ class ToleranceBand:
     path : ndarray, shape (k, 2)
         The nominal path.
     normals : ndarray, shape (k, 2)
-        Unit normals of the path (the velocity turned a quarter counter-clockwise).
+        Unit normals of the path (the velocity turned a quarter counter-clockwise); NaN
+        where the joint stops (a cusp of the path), where the band has no direction.
     half_width : ndarray, shape (k,)
         :math:`w`, the largest first-order deviation across the path.
     """
@@ -113,7 +115,20 @@ def sensitivity(linkage: Linkage, k: Kinematics, joint: int) -> Sensitivity:
     return Sensitivity(j, lengths, pins)
 
 
-def tolerance_band(linkage: Linkage, k: Kinematics, joint: int, tolerances: Any) -> ToleranceBand:
+def _tolerances(values: Any, n: int, what: str) -> np.ndarray:
+    """``values`` as ``n`` finite tolerances >= 0 (one for all, or one each)."""
+    try:
+        out = np.broadcast_to(np.asarray(values, dtype=np.float64), (n,))
+    except ValueError:
+        out = np.full(n, np.nan)
+    if not np.isfinite(out).all() or (out < 0).any():
+        raise ValueError(f"{what} tolerances must be finite and >= 0, one or one each ({n})")
+    return out
+
+
+def tolerance_band(
+    linkage: Linkage, k: Kinematics, joint: int, tolerances: Any, *, pins: Any = 0.0
+) -> ToleranceBand:
     r"""The band that ``joint``'s path stays in when rod lengths vary by ``± tolerances``.
 
     Parameters
@@ -124,15 +139,18 @@ def tolerance_band(linkage: Linkage, k: Kinematics, joint: int, tolerances: Any)
         The tracked joint (a coupler point).
     tolerances : float or array_like, shape (m,)
         :math:`\delta_r \ge 0`, one for every rod or one per rod (lengths' units).
+    pins : float or array_like, shape (q,), keyword-only
+        :math:`\pm` on each coordinate of the pins' anchors (``linkage.pinned`` order),
+        added to the band the same way: :math:`\sum_{i,c} \delta_i |n\cdot\partial
+        p/\partial a_{i,c}|`.
     """
     s = sensitivity(linkage, k, joint)
-    m = s.lengths.shape[1]
-    delta = np.broadcast_to(np.asarray(tolerances, dtype=np.float64), (m,))
-    if not np.isfinite(delta).all() or (delta < 0).any():
-        raise ValueError(f"tolerances must be finite and >= 0, one or one per rod ({m})")
+    delta = _tolerances(tolerances, s.lengths.shape[1], "rod")
+    pin_delta = _tolerances(pins, s.pins.shape[1], "pin")
     v = k.velocities[:, s.joint]
     speed = np.hypot(v[:, 0], v[:, 1])
     with np.errstate(invalid="ignore", divide="ignore"):
         normals = np.column_stack([-v[:, 1], v[:, 0]]) / speed[:, None]
-    across = np.abs(np.einsum("kmc,kc->km", s.lengths, normals))
-    return ToleranceBand(k.positions[:, s.joint], normals, across @ delta)
+    across = np.abs(np.einsum("kmc,kc->km", s.lengths, normals)) @ delta
+    across += np.abs(np.einsum("kqac,kc->kqa", s.pins, normals)).sum(axis=2) @ pin_delta
+    return ToleranceBand(k.positions[:, s.joint], normals, across)

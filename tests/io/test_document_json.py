@@ -42,8 +42,9 @@ def full_document() -> DocumentData:
 
 
 def same(a: DocumentData, b: DocumentData) -> None:
-    for x, y in zip(a.linkage, b.linkage, strict=True):
+    for x, y in zip(a.linkage[:4], b.linkage[:4], strict=True):  # the arrays
         assert np.array_equal(x, y) and x.dtype == y.dtype
+    assert (a.linkage.sliders, a.linkage.slots) == (b.linkage.sliders, b.linkage.slots)
     assert a.extensions == b.extensions
     assert a.view == b.view
 

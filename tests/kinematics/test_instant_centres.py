@@ -11,7 +11,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from kinematic_cases import four_bar, slider_crank
+from kinematic_cases import four_bar, slider_crank, whitworth
 
 from linkage_widget import Linkage
 from linkage_widget.kinematics import bodies, instant_centres, kinematics
@@ -117,3 +117,48 @@ def test_slider_crank_centres_with_the_piston_block():
         want = meet(line(b, c), line(a, a + [0.0, 1.0]))
         assert np.allclose(ic.points[1, 3], want, rtol=0, atol=1e-9 * max(np.abs(want).max(), 4))
         assert np.allclose(ic.points[2, 3], c) and np.allclose(ic.points[1, 2], b)
+
+
+def test_kennedy_on_whitworth_with_a_slot_block_and_a_ram():
+    link = whitworth()
+    of = bodies(link)
+    assert [kind for kind, _ in of.blocks] == ["ground", "link", "link", "link", "slider", "slot"]
+    k = kinematics(link, 0, 1, ANGLES)
+    for p, v in zip(k.positions, k.velocities, strict=True):
+        ic = instant_centres(link, p, v, of)
+        h = ic.homogeneous
+        for i, j, m in combinations(range(len(of)), 3):
+            rows = unit_rows(np.array([h[i, j], h[j, m], h[i, m]]))
+            assert abs(np.linalg.det(rows)) < 1e-9, (i, j, m)
+        # the slot's block turns with the lever: their centre is at infinity, across the slot
+        lever, block = 2, 5
+        assert ic.at_infinity[lever, block]
+        slot_line = p[3] - p[2]
+        assert abs(h[lever, block, :2] @ slot_line) < 1e-9 * np.linalg.norm(h[lever, block, :2])
+        # the crank and the block share the pin A
+        assert np.allclose(ic.points[1, block], p[1], atol=1e-9)
+
+
+def test_elliptic_trammel_rod_turns_about_the_corner_of_its_blocks():
+    # rod 0-1 (length 2) with 0 sliding on the x-axis and 1 on the y-axis, no pin at all:
+    # the rod's centre with the ground is where the normals to the two slides cross,
+    # (x0, y1), and a point of the rod draws an ellipse
+    trammel = Linkage(
+        [[-2.0, 0.0], [0.0, 0.0]],
+        rods=[(0, 1)],
+        sliders=[(0, (0, 0), (1, 0)), (1, (0, 0), (0, 1))],
+    )
+    trammel.set_positions([[-np.sqrt(2), 0.0], [0.0, np.sqrt(2)]])  # off the flat placement
+    of = bodies(trammel)
+    assert of.joints == ((), (0, 1), (0,), (1,))
+    angles = np.radians(np.arange(10.0, 171.0, 20.0))
+    k = kinematics(trammel, 0, 1, angles)
+    assert k.valid.all()
+    for p, v in zip(k.positions, k.velocities, strict=True):
+        ic = instant_centres(trammel, p, v, of)
+        assert np.allclose(ic.points[0, 1], [p[0, 0], p[1, 1]], atol=1e-12)
+    # the rod's midpoint on a circle, a point a quarter along on an ellipse (semi-axes 1.5, 0.5)
+    mid = k.body_point(0, 1, 0.5, 0.0)[0]
+    quarter = k.body_point(0, 1, 0.25, 0.0)[0]
+    assert np.allclose(np.hypot(*mid.T), 1.0, atol=1e-12)
+    assert np.allclose((quarter[:, 0] / 1.5) ** 2 + (quarter[:, 1] / 0.5) ** 2, 1.0, atol=1e-12)

@@ -7,6 +7,9 @@ sympy's, not the constraint Jacobian's.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from kinematic_cases import closed_form, four_bar
@@ -104,3 +107,14 @@ def test_a_point_on_a_body_moves_with_it():
         k.body_point(1, 2, along, across), (k.positions, k.velocities, k.accelerations), strict=True
     ):
         assert np.abs(got - joint[:, 4]).max() < 1e-9
+
+
+def test_the_face_keeps_the_function_whatever_is_imported_first():
+    code = (
+        "import linkage_widget.kinematics.centres, linkage_widget.kinematics.stroke;"
+        "import linkage_widget;"
+        "from linkage_widget.kinematics import instant_centres;"
+        "print(callable(linkage_widget.kinematics), linkage_widget.kinematics.__name__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "kinematics"]

@@ -111,5 +111,32 @@ def test_the_tolerance_band_holds_monte_carlo_to_first_order():
 def test_bad_tolerances_are_refused():
     link = four_bar()
     k = kinematics(link, 0, 1, [0.2])
-    with pytest.raises(ValueError, match="one per rod"):
+    with pytest.raises(ValueError, match="rod tolerances must be finite and >= 0"):
         tolerance_band(link, k, 2, [-1.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match=r"one or one each \(3\)"):
+        tolerance_band(link, k, 2, [0.1, 0.1])
+    with pytest.raises(ValueError, match="pin tolerances"):
+        tolerance_band(link, k, 2, 0.1, pins=[0.1, 0.1, 0.1])
+
+
+def test_pin_tolerances_widen_the_band_by_their_corners():
+    link = coupler_point_linkage()
+    k = kinematics(link, 0, 1, ANGLES[:2])
+    band = tolerance_band(link, k, 4, 0.0, pins=[1e-3, 2e-3])
+    anchors = motor_set(link, 0, 1).anchors
+    corners = np.array(np.meshgrid(*[[-1.0, 1.0]] * 4)).reshape(4, -1).T
+    for i in range(2):
+        across = [
+            (
+                resolve(
+                    link,
+                    ANGLES[i],
+                    k.positions[i],
+                    anchors=anchors + e.reshape(2, 2) * [[1e-3], [2e-3]],
+                )[4]
+                - band.path[i]
+            )
+            @ band.normals[i]
+            for e in corners
+        ]
+        assert max(np.abs(across)) == pytest.approx(band.half_width[i], abs=2e-5)

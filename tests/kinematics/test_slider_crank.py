@@ -57,3 +57,17 @@ def test_a_pushed_slider_must_exist():
 def test_a_push_from_the_dead_centre_is_refused():
     with pytest.raises(ValueError, match="dead point of this drive"):
         slider_kinematics(slider_crank(), 0, [3.0])
+
+
+def test_at_speed_is_the_piston_differentiated_in_time():
+    # the crank at θ(t) = θ0 + ω t + α t²/2: sympy differentiates x(θ(t)) in t at t = 0
+    w, alpha = 2.5, -0.7
+    t, th0 = sympy.symbols("t theta0")
+    x = sympy.cos(th0 + w * t + alpha * t**2 / 2) + sympy.sqrt(
+        9 - sympy.sin(th0 + w * t + alpha * t**2 / 2) ** 2
+    )
+    rates = [sympy.lambdify(th0, sympy.diff(x, t, n).subs(t, 0)) for n in (1, 2)]
+    k = kinematics(slider_crank(), 0, 1, ANGLES[::10])
+    v, a = k.at_speed(w, alpha)
+    assert np.allclose(v[:, 2, 0], rates[0](ANGLES[::10]), rtol=0, atol=1e-9)
+    assert np.allclose(a[:, 2, 0], rates[1](ANGLES[::10]), rtol=0, atol=1e-8)
