@@ -19,6 +19,8 @@ By task:
   (:class:`MechanicsSystem`) writes the same equations of motion in
   ``sympy.physics.mechanics``; :class:`SphereChart` and :class:`ConfigurationError`
   belong to the configuration space;
+* **drive**: :func:`kinematics` (:class:`Kinematics`: every joint's position, velocity
+  and acceleration per unit crank speed over the crank angles, where it assembles);
 * **show**: :class:`LinkageWidget`, the view of a
   :class:`~linkage_widget.session.LinkageSession` (the same without a browser).
 
@@ -43,6 +45,10 @@ from .elements import (
     Torque,
 )
 from .errors import LinkageFormatError
+
+# The function shadows its subpackage's name on the face on purpose (the contract):
+# ``from linkage_widget.kinematics import ...`` still reaches the subpackage's names.
+from .kinematics import Kinematics, kinematics
 from .model import Linkage
 from .rigidity import (
     MobilityReport,
@@ -65,6 +71,7 @@ __all__ = [
     "ConfigurationError",
     "HingeMotor",
     "HingeTorque",
+    "Kinematics",
     "Linkage",
     "LinkageFormatError",
     "LinkageWidget",
@@ -82,6 +89,7 @@ __all__ = [
     "StaticsReport",
     "Torque",
     "analyze",
+    "kinematics",
     "mobility",
     "static_forces",
     "to_sympy_mechanics",

@@ -18,6 +18,8 @@ Modules, bottom first (each imports only the ones before it)::
     scene       Scene (shows itself as SVG), SceneState, build_scene (stacks the layers)
     configuration_panel, angle_charts   the configuration panel's sphere and angle charts
     panel_layers  the panel's static and dynamic layers from a configuration chart
+    kinematic_plots   velocity and acceleration of the tracked joints against the crank angle
+    kinematic_layers  on the canvas: their velocity arrows, instant centres, tolerance bands
     canvas      Picture -> ipycanvas (imported only by the widget)
 
 The names below are the layer's face; the session imports them from here. The
@@ -29,6 +31,9 @@ from .angle_charts import AnglePlot
 from .configuration_panel import PanelPicture, SphereProjection, panel_picture
 from .guide_layers import guide_hit
 from .hit import hit_test
+from .kinematic_layers import KinematicOverlay
+from .kinematic_plots import PlotSeries, cycle_value, kinematic_plot, plot_series
+from .layers import track_colors
 from .legend import LegendEntry, legend_html
 from .overlays import overlay_insets
 from .panel_layers import panel_dynamic, panel_static, point_pixel
@@ -44,9 +49,11 @@ __all__ = [
     "DEFAULT_THEME",
     "AnglePlot",
     "Camera",
+    "KinematicOverlay",
     "LegendEntry",
     "MAX_PIXEL_RATIO",
     "PanelPicture",
+    "PlotSeries",
     "Scene",
     "SceneState",
     "SphereProjection",
@@ -55,16 +62,20 @@ __all__ = [
     "build_scene",
     "camera_view",
     "guide_hit",
+    "cycle_value",
     "hit_test",
+    "kinematic_plot",
     "legend_html",
     "overlay_insets",
     "panel_dynamic",
     "panel_picture",
     "panel_static",
+    "plot_series",
     "point_pixel",
     "save_gif",
     "save_png",
     "save_svg",
     "scene_to_image",
     "scene_to_svg",
+    "track_colors",
 ]

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from .fields import per_item
+from .kinematic_layers import KINEMATIC_LEGEND
 from .primitives import Primitive
 from .theme import Theme
 
@@ -137,6 +138,9 @@ def legend_entries(
         elif role in _FIXED:
             field, label, mark = _FIXED[role]
             out.append(LegendEntry(getattr(theme, field), label, mark))
+        elif role in KINEMATIC_LEGEND and colours:  # the plots' marks on the canvas
+            label, mark, colour = KINEMATIC_LEGEND[role]
+            out.append(LegendEntry(colour or colours[0], label, mark))
     return tuple(dict.fromkeys(out))
 
 

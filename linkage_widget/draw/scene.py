@@ -46,6 +46,7 @@ import numpy as np
 
 from . import forces, guide_layers, layers
 from .branches import branch_handles, branch_layers
+from .kinematic_layers import KinematicOverlay, kinematic_over, kinematic_under
 from .labels import joint_labels
 from .legend import LegendEntry, legend_entries
 from .primitives import Primitive
@@ -200,6 +201,11 @@ class SceneState:
     camera : Camera or None
         How a 3-D linkage is seen (:mod:`~linkage_widget.draw.view3d`); ``None``: the
         default camera on its joints. Unused in the plane.
+    kinematic : KinematicOverlay or None
+        The driven cycle's values drawn (:mod:`~linkage_widget.draw.kinematic_layers`):
+        the tracked joints' velocity arrows with ``show_plots``, the instant centres with
+        ``show_centres``, the tolerance bands (under the tracks) with ``show_band``.
+    show_plots, show_centres, show_band : bool
     """
 
     selected_vertex: int | None = None
@@ -231,6 +237,10 @@ class SceneState:
     joint_names: Sequence[str] = ()
     pixel_ratio: float = 1.0
     camera: Camera | None = None
+    kinematic: KinematicOverlay | None = None
+    show_plots: bool = False
+    show_centres: bool = False
+    show_band: bool = False
 
 
 def build_scene(
@@ -274,6 +284,7 @@ def build_scene(
     at = _attractor_pixel(view, st.attractor)
 
     scene = Scene(view.width, view.height, theme.background, pixel_ratio=float(st.pixel_ratio))
+    scene.extend(kinematic_under(view, st.kinematic, st.show_band))
     scene.extend(layers.tracks(view, st.tracks, tracked, theme))
     scene.extend(layers.rod_highlight(P, rod_ends, st.selected_rod, theme))
     scene.extend(layers.springs(P, st.springs, theme))
@@ -281,19 +292,18 @@ def build_scene(
     scene.extend(guides[:-1])
     scene.extend(layers.rods(P[rod_ends], stress, redundant, theme))
     scene.extend(guide_layers.slots(P, linkage.slots, theme))  # a slotted bar over its rod
-    if st.show_angles:
-        scene.extend(layers.angles(P, linkage.angles, theme))
+    scene.extend(layers.angles(P, linkage.angles, theme) if st.show_angles else [])
     scene.extend(forces.motors(P, st.motors, st.motors_running, theme))
     scene.extend(layers.attractor_link(P, attracted, at, theme))
     scene.extend(layers.pins(P, linkage.pinned, theme))
     scene.extend(guides[-1:])
-    if st.show_vertices:
-        scene.extend(layers.vertices(P, tracked, theme))
+    scene.extend(layers.vertices(P, tracked, theme) if st.show_vertices else [])
     scene.extend(layers.selection_ring(P, st.selected_vertex, theme))
     scene.extend(layers.attracted_ring(P, attracted, theme))
     if st.show_velocities:
         scene.extend(layers.velocity_arrows(view, P, st.velocity_basis, theme))
     scene.extend(forces.force_arrows(view, P, st.loads, st.reactions, theme))
+    scene.extend(kinematic_over(view, P, st.kinematic, (st.show_plots, st.show_centres), theme))
     ways = branch_handles(view, world, st.branches, theme)  # a singular stop's
     scene.extend(branch_layers(ways, rod_ends, theme))
     scene.extend(layers.attractor(at, theme))

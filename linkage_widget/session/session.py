@@ -78,6 +78,7 @@ from .guided import guide_lines
 from .history import History, Snapshot
 from .joint_angle import AngleTool, toggle_joint_angle
 from .keep_in_view import MARGIN_PX, ViewKeeper, inside
+from .kinematic_cycle import KinematicCycle
 from .live import LiveAnalyst, LiveState, Motion, pull
 from .motion_driver import DEFAULT_STEP, Driver, FrameAsk, SimulatorSpec, Target
 from .outcome import Outcome, Situation
@@ -94,9 +95,7 @@ __all__ = ["DEFAULT_FILE", "INFO_PANEL_LINES", "LinkageSession"]
 INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() keeps joints clear
 
 
-class LinkageSession(
-    SessionTraits,
-):
+class LinkageSession(SessionTraits):
     """A planar linkage you can draw, analyse and move: the state and policy, no view.
 
     Parameters
@@ -173,6 +172,7 @@ class LinkageSession(
         self._view_keeper = ViewKeeper(self.linkage.vertices)
         self._angle_tool = AngleTool()
         self._exporter = Exporter()
+        self.cycle = KinematicCycle()  # the driven cycle the plots and arrows show
 
     @classmethod
     def load(cls, path: str | PathLike[str], **kwargs: Any) -> Self:
@@ -1218,8 +1218,8 @@ class LinkageSession(
             traits, self._shown(), self.document, self._target(),
             (rod_forces, self._actuation.shown_loads(stage), reactions),
             tracks=self._tracks.as_dict(), motors_running=self.motors_driving,
-            branches=self._branch_directions(),
-            hint=fit_hint(self._hint(), self._view.width),
+            branches=self._branch_directions(), hint=fit_hint(self._hint(), self._view.width),
+            kinematic=self.cycle.overlay(self.document, self._version, traits, running_loop()),
         )  # fmt: skip
 
     def _hint(self) -> str:

@@ -32,7 +32,8 @@ __all__ = ["SCENE_TRAITS", "ShownAnalysis", "scene_state", "shown_analysis"]
 SCENE_TRAITS = (
     "selected_vertex", "selected_rod", "attractor", "tracked", "show_velocities",
     "show_vertices", "show_angles", "show_info", "show_stresses", "show_pebbles", "error",
-    "show_labels", "joint_names", "pixel_ratio", "camera",
+    "show_labels", "joint_names", "pixel_ratio", "camera", "show_plots", "show_centres",
+    "show_band",
 )  # fmt: skip
 
 
@@ -137,7 +138,7 @@ def scene_state(
     shown (arrows, stress colours); ``document``: the pebble game's redundant rods, the
     springs and the motors; ``target``: the joint the attractor pulls; ``forces``: the
     rod forces, the loads and the support reactions drawn; ``more``: the other fields
-    (``tracks``, ``motors_running``, ``branches``, ``hint``).
+    (``tracks``, ``motors_running``, ``branches``, ``hint``, ``kinematic``).
     """
     rod_forces, loads, reactions = forces
     attracted = target.vertex if target is not None and traits["attractor"] is not None else None

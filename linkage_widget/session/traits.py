@@ -87,6 +87,12 @@ class SessionTraits(HasTraits):
     exporting = Bool(False, help="Whether an export runs in the background (read only).")
     recording_progress = Float(0.0, help="Progress of the last export, 0 .. 1 (read only).")
     show_configuration = Bool(False, help="Show the configuration-space panel.")
+    show_plots = Bool(
+        False, help="Plot the tracked joints' velocity and acceleration against the motor's "
+        "crank angle beside the canvas, and draw their velocity arrows on it.",
+    )  # fmt: skip
+    show_centres = Bool(False, help="Draw the instant centres of the driven mechanism.")
+    show_band = Bool(False, help="Draw the tolerance band round each tracked joint's path.")
     configuration_coordinates = Tuple(
         Unicode(), Unicode(), default_value=None, allow_none=True,
         help="Labels of the two angles a curve or surface is charted in (None: the default).",
@@ -98,7 +104,7 @@ class SessionTraits(HasTraits):
         "running show_velocities show_vertices show_angles show_info show_stresses "
         "show_pebbles tracked error tool recording file_name motors_running show_forces "
         "table_friction load_size presentation max_step show_configuration "
-        "configuration_coordinates"
+        "configuration_coordinates show_plots show_centres show_band"
     ).split()
 
     # ================================= validation: one check of .trait_checks each
@@ -207,6 +213,7 @@ class SessionTraits(HasTraits):
     @observe(
         "show_velocities", "show_vertices", "show_angles", "show_info", "show_stresses",
         "show_pebbles", "tool", "load_size", "show_labels", "joint_names", "pixel_ratio",
+        "show_plots", "show_centres", "show_band",
     )  # fmt: skip
     def _on_view_option_change(self, change: Any) -> None:
         self.request_draw()

@@ -76,16 +76,24 @@ class PanelView:
         )
         # too narrow for both: the panel goes below the canvas instead of squeezing them
         self._row = W.HBox([], layout=W.Layout(flex_flow="row wrap", align_items="flex-start"))
+        self._beside: list[W.Box] = [self.box]  # the panel, then what else asks (the plots)
         self._place(host.show_configuration)
         host.observe(lambda change: self._place(bool(change["new"])), names="show_configuration")
 
     def _place(self, visible: bool) -> None:
-        """The canvas alone in its row while the panel is off, beside the panel while on."""
+        """The canvas alone in its row while nothing is beside it, else beside what is shown."""
         host, canvas, row = self._host, self._host.canvas, self._row
         self.box.layout.display = None if visible else "none"
-        old, new = (canvas, row) if visible else (row, canvas)
-        row.children = (canvas, self.box) if visible else ()
+        shown = tuple(box for box in self._beside if box.layout.display != "none")
+        old, new = (canvas, row) if shown else (row, canvas)
+        row.children = (canvas, *shown) if shown else ()
         host.children = tuple(new if c is old else c for c in host.children)
+
+    def place_beside(self, box: W.Box) -> None:
+        """Lay ``box`` out beside the canvas too, while shown (``box.layout.display``)."""
+        if box not in self._beside:
+            self._beside.append(box)
+        self._place(bool(self._host.show_configuration))
 
     def sync_choices(self, labels: tuple[str, ...], chosen: tuple[str, ...]) -> None:
         """Offer ``labels`` in both choosers with ``chosen`` selected (hidden when empty)."""

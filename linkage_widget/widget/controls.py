@@ -82,7 +82,8 @@ CHECKS = (
     ("show_pebbles", "pebble game"),
     ("show_forces", "forces"),
     ("show_labels", "labels"),
-)
+    ("show_plots", "plots"), ("show_centres", "instant centres"), ("show_band", "tolerance band"),
+)  # fmt: skip
 MODE_TIPS = ["follow the pointer/attractor", "physics: masses, gravity, inertia"]
 
 

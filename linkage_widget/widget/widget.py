@@ -41,6 +41,7 @@ from .controls import Controls, ControlsState
 from .events import connect, make_canvas, resize_backing
 from .export_bar import ExportBar
 from .files import Downloads, uploaded_files
+from .kinematic_plots import PlotView
 from .layout import PRESENTATION_CLASS, check_control_set
 from .loop import FrameLoop
 from .one_thread import MessageThread, open_widget_ids, widgets_since
@@ -88,6 +89,8 @@ class LinkageWidget(LinkageSession, W.VBox):
     panel_view : PanelView
         The configuration panel beside the canvas (shown while
         ``show_configuration`` is on).
+    plot_view : PlotView
+        The kinematics plots beside the canvas (shown while ``show_plots`` is on).
     control_set : str
         The ``controls`` choice the widget was made with.
     message_thread : MessageThread
@@ -156,6 +159,7 @@ class LinkageWidget(LinkageSession, W.VBox):
         self.children = self.controls.rows(self.canvas, self.control_set)
         self.export_bar = ExportBar(self, self._run)  # under the canvas while exporting
         self.panel_view = PanelView(self)  # the configuration-space panel beside the canvas
+        self.plot_view = PlotView(self, int(height))  # the kinematics plots beside it
         if self.show_configuration:
             self.redraw_panel()  # drawn before the view
         self.add_class("linkage-widget")
@@ -216,6 +220,7 @@ class LinkageWidget(LinkageSession, W.VBox):
     def _show(self, scene: Any) -> None:
         if self._built:
             draw_scene(self.canvas, scene)
+            self.plot_view.show()  # the crank angle now marked on the plots
             # the hint goes in the tool line, beside the drawing (None: a scene without one)
             self.controls.show_status(hint=getattr(scene, "hint", None))
             self.controls.show_legend(legend_html(getattr(scene, "legend", ())))
@@ -282,6 +287,7 @@ class LinkageWidget(LinkageSession, W.VBox):
         resize_backing(self.canvas, self.view.width, self.view.height, self.pixel_ratio)
         if self.panel_view is not None:
             self.panel_view.resize_backing(self.pixel_ratio)
+        self.plot_view.resize_backing(self.pixel_ratio)
         if self.show_configuration:
             self.redraw_panel()
         self.request_draw()

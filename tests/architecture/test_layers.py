@@ -34,6 +34,7 @@ LAYERS: dict[str, int] = {
     "examples": 6,
     "motion": 7,
     "configuration": 8,
+    "kinematics": 8,
     "draw": 9,
     "session": 10,
     "widget": 11,
