@@ -9,8 +9,8 @@ through :func:`plan_merge`, makes the edit and shows :func:`merged_message`; it 
   (:func:`merge_offset`: bottoms aligned, a gap of a quarter of the
   larger bounding box), so the two never overlap; into an empty session they
   keep the file's coordinates. Its sliders and slots come along, renumbered, the
-  sliders' lines moved with its joints (:func:`~.guided.merged_guides`). Key ``L`` (shift-l) merges the file named in the
-  file box, as ``l`` loads it.
+  sliders' lines moved with its joints (:func:`~.guided.merged_guides`). Key ``L``
+  (shift-l) merges the file named in the file box, as ``l`` loads it.
 * Load and save messages give the counts: ``loaded peaucellier.txt: 8 joints,
   10 rods, 2 pins, 0 fixed angles``.
 * ``max_step`` is the 2007 command line's third argument
