@@ -6,9 +6,10 @@ plane, 3 in space):
 
 * infinitesimal motions :math:`\ker A` — their dimension is ``dof``, the
   number the 2007 program showed;
-* trivial motions: the rigid-body motions the pins leave, always in
+* trivial motions: the rigid-body motions the pins and sliders leave, always in
   :math:`\ker A` (:mod:`linkage_widget.rigidity.rigid_motions`): in the plane 3 without pins,
-  2 for a lone point, 1 with one pin, 0 with two distinct pins; in space
+  2 for a lone point, 1 with one pin, 0 with two distinct pins (a slider takes one: a
+  slider-crank has 0, an elliptic trammel 1, a free rod on one slider 2); in space
   :math:`d(d+1)/2 = 6` without pins, 5 for collinear joints (a rod), 3 for a lone
   point — the rank of their span, computed, never assumed;
   ``internal_dof = dof - trivial_dof`` counts the flexes;
@@ -97,7 +98,7 @@ from .local_dimension import mobility_from, numerical_mobility
 from .modular_rank import MAX_COLUMNS, TRIALS, error_bound, random_generic_rank
 from .pebble import pinned_pebble_game
 from .report import STATUSES, DenseSource, RigidityReport, SparseSource, explain
-from .rigid_motions import trivial_motions
+from .rigid_motions import ground_sliders, linkage_trivial_motions, trivial_motions
 from .second_order import (
     Infinitesimal,
     decide_second_order,
@@ -244,16 +245,17 @@ _GENERIC: dict[tuple[Any, ...], tuple[int, np.ndarray]] = {}
 
 
 def _generic_trivial_dof(linkage: Linkage) -> int:
-    """Trivial motions of a generic placement: counted in the plane, computed in space."""
-    n, n_pins = linkage.n_vertices, len(linkage.pinned)
-    if linkage.dim != 2:
-        rng = np.random.default_rng(0)
-        return trivial_motions(rng.standard_normal((n, linkage.dim)), linkage.pinned).shape[1]
-    if n == 0:
-        return 0
-    if n == 1:
-        return 0 if n_pins else 2
-    return (3, 1)[n_pins] if n_pins < 2 else 0
+    """Trivial motions of a generic placement: computed at a random one.
+
+    Random joints, and random slider normals too: the generic count takes the sliders'
+    directions generic (parallel sliders are a special placement, as collinear joints are).
+    """
+    n, d = linkage.n_vertices, linkage.dim
+    rng = np.random.default_rng(0)
+    joints = linkage.guides.slider_joints
+    normals = rng.standard_normal((len(joints), d))
+    p = rng.standard_normal((n, d))
+    return trivial_motions(p, linkage.pinned, d, sliders=(joints, normals)).shape[1]
 
 
 @dataclass
@@ -287,7 +289,9 @@ def _near_note(below: float | None, above: float | None, tol: float) -> tuple[fl
 
 def _dense_counts(linkage: Linkage, a: Any, p: np.ndarray, tol: float) -> _Counts:
     """The dense SVD route (the reference)."""
-    inf = infinitesimal(a, p.reshape(-1, linkage.dim), linkage.pinned, rtol=tol)
+    inf = infinitesimal(
+        a, p.reshape(-1, linkage.dim), linkage.pinned, rtol=tol, sliders=ground_sliders(linkage)
+    )
     rel = inf.singular_values / inf.singular_values[0] if inf.singular_values.size else np.zeros(0)
     low, high = rel[rel <= tol], rel[rel > tol]
     below = float(low.max()) if low.size and low.max() > 0 else None
@@ -309,7 +313,7 @@ def _sparse_counts(linkage: Linkage, p: np.ndarray, tol: float) -> _Counts:
             "Near-singular, undecided: the sparse count and its check disagree near the rank "
             f"threshold {tol:.2g} ({method})."
         )
-    triv = trivial_motions(p, linkage.pinned, linkage.dim)
+    triv = linkage_trivial_motions(linkage, p.reshape(-1, linkage.dim))
     return _Counts(rep.rank, triv.shape[1], SparseSource(rep, triv), method, tol, gap, near)
 
 
@@ -386,6 +390,11 @@ def _report(linkage: Linkage, cs: ConstraintSet, k: _Counts, with_mobility: bool
     text = explain(internal, maxwell, n_stress, c - generic_rank, status, how)
     if generic_internal == 0 and internal > 0:
         text.append("A generic placement of the same graph would be rigid.")
+    if k.trivial and linkage.guides.n_sliders:
+        text.append(
+            f"Its sliders (and pins) leave {k.trivial} rigid-body motion{'s' * (k.trivial != 1)}:"
+            " it moves as one body along them."
+        )
     inf = first() if with_mobility else None
     mob = mobility_from(linkage, cs, inf, rtol=max(k.tolerance, RANK_RTOL)) if inf else None
     return RigidityReport(

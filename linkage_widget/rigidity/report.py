@@ -105,14 +105,16 @@ class RigidityReport:
     Attributes
     ----------
     n_vertices, n_constraints : int
-        :math:`n` and :math:`c` (rods + fixed angles + ``dim`` per pin).
+        :math:`n` and :math:`c` (rods + fixed angles + ``dim`` per pin + sliders + slots).
     rank : int
         Numerical rank of :math:`A(p)`.
     dof : int
         :math:`\dim\ker A = dn - \text{rank}` (``d = dim``).
     trivial_dof, internal_dof : int
-        Rigid-body motions left by the pins (the rank of their span: at most 3 in the
-        plane, 6 in space, fewer at a degenerate placement), and ``dof - trivial_dof``.
+        Rigid-body motions left by the pins and sliders (the rank of their span: at most
+        3 in the plane, 6 in space, fewer at a degenerate placement; a slider-crank 0, an
+        elliptic trammel 1: its rod turns about the instant centre), and
+        ``dof - trivial_dof``.
     self_stresses : int
         :math:`\dim\ker A^T = c - \text{rank}`.
     maxwell_count : int

@@ -8,7 +8,17 @@ rotations :math:`v_i = \Omega (p_i - \bar p)` with :math:`\Omega` skew:
 fewer are independent — a single point has ``d``, points on one line (a rod) have
 :math:`2d - 1` (5 in space: the spin about the line moves nothing) — so the basis is
 the *rank* of their span, computed, never assumed; pins then keep only the
-combinations that vanish at every pinned vertex.
+combinations that vanish at every pinned vertex, and sliders (a joint on a ground line
+with unit normal :math:`n`, :mod:`linkage_widget.guides`) those whose velocity at the
+joint has no normal part, :math:`n \cdot v_j = 0`. Slots (a joint on the line of two
+others) are invariant under Euclidean motions, like rods, and keep them all.
+
+What is left is what the ground lets the whole move as one rigid body: a rod pinned at
+one end turns about the pin (1); a free rod with one end on a slider translates along
+the line and turns about any point of the normal through that end (2); an elliptic
+trammel's rod, both ends on crossing sliders, turns about the instant centre where the
+two normals meet (1); a slider-crank's crank, pinned, cannot turn as one body with its
+piston held on the line (0). The counts are computed from the rows, never assumed.
 
 Split from :mod:`linkage_widget.rigidity.second_order` (which re-exports
 :func:`trivial_motions`) when it grew 3-D.
@@ -24,7 +34,10 @@ import scipy.linalg as sla
 from ..constraints import as_points
 from .tolerances import TRIVIAL_RCOND
 
-__all__ = ["trivial_dimension", "trivial_motions"]
+__all__ = ["ground_sliders", "linkage_trivial_motions", "trivial_dimension", "trivial_motions"]
+
+#: Sliders as the ground rows they are: joints ``(s,)`` and unit normals ``(s, 2)``.
+Sliders = tuple[np.ndarray, np.ndarray]
 
 
 def _rotations(q: np.ndarray) -> np.ndarray:
@@ -42,13 +55,40 @@ def _rotations(q: np.ndarray) -> np.ndarray:
     return np.stack([np.column_stack(v) for v in about], axis=2)
 
 
-def trivial_motions(positions: Any, pinned: Any = (), dim: int | None = None) -> np.ndarray:
-    r"""Orthonormal basis of the rigid-body motions that keep the pins still.
+def ground_sliders(linkage: Any) -> Sliders:
+    r"""The sliders of ``linkage`` as ground rows: joints ``(s,)``, unit normals ``(s, 2)``.
+
+    :math:`n = (-u_y, u_x)` for the line's unit direction :math:`u`, as in
+    :mod:`linkage_widget.constraints.guide_rows`. A 3-D linkage has none: ``(0,)``, ``(0, 2)``.
+    """
+    g = linkage.guides
+    u = g.slider_directions.reshape(-1, 2)
+    return g.slider_joints, np.column_stack([-u[:, 1], u[:, 0]])
+
+
+def linkage_trivial_motions(linkage: Any, positions: Any = None) -> np.ndarray:
+    """:func:`trivial_motions` of ``linkage`` at ``positions`` (default its own): pins and sliders.
+
+    >>> from linkage_widget import Linkage
+    >>> crank = Linkage([[0, 0], [1, 1], [3.5, 0]], rods=[(0, 1), (1, 2)], pinned=[0],
+    ...                 sliders=[(2, (0, 0), (1, 0))])
+    >>> linkage_trivial_motions(crank).shape       # a slider-crank: no rigid motion left
+    (6, 0)
+    """
+    p = linkage.vertices if positions is None else positions
+    return trivial_motions(p, linkage.pinned, linkage.dim, sliders=ground_sliders(linkage))
+
+
+def trivial_motions(
+    positions: Any, pinned: Any = (), dim: int | None = None, *, sliders: Sliders | None = None
+) -> np.ndarray:
+    r"""Orthonormal basis of the rigid-body motions that keep the pins still and the sliders on.
 
     Translations (:math:`(1, 0)`, :math:`(0, 1)`, and :math:`(0, 0, 1)` in space) and
     the rotations about the centroid :math:`\bar p` (one in the plane,
     :math:`(-(y - \bar y), x - \bar x)`; three in space), scaled by the placement's
-    radius, restricted to the combinations that vanish at every pinned vertex.
+    radius, restricted to the combinations that vanish at every pinned vertex and have
+    no normal velocity :math:`n \cdot v_j` at a slider's joint.
 
     Parameters
     ----------
@@ -58,6 +98,9 @@ def trivial_motions(positions: Any, pinned: Any = (), dim: int | None = None) ->
     dim : int, optional
         The dimension of flat positions (default 2); with ``(n, d)`` positions it must
         agree with ``d`` or be ``None``.
+    sliders : (joints, normals), optional, keyword-only
+        Joints ``(s,)`` held on ground lines with unit normals ``(s, 2)``
+        (:func:`ground_sliders`): one row :math:`n^T v_j = 0` each. Planar.
 
     Returns
     -------
@@ -79,6 +122,8 @@ def trivial_motions(positions: Any, pinned: Any = (), dim: int | None = None) ->
     (6, 5)
     >>> trivial_motions([[0, 0, 0], [1, 0, 0], [0, 1, 0]], pinned=[0, 1]).shape
     (9, 1)
+    >>> trivial_motions([[0, 0], [3, 4]], sliders=([0], [[0.0, 1.0]])).shape  # one slider
+    (4, 2)
     """
     shaped = np.ndim(positions) == 2
     d = np.shape(positions)[1] if shaped else (dim or 2)
@@ -94,13 +139,25 @@ def trivial_motions(positions: Any, pinned: Any = (), dim: int | None = None) ->
     k = rot.shape[2]
     shifts = [np.tile(np.eye(d)[a], n) for a in range(d)]
     basis = np.column_stack([*shifts, *(rot[:, :, r].reshape(-1) for r in range(k))])
-    pins = np.asarray(pinned, dtype=np.int64).reshape(-1)
-    if pins.size:
-        at_pins = basis.reshape(n, d, d + k)[pins].reshape(-1, d + k)
-        basis = basis @ sla.null_space(at_pins, rcond=TRIVIAL_RCOND)
+    held = _ground_rows(basis.reshape(n, d, d + k), pinned, sliders)
+    if held.size:
+        basis = basis @ sla.null_space(held, rcond=TRIVIAL_RCOND)
     if basis.shape[1] == 0:
         return np.zeros((d * n, 0))
     return _orth(basis, rcond=TRIVIAL_RCOND)
+
+
+def _ground_rows(at: np.ndarray, pinned: Any, sliders: Sliders | None) -> np.ndarray:
+    """The motions ``at`` ``(n, d, g)`` seen by the pins (``d`` rows each) and sliders (1 each)."""
+    pins = np.asarray(pinned, dtype=np.int64).reshape(-1)
+    rows = [at[pins].reshape(-1, at.shape[2])]
+    if sliders is not None and len(sliders[0]):
+        joints = np.asarray(sliders[0], dtype=np.int64).reshape(-1)
+        normals = np.asarray(sliders[1], dtype=np.float64).reshape(len(joints), -1)
+        if at.shape[1] != normals.shape[1]:
+            raise ValueError(f"sliders are planar: normals {normals.shape} for {at.shape[1]}-D")
+        rows.append(np.einsum("sd,sdg->sg", normals, at[joints]))
+    return np.concatenate(rows)
 
 
 def _orth(a: np.ndarray, rcond: float) -> np.ndarray:

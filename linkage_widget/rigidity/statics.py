@@ -113,7 +113,7 @@ from .. import _checks
 from ..constraints import ConstraintSet, as_points
 from ..model import Linkage
 from .analysis import analyze
-from .rigid_motions import trivial_motions
+from .rigid_motions import linkage_trivial_motions
 from .tolerances import BALANCE_RTOL, MIN_RTOL, RANK_RTOL
 
 __all__ = ["DENSE_FLEX_VERTICES", "StaticsReport", "static_forces"]
@@ -388,7 +388,7 @@ def _is_rigid_motion(linkage: Linkage, flex: np.ndarray | None) -> bool:
     """Whether the unit motion ``flex`` is (within 1%) a rigid motion the pins leave."""
     if flex is None:
         return False
-    trivial = trivial_motions(linkage.vertices, linkage.pinned)
+    trivial = linkage_trivial_motions(linkage)
     return bool(np.linalg.norm(trivial.T @ flex.reshape(-1)) > 0.99)
 
 
