@@ -167,17 +167,20 @@ def generic_analysis(linkage: Linkage) -> tuple[int, np.ndarray]:
 
 def _generic(linkage: Linkage) -> tuple[int, np.ndarray, str]:
     """:func:`generic_analysis` with the method used, cached by graph."""
+    g = linkage.guides
     key = (
         linkage.n_vertices,
         linkage.dim,
         *(x.tobytes() for x in (linkage.rods, linkage.angles, linkage.pinned)),
+        *(x.tobytes() for x in (g.slider_joints, g.slots)),
     )
     entry = _GENERIC.get(key)
     if entry is None:
         if pebble_game_applies(linkage):
             edges = [*linkage.rods.tolist(), *linkage.angles[:, 1:].tolist()]
-            accepted, rank = pinned_pebble_game(linkage.n_vertices, edges, linkage.pinned.tolist())
-            how = "pebble game (2, 3)"
+            pins, slides = linkage.pinned.tolist(), g.slider_joints.tolist()
+            accepted, rank = pinned_pebble_game(linkage.n_vertices, edges, pins, slides)
+            how = "pebble game (2, 3)" + (" with sliders" if slides else "")
         else:
             rank, accepted, how = _generic_random(linkage)
         if len(_GENERIC) >= GENERIC_CACHE_SIZE:
@@ -190,10 +193,13 @@ def pebble_game_applies(linkage: Linkage) -> bool:
     """Whether the planar pebble game decides generic rigidity of ``linkage``.
 
     In the plane, with every fixed angle held by both its rods (then it is generically
-    a rod ``j-k``). In space, or with an angle lacking a rod, generic rigidity is the
-    rank at random placements instead (:func:`generic_analysis` picks).
+    a rod ``j-k``) and no slot; sliders are played as slider-pinning
+    (:func:`~linkage_widget.rigidity.pebble.pinned_pebble_game`). In space, with an angle
+    lacking a rod, or with a slot (one row on three joints, which no pebble game counts),
+    generic rigidity is the rank at random placements instead (:func:`generic_analysis`
+    picks).
     """
-    if linkage.dim != 2:
+    if linkage.dim != 2 or linkage.guides.n_slots:
         return False
     if not len(linkage.angles):
         return True
@@ -208,18 +214,24 @@ def pebble_game_applies(linkage: Linkage) -> bool:
 
 
 def _generic_random(linkage: Linkage) -> tuple[int, np.ndarray, str]:
-    """Generic rank at random placements: in space, or with an angle the pebble game lacks.
+    """Generic rank at random placements: in space, with an angle or a slot the pebble game lacks.
 
     Exact modulo a prime up to :data:`~linkage_widget.rigidity.modular_rank.MAX_COLUMNS`
     coordinates, the floating rank of one random placement above.
     """
     n, d, pins = linkage.n_vertices, linkage.dim, linkage.pinned.tolist()
     rods, angles = linkage.rods.tolist(), linkage.angles.tolist()
+    slides, slots = linkage.guides.slider_joints.tolist(), linkage.guides.slots.tolist()
     why = "" if d == 3 else " (an angle without its rods: no pebble game)"
+    if slots:
+        why = " (a slot: one row on three joints, no pebble game)"
     if d * n <= MAX_COLUMNS:
         # no more than the rows, nor than dn less the trivial motions of a generic placement
-        upper = min(d * len(pins) + len(rods) + len(angles), d * n - _generic_trivial_dof(linkage))
-        rank, accepted = random_generic_rank(n, rods, pins, angles=angles, dim=d, upper=upper)
+        rows = d * len(pins) + len(slides) + len(rods) + len(angles) + len(slots)
+        upper = min(rows, d * n - _generic_trivial_dof(linkage))
+        rank, accepted = random_generic_rank(
+            n, rods, pins, angles=angles, dim=d, upper=upper, sliders=slides, slots=slots
+        )
         if rank >= upper:
             return (
                 rank,
@@ -232,10 +244,15 @@ def _generic_random(linkage: Linkage) -> tuple[int, np.ndarray, str]:
     # Too large for the dense exact elimination: the floating rank at one random
     # placement (which rods are redundant is not located).
     rng = np.random.default_rng(0)
-    rand = Linkage(rng.standard_normal((n, d)), rods=rods, angles=angles, pinned=pins)
+    p = rng.standard_normal((n, d))
+    ways = rng.standard_normal((len(slides), 2))
+    rand = Linkage(
+        p, rods=rods, angles=angles, pinned=pins, slots=slots,
+        sliders=[(j, p[j], u) for j, u in zip(slides, ways, strict=True)],
+    )  # fmt: skip
     rank = sparse_rank_report(rand, rtol="auto").rank
     how = f"random placement: floating-point rank (sparse inertia), 1 trial; no error bound{why}"
-    return rank, np.ones(len(rods) + len(angles), bool), how
+    return rank, np.ones(len(rods) + len(angles) + len(slots), bool), how
 
 
 #: The pebble game depends on the graph only, not on the placement: a drag (or a
