@@ -420,7 +420,8 @@ def _report(linkage: Linkage, cs: ConstraintSet, k: _Counts, with_mobility: bool
         generic_rank=generic_rank, generic_internal_dof=generic_internal,
         generically_rigid=generic_internal == 0, redundant_rods=redundant, status=status,
         explanation=" ".join(text), mobility=mob, method=k.method, tolerance=k.tolerance,
-        gap=k.gap, generic_method=generic_method, dim=linkage.dim, _source=k.source,
+        gap=k.gap, generic_method=generic_method, dim=linkage.dim, row_kinds=cs.row_kinds(),
+        _source=k.source,
     )  # fmt: skip
 
 

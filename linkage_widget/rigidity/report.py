@@ -138,6 +138,10 @@ class RigidityReport:
         bound"`` (which rods are redundant is then not located).
     dim : int
         2 (planar) or 3 (spatial).
+    row_kinds : ndarray of str, shape (n_constraints,)
+        The kind of each row (``"rod"``, ``"angle"``, ``"pin"``, ``"slider"``, ``"slot"``),
+        as :meth:`~linkage_widget.constraints.ConstraintSet.row_kinds`: which entries of
+        a self-stress (``stresses``) are whose.
     status : str
         One of :data:`STATUSES` (see :mod:`linkage_widget.rigidity`).
     explanation : str
@@ -190,6 +194,7 @@ class RigidityReport:
     gap: float = float("inf")
     generic_method: str = "pebble game (2, 3)"
     dim: int = 2
+    row_kinds: np.ndarray = field(default_factory=lambda: np.zeros(0, str), repr=False)
     _source: Any = field(default=None, repr=False)
 
     def flexes(self, k: int | None = None) -> np.ndarray:
