@@ -8,8 +8,9 @@ plane, 3 in space):
   number the 2007 program showed;
 * trivial motions: the rigid-body motions the pins and sliders leave, always in
   :math:`\ker A` (:mod:`linkage_widget.rigidity.rigid_motions`): in the plane 3 without pins,
-  2 for a lone point, 1 with one pin, 0 with two distinct pins (a slider takes one: a
-  slider-crank has 0, an elliptic trammel 1, a free rod on one slider 2); in space
+  2 for a lone point, 1 with one pin, 0 with two distinct pins; with sliders only the
+  motions carrying their lines onto themselves (a slide along parallel lines: a free rod
+  on one slider 1, a slider-crank or an elliptic trammel 0); in space
   :math:`d(d+1)/2 = 6` without pins, 5 for collinear joints (a rod), 3 for a lone
   point — the rank of their span, computed, never assumed;
   ``internal_dof = dof - trivial_dof`` counts the flexes;
@@ -408,10 +409,7 @@ def _report(linkage: Linkage, cs: ConstraintSet, k: _Counts, with_mobility: bool
     if generic_internal == 0 and internal > 0:
         text.append("A generic placement of the same graph would be rigid.")
     if k.trivial and linkage.guides.n_sliders:
-        text.append(
-            f"Its sliders (and pins) leave {k.trivial} rigid-body motion{'s' * (k.trivial != 1)}:"
-            " it moves as one body along them."
-        )
+        text.append("Its sliders' lines are parallel: it can slide along them as one body.")
     inf = first() if with_mobility else None
     mob = mobility_from(linkage, cs, inf, rtol=max(k.tolerance, RANK_RTOL)) if inf else None
     return RigidityReport(

@@ -112,9 +112,9 @@ class RigidityReport:
         :math:`\dim\ker A = dn - \text{rank}` (``d = dim``).
     trivial_dof, internal_dof : int
         Rigid-body motions left by the pins and sliders (the rank of their span: at most
-        3 in the plane, 6 in space, fewer at a degenerate placement; a slider-crank 0, an
-        elliptic trammel 1: its rod turns about the instant centre), and
-        ``dof - trivial_dof``.
+        3 in the plane, 6 in space, fewer at a degenerate placement; with sliders only a
+        slide along their lines when these are parallel, so a slider-crank and an
+        elliptic trammel have 0), and ``dof - trivial_dof``.
     self_stresses : int
         :math:`\dim\ker A^T = c - \text{rank}`.
     maxwell_count : int

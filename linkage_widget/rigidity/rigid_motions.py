@@ -8,17 +8,22 @@ rotations :math:`v_i = \Omega (p_i - \bar p)` with :math:`\Omega` skew:
 fewer are independent — a single point has ``d``, points on one line (a rod) have
 :math:`2d - 1` (5 in space: the spin about the line moves nothing) — so the basis is
 the *rank* of their span, computed, never assumed; pins then keep only the
-combinations that vanish at every pinned vertex, and sliders (a joint on a ground line
-with unit normal :math:`n`, :mod:`linkage_widget.guides`) those whose velocity at the
-joint has no normal part, :math:`n \cdot v_j = 0`. Slots (a joint on the line of two
-others) are invariant under Euclidean motions, like rods, and keep them all.
+combinations that vanish at every pinned vertex.
 
-What is left is what the ground lets the whole move as one rigid body: a rod pinned at
-one end turns about the pin (1); a free rod with one end on a slider translates along
-the line and turns about any point of the normal through that end (2); an elliptic
-trammel's rod, both ends on crossing sliders, turns about the instant centre where the
-two normals meet (1); a slider-crank's crank, pinned, cannot turn as one body with its
-piston held on the line (0). The counts are computed from the rows, never assumed.
+Sliders (a joint on a ground line, :mod:`linkage_widget.guides`) keep the motions that
+carry each slider's *line* onto itself: the trivial motions are the symmetries of the
+ground, the rigid motions of the whole that keep every constraint exactly, at every
+time, not only to first order. A velocity field :math:`v(x) = t + \omega J (x - \bar p)`
+keeps the line through :math:`P` along :math:`u` (normal :math:`n = J u`) when
+:math:`n \cdot v(P + s u) = n \cdot v(P) + s\,\omega = 0` for every :math:`s`: no
+turning, :math:`\omega = 0`, and no normal drift, :math:`n \cdot t = 0`. So a free rod
+on one slider keeps one trivial motion, the slide along the line; sliders on
+crossing lines (an elliptic trammel) or a pin and a slider (a slider-crank) keep none,
+and their motions are internal flexes. (The weaker condition :math:`n \cdot v_j = 0` at
+the joint alone would call a turn about a point of the normal trivial: at a dead point
+-- a rod from a pin ending square on a slider -- that turn is no motion at all.) Slots
+(a joint on the line of two others) are invariant under every Euclidean motion, like
+rods, and keep them all.
 
 Split from :mod:`linkage_widget.rigidity.second_order` (which re-exports
 :func:`trivial_motions`) when it grew 3-D.
@@ -87,8 +92,8 @@ def trivial_motions(
     Translations (:math:`(1, 0)`, :math:`(0, 1)`, and :math:`(0, 0, 1)` in space) and
     the rotations about the centroid :math:`\bar p` (one in the plane,
     :math:`(-(y - \bar y), x - \bar x)`; three in space), scaled by the placement's
-    radius, restricted to the combinations that vanish at every pinned vertex and have
-    no normal velocity :math:`n \cdot v_j` at a slider's joint.
+    radius, restricted to the combinations that vanish at every pinned vertex and carry
+    every slider's line onto itself (no turning, no normal drift: see the module notes).
 
     Parameters
     ----------
@@ -100,7 +105,7 @@ def trivial_motions(
         agree with ``d`` or be ``None``.
     sliders : (joints, normals), optional, keyword-only
         Joints ``(s,)`` held on ground lines with unit normals ``(s, 2)``
-        (:func:`ground_sliders`): one row :math:`n^T v_j = 0` each. Planar.
+        (:func:`ground_sliders`). Planar.
 
     Returns
     -------
@@ -122,8 +127,8 @@ def trivial_motions(
     (6, 5)
     >>> trivial_motions([[0, 0, 0], [1, 0, 0], [0, 1, 0]], pinned=[0, 1]).shape
     (9, 1)
-    >>> trivial_motions([[0, 0], [3, 4]], sliders=([0], [[0.0, 1.0]])).shape  # one slider
-    (4, 2)
+    >>> trivial_motions([[0, 0], [3, 4]], sliders=([0], [[0.0, 1.0]])).shape  # a slide
+    (4, 1)
     """
     shaped = np.ndim(positions) == 2
     d = np.shape(positions)[1] if shaped else (dim or 2)
@@ -139,7 +144,7 @@ def trivial_motions(
     k = rot.shape[2]
     shifts = [np.tile(np.eye(d)[a], n) for a in range(d)]
     basis = np.column_stack([*shifts, *(rot[:, :, r].reshape(-1) for r in range(k))])
-    held = _ground_rows(basis.reshape(n, d, d + k), pinned, sliders)
+    held = _ground_rows(basis.reshape(n, d, d + k), d, pinned, sliders)
     if held.size:
         basis = basis @ sla.null_space(held, rcond=TRIVIAL_RCOND)
     if basis.shape[1] == 0:
@@ -147,16 +152,21 @@ def trivial_motions(
     return _orth(basis, rcond=TRIVIAL_RCOND)
 
 
-def _ground_rows(at: np.ndarray, pinned: Any, sliders: Sliders | None) -> np.ndarray:
-    """The motions ``at`` ``(n, d, g)`` seen by the pins (``d`` rows each) and sliders (1 each)."""
+def _ground_rows(at: np.ndarray, d: int, pinned: Any, sliders: Sliders | None) -> np.ndarray:
+    """What pins and sliders ask of the motions ``at`` ``(n, d, g)``: rows on their ``g`` columns.
+
+    A pin: its ``d`` velocity components vanish. A slider: no velocity along its normal
+    at its joint, and no turning (the columns after the ``d`` shifts are the rotations).
+    """
     pins = np.asarray(pinned, dtype=np.int64).reshape(-1)
     rows = [at[pins].reshape(-1, at.shape[2])]
     if sliders is not None and len(sliders[0]):
         joints = np.asarray(sliders[0], dtype=np.int64).reshape(-1)
         normals = np.asarray(sliders[1], dtype=np.float64).reshape(len(joints), -1)
-        if at.shape[1] != normals.shape[1]:
-            raise ValueError(f"sliders are planar: normals {normals.shape} for {at.shape[1]}-D")
+        if d != 2 or normals.shape[1] != 2:
+            raise ValueError(f"sliders are planar: normals {normals.shape} for {d}-D")
         rows.append(np.einsum("sd,sdg->sg", normals, at[joints]))
+        rows.append(np.eye(at.shape[2])[d:])
     return np.concatenate(rows)
 
 

@@ -69,37 +69,64 @@ def test_slider_crank_flex_is_the_closed_form_piston_velocity(theta):
 
 
 @pytest.mark.parametrize("method", ["dense", "sparse"])
-def test_elliptic_trammel_turns_about_the_instant_centre(method):
+def test_elliptic_trammel_moves_as_an_internal_flex_about_the_instant_centre(method):
     link = trammel()
     report = analyze(link, method=method)
-    assert (report.dof, report.trivial_dof, report.internal_dof) == (1, 1, 0)
-    assert "sliders" in report.explanation
+    # no rigid motion carries both crossing lines onto themselves: the turn is internal
+    assert (report.dof, report.trivial_dof, report.internal_dof) == (1, 0, 1)
+    assert report.status == "flexible"
     # the normals to the slides at (3, 0) and (0, 4) meet at (3, 4): the rod turns about it
     spin = _rotation_about(link.vertices, np.array([3.0, 4.0]))
-    basis = report.velocity_basis.reshape(len(report.velocity_basis), -1).T
-    assert _in_span(spin, basis) < 1e-12
+    flex = report.flexes(1)[0].reshape(-1)
+    assert _in_span(spin, flex[:, None]) < 1e-12
 
 
-def test_one_slider_on_a_free_rod_leaves_a_slide_and_a_turn():
+def test_one_slider_on_a_free_rod_leaves_the_slide_trivial_and_a_turn_internal():
     link = Linkage([[0.0, 0.0], [3.0, 4.0]], rods=[(0, 1)], sliders=[(0, (0, 0), (1, 0))])
     report = analyze(link)
-    assert (report.dof, report.trivial_dof, report.internal_dof) == (2, 2, 0)
+    assert (report.dof, report.trivial_dof, report.internal_dof) == (2, 1, 1)
+    assert "slide" in report.explanation
     basis = linkage_trivial_motions(link)
-    assert basis.shape == (4, 2)
-    slide = np.tile([1.0, 0.0], 2)  # along the line
-    turn = _rotation_about(link.vertices, np.array([0.0, 5.0]))  # about a point of the normal
-    tilt = _rotation_about(link.vertices, np.array([1.0, 0.0]))  # off the normal: moves it off
+    assert basis.shape == (4, 1)
+    slide = np.tile([1.0, 0.0], 2)  # along the line: the line goes onto itself
     assert _in_span(slide, basis) < 1e-12
-    assert _in_span(turn, basis) < 1e-12
-    assert _in_span(tilt, basis) > 0.1
+    # a turn about a point of the normal keeps the joint on its line to first order, but
+    # tilts the line: not a symmetry of the ground, so the flex, not a trivial motion
+    turn = _rotation_about(link.vertices, np.array([0.0, 5.0]))
+    kernel = report.velocity_basis.reshape(2, -1).T
+    assert _in_span(turn, kernel) < 1e-12
+    assert _in_span(turn, basis) > 0.1
 
 
-def test_trivial_motions_with_a_pin_and_a_slider_elsewhere_leave_nothing():
-    # a pin leaves the turn about it; a slider whose normal misses the pin forbids it
+def test_two_parallel_sliders_leave_only_the_slide():
+    link = Linkage(
+        [[0.0, 0.0], [3.0, 4.0]], rods=[(0, 1)],
+        sliders=[(0, (0, 0), (1, 0)), (1, (0, 4), (-2, 0))],
+    )  # fmt: skip
+    report = analyze(link)
+    assert (report.dof, report.trivial_dof, report.internal_dof) == (1, 1, 0)
+    assert report.status == "infinitesimally rigid"
+
+
+def test_a_rod_square_on_a_slider_at_a_dead_point_is_rigid():
+    # pin (0, 0), rod to (1, 0), that joint on the vertical line x = 1: the turn about the
+    # pin keeps it on the line to first order only (the naive trivial motion), and the
+    # rod cannot move: a flex stopped at second order by the stress of rod and guide
+    link = Linkage([[0, 0], [1, 0]], rods=[(0, 1)], pinned=[0], sliders=[(1, (1, 0), (0, 1))])
+    report = analyze(link, with_mobility=True)
+    assert (report.dof, report.trivial_dof, report.internal_dof) == (1, 0, 1)
+    assert report.self_stresses == 1
+    assert report.status == "rigid but infinitesimally flexible"
+    assert report.mobility.dimension == 0
+
+
+def test_trivial_motions_with_a_pin_and_a_slider_leave_nothing():
     p = [[0.0, 0.0], [2.0, 1.0]]
     assert trivial_motions(p, [0], sliders=([1], [[0.0, 1.0]])).shape == (4, 0)
-    # a slider whose normal passes through the pin keeps it: the joint moves along its line
-    assert trivial_motions(p, [0], sliders=([1], [[2.0, 1.0] / np.sqrt(5.0)])).shape == (4, 1)
+    # even a slider whose normal passes through the pin: the turn tilts its line
+    assert trivial_motions(p, [0], sliders=([1], [[2.0, 1.0] / np.sqrt(5.0)])).shape == (4, 0)
+    with pytest.raises(ValueError, match="planar"):
+        trivial_motions(np.zeros((2, 3)), sliders=([1], [[0.0, 1.0]]))
 
 
 def test_velocity_basis_is_an_orthonormal_kernel_of_the_right_size():

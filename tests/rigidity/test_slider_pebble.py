@@ -147,7 +147,7 @@ def test_analyze_reads_the_generic_counts_with_sliders():
         sliders=[(0, (0, 0), (1, 0)), (1, (0, 0), (0, 1))],
     )  # fmt: skip
     r = analyze(trammel)
-    assert (r.generic_rank, r.generic_internal_dof, r.generically_rigid) == (3, 0, True)
+    assert (r.generic_rank, r.generic_internal_dof, r.generically_rigid) == (3, 1, False)
     assert r.generic_method == "pebble game (2, 3) with sliders"
     crank = Linkage(
         [[0, 0], [1, 1], [3.5, 0]], rods=[(0, 1), (1, 2)], pinned=[0],
