@@ -127,7 +127,9 @@ class RigidityReport:
         Rods found redundant for a generic placement, given the rods before them.
     generic_method : str
         How the generic answer was found: ``"pebble game (2, 3)"`` in the plane (exact,
-        Laman's theorem); in space, with no combinatorial characterisation known,
+        Laman's theorem; ``"... with sliders"``: slider-pinning, a slider one pebble, by
+        Streinu–Theran and Katoh–Tanigawa, its direction taken generic); with a slot, or
+        in space, with no combinatorial characterisation known,
         ``"random placement: rank mod P, T trials, P(wrong) <= b"`` (the exact rank modulo
         a prime at ``T`` random integer placements, wrong with probability at most ``b``
         by the Schwartz–Zippel lemma; :mod:`linkage_widget.rigidity.modular_rank`),
