@@ -27,7 +27,9 @@ Generic rigidity
     :class:`PebbleGame`); the rank mod a prime at random placements in space
     (:mod:`.modular_rank`).
 Trivial motions
-    :func:`trivial_motions` (:mod:`.rigid_motions`, its only home).
+    :func:`trivial_motions` (:mod:`.rigid_motions`, its only home): the rigid motions
+    the pins and sliders leave; :func:`linkage_trivial_motions` reads them off a linkage,
+    :func:`ground_sliders` its sliders as ground rows.
 First and second order
     :func:`infinitesimal`, :func:`second_order_rigid`, :func:`tangent_cone`
     (:mod:`.second_order`, solvers in :mod:`.second_order_solve`).
@@ -72,7 +74,7 @@ from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
 from .rank_tracking import RankReference, excited_flex, first_rod_stress
 from .report import STATUSES, RigidityReport
 from .revolute_loop import RevoluteLoop, exact_rotation, exact_turn
-from .rigid_motions import trivial_motions
+from .rigid_motions import ground_sliders, linkage_trivial_motions, trivial_motions
 from .second_order import (
     Infinitesimal,
     TangentCone,
@@ -116,7 +118,9 @@ __all__ = [
     "first_rod_stress",
     "generic_analysis",
     "generic_rank",
+    "ground_sliders",
     "infinitesimal",
+    "linkage_trivial_motions",
     "loop_from_rods",
     "loop_mobility",
     "mobility",

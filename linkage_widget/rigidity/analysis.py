@@ -6,9 +6,11 @@ plane, 3 in space):
 
 * infinitesimal motions :math:`\ker A` — their dimension is ``dof``, the
   number the 2007 program showed;
-* trivial motions: the rigid-body motions the pins leave, always in
+* trivial motions: the rigid-body motions the pins and sliders leave, always in
   :math:`\ker A` (:mod:`linkage_widget.rigidity.rigid_motions`): in the plane 3 without pins,
-  2 for a lone point, 1 with one pin, 0 with two distinct pins; in space
+  2 for a lone point, 1 with one pin, 0 with two distinct pins; with sliders only the
+  motions carrying their lines onto themselves (a slide along parallel lines: a free rod
+  on one slider 1, a slider-crank or an elliptic trammel 0); in space
   :math:`d(d+1)/2 = 6` without pins, 5 for collinear joints (a rod), 3 for a lone
   point — the rank of their span, computed, never assumed;
   ``internal_dof = dof - trivial_dof`` counts the flexes;
@@ -97,7 +99,7 @@ from .local_dimension import mobility_from, numerical_mobility
 from .modular_rank import MAX_COLUMNS, TRIALS, error_bound, random_generic_rank
 from .pebble import pinned_pebble_game
 from .report import STATUSES, DenseSource, RigidityReport, SparseSource, explain
-from .rigid_motions import trivial_motions
+from .rigid_motions import ground_sliders, linkage_trivial_motions, trivial_motions
 from .second_order import (
     Infinitesimal,
     decide_second_order,
@@ -166,17 +168,20 @@ def generic_analysis(linkage: Linkage) -> tuple[int, np.ndarray]:
 
 def _generic(linkage: Linkage) -> tuple[int, np.ndarray, str]:
     """:func:`generic_analysis` with the method used, cached by graph."""
+    g = linkage.guides
     key = (
         linkage.n_vertices,
         linkage.dim,
         *(x.tobytes() for x in (linkage.rods, linkage.angles, linkage.pinned)),
+        *(x.tobytes() for x in (g.slider_joints, g.slots)),
     )
     entry = _GENERIC.get(key)
     if entry is None:
         if pebble_game_applies(linkage):
             edges = [*linkage.rods.tolist(), *linkage.angles[:, 1:].tolist()]
-            accepted, rank = pinned_pebble_game(linkage.n_vertices, edges, linkage.pinned.tolist())
-            how = "pebble game (2, 3)"
+            pins, slides = linkage.pinned.tolist(), g.slider_joints.tolist()
+            accepted, rank = pinned_pebble_game(linkage.n_vertices, edges, pins, slides)
+            how = "pebble game (2, 3)" + (" with sliders" if slides else "")
         else:
             rank, accepted, how = _generic_random(linkage)
         if len(_GENERIC) >= GENERIC_CACHE_SIZE:
@@ -189,10 +194,13 @@ def pebble_game_applies(linkage: Linkage) -> bool:
     """Whether the planar pebble game decides generic rigidity of ``linkage``.
 
     In the plane, with every fixed angle held by both its rods (then it is generically
-    a rod ``j-k``). In space, or with an angle lacking a rod, generic rigidity is the
-    rank at random placements instead (:func:`generic_analysis` picks).
+    a rod ``j-k``) and no slot; sliders are played as slider-pinning
+    (:func:`~linkage_widget.rigidity.pebble.pinned_pebble_game`). In space, with an angle
+    lacking a rod, or with a slot (one row on three joints, which no pebble game counts),
+    generic rigidity is the rank at random placements instead (:func:`generic_analysis`
+    picks).
     """
-    if linkage.dim != 2:
+    if linkage.dim != 2 or linkage.guides.n_slots:
         return False
     if not len(linkage.angles):
         return True
@@ -207,18 +215,24 @@ def pebble_game_applies(linkage: Linkage) -> bool:
 
 
 def _generic_random(linkage: Linkage) -> tuple[int, np.ndarray, str]:
-    """Generic rank at random placements: in space, or with an angle the pebble game lacks.
+    """Generic rank at random placements: in space, with an angle or a slot the pebble game lacks.
 
     Exact modulo a prime up to :data:`~linkage_widget.rigidity.modular_rank.MAX_COLUMNS`
     coordinates, the floating rank of one random placement above.
     """
     n, d, pins = linkage.n_vertices, linkage.dim, linkage.pinned.tolist()
     rods, angles = linkage.rods.tolist(), linkage.angles.tolist()
+    slides, slots = linkage.guides.slider_joints.tolist(), linkage.guides.slots.tolist()
     why = "" if d == 3 else " (an angle without its rods: no pebble game)"
+    if slots:
+        why = " (a slot: one row on three joints, no pebble game)"
     if d * n <= MAX_COLUMNS:
         # no more than the rows, nor than dn less the trivial motions of a generic placement
-        upper = min(d * len(pins) + len(rods) + len(angles), d * n - _generic_trivial_dof(linkage))
-        rank, accepted = random_generic_rank(n, rods, pins, angles=angles, dim=d, upper=upper)
+        rows = d * len(pins) + len(slides) + len(rods) + len(angles) + len(slots)
+        upper = min(rows, d * n - _generic_trivial_dof(linkage))
+        rank, accepted = random_generic_rank(
+            n, rods, pins, angles=angles, dim=d, upper=upper, sliders=slides, slots=slots
+        )
         if rank >= upper:
             return (
                 rank,
@@ -231,10 +245,15 @@ def _generic_random(linkage: Linkage) -> tuple[int, np.ndarray, str]:
     # Too large for the dense exact elimination: the floating rank at one random
     # placement (which rods are redundant is not located).
     rng = np.random.default_rng(0)
-    rand = Linkage(rng.standard_normal((n, d)), rods=rods, angles=angles, pinned=pins)
+    p = rng.standard_normal((n, d))
+    ways = rng.standard_normal((len(slides), 2))
+    rand = Linkage(
+        p, rods=rods, angles=angles, pinned=pins, slots=slots,
+        sliders=[(j, p[j], u) for j, u in zip(slides, ways, strict=True)],
+    )  # fmt: skip
     rank = sparse_rank_report(rand, rtol="auto").rank
     how = f"random placement: floating-point rank (sparse inertia), 1 trial; no error bound{why}"
-    return rank, np.ones(len(rods) + len(angles), bool), how
+    return rank, np.ones(len(rods) + len(angles) + len(slots), bool), how
 
 
 #: The pebble game depends on the graph only, not on the placement: a drag (or a
@@ -244,16 +263,17 @@ _GENERIC: dict[tuple[Any, ...], tuple[int, np.ndarray]] = {}
 
 
 def _generic_trivial_dof(linkage: Linkage) -> int:
-    """Trivial motions of a generic placement: counted in the plane, computed in space."""
-    n, n_pins = linkage.n_vertices, len(linkage.pinned)
-    if linkage.dim != 2:
-        rng = np.random.default_rng(0)
-        return trivial_motions(rng.standard_normal((n, linkage.dim)), linkage.pinned).shape[1]
-    if n == 0:
-        return 0
-    if n == 1:
-        return 0 if n_pins else 2
-    return (3, 1)[n_pins] if n_pins < 2 else 0
+    """Trivial motions of a generic placement: computed at a random one.
+
+    Random joints, and random slider normals too: the generic count takes the sliders'
+    directions generic (parallel sliders are a special placement, as collinear joints are).
+    """
+    n, d = linkage.n_vertices, linkage.dim
+    rng = np.random.default_rng(0)
+    joints = linkage.guides.slider_joints
+    normals = rng.standard_normal((len(joints), d))
+    p = rng.standard_normal((n, d))
+    return trivial_motions(p, linkage.pinned, d, sliders=(joints, normals)).shape[1]
 
 
 @dataclass
@@ -287,7 +307,9 @@ def _near_note(below: float | None, above: float | None, tol: float) -> tuple[fl
 
 def _dense_counts(linkage: Linkage, a: Any, p: np.ndarray, tol: float) -> _Counts:
     """The dense SVD route (the reference)."""
-    inf = infinitesimal(a, p.reshape(-1, linkage.dim), linkage.pinned, rtol=tol)
+    inf = infinitesimal(
+        a, p.reshape(-1, linkage.dim), linkage.pinned, rtol=tol, sliders=ground_sliders(linkage)
+    )
     rel = inf.singular_values / inf.singular_values[0] if inf.singular_values.size else np.zeros(0)
     low, high = rel[rel <= tol], rel[rel > tol]
     below = float(low.max()) if low.size and low.max() > 0 else None
@@ -309,7 +331,7 @@ def _sparse_counts(linkage: Linkage, p: np.ndarray, tol: float) -> _Counts:
             "Near-singular, undecided: the sparse count and its check disagree near the rank "
             f"threshold {tol:.2g} ({method})."
         )
-    triv = trivial_motions(p, linkage.pinned, linkage.dim)
+    triv = linkage_trivial_motions(linkage, p.reshape(-1, linkage.dim))
     return _Counts(rep.rank, triv.shape[1], SparseSource(rep, triv), method, tol, gap, near)
 
 
@@ -386,6 +408,8 @@ def _report(linkage: Linkage, cs: ConstraintSet, k: _Counts, with_mobility: bool
     text = explain(internal, maxwell, n_stress, c - generic_rank, status, how)
     if generic_internal == 0 and internal > 0:
         text.append("A generic placement of the same graph would be rigid.")
+    if k.trivial and linkage.guides.n_sliders:
+        text.append("Its sliders' lines are parallel: it can slide along them as one body.")
     inf = first() if with_mobility else None
     mob = mobility_from(linkage, cs, inf, rtol=max(k.tolerance, RANK_RTOL)) if inf else None
     return RigidityReport(
@@ -394,7 +418,8 @@ def _report(linkage: Linkage, cs: ConstraintSet, k: _Counts, with_mobility: bool
         generic_rank=generic_rank, generic_internal_dof=generic_internal,
         generically_rigid=generic_internal == 0, redundant_rods=redundant, status=status,
         explanation=" ".join(text), mobility=mob, method=k.method, tolerance=k.tolerance,
-        gap=k.gap, generic_method=generic_method, dim=linkage.dim, _source=k.source,
+        gap=k.gap, generic_method=generic_method, dim=linkage.dim, row_kinds=cs.row_kinds(),
+        _source=k.source,
     )  # fmt: skip
 
 

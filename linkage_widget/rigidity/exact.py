@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_DENOMINATOR", "MAX_DIGITS", "rational", "rational_coordinates"]
+__all__ = ["MAX_DENOMINATOR", "MAX_DIGITS", "rational", "rational_coordinates", "slider_normals"]
 
 #: Largest denominator tried when a coordinate is not a short decimal.
 MAX_DENOMINATOR = 10**6
@@ -74,3 +74,21 @@ def rational_coordinates(positions: Any) -> list[Fraction] | None:
             return None
         out.append(r)
     return out
+
+
+def slider_normals(linkage: Any) -> list[tuple[Fraction, Fraction]] | None:
+    r"""Each slider's unit normal :math:`n = (-u_y, u_x)` as rationals, by the same rule.
+
+    ``None`` if one has no exact form: a line at an irrational angle (a direction
+    ``(1, 1)`` is stored as :math:`(1, 1)/\sqrt 2`), and the exact routes decline.
+
+    >>> from linkage_widget import Linkage
+    >>> link = Linkage([[0, 0], [3, 4]], rods=[(0, 1)], sliders=[(1, (3, 4), (3, 4))])
+    >>> slider_normals(link)
+    [(Fraction(-4, 5), Fraction(3, 5))]
+    """
+    u = linkage.guides.slider_directions.reshape(-1, 2)
+    flat = rational_coordinates(np.column_stack([-u[:, 1], u[:, 0]]))
+    if flat is None:
+        return None
+    return list(zip(flat[0::2], flat[1::2], strict=True))

@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from ..model import Linkage
-from .exact import rational_coordinates
+from .exact import rational_coordinates, slider_normals
 
 __all__ = [
     "MAX_VARIABLES",
@@ -136,7 +136,7 @@ def exact_local_dimension(
             "(mobility(method='auto' or 'numerical') samples it instead)"
         )
     flat = rational_coordinates(linkage.vertices)
-    if flat is None:
+    if flat is None or slider_normals(linkage) is None:
         return None
     placement = list(zip(flat[0::2], flat[1::2], strict=True))
     system = _polynomial_system(linkage, placement)
@@ -171,6 +171,8 @@ def rod_system(linkage: Linkage) -> tuple[list[Any], list[Any], dict[Any, Any]]:
     flat = rational_coordinates(linkage.vertices)
     if flat is None:
         raise ValueError("rod_system: a coordinate has no exact rational form (exact.rational)")
+    if slider_normals(linkage) is None:
+        raise ValueError("rod_system: a slider's line has no exact rational direction")
     system = _polynomial_system(linkage, list(zip(flat[0::2], flat[1::2], strict=True)))
     if system is None:
         raise ValueError("rod_system: every joint is pinned or gauged: no unknowns")
@@ -234,6 +236,7 @@ def _polynomial_system(
         return None
     polys = [_rod(X[i], X[j], P[i], P[j]) for i, j in linkage.rods]
     polys += [_angle(X, P, i, j, k) for i, j, k in linkage.angles]
+    polys += _guide_polys(linkage, X, P)
     if gauge:
         a, b = gauge
         dx, dy = P[b][0] - P[a][0], P[b][1] - P[a][1]
@@ -241,8 +244,38 @@ def _polynomial_system(
     return [sp.expand(q) for q in polys if sp.expand(q) != 0], gens, point
 
 
+def _guide_polys(linkage: Linkage, X: dict[int, Any], P: list[Any]) -> list[Any]:
+    r"""Sliders :math:`n \cdot (X_j - P_j)` and slots :math:`e \times w - e_0 \times w_0`.
+
+    With sliders on parallel lines and no pin, the slide along them is the one trivial
+    motion left; a joint of the first slider is held in its line's direction too.
+    """
+    import sympy as sp
+
+    g = linkage.guides
+    normals = [(sp.Rational(a), sp.Rational(b)) for a, b in slider_normals(linkage) or []]
+    out = []
+    for j, n in zip(g.slider_joints.tolist(), normals, strict=True):
+        out.append(n[0] * (X[j][0] - P[j][0]) + n[1] * (X[j][1] - P[j][1]))
+    for a, b, c in g.slots.tolist():
+        e, w = [(X[v][0] - X[a][0], X[v][1] - X[a][1]) for v in (b, c)]
+        e0, w0 = [(P[v][0] - P[a][0], P[v][1] - P[a][1]) for v in (b, c)]
+        out.append(e[0] * w[1] - e[1] * w[0] - (e0[0] * w0[1] - e0[1] * w0[0]))
+    parallel = all(n[0] * normals[0][1] - n[1] * normals[0][0] == 0 for n in normals)
+    if normals and parallel and not len(linkage.pinned):
+        j, (nx, ny) = int(g.slider_joints[0]), normals[0]
+        out.append(ny * (X[j][0] - P[j][0]) - nx * (X[j][1] - P[j][1]))
+    return out
+
+
 def _gauge(linkage: Linkage, pinned: set[int]) -> tuple[int, int] | None:
-    """``(a, b)``: fix joint ``a`` (if unpinned) and put ``b`` on its ray; ``None`` if pins do."""
+    """``(a, b)``: fix joint ``a`` (if unpinned) and put ``b`` on its ray; ``None`` if pins do.
+
+    Sliders leave no turn (their lines would tilt): they gauge themselves (the slide
+    along parallel lines is held in :func:`_guide_polys`), so ``None`` with any slider.
+    """
+    if linkage.guides.n_sliders:
+        return None
     p = linkage.vertices
     if len(pinned) >= 2 and np.ptp(p[sorted(pinned)], axis=0).max() > 0:
         return None

@@ -49,7 +49,7 @@ from .hinge_rods import SNAP, loop_from_rods
 from .loop_mobility import loop_mobility
 from .mobility_report import MobilityReport, _report
 from .revolute_loop import RevoluteLoop
-from .rigid_motions import trivial_motions
+from .rigid_motions import ground_sliders, linkage_trivial_motions
 from .second_order import (
     Infinitesimal,
     decide_second_order,
@@ -131,7 +131,9 @@ def mobility(
     rtol = _checks.positive(rtol, "rtol")
     cs = ConstraintSet.from_linkage(require_linkage(linkage, "mobility"))
     p = as_flat(linkage.vertices)
-    inf = infinitesimal(cs.jacobian(p), linkage.vertices, linkage.pinned, rtol=rtol)
+    inf = infinitesimal(
+        cs.jacobian(p), linkage.vertices, linkage.pinned, rtol=rtol, sliders=ground_sliders(linkage)
+    )
     return mobility_from(linkage, cs, inf, method=method, rtol=rtol, seed=seed)
 
 
@@ -392,7 +394,8 @@ def numerical_mobility(
     p = as_flat(linkage.vertices)
     h = STEP * cs.length_scale
     sv0 = float(inf.singular_values[0]) if inf.singular_values.size else 1.0
-    proj = _Projector(cs, p, trivial_motions(p, linkage.pinned, dim), (rtol * sv0) ** 2)
+    triv = linkage_trivial_motions(linkage, p.reshape(-1, dim))
+    proj = _Projector(cs, p, triv, (rtol * sv0) ** 2)
     rng = np.random.default_rng(seed)
     landed, _ = _landings(proj, p, inf.flexes, h, rng, first=any_motion)
     if any_motion and len(landed):
@@ -430,7 +433,10 @@ def _branch_dimension(
     landing displacements of a second round of samples from ``q`` says how many
     extend to motions (a flex that does not collapses back onto the branch).
     """
-    at_q = infinitesimal(cs.jacobian(q), q.reshape(-1, linkage.dim), linkage.pinned, rtol=rtol)
+    at_q = infinitesimal(
+        cs.jacobian(q), q.reshape(-1, linkage.dim), linkage.pinned, rtol=rtol,
+        sliders=ground_sliders(linkage),
+    )  # fmt: skip
     k = at_q.n_flexes
     if k <= 1:
         return max(k, 1), None

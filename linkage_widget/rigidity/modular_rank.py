@@ -19,7 +19,14 @@ nonzero number keeps the rank), a polynomial row:
 
 (With both arms held by rods, the angle row spans what a rod ``j-k`` would, the law of
 cosines; without them it is one constraint on three joints, which no pebble game
-counts.)
+counts.) A slider on joint ``j`` has its normal :math:`n` in the columns of ``j``,
+drawn at random like the coordinates (the generic count takes the directions generic);
+a slot :math:`(a, b, c)` (joint ``c`` on the line of ``a`` and ``b``) is the gradient of
+:math:`e \times w`, :math:`e = p_b - p_a`, :math:`w = p_c - p_a`, linear in the
+coordinates like a rod's:
+
+.. math:: \nabla_{p_c} = (-e_y, e_x), \quad \nabla_{p_b} = (w_y, -w_x), \quad
+          \nabla_{p_a} = -\nabla_{p_b} - \nabla_{p_c}.
 
 Exact arithmetic, one-sided error. Every entry is an integer polynomial in the
 coordinates, of degree 1 in a rod row and 5 in an angle row, so an :math:`r \times r`
@@ -37,7 +44,8 @@ multiples of :math:`P` for the reduction to vanish). The largest rank over
 reaches a known upper bound (``upper``: the number of rows, or :math:`dn` minus the
 trivial motions) is the generic rank with certainty, and ends the trials.
 
-Which rows are redundant: rows are reduced in their order (pins, rods, angle rods), a
+Which rows are redundant: rows are reduced in their order (pins, sliders, rods, angles,
+slots), a
 row is redundant when it lies in the span of those before it, as the pebble game
 reports it.
 
@@ -51,6 +59,7 @@ reports it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -110,6 +119,21 @@ def _angle_rows(
     return rows
 
 
+def _guide_rows(
+    sliders: list[int], slots: list[tuple[int, int, int]], p: np.ndarray, rng: Any
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[tuple[np.ndarray, np.ndarray]]]:
+    """Slider rows (a random normal each) and slot rows of the module notes, mod P (planar)."""
+    normals = rng.integers(0, PRIME, size=(len(sliders), 2), dtype=np.int64)
+    slide = [(2 * j + np.arange(2), normals[s]) for s, j in enumerate(sliders)]
+    slot = []
+    for a, b, c in slots:
+        e, w = (p[b] - p[a]) % PRIME, (p[c] - p[a]) % PRIME
+        gc, gb = np.array([-e[1], e[0]]) % PRIME, np.array([w[1], -w[0]]) % PRIME
+        cols = np.concatenate([2 * v + np.arange(2) for v in (a, b, c)])
+        slot.append((cols, np.concatenate([(-gb - gc) % PRIME, gb, gc])))
+    return slide, slot
+
+
 def _reduced_rank(rows: list[tuple[np.ndarray, np.ndarray]], n_cols: int) -> np.ndarray:
     """Whether each row is independent of those before it, by exact elimination mod P.
 
@@ -153,6 +177,8 @@ def random_generic_rank(
     trials: int = TRIALS,
     seed: int = 0,
     upper: int | None = None,
+    sliders: Iterable[int] = (),
+    slots: Iterable[Sequence[int]] = (),
 ) -> tuple[int, np.ndarray]:
     """Generic rank of pins and edges in ``dim`` dimensions, and which edges are independent.
 
@@ -175,14 +201,20 @@ def random_generic_rank(
     upper : int, optional, keyword-only
         A bound the generic rank cannot exceed: a trial that reaches it is certain, and
         the remaining trials are skipped.
+    sliders : iterable of int, keyword-only
+        The joint of each slider (planar): one row each, after the pins, with a random
+        normal.
+    slots : iterable of (a, b, c), keyword-only
+        Joint ``c`` on the line of ``a`` and ``b`` (planar): one row each, last.
 
     Returns
     -------
     rank : int
-        The rank of all the rows (pins included), exact unless every trial was unlucky.
-    accepted : ndarray of bool, shape (m + k,)
-        ``True`` for the edges (then the angles) independent of the pins and the rows
-        before them.
+        The rank of all the rows (pins and sliders included), exact unless every trial
+        was unlucky.
+    accepted : ndarray of bool, shape (m + k + t,)
+        ``True`` for the edges (then the angles, then the slots) independent of the pins,
+        the sliders and the rows before them.
 
     Examples
     --------
@@ -193,17 +225,28 @@ def random_generic_rank(
     edge_list = [(int(u), int(v)) for u, v in edges]
     angle_list = [(int(i), int(j), int(k)) for i, j, k in angles]
     pins = [int(v) for v in pinned]
+    slides = [int(v) for v in sliders]
+    slot_list = [(int(a), int(b), int(c)) for a, b, c in slots]
     if dim * n > MAX_COLUMNS:
         raise ValueError(f"{dim * n} coordinates: the exact generic rank is kept to {MAX_COLUMNS}")
+    if dim != 2 and (slides or slot_list):
+        raise ValueError("sliders and slots are planar: dim must be 2")
     rng = np.random.default_rng(seed)
-    best: tuple[int, np.ndarray] = (-1, np.zeros(len(edge_list) + len(angle_list), bool))
+    ground = dim * len(pins) + len(slides)
+    best: tuple[int, np.ndarray] = (
+        -1,
+        np.zeros(len(edge_list) + len(angle_list) + len(slot_list), bool),
+    )
     for _ in range(max(1, int(trials))):
         p = rng.integers(0, PRIME, size=(n, dim), dtype=np.int64)
-        rows = _rows(n, edge_list, pins, p, dim) + _angle_rows(angle_list, p, dim)
+        slide, slot = _guide_rows(slides, slot_list, p, rng)
+        rows = _rows(n, edge_list, pins, p, dim)
+        rows = rows[: dim * len(pins)] + slide + rows[dim * len(pins) :]
+        rows += _angle_rows(angle_list, p, dim) + slot
         accepted = _reduced_rank(rows, dim * n)
         rank = int(accepted.sum())
         if rank > best[0]:
-            best = (rank, accepted[dim * len(pins) :])
+            best = (rank, accepted[ground:])
         if upper is not None and rank >= upper:
             break
     return best

@@ -18,6 +18,19 @@ pinned vertex to it, *before* any other edge. A pinned vertex has then spent
 both its pebbles (its freedoms), all pinned vertices and the ground form one
 rigid body, and an edge that only braces that body — a rod between two pins —
 is found redundant, as the self-stress it carries says it is.
+
+Sliders (a joint held on a ground line, one row :math:`n \cdot v_j = 0`) are
+*slider-pinning* (Streinu and Theran, 2010; Katoh and Tanigawa, 2013, whose theorem
+for given directions reads the same with generic ones): a slider is one constraint,
+one pebble of its joint, where a pin is two. Infinitesimally a slider is a bar from
+its joint to a point of the ground on its normal, so each slider is played as an edge
+to a ground vertex of its own, tied to the ground triangle by two edges (a Henneberg
+step: the ground stays one rigid body). A separate point for each matters: bars from
+three joints to one ground point would be concurrent, a special position. By Laman's
+theorem on this graph the accepted sliders and edges count
+:math:`|E(X)| + |L(X)| \le 2|X|` and :math:`|E(X)| \le 2|X| - 3` (``L`` the sliders):
+the slider-pinning count of those theorems, with the directions generic (parallel
+sliders are a special placement, as collinear joints are).
 """
 
 from __future__ import annotations
@@ -118,12 +131,16 @@ def generic_rank(n: int, edges: Iterable[Sequence[int]]) -> int:
 
 
 def pinned_pebble_game(
-    n: int, edges: Iterable[Sequence[int]], pinned: Iterable[int] = ()
+    n: int,
+    edges: Iterable[Sequence[int]],
+    pinned: Iterable[int] = (),
+    sliders: Iterable[int] = (),
 ) -> tuple[np.ndarray, int]:
     """Which edges are generically independent when the ``pinned`` vertices are held in place.
 
-    Each pin is two constraints (the vertex's x and y); pins come first, so
-    they are always independent and redundancy falls on the edges.
+    Each pin is two constraints (the vertex's x and y), each slider one (the joint on a
+    ground line of generic direction); pins and sliders come first, so they are
+    independent and redundancy falls on the edges.
 
     Parameters
     ----------
@@ -133,13 +150,17 @@ def pinned_pebble_game(
         Edges, in the order redundancy is decided.
     pinned : iterable of int
         Distinct pinned vertices.
+    sliders : iterable of int
+        The joint of each slider (a joint with two sliders is generically pinned; a third
+        is redundant).
 
     Returns
     -------
     accepted : ndarray of bool, shape (m,)
-        ``True`` for the edges independent of the pins and the edges before them.
+        ``True`` for the edges independent of the pins, sliders and the edges before them.
     rank : int
-        Generic rank of all the constraints: ``2 * len(pinned) + accepted.sum()``.
+        Generic rank of all the constraints: ``2 * len(pinned)`` + the independent sliders
+        + ``accepted.sum()``.
 
     Examples
     --------
@@ -148,27 +169,37 @@ def pinned_pebble_game(
     ([False], 4)
     >>> pinned_pebble_game(3, [(0, 1), (1, 2)], pinned=[0, 2])[0].tolist()
     [True, True]
+    >>> triangle = [(0, 1), (1, 2), (0, 2)]
+    >>> pinned_pebble_game(3, triangle, sliders=[0, 1, 2])[1]   # 3 + 3 = 2 * 3: held
+    6
     """
     pins = [int(v) for v in pinned]
+    slides = [int(v) for v in sliders]
     edge_list = [(int(u), int(v)) for u, v in edges]
-    if not pins:
+    if not pins and not slides:
         accepted = pebble_game(n, edge_list)
         return accepted, int(accepted.sum())
-    g0, g1, g2 = n, n + 1, n + 2  # the ground triangle
+    g0, g1, g2 = n, n + 1, n + 2  # the ground triangle, then one ground point per slider
     ground = [(g0, g1), (g1, g2), (g0, g2)]
     ground += [(v, g) for v in pins for g in (g0, g1)]
-    game = _Game(n + 3)
+    ground += [(n + 3 + s, g) for s in range(len(slides)) for g in (g0, g1)]
+    game = _Game(n + 3 + len(slides))
     for u, v in ground:
-        # The ground triangle and two edges per pinned vertex: a Henneberg construction,
-        # independent by Laman's theorem unless a vertex is pinned twice.
+        # The ground triangle, its slider points and two edges per pinned vertex: a
+        # Henneberg construction, independent by Laman's theorem unless a vertex is
+        # pinned twice.
         if not game.try_edge(u, v):
             raise ValueError(f"vertex {u} is pinned twice")
+    held = sum(game.try_edge(v, n + 3 + s) for s, v in enumerate(slides))
     accepted = np.array([game.try_edge(u, v) for u, v in edge_list], dtype=bool)
-    return accepted, 2 * len(pins) + int(accepted.sum())
+    return accepted, 2 * len(pins) + held + int(accepted.sum())
 
 
 class PebbleGame:
     """The pinned (2, 3) pebble game kept between edits: an edit is a few pebble searches.
+
+    Pins and edges only: a linkage with sliders or slots is counted by
+    :func:`~linkage_widget.rigidity.generic_analysis` (cached by graph) instead.
 
     The state is the game after playing the pins (as ground, first) and then the
     edges in insertion order, exactly as :func:`pinned_pebble_game` would play them

@@ -43,7 +43,7 @@ from threadpoolctl import ThreadpoolController
 from ..constraints import ConstraintSet
 from ..model import Linkage
 from .inertia import OrderedInertia
-from .rigid_motions import trivial_motions
+from .rigid_motions import linkage_trivial_motions
 from .sparse_rank import SparseRankReport, sigma_max_estimate, sparse_rank_report
 from .tolerances import ARROW_DRIFT, INERTIA_RTOL, MARGIN_MIN
 
@@ -123,7 +123,7 @@ class RankReference:
         # No copy of the linkage (validating a copy costs more than the count): the
         # reference reads only the kernel and stresses of the report later.
         report = sparse_rank_report(linkage, rtol=rtol, n_flexes=50)
-        trivial = trivial_motions(linkage.vertices, linkage.pinned).shape[1]
+        trivial = linkage_trivial_motions(linkage).shape[1]
         generic = report.rank + 1 if generic_rank is None else generic_rank
         return cls(report, values, trivial, generic, linkage.vertices)
 
@@ -222,7 +222,7 @@ def excited_flex(
         moved = np.asarray(step, dtype=float).reshape(-1)
     else:
         return None
-    triv = trivial_motions(linkage.vertices, linkage.pinned)
+    triv = linkage_trivial_motions(linkage)
     internal = moved - triv @ (triv.T @ moved)
     norm_all = float(np.linalg.norm(moved))
     if norm_all <= 1e-300:

@@ -105,14 +105,16 @@ class RigidityReport:
     Attributes
     ----------
     n_vertices, n_constraints : int
-        :math:`n` and :math:`c` (rods + fixed angles + ``dim`` per pin).
+        :math:`n` and :math:`c` (rods + fixed angles + ``dim`` per pin + sliders + slots).
     rank : int
         Numerical rank of :math:`A(p)`.
     dof : int
         :math:`\dim\ker A = dn - \text{rank}` (``d = dim``).
     trivial_dof, internal_dof : int
-        Rigid-body motions left by the pins (the rank of their span: at most 3 in the
-        plane, 6 in space, fewer at a degenerate placement), and ``dof - trivial_dof``.
+        Rigid-body motions left by the pins and sliders (the rank of their span: at most
+        3 in the plane, 6 in space, fewer at a degenerate placement; with sliders only a
+        slide along their lines when these are parallel, so a slider-crank and an
+        elliptic trammel have 0), and ``dof - trivial_dof``.
     self_stresses : int
         :math:`\dim\ker A^T = c - \text{rank}`.
     maxwell_count : int
@@ -125,7 +127,9 @@ class RigidityReport:
         Rods found redundant for a generic placement, given the rods before them.
     generic_method : str
         How the generic answer was found: ``"pebble game (2, 3)"`` in the plane (exact,
-        Laman's theorem); in space, with no combinatorial characterisation known,
+        Laman's theorem; ``"... with sliders"``: slider-pinning, a slider one pebble, by
+        Streinu–Theran and Katoh–Tanigawa, its direction taken generic); with a slot, or
+        in space, with no combinatorial characterisation known,
         ``"random placement: rank mod P, T trials, P(wrong) <= b"`` (the exact rank modulo
         a prime at ``T`` random integer placements, wrong with probability at most ``b``
         by the Schwartz–Zippel lemma; :mod:`linkage_widget.rigidity.modular_rank`),
@@ -136,6 +140,10 @@ class RigidityReport:
         bound"`` (which rods are redundant is then not located).
     dim : int
         2 (planar) or 3 (spatial).
+    row_kinds : ndarray of str, shape (n_constraints,)
+        The kind of each row (``"rod"``, ``"angle"``, ``"pin"``, ``"slider"``, ``"slot"``),
+        as :meth:`~linkage_widget.constraints.ConstraintSet.row_kinds`: which entries of
+        a self-stress (``stresses``) are whose.
     status : str
         One of :data:`STATUSES` (see :mod:`linkage_widget.rigidity`).
     explanation : str
@@ -188,6 +196,7 @@ class RigidityReport:
     gap: float = float("inf")
     generic_method: str = "pebble game (2, 3)"
     dim: int = 2
+    row_kinds: np.ndarray = field(default_factory=lambda: np.zeros(0, str), repr=False)
     _source: Any = field(default=None, repr=False)
 
     def flexes(self, k: int | None = None) -> np.ndarray:

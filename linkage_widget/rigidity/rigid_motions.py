@@ -10,6 +10,21 @@ fewer are independent — a single point has ``d``, points on one line (a rod) h
 the *rank* of their span, computed, never assumed; pins then keep only the
 combinations that vanish at every pinned vertex.
 
+Sliders (a joint on a ground line, :mod:`linkage_widget.guides`) keep the motions that
+carry each slider's *line* onto itself: the trivial motions are the symmetries of the
+ground, the rigid motions of the whole that keep every constraint exactly, at every
+time, not only to first order. A velocity field :math:`v(x) = t + \omega J (x - \bar p)`
+keeps the line through :math:`P` along :math:`u` (normal :math:`n = J u`) when
+:math:`n \cdot v(P + s u) = n \cdot v(P) + s\,\omega = 0` for every :math:`s`: no
+turning, :math:`\omega = 0`, and no normal drift, :math:`n \cdot t = 0`. So a free rod
+on one slider keeps one trivial motion, the slide along the line; sliders on
+crossing lines (an elliptic trammel) or a pin and a slider (a slider-crank) keep none,
+and their motions are internal flexes. (The weaker condition :math:`n \cdot v_j = 0` at
+the joint alone would call a turn about a point of the normal trivial: at a dead point
+-- a rod from a pin ending square on a slider -- that turn is no motion at all.) Slots
+(a joint on the line of two others) are invariant under every Euclidean motion, like
+rods, and keep them all.
+
 Split from :mod:`linkage_widget.rigidity.second_order` (which re-exports
 :func:`trivial_motions`) when it grew 3-D.
 """
@@ -24,7 +39,10 @@ import scipy.linalg as sla
 from ..constraints import as_points
 from .tolerances import TRIVIAL_RCOND
 
-__all__ = ["trivial_dimension", "trivial_motions"]
+__all__ = ["ground_sliders", "linkage_trivial_motions", "trivial_dimension", "trivial_motions"]
+
+#: Sliders as the ground rows they are: joints ``(s,)`` and unit normals ``(s, 2)``.
+Sliders = tuple[np.ndarray, np.ndarray]
 
 
 def _rotations(q: np.ndarray) -> np.ndarray:
@@ -42,13 +60,40 @@ def _rotations(q: np.ndarray) -> np.ndarray:
     return np.stack([np.column_stack(v) for v in about], axis=2)
 
 
-def trivial_motions(positions: Any, pinned: Any = (), dim: int | None = None) -> np.ndarray:
-    r"""Orthonormal basis of the rigid-body motions that keep the pins still.
+def ground_sliders(linkage: Any) -> Sliders:
+    r"""The sliders of ``linkage`` as ground rows: joints ``(s,)``, unit normals ``(s, 2)``.
+
+    :math:`n = (-u_y, u_x)` for the line's unit direction :math:`u`, as in
+    :mod:`linkage_widget.constraints.guide_rows`. A 3-D linkage has none: ``(0,)``, ``(0, 2)``.
+    """
+    g = linkage.guides
+    u = g.slider_directions.reshape(-1, 2)
+    return g.slider_joints, np.column_stack([-u[:, 1], u[:, 0]])
+
+
+def linkage_trivial_motions(linkage: Any, positions: Any = None) -> np.ndarray:
+    """:func:`trivial_motions` of ``linkage`` at ``positions`` (default its own): pins and sliders.
+
+    >>> from linkage_widget import Linkage
+    >>> crank = Linkage([[0, 0], [1, 1], [3.5, 0]], rods=[(0, 1), (1, 2)], pinned=[0],
+    ...                 sliders=[(2, (0, 0), (1, 0))])
+    >>> linkage_trivial_motions(crank).shape       # a slider-crank: no rigid motion left
+    (6, 0)
+    """
+    p = linkage.vertices if positions is None else positions
+    return trivial_motions(p, linkage.pinned, linkage.dim, sliders=ground_sliders(linkage))
+
+
+def trivial_motions(
+    positions: Any, pinned: Any = (), dim: int | None = None, *, sliders: Sliders | None = None
+) -> np.ndarray:
+    r"""Orthonormal basis of the rigid-body motions that keep the pins still and the sliders on.
 
     Translations (:math:`(1, 0)`, :math:`(0, 1)`, and :math:`(0, 0, 1)` in space) and
     the rotations about the centroid :math:`\bar p` (one in the plane,
     :math:`(-(y - \bar y), x - \bar x)`; three in space), scaled by the placement's
-    radius, restricted to the combinations that vanish at every pinned vertex.
+    radius, restricted to the combinations that vanish at every pinned vertex and carry
+    every slider's line onto itself (no turning, no normal drift: see the module notes).
 
     Parameters
     ----------
@@ -58,6 +103,9 @@ def trivial_motions(positions: Any, pinned: Any = (), dim: int | None = None) ->
     dim : int, optional
         The dimension of flat positions (default 2); with ``(n, d)`` positions it must
         agree with ``d`` or be ``None``.
+    sliders : (joints, normals), optional, keyword-only
+        Joints ``(s,)`` held on ground lines with unit normals ``(s, 2)``
+        (:func:`ground_sliders`). Planar.
 
     Returns
     -------
@@ -79,6 +127,8 @@ def trivial_motions(positions: Any, pinned: Any = (), dim: int | None = None) ->
     (6, 5)
     >>> trivial_motions([[0, 0, 0], [1, 0, 0], [0, 1, 0]], pinned=[0, 1]).shape
     (9, 1)
+    >>> trivial_motions([[0, 0], [3, 4]], sliders=([0], [[0.0, 1.0]])).shape  # a slide
+    (4, 1)
     """
     shaped = np.ndim(positions) == 2
     d = np.shape(positions)[1] if shaped else (dim or 2)
@@ -94,13 +144,30 @@ def trivial_motions(positions: Any, pinned: Any = (), dim: int | None = None) ->
     k = rot.shape[2]
     shifts = [np.tile(np.eye(d)[a], n) for a in range(d)]
     basis = np.column_stack([*shifts, *(rot[:, :, r].reshape(-1) for r in range(k))])
-    pins = np.asarray(pinned, dtype=np.int64).reshape(-1)
-    if pins.size:
-        at_pins = basis.reshape(n, d, d + k)[pins].reshape(-1, d + k)
-        basis = basis @ sla.null_space(at_pins, rcond=TRIVIAL_RCOND)
+    held = _ground_rows(basis.reshape(n, d, d + k), d, pinned, sliders)
+    if held.size:
+        basis = basis @ sla.null_space(held, rcond=TRIVIAL_RCOND)
     if basis.shape[1] == 0:
         return np.zeros((d * n, 0))
     return _orth(basis, rcond=TRIVIAL_RCOND)
+
+
+def _ground_rows(at: np.ndarray, d: int, pinned: Any, sliders: Sliders | None) -> np.ndarray:
+    """What pins and sliders ask of the motions ``at`` ``(n, d, g)``: rows on their ``g`` columns.
+
+    A pin: its ``d`` velocity components vanish. A slider: no velocity along its normal
+    at its joint, and no turning (the columns after the ``d`` shifts are the rotations).
+    """
+    pins = np.asarray(pinned, dtype=np.int64).reshape(-1)
+    rows = [at[pins].reshape(-1, at.shape[2])]
+    if sliders is not None and len(sliders[0]):
+        joints = np.asarray(sliders[0], dtype=np.int64).reshape(-1)
+        normals = np.asarray(sliders[1], dtype=np.float64).reshape(len(joints), -1)
+        if d != 2 or normals.shape[1] != 2:
+            raise ValueError(f"sliders are planar: normals {normals.shape} for {d}-D")
+        rows.append(np.einsum("sd,sdg->sg", normals, at[joints]))
+        rows.append(np.eye(at.shape[2])[d:])
+    return np.concatenate(rows)
 
 
 def _orth(a: np.ndarray, rcond: float) -> np.ndarray:

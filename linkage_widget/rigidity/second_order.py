@@ -51,7 +51,7 @@ from threadpoolctl import threadpool_limits
 from .. import _checks
 from ..constraints import ConstraintSet, as_flat
 from ..model import Linkage
-from .rigid_motions import trivial_motions
+from .rigid_motions import ground_sliders, trivial_motions
 from .second_order_solve import cone_lines, exact_second_order_rigid
 from .tolerances import ORTHONORMAL_CUT, RANK_RTOL, SECOND_ORDER_RTOL
 
@@ -148,13 +148,15 @@ class Infinitesimal:
 
 
 def infinitesimal(
-    a: Any, positions: Any, pinned: Any = (), *, rtol: float = RANK_RTOL
+    a: Any, positions: Any, pinned: Any = (), *, rtol: float = RANK_RTOL, sliders: Any = None
 ) -> Infinitesimal:
     r"""Split :math:`\ker A` into trivial motions and internal flexes; find the self-stresses.
 
     The trivial part is :math:`\ker A \cap \operatorname{span}(T)` with :math:`T`
-    from :func:`trivial_motions`, so that extra rows (a motor on a pinned crank)
-    that forbid a rigid motion are honoured.
+    from :func:`trivial_motions` (the rigid motions the pins and sliders leave): the
+    combinations :math:`T c` with :math:`\|A T c\| \le` ``rtol`` :math:`\sigma_{\max}`,
+    so that extra rows (a motor on a pinned crank) that forbid a rigid motion are
+    honoured. The flexes are the rest of the kernel, orthogonal to them.
 
     Parameters
     ----------
@@ -164,6 +166,8 @@ def infinitesimal(
     pinned : array_like of int
     rtol : float
         Relative tolerance of the rank.
+    sliders : (joints, normals), optional, keyword-only
+        The sliders' ground rows (:func:`~linkage_widget.rigidity.rigid_motions.ground_sliders`).
 
     Returns
     -------
@@ -174,20 +178,22 @@ def infinitesimal(
     n2, dof = a.shape[1], kernel.shape[1]
     if n2 == 0 or dof == 0:
         return Infinitesimal(rank, sv, np.zeros((n2, 0)), np.zeros((n2, 0)), stresses)
-    triv = trivial_motions(positions, pinned)
+    triv = trivial_motions(positions, pinned, sliders=sliders)
+    if triv.shape[1] and sv.size:
+        # the rigid motions the rows annihilate (all of them unless drive rows forbid some);
+        # T orthonormal times the orthogonal vt: the columns stay orthonormal
+        _, s_t, vt = np.linalg.svd(a @ triv)
+        moved = np.zeros(triv.shape[1], bool)
+        moved[: s_t.size] = s_t > rtol * sv[0]
+        triv = triv @ vt[~moved].T
     rest = kernel - triv @ (triv.T @ kernel)
     u, s_rest, _ = np.linalg.svd(rest, full_matrices=False)
-    internal = int(np.sum(s_rest > ORTHONORMAL_CUT))
-    flex = u[:, :internal]
-    # what is left of the kernel once the flexes are removed lies in span(T)
-    trivial_part = kernel - flex @ (flex.T @ kernel)
-    tu, ts, _ = np.linalg.svd(trivial_part, full_matrices=False)
-    trivial = tu[:, : int(np.sum(ts > ORTHONORMAL_CUT))]
-    return Infinitesimal(rank, sv, trivial, flex, stresses)
+    flex = u[:, : max(0, min(dof - triv.shape[1], int(np.sum(s_rest > ORTHONORMAL_CUT))))]
+    return Infinitesimal(rank, sv, triv, flex, stresses)
 
 
 def ground_rows(linkage: Linkage) -> int:
-    """Rods between two pinned joints and angles with all three pinned: implied by the pins.
+    """Rods, angles and slots whose joints are all pinned: implied by the pins.
 
     Each carries one self-stress at every placement (with the pins' reactions).
     """
@@ -195,7 +201,8 @@ def ground_rows(linkage: Linkage) -> int:
     pinned[linkage.pinned] = True
     rods = int(np.all(pinned[linkage.rods], axis=1).sum()) if linkage.n_rods else 0
     angles = int(np.all(pinned[linkage.angles], axis=1).sum()) if linkage.n_angles else 0
-    return rods + angles
+    slots = linkage.guides.slots
+    return rods + angles + (int(np.all(pinned[slots], axis=1).sum()) if len(slots) else 0)
 
 
 def stress_energy_forms(
@@ -370,7 +377,8 @@ def tangent_cone(
         extra = extra_rows.toarray() if sp.issparse(extra_rows) else np.asarray(extra_rows, float)
         a = np.vstack([a, extra.reshape(-1, a.shape[1])])
     n, dim = linkage.n_vertices, linkage.dim
-    inf = infinitesimal(a, p.reshape(n, dim), linkage.pinned, rtol=tol)
+    slides = ground_sliders(linkage)
+    inf = infinitesimal(a, p.reshape(n, dim), linkage.pinned, rtol=tol, sliders=slides)
     d = inf.n_flexes
     forms = stress_energy_forms(cs, p, inf.flexes, inf.stresses, extra_second)
     lines, continuum = cone_lines(forms, max(SECOND_ORDER_RTOL, tol))
@@ -409,7 +417,9 @@ def second_order_rigid(linkage: Linkage, *, rtol: float = RANK_RTOL) -> bool | N
     rtol = _checks.positive(rtol, "rtol")
     cs = ConstraintSet.from_linkage(require_linkage(linkage, "second_order_rigid"))
     p = as_flat(linkage.vertices)
-    inf = infinitesimal(cs.jacobian(p), linkage.vertices, linkage.pinned, rtol=rtol)
+    inf = infinitesimal(
+        cs.jacobian(p), linkage.vertices, linkage.pinned, rtol=rtol, sliders=ground_sliders(linkage)
+    )
     return decide_second_order(linkage, cs, inf)[0]
 
 

@@ -38,7 +38,7 @@ import numpy as np
 import scipy.linalg as sla
 
 from ..model import Linkage
-from .exact import rational_coordinates
+from .exact import rational_coordinates, slider_normals
 from .tolerances import (
     CONE_LINE_ANGLE,
     IMAGINARY_ZERO,
@@ -198,6 +198,21 @@ def _exact_rows(linkage: Linkage, p: list[Fraction]) -> list[dict[int, Fraction]
         rows.append(row)
     for i in linkage.pinned.tolist():
         rows += [{2 * i: Fraction(1)}, {2 * i + 1: Fraction(1)}]
+    return rows + _exact_guide_rows(linkage, p)
+
+
+def _exact_guide_rows(linkage: Linkage, p: list[Fraction]) -> list[dict[int, Fraction]]:
+    r"""Slider rows (the exact normal at the joint) and slot rows (:math:`\nabla(e \times w)`)."""
+    normals = slider_normals(linkage) or []
+    rows = [
+        {2 * j: n[0], 2 * j + 1: n[1]}
+        for j, n in zip(linkage.guides.slider_joints.tolist(), normals, strict=True)
+    ]
+    for a, b, c in linkage.guides.slots.tolist():
+        ex, ey = p[2 * b] - p[2 * a], p[2 * b + 1] - p[2 * a + 1]
+        wx, wy = p[2 * c] - p[2 * a], p[2 * c + 1] - p[2 * a + 1]
+        rows.append({2 * c: -ey, 2 * c + 1: ex, 2 * b: wy, 2 * b + 1: -wx,
+                     2 * a: ey - wy, 2 * a + 1: wx - ex})  # fmt: skip
     return rows
 
 
@@ -214,7 +229,12 @@ def _exact_seconds(linkage: Linkage, p: list[Fraction], u: list[Any]) -> list[An
         uax, uay = u[2 * j] - u[2 * i], u[2 * j + 1] - u[2 * i + 1]
         ubx, uby = u[2 * k] - u[2 * i], u[2 * k + 1] - u[2 * i + 1]
         out.append(2 * ((uax * uby - uay * ubx) * d0 - (uax * ubx + uay * uby) * c0))
-    out += [0] * (2 * len(linkage.pinned))
+    out += [0] * (2 * len(linkage.pinned) + linkage.guides.n_sliders)  # linear rows
+    for a, b, c in linkage.guides.slots.tolist():
+        # e x w is bilinear: its second derivative along u is 2 (u_b - u_a) x (u_c - u_a)
+        ex, ey = u[2 * b] - u[2 * a], u[2 * b + 1] - u[2 * a + 1]
+        wx, wy = u[2 * c] - u[2 * a], u[2 * c + 1] - u[2 * a + 1]
+        out.append(2 * (ex * wy - ey * wx))
     return out
 
 
@@ -244,7 +264,11 @@ def _exact_spaces(
 
 
 def _exact_trivial(linkage: Linkage, p: list[Fraction]) -> list[list[Any]]:
-    """Exact rigid motions keeping the pins still: rows of length 2n, independent."""
+    """Exact rigid motions keeping the pins still and the sliders' lines: rows of length 2n.
+
+    A slider asks for no normal velocity at its joint and no turning (the third
+    generator), as :func:`~linkage_widget.rigidity.trivial_motions` does.
+    """
     from sympy import QQ
     from sympy.polys.matrices import DomainMatrix
 
@@ -252,8 +276,13 @@ def _exact_trivial(linkage: Linkage, p: list[Fraction]) -> list[list[Any]]:
     gens = [[QQ(1), QQ(0)] * n, [QQ(0), QQ(1)] * n]
     gens.append([QQ(v) for i in range(n) for v in (-p[2 * i + 1], p[2 * i])])
     pins = linkage.pinned.tolist()
-    if pins:
-        at = [[g[2 * i + e] for g in gens] for i in pins for e in (0, 1)]
+    at = [[g[2 * i + e] for g in gens] for i in pins for e in (0, 1)]
+    joints = linkage.guides.slider_joints.tolist()
+    for j, (nx, ny) in zip(joints, slider_normals(linkage) or [], strict=True):
+        at.append([QQ(nx) * g[2 * j] + QQ(ny) * g[2 * j + 1] for g in gens])
+    if joints:
+        at.append([QQ(0), QQ(0), QQ(1)])
+    if at:
         combos = DomainMatrix(at, (len(at), 3), QQ).nullspace().to_list()
         gens = [
             [sum(c[k] * gens[k][col] for k in range(3)) for col in range(2 * n)] for c in combos
@@ -284,8 +313,8 @@ def exact_second_order_rigid(linkage: Linkage, *, rank: int | None = None) -> bo
     if n2 == 0 or n2 > MAX_EXACT_COORDINATES or linkage.dim != 2:
         return None  # the exact rows are planar; a 3-D linkage is decided numerically
     frac = rational_coordinates(linkage.vertices)
-    if frac is None:
-        return None
+    if frac is None or slider_normals(linkage) is None:
+        return None  # a coordinate or a slider's line with no exact form
     from sympy import QQ
 
     p = [QQ(f.numerator, f.denominator) for f in frac]

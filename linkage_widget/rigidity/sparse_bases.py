@@ -26,7 +26,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from ..model import Linkage
-from .rigid_motions import trivial_motions
+from .rigid_motions import linkage_trivial_motions
 from .tolerances import DELTA_FLOOR, ORTHONORMAL_CUT, PROJECTION_RESIDUAL
 
 __all__ = ["Bases", "projection_plan"]
@@ -137,7 +137,7 @@ class Bases:
         """The part of ``kernel`` orthogonal to the trivial motions, orthonormal."""
         if kernel.shape[1] == 0:
             return kernel
-        triv = trivial_motions(self.linkage.vertices, self.linkage.pinned)
+        triv = linkage_trivial_motions(self.linkage)
         rest = kernel - triv @ (triv.T @ kernel)
         u, s, _ = np.linalg.svd(rest, full_matrices=False)
         return u[:, s > ORTHONORMAL_CUT]

@@ -3,7 +3,7 @@ r"""Statics: the other face of the rigidity matrix.
 A load :math:`f \in \mathbb{R}^{2n}` (a force on every joint) is carried by the
 constraint forces of the linkage when there are multipliers :math:`\lambda`, one
 per row of the scaled rigidity matrix :math:`A(p)` of
-:mod:`linkage_widget.constraints` (rows: rods, fixed angles, pins), with
+:mod:`linkage_widget.constraints` (rows: rods, fixed angles, pins, sliders, slots), with
 
 .. math:: A^T \lambda = f .
 
@@ -33,7 +33,18 @@ scaled rows are dimensionless):
   and :math:`\tau` (``angle_torques``) is reported: the torque on the **second arm**
   :math:`i\to k`, counter-clockwise positive, exactly as
   :attr:`~linkage_widget.motion.Simulator.constraint_forces` reports ``angles`` (and
-  as a motor's torque on its driven rod), so statics and dynamics agree at rest.
+  as a motor's torque on its driven rod), so statics and dynamics agree at rest;
+* slider: joint :math:`j` on a ground line of unit direction :math:`u` (row
+  :math:`n \cdot (p_j - P)`, :math:`n = (-u_y, u_x)`, :math:`u` turned a quarter turn
+  counter-clockwise): the guide pushes the joint with :math:`N n`, where
+  :math:`N = -\lambda` is the **normal force** (``slider_forces``; positive along
+  :math:`n`). A frictionless guide carries no force along its line;
+* slot :math:`(a, b, c)` (row :math:`(e \times w)/L_0`, :math:`e = p_b - p_a`,
+  :math:`w = p_c - p_a`): the slot pushes the sliding joint :math:`c` with :math:`N m`,
+  :math:`m = (-e_y, e_x)/|e|` the unit normal of the axis :math:`a \to b` turned
+  counter-clockwise, :math:`N = -\lambda |e| / L_0` (``slot_forces``; :math:`|e| = L_0`
+  at the placement analysed); the body of
+  :math:`a` and :math:`b` takes the opposite force, shared between them by the lever rule.
 
 Which loads can be carried. :math:`A^T\lambda = f` is solvable exactly when
 :math:`f \in \operatorname{range}(A^T) = (\ker A)^\perp`: the load does no work on
@@ -113,7 +124,7 @@ from .. import _checks
 from ..constraints import ConstraintSet, as_points
 from ..model import Linkage
 from .analysis import analyze
-from .rigid_motions import trivial_motions
+from .rigid_motions import linkage_trivial_motions
 from .tolerances import BALANCE_RTOL, MIN_RTOL, RANK_RTOL
 
 __all__ = ["DENSE_FLEX_VERTICES", "StaticsReport", "static_forces"]
@@ -143,8 +154,20 @@ class StaticsReport:
         Torque of each fixed angle :math:`(i, j, k)` on its second arm :math:`i\to k`
         about :math:`i` (force x length, counter-clockwise positive; the arm
         :math:`i\to j` gets the opposite), as ``Simulator.constraint_forces.angles``.
+    slider_forces : ndarray, shape (s,)
+        Normal force :math:`N` of each slider's guide on its joint, in
+        ``linkage.sliders`` order: the force is :math:`N n`, :math:`n = (-u_y, u_x)` the
+        line's direction :math:`u` turned a quarter turn counter-clockwise.
+    slot_forces : ndarray, shape (t,)
+        Normal force :math:`N` of each slot :math:`(a, b, c)` on its sliding joint
+        :math:`c`, along the unit normal of the axis :math:`a \to b` turned
+        counter-clockwise (see the module notes).
     multipliers : ndarray, shape (c,)
-        :math:`\lambda`, one per constraint row (rods, angles, pins x then y).
+        :math:`\lambda`, one per constraint row (rods, angles, pins x then y, sliders,
+        slots; ``row_kinds`` names them).
+    row_kinds : ndarray of str, shape (c,)
+        The kind of each row (``"rod"``, ``"angle"``, ``"pin"``, ``"slider"``, ``"slot"``):
+        which entries of ``multipliers`` and of each self-stress are whose.
     balanced : bool
         Whether the load does no work on any infinitesimal motion (is resolvable).
     determinate : bool
@@ -184,6 +207,9 @@ class StaticsReport:
     flex_index: int | None
     stresses: np.ndarray = field(repr=False)
     explanation: str = ""
+    slider_forces: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    slot_forces: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+    row_kinds: np.ndarray = field(default_factory=lambda: np.zeros(0, str), repr=False)
 
     @property
     def self_stresses(self) -> int:
@@ -359,9 +385,14 @@ def _report(
     if not balanced:
         flex = as_points(r / residual, d)
         flex_index = _flex_index(linkage, f)
+    q = d * len(linkage.pinned)
+    slider_forces, slot_forces = _guide_forces(cs, lam[m + k + q :])
     report = StaticsReport(
         rod_forces=lam[:m].copy(),
-        reactions=-lam[m + k :].reshape(-1, d),
+        reactions=-lam[m + k : m + k + q].reshape(-1, d),
+        slider_forces=slider_forces,
+        slot_forces=slot_forces,
+        row_kinds=cs.row_kinds(),
         angle_torques=-lam[m : m + k] * cs.angle_scales,
         multipliers=lam,
         balanced=bool(balanced),
@@ -376,6 +407,17 @@ def _report(
     return _with_explanation(report, float(np.linalg.norm(f)), _is_rigid_motion(linkage, flex))
 
 
+def _guide_forces(cs: ConstraintSet, lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""Normal forces of the sliders ``(s,)`` and slots ``(t,)`` from their multipliers.
+
+    A slider's row gradient is its unit normal: :math:`N = -\lambda`. A slot's at the
+    sliding joint is :math:`(-e_y, e_x)/L_0`, of length :math:`|e|/L_0` = 1 at the
+    placement the rows are built and read at: :math:`N = -\lambda` too.
+    """
+    s, t = len(cs.guides.joints), len(cs.guides.slots)
+    return -lam[:s].copy(), -lam[s : s + t].copy()
+
+
 def _flex_index(linkage: Linkage, f: np.ndarray) -> int | None:
     """Index of the basis motion of ``analyze`` with the largest work, for small linkages."""
     if linkage.n_vertices > DENSE_FLEX_VERTICES:
@@ -388,7 +430,7 @@ def _is_rigid_motion(linkage: Linkage, flex: np.ndarray | None) -> bool:
     """Whether the unit motion ``flex`` is (within 1%) a rigid motion the pins leave."""
     if flex is None:
         return False
-    trivial = trivial_motions(linkage.vertices, linkage.pinned)
+    trivial = linkage_trivial_motions(linkage)
     return bool(np.linalg.norm(trivial.T @ flex.reshape(-1)) > 0.99)
 
 
@@ -412,7 +454,7 @@ def _with_explanation(report: StaticsReport, load: float, rigid_motion: bool) ->
     if not report.determinate:
         s = report.self_stresses
         parts.append(
-            f"The forces are not unique: {s} self-stress{'es' * (s != 1)} (redundant rods) can "
-            "be added; these are the smallest forces (least squares)."
+            f"The forces are not unique: {s} self-stress{'es' * (s != 1)} (redundant rods or "
+            "guides) can be added; these are the smallest forces (least squares)."
         )
     return replace(report, explanation=" ".join(parts))

@@ -109,7 +109,8 @@ class Document:
         key = self._structure_key()
         if self._applies is None or self._applies[0] != key:  # asked on every drawn frame
             self._applies = (key, pebble_game_applies(link))
-        if not self._applies[1]:  # space, or an angle without its rods
+        if not self._applies[1] or not link.guides.is_empty():
+            # space, an angle without its rods, or sliders and slots (not in the kept game)
             return generic_analysis(link)
         if self._game is None or self._game_key != key:
             edges = [*link.rods.tolist(), *link.angles[:, 1:].tolist()]
