@@ -17,6 +17,11 @@ on the vertices is :math:`-A^T\lambda`; read row by row (scaled rows, see
   :math:`T = \lambda\,|p_i - p_j|/L`;
 * pin: the **reaction** on the joint is :math:`-\lambda` (a hanging mass's pin
   pushes up: reaction = minus its weight);
+* slider (row :math:`n\cdot(p_j - P) - h_0`): the guide pushes its joint with
+  :math:`-\lambda n`, the **normal force** :math:`N = -\lambda` along the line's
+  normal :math:`n = (-u_y, u_x)`; slot :math:`(a, b, c)`: the force on :math:`c` is
+  :math:`-\lambda (-e_y, e_x)/L_0`, the normal force :math:`N = -\lambda |e|/L_0`
+  along the left normal of :math:`a \to b` (and :math:`-N` shared by :math:`a, b`);
 * fixed angle :math:`(i, j, k)` and motor: the force on the second arm's end is
   :math:`-\lambda\,\ell\,J b/|b|^2`, a **torque** :math:`\tau = -\ell\lambda` about the
   corner, counter-clockwise positive, exerted on the arm :math:`i \to k` (the motor's
@@ -43,7 +48,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._checks import row_norms
-from ..constraints import ConstraintSet
+from ..constraints import ConstraintSet, GuideRows
 from ._friction import (
     FrictionPath,
     StickState,
@@ -72,6 +77,9 @@ class ConstraintForces:
         Torque each fixed angle exerts on its second arm (counter-clockwise positive).
     motors : ndarray, shape (k_m,)
         Torque each motor exerts on its driven rod (counter-clockwise positive).
+    sliders, slots : ndarray, shapes (s,) and (t,)
+        Normal force each slider and slot exerts on its joint, signed along the normal of
+        its line (:math:`n = (-u_y, u_x)`; a slot: the left normal of :math:`a \to b`).
     frictions : ndarray, shape (k_f,)
         Expansile force of each pathway friction element (dynamic mode): while stuck
         the force that holds it, while sliding the kinetic force at the state.
@@ -84,6 +92,8 @@ class ConstraintForces:
     pins: np.ndarray
     angles: np.ndarray
     motors: np.ndarray
+    sliders: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    slots: np.ndarray = field(default_factory=lambda: np.zeros(0))
     frictions: np.ndarray = field(default_factory=lambda: np.zeros(0))
     table: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
@@ -138,18 +148,27 @@ def reactions(
     m, k, q = len(cs.rods), len(cs.angles), len(cs.pinned)
     pts = p.reshape(-1, cs.dim)
     tension = lam[:m] * row_norms(pts[cs.rods[:, 0]] - pts[cs.rods[:, 1]]) / cs.lengths
-    first = m + k + cs.dim * q
-    motors = -cs.drives.motor_scales * lam[first : first + len(cs.drives.motors)]
+    first, gr = m + k + cs.dim * q, cs.guides
+    drive = first + gr.n_rows
+    motors = -cs.drives.motor_scales * lam[drive : drive + len(cs.drives.motors)]
     out = ConstraintForces(
         rods=tension,
         pins=-lam[m + k : first].reshape(-1, cs.dim),
         angles=-cs.angle_scales * lam[m : m + k],
         motors=motors,
+        sliders=-lam[first : first + len(gr.joints)],
+        slots=-lam[first + len(gr.joints) : drive] * _slot_stretch(gr, pts),
     )
     if friction is not None:
         frictions, table = _friction_forces(cs, lam, friction, p, v)
         out = replace(out, frictions=frictions, table=table)
     return out, a
+
+
+def _slot_stretch(guides: GuideRows, pts: np.ndarray) -> np.ndarray:
+    r""":math:`|e|/L_0` of each slot ``(t,)``: its row's gradient at c over the unit normal."""
+    e = pts[guides.slots[:, 1]] - pts[guides.slots[:, 0]]
+    return row_norms(e) / guides.slot_lengths
 
 
 def _friction_forces(
