@@ -1,6 +1,6 @@
 r"""The force elements, one class each: Spring, Motor, Torque, Load, PathForce, PathFriction.
 
-In space: HingeTorque and HingeMotor, about a hinge line.
+In space: HingeTorque and HingeMotor, about a hinge line. On a slider: LinearMotor.
 
 Checked values (every number through :mod:`linkage_widget._checks`, naming the field):
 the document holds them, the JSON sibling writes them (:mod:`linkage_widget.io.sidecar`)
@@ -48,6 +48,7 @@ from . import _checks
 __all__ = [
     "HingeMotor",
     "HingeTorque",
+    "LinearMotor",
     "Load",
     "Motor",
     "PathForce",
@@ -402,3 +403,28 @@ class HingeMotor:
                 f"hinge motor: tip {self.tip} and reference {self.reference} must be two "
                 f"vertices off the axis {self.axis}"
             )
+
+
+@dataclass(frozen=True)
+class LinearMotor:
+    r"""A linear actuator: slider ``slider``'s joint moves along its line at ``speed``.
+
+    ``slider`` indexes :attr:`Linkage.sliders <linkage_widget.Linkage.sliders>`; the
+    joint's place along the line's direction :math:`u` follows :math:`s_0 + v t`
+    (``speed`` :math:`v` in length per unit time, positive along :math:`u`): an exact
+    rheonomic row, as a :class:`Motor`'s angle.
+
+    >>> LinearMotor(0, -0.5).reversed()
+    LinearMotor(slider=0, speed=0.5)
+    """
+
+    slider: int
+    speed: float = 1.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "slider", int(self.slider))
+        object.__setattr__(self, "speed", _checks.finite(self.speed, "linear motor speed"))
+
+    def reversed(self) -> LinearMotor:
+        """The same actuator pushing the other way."""
+        return LinearMotor(self.slider, -self.speed)

@@ -97,7 +97,7 @@ def driven_step(ctx: Context, s: State, mode: str, h: float) -> State:
         setup = ctx.setup(s.p, None)
         q = kinematic_motor_step(setup, s.p, t, h)
         if q is None:
-            reason = blocked_text(ctx.elements.motors, t)
+            reason = blocked_text(ctx.elements.motors, t, ctx.elements.pushes)
             return s._replace(v=np.zeros(s.p.size), time=t + 0.0, status="blocked", reason=reason)
         return s._replace(p=q, v=q - s.p, time=t + h, status="moved", reason=None)
     out = dynamic_drive_step(ctx, s.p, s.v, t, h, s.stick)
@@ -124,9 +124,16 @@ def reactions_at(
     return reactions(setup, ctx.forces_for(setup, state), s.p, v, s.time, friction)
 
 
-def blocked_text(motors: tuple, t: float) -> str:
-    """Why kinematic ``motors`` cannot turn past time ``t``."""
+def blocked_text(motors: tuple, t: float, pushes: tuple = ()) -> str:
+    """Why kinematic ``motors`` (and linear motors ``pushes``) cannot turn past time ``t``."""
     names = ", ".join(f"{k} (rod {m.pivot}->{m.tip})" for k, m in enumerate(motors))
+    if pushes:  # the linear motors: the end of a stroke is their dead point
+        linear = ", ".join(f"{k} (slider {q.slider})" for k, q in enumerate(pushes))
+        names = f"{names + ' and ' if names else ''}linear motor {linear}"
+        return (
+            f"motor {names} cannot move past time {t:.6g}: the linkage is at a dead point "
+            "(a rocker at its limit, the end of a stroke, or locked)"
+        )
     return (
         f"motor {names} cannot turn past time {t:.6g}: the linkage is at a dead point "
         "(a rocker at its limit, or locked), where no motion turns the rod further"
@@ -164,18 +171,27 @@ def _snap_held(p1: np.ndarray, v1: np.ndarray, state: StickState) -> tuple[np.nd
 
 
 def _motor_failure(act: ElementSet, setup: Setup, p1: np.ndarray, t1: float) -> str | None:
-    """Why the motors missed their angles at ``p1`` (``None`` when they all met them)."""
-    if not act.motors:
+    """Why the motors missed their angles (or pushes their places) at ``p1`` (``None``: met)."""
+    cs, k_m = setup.constraints, len(act.motors)
+    dr = cs.drives
+    if not dr.n_timed:
         return None
-    cs = setup.constraints
-    g = cs.drives.residuals(p1.reshape(-1, cs.dim))[: len(act.motors)] / cs.drives.motor_scales
+    g = dr.residuals(p1.reshape(-1, cs.dim))[: dr.n_timed]
+    g = g / dr.row_scales(cs.length_scale)[: dr.n_timed]
     if np.all(np.abs(g) <= DATA_TOL):
         return None
     k = int(np.argmax(np.abs(g)))
+    if k >= k_m:
+        q = act.pushes[k - k_m]
+        return (
+            f"linear motor {k - k_m} (slider {q.slider}, joint {q.joint}) cannot reach its "
+            f"place {float(dr.push_targets[k - k_m]):.6g} at time {t1:.6g}: the linkage is at "
+            "a dead point (the end of its stroke, or locked), where no motion pushes it further"
+        )
     m = act.motors[k]
     return (
         f"motor {k} (rod {m.pivot}->{m.tip}) cannot reach its angle "
-        f"{float(cs.drives.targets[k]):.6g} rad at time {t1:.6g}: the linkage is at a dead "
+        f"{float(dr.targets[k]):.6g} rad at time {t1:.6g}: the linkage is at a dead "
         "point (a rocker at its limit, or locked), where no motion turns that rod further"
     )
 
@@ -333,7 +349,7 @@ def _motors_free(setup: Setup, p1: np.ndarray, v: np.ndarray) -> bool:
         return True
     cs = setup.constraints
     first = cs.n_constraints - cs.drives.n_rows
-    rows = slice(first, first + len(cs.drives.motors))
+    rows = slice(first, first + cs.drives.n_timed)
     miss = (cs.jacobian(p1) @ v - b)[rows]
     scale = max(float(np.max(np.abs(b[rows]))), float(np.max(np.abs(v))))
     return bool(np.max(np.abs(miss)) <= 1e-6 * scale)

@@ -77,6 +77,9 @@ class ConstraintForces:
         Torque each fixed angle exerts on its second arm (counter-clockwise positive).
     motors : ndarray, shape (k_m,)
         Torque each motor exerts on its driven rod (counter-clockwise positive).
+    pushes : ndarray, shape (k_p,)
+        Force each linear motor exerts on its joint along its slider's direction :math:`u`
+        (the push row's :math:`-\lambda`).
     sliders, slots : ndarray, shapes (s,) and (t,)
         Normal force each slider and slot exerts on its joint, signed along the normal of
         its line (:math:`n = (-u_y, u_x)`; a slot: the left normal of :math:`a \to b`).
@@ -94,6 +97,7 @@ class ConstraintForces:
     motors: np.ndarray
     sliders: np.ndarray = field(default_factory=lambda: np.zeros(0))
     slots: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    pushes: np.ndarray = field(default_factory=lambda: np.zeros(0))
     frictions: np.ndarray = field(default_factory=lambda: np.zeros(0))
     table: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
@@ -150,7 +154,8 @@ def reactions(
     tension = lam[:m] * row_norms(pts[cs.rods[:, 0]] - pts[cs.rods[:, 1]]) / cs.lengths
     first, gr = m + k + cs.dim * q, cs.guides
     drive = first + gr.n_rows
-    motors = -cs.drives.motor_scales * lam[drive : drive + len(cs.drives.motors)]
+    dr = cs.drives
+    motors = -dr.motor_scales * lam[drive : drive + len(dr.motors)]
     out = ConstraintForces(
         rods=tension,
         pins=-lam[m + k : first].reshape(-1, cs.dim),
@@ -158,6 +163,7 @@ def reactions(
         motors=motors,
         sliders=-lam[first : first + len(gr.joints)],
         slots=-lam[first + len(gr.joints) : drive] * _slot_stretch(gr, pts),
+        pushes=-lam[drive + len(dr.motors) : drive + dr.n_timed],
     )
     if friction is not None:
         frictions, table = _friction_forces(cs, lam, friction, p, v)
@@ -176,7 +182,7 @@ def _friction_forces(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Pathway friction forces ``(k,)`` and table forces ``(n, 2)`` at the state."""
     dr, state = cs.drives, friction.state
-    first = cs.n_constraints - dr.n_rows + len(dr.motors)
+    first = cs.n_constraints - dr.n_rows + dr.n_timed
     links = lam[first : first + len(dr.links)]
     holds = lam[first + len(dr.links) :].reshape(-1, 2)
     u = path_speeds(friction.frictions, p, v, cs.dim)
@@ -199,7 +205,7 @@ def stick_multipliers(
     """Multipliers of the link rows (tension) and hold rows (``(r, 2)``) at ``(p, v, t)``."""
     cs, _, lam = _solve(setup, forces, p, v, t)
     dr = cs.drives
-    first = cs.n_constraints - dr.n_rows + len(dr.motors)
+    first = cs.n_constraints - dr.n_rows + dr.n_timed
     links = lam[first : first + len(dr.links)]
     holds = lam[first + len(dr.links) :].reshape(-1, 2)
     return links, holds
