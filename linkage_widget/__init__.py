@@ -15,8 +15,8 @@ By task:
   can be), :func:`static_forces` (:class:`StaticsReport`);
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
-  also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`);
-  :func:`to_sympy_mechanics`
+  also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
+  :class:`SliderFriction`); :func:`to_sympy_mechanics`
   (:class:`MechanicsSystem`) writes the same equations of motion in
   ``sympy.physics.mechanics``; :class:`SphereChart` and :class:`ConfigurationError`
   belong to the configuration space;
@@ -41,6 +41,7 @@ from .elements import (
     Motor,
     PathForce,
     PathFriction,
+    SliderFriction,
     Spring,
     Torque,
 )
@@ -80,6 +81,7 @@ __all__ = [
     "RigidityReport",
     "RodMass",
     "Simulator",
+    "SliderFriction",
     "SphereChart",
     "Spring",
     "StaticsReport",

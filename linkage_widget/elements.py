@@ -1,6 +1,7 @@
 r"""The force elements, one class each: Spring, Motor, Torque, Load, PathForce, PathFriction.
 
-In space: HingeTorque and HingeMotor, about a hinge line. On a slider: LinearMotor.
+In space: HingeTorque and HingeMotor, about a hinge line. On a slider: LinearMotor and
+SliderFriction.
 
 Checked values (every number through :mod:`linkage_widget._checks`, naming the field):
 the document holds them, the JSON sibling writes them (:mod:`linkage_widget.io.sidecar`)
@@ -53,6 +54,7 @@ __all__ = [
     "Motor",
     "PathForce",
     "PathFriction",
+    "SliderFriction",
     "Spring",
     "Torque",
     "is_law",
@@ -428,3 +430,35 @@ class LinearMotor:
     def reversed(self) -> LinearMotor:
         """The same actuator pushing the other way."""
         return LinearMotor(self.slider, -self.speed)
+
+
+@dataclass(frozen=True)
+class SliderFriction:
+    r"""Friction along slider ``slider``, pressed by the force its guide carries.
+
+    The law of :class:`PathFriction` (Coulomb :math:`\mu_k`, static :math:`\mu_s \ge
+    \mu_k` (default :math:`\mu_k`), Stribeck speed ``v_s``, viscous ``sigma``) along the
+    slider's line, with the normal force the guide exerts at each instant (its row's
+    multiplier; see :mod:`linkage_widget.motion._slide_friction`). Dynamic mode.
+
+    >>> SliderFriction(0, 0.3).mu_s
+    0.3
+    """
+
+    slider: int
+    mu_k: float
+    mu_s: float | None = None
+    v_s: float | None = None
+    sigma: float = 0.0
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "slider", int(self.slider))
+        set_(self, "mu_k", _checks.non_negative(self.mu_k, "slider friction mu_k"))
+        mu_s = self.mu_k if self.mu_s is None else self.mu_s
+        set_(self, "mu_s", _checks.non_negative(mu_s, "slider friction mu_s"))
+        if self.mu_s < self.mu_k:
+            raise ValueError(f"slider friction: mu_s {self.mu_s} is below mu_k {self.mu_k}")
+        if self.v_s is not None:
+            set_(self, "v_s", _checks.positive(self.v_s, "slider friction v_s"))
+        set_(self, "sigma", _checks.non_negative(self.sigma, "slider friction sigma"))

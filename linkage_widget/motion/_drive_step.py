@@ -45,6 +45,7 @@ from ._projection import held_residual, project
 from ._rattle import Forces, rattle_step
 from ._reactions import ConstraintForces, FrictionInput, reactions, stick_multipliers
 from ._setup import Setup, State
+from ._slide_friction import with_slide_friction
 from .tolerances import CORRECTOR_DEVIATION, DATA_TOL, MAX_MOTOR_HALVINGS
 
 __all__ = [
@@ -83,7 +84,10 @@ class Context(NamedTuple):
     def forces_for(self, setup: Setup, state: StickState) -> Forces:
         """The applied forces with the actuators' explicit forces for ``state``."""
         extra = self.elements.extra(setup.metric, self.pinned, self.gravity, state, self.forces.dim)
-        return dataclasses.replace(self.forces, extra=extra)
+        forces = dataclasses.replace(self.forces, extra=extra)
+        if self.elements.slides:  # pressed by the guides' forces: from a solve at the state
+            return with_slide_friction(setup, forces, self.elements.slides)
+        return forces
 
 
 def driven_step(ctx: Context, s: State, mode: str, h: float) -> State:

@@ -27,6 +27,7 @@ from ..elements import (
     Motor,
     PathForce,
     PathFriction,
+    SliderFriction,
     Spring,
     Torque,
 )
@@ -42,6 +43,7 @@ from ._actuators import (
 from ._element_set import Element, RunningMotor, RunningPush
 from ._friction import FrictionPath
 from ._setup import Setup
+from ._slide_friction import SlideFriction
 
 __all__ = [
     "PLANAR_ONLY",
@@ -151,6 +153,10 @@ def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim
         return running_motor(setup, p, time, e.pivot, e.tip, e.speed, e.reference)
     if isinstance(e, LinearMotor):  # a linkage in space has no sliders
         return running_push(setup, p, time, e)
+    if isinstance(e, SliderFriction):
+        k = _checks.item_index(e.slider, len(setup.linkage.sliders), "slider", "sliders")
+        joint, _, u = setup.linkage.sliders[k]
+        return SlideFriction(k, joint, u, e.mu_k, e.mu_s, e.v_s, e.sigma)
     if isinstance(e, HingeMotor):  # in space: (pivot, tip) the axis, reference (tip, k)
         row = hinge_row(n, dim, e, p, setup.pinned)
         theta = float(hinge_angles(p.reshape(-1, 3), np.array([row]))[0][0])

@@ -96,6 +96,7 @@ from ._friction import (
 )
 from ._metric import Metric, unit_vectors
 from ._setup import Setup
+from ._slide_friction import SlideFriction
 from .tolerances import REST_SPEED
 
 __all__ = [
@@ -178,7 +179,7 @@ class RowMemo:
 
 #: the kinds of element a set holds, as :meth:`ElementSet.without` names them
 KINDS = {"springs": "spring", "motors": "motor", "actuators": "actuator", "frictions": "friction"}
-KINDS["pushes"] = "linear motor"
+KINDS.update(pushes="linear motor", slides="slider friction")
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,8 @@ class ElementSet:
     frictions : tuple of FrictionPath
     pushes : tuple of RunningPush
         The linear motors.
+    slides : tuple of SlideFriction
+        Friction along sliders (:mod:`~._slide_friction`).
     table : float
         Table friction coefficient :math:`\mu \ge 0` of every joint.
     rows : RowMemo
@@ -209,6 +212,7 @@ class ElementSet:
     frictions: tuple[FrictionPath, ...] = ()
     table: float = 0.0
     pushes: tuple[RunningPush, ...] = ()
+    slides: tuple[SlideFriction, ...] = ()
     rows: RowMemo = field(default_factory=RowMemo, compare=False, repr=False)
 
     def added(self, item: Element) -> ElementSet:
@@ -221,6 +225,8 @@ class ElementSet:
             return dataclasses.replace(self, frictions=(*self.frictions, item))
         if isinstance(item, RunningPush):
             return dataclasses.replace(self, pushes=(*self.pushes, item))
+        if isinstance(item, SlideFriction):
+            return dataclasses.replace(self, slides=(*self.slides, item))
         return dataclasses.replace(self, actuators=(*self.actuators, item))
 
     def without(self, kind: str, index: Any) -> ElementSet:
@@ -253,7 +259,7 @@ class ElementSet:
 
     def has_forces(self) -> bool:
         """Whether any explicit force element is present."""
-        return bool(self.actuators or self.frictions or self.table > 0.0)
+        return bool(self.actuators or self.frictions or self.slides or self.table > 0.0)
 
     def setup(self, base: Setup, p: np.ndarray, state: StickState | None) -> Setup:
         """``base`` with the motor rows and the rows of the stuck elements of ``state``.
@@ -354,6 +360,7 @@ Element = (
     Spring
     | RunningMotor
     | RunningPush
+    | SlideFriction
     | FrictionPath
     | JointLoad
     | ForceActuator

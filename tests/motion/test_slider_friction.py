@@ -1,0 +1,83 @@
+"""Friction along a slider (issue 25), pressed by the force its guide carries."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from linkage_widget import Linkage, SliderFriction
+from linkage_widget.motion import Simulator
+
+G = 9.81
+
+
+def incline(alpha: float) -> Linkage:
+    """One joint on the line through the origin at angle alpha (a block on an incline)."""
+    return Linkage([[0.0, 0.0]], sliders=[(0, (0.0, 0.0), (np.cos(alpha), np.sin(alpha)))])
+
+
+def along(sim: Simulator, alpha: float) -> float:
+    return float(sim.positions[0] @ [np.cos(alpha), np.sin(alpha)])
+
+
+@pytest.mark.parametrize("w0", [-0.5, 0.0])
+def test_a_block_slides_down_an_incline_at_g_sin_minus_mu_cos(w0):
+    """The closed form: s(t) = w0 t - a t^2 / 2 with a = g (sin(alpha) - mu cos(alpha))."""
+    alpha, mu, h = 0.6, 0.3, 0.01
+    sim = Simulator(incline(alpha), mode="dynamic", step_size=h, gravity=G, total_mass=2.0)
+    sim.set_velocity([[w0 * np.cos(alpha), w0 * np.sin(alpha)]])
+    sim.add(SliderFriction(0, mu))
+    sim.step(100)
+    a = G * (np.sin(alpha) - mu * np.cos(alpha))
+    t = sim.time
+    assert t == pytest.approx(1.0)
+    # constant force: the Verlet steps are exact, up to round-off
+    assert along(sim, alpha) == pytest.approx(w0 * t - 0.5 * a * t**2, rel=1e-10)
+    assert abs(sim.positions[0] @ [-np.sin(alpha), np.cos(alpha)]) <= 1e-12
+
+
+def test_a_block_on_a_shallow_incline_stays_where_static_friction_holds_it():
+    alpha = 0.2  # tan(alpha) = 0.203 < mu_s
+    sim = Simulator(incline(alpha), mode="dynamic", step_size=0.01, gravity=G)
+    sim.add(SliderFriction(0, 0.15, mu_s=0.25))
+    sim.step(200)
+    assert np.abs(sim.positions[0]).max() <= 1e-12
+
+
+def test_viscous_friction_along_a_slide_has_the_exponential_approach():
+    """mu = 0, sigma > 0: w' = -g sin(alpha) - (sigma / m) w, from rest."""
+    alpha, sigma, m, h = 0.5, 1.5, 2.0, 1e-3
+    sim = Simulator(incline(alpha), mode="dynamic", step_size=h, gravity=G, total_mass=m)
+    sim.add(SliderFriction(0, 0.0, sigma=sigma))
+    sim.step(1000)
+    k, w_inf = sigma / m, -m * G * np.sin(alpha) / sigma
+    t = sim.time
+    s = w_inf * (t - (1.0 - np.exp(-k * t)) / k)
+    assert along(sim, alpha) == pytest.approx(s, rel=1e-5)  # second order in h
+
+
+def slider_crank(theta=0.7, offset=0.3) -> Linkage:
+    a = np.array([np.cos(theta), np.sin(theta)])
+    bx = a[0] + np.sqrt(9.0 - (a[1] - offset) ** 2)
+    pts = [[0.0, 0.0], a, [bx, offset]]
+    return Linkage(pts, rods=[(0, 1), (1, 2)], pinned=[0], sliders=[(2, (0.0, offset), (1, 0))])
+
+
+def test_a_piston_friction_is_mu_times_the_side_thrust_and_dissipates():
+    """The force friction takes out is mu |N| against the piston's motion, N its guide's."""
+    mu = 0.2
+    sim = Simulator(slider_crank(), mode="dynamic", step_size=2e-3, gravity=G)
+    sim.mass_distribution, sim.total_mass = 0.5, 3.0
+    sim.set_velocity([[0, 0], [-2.0, 2.0], [0, 0]])
+    sim.add(SliderFriction(0, mu))
+    energies = []
+    for _ in range(5):
+        sim.step()
+        energies.append(sim.kinetic_energy() + sim.potential_energy())
+    cf = sim.constraint_forces
+    w = sim.velocities[2, 0]
+    assert abs(w) > 0.1
+    # power of friction = dE/dt, and it is -mu |N| |w|
+    power = (energies[-1] - energies[-3]) / (2 * 2e-3)
+    assert power == pytest.approx(-mu * abs(cf.sliders[0]) * abs(w), rel=2e-2)
+    assert power < 0.0
