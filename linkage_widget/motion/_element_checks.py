@@ -155,8 +155,8 @@ def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim
         return running_push(setup, p, time, e)
     if isinstance(e, SliderFriction):
         k = _checks.item_index(e.slider, len(setup.linkage.sliders), "slider", "sliders")
-        joint, _, u = setup.linkage.sliders[k]
-        return SlideFriction(k, joint, u, e.mu_k, e.mu_s, e.v_s, e.sigma)
+        joint, point, u = setup.linkage.sliders[k]
+        return SlideFriction(k, joint, point, u, e.mu_k, e.mu_s, e.v_s, e.sigma)
     if isinstance(e, HingeMotor):  # in space: (pivot, tip) the axis, reference (tip, k)
         row = hinge_row(n, dim, e, p, setup.pinned)
         theta = float(hinge_angles(p.reshape(-1, 3), np.array([row]))[0][0])

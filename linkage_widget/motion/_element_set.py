@@ -96,7 +96,7 @@ from ._friction import (
 )
 from ._metric import Metric, unit_vectors
 from ._setup import Setup
-from ._slide_friction import SlideFriction
+from ._slide_friction import SlideFriction, slide_speeds, stick_slides, stuck_pushes
 from .tolerances import REST_SPEED
 
 __all__ = [
@@ -267,8 +267,8 @@ class ElementSet:
         ``base`` itself when there are none. Links keep the length and holds the
         place they have at ``p`` when the set of rows changes.
         """
-        sticks = state.key() if state is not None else ((), (), b"", b"")
-        if not self.motors and not self.pushes and not sticks[0] and not sticks[1]:
+        sticks = state.key() if state is not None else ((), (), b"", b"", (), b"")
+        if not (self.motors or self.pushes or sticks[0] or sticks[1] or sticks[4]):
             return base
         key = (
             id(base.factoriser),
@@ -300,7 +300,7 @@ class ElementSet:
             link_lengths=state.lengths[list(sticks[0])] if state is not None else None,
             hold_anchors=state.anchors[list(sticks[1])] if state is not None else None,
             dim=dim,
-        ).with_pushes([q.row() for q in self.pushes], 0.0)
+        ).with_pushes([q.row() for q in self.pushes] + stuck_pushes(self.slides, state), 0.0)
 
     def normal_forces(self, metric: Metric, gravity: float) -> np.ndarray:
         r"""Table normal force :math:`N_i = m_i g_n` of each joint, shape ``(n,)``."""
@@ -372,7 +372,7 @@ Element = (
 def rest_state(act: ElementSet, setup: Setup, p: np.ndarray, v: np.ndarray) -> StickState:
     """Elements at rest stick, the others slide (friction starts from the state)."""
     n = setup.linkage.n_vertices
-    state = StickState.free(len(act.frictions), n, setup.constraints.dim)
+    state = StickState.free(len(act.frictions), n, setup.constraints.dim, len(act.slides))
     rest = REST_SPEED * setup.constraints.length_scale
     u = path_speeds(act.frictions, p, v, setup.constraints.dim)
     paths = (np.abs(u) <= rest) & np.array([f.limit > 0 for f in act.frictions], dtype=bool)
@@ -380,4 +380,9 @@ def rest_state(act: ElementSet, setup: Setup, p: np.ndarray, v: np.ndarray) -> S
     if act.table > 0.0:
         vel = v.reshape(-1, 2)
         joints = ~setup.pinned & (np.hypot(vel[:, 0], vel[:, 1]) <= rest)
-    return state.stuck_at(act.frictions, p, paths, joints)
+    state = state.stuck_at(act.frictions, p, paths, joints)
+    if not act.slides:
+        return state
+    w = slide_speeds(act.slides, v)
+    stuck = (np.abs(w) <= rest) & np.array([s.mu_s > 0 for s in act.slides], dtype=bool)
+    return stick_slides(act.slides, state, p, stuck)

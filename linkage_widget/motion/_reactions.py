@@ -60,7 +60,14 @@ from ._friction import (
 from ._rattle import Forces
 from ._setup import Setup
 
-__all__ = ["ConstraintForces", "FrictionInput", "reactions", "stick_multipliers"]
+__all__ = [
+    "ConstraintForces",
+    "FrictionInput",
+    "applied",
+    "multipliers",
+    "reactions",
+    "stick_multipliers",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -211,15 +218,31 @@ def stick_multipliers(
     return links, holds
 
 
-def _solve(
+def applied(
     setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float
-) -> tuple[ConstraintSet, np.ndarray, np.ndarray]:
-    """The constraints at ``t``, the accelerations and the multipliers at ``(p, v, t)``."""
+) -> tuple[ConstraintSet, np.ndarray, np.ndarray | None]:
+    r"""The constraints at ``t``, the applied force :math:`F`, :math:`b = -g''[v, v]` at ``(p, v)``.
+
+    ``b`` is ``None`` at rest (the acceleration-level right-hand side vanishes).
+    """
     setup = setup.at_time(t)
     cs, metric = setup.constraints, setup.metric
     force = forces.conservative(metric, p) + forces.dissipative(metric, p, v)
     if forces.extra is not None:
         force = force + forces.extra(p, v, t)
     b = -cs.second_derivative(p, v, v) if np.any(v) else None
-    a, lam = setup.mass_factor(p).solve(force, b)
+    return cs, force, b
+
+
+def multipliers(setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
+    r"""The multipliers :math:`\lambda` of every row at ``(p, v, t)``, ``(n_constraints,)``."""
+    return _solve(setup, forces, p, v, t)[2]
+
+
+def _solve(
+    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float
+) -> tuple[ConstraintSet, np.ndarray, np.ndarray]:
+    """The constraints at ``t``, the accelerations and the multipliers at ``(p, v, t)``."""
+    cs, force, b = applied(setup, forces, p, v, t)
+    a, lam = setup.at_time(t).mass_factor(p).solve(force, b)
     return cs, a, lam
