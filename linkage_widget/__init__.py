@@ -15,7 +15,8 @@ By task:
   can be), :func:`static_forces` (:class:`StaticsReport`);
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
-  also :class:`HingeTorque`, :class:`HingeMotor`); :func:`to_sympy_mechanics`
+  also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
+  :class:`SliderFriction`); :func:`to_sympy_mechanics`
   (:class:`MechanicsSystem`) writes the same equations of motion in
   ``sympy.physics.mechanics``; :class:`SphereChart` and :class:`ConfigurationError`
   belong to the configuration space;
@@ -37,10 +38,12 @@ from .element_masses import RodMass
 from .elements import (
     HingeMotor,
     HingeTorque,
+    LinearMotor,
     Load,
     Motor,
     PathForce,
     PathFriction,
+    SliderFriction,
     Spring,
     Torque,
 )
@@ -75,6 +78,7 @@ __all__ = [
     "Linkage",
     "LinkageFormatError",
     "LinkageWidget",
+    "LinearMotor",
     "Load",
     "MechanicsSystem",
     "MobilityReport",
@@ -84,6 +88,7 @@ __all__ = [
     "RigidityReport",
     "RodMass",
     "Simulator",
+    "SliderFriction",
     "SphereChart",
     "Spring",
     "StaticsReport",

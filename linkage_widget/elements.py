@@ -1,6 +1,7 @@
 r"""The force elements, one class each: Spring, Motor, Torque, Load, PathForce, PathFriction.
 
-In space: HingeTorque and HingeMotor, about a hinge line.
+In space: HingeTorque and HingeMotor, about a hinge line. On a slider: LinearMotor and
+SliderFriction.
 
 Checked values (every number through :mod:`linkage_widget._checks`, naming the field):
 the document holds them, the JSON sibling writes them (:mod:`linkage_widget.io.sidecar`)
@@ -48,10 +49,12 @@ from . import _checks
 __all__ = [
     "HingeMotor",
     "HingeTorque",
+    "LinearMotor",
     "Load",
     "Motor",
     "PathForce",
     "PathFriction",
+    "SliderFriction",
     "Spring",
     "Torque",
     "is_law",
@@ -402,3 +405,60 @@ class HingeMotor:
                 f"hinge motor: tip {self.tip} and reference {self.reference} must be two "
                 f"vertices off the axis {self.axis}"
             )
+
+
+@dataclass(frozen=True)
+class LinearMotor:
+    r"""A linear actuator: slider ``slider``'s joint moves along its line at ``speed``.
+
+    ``slider`` indexes :attr:`Linkage.sliders <linkage_widget.Linkage.sliders>`; the
+    joint's place along the line's direction :math:`u` follows :math:`s_0 + v t`
+    (``speed`` :math:`v` in length per unit time, positive along :math:`u`): an exact
+    rheonomic row, as a :class:`Motor`'s angle.
+
+    >>> LinearMotor(0, -0.5).reversed()
+    LinearMotor(slider=0, speed=0.5)
+    """
+
+    slider: int
+    speed: float = 1.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "slider", int(self.slider))
+        object.__setattr__(self, "speed", _checks.finite(self.speed, "linear motor speed"))
+
+    def reversed(self) -> LinearMotor:
+        """The same actuator pushing the other way."""
+        return LinearMotor(self.slider, -self.speed)
+
+
+@dataclass(frozen=True)
+class SliderFriction:
+    r"""Friction along slider ``slider``, pressed by the force its guide carries.
+
+    The law of :class:`PathFriction` (Coulomb :math:`\mu_k`, static :math:`\mu_s \ge
+    \mu_k` (default :math:`\mu_k`), Stribeck speed ``v_s``, viscous ``sigma``) along the
+    slider's line, with the normal force the guide exerts at each instant (its row's
+    multiplier; see :mod:`linkage_widget.motion._slide_friction`). Dynamic mode.
+
+    >>> SliderFriction(0, 0.3).mu_s
+    0.3
+    """
+
+    slider: int
+    mu_k: float
+    mu_s: float | None = None
+    v_s: float | None = None
+    sigma: float = 0.0
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "slider", int(self.slider))
+        set_(self, "mu_k", _checks.non_negative(self.mu_k, "slider friction mu_k"))
+        mu_s = self.mu_k if self.mu_s is None else self.mu_s
+        set_(self, "mu_s", _checks.non_negative(mu_s, "slider friction mu_s"))
+        if self.mu_s < self.mu_k:
+            raise ValueError(f"slider friction: mu_s {self.mu_s} is below mu_k {self.mu_k}")
+        if self.v_s is not None:
+            set_(self, "v_s", _checks.positive(self.v_s, "slider friction v_s"))
+        set_(self, "sigma", _checks.non_negative(self.sigma, "slider friction sigma"))

@@ -58,6 +58,8 @@ with norm of order one, whatever the size of the linkage:
   row, with :math:`\ell = |d_0|` (ground) or :math:`\sqrt{|d_0||r_0|}`; its time
   derivative is :math:`\partial g/\partial t = -\ell\omega`, so allowed velocities
   satisfy :math:`A v = b` with :math:`b = \ell\omega` on motor rows;
+* push (a linear drive, :class:`Push`): a slider's joint at :math:`s_0 + v t` along its
+  line, :math:`g = u\cdot(p_j - P) - s_0 - v t`, so :math:`b = v` on push rows;
 * temporary links and holds (friction sticking): a link is a rod row with its own
   length, a hold is a pin row. Holds are planar (a joint on the table): a 3-D set
   refuses them; motor and link rows work in space (a motor there is a hinge row).
@@ -78,11 +80,11 @@ import scipy.sparse as sp
 
 from .. import _checks
 from ..model import Linkage
-from .drive_rows import DriveRows, hinge_angles
+from .drive_rows import DriveRows, Push, hinge_angles
 from .drive_rows import wrap_angle as _wrap
 from .guide_rows import GuideRows
 
-__all__ = ["ConstraintSet", "DriveRows", "GuideRows", "hinge_angles", "rigidity_matrix"]
+__all__ = ["ConstraintSet", "DriveRows", "GuideRows", "Push", "hinge_angles", "rigidity_matrix"]
 __all__ += ["as_flat", "as_points"]
 
 
@@ -243,23 +245,14 @@ class ConstraintSet:
             + ["angle"] * len(self.angles)
             + ["pin"] * (self.dim * len(self.pinned))
             + self.guides.kinds()
-            + ["motor"] * len(self.drives.motors)
-            + ["link"] * len(self.drives.links)
-            + ["hold"] * (2 * len(self.drives.holds))
+            + self.drives.kinds()
         )
 
     def row_scales(self) -> np.ndarray:
         """Scale of each row (rod length, arm scale, length scale): residual / scale is relative."""
         pins = np.full(self.dim * len(self.pinned) + self.guides.n_rows, self.length_scale)
-        parts = [self.lengths, self.angle_scales, pins]
-        if self.drives.n_rows:
-            dr = self.drives
-            parts += [
-                dr.motor_scales,
-                dr.link_lengths,
-                np.full(2 * len(dr.holds), self.length_scale),
-            ]
-        return np.concatenate(parts)
+        drives = self.drives.row_scales(self.length_scale)
+        return np.concatenate([self.lengths, self.angle_scales, pins, drives])
 
     def shortest_length(self, p: Any) -> float:
         """The shortest rod (target length) or fixed-angle arm (at ``p``), else ``length_scale``.
@@ -316,22 +309,20 @@ class ConstraintSet:
         )
 
     def at_time(self, t: float) -> ConstraintSet:
-        r"""The same rows with the motor targets :math:`\theta_0 + \omega t` of time ``t``."""
-        if not len(self.drives.motors):
+        r"""The same rows with the motor and push targets (:math:`\theta_0 + \omega t`) of ``t``."""
+        if not self.drives.n_timed:
             return self
         return replace(self, drives=self.drives.at_time(t))
 
     def velocity_target(self) -> np.ndarray | None:
         r""":math:`b = -\partial g/\partial t`: allowed velocities satisfy :math:`A v = b`.
 
-        ``None`` without motors.
+        ``None`` without motors or pushes.
         """
-        dr = self.drives
-        if not len(dr.motors):
+        if not self.drives.n_timed:
             return None
         b = np.zeros(self.n_constraints)
-        first = self._first_drive_row
-        b[first : first + len(dr.motors)] = dr.motor_scales * dr.speeds
+        b[self._first_drive_row :] = self.drives.velocity_target()
         return b
 
     # -------------------------------------------------------------- residuals
@@ -368,11 +359,8 @@ class ConstraintSet:
         if self.guides.n_rows:
             pin = np.concatenate([pin, self.guides.residuals(pts) / self.length_scale])
         if self.drives.n_rows:
-            dr = self.drives
-            scale = np.concatenate(
-                [dr.motor_scales, dr.link_lengths, np.full(2 * len(dr.holds), self.length_scale)]
-            )
-            return np.concatenate([rod, ang, pin, dr.residuals(pts) / scale])
+            scale = self.drives.row_scales(self.length_scale)
+            return np.concatenate([rod, ang, pin, self.drives.residuals(pts) / scale])
         return np.concatenate([rod, ang, pin])
 
     def relative_error(self, p: Any) -> float:

@@ -1,4 +1,4 @@
-r"""The rows a simulator adds to a linkage's constraints: motors, temporary links, holds.
+r"""The rows a simulator adds to a linkage's constraints: motors, pushes, links, holds.
 
 Part of the constraint math, in its package :mod:`linkage_widget.constraints` (whose
 face gives the row formulas) beside :class:`~linkage_widget.constraints.ConstraintSet`.
@@ -9,18 +9,46 @@ linkage's own (:meth:`~linkage_widget.constraints.ConstraintSet.with_drives`).
 >>> d = DriveRows.build([[0, 0], [1, 0]], [[0, 1, -1, -1]], [0.0], [2.0], 0.0)
 >>> d.at_time(0.25).targets.tolist()      # angle0 + speed * t
 [0.5]
+
+A push (a linear actuator) holds joint :math:`j` at :math:`s_0 + v t` along a slider's
+line through :math:`P` with unit direction :math:`u`:
+
+.. math:: g = u \cdot (p_j - P) - s_0 - v t, \qquad \nabla_{p_j} g = u, \qquad
+          \partial g / \partial t = -v,
+
+a length like a pin's row, so allowed velocities meet :math:`A v = b` with :math:`b = v`.
+
+>>> push = Push(joint=1, point=(0.0, 0.0), direction=(1.0, 0.0), phase=1.0, speed=0.5)
+>>> d = DriveRows.none().with_pushes([push], 0.0)
+>>> d.at_time(2.0).residuals(np.array([[0.0, 0.0], [1.5, 0.0]])).tolist()  # 1.5 - (1 + 0.5 * 2)
+[-0.5]
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._checks import row_norms
 
-__all__ = ["DriveRows", "hinge_angles", "wrap_angle"]
+__all__ = ["DriveRows", "Push", "hinge_angles", "wrap_angle"]
+
+
+class Push(NamedTuple):
+    r"""A linear drive: joint ``joint`` at :math:`s_0 + v t` along the line through ``point``.
+
+    ``direction`` :math:`u` a unit vector (a slider's), ``phase`` :math:`s_0` and ``speed``
+    :math:`v` in length and length per unit time.
+    """
+
+    joint: int
+    point: tuple[float, float]
+    direction: tuple[float, float]
+    phase: float
+    speed: float
 
 
 def wrap_angle(angle: np.ndarray) -> np.ndarray:
@@ -98,7 +126,9 @@ def _points(p: Any, dim: int = 2) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class DriveRows:
-    r"""The rows a simulator adds to a linkage's: motors, temporary links and holds.
+    r"""The rows a simulator adds to a linkage's: motors, pushes, temporary links and holds.
+
+    Rows in that order: one per motor, one per push, one per link, two per hold.
 
     Attributes
     ----------
@@ -120,6 +150,11 @@ class DriveRows:
     dim : int
         Coordinates per vertex: 2, or 3 for hinge motors and links in space (holds are
         planar rows: a 3-D set has none).
+    push_joints : ndarray of int, shape (k_p,)
+    push_points, push_axes : ndarray, shape (k_p, 2)
+        A point :math:`P` of each push's line and its unit direction :math:`u` (planar).
+    push_phases, push_speeds, push_targets : ndarray, shape (k_p,)
+        :math:`s_0`, :math:`v` and the target :math:`s_0 + v t` at the time of :meth:`at_time`.
     """
 
     motors: np.ndarray
@@ -133,6 +168,12 @@ class DriveRows:
     hold_anchors: np.ndarray
     _slots: tuple[np.ndarray, np.ndarray, np.ndarray] = field(init=False, repr=False)
     dim: int = 2
+    push_joints: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    push_points: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    push_axes: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    push_phases: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    push_speeds: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    push_targets: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_slots", self._motor_slots())
@@ -171,6 +212,7 @@ class DriveRows:
 
         Links keep their length at ``p`` and holds their place there, unless
         ``link_lengths`` (shape ``(s,)``) and ``hold_anchors`` (``(r, 2)``) are given.
+        The pushes: :meth:`with_pushes`.
         """
         pts = _points(p, dim)
         motors = np.asarray(motors, dtype=np.int64).reshape(-1, 4)
@@ -199,14 +241,55 @@ class DriveRows:
             dim=dim,
         )
 
+    def with_pushes(self, pushes: Sequence[Push], t: float) -> DriveRows:
+        """These rows with the linear drives ``pushes`` (planar), at their targets of time ``t``.
+
+        They replace any pushes these rows had; the rows of a set with them come in the
+        order motors, pushes, links, holds.
+        """
+        return replace(self, **_push_arrays(pushes, t))
+
     @property
     def n_rows(self) -> int:
-        """Rows added: one per motor and link, two per hold."""
-        return len(self.motors) + len(self.links) + 2 * len(self.holds)
+        """Rows added: one per motor, push and link, two per hold."""
+        return self.n_timed + len(self.links) + 2 * len(self.holds)
+
+    @property
+    def n_timed(self) -> int:
+        """The rows with a target in time (motors, then pushes), first among the drive rows."""
+        return len(self.motors) + len(self.push_joints)
 
     def at_time(self, t: float) -> DriveRows:
-        """The same drives with the motor targets of time ``t``."""
-        return replace(self, targets=self.phases + self.speeds * t)
+        """The same drives with the motor and push targets of time ``t``."""
+        pushed = self.push_phases + self.push_speeds * t
+        return replace(self, targets=self.phases + self.speeds * t, push_targets=pushed)
+
+    def kinds(self) -> list[str]:
+        """``"motor"``, ``"push"``, ``"link"`` and ``"hold"`` (two per hold), row by row."""
+        pushes, holds = len(self.push_joints), 2 * len(self.holds)
+        return (
+            ["motor"] * len(self.motors)
+            + ["push"] * pushes
+            + ["link"] * len(self.links)
+            + ["hold"] * holds
+        )
+
+    def row_scales(self, length_scale: float) -> np.ndarray:
+        """Scale of each row: a motor's arm, a link's length, ``length_scale`` (pushes, holds)."""
+        pushes = np.full(len(self.push_joints), length_scale)
+        holds = np.full(2 * len(self.holds), length_scale)
+        return np.concatenate([self.motor_scales, pushes, self.link_lengths, holds])
+
+    def velocity_target(self) -> np.ndarray:
+        r"""The drive rows' :math:`b = -\partial g/\partial t`: :math:`\ell\omega`, v or 0."""
+        b = np.zeros(self.n_rows)
+        b[: len(self.motors)] = self.motor_scales * self.speeds
+        b[len(self.motors) : self.n_timed] = self.push_speeds
+        return b
+
+    def push_positions(self, pts: np.ndarray) -> np.ndarray:
+        r"""Where each pushed joint is along its line, :math:`u \cdot (p_j - P)`, ``(k_p,)``."""
+        return ((pts[self.push_joints] - self.push_points) * self.push_axes).sum(axis=1)
 
     def motor_angles(self, pts: np.ndarray) -> np.ndarray:
         r"""Relative angles :math:`\theta(d) - \theta(r)`, unwrapped next to the targets.
@@ -226,6 +309,8 @@ class DriveRows:
         g_mot = np.zeros(0)  # no motor rows (always so in space): no angles to measure
         if len(self.motors):
             g_mot = self.motor_scales * (self.motor_angles(pts) - self.targets)
+        if len(self.push_joints):
+            g_mot = np.concatenate([g_mot, self.push_positions(pts) - self.push_targets])
         e = pts[self.links[:, 0]] - pts[self.links[:, 1]]
         with np.errstate(divide="ignore", invalid="ignore"):
             g_link = ((e * e).sum(axis=1) - self.link_lengths**2) / (2.0 * self.link_lengths)
@@ -278,7 +363,8 @@ class DriveRows:
         motor = grads[used].reshape(-1)
         e = (pts[self.links[:, 0]] - pts[self.links[:, 1]]) / self.link_lengths[:, None]
         link = np.column_stack([e, -e]).reshape(-1)
-        return np.concatenate([motor, link, np.ones(2 * len(self.holds))])
+        push = self.push_axes.reshape(-1)
+        return np.concatenate([motor, push, link, np.ones(2 * len(self.holds))])
 
     def pattern(self, first: int) -> tuple[np.ndarray, np.ndarray]:
         """Row and column indices of the non-zeros, rows numbered from ``first``."""
@@ -288,6 +374,11 @@ class DriveRows:
         d = self.dim
         m_rows = np.repeat(m_rows, d)
         m_cols = (d * vertices[used][:, None] + np.arange(d)).reshape(-1)
+        # pushes (planar): a push's two columns, the x and y of its joint
+        p_rows = np.repeat(first + k + np.arange(len(self.push_joints)), 2)
+        m_rows = np.concatenate([m_rows, p_rows])
+        m_cols = np.concatenate([m_cols, (2 * self.push_joints[:, None] + np.arange(2)).ravel()])
+        k = self.n_timed
         l_rows = np.repeat(np.arange(first + k, first + k + s), 2 * d)
         lk = self.links
         l_cols = np.column_stack([d * lk[:, e, None] + np.arange(d) for e in (0, 1)])
@@ -295,3 +386,18 @@ class DriveRows:
         h_cols = np.column_stack([2 * self.holds, 2 * self.holds + 1]).reshape(-1)
         rows = np.concatenate([m_rows, l_rows, h_rows]).astype(np.int64)
         return rows, np.concatenate([m_cols, l_cols.reshape(-1), h_cols]).astype(np.int64)
+
+
+def _push_arrays(pushes: Sequence[Push], t: float) -> dict[str, np.ndarray]:
+    """The push fields of :class:`DriveRows` from ``pushes``, their targets at time ``t``."""
+    rows = [Push(*q) for q in pushes]
+    phases = np.array([q.phase for q in rows], dtype=np.float64)
+    speeds = np.array([q.speed for q in rows], dtype=np.float64)
+    return {
+        "push_joints": np.array([q.joint for q in rows], dtype=np.int64),
+        "push_points": np.array([q.point for q in rows], dtype=np.float64).reshape(-1, 2),
+        "push_axes": np.array([q.direction for q in rows], dtype=np.float64).reshape(-1, 2),
+        "push_phases": phases,
+        "push_speeds": speeds,
+        "push_targets": phases + speeds * t,
+    }

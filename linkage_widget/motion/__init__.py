@@ -108,7 +108,10 @@ Drives and loads (:mod:`._element_set`, :mod:`._drive_step`)
     line, a couple turns a body about a hinge axis
     (:class:`~linkage_widget.elements.HingeTorque`) and a motor drives a hinge angle
     (:class:`~linkage_widget.elements.HingeMotor`); the planar motor and torque and
-    the table are refused there.
+    the table are refused there. Sliders and slots are rows like rods (both modes keep
+    them); a :class:`~linkage_widget.elements.LinearMotor` drives a slider's joint along
+    its line (a push row), and :class:`~linkage_widget.elements.SliderFriction` (module
+    ``_slide_friction``) rubs along it, pressed by the guide's own force.
 
 Singular placements (:class:`~linkage_widget.motion._branches.BranchWatch`)
     With :attr:`stop_at_singular`, where the rank of the Jacobian (motor rows included)
@@ -119,7 +122,8 @@ Modules
     pattern, factorisations), :mod:`._metric`, :mod:`._setup` (what the steppers
     share), :mod:`._projection`, the steppers :mod:`._kinematic`, :mod:`._rattle`,
     :mod:`._drive_step`, the drives (``_element_set``, ``_actuators``, ``_friction``,
-    ``_reactions``), the watch :mod:`._singular` and the watcher :mod:`._branches`;
+    ``_slide_friction``, ``_reactions``), the watch :mod:`._singular` and the watcher
+    :mod:`._branches`;
     :mod:`._inputs` (what a step reads, and the ``Stepping`` the simulator holds).
     A stepper or watcher takes values and returns the new :class:`~._setup.State`,
     like :meth:`scipy.integrate.OdeSolver.step`; only :class:`Simulator` assigns it.

@@ -43,8 +43,20 @@ from ._friction import (
 )
 from ._projection import held_residual, project
 from ._rattle import Forces, rattle_step
-from ._reactions import ConstraintForces, FrictionInput, reactions, stick_multipliers
+from ._reactions import (
+    ConstraintForces,
+    FrictionInput,
+    multipliers,
+    reactions,
+    stick_multipliers,
+)
 from ._setup import Setup, State
+from ._slide_friction import (
+    slide_speeds,
+    stick_slides,
+    stuck_rows,
+    with_slide_friction,
+)
 from .tolerances import CORRECTOR_DEVIATION, DATA_TOL, MAX_MOTOR_HALVINGS
 
 __all__ = [
@@ -83,7 +95,10 @@ class Context(NamedTuple):
     def forces_for(self, setup: Setup, state: StickState) -> Forces:
         """The applied forces with the actuators' explicit forces for ``state``."""
         extra = self.elements.extra(setup.metric, self.pinned, self.gravity, state, self.forces.dim)
-        return dataclasses.replace(self.forces, extra=extra)
+        forces = dataclasses.replace(self.forces, extra=extra)
+        if self.elements.slides:  # pressed by the guides' forces: from a solve at the state
+            return with_slide_friction(setup, forces, self.elements.slides, state)
+        return forces
 
 
 def driven_step(ctx: Context, s: State, mode: str, h: float) -> State:
@@ -97,7 +112,7 @@ def driven_step(ctx: Context, s: State, mode: str, h: float) -> State:
         setup = ctx.setup(s.p, None)
         q = kinematic_motor_step(setup, s.p, t, h)
         if q is None:
-            reason = blocked_text(ctx.elements.motors, t)
+            reason = blocked_text(ctx.elements.motors, t, ctx.elements.pushes)
             return s._replace(v=np.zeros(s.p.size), time=t + 0.0, status="blocked", reason=reason)
         return s._replace(p=q, v=q - s.p, time=t + h, status="moved", reason=None)
     out = dynamic_drive_step(ctx, s.p, s.v, t, h, s.stick)
@@ -124,9 +139,16 @@ def reactions_at(
     return reactions(setup, ctx.forces_for(setup, state), s.p, v, s.time, friction)
 
 
-def blocked_text(motors: tuple, t: float) -> str:
-    """Why kinematic ``motors`` cannot turn past time ``t``."""
+def blocked_text(motors: tuple, t: float, pushes: tuple = ()) -> str:
+    """Why kinematic ``motors`` (and linear motors ``pushes``) cannot turn past time ``t``."""
     names = ", ".join(f"{k} (rod {m.pivot}->{m.tip})" for k, m in enumerate(motors))
+    if pushes:  # the linear motors: the end of a stroke is their dead point
+        linear = ", ".join(f"{k} (slider {q.slider})" for k, q in enumerate(pushes))
+        names = f"{names + ' and ' if names else ''}linear motor {linear}"
+        return (
+            f"motor {names} cannot move past time {t:.6g}: the linkage is at a dead point "
+            "(a rocker at its limit, the end of a stroke, or locked)"
+        )
     return (
         f"motor {names} cannot turn past time {t:.6g}: the linkage is at a dead point "
         "(a rocker at its limit, or locked), where no motion turns the rod further"
@@ -164,18 +186,27 @@ def _snap_held(p1: np.ndarray, v1: np.ndarray, state: StickState) -> tuple[np.nd
 
 
 def _motor_failure(act: ElementSet, setup: Setup, p1: np.ndarray, t1: float) -> str | None:
-    """Why the motors missed their angles at ``p1`` (``None`` when they all met them)."""
-    if not act.motors:
+    """Why the motors missed their angles (or pushes their places) at ``p1`` (``None``: met)."""
+    cs, k_m = setup.constraints, len(act.motors)
+    dr, driven = cs.drives, len(act.motors) + len(act.pushes)  # not a stuck slide's row
+    if not driven:
         return None
-    cs = setup.constraints
-    g = cs.drives.residuals(p1.reshape(-1, cs.dim))[: len(act.motors)] / cs.drives.motor_scales
+    g = dr.residuals(p1.reshape(-1, cs.dim))[:driven]
+    g = g / dr.row_scales(cs.length_scale)[:driven]
     if np.all(np.abs(g) <= DATA_TOL):
         return None
     k = int(np.argmax(np.abs(g)))
+    if k >= k_m:
+        q = act.pushes[k - k_m]
+        return (
+            f"linear motor {k - k_m} (slider {q.slider}, joint {q.joint}) cannot reach its "
+            f"place {float(dr.push_targets[k - k_m]):.6g} at time {t1:.6g}: the linkage is at "
+            "a dead point (the end of its stroke, or locked), where no motion pushes it further"
+        )
     m = act.motors[k]
     return (
         f"motor {k} (rod {m.pivot}->{m.tip}) cannot reach its angle "
-        f"{float(cs.drives.targets[k]):.6g} rad at time {t1:.6g}: the linkage is at a dead "
+        f"{float(dr.targets[k]):.6g} rad at time {t1:.6g}: the linkage is at a dead "
         "point (a rocker at its limit, or locked), where no motion turns that rod further"
     )
 
@@ -194,6 +225,11 @@ def _directions(
     sign = sliding_direction(path_speeds(frictions, p, v, dim), kept)
     sign = np.where(stuck.paths, kept, sign)
     state = state.with_paths(state.paths, sign, path_axes(frictions, p, dim))
+    if ctx.elements.slides:  # a slide stuck at the start keeps its (release) direction
+        held = stuck.slides if len(stuck.slides) == len(state.slides) else state.slides
+        w = slide_speeds(ctx.elements.slides, v)
+        sign = np.where(held, state.slide_sign, sliding_direction(w, state.slide_sign))
+        state = state.with_slides(state.slides, sign, state.slide_places)
     if not ctx.elements.table:  # no joint slides on a table (always so in space)
         return state
     direction = np.where(stuck.joints[:, None], state.joint_dir, joint_directions(v, state))
@@ -202,6 +238,8 @@ def _directions(
 
 def _release(ctx: Context, p: np.ndarray, v: np.ndarray, t: float, state: StickState) -> StickState:
     """``state`` with the stuck elements released whose holding force exceeds the limit."""
+    if state.slides.any():
+        state = _release_slides(ctx, p, v, t, state)
     if not (state.paths.any() or state.joints.any()):
         return state
     setup = ctx.setup(p, state)
@@ -223,6 +261,43 @@ def _release(ctx: Context, p: np.ndarray, v: np.ndarray, t: float, state: StickS
     if not (over.any() or free.any()):
         return state
     return state.with_paths(paths, sign).with_joints(joints, direction)
+
+
+def _release_slides(
+    ctx: Context, p: np.ndarray, v: np.ndarray, t: float, state: StickState
+) -> StickState:
+    r"""``state`` with the stuck slides released whose hold exceeds :math:`\mu_s |N|`.
+
+    A released slide slides the way its hold pulled (the sign of its push row's
+    multiplier: the other forces push the joint that way along :math:`u`).
+    """
+    slides = ctx.elements.slides
+    setup = ctx.setup(p, state)
+    lam = multipliers(setup, ctx.forces_for(setup, state), p, v, t)
+    sliders, pushes = stuck_rows(setup.constraints, slides, state.slides)
+    held = np.flatnonzero(state.slides)
+    limit = np.array([slides[k].mu_s for k in held]) * np.abs(lam[sliders[held]])
+    over = np.abs(lam[pushes]) > limit
+    if not over.any():
+        return state
+    stuck, sign = state.slides.copy(), state.slide_sign.copy()
+    stuck[held[over]] = False
+    sign[held[over]] = np.sign(lam[pushes][over])
+    return state.with_slides(stuck, sign, state.slide_places)
+
+
+def _slide_stops(
+    ctx: Context, state: StickState, v: np.ndarray, v1: np.ndarray, normal: np.ndarray, h: float
+) -> tuple[np.ndarray, float]:
+    """The sliding slides whose speed reversed in the step, and the work friction could do."""
+    slides = ctx.elements.slides
+    if not slides:
+        return np.zeros(0, bool), 0.0
+    w0, w1 = slide_speeds(slides, v), slide_speeds(slides, v1)
+    s = state.slide_sign
+    limits = np.array([sl.mu_s + sl.mu_k for sl in slides]) * normal
+    stops = ~state.slides & (s != 0) & (w1 * s <= 0) & (limits > 0)
+    return stops, h * float(np.sum((limits * (np.abs(w0) + np.abs(w1)))[stops]))
 
 
 def _stick(
@@ -260,19 +335,38 @@ def _stick(
         before, after = np.r_[before[paths], w0[joints]], np.r_[after[paths], w1[joints]]
     else:
         before, after = before[paths], after[paths]
-    if not (paths.any() or joints.any()):
+    slides = _slide_normals(ctx, state, p1, v1, t1)
+    stops, slide_work = _slide_stops(ctx, state, v, v1, slides, h)
+    work += slide_work
+    if not (paths.any() or joints.any() or stops.any()):
         return state, p1, v1
     new = state.stuck_at(frictions, p1, paths, joints)
+    if stops.any():
+        new = stick_slides(act.slides, new, p1, stops)
     setup = ctx.setup(p1, new).at_time(t1)
     metric = setup.metric
     v_stuck = setup.mass_factor(p1).minimize(
         metric.matrix @ v1, setup.constraints.velocity_target()
     )
     dv = v1 - v_stuck
-    if 0.5 * float(dv @ (metric.matrix @ dv)) <= work and _motors_free(setup, p1, v_stuck):
+    if 0.5 * float(dv @ (metric.matrix @ dv)) <= work and _motors_free(setup, p1, v_stuck, act):
+        if stops.any():  # stuck where the step ends (no half-step shift back for a slide)
+            return new, p1, v_stuck
         late = _overshoot(before, after) * h  # how long before the step's end it stopped
         return _at_stop(ctx, state, (paths, joints), p1, v1, t1, 0.5 * late * dv, (new, v_stuck))
     return state, p1, v1
+
+
+def _slide_normals(
+    ctx: Context, state: StickState, p1: np.ndarray, v1: np.ndarray, t1: float
+) -> np.ndarray:
+    """:math:`|N|` of each slide's guide at the end of a step, ``(k,)`` (no slides: empty)."""
+    if not ctx.elements.slides:
+        return np.zeros(0)
+    setup = ctx.setup(p1, state)
+    lam = multipliers(setup, ctx.forces_for(setup, state), p1, v1, t1)
+    sliders, _ = stuck_rows(setup.constraints, ctx.elements.slides, state.slides)
+    return np.abs(lam[sliders])
 
 
 def _overshoot(before: np.ndarray, after: np.ndarray) -> float:
@@ -322,18 +416,18 @@ def _at_stop(
     return new, q, v_stuck
 
 
-def _motors_free(setup: Setup, p1: np.ndarray, v: np.ndarray) -> bool:
+def _motors_free(setup: Setup, p1: np.ndarray, v: np.ndarray, act: ElementSet) -> bool:
     """Whether ``v`` still turns every motor at its speed (a stick must not stop a motor).
 
     The miss is measured against the motors' speeds and, for motors at rest (speed 0,
     a lock: any ``v`` they allow keeps them), against the round-off of ``v``.
     """
     b = setup.constraints.velocity_target()
-    if b is None:
+    if b is None or not (act.motors or act.pushes):  # a stuck slide's row is no motor
         return True
     cs = setup.constraints
     first = cs.n_constraints - cs.drives.n_rows
-    rows = slice(first, first + len(cs.drives.motors))
+    rows = slice(first, first + len(act.motors) + len(act.pushes))
     miss = (cs.jacobian(p1) @ v - b)[rows]
     scale = max(float(np.max(np.abs(b[rows]))), float(np.max(np.abs(v))))
     return bool(np.max(np.abs(miss)) <= 1e-6 * scale)

@@ -19,7 +19,18 @@ import numpy as np
 
 from .. import _checks
 from ..constraints import hinge_angles
-from ..elements import HingeMotor, HingeTorque, Load, Motor, PathForce, PathFriction, Spring, Torque
+from ..elements import (
+    HingeMotor,
+    HingeTorque,
+    LinearMotor,
+    Load,
+    Motor,
+    PathForce,
+    PathFriction,
+    SliderFriction,
+    Spring,
+    Torque,
+)
 from ._actuators import (
     ForceActuator,
     HingeCouple,
@@ -29,9 +40,10 @@ from ._actuators import (
     hinge_couple,
     hinge_row,
 )
-from ._element_set import Element, RunningMotor
+from ._element_set import Element, RunningMotor, RunningPush
 from ._friction import FrictionPath
 from ._setup import Setup
+from ._slide_friction import SlideFriction
 
 __all__ = [
     "PLANAR_ONLY",
@@ -43,6 +55,7 @@ __all__ = [
     "pathway",
     "planar",
     "running_motor",
+    "running_push",
     "torque_actuator",
 ]
 
@@ -114,11 +127,21 @@ def running_motor(
     return RunningMotor(row[0], row[1], speed, ref, theta - speed * time)
 
 
+def running_push(setup: Setup, p: np.ndarray, time: float, e: LinearMotor) -> RunningPush:
+    """The linear motor on slider ``e.slider`` from the place its joint has at ``p`` at ``time``."""
+    sliders = setup.linkage.sliders
+    k = _checks.item_index(e.slider, len(sliders), "slider", "sliders")
+    joint, point, u = sliders[k]
+    place = float(np.dot(p.reshape(-1, 2)[joint] - point, u))
+    return RunningPush(k, joint, point, u, e.speed, place - e.speed * time)
+
+
 def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim: int) -> Element:
     """The force element ``e`` as a simulator at ``(p, v, time)`` keeps it, checked.
 
     ``e``: a :class:`~linkage_widget.elements.Spring` (its rest length resolved), a
-    ``Motor`` (anchored at the angle it has now), a ``PathFriction`` (rigid along a
+    ``Motor`` (anchored at the angle it has now), a ``LinearMotor`` (at the place its
+    slider's joint has now), a ``PathFriction`` (rigid along a
     rod), a ``Load``, a ``PathForce``, a ``Torque``, or an explicit actuator; raises (naming what is
     wrong) for what the linkage cannot take.
     """
@@ -128,6 +151,12 @@ def checked(e: Any, setup: Setup, p: np.ndarray, v: np.ndarray, time: float, dim
     if isinstance(e, Motor):
         planar(dim, "a motor")
         return running_motor(setup, p, time, e.pivot, e.tip, e.speed, e.reference)
+    if isinstance(e, LinearMotor):  # a linkage in space has no sliders
+        return running_push(setup, p, time, e)
+    if isinstance(e, SliderFriction):
+        k = _checks.item_index(e.slider, len(setup.linkage.sliders), "slider", "sliders")
+        joint, point, u = setup.linkage.sliders[k]
+        return SlideFriction(k, joint, point, u, e.mu_k, e.mu_s, e.v_s, e.sigma)
     if isinstance(e, HingeMotor):  # in space: (pivot, tip) the axis, reference (tip, k)
         row = hinge_row(n, dim, e, p, setup.pinned)
         theta = float(hinge_angles(p.reshape(-1, 3), np.array([row]))[0][0])

@@ -24,6 +24,14 @@ Motors (:meth:`~linkage_widget.motion.Simulator.add_motor`)
     nothing changed): an unknown vertex, a rod that does not exist, a rod with both
     ends pinned, a motor on its own reference, a non-finite speed.
 
+Linear motors (:meth:`~linkage_widget.motion.Simulator.add_linear_motor`)
+    A linear actuator on a slider: its joint's place along the slider's line is
+    :math:`s_0 + v (t - t_0)` (:class:`RunningPush`, the push row of
+    :class:`~linkage_widget.constraints.DriveRows`), exact in both modes as a motor's
+    angle; it exerts the force ``ConstraintForces.pushes`` along the line. Refused: a
+    slider that does not exist, a non-finite speed. A branch followed at a singular stop
+    re-anchors the angle motors only.
+
 Torque actuators (:class:`~._actuators.TorqueActuator`) act as the couple
 :math:`\pm T J d/|d|^2` on tip and pivot, the reaction on the reference rod or the
 ground; force actuators along a pathway are expansile; a joint load is the load of
@@ -68,7 +76,7 @@ from typing import Any
 import numpy as np
 
 from .. import _checks
-from ..constraints import DriveRows
+from ..constraints import DriveRows, Push
 from ..elements import (
     Spring,
 )
@@ -88,6 +96,7 @@ from ._friction import (
 )
 from ._metric import Metric, unit_vectors
 from ._setup import Setup
+from ._slide_friction import SlideFriction, slide_speeds, stick_slides, stuck_pushes
 from .tolerances import REST_SPEED
 
 __all__ = [
@@ -95,6 +104,7 @@ __all__ = [
     "ElementSet",
     "RowMemo",
     "RunningMotor",
+    "RunningPush",
     "rest_state",
 ]
 
@@ -124,6 +134,26 @@ class RunningMotor:
         return dataclasses.replace(self, speed=speed, phase=phase)
 
 
+@dataclass(frozen=True)
+class RunningPush:
+    r"""A linear motor in a simulator: slider ``slider``'s joint at ``phase + speed * t``.
+
+    ``joint``, ``point`` and ``direction`` are the slider's
+    (:class:`~linkage_widget.guides.Slider`); the place is :math:`u \cdot (p_j - P)`.
+    """
+
+    slider: int
+    joint: int
+    point: tuple[float, float]
+    direction: tuple[float, float]
+    speed: float
+    phase: float
+
+    def row(self) -> Push:
+        """The push row (:class:`~linkage_widget.constraints.Push`) it holds."""
+        return Push(self.joint, self.point, self.direction, self.phase, self.speed)
+
+
 class RowMemo:
     """The last setup with drive rows and the rows it was built for (one slot).
 
@@ -149,6 +179,7 @@ class RowMemo:
 
 #: the kinds of element a set holds, as :meth:`ElementSet.without` names them
 KINDS = {"springs": "spring", "motors": "motor", "actuators": "actuator", "frictions": "friction"}
+KINDS.update(pushes="linear motor", slides="slider friction")
 
 
 @dataclass(frozen=True)
@@ -165,6 +196,10 @@ class ElementSet:
         :class:`~linkage_widget.motion._actuators.TorqueActuator` and
         :class:`~linkage_widget.motion._actuators.JointLoad` values.
     frictions : tuple of FrictionPath
+    pushes : tuple of RunningPush
+        The linear motors.
+    slides : tuple of SlideFriction
+        Friction along sliders (:mod:`~._slide_friction`).
     table : float
         Table friction coefficient :math:`\mu \ge 0` of every joint.
     rows : RowMemo
@@ -176,6 +211,8 @@ class ElementSet:
     actuators: tuple[Any, ...] = ()
     frictions: tuple[FrictionPath, ...] = ()
     table: float = 0.0
+    pushes: tuple[RunningPush, ...] = ()
+    slides: tuple[SlideFriction, ...] = ()
     rows: RowMemo = field(default_factory=RowMemo, compare=False, repr=False)
 
     def added(self, item: Element) -> ElementSet:
@@ -186,6 +223,10 @@ class ElementSet:
             return dataclasses.replace(self, motors=(*self.motors, item))
         if isinstance(item, FrictionPath):
             return dataclasses.replace(self, frictions=(*self.frictions, item))
+        if isinstance(item, RunningPush):
+            return dataclasses.replace(self, pushes=(*self.pushes, item))
+        if isinstance(item, SlideFriction):
+            return dataclasses.replace(self, slides=(*self.slides, item))
         return dataclasses.replace(self, actuators=(*self.actuators, item))
 
     def without(self, kind: str, index: Any) -> ElementSet:
@@ -213,12 +254,12 @@ class ElementSet:
     def drives_motion(self, mode: str) -> bool:
         """Whether a step in ``mode`` must go through the drive steppers."""
         if mode == "kinematic":
-            return bool(self.motors)
-        return bool(self.motors or self.actuators or self.frictions or self.table > 0.0)
+            return bool(self.motors or self.pushes)
+        return bool(self.motors or self.pushes or self.has_forces())
 
     def has_forces(self) -> bool:
         """Whether any explicit force element is present."""
-        return bool(self.actuators or self.frictions or self.table > 0.0)
+        return bool(self.actuators or self.frictions or self.slides or self.table > 0.0)
 
     def setup(self, base: Setup, p: np.ndarray, state: StickState | None) -> Setup:
         """``base`` with the motor rows and the rows of the stuck elements of ``state``.
@@ -226,12 +267,13 @@ class ElementSet:
         ``base`` itself when there are none. Links keep the length and holds the
         place they have at ``p`` when the set of rows changes.
         """
-        sticks = state.key() if state is not None else ((), (), b"", b"")
-        if not self.motors and not sticks[0] and not sticks[1]:
+        sticks = state.key() if state is not None else ((), (), b"", b"", (), b"")
+        if not (self.motors or self.pushes or sticks[0] or sticks[1] or sticks[4]):
             return base
         key = (
             id(base.factoriser),
             tuple(m.row() + (m.speed, m.phase) for m in self.motors),
+            tuple(q.row() for q in self.pushes),
             sticks,
         )
         dim = base.constraints.dim
@@ -258,7 +300,7 @@ class ElementSet:
             link_lengths=state.lengths[list(sticks[0])] if state is not None else None,
             hold_anchors=state.anchors[list(sticks[1])] if state is not None else None,
             dim=dim,
-        )
+        ).with_pushes([q.row() for q in self.pushes] + stuck_pushes(self.slides, state), 0.0)
 
     def normal_forces(self, metric: Metric, gravity: float) -> np.ndarray:
         r"""Table normal force :math:`N_i = m_i g_n` of each joint, shape ``(n,)``."""
@@ -315,14 +357,22 @@ def _path_friction(
 
 
 Element = (
-    Spring | RunningMotor | FrictionPath | JointLoad | ForceActuator | TorqueActuator | HingeCouple
+    Spring
+    | RunningMotor
+    | RunningPush
+    | SlideFriction
+    | FrictionPath
+    | JointLoad
+    | ForceActuator
+    | TorqueActuator
+    | HingeCouple
 )
 
 
 def rest_state(act: ElementSet, setup: Setup, p: np.ndarray, v: np.ndarray) -> StickState:
     """Elements at rest stick, the others slide (friction starts from the state)."""
     n = setup.linkage.n_vertices
-    state = StickState.free(len(act.frictions), n, setup.constraints.dim)
+    state = StickState.free(len(act.frictions), n, setup.constraints.dim, len(act.slides))
     rest = REST_SPEED * setup.constraints.length_scale
     u = path_speeds(act.frictions, p, v, setup.constraints.dim)
     paths = (np.abs(u) <= rest) & np.array([f.limit > 0 for f in act.frictions], dtype=bool)
@@ -330,4 +380,9 @@ def rest_state(act: ElementSet, setup: Setup, p: np.ndarray, v: np.ndarray) -> S
     if act.table > 0.0:
         vel = v.reshape(-1, 2)
         joints = ~setup.pinned & (np.hypot(vel[:, 0], vel[:, 1]) <= rest)
-    return state.stuck_at(act.frictions, p, paths, joints)
+    state = state.stuck_at(act.frictions, p, paths, joints)
+    if not act.slides:
+        return state
+    w = slide_speeds(act.slides, v)
+    stuck = (np.abs(w) <= rest) & np.array([s.mu_s > 0 for s in act.slides], dtype=bool)
+    return stick_slides(act.slides, state, p, stuck)

@@ -51,7 +51,7 @@ Sticking
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -126,6 +126,10 @@ class StickState:
     lengths : ndarray, shape (k,); anchors : ndarray, shape (n, 2)
         Where each element stuck: the pathway's length, the joint's place (the
         targets of its temporary row; meaningful where stuck).
+    slides : ndarray of bool, shape (k_s,); slide_sign, slide_places : ndarray, (k_s,)
+        Friction along sliders (:mod:`._slide_friction`): stuck, the direction it slides
+        in (0 unknown), and where a stuck one holds its joint along the line (the target
+        of its temporary push row). Empty when the simulator has none.
     """
 
     paths: np.ndarray
@@ -135,22 +139,33 @@ class StickState:
     lengths: np.ndarray
     anchors: np.ndarray
     path_axis: np.ndarray
+    slides: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    slide_sign: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    slide_places: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     @classmethod
-    def free(cls, k: int, n: int, dim: int = 2) -> StickState:
+    def free(cls, k: int, n: int, dim: int = 2, slides: int = 0) -> StickState:
         """Nothing stuck (``dim``: of the pathways' axes; joints slide on a plane table)."""
         b, z = np.zeros, np.zeros
-        return cls(b(k, bool), z(k), b(n, bool), z((n, 2)), z(k), z((n, 2)), z((k, dim)))
+        out = cls(b(k, bool), z(k), b(n, bool), z((n, 2)), z(k), z((n, 2)), z((k, dim)))
+        return out.with_slides(b(slides, bool), z(slides), z(slides))
 
     def key(self) -> tuple:
         """What the constraint rows depend on (which elements, and where they stuck)."""
         paths, joints = np.flatnonzero(self.paths), np.flatnonzero(self.joints)
+        slides = np.flatnonzero(self.slides)
         return (
             tuple(paths),
             tuple(joints),
             self.lengths[paths].tobytes(),
             self.anchors[joints].tobytes(),
+            tuple(slides),
+            self.slide_places[slides].tobytes(),
         )
+
+    def with_slides(self, stuck: np.ndarray, sign: np.ndarray, places: np.ndarray) -> StickState:
+        """The state with new slider-friction flags, directions and places."""
+        return replace(self, slides=stuck, slide_sign=sign, slide_places=places)
 
     def with_paths(
         self, paths: np.ndarray, sign: np.ndarray, axis: np.ndarray | None = None

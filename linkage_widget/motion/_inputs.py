@@ -162,7 +162,7 @@ class Stepping:
 
     def reactions(self, s: State, mode: str, inputs: Inputs) -> tuple[ConstraintForces, np.ndarray]:
         """Constraint forces and accelerations at ``s``, remembered while it and the forces stay."""
-        key = (s.p, s.v, s.time, mode, len(inputs.elements.motors))
+        key = (s.p, s.v, s.time, mode, len(inputs.elements.motors), len(inputs.elements.pushes))
         return self._reacted.get(
             key,
             inputs.reaction_key(),

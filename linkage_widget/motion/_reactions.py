@@ -17,6 +17,11 @@ on the vertices is :math:`-A^T\lambda`; read row by row (scaled rows, see
   :math:`T = \lambda\,|p_i - p_j|/L`;
 * pin: the **reaction** on the joint is :math:`-\lambda` (a hanging mass's pin
   pushes up: reaction = minus its weight);
+* slider (row :math:`n\cdot(p_j - P) - h_0`): the guide pushes its joint with
+  :math:`-\lambda n`, the **normal force** :math:`N = -\lambda` along the line's
+  normal :math:`n = (-u_y, u_x)`; slot :math:`(a, b, c)`: the force on :math:`c` is
+  :math:`-\lambda (-e_y, e_x)/L_0`, the normal force :math:`N = -\lambda |e|/L_0`
+  along the left normal of :math:`a \to b` (and :math:`-N` shared by :math:`a, b`);
 * fixed angle :math:`(i, j, k)` and motor: the force on the second arm's end is
   :math:`-\lambda\,\ell\,J b/|b|^2`, a **torque** :math:`\tau = -\ell\lambda` about the
   corner, counter-clockwise positive, exerted on the arm :math:`i \to k` (the motor's
@@ -43,7 +48,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._checks import row_norms
-from ..constraints import ConstraintSet
+from ..constraints import ConstraintSet, GuideRows
 from ._friction import (
     FrictionPath,
     StickState,
@@ -55,7 +60,14 @@ from ._friction import (
 from ._rattle import Forces
 from ._setup import Setup
 
-__all__ = ["ConstraintForces", "FrictionInput", "reactions", "stick_multipliers"]
+__all__ = [
+    "ConstraintForces",
+    "FrictionInput",
+    "applied",
+    "multipliers",
+    "reactions",
+    "stick_multipliers",
+]
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,6 +84,12 @@ class ConstraintForces:
         Torque each fixed angle exerts on its second arm (counter-clockwise positive).
     motors : ndarray, shape (k_m,)
         Torque each motor exerts on its driven rod (counter-clockwise positive).
+    pushes : ndarray, shape (k_p,)
+        Force each linear motor exerts on its joint along its slider's direction :math:`u`
+        (the push row's :math:`-\lambda`).
+    sliders, slots : ndarray, shapes (s,) and (t,)
+        Normal force each slider and slot exerts on its joint, signed along the normal of
+        its line (:math:`n = (-u_y, u_x)`; a slot: the left normal of :math:`a \to b`).
     frictions : ndarray, shape (k_f,)
         Expansile force of each pathway friction element (dynamic mode): while stuck
         the force that holds it, while sliding the kinetic force at the state.
@@ -84,6 +102,9 @@ class ConstraintForces:
     pins: np.ndarray
     angles: np.ndarray
     motors: np.ndarray
+    sliders: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    slots: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    pushes: np.ndarray = field(default_factory=lambda: np.zeros(0))
     frictions: np.ndarray = field(default_factory=lambda: np.zeros(0))
     table: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
@@ -138,13 +159,18 @@ def reactions(
     m, k, q = len(cs.rods), len(cs.angles), len(cs.pinned)
     pts = p.reshape(-1, cs.dim)
     tension = lam[:m] * row_norms(pts[cs.rods[:, 0]] - pts[cs.rods[:, 1]]) / cs.lengths
-    first = m + k + cs.dim * q
-    motors = -cs.drives.motor_scales * lam[first : first + len(cs.drives.motors)]
+    first, gr = m + k + cs.dim * q, cs.guides
+    drive = first + gr.n_rows
+    dr = cs.drives
+    motors = -dr.motor_scales * lam[drive : drive + len(dr.motors)]
     out = ConstraintForces(
         rods=tension,
         pins=-lam[m + k : first].reshape(-1, cs.dim),
         angles=-cs.angle_scales * lam[m : m + k],
         motors=motors,
+        sliders=-lam[first : first + len(gr.joints)],
+        slots=-lam[first + len(gr.joints) : drive] * _slot_stretch(gr, pts),
+        pushes=-lam[drive + len(dr.motors) : drive + dr.n_timed],
     )
     if friction is not None:
         frictions, table = _friction_forces(cs, lam, friction, p, v)
@@ -152,12 +178,18 @@ def reactions(
     return out, a
 
 
+def _slot_stretch(guides: GuideRows, pts: np.ndarray) -> np.ndarray:
+    r""":math:`|e|/L_0` of each slot ``(t,)``: its row's gradient at c over the unit normal."""
+    e = pts[guides.slots[:, 1]] - pts[guides.slots[:, 0]]
+    return row_norms(e) / guides.slot_lengths
+
+
 def _friction_forces(
     cs: ConstraintSet, lam: np.ndarray, friction: FrictionInput, p: np.ndarray, v: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Pathway friction forces ``(k,)`` and table forces ``(n, 2)`` at the state."""
     dr, state = cs.drives, friction.state
-    first = cs.n_constraints - dr.n_rows + len(dr.motors)
+    first = cs.n_constraints - dr.n_rows + dr.n_timed
     links = lam[first : first + len(dr.links)]
     holds = lam[first + len(dr.links) :].reshape(-1, 2)
     u = path_speeds(friction.frictions, p, v, cs.dim)
@@ -180,21 +212,37 @@ def stick_multipliers(
     """Multipliers of the link rows (tension) and hold rows (``(r, 2)``) at ``(p, v, t)``."""
     cs, _, lam = _solve(setup, forces, p, v, t)
     dr = cs.drives
-    first = cs.n_constraints - dr.n_rows + len(dr.motors)
+    first = cs.n_constraints - dr.n_rows + dr.n_timed
     links = lam[first : first + len(dr.links)]
     holds = lam[first + len(dr.links) :].reshape(-1, 2)
     return links, holds
 
 
-def _solve(
+def applied(
     setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float
-) -> tuple[ConstraintSet, np.ndarray, np.ndarray]:
-    """The constraints at ``t``, the accelerations and the multipliers at ``(p, v, t)``."""
+) -> tuple[ConstraintSet, np.ndarray, np.ndarray | None]:
+    r"""The constraints at ``t``, the applied force :math:`F`, :math:`b = -g''[v, v]` at ``(p, v)``.
+
+    ``b`` is ``None`` at rest (the acceleration-level right-hand side vanishes).
+    """
     setup = setup.at_time(t)
     cs, metric = setup.constraints, setup.metric
     force = forces.conservative(metric, p) + forces.dissipative(metric, p, v)
     if forces.extra is not None:
         force = force + forces.extra(p, v, t)
     b = -cs.second_derivative(p, v, v) if np.any(v) else None
-    a, lam = setup.mass_factor(p).solve(force, b)
+    return cs, force, b
+
+
+def multipliers(setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float) -> np.ndarray:
+    r"""The multipliers :math:`\lambda` of every row at ``(p, v, t)``, ``(n_constraints,)``."""
+    return _solve(setup, forces, p, v, t)[2]
+
+
+def _solve(
+    setup: Setup, forces: Forces, p: np.ndarray, v: np.ndarray, t: float
+) -> tuple[ConstraintSet, np.ndarray, np.ndarray]:
+    """The constraints at ``t``, the accelerations and the multipliers at ``(p, v, t)``."""
+    cs, force, b = applied(setup, forces, p, v, t)
+    a, lam = setup.at_time(t).mass_factor(p).solve(force, b)
     return cs, a, lam

@@ -195,7 +195,7 @@ class Setup:
         factorisations stay valid; remembered residuals do not and are forgotten.
         """
         cs = self.constraints
-        if not len(cs.drives.motors):
+        if not cs.drives.n_timed:  # no motor or push rows
             return self
         self.memo.forget_residuals()
         return dataclasses.replace(self, constraints=cs.at_time(t))

@@ -1,9 +1,7 @@
-"""The :class:`Simulator` facade: the one place that assigns a motion's state.
+"""The :class:`Simulator` facade: the one place that assigns a motion's state (maths: the package).
 
-Steppers and the branch watcher return a :class:`~._setup.State` (as scipy's ``OdeSolver.step``);
-the maths: :mod:`linkage_widget.motion`. The simulator holds values (the state, the
-:class:`~._element_set.ElementSet`, the attractor, the parameters) and two objects that return
-values from them: :class:`~._inputs.Stepping` (setup, forces, steps) and the branch watch.
+It holds values (the state, the :class:`~._element_set.ElementSet`, the attractor, the parameters)
+and two objects returning values from them, :class:`~._inputs.Stepping` and the branch watch.
 """
 
 from __future__ import annotations
@@ -15,11 +13,11 @@ import numpy as np
 
 from .. import _checks
 from ..constraints import ConstraintSet, as_flat
-from ..elements import Motor, PathFriction, Spring
+from ..elements import LinearMotor, Motor, PathFriction, Spring
 from ..model import Linkage
 from . import _element_checks, _element_set
 from ._branches import BranchWatch, branch_velocity
-from ._element_set import ElementSet, RunningMotor
+from ._element_set import ElementSet, RunningMotor, RunningPush
 from ._friction import FrictionPath
 from ._inputs import MODES, STATUSES, Inputs, Stepping
 from ._parameters import Parameter
@@ -67,9 +65,6 @@ class Simulator:
     All parameters (and ``attractor_stiffness``, ``attractor_damping``) are attributes
     that may be set at any time (the widget's sliders do); they are validated and take
     effect on the next step. Setting :attr:`mode` resets the velocities to zero.
-
-    Notes
-    -----
     Kinematic mode: :attr:`time` counts steps (``step_size`` per step with motors),
     :attr:`velocities` is the last step's displacement, only the attractor or the motors
     drive (gravity, springs, damping, actuators, friction are dynamic-mode forces).
@@ -123,12 +118,8 @@ class Simulator:
     total_mass = Parameter(_checks.positive, "Total mass :math:`m > 0`.")
     gravity = Parameter(_checks.finite, "Acceleration :math:`g` (toward -y, in space -z, if > 0).")
     damping = Parameter(_checks.non_negative, "Viscous damping rate: force :math:`-c M \\dot p`.")
-    attractor_stiffness = Parameter(
-        _checks.non_negative, "Attractor spring (force per length), dynamic mode."
-    )
-    attractor_damping = Parameter(
-        _checks.non_negative, "Attractor damper (force per speed), dynamic mode."
-    )
+    attractor_stiffness = Parameter(_checks.non_negative, "Attractor spring (force/length).")
+    attractor_damping = Parameter(_checks.non_negative, "Attractor damper (force/speed).")
 
     def _inputs(self) -> Inputs:
         """What a step reads besides the state, as it is set now."""
@@ -146,7 +137,7 @@ class Simulator:
         if value != self._mode:  # from rest; motors turn (no hold)
             self._v = np.zeros(self._p.size)
             self._branching.leave()
-            self._refresh(project=value == "dynamic" and bool(self._elements.motors))
+            self._refresh(project=value == "dynamic" and self._elements.drives_motion("kinematic"))
         self._mode = value
 
     @property
@@ -213,17 +204,11 @@ class Simulator:
         return self._stepping.kinetic(self._inputs(), self._v)
 
     def potential_energy(self) -> float:
-        r"""Gravity :math:`g\,(M e_{up})^T p`, springs, attractor, joint loads :math:`-f \cdot p`.
-
-        (Dampers, friction, actuators: no potential.)
-        """
+        r"""Gravity :math:`g(M e_{up})^T p`, springs, attractor, loads (friction & co.: none)."""
         return self._stepping.potential(self._inputs(), self._p)
 
     def set_velocity(self, velocity: Any) -> None:
-        """Set the velocities (``(n, dim)``), projected M-orthogonally onto the allowed motions.
-
-        The allowed velocity nearest in the kinetic-energy norm.
-        """
+        """Set the velocities ``(n, dim)``: the allowed ones nearest in the kinetic-energy norm."""
         v = self._stepping.velocity(velocity)
         if self._n == 0:
             return
@@ -276,7 +261,7 @@ class Simulator:
         for item in kept:
             self._elements = self._elements.added(item)
             if not isinstance(item, Spring):  # a spring is a force: nothing to refresh
-                self._refresh(project=isinstance(item, RunningMotor))
+                self._refresh(project=isinstance(item, RunningMotor | RunningPush))
 
     def add_spring(
         self,
@@ -325,6 +310,21 @@ class Simulator:
     def motors(self) -> tuple[RunningMotor, ...]:
         """The motors, in the order of :attr:`motor_torques`."""
         return self._elements.motors
+
+    def add_linear_motor(self, slider: int, speed: float) -> int:
+        """Push slider ``slider``'s joint along its line at ``speed`` (a ``LinearMotor``); index."""
+        self.add(LinearMotor(slider, speed))
+        return len(self._elements.pushes) - 1
+
+    @property
+    def linear_motors(self) -> tuple[RunningPush, ...]:
+        """The linear motors (:class:`~linkage_widget.elements.LinearMotor`), as ``pushes``."""
+        return self._elements.pushes
+
+    def remove_linear_motor(self, index: int) -> None:
+        """Remove linear motor ``index`` (later ones shift down)."""
+        self._elements = self._elements.without("pushes", index)
+        self._refresh(project=False)
 
     @property
     def motor_angles(self) -> np.ndarray:

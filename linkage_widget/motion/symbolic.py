@@ -12,7 +12,9 @@ differentiated and integrated independently:
   :math:`2\mu/3` at the middle of a uniform rod of mass :math:`\mu`; where a rod's own
   mass, centre and inertia put it (:class:`~linkage_widget.RodMass`), the same
   particles reproduce the rod's block of :func:`~linkage_widget.mass.mass_matrix`;
-* **holonomic constraints** :math:`\phi_r(q) = |p_i - p_j|^2 - \ell_r^2 = 0`, one per rod;
+* **holonomic constraints** :math:`\phi_r(q) = |p_i - p_j|^2 - \ell_r^2 = 0`, one per rod,
+  then one per slider (:math:`n \cdot (p_j - P) = 0`) and per slot
+  (:math:`(p_b - p_a) \times (p_c - p_a) = 0`);
 * **loads**: gravity :math:`-m g\,\hat y` on every particle, and ``to_loads()`` of the
   actuator each element is in sympy's own classes —
   :class:`~linkage_widget.elements.Spring` a ``DuffingSpring`` (a ``LinearSpring``
@@ -83,7 +85,7 @@ class MechanicsSystem:
         The joints whose coordinates :math:`q` holds, in that order.
     particles : tuple of Particle
     constraints : tuple of Expr
-        :math:`\phi_r(q)`, one per rod.
+        :math:`\phi_r(q)`, one per rod, then one per slider and per slot.
     loads : tuple of Force or Torque
         Gravity and ``to_loads()`` of every element.
     equations_of_motion : Matrix
@@ -185,6 +187,7 @@ def to_sympy_mechanics(
     coordinates, points = _points(linkage, moving, frame, origin)
     particles = _particles(linkage, points, frame, origin, mass_distribution, total_mass)
     constraints = tuple(_rod(points, int(i), int(j), linkage) for i, j in linkage.rods)
+    constraints += _guide_rows(linkage, points, frame, origin)
     loads = [(p.point, -p.mass * gravity * frame.y) for p in particles if gravity]
     for e in elements:
         loads += _loads(e, points, frame)
@@ -269,6 +272,27 @@ def _rod(points: list[me.Point], i: int, j: int, linkage: Linkage) -> Any:
     square = float(np.sum((linkage.vertices[i] - linkage.vertices[j]) ** 2))
     # a short fraction when there is one (1, 121/25): the equations a student reads
     return sm.expand(d.dot(d)) - sm.nsimplify(square, tolerance=1e-12, rational=True)
+
+
+def _guide_rows(
+    linkage: Linkage, points: list[me.Point], frame: me.ReferenceFrame, origin: me.Point
+) -> tuple[Any, ...]:
+    r"""Sliders' rows :math:`n \cdot (p_j - P) - h_0` and slots' :math:`e \times w - c_0`.
+
+    :math:`h_0` and :math:`c_0` their values in ``linkage`` (0 for a joint on its line, up
+    to the round-off the model accepts), so the rows hold where the linkage is.
+    """
+    out = []
+    for j, point, u in linkage.sliders:
+        x, y = _planar(points[j].pos_from(origin), frame)
+        h0 = (linkage.vertices[j] - point) @ (-u[1], u[0])
+        out.append(-u[1] * (x - point[0]) + u[0] * (y - point[1]) - float(h0))
+    for a, b, c in linkage.slots.tolist():
+        ex, ey = _planar(points[b].pos_from(points[a]), frame)
+        wx, wy = _planar(points[c].pos_from(points[a]), frame)
+        e, w = linkage.vertices[b] - linkage.vertices[a], linkage.vertices[c] - linkage.vertices[a]
+        out.append(sm.expand(ex * wy - ey * wx) - float(e[0] * w[1] - e[1] * w[0]))
+    return tuple(sm.sympify(g) for g in out)
 
 
 def _loads(e: Any, points: list[me.Point], frame: me.ReferenceFrame) -> list[Any]:
