@@ -11,6 +11,8 @@ space). Rows (all in length units, so one tolerance fits all):
   are checked against the true angle afterwards); in space, where an angle has no sign,
   the cosine row of :mod:`~linkage_widget.constraints`,
   :math:`\ell(\cos\theta_0 - \hat a \cdot \hat b)`;
+* sliders and slots (planar): the distances from their lines, the rows of
+  :mod:`~linkage_widget.constraints.guide_rows`;
 * optional angle coordinates held at values :math:`c`: :math:`s\,\mathrm{wrap}(\vartheta(p)
   - c)` with :math:`s` the median rod length.
 
@@ -99,6 +101,7 @@ class LinkageSystem:
         cs = self.constraints
         blocks = [self._rod_rows(p)] if len(cs.rods) else []
         blocks += [self._angle_rows(p)] if len(cs.angles) else []
+        blocks += [self._guide_rows(p)] if cs.guides.n_rows else []
         for k, c in enumerate(coords):
             value = self.scale * _wrap(c.value(p) - targets[..., k])
             blocks.append((value[..., None], self.scale * c.gradient(p)[..., None, :, :]))
@@ -118,6 +121,22 @@ class LinkageSystem:
         g[..., r, i, :] = d / cs.lengths[:, None]
         g[..., r, j, :] = -d / cs.lengths[:, None]
         return f, g
+
+    def _guide_rows(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Slider and slot rows over the batch: the constraint set's, one placement at a time.
+
+        A batch is at most a few thousand placements of a small linkage; the rows and
+        their gradients stay in :mod:`~linkage_widget.constraints.guide_rows`, their one home.
+        """
+        rows, n = self.constraints.guides, self.linkage.n_vertices
+        flat = p.reshape((-1, n, 2))
+        f = np.stack([rows.residuals(q) for q in flat]) if len(flat) else np.zeros((0, rows.n_rows))
+        r, c = rows.pattern(0)
+        g = np.zeros((len(flat), rows.n_rows, 2 * n))
+        for b, q in enumerate(flat):
+            np.add.at(g[b], (r, c), rows.jacobian_values(q))
+        shape = p.shape[:-2]
+        return f.reshape(shape + (rows.n_rows,)), g.reshape(shape + (rows.n_rows, n, 2))
 
     def _angle_rows(self, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cs = self.constraints

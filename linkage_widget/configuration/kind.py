@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..model import Linkage
-from ..rigidity import RANK_RTOL
+from ..rigidity import RANK_RTOL, linkage_trivial_motions
 from ._errors import ConfigurationError
 from ._system import SOLVE_TOL, LinkageSystem
 from .sphere import SphereChart
@@ -67,14 +67,19 @@ def _pinned_span(linkage: Linkage) -> int:
 def _check_held(linkage: Linkage) -> None:
     """Raise unless the pins leave no rigid motion of the whole linkage.
 
-    In the plane two distinct pins hold it. In space they do not: it can still turn
+    In the plane two distinct pins hold it, or pins and sliders that leave no rigid
+    motion (:func:`~linkage_widget.rigidity.linkage_trivial_motions`). In space they do
+    not: it can still turn
     about the line through them; three pinned joints not on one line hold it.
     """
     span = _pinned_span(linkage)
+    if linkage.dim == 2 and linkage_trivial_motions(linkage).shape[1] == 0:
+        return  # pins and sliders together leave no rigid motion (a slider-crank)
     if linkage.dim == 2 and span < 1:
         raise ConfigurationError(
             "the configuration space panel needs the linkage held in place: pin at least two "
-            "joints (a free linkage can also slide and turn as a whole)"
+            "joints, or pin one and put a joint on a slider (a free linkage can also slide "
+            "and turn as a whole)"
         )
     if linkage.dim == 3 and span < 2:
         raise ConfigurationError(
