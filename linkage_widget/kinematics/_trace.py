@@ -1,13 +1,13 @@
 r"""Newton continuation of a driven mechanism along its drive, with the first two derivatives.
 
 A :class:`Drive` is a :class:`~linkage_widget.constraints.ConstraintSet` moved by one
-value :math:`s`, the drive's own: the crank angle of a motor row
-(:class:`~linkage_widget.constraints.DriveRows`, run at unit speed from phase 0 so that
-its time is the angle), or the travel of a pushed slider (a hold row on the slider's
-joint, its anchor :math:`P + s\,u` moved along the line). The constraint system is then
-:math:`g(p, s) = 0` with :math:`\partial g/\partial s = -b` (the arm scale :math:`\ell`
-on a motor row, :math:`u` on the hold's two rows, 0 elsewhere), and differentiating
-twice in :math:`s` gives the velocity and acceleration *per unit drive speed*
+value :math:`s`, the drive rows' time (:class:`~linkage_widget.constraints.DriveRows`):
+the crank angle of a motor row or the travel of a push row, run at unit speed from phase
+0, or the time itself for several drives at their speeds. The constraint system is then
+:math:`g(p, s) = 0` with :math:`\partial g/\partial s = -b`
+(:meth:`~linkage_widget.constraints.ConstraintSet.velocity_target`: :math:`\ell\omega`
+on a motor row, :math:`v` on a push row, 0 elsewhere), and differentiating twice in
+:math:`s` gives the velocity and acceleration *per unit drive speed*
 
 .. math:: A\,p' = b, \qquad A\,p'' = -g_{pp}(p)[p', p']
 
@@ -25,7 +25,7 @@ more than half the predicted step (the sign of a jump to another branch).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -61,31 +61,23 @@ class Drive:
     Attributes
     ----------
     cs : ConstraintSet
-        With the drive's rows: a motor at unit speed, or a hold on a pushed slider.
+        With the drive rows: a motor or a push at unit speed, or several at their speeds.
     rate : ndarray, shape (rows,)
         :math:`b = -\partial g/\partial s`.
     scale : float
         The unit of a step of ``s``: 1 (radians) for a crank, the length scale for a push.
     period : float or None
         :math:`2\pi` for a crank (the way round either way), None for a push.
-    lines : ndarray, shape (h, 2, 2), or None
-        The pushes' lines, one per hold: the anchor :math:`P` at ``s = 0`` and its
-        velocity per unit ``s`` (the unit direction :math:`u`, times a push speed).
     """
 
     cs: ConstraintSet
     rate: np.ndarray
     scale: float
     period: float | None
-    lines: np.ndarray | None = None
 
     def at(self, s: float) -> ConstraintSet:
-        """The constraints at drive value ``s``."""
-        cs = self.cs.at_time(s)
-        if self.lines is None:
-            return cs
-        anchors = self.lines[:, 0] + s * self.lines[:, 1]
-        return replace(cs, drives=replace(cs.drives, hold_anchors=anchors))
+        """The constraints at drive value ``s`` (the drive rows' time)."""
+        return self.cs.at_time(s)
 
 
 def derivatives(cs: ConstraintSet, p: np.ndarray, b: np.ndarray) -> Sample:

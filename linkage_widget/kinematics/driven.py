@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from .. import _checks
-from ..constraints import ConstraintSet, DriveRows
+from ..constraints import ConstraintSet, DriveRows, Push
 from ..model import Linkage
 from ..rigidity import RANK_RTOL
 from ._trace import Drive, Sample, correct, derivatives, follow, trace
@@ -136,28 +136,33 @@ def motor_drive(linkage: Linkage, pivot: int, tip: int) -> Drive:
 
 
 def push_drive(linkage: Linkage, slider: int) -> Drive:
-    r"""The slider drive: a hold on the slider's joint at :math:`P + s\,u` on its line.
+    r"""The slider drive: a push row (:class:`~linkage_widget.constraints.Push`) at unit speed.
 
     The travel :math:`s = u\cdot(p_j - P)` is measured from the slider's point :math:`P`
-    along its direction :math:`u`; the hold's rows :math:`p_j - (P' + s u)` (:math:`P'` the
-    foot of :math:`P` on the joint's own line) give :math:`b = u` on them. Its normal row
-    repeats the slider's: redundant and consistent, solved by least squares.
+    along its direction :math:`u`; the push row :math:`u\cdot(p_j - P) - s` run from phase
+    0 at unit speed has its time equal to the travel, and :math:`b = 1` on it.
     """
-    foot, u = _push_line(linkage, slider)
-    drives = DriveRows.build(linkage.vertices, np.zeros((0, 4)), [], [], 0.0, holds=[foot[0]])
+    push = _push(linkage, slider, 0.0, 1.0)
+    drives = DriveRows.none().with_pushes([push], 0.0)
     cs = ConstraintSet.from_linkage(linkage).with_drives(drives)
-    rate = np.zeros(cs.n_constraints)
-    rate[-2:] = u
-    return Drive(cs, rate, cs.length_scale, None, np.array([[foot[1], u]]))
+    return Drive(cs, _rate(cs), cs.length_scale, None)
 
 
-def _push_line(linkage: Linkage, slider: int) -> tuple[tuple[int, np.ndarray], np.ndarray]:
-    """``((joint, P'), u)``: the slider's joint, the foot of its point on the joint's line."""
-    guide = linkage.sliders[slider]
-    j = int(guide.joint)
-    u = np.asarray(guide.direction, dtype=np.float64)
-    travel = float(u @ (linkage.vertices[j] - np.asarray(guide.point)))
-    return (j, linkage.vertices[j] - travel * u), u
+def _push(linkage: Linkage, slider: int, phase: float, speed: float) -> Push:
+    """The push row of slider ``slider`` (checked index) from ``phase`` at ``speed``."""
+    guide = linkage.sliders[_checks.item_index(slider, len(linkage.sliders), "slider", "sliders")]
+    return Push(int(guide.joint), tuple(guide.point), tuple(guide.direction), phase, speed)
+
+
+def _travel(linkage: Linkage, push: Push) -> float:
+    r"""Where the push's joint is along its line now: :math:`u\cdot(p_j - P)`."""
+    return float(np.asarray(push.direction) @ (linkage.vertices[push.joint] - push.point))
+
+
+def _rate(cs: ConstraintSet) -> np.ndarray:
+    r""":math:`b = -\partial g/\partial t` of a set with timed drive rows."""
+    rate = cs.velocity_target()
+    return np.zeros(cs.n_constraints) if rate is None else rate
 
 
 def drive_of(linkage: Linkage, k: Kinematics) -> Drive:
@@ -175,7 +180,7 @@ def timed_drive(linkage: Linkage, motors: Any, pushes: Any) -> Drive:
     A motor ``(pivot, tip, speed)`` turns its rod from the angle it has at
     :math:`\omega` rad per unit time (a motor row, :math:`b = \ell\omega`); a push
     ``(slider, speed)`` moves the slider's joint from where it is along the line at
-    :math:`v` (a hold, :math:`b = v u`).
+    :math:`v` (a push row, :math:`b = v`).
     """
     p = linkage.vertices
     rows, phases, speeds = [], [], []
@@ -184,24 +189,18 @@ def timed_drive(linkage: Linkage, motors: Any, pushes: Any) -> Drive:
         rows.append((c, t, -1, -1))
         phases.append(float(np.arctan2(*(p[t] - p[c])[::-1])))
         speeds.append(_checks.finite(speed, "motor speed"))
-    holds, lines = [], []
+    pushed = []
     for slider, speed in pushes:
-        (j, _), u = _push_line(
-            linkage, _checks.item_index(slider, len(linkage.sliders), "slider", "sliders")
-        )
-        holds.append(j)
-        lines.append([p[j], _checks.finite(speed, "push speed") * u])
-    drives = DriveRows.build(p, np.reshape(rows, (-1, 4)), phases, speeds, 0.0, holds=holds)
-    cs = ConstraintSet.from_linkage(linkage).with_drives(drives)
-    rate = cs.velocity_target()
-    rate = np.zeros(cs.n_constraints) if rate is None else rate
-    lines_arr = np.array(lines, dtype=np.float64).reshape(-1, 2, 2)
-    if len(holds):
-        rate[-2 * len(holds) :] = lines_arr[:, 1].reshape(-1)
-    fastest = max([abs(w) for w in speeds] + [abs(v) / cs.length_scale for _, v in pushes] + [0.0])
+        push = _push(linkage, slider, 0.0, _checks.finite(speed, "push speed"))
+        pushed.append(push._replace(phase=_travel(linkage, push)))
+    drives = DriveRows.build(p, np.reshape(rows, (-1, 4)), phases, speeds, 0.0)
+    cs = ConstraintSet.from_linkage(linkage).with_drives(drives.with_pushes(pushed, 0.0))
+    fastest = max(
+        [abs(w) for w in speeds] + [abs(q.speed) / cs.length_scale for q in pushed] + [0.0]
+    )
     if fastest == 0.0:
         raise ValueError("timed_kinematics: give at least one motor or push with a speed")
-    return Drive(cs, rate, 1.0 / fastest, None, lines_arr if len(holds) else None)
+    return Drive(cs, _rate(cs), 1.0 / fastest, None)
 
 
 def _checked(linkage: Linkage, pivot: Any, tip: Any, angles: Any) -> tuple[int, int, np.ndarray]:
@@ -364,7 +363,7 @@ def slider_kinematics(linkage: Linkage, slider: int, travels: Any) -> Kinematics
         )
     drive = push_drive(linkage, s)
     j = int(linkage.sliders[s].joint)
-    here = float(drive.lines[0, 1] @ (linkage.vertices[j] - drive.lines[0, 0]))
+    here = _travel(linkage, _push(linkage, s, 0.0, 1.0))
     require_driven(linkage, lambda link: push_drive(link, s), f"a push on slider {s}")
     start = _start(drive, linkage, here, float(values[0]))
     samples = trace(drive, start.p, float(values[0]), values)
