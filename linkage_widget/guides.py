@@ -150,7 +150,9 @@ class Guides:
             raise ValueError(f"{where}: the joint slides on slider {self.slider_of(joint)} already")
         off = _off_line(pts[joint], p, u)
         if off > _tolerance(pts[joint], p):
-            raise ValueError(f"{where}: the joint is {off:.6g} off the line through {tuple(p)}")
+            raise ValueError(
+                f"{where}: the joint is {off:.6g} off the line through {tuple(p.tolist())}"
+            )
         self._joints = np.append(self._joints, joint)
         self._points = np.vstack([self._points, p[None, :]])
         self._directions = np.vstack([self._directions, u[None, :]])
@@ -166,8 +168,7 @@ class Guides:
         where = f"{where} ({a}, {b}, {c})"
         if len({a, b, c}) != 3:
             raise ValueError(f"{where}: a slot needs three distinct joints")
-        if not np.any(pts[a] != pts[b]):
-            raise ValueError(f"{where}: its axis joints {a} and {b} coincide (no line)")
+        _check_slot(pts, a, b, c, where)
         same = (self._slots[:, 2] == c) & (
             ((self._slots[:, 0] == a) & (self._slots[:, 1] == b))
             | ((self._slots[:, 0] == b) & (self._slots[:, 1] == a))
@@ -176,6 +177,12 @@ class Guides:
             raise ValueError(f"{where}: joint {c} is in that slot already")
         self._slots = np.vstack([self._slots, [[a, b, c]]])
         return self.n_slots - 1
+
+    def check_placement(self, pts: np.ndarray, moved: int) -> None:
+        """Joint ``moved`` was placed (editing): each slot on it keeps its joint on its line."""
+        for k in np.flatnonzero(np.any(self._slots == moved, axis=1)):
+            a, b, c = self._slots[k].tolist()
+            _check_slot(pts, a, b, c, f"moving vertex {moved} there: slot {k} ({a}, {b}, {c})")
 
     def remove(self, kind: str, index: int) -> None:
         """Remove slider (``kind="slider"``) or slot (``"slot"``) ``index``."""
@@ -201,11 +208,17 @@ class Guides:
         if s is not None:
             raise ValueError(f"joint {joint} slides on slider {s}: remove the slider to pin it")
 
-    def follow(self, joint: int, xy: np.ndarray) -> None:
-        """Joint ``joint`` was placed at ``xy`` (editing): its slider's line goes through it."""
-        s = self.slider_of(joint)
-        if s is not None:
-            self._points[s] = xy
+    def follow(self, pts: np.ndarray) -> None:
+        """The joints were placed at ``pts`` ``(n, 2)``: each slider's line goes through its joint.
+
+        The line shifts sideways only (its direction and the point's place along it kept,
+        so a drawn track stays put): a placement that keeps the sliders (a motion, a
+        chart's) moves it by round-off at most; an edit carries the line with its joint.
+        """
+        if self.n_sliders:
+            normal = np.column_stack([-self._directions[:, 1], self._directions[:, 0]])
+            off = ((pts[self._joints] - self._points) * normal).sum(axis=1)
+            self._points = self._points + off[:, None] * normal
 
     def remove_vertex(self, i: int) -> None:
         """Drop the guides on vertex ``i`` and renumber the joints above it."""
@@ -235,6 +248,17 @@ class Guides:
         return all(np.array_equal(x, y) for x, y in zip(mine, theirs, strict=True))
 
     __hash__ = None  # mutable
+
+
+def _check_slot(pts: np.ndarray, a: int, b: int, c: int, where: str) -> None:
+    """Axis joints ``a``, ``b`` apart and joint ``c`` on their line, or ``ValueError``."""
+    e = pts[b] - pts[a]
+    length = float(np.hypot(*e))
+    if length == 0.0:
+        raise ValueError(f"{where}: its axis joints {a} and {b} coincide (no line)")
+    off = _off_line(pts[c], pts[a], e / length)
+    if off > _tolerance(pts[a], pts[b], pts[c]):
+        raise ValueError(f"{where}: joint {c} is {off:.6g} off the line {a}-{b}")
 
 
 def _unpack_slider(s: Any, index: int) -> tuple[Any, Any, Any]:

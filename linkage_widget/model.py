@@ -232,6 +232,7 @@ class Linkage:
         if pos.shape != self._vertices.shape:
             raise ValueError(f"positions must have shape {self._vertices.shape}, got {pos.shape}")
         self._vertices = _checks.finite_points(pos, "position", dims=(self.dim,)).copy()
+        self._guides.follow(self._vertices)
 
     def move_vertex(self, i: int, xy: Any) -> None:
         """Move one vertex to ``xy`` (``(x, y)``, or ``(x, y, z)`` in 3-D; editing, not motion).
@@ -242,8 +243,9 @@ class Linkage:
         new = self._vertices.copy()
         new[i] = _checks.finite_point(xy, "position", self.dim)
         _linkage_checks.check_placement(new, i, self._rods, self._angles)
+        self._guides.check_placement(new, i)
         self._vertices = new
-        self._guides.follow(i, new[i])  # a slider's line goes with its joint
+        self._guides.follow(new)  # a slider's line goes with its joint
 
     def add_vertex(self, *xy: Any) -> int:
         """Append a vertex at ``add_vertex(x, y)`` or ``add_vertex((x, y))``; return its index.
@@ -318,7 +320,7 @@ class Linkage:
         a = _linkage_checks.editing_index(a, self.n_angles, "angle", "angles")
         self._angles = np.delete(self._angles, a, axis=0)
 
-    def add_slider(self, j: int, direction: Any, point: Any = None) -> int:
+    def add_slider(self, j: int, direction: Any, *, point: Any = None) -> int:
         """Make joint ``j`` slide on the line along ``direction`` through ``point`` (or it)."""
         return self._guides.add_slider(j, direction, point, self._vertices, self._pinned)
 
@@ -484,7 +486,7 @@ class Linkage:
         return exchange.to_pyrigi(self._to_data(), labels)
 
     def to_networkx(self, labels: Any = None) -> Any:
-        """A ``networkx.Graph``: node attributes ``pos`` and ``pinned``, angles in ``graph``."""
+        """A ``networkx.Graph``: nodes' ``pos``, ``pinned``; angles in ``graph``; guides dropped."""
         return exchange.to_networkx(self._to_data(), labels)
 
     @classmethod

@@ -20,7 +20,7 @@ def slider_crank(theta: float = 0.5) -> Linkage:
     """Crank 0-1 about the pinned 0, rod 1-2, piston 2 on the x axis; a pin 4 in slot 0-3."""
     x = R * np.cos(theta) + np.sqrt(L**2 - (R * np.sin(theta)) ** 2)
     return Linkage(
-        [[0.0, 0.0], [R * np.cos(theta), R * np.sin(theta)], [x, 0.0], [-1.0, 2.0], [-1.0, 1.0]],
+        [[0.0, 0.0], [R * np.cos(theta), R * np.sin(theta)], [x, 0.0], [-1.0, 2.0], [-0.5, 1.0]],
         rods=[(0, 1), (1, 2), (3, 4)],
         pinned=[0],
         sliders=[(2, (x, 0.0), (1.0, 0.0))],

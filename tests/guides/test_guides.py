@@ -33,11 +33,13 @@ def test_slider_crank_has_one_dof_and_the_slider_row_is_the_line_normal():
 def test_rows_match_central_differences():
     rng = np.random.default_rng(5)
     pts = rng.standard_normal((5, 2))
+    pts[2] = pts[0] + 0.3 * (pts[1] - pts[0])  # on the line 0-1
+    pts[4] = pts[2] + 1.7 * (pts[0] - pts[2])  # 0 on the line 4-2
     link = Linkage(
         pts, rods=[(0, 1)], sliders=[(3, pts[3], (0.6, 0.8))], slots=[(0, 1, 2), (4, 2, 0)]
     )
     cs = ConstraintSet.from_linkage(link)
-    assert np.abs(cs.residuals(pts)).max() < 1e-12  # a slot keeps the offset it was built at
+    assert np.abs(cs.residuals(pts)).max() < 1e-12
     q = pts + 0.1 * rng.standard_normal(pts.shape)
     a = cs.jacobian(q).toarray()
     h, num = 1e-6, np.zeros_like(a)
@@ -95,8 +97,19 @@ def test_editing_refuses_without_changing_and_renumbers():
     link.remove_vertex(1)  # the slot on joint 1 goes, the slider's joint 2 becomes 1
     assert link.slots.shape == (0, 3)
     assert link.sliders[0].joint == 1
-    link.move_vertex(1, (5, 3))  # editing: the line follows its joint
-    assert link.sliders[0].point == (5.0, 3.0)
+    link.move_vertex(1, (5, 3))  # editing: the line shifts sideways to its joint
+    assert link.sliders[0].point == (2.0, 3.0)
+    link.set_positions(link.vertices + [0.5, 1.0])  # sideways again, not along the line
+    assert link.sliders[0].point == (2.0, 4.0)
+    with pytest.raises(ValueError, match=r"slot 0 \(0, 1, 2\): joint 2 is 1 off the line 0-1"):
+        Linkage([[0, 0], [2, 0], [1, 1]], slots=[(0, 1, 2)])
+    slot = Linkage([[0, 0], [2, 0], [1, 0]], slots=[(0, 1, 2)])
+    with pytest.raises(ValueError, match=r"moving vertex 1 there: slot 0 \(0, 1, 2\): its axis"):
+        slot.move_vertex(1, (0, 0))
+    with pytest.raises(ValueError, match="joint 2 is 1 off the line 0-1"):
+        slot.move_vertex(2, (1, 1))
+    slot.move_vertex(2, (1.5, 0))  # along its slot: fine
+    assert slot.vertices[2].tolist() == [1.5, 0.0]
     link.remove_guide("slider", 0)
     assert link.sliders == ()
     with pytest.raises(ValueError, match="planar"):

@@ -133,6 +133,10 @@ def test_the_slot_tool_takes_the_axis_then_the_pin_and_again_takes_the_slot_away
         click(s, px(s, s.linkage.vertices[v]))
     assert s.linkage.slots.size == 0 and "slot 0 removed" in s.scene().hint
     assert s.undo() and s.linkage.slots.tolist() == [[0, 1, 2]]
+    for v in (0, 1, 3):  # joint 3 is off the line 0-1: refused, saying how far
+        click(s, px(s, s.linkage.vertices[v]))
+    assert "joint 3 is 1 off the line 0-1" in s.error
+    assert s.linkage.slots.tolist() == [[0, 1, 2]]
 
 
 def test_the_delete_tool_removes_a_slider_by_its_track_and_the_joint_stays():
