@@ -107,6 +107,7 @@ from .second_order import (
     infinitesimal,
     require_linkage,
 )
+from .slot_placement import project_on_slots, slot_order
 from .sparse_rank import scale_aware_rtol, sigma_max_estimate, sparse_rank_report
 from .tolerances import MARGIN_MIN, RANK_RTOL, SECOND_ORDER_RTOL
 
@@ -226,7 +227,7 @@ def _generic_random(linkage: Linkage) -> tuple[int, np.ndarray, str]:
     why = "" if d == 3 else " (an angle without its rods: no pebble game)"
     if slots:
         why = " (a slot: one row on three joints, no pebble game)"
-    if d * n <= MAX_COLUMNS:
+    if d * n <= MAX_COLUMNS and slot_order(slots) is not None:
         # no more than the rows, nor than dn less the trivial motions of a generic placement
         rows = d * len(pins) + len(slides) + len(rods) + len(angles) + len(slots)
         upper = min(rows, d * n - _generic_trivial_dof(linkage))
@@ -242,10 +243,14 @@ def _generic_random(linkage: Linkage) -> tuple[int, np.ndarray, str]:
         bound = error_bound(rank + 4 * len(angles))
         how = f"random placement: rank mod P, {TRIALS} trials, P(wrong) <= {bound:.1e}{why}"
         return rank, accepted, how
-    # Too large for the dense exact elimination: the floating rank at one random
-    # placement (which rods are redundant is not located).
-    rng = np.random.default_rng(0)
-    p = rng.standard_normal((n, d))
+    # Too large for the dense exact elimination (or slots with no exact placement): the
+    # floating rank at one random placement (which rods are redundant is not located).
+    rng = np.random.default_rng(0)  # slots waiting for each other: projected onto them
+    p = (
+        project_on_slots(rng.standard_normal((n, d)), slots)
+        if slots
+        else rng.standard_normal((n, d))
+    )
     ways = rng.standard_normal((len(slides), 2))
     rand = Linkage(
         p, rods=rods, angles=angles, pinned=pins, slots=slots,

@@ -63,6 +63,8 @@ from typing import Any
 
 import numpy as np
 
+from .slot_placement import place_on_slots, slot_order
+
 __all__ = ["MAX_COLUMNS", "PRIME", "TRIALS", "error_bound", "random_generic_rank"]
 
 #: The prime modulus, the largest below :math:`2^{25}`: products of two residues stay
@@ -205,7 +207,9 @@ def random_generic_rank(
         The joint of each slider (planar): one row each, after the pins, with a random
         normal.
     slots : iterable of (a, b, c), keyword-only
-        Joint ``c`` on the line of ``a`` and ``b`` (planar): one row each, last.
+        Joint ``c`` on the line of ``a`` and ``b`` (planar): one row each, last. The
+        placements put each slot's joint on its line (:mod:`.slot_placement`); slots
+        with no such order raise ``ValueError`` (the caller takes a floating rank).
 
     Returns
     -------
@@ -231,6 +235,9 @@ def random_generic_rank(
         raise ValueError(f"{dim * n} coordinates: the exact generic rank is kept to {MAX_COLUMNS}")
     if dim != 2 and (slides or slot_list):
         raise ValueError("sliders and slots are planar: dim must be 2")
+    order = slot_order(slot_list)
+    if order is None:
+        raise ValueError("slots that wait for each other: no exact generic placement")
     rng = np.random.default_rng(seed)
     ground = dim * len(pins) + len(slides)
     best: tuple[int, np.ndarray] = (
@@ -239,6 +246,7 @@ def random_generic_rank(
     )
     for _ in range(max(1, int(trials))):
         p = rng.integers(0, PRIME, size=(n, dim), dtype=np.int64)
+        place_on_slots(p, slot_list, order, PRIME, rng)  # a slot's joint on its line
         slide, slot = _guide_rows(slides, slot_list, p, rng)
         rows = _rows(n, edge_list, pins, p, dim)
         rows = rows[: dim * len(pins)] + slide + rows[dim * len(pins) :]

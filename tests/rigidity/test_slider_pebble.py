@@ -31,6 +31,7 @@ from linkage_widget.constraints import ConstraintSet
 from linkage_widget.rigidity import generic_analysis, pebble_game_applies
 from linkage_widget.rigidity.modular_rank import random_generic_rank
 from linkage_widget.rigidity.pebble import pinned_pebble_game
+from linkage_widget.rigidity.slot_placement import place_on_slots, project_on_slots, slot_order
 from linkage_widget.session.document import Document
 
 
@@ -62,6 +63,7 @@ def random_linkage(n, edges, pinned=(), sliders=(), slots=(), seed=0) -> Linkage
     """The graph at a random placement, with random slider directions."""
     rng = np.random.default_rng(seed)
     p = rng.standard_normal((n, 2))
+    p = project_on_slots(p, slots) if len(slots) else p  # a slot's joint on its line
     ways = rng.standard_normal((len(sliders), 2))
     return Linkage(
         p, rods=edges, pinned=list(pinned), slots=slots,
@@ -137,7 +139,10 @@ def test_generic_rank_with_slots_is_the_real_rank(graph, data):
     triples = [t for t in itertools.permutations(range(n), 3) if t[0] < t[1]]
     slots = data.draw(st.lists(st.sampled_from(triples), unique=True, max_size=2))
     sliders = [v for v in range(n) if slid[v] and v not in pinned]
-    rank, _ = random_generic_rank(n, edges, pinned, dim=2, sliders=sliders, slots=slots)
+    if slot_order(slots) is None:  # slots waiting for each other: the floating route
+        rank = generic_analysis(random_linkage(n, edges, pinned, sliders, slots, seed=1))[0]
+    else:
+        rank, _ = random_generic_rank(n, edges, pinned, dim=2, sliders=sliders, slots=slots)
     assert rank == numeric_rank(n, edges, pinned, sliders, slots)
 
 
@@ -201,3 +206,29 @@ def test_the_session_document_counts_sliders():
     )  # fmt: skip
     doc = Document(crank)
     assert doc.generic()[0] == 5
+
+
+def test_a_slot_that_follows_from_two_others_is_not_counted_generically():
+    """Review of issue 25: random placements off the slots counted the third slot (rank 7)."""
+    pts = [(0, 0), (3, 0), (1, 0), (2, 0)]
+    two = Linkage(pts, pinned=[0, 1], slots=[(0, 1, 2), (0, 1, 3)])
+    three = Linkage(pts, pinned=[0, 1], slots=[(0, 1, 2), (0, 1, 3), (2, 3, 0)])
+    assert slot_order([(0, 1, 2), (0, 1, 3), (2, 3, 0)]) is None
+    assert generic_analysis(two)[0] == generic_analysis(three)[0] == 6
+    report = analyze(three)
+    assert (report.dof, report.self_stresses, report.generic_rank) == (2, 1, 6)
+    assert "exact" not in report.generic_method
+
+
+def test_generic_slot_placements_put_each_joint_on_its_line():
+    rng = np.random.default_rng(3)
+    p = rng.integers(0, 97, size=(5, 2), dtype=np.int64)
+    slots = [(0, 1, 2), (2, 3, 4)]
+    place_on_slots(p, slots, slot_order(slots), 97, rng)
+    for a, b, c in slots:
+        e, w = p[b] - p[a], p[c] - p[a]
+        assert (e[0] * w[1] - e[1] * w[0]) % 97 == 0
+    q = project_on_slots(rng.standard_normal((4, 2)), [(0, 1, 2), (2, 3, 0)])
+    for a, b, c in [(0, 1, 2), (2, 3, 0)]:
+        e, w = q[b] - q[a], q[c] - q[a]
+        assert abs(e[0] * w[1] - e[1] * w[0]) < 1e-12
