@@ -136,7 +136,9 @@ def reactions_at(
         if dim == 2:
             limits = act.normal_forces(ctx.base.metric, ctx.gravity) * act.table * ~ctx.pinned
         friction = FrictionInput(act.frictions, state, limits)
-    return reactions(setup, ctx.forces_for(setup, state), s.p, v, s.time, friction)
+    out, acc = reactions(setup, ctx.forces_for(setup, state), s.p, v, s.time, friction)
+    # the push rows after the linear motors hold stuck slides: friction, not a motor's force
+    return dataclasses.replace(out, pushes=out.pushes[: len(act.pushes)]), acc
 
 
 def blocked_text(motors: tuple, t: float, pushes: tuple = ()) -> str:

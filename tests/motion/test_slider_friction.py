@@ -42,6 +42,8 @@ def test_a_block_on_a_shallow_incline_stays_where_static_friction_holds_it():
     sim.add(SliderFriction(0, 0.15, mu_s=0.25))
     sim.step(200)
     assert np.abs(sim.positions[0]).max() <= 1e-12
+    # held by friction, not by a linear motor: the motors' forces say none (review)
+    assert sim.linear_motors == () and sim.constraint_forces.pushes.shape == (0,)
 
 
 def test_viscous_friction_along_a_slide_has_the_exponential_approach():
