@@ -15,7 +15,7 @@ are parametrised by free points and one ratio per slot,
 
 so random points and ratios give a generic point (:func:`slot_order`,
 :func:`place_on_slots`, exact modulo a prime). Otherwise a random placement is projected
-onto the slots' rows by Gauss-Newton (:func:`project_on_slots`, floating point).
+onto the slots by Gauss-Newton (:func:`project_on_slots`, floating point).
 
 >>> slot_order([(0, 1, 2), (2, 3, 4)])
 [0, 1]
@@ -25,12 +25,9 @@ True
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
-
-from ..constraints import GuideRows
 
 __all__ = ["place_on_slots", "project_on_slots", "slot_order"]
 
@@ -73,22 +70,48 @@ def place_on_slots(p: np.ndarray, slots: Any, order: list[int], prime: int, rng:
         p[c] = (p[a] + t * ((p[b] - p[a]) % prime)) % prime
 
 
-def project_on_slots(p: np.ndarray, slots: Any, *, iterations: int = 60) -> np.ndarray:
-    """``p`` ``(n, 2)`` moved by Gauss-Newton until every slot's joint is on its line.
+def project_on_slots(p: np.ndarray, slots: Any, *, tries: int = 20) -> np.ndarray:
+    """``p`` ``(n, 2)`` moved onto the slots (:func:`_projected`), its slot joints apart.
 
-    Minimum-norm steps on the slots' rows (:mod:`~linkage_widget.constraints.guide_rows`)
-    with zero offsets; stops at round-off. Returns the new placement.
+    A projection can land where a slot's joint meets one of its axis joints (there every
+    distance vanishes too): not a generic placement, so it starts again from ``p`` moved
+    at random (seeded: the answer is reproducible).
+    """
+    rng = np.random.default_rng(0)
+    t = np.asarray(slots, dtype=np.int64).reshape(-1, 3)
+    start = np.array(p, dtype=np.float64)
+    scale = 1.0 + float(np.abs(start).max())
+    for _ in range(tries):
+        q = _projected(start, t)
+        gaps = [np.hypot(*(q[t[:, u]] - q[t[:, v]]).T) for u, v in ((0, 1), (0, 2), (1, 2))]
+        if min(float(g.min()) for g in gaps) > 1e-6 * scale:
+            return q
+        start = start + 0.5 * scale * rng.standard_normal(start.shape)
+    return q
+
+
+def _projected(p: np.ndarray, t: np.ndarray, iterations: int = 60) -> np.ndarray:
+    r"""``p`` ``(n, 2)`` moved by Gauss-Newton until every slot's joint is on its line.
+
+    Minimum-norm steps on the distances :math:`d = e \times w / |e|` of the joints from
+    their lines (:math:`e = p_b - p_a`, :math:`w = p_c - p_a`): unlike the cross product
+    itself, a distance does not vanish by the axis shrinking, so the axis joints stay
+    apart. Stops at round-off. Returns the new placement.
     """
     q = np.array(p, dtype=np.float64)
-    rows = GuideRows.build(q, [], np.zeros((0, 2)), np.zeros((0, 2)), slots)
-    rows = replace(rows, slot_offsets=np.zeros(rows.n_rows))
-    r_idx, c_idx = rows.pattern(0)
+    rows = np.arange(len(t))
     tol = 1e-13 * (1.0 + float(np.abs(q).max()))
     for _ in range(iterations):
-        g = rows.residuals(q)
-        if np.abs(g).max() <= tol:
+        e, w = q[t[:, 1]] - q[t[:, 0]], q[t[:, 2]] - q[t[:, 0]]
+        length = np.hypot(e[:, 0], e[:, 1])[:, None]
+        d = (e[:, 0] * w[:, 1] - e[:, 1] * w[:, 0]) / length[:, 0]
+        if np.abs(d).max() <= tol:
             break
-        jac = np.zeros((rows.n_rows, q.size))
-        np.add.at(jac, (r_idx, c_idx), rows.jacobian_values(q))
-        q = q - np.linalg.lstsq(jac, g, rcond=None)[0].reshape(q.shape)
+        gc = np.column_stack([-e[:, 1], e[:, 0]]) / length
+        gb = np.column_stack([w[:, 1], -w[:, 0]]) / length - d[:, None] * e / length**2
+        jac = np.zeros((len(t),) + q.shape)
+        np.add.at(jac, (rows, t[:, 2]), gc)
+        np.add.at(jac, (rows, t[:, 1]), gb)
+        np.add.at(jac, (rows, t[:, 0]), -gb - gc)
+        q = q - np.linalg.lstsq(jac.reshape(len(t), -1), d, rcond=None)[0].reshape(q.shape)
     return q
