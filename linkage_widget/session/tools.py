@@ -272,7 +272,11 @@ def _drive_tool(tool: str, hit: Hit, sel: Selection, xy: tuple[float, float]) ->
         return Action("none")
     kind, i = hit
     if tool == "motor":
-        return Action("motor_at", (i, *xy)) if kind == "rod" else toggled(hit, sel)
+        if kind == "rod":
+            return Action("motor_at", (i, *xy))
+        if kind == "slider":  # its track or block: a linear motor on it
+            return Action("linear_motor_at", (i,))
+        return Action("motor_joint", (i,)) if kind == "vertex" else toggled(hit, sel)
     if tool == "load":
         return Action("toggle_load", (i,)) if kind == "vertex" else toggled(hit, sel)
     if kind == "vertex" and sel.vertex is not None and sel.vertex != i:
