@@ -33,7 +33,8 @@ a / j / # / F                  angles / joints / joint labels / forces shown on/
 m                              presentation mode (full window, large type); m or Esc leaves
 spring tool                    click two vertices: a spring between them
 motor tool                     click a rod: a motor on it (pivot: the pinned end,
-                               else the end nearer the click)
+                               else the end nearer the click); a sliding joint or
+                               its track: a linear motor (:mod:`.slide_drives`)
 load tool                      click a vertex: a downward load (again: remove it);
                                drag from a vertex: a load along the drag
 slider tool                    drag from a joint along a line: the joint slides on
