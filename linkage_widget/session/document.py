@@ -399,7 +399,7 @@ class Document:
         self.springs = (*self.springs, *springs)
         if ext.names:
             self._names = (*self._names, *[""] * (n - len(self._names)), *ext.names)
-        dropped = ext.motors or ext.loads or ext.forces or ext.frictions or ext.torques
+        dropped = not Drives.of(ext).is_empty()  # linear motors and slide friction too
         return " · its motors, loads and forces were not merged" if dropped else ""
 
     def spring(

@@ -150,3 +150,13 @@ def test_slider_friction_slows_a_joint_sliding_down_an_incline_by_coulomb_law():
     free, rubbed = slid(False), slid(True)
     assert free > 0.1
     assert rubbed / free == pytest.approx(0.5, rel=0.05)
+
+
+def test_a_merged_file_s_linear_motor_is_not_merged_and_the_message_says_so():
+    from linkage_widget.session.document import Document
+
+    doc = Document(slider_crank())
+    ext = Extensions(sliders=((2, (0.0, 0.0), (1.0, 0.0)),), linear_motors=(LinearMotor(0),))
+    said = doc.merge(slider_crank(), ext, (10.0, 0.0))
+    assert "not merged" in said and doc.drives.linear_motors == ()
+    assert len(doc.linkage.sliders) == 2
