@@ -84,9 +84,17 @@ def test_reverse_undo_delete_and_clear_handle_the_linear_motor():
     click(s, px(s, s.linkage.vertices[2]))  # the slider goes: its motor with it
     assert s.linkage.sliders == () and s.document.drives.linear_motors == ()
     assert s.undo() and s.document.drives.linear_motors == (LinearMotor(0, 0.5),)
-    s.delete_vertex(0) if hasattr(s, "delete_vertex") else s.document.delete_vertex(0)
-    (slider,) = s.linkage.sliders  # joint 2 is joint 1 now, still driven
+    s.tool = "delete"
+    click(s, px(s, s.linkage.vertices[0]))  # the crank's pivot goes: joint 2 is joint 1 now
+    (slider,) = s.linkage.sliders
     assert slider.joint == 1 and s.document.drives.linear_motors == (LinearMotor(0, 0.5),)
+    s.tool = "delete"
+    click(s, px(s, s.linkage.vertices[1]))  # the piston goes: its slider and motor with it
+    assert s.linkage.sliders == () and s.document.drives.linear_motors == ()
+    assert s.undo() and s.document.drives.linear_motors == (LinearMotor(0, 0.5),)
+    s.key("c")  # clear: everything goes, the linear motor too; undo brings it back
+    assert s.linkage.n_vertices == 0 and s.document.drives.linear_motors == ()
+    assert s.undo() and s.document.drives.linear_motors == (LinearMotor(0, 0.5),)
 
 
 def test_bad_linear_motors_and_slider_frictions_raise_and_change_nothing():
