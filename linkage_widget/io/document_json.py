@@ -176,6 +176,9 @@ def loads_document(text: str | bytes, *, source: str = "<string>") -> DocumentDa
         raise LinkageFormatError(said(exc), source) from None
     ext = Extensions()
     if extensions is not None:
+        on_sliders = {"linear_motors", "slider_frictions"} & set(extensions)
+        if on_sliders and "sliders" not in extensions:  # the linkage's: what they index
+            extensions = {**extensions, "sliders": _object(data, "linkage").get("sliders", [])}
         ext = Extensions.from_dict(
             extensions,
             n_vertices=len(link.vertices),

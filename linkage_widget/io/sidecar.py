@@ -199,14 +199,13 @@ class Extensions:
             and not self.has_drives()
             and not self.joint_masses
             and not self.rod_masses
-            and not self.sliders
-            and not self.slots
+            and not (self.sliders or self.slots or self.linear_motors or self.slider_frictions)
         )
 
     def to_json(self) -> str:
         """The JSON text (stable key order, one trailing newline)."""
         newer = self.has_drives() or self.joint_masses or self.rod_masses
-        guided = bool(self.sliders or self.slots)  # a linear motor needs a slider
+        guided = bool(self.sliders or self.slots or self.linear_motors or self.slider_frictions)
         data: dict[str, Any] = {_KEY: GUIDES_VERSION if guided else VERSION if newer else 1}
         if self.tracked:
             data["tracked"] = [int(v) for v in self.tracked]

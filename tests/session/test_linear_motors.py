@@ -168,3 +168,16 @@ def test_a_merged_file_s_linear_motor_is_not_merged_and_the_message_says_so():
     said = doc.merge(slider_crank(), ext, (10.0, 0.0))
     assert "not merged" in said and doc.drives.linear_motors == ()
     assert len(doc.linkage.sliders) == 2
+
+
+def test_the_json_document_of_a_session_keeps_the_linear_motor_and_the_friction(tmp_path):
+    from linkage_widget.session.document_file import load_document, save_document
+
+    s = LinkageSession(slider_crank())
+    s.add_linear_motor(0, 0.75)
+    s.add_slider_friction(0, 0.1)
+    path = save_document(s, tmp_path / "piston.json")
+    back = LinkageSession()
+    assert load_document(back, path) is True
+    assert back.document.drives.linear_motors == (LinearMotor(0, 0.75),)
+    assert back.document.drives.slider_frictions == (SliderFriction(0, 0.1),)
