@@ -31,7 +31,9 @@ under its object, as the JSON sibling writes them::
                  "slots": [[0, 1, 2]]}              # joint 2 on the line 0-1
 
 and never in ``extensions`` (one home: an ``extensions`` object holding them, which
-this module never writes, is read as if they were under the linkage).
+this module never writes, is read as if they were under the linkage). The linear motors
+and slide friction in ``extensions`` (``linear_motors``, ``slider_frictions``) name the
+linkage's sliders by index.
 
 A spatial linkage has ``[x, y, z]`` vertices, all of one width, and its linkage object
 carries ``"dim": 3`` (so that a 3-D linkage without vertices stays 3-D); a planar
