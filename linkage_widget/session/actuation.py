@@ -444,7 +444,9 @@ class Actuation:
             lines.append(f"motors: {stage.drives.motor_count()} {state}")
             if source == "dynamics" and stage.motors_running and sim is not None:
                 torques = ", ".join(f"{t:.4g}" for t in sim.motor_torques)
-                lines.append(f"motor torques: {torques}")
+                pushes = ", ".join(f"{f:.4g}" for f in sim.constraint_forces.pushes)
+                lines += [f"motor torques: {torques}"] * bool(torques)
+                lines += [f"linear motor forces (along the line): {pushes}"] * bool(pushes)
         v = selected_vertex
         if sim is not None and v is not None and sim.time > 0:
             lines += joint_motion_lines(v, sim.velocities[v], sim.accelerations[v])

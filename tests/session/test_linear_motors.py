@@ -181,3 +181,19 @@ def test_the_json_document_of_a_session_keeps_the_linear_motor_and_the_friction(
     assert load_document(back, path) is True
     assert back.document.drives.linear_motors == (LinearMotor(0, 0.75),)
     assert back.document.drives.slider_frictions == (SliderFriction(0, 0.1),)
+
+
+def test_the_readout_gives_the_linear_motor_s_force_in_dynamic_mode():
+    """A rod held upright on a vertical slider, pushed up at constant speed: F = M g."""
+    link = Linkage([[0.0, 0.0], [0.0, 3.0]], rods=[(0, 1)])
+    link.add_slider(0, (0.0, 1.0))
+    s = LinkageSession(link, mode="dynamic", gravity=2.0)
+    s.add_linear_motor(0, 0.1)
+    s.toggle_motors()
+    s.running = True
+    s.advance(30)
+    sim = s.driver.simulator
+    assert s.linkage.vertices[0, 1] > 0.04  # it rose
+    assert sim.constraint_forces.pushes[0] == pytest.approx(2.0 * sim.total_mass, rel=1e-9)
+    line = f"linear motor forces (along the line): {2.0 * sim.total_mass:.4g}"
+    assert line in s.drive_lines()
