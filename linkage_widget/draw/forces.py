@@ -33,7 +33,7 @@ from .primitives import Arcs, Arrows, Primitive
 from .theme import Theme
 from .view import ViewTransform
 
-__all__ = ["force_arrows", "motors"]
+__all__ = ["force_arrows", "linear_motors", "motors"]
 
 #: A force on a joint: ``(vertex, fx, fy)`` in world axes (y up).
 JointForce = tuple[int, float, float]
@@ -146,4 +146,36 @@ def motors(
             ends - 8.0 * tangent, 8.0 * tangent, head_length=8.0, head_width=8.0,
             color=theme.motor, width=theme.motor_width, alpha=alpha, role="motors",
         ),
+    ]  # fmt: skip
+
+
+def linear_motors(
+    P: np.ndarray, driven: Sequence[tuple[int, float, float, float]], running: bool, theme: Theme
+) -> list[Primitive]:
+    """A straight arrow along each linear motor's track, from its block the way it pushes.
+
+    Parameters
+    ----------
+    P : ndarray, shape (n, 2)
+        Joints in pixels.
+    driven : sequence of (joint, ux, uy, speed)
+        The slider's joint, its line's direction in pixels (any length) and the motor's
+        speed (positive along the direction).
+    running : bool
+        Solid when running, faded when stopped.
+    theme : Theme
+    """
+    rows = [(int(j), ux, uy, w) for j, ux, uy, w in driven if valid_index(j, len(P))]
+    rows = [r for r in rows if np.hypot(r[1], r[2]) > 0]
+    if not rows:
+        return []
+    u = np.array([(r[1], r[2]) for r in rows], dtype=np.float64)
+    u *= (np.sign([r[3] or 1.0 for r in rows]) / np.hypot(u[:, 0], u[:, 1]))[:, None]
+    start = P[[r[0] for r in rows]] + theme.motor_radius * u  # clear of the block
+    return [
+        Arrows.from_vectors(
+            start, 1.5 * theme.motor_radius * u, head_length=8.0, head_width=8.0,
+            color=theme.motor, width=theme.motor_width, alpha=1.0 if running else 0.45,
+            role="motors",
+        )
     ]  # fmt: skip

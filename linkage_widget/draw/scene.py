@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -185,6 +185,8 @@ class SceneState:
         Motors (curved arrows round the pivot, turning as ``speed``'s sign).
     motors_running : bool
         Motor marks solid (running) or faded (stopped).
+    linear_motors : sequence of (slider, speed)
+        Linear motors (a straight arrow along the slider's track from its block).
     branches : ndarray, shape (k, n, 2), or None
         Branch lines through a singular placement (world unit motions): numbered
         arrows ``1 .. 2k`` and dashed previews (:mod:`~linkage_widget.draw.branches`).
@@ -229,6 +231,7 @@ class SceneState:
     reactions: Sequence[tuple[int, float, float]] = ()
     motors: Sequence[tuple[int, int, float]] = ()
     motors_running: bool = False
+    linear_motors: Sequence[tuple[int, float]] = ()
     branches: np.ndarray | None = None
     info_lines: Sequence[str] = ()
     hint: str = ""
@@ -293,7 +296,7 @@ def build_scene(
     scene.extend(layers.rods(P[rod_ends], stress, redundant, theme))
     scene.extend(guide_layers.slots(P, linkage.slots, theme))  # a slotted bar over its rod
     scene.extend(layers.angles(P, linkage.angles, theme) if st.show_angles else [])
-    scene.extend(forces.motors(P, st.motors, st.motors_running, theme))
+    scene.extend(_motor_marks(P, linkage, view, st, theme))
     scene.extend(layers.attractor_link(P, attracted, at, theme))
     scene.extend(layers.pins(P, linkage.pinned, theme))
     scene.extend(guides[-1:])
@@ -335,3 +338,22 @@ def _attractor_pixel(view: ViewTransform, attractor: Sequence[float] | None) -> 
     if attractor is None or not np.all(np.isfinite(attractor)):
         return None
     return view.to_pixel(np.asarray(attractor, dtype=np.float64))
+
+
+def _motor_marks(
+    P: np.ndarray, linkage: Any, view: ViewTransform, st: SceneState, theme: Theme
+) -> list[Primitive]:
+    """The motors' marks: curved arrows round rod motors', straight ones along linear motors'."""
+    pushes = forces.linear_motors(P, _pushes(linkage, view, st), st.motors_running, theme)
+    return forces.motors(P, st.motors, st.motors_running, theme) + pushes
+
+
+def _pushes(linkage: Any, view: ViewTransform, st: SceneState) -> list[tuple[Any, ...]]:
+    """``(joint, ux, uy, speed)`` of each linear motor, its line's direction in pixels."""
+    out = []
+    for k, speed in st.linear_motors:
+        if 0 <= k < len(linkage.sliders):
+            j, point, u = linkage.sliders[k]
+            a, b = view.to_pixel(np.array([point, np.add(point, u)], dtype=np.float64))
+            out.append((j, *(b - a).tolist(), speed))
+    return out

@@ -31,7 +31,9 @@ under its object, as the JSON sibling writes them::
                  "slots": [[0, 1, 2]]}              # joint 2 on the line 0-1
 
 and never in ``extensions`` (one home: an ``extensions`` object holding them, which
-this module never writes, is read as if they were under the linkage).
+this module never writes, is read as if they were under the linkage). The linear motors
+and slide friction in ``extensions`` (``linear_motors``, ``slider_frictions``) name the
+linkage's sliders by index.
 
 A spatial linkage has ``[x, y, z]`` vertices, all of one width, and its linkage object
 carries ``"dim": 3`` (so that a 3-D linkage without vertices stays 3-D); a planar
@@ -176,6 +178,9 @@ def loads_document(text: str | bytes, *, source: str = "<string>") -> DocumentDa
         raise LinkageFormatError(said(exc), source) from None
     ext = Extensions()
     if extensions is not None:
+        on_sliders = {"linear_motors", "slider_frictions"} & set(extensions)
+        if on_sliders and "sliders" not in extensions:  # the linkage's: what they index
+            extensions = {**extensions, "sliders": _object(data, "linkage").get("sliders", [])}
         ext = Extensions.from_dict(
             extensions,
             n_vertices=len(link.vertices),

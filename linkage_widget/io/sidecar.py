@@ -27,7 +27,11 @@ move another linkage; all three are read)::
      "joint_masses": [{"vertex": 1, "mass": 0.5}],
      "rod_masses": [{"i": 0, "j": 1, "mass": 2.0, "centre": 0.25, "inertia": null}],
      "sliders": [{"joint": 3, "point": [4.0, 0.0], "direction": [1.0, 0.0]}],
-     "slots": [[0, 1, 4]]}
+     "slots": [[0, 1, 4]],
+     "linear_motors": [{"slider": 0, "speed": 0.5}],
+     "slider_frictions": [{"slider": 0, "mu_k": 0.2, "mu_s": 0.2, "v_s": null, "sigma": 0}]}
+
+``linear_motors`` and ``slider_frictions`` (version 3) name a slider of ``sliders`` by index.
 
 Sliders and slots (:mod:`linkage_widget.guides`) belong to the linkage, not to a
 session: :meth:`linkage_widget.Linkage.load` reads them from the sibling and
@@ -71,7 +75,16 @@ from typing import Any
 
 from .. import _checks
 from ..element_masses import ElementMasses, RodMass
-from ..elements import Load, Motor, PathForce, PathFriction, Spring, Torque
+from ..elements import (
+    LinearMotor,
+    Load,
+    Motor,
+    PathForce,
+    PathFriction,
+    SliderFriction,
+    Spring,
+    Torque,
+)
 from ..errors import LinkageFormatError
 from . import limits
 from .atomic import atomic_write, atomic_write_pair
@@ -84,6 +97,7 @@ from .sidecar_entries import (
     read_load,
     read_motor,
     read_names,
+    read_on_sliders,
     read_path,
     read_rod_masses,
     read_sliders,
@@ -91,6 +105,7 @@ from .sidecar_entries import (
     read_spring,
     read_torque,
     said,
+    slides_json,
 )
 from .text2007 import LinkageData, format_linkage
 
@@ -112,7 +127,7 @@ VERSIONS = (1, 2, 3)  # read
 _KEY = "linkage_widget_extensions"
 _DRIVE_KEYS = ("motors", "loads", "forces", "frictions", "table_friction", "torques")
 _MASS_KEYS = ("joint_masses", "rod_masses")
-_GUIDE_KEYS = ("sliders", "slots")
+_GUIDE_KEYS = ("sliders", "slots", "linear_motors", "slider_frictions")
 
 
 @dataclass(frozen=True)
@@ -144,6 +159,8 @@ class Extensions:
         Constant torques on rods (a torque law, a Python callable, is never written).
     sliders : tuple of (int, (float, float), (float, float))
         The linkage's sliders ``(joint, point, direction)``; slots: ``(a, b, c)``.
+    linear_motors, slider_frictions : tuple of LinearMotor, tuple of SliderFriction
+        Linear motors and friction along a slide, on sliders of ``sliders`` (by index).
     """
 
     tracked: tuple[int, ...] = ()
@@ -160,6 +177,8 @@ class Extensions:
     torques: tuple[Torque, ...] = ()
     sliders: tuple[Any, ...] = ()
     slots: tuple[Any, ...] = ()
+    linear_motors: tuple[LinearMotor, ...] = ()
+    slider_frictions: tuple[SliderFriction, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", trimmed_names(self.names))
@@ -180,14 +199,13 @@ class Extensions:
             and not self.has_drives()
             and not self.joint_masses
             and not self.rod_masses
-            and not self.sliders
-            and not self.slots
+            and not (self.sliders or self.slots or self.linear_motors or self.slider_frictions)
         )
 
     def to_json(self) -> str:
         """The JSON text (stable key order, one trailing newline)."""
         newer = self.has_drives() or self.joint_masses or self.rod_masses
-        guided = bool(self.sliders or self.slots)
+        guided = bool(self.sliders or self.slots or self.linear_motors or self.slider_frictions)
         data: dict[str, Any] = {_KEY: GUIDES_VERSION if guided else VERSION if newer else 1}
         if self.tracked:
             data["tracked"] = [int(v) for v in self.tracked]
@@ -210,6 +228,7 @@ class Extensions:
             ]
         if self.slots:
             data["slots"] = [[int(v) for v in t] for t in self.slots]
+        data.update(slides_json(self.linear_motors, self.slider_frictions))
         return json.dumps(data, indent=1) + "\n"
 
     @classmethod
@@ -315,9 +334,10 @@ def _parse(
     names = read_names(entry_list(data, "names"), n)
     joints, rod_masses = read_joint_masses(data, n), read_rod_masses(data, n, rods)
     torques = tuple(read_torque(x, n, rods) for x in entry_list(data, "torques"))
+    sliders = read_sliders(data, n)
     return Extensions(
         tracked, springs, alpha, motors, loads, forces, frictions, mu, names, joints, rod_masses,
-        torques, read_sliders(data, n), read_slots(data, n),
+        torques, sliders, read_slots(data, n), *read_on_sliders(data, len(sliders)),
     )  # fmt: skip
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import _checks
 from ..element_masses import RodMass
-from ..elements import Load, Motor, Spring, Torque
+from ..elements import LinearMotor, Load, Motor, SliderFriction, Spring, Torque
 from ..errors import quoted
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "read_load",
     "read_motor",
     "read_names",
+    "read_on_sliders",
     "read_path",
     "read_rod_masses",
     "read_sliders",
@@ -30,6 +31,7 @@ __all__ = [
     "read_spring",
     "read_torque",
     "said",
+    "slides_json",
 ]
 
 
@@ -195,3 +197,39 @@ def read_slots(data: dict[str, Any], n: int) -> tuple[tuple[int, int, int], ...]
         a, b, c = (entry_index(v, n, "slots") for v in x)
         out.append((a, b, c))
     return tuple(out)
+
+
+def read_on_sliders(
+    data: dict[str, Any], n_sliders: int
+) -> tuple[tuple[LinearMotor, ...], tuple[SliderFriction, ...]]:
+    """The ``linear_motors`` and ``slider_frictions`` entries, each on a slider of the file.
+
+    ``{"slider": s, "speed": v}`` and ``{"slider": s, "mu_k": .., "mu_s": .., "v_s": ..,
+    "sigma": ..}``; ``s`` indexes the file's ``sliders`` (``n_sliders`` of them).
+    """
+    out: list[tuple[Any, ...]] = []
+    for key, kind in (("linear_motors", LinearMotor), ("slider_frictions", SliderFriction)):
+        items = []
+        for x in entry_list(data, key):
+            x = dict(entry_object(x, key))
+            s = x["slider"]
+            if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n_sliders:
+                raise ValueError(f"{key}: slider {s!r} out of range (the file has {n_sliders})")
+            items.append(kind(**x))
+        out.append(tuple(items))
+    if len({m.slider for m in out[0]}) != len(out[0]):
+        raise ValueError("linear_motors: a slider has two linear motors")
+    return out[0], out[1]
+
+
+def slides_json(motors: Sequence[LinearMotor], frictions: Sequence[SliderFriction]) -> dict:
+    """The ``linear_motors`` and ``slider_frictions`` keys that have something to say."""
+    out: dict[str, Any] = {}
+    if motors:
+        out["linear_motors"] = [{"slider": m.slider, "speed": m.speed} for m in motors]
+    if frictions:
+        out["slider_frictions"] = [
+            {"slider": f.slider, "mu_k": f.mu_k, "mu_s": f.mu_s, "v_s": f.v_s, "sigma": f.sigma}
+            for f in frictions
+        ]
+    return out

@@ -23,7 +23,7 @@ from ..draw import CAMERA_VIEWS, camera_view
 from ..examples import example_path
 from ..io import atomic_write
 from ..model import Linkage
-from . import guide_tools
+from . import guide_tools, slide_drives
 from .actuation import Actuation
 from .branching import NO_BRANCH, BranchChoice
 from .document import DEFAULT_FILE, Document
@@ -341,6 +341,15 @@ def _export_svg(on: Services, now: Situation) -> Outcome:
     return Outcome(message=f"SVG saved: {path}")
 
 
+def _motor_joint(on: Services, now: Situation, v: int) -> Outcome:
+    """The motor tool on joint ``v``: a linear motor on its slider, else (de)select it."""
+    s = now.linkage.guides.slider_of(v) if now.linkage.dim == 2 else None
+    if s is None:
+        return Outcome({"selected_vertex": None if now.selection.vertex == v else v})
+    on.actuate(slide_drives.linear_motor_at, s)
+    return NOTHING
+
+
 def _spring_between(on: Services, now: Situation, i: int, j: int) -> Outcome:
     on.add_spring(i, j)  # its message says what was added
     return Outcome({"selected_vertex": j})
@@ -442,6 +451,8 @@ def _motion_and_file_handlers(
         "toggle_motors": partial(on.actuate, Actuation.key_toggle_motors),
         "reverse_motors": partial(on.actuate, Actuation.reverse_motors),
         "motor_at": partial(on.actuate, Actuation.motor_at),
+        "linear_motor_at": partial(on.actuate, slide_drives.linear_motor_at),
+        "motor_joint": _given(now, partial(_motor_joint, on)),
         "spring_between": _given(now, partial(_spring_between, on)),
         "toggle_load": partial(on.actuate, Actuation.toggle_load),
         "aim_load": partial(on.actuate, Actuation.aim_load),

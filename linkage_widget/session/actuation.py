@@ -310,8 +310,8 @@ class Actuation:
         Without a motor nothing changes (``running`` is ``None``), the message says how
         to add one.
         """
-        if not stage.drives.motors:
-            return Actuated(message="no motor: pick the motor tool and click a rod")
+        if not stage.drives.has_motors():
+            return Actuated(message="no motor: pick the motor tool and click a rod (or a slider)")
         on = not stage.motors_running
         return Actuated(
             message="motors on (o stops, n reverses)" if on else "motors off", running=on
@@ -319,7 +319,7 @@ class Actuation:
 
     def reverse_motors(self, stage: Stage) -> Actuated:
         """Turn every motor the other way (key n); without a motor, only a message."""
-        if not stage.drives.motors:
+        if not stage.drives.has_motors():
             return Actuated(message="no motor to reverse")
         return Actuated(stage.drives.reversed(), "motors reversed")
 
@@ -417,7 +417,7 @@ class Actuation:
     def force_view(self, stage: Stage) -> ForceView:
         """Rod forces, support reactions and their source (``""``: none shown)."""
         drives, sim = stage.drives, stage.dynamics
-        if not stage.show_forces or not (drives.loads or drives.motors):
+        if not stage.show_forces or not (drives.loads or drives.has_motors()):
             return None, [], ""
         pinned = stage.linkage.pinned
         if sim is not None and sim.time > 0:
@@ -438,13 +438,15 @@ class Actuation:
         lines = rod_force_lines(forces, stage.linkage.rods, selected_rod, source)
         if source == "statics":
             lines += statics_lines(self.live_statics(stage))
-        sim, motors = stage.dynamics, stage.drives.motors
-        if motors:
+        sim = stage.dynamics
+        if stage.drives.has_motors():
             state = "running" if stage.motors_running else "stopped (o starts)"
-            lines.append(f"motors: {len(motors)} {state}")
+            lines.append(f"motors: {stage.drives.motor_count()} {state}")
             if source == "dynamics" and stage.motors_running and sim is not None:
                 torques = ", ".join(f"{t:.4g}" for t in sim.motor_torques)
-                lines.append(f"motor torques: {torques}")
+                pushes = ", ".join(f"{f:.4g}" for f in sim.constraint_forces.pushes)
+                lines += [f"motor torques: {torques}"] * bool(torques)
+                lines += [f"linear motor forces (along the line): {pushes}"] * bool(pushes)
         v = selected_vertex
         if sim is not None and v is not None and sim.time > 0:
             lines += joint_motion_lines(v, sim.velocities[v], sim.accelerations[v])

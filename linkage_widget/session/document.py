@@ -192,6 +192,8 @@ class Document:
             tuple(x for x in d.torques if not is_law(x.torque)),
             self.linkage.sliders,  # the 2007 text cannot hold them: the sibling does
             tuple(tuple(t) for t in self.linkage.slots.tolist()),
+            d.linear_motors,
+            d.slider_frictions,
         )
 
     def unsaved(self) -> str:
@@ -317,12 +319,18 @@ class Document:
 
         Joint ``v``'s name goes and the names after it move down one, as the indices do.
         """
+        sliders = self.linkage.sliders
         self.linkage.remove_vertex(v)
+        self.follow_sliders(sliders, v)
         self.tracked = tuple(t - (t > v) for t in self.tracked if t != v)
         self._names = trimmed_names(self._names[:v] + self._names[v + 1 :])
         self.springs = tuple(s for s in (sp.renumbered(v) for sp in self.springs) if s)
         self.drives = self.drives.renumbered(v)
         return f"vertex {v} deleted"
+
+    def follow_sliders(self, before: Any, removed: int | None = None) -> None:
+        """Keep linear motors and slide friction on their joints: the sliders were ``before``."""
+        self.drives = self.drives.on_sliders(before, self.linkage.sliders, removed)
 
     def delete_rod(self, r: int) -> str:
         """Delete rod ``r``; fixed angles stay (an angle needs no rods)."""
@@ -391,7 +399,7 @@ class Document:
         self.springs = (*self.springs, *springs)
         if ext.names:
             self._names = (*self._names, *[""] * (n - len(self._names)), *ext.names)
-        dropped = ext.motors or ext.loads or ext.forces or ext.frictions or ext.torques
+        dropped = not Drives.of(ext).is_empty()  # linear motors and slide friction too
         return " · its motors, loads and forces were not merged" if dropped else ""
 
     def spring(

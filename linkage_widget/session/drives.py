@@ -1,10 +1,11 @@
 r"""What drives and loads the document's linkage, and the pure policy around it.
 
 :class:`Drives` is the part of the document the 2007 format cannot hold besides
-springs and tracked vertices: motors, joint loads, path forces and path friction
-(value objects of :mod:`linkage_widget.io.sidecar`, which saves them). Like the
-rest of the :class:`~.document.Document` it is a value: every edit returns a new
-one with the message to show, so a :class:`~.history.Snapshot` keeps it for undo
+springs and tracked vertices: motors, joint loads, path forces and path friction,
+and on sliders linear motors and friction along the slide (value objects of
+:mod:`linkage_widget.io.sidecar`, which saves them). Like the rest of the
+:class:`~.document.Document` it is a value: every edit returns a new one with the
+message to show, so a :class:`~.history.Snapshot` keeps it for undo
 for free, and deleting a vertex or a rod keeps its indices consistent.
 
 The helpers below decide, from values only, where a motor tool click puts the
@@ -36,7 +37,16 @@ from typing import Any
 
 import numpy as np
 
-from ..elements import Load, Motor, PathForce, PathFriction, Torque, is_law
+from ..elements import (
+    LinearMotor,
+    Load,
+    Motor,
+    PathForce,
+    PathFriction,
+    SliderFriction,
+    Torque,
+    is_law,
+)
 from ..io import Extensions
 from ..model import Linkage
 
@@ -59,22 +69,41 @@ LOAD_DRAG_PX = 60.0
 
 @dataclass(frozen=True)
 class Drives:
-    """Motors, loads (at most one per joint), path forces, path friction and torques."""
+    """Motors, loads (at most one per joint), path forces, path friction and torques.
+
+    ``linear_motors`` and ``slider_frictions`` name their slider by its index in
+    :attr:`Linkage.sliders <linkage_widget.Linkage.sliders>` (at most one linear motor per
+    slider); :meth:`on_sliders` keeps them on their joints when the sliders change.
+    """
 
     motors: tuple[Motor, ...] = ()
     loads: tuple[Load, ...] = ()
     forces: tuple[PathForce, ...] = ()
     frictions: tuple[PathFriction, ...] = ()
     torques: tuple[Torque, ...] = ()
+    linear_motors: tuple[LinearMotor, ...] = ()
+    slider_frictions: tuple[SliderFriction, ...] = ()
 
     @classmethod
     def of(cls, ext: Extensions) -> Drives:
         """The drives a JSON sibling holds."""
-        return cls(ext.motors, ext.loads, ext.forces, ext.frictions, ext.torques)
+        slides = (ext.linear_motors, ext.slider_frictions)
+        return cls(ext.motors, ext.loads, ext.forces, ext.frictions, ext.torques, *slides)
 
     def is_empty(self) -> bool:
         """Whether there is nothing at all."""
-        return not (self.motors or self.loads or self.forces or self.frictions or self.torques)
+        slides = self.linear_motors or self.slider_frictions
+        return not (
+            self.motors or self.loads or self.forces or self.frictions or self.torques or slides
+        )
+
+    def has_motors(self) -> bool:
+        """Whether there is a motor to run: on a rod or on a slider."""
+        return bool(self.motors or self.linear_motors)
+
+    def motor_count(self) -> int:
+        """How many motors there are, on rods and on sliders."""
+        return len(self.motors) + len(self.linear_motors)
 
     def load_map(self) -> dict[int, tuple[float, ...]]:
         """``{vertex: (fx, fy)}`` (in space ``(fx, fy, fz)``), as ``static_forces`` takes them."""
@@ -99,9 +128,51 @@ class Drives:
             raise IndexError(f"torque {k} out of range (there are {len(self.torques)} torques)")
         return replace(self, torques=self.torques[: int(k)] + self.torques[int(k) + 1 :])
 
+    def with_linear_motor(self, motor: LinearMotor) -> Drives:
+        """Add ``motor`` (a linear motor already on its slider is replaced: one per slider)."""
+        kept = tuple(m for m in self.linear_motors if m.slider != motor.slider)
+        return replace(self, linear_motors=(*kept, motor))
+
+    def without_linear_motor(self, k: int) -> Drives:
+        """Remove linear motor ``k`` (later ones shift down)."""
+        n = len(self.linear_motors)
+        if not 0 <= int(k) < n:
+            raise IndexError(f"linear motor {k} out of range (there are {n} linear motors)")
+        kept = self.linear_motors[: int(k)] + self.linear_motors[int(k) + 1 :]
+        return replace(self, linear_motors=kept)
+
     def reversed(self) -> Drives:
-        """Every motor turning the other way."""
-        return replace(self, motors=tuple(m.reversed() for m in self.motors))
+        """Every motor turning (every linear motor pushing) the other way."""
+        linear = tuple(m.reversed() for m in self.linear_motors)
+        return replace(self, motors=tuple(m.reversed() for m in self.motors), linear_motors=linear)
+
+    def on_sliders(
+        self, before: Sequence[Any], after: Sequence[Any], removed: int | None = None
+    ) -> Drives:
+        """The drives after the sliders went from ``before`` to ``after`` (``Slider`` tuples).
+
+        A linear motor or a slider's friction follows its joint (renumbered when vertex
+        ``removed`` was deleted) to that joint's slider in ``after``; a joint that no
+        longer slides takes them away.
+        """
+        where = {int(s.joint): k for k, s in enumerate(after)}
+
+        def follow(items: Sequence[Any]) -> tuple[Any, ...]:
+            out = []
+            for x in items:
+                j = int(before[x.slider].joint)
+                if removed is not None and j == removed:
+                    continue
+                j -= removed is not None and j > removed
+                if j in where:
+                    out.append(replace(x, slider=where[j]))
+            return tuple(out)
+
+        return replace(
+            self,
+            linear_motors=follow(self.linear_motors),
+            slider_frictions=follow(self.slider_frictions),
+        )
 
     def with_load(self, load: Load) -> Drives:
         """Set the load on ``load.vertex`` (replacing the one there)."""
@@ -126,6 +197,8 @@ class Drives:
             keep(self.forces),
             keep(self.frictions),
             keep(self.torques),
+            self.linear_motors,  # by slider: the document calls on_sliders after it
+            self.slider_frictions,
         )
 
     def on_rods(self, rods: np.ndarray) -> Drives:

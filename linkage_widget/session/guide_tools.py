@@ -80,7 +80,9 @@ def toggle_slider(v: int, doc: Document) -> str:
     link = doc.linkage
     s = link.guides.slider_of(v)
     if s is not None:
+        before = link.sliders
         link.remove_guide("slider", s)
+        doc.follow_sliders(before)  # its linear motor and friction go with it
         return f"joint {v} no longer slides (slider {s} removed)"
     link.add_slider(v, (1.0, 0.0))
     return f"joint {v} slides on a horizontal line · drag from a joint to choose the line"
@@ -90,9 +92,11 @@ def set_slider(v: int, direction: tuple[float, float], doc: Document) -> str:
     """A drag of the slider tool from joint ``v``: it slides along ``direction`` (a new line)."""
     link = doc.linkage
     s = link.guides.slider_of(v)
+    before = link.sliders
     if s is not None:  # turned: its line goes through the joint along the new direction
         link.remove_guide("slider", s)
     link.add_slider(v, direction)
+    doc.follow_sliders(before)  # a linear motor on it stays, on the new line
     return f"joint {v} slides on the line {_along(direction)}"
 
 
@@ -114,7 +118,9 @@ def toggle_slot(a: int, b: int, c: int, doc: Document) -> str:
 
 def delete_guide(kind: str, index: int, doc: Document) -> str:
     """The delete tool's click on slider or slot ``index`` (``kind``): it goes, the joints stay."""
+    before = doc.linkage.sliders
     doc.linkage.remove_guide(kind, index)
+    doc.follow_sliders(before)
     return f"{kind} {index} deleted"
 
 

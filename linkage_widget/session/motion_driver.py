@@ -148,9 +148,9 @@ class SimulatorSpec(NamedTuple):
 
     def elements(self) -> tuple[Any, ...]:
         """What the simulator holds besides the model: a new value means a new simulator."""
-        motors = self.drives.motors if self.motors_on else ()
         d = self.drives
-        return (self.springs, motors, d.forces, d.frictions, d.torques)
+        motors = (d.motors, d.linear_motors) if self.motors_on else ()
+        return (self.springs, motors, d.forces, d.frictions, d.torques, d.slider_frictions)
 
 
 #: What the hint says when the attracted joint arrived and the attractor went.
@@ -342,7 +342,7 @@ class Driver:
             sim.step(1)
             status = str(sim.status)
         else:
-            motors = setup.motors_on and setup.drives.motors and setup.linkage.dim == 2
+            motors = setup.motors_on and setup.drives.has_motors() and setup.linkage.dim == 2
             step = motor_step(setup) if motors else setup.step_size
             drag = target if dragging else None
             status = self._kinematic_steps(sim, step, drag, view, setup.max_step)
@@ -431,7 +431,7 @@ def motor_step(setup: SimulatorSpec) -> float:
     step size); its tip, at distance :math:`\ell` from the pivot, moves
     :math:`|\omega| \ell h`. So :math:`h = s / \max_k |\omega_k| \ell_k`, with
     :math:`s` the session's kinematic ``step_size`` (the same bound on a step as a
-    pulled vertex has).
+    pulled vertex has). A linear motor of speed :math:`v` moves its joint :math:`|v| h`.
 
     >>> from linkage_widget.model import Linkage
     >>> from linkage_widget.elements import Motor
@@ -441,8 +441,10 @@ def motor_step(setup: SimulatorSpec) -> float:
     0.125
     """
     P = setup.linkage.vertices
+    d = setup.drives
     fastest = max(
-        abs(m.speed) * float(np.hypot(*(P[m.tip] - P[m.pivot]))) for m in setup.drives.motors
+        [abs(m.speed) * float(np.hypot(*(P[m.tip] - P[m.pivot]))) for m in d.motors]
+        + [abs(m.speed) for m in d.linear_motors]
     )
     return setup.step_size / fastest if fastest > 0 else setup.step_size
 
@@ -454,14 +456,14 @@ def _add_elements(sim: Simulator, setup: SimulatorSpec) -> None:
     A 3-D linkage gets no torques, motors or table friction: they are planar.
     """
     d = setup.drives
-    sim.add(*setup.springs, *d.loads, *d.forces, *d.frictions)
+    sim.add(*setup.springs, *d.loads, *d.forces, *d.frictions, *d.slider_frictions)
     if setup.linkage.dim != 2:
         return
     sim.add(*d.torques)  # a torque about a joint is planar (in space: HingeTorque)
     if setup.table_friction:
         sim.table_friction = setup.table_friction
     if setup.motors_on:
-        sim.add(*d.motors)
+        sim.add(*d.motors, *d.linear_motors)
 
 
 def _gap_px(sim: Simulator, drag: Target, view: ViewTransform) -> float:

@@ -57,9 +57,9 @@ from ..io import Extensions
 from ..model import Linkage
 from ..motion import Simulator
 from ..rigidity import RigidityReport, StaticsReport
-from . import merge
+from . import merge, slide_drives
 from .actions import Actions, Services, action_table, key_to_action
-from .actuation import Actuated, Actuation, ForceView, Stage
+from .actuation import Actuated, Actuation, Stage
 from .analysis import Analyst, running_loop
 from .branching import BranchChoice
 from .configuration_panel import ConfigurationPanel, PanelIntent, chart_message
@@ -909,18 +909,20 @@ class LinkageSession(SessionTraits):
         self._actuate(Actuation.add_force, i, j, force)
 
     def add_friction(
-        self,
-        i: int,
-        j: int,
-        normal_force: float,
-        mu_k: float,
-        *,
-        mu_s: float | None = None,
-        v_s: float | None = None,
-        sigma: float = 0.0,
-    ) -> None:
+        self, i: int, j: int, normal_force: float, mu_k: float, *, mu_s: float | None = None,
+        v_s: float | None = None, sigma: float = 0.0,
+    ) -> None:  # fmt: skip
         """Coulomb friction along the pathway ``i``-``j`` (dynamic mode; undoable)."""
         self._actuate(Actuation.add_friction, i, j, normal_force, mu_k, mu_s, v_s, sigma)
+
+    def add_slider_friction(self, slider: int, mu_k: float, **law: float | None) -> None:
+        """Friction along ``slider``'s line (undoable; ``law``: mu_s, v_s, sigma): .slide_drives."""
+        self._actuate(slide_drives.add_slider_friction, slider, mu_k, law)
+
+    def add_linear_motor(self, slider: int, speed: float = 1.0) -> int:
+        """Push ``slider``'s joint along its line (undoable), its index: :mod:`.slide_drives`."""
+        self._actuate(slide_drives.add_linear_motor, slider, speed)
+        return len(self.document.drives.linear_motors) - 1
 
     def add_torque(
         self, pivot: int, tip: int, torque: Any, *, reference: tuple[int, int] | None = None
@@ -977,10 +979,6 @@ class LinkageSession(SessionTraits):
             dynamics=self.driver.simulator if self.mode == "dynamic" else None,
             running=self.running,
         )  # fmt: skip
-
-    def _force_view(self) -> ForceView:
-        """Rod forces, support reactions and their source (:meth:`.Actuation.force_view`)."""
-        return self._actuation.force_view(self._stage())
 
     def drive_lines(self) -> list[str]:
         """Readout lines of forces, motors and the selected joint's motion."""
@@ -1128,7 +1126,7 @@ class LinkageSession(SessionTraits):
     @property
     def motors_driving(self) -> bool:
         """Whether motors drive the motion: :attr:`motors_running`, and there are some."""
-        return bool(self.motors_running and self.document.drives.motors)
+        return bool(self.motors_running and self.document.drives.has_motors())
 
     def _target(self) -> Target | None:
         """What the motion pulls toward: the drag pointer, else the attractor."""
@@ -1228,7 +1226,7 @@ class LinkageSession(SessionTraits):
         return hint_text(HintState(
             self._message, self._pointer.vertex, self._status, self.attractor is not None,
             self._selection(), self.running, self.mode, self.tool, self.linkage.n_vertices,
-            len(self.document.drives.motors), self.motors_driving,
+            self.document.drives.motor_count(), self.motors_driving,
             0 if lines is None else len(lines),
             self.driver.blocked_reason(self._status), self._viewer.space,
         ))  # fmt: skip

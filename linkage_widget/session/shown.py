@@ -153,5 +153,6 @@ def scene_state(
         loads=loads,
         reactions=reactions,
         motors=tuple((m.pivot, m.tip, m.speed) for m in document.drives.motors),
+        linear_motors=tuple((m.slider, m.speed) for m in document.drives.linear_motors),
         **more,
     )

@@ -33,7 +33,8 @@ a / j / # / F                  angles / joints / joint labels / forces shown on/
 m                              presentation mode (full window, large type); m or Esc leaves
 spring tool                    click two vertices: a spring between them
 motor tool                     click a rod: a motor on it (pivot: the pinned end,
-                               else the end nearer the click)
+                               else the end nearer the click); a sliding joint or
+                               its track: a linear motor (:mod:`.slide_drives`)
 load tool                      click a vertex: a downward load (again: remove it);
                                drag from a vertex: a load along the drag
 slider tool                    drag from a joint along a line: the joint slides on
@@ -272,7 +273,11 @@ def _drive_tool(tool: str, hit: Hit, sel: Selection, xy: tuple[float, float]) ->
         return Action("none")
     kind, i = hit
     if tool == "motor":
-        return Action("motor_at", (i, *xy)) if kind == "rod" else toggled(hit, sel)
+        if kind == "rod":
+            return Action("motor_at", (i, *xy))
+        if kind == "slider":  # its track or block: a linear motor on it
+            return Action("linear_motor_at", (i,))
+        return Action("motor_joint", (i,)) if kind == "vertex" else toggled(hit, sel)
     if tool == "load":
         return Action("toggle_load", (i,)) if kind == "vertex" else toggled(hit, sel)
     if kind == "vertex" and sel.vertex is not None and sel.vertex != i:

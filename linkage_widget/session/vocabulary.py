@@ -53,7 +53,7 @@ TOOL_TIPS = {
     "attractor": "attractor: click to place/remove the attractor",
     "delete": "delete: click a vertex, a rod, a slider's track or a slot to delete it",
     "spring": "spring: click two vertices to join them with a spring",
-    "motor": "motor: click a rod to drive it (o starts/stops, n reverses)",
+    "motor": "motor: click a rod (or a sliding joint) to drive it (o starts/stops, n reverses)",
     "load": "load: click a vertex for a downward load (again: remove), drag to aim it",
 }
 #: What ``v`` cycles through: (name, show_velocities, show_stresses, show_pebbles).

@@ -2,9 +2,12 @@
 
 From an empty widget: the rod tool draws the crank and the connecting rod (three clicks),
 the pin tool grounds the crank's pivot, the slider tool's drag from the piston lays its
-line, the motor tool puts a motor on the crank and the motors button runs it. The
-kernel says where the joints are: the piston stays on its line while the crank turns;
-the canvas changes from frame to frame and shows the slider's block.
+line, the motor tool puts a motor on the crank (the piston is tracked from code), and
+the motors button runs it. The kernel says where the joints are: the piston stays on its
+line while the crank turns; the canvas changes from frame to frame and shows the
+slider's block. The "plots" check box then shows the velocity and acceleration plots
+beside the canvas, and their current-angle mark follows the crank: the plots canvas
+differs between two samples taken while the motor runs.
 """
 
 import hashlib
@@ -52,12 +55,15 @@ def joint_px(pg, v):
     return kernel_json(pg, f"w.view.to_pixel(w.linkage.vertices[{v}]).tolist()")
 
 
-def canvas_digest(pg):
+PLOTS_CANVAS = "canvas.linkage-plots-canvas, .linkage-plots-canvas canvas"
+
+
+def canvas_digest(pg, selector=None):
     data = pg.evaluate(
         """(sel) => { const c = document.querySelector(sel);
         return Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data
             .filter((_, i) => i % 7 === 0)).join(','); }""",
-        canvas_selector(pg),
+        selector or canvas_selector(pg),
     )
     return hashlib.sha1(data.encode()).hexdigest()
 
@@ -86,6 +92,26 @@ def build_slider_crank(pg):
     (x0, y0), (x1, y1) = joint_px(pg, 0), joint_px(pg, 1)
     click(pg, 0.7 * x0 + 0.3 * x1, 0.7 * y0 + 0.3 * y1)  # nearer the pinned pivot
     assert poll(lambda: kernel_json(pg, "[[m.pivot, m.tip] for m in w.motors]") == [[0, 1]])
+    kernel_exec(pg, "w.tracked = (2,)")  # the piston tracked: the plots show its motion
+
+
+def plots_follow_the_crank(pg):
+    """Tick "plots" while the motor runs: the plots canvas changes as the crank turns."""
+    box = pg.locator(".widget-checkbox", has=pg.get_by_text("plots", exact=True))
+    box.locator("input").click()
+    assert poll(lambda: kernel_json(pg, "w.show_plots"))
+    pg.locator(PLOTS_CANVAS).first.wait_for(state="visible")
+    assert poll(lambda: kernel_json(pg, "w.cycle.crank_angle(w.document) is not None"), timeout=60)
+    time.sleep(0.5)  # the plots drawn with the cycle, then at each frame
+    angles, digests = [], []
+    t0 = time.time()
+    while (len(set(digests)) < 2 or np.ptp(angles) < 0.05) and time.time() - t0 < patience(30):
+        angles.append(kernel_json(pg, "w.cycle.crank_angle(w.document)"))
+        digests.append(canvas_digest(pg, PLOTS_CANVAS))
+        time.sleep(0.5)
+    assert kernel_json(pg, "w.motors_running")
+    assert np.ptp(angles) >= 0.05, angles  # the crank turned between the samples
+    assert len(set(digests)) >= 2, "the plots' current-angle mark did not move"
 
 
 def test_a_slider_crank_built_by_mouse_runs_with_the_piston_on_its_line(page):
@@ -121,6 +147,7 @@ def test_a_slider_crank_built_by_mouse_runs_with_the_piston_on_its_line(page):
     assert max(pistons) - min(pistons) > 0.05 * lengths[0], pistons  # it did slide
     assert any(p[1] != crank0 for p in samples)  # the crank turned
     assert len(digests) >= 3, "the drawing did not follow the motion"
+    plots_follow_the_crank(pg)
     pg.locator(".linkage-button-motors").click()
     assert poll(lambda: not kernel_json(pg, "w.motors_running"))
     time.sleep(0.5)

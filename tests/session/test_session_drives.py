@@ -308,7 +308,7 @@ def test_dynamic_readout_has_the_selected_joints_velocity_and_acceleration():
     line = next(line for line in s.drive_lines() if line.startswith("vertex 3"))
     assert f"{v[0]:.4g}" in line and f"{a[1]:.4g}" in line
     assert any(line.startswith("motor torques") for line in s.drive_lines())
-    forces, reactions, source = s._force_view()
+    forces, reactions, source = s._actuation.force_view(s._stage())
     assert source == "dynamics"
     np.testing.assert_array_equal(forces, sim.constraint_forces.rods)
     assert [r[0] for r in reactions] == [0, 1]
