@@ -11,7 +11,7 @@ pin's, and their gradients are unit-free:
   .. math:: g = n \cdot (p_j - P) - h_0, \qquad \nabla_{p_j} g = n
 
   (linear in the coordinates; :math:`h_0` is the offset at the positions the set is
-  built at, 0 for a joint on its line);
+  built at: round-off, the model keeps a slider's joint on its line);
 * slot :math:`(a, b, c)`: joint :math:`c` on the line through :math:`a` and :math:`b`,
   with :math:`e = p_b - p_a`, :math:`w = p_c - p_a` and :math:`L_0 = |e|` when built:
 
@@ -21,7 +21,8 @@ pin's, and their gradients are unit-free:
             \nabla_{p_a} g = -\nabla_{p_b} g - \nabla_{p_c} g
 
   (quadratic: seed 003's (16b); two slots on one axis give its (16a) as well, the
-  prismatic joint).
+  prismatic joint). The model keeps :math:`c` on the line (:math:`h_0` is round-off),
+  so near the set the row is the distance from the line times :math:`|e|/L_0`.
 
 >>> import numpy as np
 >>> rows = GuideRows.build(np.array([[0.0, 0.0], [2.0, 0.0], [1.0, 0.5]]),

@@ -107,6 +107,11 @@ class KinematicCycle:
         motors = document.drives.motors
         if document.linkage.dim != 2:
             return "a crank turns in the plane: no plots of a linkage in space"
+        if not motors and document.drives.linear_motors:  # not plotted against a crank
+            return (
+                "the plots follow a crank's motor; for a linear motor's, call "
+                "slider_kinematics(linkage, slider, travels) in code"
+            )
         if not motors:
             return "add a motor to a crank to plot the velocities and accelerations"
         if len(motors) > 1:

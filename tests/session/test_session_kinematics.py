@@ -198,3 +198,11 @@ def test_a_motor_between_two_links_or_two_motors_are_refused_in_words():
     (msg,) = s.cycle.picture(s.document, SIZE).items
     assert "one motor" in " ".join(msg.texts)
     assert "joint-velocities" not in s.scene().roles()
+
+
+def test_a_linear_motors_mechanism_is_not_plotted_against_a_crank_and_says_so():
+    s = LinkageSession(Linkage.load("slider_crank.txt"), tracked=(2,), show_plots=True)
+    s.add_linear_motor(0, speed=1.0)
+    s.draw()
+    (msg,) = s.cycle.picture(s.document, SIZE).items
+    assert "slider_kinematics" in " ".join(msg.texts)
