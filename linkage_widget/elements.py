@@ -322,14 +322,7 @@ class PathFriction:
         set_(self, "i", i)
         set_(self, "j", j)
         set_(self, "normal_force", _checks.non_negative(self.normal_force, "friction normal_force"))
-        set_(self, "mu_k", _checks.non_negative(self.mu_k, "friction mu_k"))
-        if self.mu_s is not None:
-            set_(self, "mu_s", _checks.non_negative(self.mu_s, "friction mu_s"))
-            if self.mu_s < self.mu_k:
-                raise ValueError(f"friction mu_s ({self.mu_s}) must be at least mu_k ({self.mu_k})")
-        if self.v_s is not None:
-            set_(self, "v_s", _checks.positive(self.v_s, "friction v_s"))
-        set_(self, "sigma", _checks.non_negative(self.sigma, "friction sigma"))
+        _check_friction_law(self, "friction")
 
     def renumbered(self, removed: int) -> PathFriction | None:
         """The friction after vertex ``removed`` is deleted (``None`` if it used it)."""
@@ -337,6 +330,23 @@ class PathFriction:
             return None
         i, j = self.i - (self.i > removed), self.j - (self.j > removed)
         return PathFriction(i, j, self.normal_force, self.mu_k, self.mu_s, self.v_s, self.sigma)
+
+
+def _check_friction_law(element: Any, what: str) -> None:
+    r"""Check and set a friction element's law: :math:`\mu_k`, :math:`\mu_s`, ``v_s``, ``sigma``.
+
+    :math:`\mu_k \ge 0`; :math:`\mu_s \ge \mu_k` (``None`` stays: the element's default);
+    ``v_s > 0`` or ``None``; :math:`\sigma \ge 0`. ``what`` names the element in messages.
+    """
+    set_ = object.__setattr__
+    set_(element, "mu_k", _checks.non_negative(element.mu_k, f"{what} mu_k"))
+    if element.mu_s is not None:
+        set_(element, "mu_s", _checks.non_negative(element.mu_s, f"{what} mu_s"))
+        if element.mu_s < element.mu_k:
+            raise ValueError(f"{what} mu_s ({element.mu_s}) must be at least mu_k ({element.mu_k})")
+    if element.v_s is not None:
+        set_(element, "v_s", _checks.positive(element.v_s, f"{what} v_s"))
+    set_(element, "sigma", _checks.non_negative(element.sigma, f"{what} sigma"))
 
 
 @dataclass(frozen=True)
@@ -454,11 +464,5 @@ class SliderFriction:
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         set_(self, "slider", int(self.slider))
-        set_(self, "mu_k", _checks.non_negative(self.mu_k, "slider friction mu_k"))
-        mu_s = self.mu_k if self.mu_s is None else self.mu_s
-        set_(self, "mu_s", _checks.non_negative(mu_s, "slider friction mu_s"))
-        if self.mu_s < self.mu_k:
-            raise ValueError(f"slider friction: mu_s {self.mu_s} is below mu_k {self.mu_k}")
-        if self.v_s is not None:
-            set_(self, "v_s", _checks.positive(self.v_s, "slider friction v_s"))
-        set_(self, "sigma", _checks.non_negative(self.sigma, "slider friction sigma"))
+        _check_friction_law(self, "slider friction")
+        set_(self, "mu_s", self.mu_k if self.mu_s is None else self.mu_s)
