@@ -215,11 +215,25 @@ def read_on_sliders(
             s = x["slider"]
             if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < n_sliders:
                 raise ValueError(f"{key}: slider {s!r} out of range (the file has {n_sliders})")
+            known = set(kind.__dataclass_fields__)
+            unknown = sorted(set(x) - known)
+            if unknown:
+                raise ValueError(f"{key}: unknown key {unknown[0]!r} (known: {sorted(known)})")
             items.append(kind(**x))
+        if len({m.slider for m in items}) != len(items):
+            raise ValueError(f"{key}: slider {_twice(items)} has two (one per slider)")
         out.append(tuple(items))
-    if len({m.slider for m in out[0]}) != len(out[0]):
-        raise ValueError("linear_motors: a slider has two linear motors")
     return out[0], out[1]
+
+
+def _twice(items: Sequence[Any]) -> int:
+    """The first slider that two of ``items`` name."""
+    seen: set[int] = set()
+    for x in items:
+        if x.slider in seen:
+            return x.slider
+        seen.add(x.slider)
+    raise AssertionError("no slider named twice")
 
 
 def slides_json(motors: Sequence[LinearMotor], frictions: Sequence[SliderFriction]) -> dict:

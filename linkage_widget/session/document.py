@@ -176,8 +176,10 @@ class Document:
 
         A file holds numbers: a path force or a torque given as a law (a Python
         callable) is left out (:meth:`unsaved` names them); it lives in the session only.
+        A drive on a rod or a slider the model no longer has (an edit of the model in
+        code) is left out too: the file always loads.
         """
-        d = self.drives
+        d, n_slides = self.drives.on_rods(self.linkage.rods), len(self.linkage.sliders)
         return Extensions(
             tuple(self.tracked),
             self.springs,
@@ -192,8 +194,8 @@ class Document:
             tuple(x for x in d.torques if not is_law(x.torque)),
             self.linkage.sliders,  # the 2007 text cannot hold them: the sibling does
             tuple(tuple(t) for t in self.linkage.slots.tolist()),
-            d.linear_motors,
-            d.slider_frictions,
+            tuple(m for m in d.linear_motors if m.slider < n_slides),
+            tuple(f for f in d.slider_frictions if f.slider < n_slides),
         )
 
     def unsaved(self) -> str:

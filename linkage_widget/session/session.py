@@ -51,7 +51,7 @@ from ..draw import (
     save_png,
     scene_to_svg,
 )
-from ..elements import Motor, Spring
+from ..elements import LinearMotor, Motor, Spring
 from ..errors import LinkageFormatError
 from ..io import Extensions
 from ..model import Linkage
@@ -288,12 +288,9 @@ class LinkageSession(SessionTraits):
         return self._travel(self._history.redo, "redone")
 
     def save(self, path: str | PathLike[str] | None = None) -> Path:
-        """Save the linkage (default: to :attr:`file_name`) and its siblings; the path.
+        """Save the linkage (default :attr:`file_name`), its JSON sibling and web page; the path.
 
-        The siblings: the JSON extensions and, with :attr:`save_page`, the web page
-        ``<file>.html`` (:mod:`~linkage_widget.draw.html_page`). See :meth:`.Document.save`
-        (atomic; raises ``OSError`` when it cannot write). The hint says where, and what
-        was left out: a law (a Python function), a page that could not be written.
+        Atomic, ``OSError`` if it cannot write (:meth:`.Document.save`; :attr:`save_page`).
         """
         name = path if path is not None else self.file_name or DEFAULT_FILE
         page, masses = self.to_svg() if self.save_page else None, self.mass_distribution
@@ -745,10 +742,9 @@ class LinkageSession(SessionTraits):
         return merge.step_slider_range(mode, self._max_step)
 
     def merge_file(self, path: str | PathLike[str]) -> range:
-        """Add the linkage of file ``path`` (and its JSON sibling) to this one, undoably.
+        """Add the linkage of file ``path`` (and its JSON sibling), undoably; the merged joints.
 
-        Returns the indices of the merged joints; see :mod:`.merge` (what is placed where,
-        what it raises: the linkage unchanged and :attr:`error` saying why).
+        See :mod:`.merge`: what is placed where; on an error :attr:`error` says why.
         """
         try:
             plan = merge.plan_merge(path, self.linkage)
@@ -827,10 +823,7 @@ class LinkageSession(SessionTraits):
         return target
 
     def cancel_export(self) -> bool:
-        """Stop the running export (no file is written; the recording is kept); whether one ran.
-
-        Its end (``"cancelled"``) is applied by the event loop, or by :meth:`wait_export`.
-        """
+        """Stop the running export (no file written, recording kept); whether one ran."""
         return self._exporter.cancel(self.exporting)
 
     def wait_export(self, timeout: float | None = None) -> str:
@@ -923,6 +916,15 @@ class LinkageSession(SessionTraits):
         """Push ``slider``'s joint along its line (undoable), its index: :mod:`.slide_drives`."""
         self._actuate(slide_drives.add_linear_motor, slider, speed)
         return len(self.document.drives.linear_motors) - 1
+
+    @property
+    def linear_motors(self) -> tuple[LinearMotor, ...]:
+        """The linear motors (:class:`~linkage_widget.elements.LinearMotor`: slider, speed)."""
+        return self.document.drives.linear_motors
+
+    def remove_linear_motor(self, k: int) -> None:
+        """Remove linear motor ``k`` (undoable); ``IndexError`` when there is none."""
+        self._actuate(slide_drives.remove_linear_motor, k)
 
     def add_torque(
         self, pivot: int, tip: int, torque: Any, *, reference: tuple[int, int] | None = None

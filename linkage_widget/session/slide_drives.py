@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..elements import LinearMotor, SliderFriction
 from .actuation import Actuated, Actuation, Stage
 
@@ -31,7 +33,8 @@ __all__ = ["add_linear_motor", "add_slider_friction", "linear_motor_at", "remove
 def _check_slider(stage: Stage, slider: Any, what: str) -> int:
     """``slider`` as an index of the linkage's sliders; ``IndexError`` naming ``what``."""
     n = len(stage.linkage.sliders)
-    if isinstance(slider, bool) or not isinstance(slider, int) or not 0 <= slider < n:
+    ok = isinstance(slider, int | np.integer) and not isinstance(slider, bool)
+    if not ok or not 0 <= int(slider) < n:  # numpy integers are indices too
         raise IndexError(f"{what}: slider {slider!r} out of range (there are {n} sliders)")
     return int(slider)
 

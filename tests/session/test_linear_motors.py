@@ -128,7 +128,9 @@ def test_linear_motors_and_slider_friction_are_saved_and_loaded_back(tmp_path):
     [
         ({"linear_motors": [{"slider": 1, "speed": 1.0}]}, "slider 1 out of range"),
         ({"slider_frictions": [{"slider": -1, "mu_k": 0.1}]}, "slider"),
-        ({"linear_motors": [{"slider": 0, "speed": 1.0}] * 2}, "two linear motors"),
+        ({"linear_motors": [{"slider": 0, "speed": 1.0}] * 2}, "linear_motors: slider 0 has two"),
+        ({"slider_frictions": [{"slider": 0, "mu_k": 0.1}] * 2}, "slider_frictions: slider 0 has"),
+        ({"slider_frictions": [{"slider": 0, "mu_k": 0.1, "foo": 1}]}, "unknown key 'foo'"),
         ({"linear_motors": [{"slider": 0}], "linkage_widget_extensions": 2}, "version 3"),
     ],
 )
@@ -197,3 +199,26 @@ def test_the_readout_gives_the_linear_motor_s_force_in_dynamic_mode():
     assert sim.constraint_forces.pushes[0] == pytest.approx(2.0 * sim.total_mass, rel=1e-9)
     line = f"linear motor forces (along the line): {2.0 * sim.total_mass:.4g}"
     assert line in s.drive_lines()
+
+
+def test_the_session_lists_and_removes_linear_motors_and_takes_numpy_indices():
+    """Review: no way to list or remove them; ``np.int64(0)`` was refused as out of range."""
+    s = LinkageSession(slider_crank())
+    assert s.add_linear_motor(np.int64(0), speed=0.5) == 0
+    assert s.linear_motors == (LinearMotor(0, 0.5),)
+    s.remove_linear_motor(0)
+    assert s.linear_motors == ()
+    assert s.undo() and s.linear_motors == (LinearMotor(0, 0.5),)
+    with pytest.raises(IndexError):
+        s.remove_linear_motor(3)
+
+
+def test_a_save_leaves_out_a_drive_whose_slider_the_model_lost_and_the_file_loads(tmp_path):
+    """Review: a motor on a slider removed in code was saved and the file would not load."""
+    s = LinkageSession(slider_crank())
+    s.add_linear_motor(0)
+    s.add_slider_friction(0, 0.2)
+    s.linkage.remove_guide("slider", 0)  # the model edited in code, past the session
+    path = s.save(tmp_path / "cut.txt")
+    back = LinkageSession.load(path)
+    assert back.document.drives.linear_motors == () and back.linkage.sliders == ()
