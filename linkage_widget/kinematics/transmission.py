@@ -120,7 +120,20 @@ def transmission_angle(k: Kinematics, coupler: Any, output: Any) -> Transmission
 
 
 def _held(linkage: Linkage, pivot: int, tip: int) -> tuple[Linkage, int]:
-    """The linkage with its crank held by a fixed angle to a new pinned joint; the angle index."""
+    """The linkage with its crank held by a fixed angle to a new pinned joint; the angle index.
+
+    The fixed angle (ground, pivot, tip) is the crank's absolute angle plus a constant only
+    when its vertex stays put, so it is put at the crank's pinned end: a motor named
+    ``tip`` first turns the same rod about the same end, with the same torque and speed.
+    """
+    pinned = set(linkage.pinned.tolist())
+    if pivot not in pinned:
+        if tip not in pinned:
+            raise ValueError(
+                f"mechanical advantage: the crank {pivot}-{tip} has no pinned end to hold "
+                "its input torque against"
+            )
+        pivot, tip = tip, pivot
     held = linkage.copy()
     p = held.vertices
     arm = p[tip] - p[pivot]
@@ -146,7 +159,8 @@ def mechanical_advantage(linkage: Linkage, k: Kinematics, output: Any) -> np.nda
     linkage : Linkage
         The mechanism ``k`` was computed for (its rods, angles, pins and guides).
     k : Kinematics
-        The cycle, driven by the crank ``k.pivot``→``k.tip``.
+        The cycle, driven by the crank ``k.pivot``→``k.tip``, one of whose ends is
+        pinned (either one: the input torque is taken about it).
     output : (int, int) or Slider
         The output rod ``(pivot, tip)``, turning about its pinned ``pivot``; or a slider
         of the linkage (``linkage.sliders[s]``): then the output is the force along its
@@ -159,6 +173,11 @@ def mechanical_advantage(linkage: Linkage, k: Kinematics, output: Any) -> np.nda
         :math:`T_{out}/T_{in}`, signed (negative: the output turns the other way); NaN
         where the sample is not valid or the statics cannot balance the load; very
         large at a dead centre, where the input needs no torque.
+
+    Raises
+    ------
+    ValueError
+        No output rod, a cycle not driven by a crank, or a crank with no pinned end.
     """
     if not hasattr(output, "direction"):
         o_pivot, o_tip = (int(i) for i in output)

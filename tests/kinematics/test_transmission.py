@@ -45,6 +45,32 @@ def test_mechanical_advantage_from_statics_is_the_velocity_ratio():
     assert (ma > 0).any() and (ma < 0).any()  # the rocker rocks: it turns both ways
 
 
+def _rocker_speed(k, pivot: int, tip: int) -> np.ndarray:
+    """The angular velocity of rod ``pivot``-``tip`` per unit crank speed, from the velocities."""
+    d = k.positions[:, tip] - k.positions[:, pivot]
+    dv = k.velocities[:, tip] - k.velocities[:, pivot]
+    return (d[:, 0] * dv[:, 1] - d[:, 1] * dv[:, 0]) / (d * d).sum(axis=1)
+
+
+def test_mechanical_advantage_with_the_crank_named_tip_first():
+    # the motor on 1->0: the crank turns about its pinned end 0 all the same, and the
+    # input torque about it is the same; virtual work still gives MA = 1 / omega_out
+    link = four_bar()
+    k = kinematics(link, 1, 0, ANGLES[:-1])
+    ma = mechanical_advantage(link, k, (3, 2))
+    assert np.isfinite(ma).all()
+    assert np.allclose(ma * _rocker_speed(k, 3, 2), 1.0, rtol=0, atol=1e-8)
+
+
+def test_mechanical_advantage_needs_a_crank_with_a_pinned_end():
+    # the coupler 1-2 as the driven rod: neither end pinned, no ground to hold it against
+    link = four_bar()
+    coupler = link.vertices[2] - link.vertices[1]
+    k = kinematics(link, 1, 2, [np.arctan2(coupler[1], coupler[0])])
+    with pytest.raises(ValueError, match="crank 1-2 has no pinned end"):
+        mechanical_advantage(link, k, (3, 2))
+
+
 def test_mechanical_advantage_needs_an_output_rod():
     link = four_bar()
     with pytest.raises(ValueError, match="no output rod 0-2"):
