@@ -71,6 +71,17 @@ def test_mechanical_advantage_needs_a_crank_with_a_pinned_end():
         mechanical_advantage(link, k, (3, 2))
 
 
+def test_mechanical_advantage_takes_the_output_rod_either_way_round():
+    # (2, 3) names the rocker's free end first; it still turns about its pinned end 3
+    link = four_bar()
+    k = kinematics(link, 0, 1, ANGLES[:-1])
+    ma = mechanical_advantage(link, k, (2, 3))
+    assert np.isfinite(ma).all()
+    assert np.allclose(ma * _rocker_speed(k, 3, 2), 1.0, rtol=0, atol=1e-8)
+    with pytest.raises(ValueError, match="output rod 1-2 must have exactly one pinned end"):
+        mechanical_advantage(link, k, (1, 2))
+
+
 def test_mechanical_advantage_needs_an_output_rod():
     link = four_bar()
     with pytest.raises(ValueError, match="no output rod 0-2"):
@@ -109,3 +120,14 @@ def test_slider_crank_force_over_torque_is_one_over_the_piston_speed():
     away = np.abs(dx) > 0.05  # off the dead centres, where the input needs no torque
     assert np.allclose(ma[away] * dx[away], 1.0, rtol=0, atol=1e-8)
     assert np.abs(ma[~away]).min() > 10.0
+
+
+@pytest.mark.skipif(not _statics_has_sliders(), reason="static_forces does not take sliders yet")
+def test_mechanical_advantage_is_nan_at_a_dead_centre():
+    # in line, crank at 0 and pi: the piston stops (x' = -r sin(theta) - ... = 0), the
+    # input torque is zero up to rounding, and 1/rounding is no advantage
+    link = slider_crank()
+    ma = mechanical_advantage(link, kinematics(link, 0, 1, [0.0, np.pi, 0.5]), link.sliders[0])
+    assert np.isnan(ma[:2]).all()
+    x_dot = -np.sin(0.5) - np.sin(0.5) * np.cos(0.5) / np.sqrt(9.0 - np.sin(0.5) ** 2)
+    assert ma[2] == pytest.approx(1.0 / x_dot, rel=1e-9)
