@@ -3,12 +3,15 @@ r"""How well a driven mechanism transmits: transmission angle and mechanical adv
 *Transmission angle* :math:`\mu`: at the joint where the coupler drives the output
 link, the angle between the two. The coupler pushes along itself (a two-force member),
 and only the part of that push perpendicular to the output link turns it, a fraction
-:math:`\sin\mu`; designers keep :math:`\mu` within about 40° of 90° over the cycle and
-report its worst value :math:`\min \min(\mu, \pi - \mu)`. At :math:`\mu = 0` or
-:math:`\pi` the output is at a dead point for a drive on the output side. When the
-output is a slider (a piston), the output link is the normal :math:`n` to its line (a
-rocker of infinite length): the push along the slide is :math:`\sin\mu`, and in line
-:math:`\mu = \pi/2 - \varphi` with :math:`\sin\varphi = (r/l)\sin\theta`.
+:math:`\sin\mu`; the usual rule keeps its worst value :math:`\min \min(\mu, \pi - \mu)`
+over the cycle at 40° or more (:math:`\mu` within 50° of 90°). At :math:`\mu = 0` or
+:math:`\pi` coupler and output lie in line: a drive on the input (crank) side locks
+there (the output would have to turn infinitely fast, :math:`\omega_{out}/\omega_{in}
+\to \infty`), while a drive on the output side passes through with the crank standing
+still for an instant. When the output is a slider (a piston), the output link is the
+normal :math:`n` to its line (a rocker of infinite length): the push along the slide
+is :math:`\sin\mu`, and in line :math:`\mu = \pi/2 - \varphi` with
+:math:`\sin\varphi = (r/l)\sin\theta`.
 
 *Mechanical advantage*: the output torque over the input torque, from the statics of
 :mod:`linkage_widget.rigidity.statics`. With the crank held by a fixed angle (the

@@ -6,8 +6,13 @@ import numpy as np
 import pytest
 from kinematic_cases import A, L, R, S, four_bar, slider_crank
 
-from linkage_widget import static_forces
-from linkage_widget.kinematics import kinematics, mechanical_advantage, transmission_angle
+from linkage_widget import Linkage, static_forces
+from linkage_widget.kinematics import (
+    MechanismError,
+    kinematics,
+    mechanical_advantage,
+    transmission_angle,
+)
 
 ANGLES = np.linspace(0.0, 2 * np.pi, 73)
 
@@ -131,3 +136,20 @@ def test_mechanical_advantage_is_nan_at_a_dead_centre():
     assert np.isnan(ma[:2]).all()
     x_dot = -np.sin(0.5) - np.sin(0.5) * np.cos(0.5) / np.sqrt(9.0 - np.sin(0.5) ** 2)
     assert ma[2] == pytest.approx(1.0 / x_dot, rel=1e-9)
+
+
+def test_coupler_and_rocker_in_line_lock_a_crank_drive_not_a_rocker_drive():
+    # crank 2, coupler 2, rocker 3, ground 4 (not Grashof), drawn where coupler and
+    # rocker line up (mu = pi): |BD| = 5, so cos(theta) = (4 + 16 - 25) / 16
+    theta = np.arccos(-5.0 / 16.0)
+    b, d = 2.0 * np.array([np.cos(theta), np.sin(theta)]), np.array([4.0, 0.0])
+    c = b + 2.0 * (d - b) / 5.0
+    link = Linkage([[0, 0], b, c, d], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
+    with pytest.raises(MechanismError, match="dead point"):
+        kinematics(link, 0, 1, [theta])  # the crank cannot drive it on
+    rocker = c - d
+    k = kinematics(link, 3, 2, [np.arctan2(rocker[1], rocker[0])])
+    assert transmission_angle(k, (1, 2), (2, 3)).angles[0] == pytest.approx(np.pi, abs=1e-7)
+    assert k.valid.all()  # the rocker drives through it, the crank standing still
+    assert np.abs(k.velocities[0, 1]).max() < 1e-12
+    assert np.abs(k.velocities[0, 2]).max() > 0.5
