@@ -33,8 +33,9 @@ class Stroke:
     Attributes
     ----------
     angles : (float, float)
-        Crank angles (radians, in the span of the samples) of the smallest and the
-        largest travel.
+        Crank angles (radians, in the span of the samples, or past the last sample in
+        the gap that closes the turn when the samples stop short of it) of the smallest
+        and the largest travel.
     travel : (float, float)
         The smallest and the largest :math:`s = u\cdot p_j`.
     forward : float
@@ -100,7 +101,9 @@ def stroke(k: Kinematics, joint: int, direction: Any = (1.0, 0.0)) -> Stroke:
     r"""The dead centres of ``joint``'s travel along ``direction`` over the crank turn ``k``.
 
     ``k`` must hold one full turn, valid throughout (e.g. ``np.linspace(0, 2 * np.pi,
-    361)``): its samples are where the sign changes of :math:`s'` are looked for.
+    361)``, or without the end point): the sign changes of :math:`s'` are looked for
+    between consecutive samples, and from the last to the first when they do not
+    close the turn.
 
     Examples
     --------
@@ -118,6 +121,12 @@ def stroke(k: Kinematics, joint: int, direction: Any = (1.0, 0.0)) -> Stroke:
     u = np.asarray(direction, dtype=np.float64).reshape(2)
     u = u / np.hypot(*u)
     s, ds, dds = (arr[:, joint] @ u for arr in (k.positions, k.velocities, k.accelerations))
+    turn = 2 * np.pi * np.sign(theta[-1] - theta[0])
+    if abs(theta[-1] - theta[0]) < 2 * np.pi - 1e-9 * np.abs(np.diff(theta)).max():
+        # the samples stop short of the turn (endpoint=False): a dead centre may lie in
+        # the gap from the last one to the first one a turn on, where all is as at the first
+        theta = np.append(theta, theta[0] + turn)
+        s, ds, dds = (np.append(a, a[0]) for a in (s, ds, dds))
     found = []
     for i in np.flatnonzero(np.sign(ds[:-1]) != np.sign(ds[1:])):
         h = theta[i + 1] - theta[i]
@@ -128,5 +137,5 @@ def stroke(k: Kinematics, joint: int, direction: Any = (1.0, 0.0)) -> Stroke:
         raise ValueError(f"stroke: joint {joint} does not go to and fro along {u.tolist()}")
     low = min(found, key=lambda f: f[1])
     high = max(found, key=lambda f: f[1])
-    forward = float(np.remainder((high[0] - low[0]) * np.sign(theta[-1] - theta[0]), 2 * np.pi))
+    forward = float(np.remainder((high[0] - low[0]) * np.sign(turn), 2 * np.pi))
     return Stroke((float(low[0]), float(high[0])), (float(low[1]), float(high[1])), forward)

@@ -3,12 +3,15 @@ r"""How well a driven mechanism transmits: transmission angle and mechanical adv
 *Transmission angle* :math:`\mu`: at the joint where the coupler drives the output
 link, the angle between the two. The coupler pushes along itself (a two-force member),
 and only the part of that push perpendicular to the output link turns it, a fraction
-:math:`\sin\mu`; designers keep :math:`\mu` within about 40° of 90° over the cycle and
-report its worst value :math:`\min \min(\mu, \pi - \mu)`. At :math:`\mu = 0` or
-:math:`\pi` the output is at a dead point for a drive on the output side. When the
-output is a slider (a piston), the output link is the normal :math:`n` to its line (a
-rocker of infinite length): the push along the slide is :math:`\sin\mu`, and in line
-:math:`\mu = \pi/2 - \varphi` with :math:`\sin\varphi = (r/l)\sin\theta`.
+:math:`\sin\mu`; the usual rule keeps its worst value :math:`\min \min(\mu, \pi - \mu)`
+over the cycle at 40° or more (:math:`\mu` within 50° of 90°). At :math:`\mu = 0` or
+:math:`\pi` coupler and output lie in line: a drive on the input (crank) side locks
+there (the output would have to turn infinitely fast, :math:`\omega_{out}/\omega_{in}
+\to \infty`), while a drive on the output side passes through with the crank standing
+still for an instant. When the output is a slider (a piston), the output link is the
+normal :math:`n` to its line (a rocker of infinite length): the push along the slide
+is :math:`\sin\mu`, and in line :math:`\mu = \pi/2 - \varphi` with
+:math:`\sin\varphi = (r/l)\sin\theta`.
 
 *Mechanical advantage*: the output torque over the input torque, from the statics of
 :mod:`linkage_widget.rigidity.statics`. With the crank held by a fixed angle (the
@@ -35,6 +38,9 @@ from ..rigidity import static_forces
 from .driven import Kinematics
 
 __all__ = ["Transmission", "mechanical_advantage", "transmission_angle"]
+
+DEAD_TORQUE = 1e-10
+"""Input torques below this (per unit output torque) count as a dead centre: NaN, not 1e30."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,7 +126,20 @@ def transmission_angle(k: Kinematics, coupler: Any, output: Any) -> Transmission
 
 
 def _held(linkage: Linkage, pivot: int, tip: int) -> tuple[Linkage, int]:
-    """The linkage with its crank held by a fixed angle to a new pinned joint; the angle index."""
+    """The linkage with its crank held by a fixed angle to a new pinned joint; the angle index.
+
+    The fixed angle (ground, pivot, tip) is the crank's absolute angle plus a constant only
+    when its vertex stays put, so it is put at the crank's pinned end: a motor named
+    ``tip`` first turns the same rod about the same end, with the same torque and speed.
+    """
+    pinned = set(linkage.pinned.tolist())
+    if pivot not in pinned:
+        if tip not in pinned:
+            raise ValueError(
+                f"mechanical advantage: the crank {pivot}-{tip} has no pinned end to hold "
+                "its input torque against"
+            )
+        pivot, tip = tip, pivot
     held = linkage.copy()
     p = held.vertices
     arm = p[tip] - p[pivot]
@@ -129,11 +148,25 @@ def _held(linkage: Linkage, pivot: int, tip: int) -> tuple[Linkage, int]:
     return held, held.add_angle(pivot, ground, tip)
 
 
-def _output_load(linkage: Linkage, p: np.ndarray, output: Any) -> dict[int, np.ndarray]:
+def _output_rod(linkage: Linkage, output: Any) -> tuple[int, int]:
+    """The output rod as ``(pinned pivot, tip)``, whichever order it is given in."""
+    a, b = (int(i) for i in output)
+    if linkage.find_rod(a, b) is None:
+        raise ValueError(f"mechanical advantage: there is no output rod {a}-{b}")
+    pinned = set(linkage.pinned.tolist())
+    if (a in pinned) == (b in pinned):
+        raise ValueError(
+            f"mechanical advantage: the output rod {a}-{b} must have exactly one pinned end "
+            f"to turn about (pinned: {sorted(pinned & {a, b})})"
+        )
+    return (a, b) if a in pinned else (b, a)
+
+
+def _output_load(p: np.ndarray, output: Any) -> dict[int, np.ndarray]:
     """The load on the output: a torque -1 on a rod about its pivot, a force -1 on a slider."""
     if hasattr(output, "direction"):
         return {int(output.joint): -np.asarray(output.direction, dtype=np.float64)}
-    o_pivot, o_tip = (int(i) for i in output)
+    o_pivot, o_tip = output
     d = p[o_tip] - p[o_pivot]
     return {o_tip: -np.array([-d[1], d[0]]) / (d @ d)}
 
@@ -146,9 +179,10 @@ def mechanical_advantage(linkage: Linkage, k: Kinematics, output: Any) -> np.nda
     linkage : Linkage
         The mechanism ``k`` was computed for (its rods, angles, pins and guides).
     k : Kinematics
-        The cycle, driven by the crank ``k.pivot``→``k.tip``.
+        The cycle, driven by the crank ``k.pivot``→``k.tip``, one of whose ends is
+        pinned (either one: the input torque is taken about it).
     output : (int, int) or Slider
-        The output rod ``(pivot, tip)``, turning about its pinned ``pivot``; or a slider
+        The output rod, turning about its one pinned end (either order); or a slider
         of the linkage (``linkage.sliders[s]``): then the output is the force along its
         direction, and the advantage :math:`F_{out}/T_{in} = 1/(u\cdot p_j')` has the
         units of one over a length.
@@ -157,22 +191,32 @@ def mechanical_advantage(linkage: Linkage, k: Kinematics, output: Any) -> np.nda
     -------
     ndarray, shape (k,)
         :math:`T_{out}/T_{in}`, signed (negative: the output turns the other way); NaN
-        where the sample is not valid or the statics cannot balance the load; very
-        large at a dead centre, where the input needs no torque.
+        where the sample is not valid or the statics cannot balance the load; large
+        near a dead centre, where the input needs no torque, and NaN at one
+        (:math:`|T_{in}|` below ``DEAD_TORQUE``, times the crank's length for a slider).
+
+    Raises
+    ------
+    ValueError
+        No output rod, one without exactly one pinned end, a cycle not driven by a
+        crank, or a crank with no pinned end.
     """
-    if not hasattr(output, "direction"):
-        o_pivot, o_tip = (int(i) for i in output)
-        if linkage.find_rod(o_pivot, o_tip) is None:
-            raise ValueError(f"mechanical advantage: there is no output rod {o_pivot}-{o_tip}")
+    slider = hasattr(output, "direction")
+    if not slider:
+        output = _output_rod(linkage, output)
     if k.tip < 0:
         raise ValueError("mechanical advantage: the cycle must be driven by a crank (kinematics)")
     held, angle = _held(linkage, k.pivot, k.tip)
+    # an input torque this small is a dead centre (or the load went to a support):
+    # relative to the output's unit torque, or to the crank's length times its unit force
+    crank = np.hypot(*(linkage.vertices[k.tip] - linkage.vertices[k.pivot]))
+    tol = DEAD_TORQUE * (crank if slider else 1.0)
     out = np.full(len(k), np.nan)
     for i in np.flatnonzero(k.valid):
         p = k.positions[i]
         held.set_positions(np.vstack([p, held.vertices[-1:]]))
-        report = static_forces(held, _output_load(linkage, p, output))
+        report = static_forces(held, _output_load(p, output))
         torque = report.angle_torques[angle]
-        if report.balanced and torque != 0.0:
+        if report.balanced and abs(torque) > tol:
             out[i] = 1.0 / torque
     return out

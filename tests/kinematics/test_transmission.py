@@ -6,8 +6,13 @@ import numpy as np
 import pytest
 from kinematic_cases import A, L, R, S, four_bar, slider_crank
 
-from linkage_widget import static_forces
-from linkage_widget.kinematics import kinematics, mechanical_advantage, transmission_angle
+from linkage_widget import Linkage, static_forces
+from linkage_widget.kinematics import (
+    MechanismError,
+    kinematics,
+    mechanical_advantage,
+    transmission_angle,
+)
 
 ANGLES = np.linspace(0.0, 2 * np.pi, 73)
 
@@ -43,6 +48,43 @@ def test_mechanical_advantage_from_statics_is_the_velocity_ratio():
     assert np.isfinite(ma).all()
     assert np.allclose(ma * omega_out, 1.0, rtol=0, atol=1e-8)
     assert (ma > 0).any() and (ma < 0).any()  # the rocker rocks: it turns both ways
+
+
+def _rocker_speed(k, pivot: int, tip: int) -> np.ndarray:
+    """The angular velocity of rod ``pivot``-``tip`` per unit crank speed, from the velocities."""
+    d = k.positions[:, tip] - k.positions[:, pivot]
+    dv = k.velocities[:, tip] - k.velocities[:, pivot]
+    return (d[:, 0] * dv[:, 1] - d[:, 1] * dv[:, 0]) / (d * d).sum(axis=1)
+
+
+def test_mechanical_advantage_with_the_crank_named_tip_first():
+    # the motor on 1->0: the crank turns about its pinned end 0 all the same, and the
+    # input torque about it is the same; virtual work still gives MA = 1 / omega_out
+    link = four_bar()
+    k = kinematics(link, 1, 0, ANGLES[:-1])
+    ma = mechanical_advantage(link, k, (3, 2))
+    assert np.isfinite(ma).all()
+    assert np.allclose(ma * _rocker_speed(k, 3, 2), 1.0, rtol=0, atol=1e-8)
+
+
+def test_mechanical_advantage_needs_a_crank_with_a_pinned_end():
+    # the coupler 1-2 as the driven rod: neither end pinned, no ground to hold it against
+    link = four_bar()
+    coupler = link.vertices[2] - link.vertices[1]
+    k = kinematics(link, 1, 2, [np.arctan2(coupler[1], coupler[0])])
+    with pytest.raises(ValueError, match="crank 1-2 has no pinned end"):
+        mechanical_advantage(link, k, (3, 2))
+
+
+def test_mechanical_advantage_takes_the_output_rod_either_way_round():
+    # (2, 3) names the rocker's free end first; it still turns about its pinned end 3
+    link = four_bar()
+    k = kinematics(link, 0, 1, ANGLES[:-1])
+    ma = mechanical_advantage(link, k, (2, 3))
+    assert np.isfinite(ma).all()
+    assert np.allclose(ma * _rocker_speed(k, 3, 2), 1.0, rtol=0, atol=1e-8)
+    with pytest.raises(ValueError, match="output rod 1-2 must have exactly one pinned end"):
+        mechanical_advantage(link, k, (1, 2))
 
 
 def test_mechanical_advantage_needs_an_output_rod():
@@ -83,3 +125,31 @@ def test_slider_crank_force_over_torque_is_one_over_the_piston_speed():
     away = np.abs(dx) > 0.05  # off the dead centres, where the input needs no torque
     assert np.allclose(ma[away] * dx[away], 1.0, rtol=0, atol=1e-8)
     assert np.abs(ma[~away]).min() > 10.0
+
+
+@pytest.mark.skipif(not _statics_has_sliders(), reason="static_forces does not take sliders yet")
+def test_mechanical_advantage_is_nan_at_a_dead_centre():
+    # in line, crank at 0 and pi: the piston stops (x' = -r sin(theta) - ... = 0), the
+    # input torque is zero up to rounding, and 1/rounding is no advantage
+    link = slider_crank()
+    ma = mechanical_advantage(link, kinematics(link, 0, 1, [0.0, np.pi, 0.5]), link.sliders[0])
+    assert np.isnan(ma[:2]).all()
+    x_dot = -np.sin(0.5) - np.sin(0.5) * np.cos(0.5) / np.sqrt(9.0 - np.sin(0.5) ** 2)
+    assert ma[2] == pytest.approx(1.0 / x_dot, rel=1e-9)
+
+
+def test_coupler_and_rocker_in_line_lock_a_crank_drive_not_a_rocker_drive():
+    # crank 2, coupler 2, rocker 3, ground 4 (not Grashof), drawn where coupler and
+    # rocker line up (mu = pi): |BD| = 5, so cos(theta) = (4 + 16 - 25) / 16
+    theta = np.arccos(-5.0 / 16.0)
+    b, d = 2.0 * np.array([np.cos(theta), np.sin(theta)]), np.array([4.0, 0.0])
+    c = b + 2.0 * (d - b) / 5.0
+    link = Linkage([[0, 0], b, c, d], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
+    with pytest.raises(MechanismError, match="dead point"):
+        kinematics(link, 0, 1, [theta])  # the crank cannot drive it on
+    rocker = c - d
+    k = kinematics(link, 3, 2, [np.arctan2(rocker[1], rocker[0])])
+    assert transmission_angle(k, (1, 2), (2, 3)).angles[0] == pytest.approx(np.pi, abs=1e-7)
+    assert k.valid.all()  # the rocker drives through it, the crank standing still
+    assert np.abs(k.velocities[0, 1]).max() < 1e-12
+    assert np.abs(k.velocities[0, 2]).max() > 0.5
