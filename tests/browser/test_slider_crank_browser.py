@@ -112,6 +112,8 @@ def plots_follow_the_crank(pg):
     assert kernel_json(pg, "w.motors_running")
     assert np.ptp(angles) >= 0.05, angles  # the crank turned between the samples
     assert len(set(digests)) >= 2, "the plots' current-angle mark did not move"
+    box.locator("input").click()  # off again: the velocity arrows would cover the block
+    assert poll(lambda: not kernel_json(pg, "w.show_plots"))
 
 
 def test_a_slider_crank_built_by_mouse_runs_with_the_piston_on_its_line(page):
@@ -150,6 +152,10 @@ def test_a_slider_crank_built_by_mouse_runs_with_the_piston_on_its_line(page):
     plots_follow_the_crank(pg)
     pg.locator(".linkage-button-motors").click()
     assert poll(lambda: not kernel_json(pg, "w.motors_running"))
+    time.sleep(0.5)
+    # nothing over the block: a velocity arrow along the line, the selection ring
+    kernel_exec(pg, "w.show_velocities = False; w.selected_vertex = None")
+    assert poll(lambda: "velocities" not in kernel_json(pg, "w.scene().roles()"))
     time.sleep(0.5)
     x, y = joint_px(pg, 2)  # the block beside the piston's joint (the rod comes from the left)
     assert poll(lambda: pixel(pg, x + 10, y)[:3] == BLOCK_FILL, timeout=10), pixel(pg, x + 10, y)
