@@ -7,6 +7,7 @@ sidecar turns into a :class:`~linkage_widget.errors.LinkageFormatError` with the
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -220,20 +221,11 @@ def read_on_sliders(
             if unknown:
                 raise ValueError(f"{key}: unknown key {unknown[0]!r} (known: {sorted(known)})")
             items.append(kind(**x))
-        if len({m.slider for m in items}) != len(items):
-            raise ValueError(f"{key}: slider {_twice(items)} has two (one per slider)")
+        twice = [s for s, k in Counter(x.slider for x in items).items() if k > 1]
+        if twice:
+            raise ValueError(f"{key}: slider {twice[0]} has two (one per slider)")
         out.append(tuple(items))
     return out[0], out[1]
-
-
-def _twice(items: Sequence[Any]) -> int:
-    """The first slider that two of ``items`` name."""
-    seen: set[int] = set()
-    for x in items:
-        if x.slider in seen:
-            return x.slider
-        seen.add(x.slider)
-    raise AssertionError("no slider named twice")
 
 
 def slides_json(motors: Sequence[LinearMotor], frictions: Sequence[SliderFriction]) -> dict:

@@ -22,8 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from .. import _checks
 from ..elements import LinearMotor, SliderFriction
 from .actuation import Actuated, Actuation, Stage
 
@@ -32,11 +31,7 @@ __all__ = ["add_linear_motor", "add_slider_friction", "linear_motor_at", "remove
 
 def _check_slider(stage: Stage, slider: Any, what: str) -> int:
     """``slider`` as an index of the linkage's sliders; ``IndexError`` naming ``what``."""
-    n = len(stage.linkage.sliders)
-    ok = isinstance(slider, int | np.integer) and not isinstance(slider, bool)
-    if not ok or not 0 <= int(slider) < n:  # numpy integers are indices too
-        raise IndexError(f"{what}: slider {slider!r} out of range (there are {n} sliders)")
-    return int(slider)
+    return _checks.item_index(slider, len(stage.linkage.sliders), f"{what}: slider", "sliders")
 
 
 def add_linear_motor(
