@@ -162,6 +162,28 @@ def check_placement(new: np.ndarray, i: int, rods: np.ndarray, angles: np.ndarra
             raise ValueError(f"moving vertex {i} there: angle {row} ({a}, {b}, {c}): {why}")
 
 
+def check_new_rod(vertices: np.ndarray, i: int, j: int, existing: int | None) -> None:
+    """A new rod ``i-j`` (``existing``: the rod joining them already, or ``None``)."""
+    if i == j:
+        raise ValueError(f"a rod needs two distinct vertices, got {i} twice")
+    if existing is not None:
+        raise ValueError(f"rod {i}-{j} exists already")
+    with np.errstate(over="ignore"):
+        _checks.rod_length(_checks.row_norms(vertices[[i]] - vertices[[j]])[0], f"rod {i}-{j}")
+
+
+def check_new_angle(vertices: np.ndarray, ijk: tuple[int, int, int], existing: int | None) -> None:
+    """A new fixed angle ``(i, j, k)`` (``existing``: the same angle, or ``None``)."""
+    i, j, k = ijk
+    if len({i, j, k}) != 3:
+        raise ValueError(f"an angle needs three distinct vertices, got ({i}, {j}, {k})")
+    why = degenerate_angle(vertices, i, j, k)
+    if why is not None:
+        raise ValueError(f"cannot fix the angle ({i}, {j}, {k}): {why}")
+    if existing is not None:
+        raise ValueError(f"the angle at {i} between {j} and {k} is fixed already")
+
+
 def angles_at(p: np.ndarray, angles: np.ndarray) -> np.ndarray:
     r"""The angles ``(i, j, k)`` at ``p``: signed in the plane, in :math:`[0, \pi]` in space."""
     a = p[angles[:, 1]] - p[angles[:, 0]]

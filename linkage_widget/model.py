@@ -1,11 +1,10 @@
-"""The linkage model: joints, rods, fixed angles, pins, sliders and slots; index-safe editing.
+"""The linkage model: joints, rods (cables, struts), angles, pins, sliders, slots; editing.
 
 A linkage lives in the plane (``dim == 2``, the 2007 program's world) or in space
-(``dim == 3``). A :class:`Linkage` is plain data plus editing operations; constraints,
-motion and drawing read it. Files go through :mod:`linkage_widget.io` (plain arrays,
-:class:`~linkage_widget.io.LinkageData`, every line checked); scalar and index checks
-are :mod:`linkage_widget._checks`', structural ones :mod:`linkage_widget._linkage_checks`',
-sliders and slots :mod:`linkage_widget.guides`'.
+(``dim == 3``). A :class:`Linkage` is plain data plus editing; constraints, motion and
+drawing read it. Files go through :mod:`.io` (plain arrays, every line checked); checks
+are :mod:`._checks`' and :mod:`._linkage_checks`', sliders and slots :mod:`.guides`',
+the members' kinds :mod:`.rod_kinds`'.
 
 Notation (across the package): ``p`` = ``vertices``/``positions``, ``(n, d)`` float64,
 world units, y up; ``(i, j)`` a rod; ``(i, j, k)`` a fixed angle at apex ``i`` between
@@ -36,6 +35,7 @@ from .io import (
     read_linkage,
     save_linkage,
 )
+from .rod_kinds import RodKinds, kind_code
 
 # MIN_ROD_LENGTH and MAX_ROD_LENGTH live in _checks (below the file format, which
 # refuses the same rods with a line number); they are re-exported here.
@@ -74,20 +74,20 @@ class Linkage:
         must lie on it; not pinned). Planar only (:mod:`linkage_widget.guides`).
     slots : iterable of (a, b, c)
         Joint ``c`` stays on the line through joints ``a`` and ``b`` (a pin in a slot).
+    cables, struts : iterable of (i, j)
+        Members that may only shorten (cables) or only lengthen (struts): a tensegrity.
+        They follow ``rods`` in :attr:`rods` (cables, then struts); :attr:`rod_kinds`.
 
     Raises
     ------
     ValueError
-        On any inconsistency (non-finite coordinates, index out of range, a zero-length
-        or repeated rod, an angle arm of length zero, a repeated angle or pin, a bad
-        slider or slot), naming the offending item.
+        On any inconsistency (non-finite coordinates, index out of range, a zero-length or
+        repeated rod, a zero angle arm, a repeated angle or pin, a bad slider or slot).
 
     Examples
     --------
     >>> link = Linkage([[0, 0], [1, 0], [0, 1]], rods=[(0, 1), (0, 2)])
-    >>> link.n_vertices, link.n_rods
-    (3, 2)
-    >>> link.add_rod(1, 2)
+    >>> link.add_rod(1, 2, kind="cable")
     2
     >>> link.add_angle(0, 1, 2)
     0
@@ -108,15 +108,20 @@ class Linkage:
         dim: int | None = None,
         sliders: Iterable[Any] = (),
         slots: Iterable[Any] = (),
+        cables: Iterable[Any] = (),
+        struts: Iterable[Any] = (),
     ) -> None:
         self._vertices = _linkage_checks.vertex_array(vertices, dim)
-        self._rods = _linkage_checks.as_index_array(rods, 2, "rods")
+        parts = [_linkage_checks.as_index_array(r, 2, w) for r, w in
+                 ((rods, "rods"), (cables, "cables"), (struts, "struts"))]  # fmt: skip
+        self._rods = np.concatenate(parts)
         self._angles = _linkage_checks.as_index_array(angles, 3, "angles")
         pins = np.asarray(list(pinned) if not isinstance(pinned, np.ndarray) else pinned)
         self._pinned = pins.astype(np.int64).reshape(-1)
         self.validate()
         self._masses = ElementMasses(self.n_vertices, self.n_rods)
         self._guides = Guides.build(sliders, slots, self._vertices, self._pinned)
+        self._kinds = RodKinds.build(*(len(part) for part in parts))
 
     # ------------------------------------------------------------------ data
     @property
@@ -165,6 +170,11 @@ class Linkage:
         return self._guides
 
     @property
+    def rod_kinds(self) -> np.ndarray:
+        """Kind of each rod, ``(m,)`` str: ``'rod'``, ``'cable'`` or ``'strut'`` (a copy)."""
+        return self._kinds.names()
+
+    @property
     def n_vertices(self) -> int:
         """Number of vertices ``n``."""
         return int(self._vertices.shape[0])
@@ -177,7 +187,7 @@ class Linkage:
     @property
     def n_angles(self) -> int:
         """Number of fixed angles."""
-        return int(self._angles.shape[0])
+        return len(self._angles)
 
     def rod_lengths(self) -> np.ndarray:
         """Current rod lengths :math:`L_{ij} = |p_i - p_j|`, shape ``(m,)``."""
@@ -235,10 +245,7 @@ class Linkage:
         self._guides.follow(self._vertices)
 
     def move_vertex(self, i: int, xy: Any) -> None:
-        """Move one vertex to ``xy`` (``(x, y)``, or ``(x, y, z)`` in 3-D; editing, not motion).
-
-        Constraints are not enforced.
-        """
+        """Move one vertex to ``xy`` (``(x, y[, z])``; editing: constraints are not enforced)."""
         i = self._check_vertex(i)
         new = self._vertices.copy()
         new[i] = _checks.finite_point(xy, "position", self.dim)
@@ -248,10 +255,7 @@ class Linkage:
         self._guides.follow(new)  # a slider's line goes with its joint
 
     def add_vertex(self, *xy: Any) -> int:
-        """Append a vertex at ``add_vertex(x, y)`` or ``add_vertex((x, y))``; return its index.
-
-        A 3-D linkage takes three numbers, ``add_vertex(x, y, z)`` or ``add_vertex((x, y, z))``.
-        """
+        """Append a vertex at ``(x, y[, z])``, given as numbers or one tuple; return its index."""
         what = f"vertex position (this linkage is {self.dim}-D)"
         xy = _checks.finite_point(xy[0] if len(xy) == 1 else xy, what, self.dim)
         self._vertices = np.vstack([self._vertices, xy[None, :]])
@@ -265,6 +269,7 @@ class Linkage:
         keep_angle = ~np.any(self._angles == i, axis=1)
         self._vertices = np.delete(self._vertices, i, axis=0)
         self._masses.remove_vertex(i, keep_rod)
+        self._kinds.remove_vertex(keep_rod)
         self._rods = self._rods[keep_rod]
         self._rods = self._rods - (self._rods > i)
         self._angles = self._angles[keep_angle]
@@ -273,29 +278,31 @@ class Linkage:
         self._pinned = pins - (pins > i)
         self._guides.remove_vertex(i)
 
-    def add_rod(self, i: int, j: int) -> int:
-        """Add a rod between distinct vertices ``i`` and ``j``; return its index.
+    def add_rod(self, i: int, j: int, kind: str = "rod") -> int:
+        """Add a rod (or a ``kind="cable"`` or ``"strut"``) between ``i`` and ``j``; its index.
 
-        Raises ``ValueError`` if the rod exists already, ``i == j``, or the
-        vertices coincide (a zero-length rod).
+        Raises ``ValueError`` if the rod exists already, ``i == j``, the vertices
+        coincide (a zero-length rod) or the kind is unknown.
         """
         i, j = self._check_vertex(i), self._check_vertex(j)
-        if i == j:
-            raise ValueError(f"a rod needs two distinct vertices, got {i} twice")
-        if self.find_rod(i, j) is not None:
-            raise ValueError(f"rod {i}-{j} exists already")
-        with np.errstate(over="ignore"):
-            length = _checks.row_norms(self._vertices[[i]] - self._vertices[[j]])[0]
-            _checks.rod_length(length, f"rod {i}-{j}")
+        kind_code(kind, f"rod {i}-{j}")
+        _linkage_checks.check_new_rod(self._vertices, i, j, self.find_rod(i, j))
         self._rods = np.vstack([self._rods, [[i, j]]])
         self._masses.add_rod()
+        self._kinds.add_rod(kind)
         return self.n_rods - 1
+
+    def set_rod_kind(self, r: int, kind: str) -> None:
+        """Make rod ``r`` a ``"rod"``, a ``"cable"`` or a ``"strut"`` (:mod:`.rod_kinds`)."""
+        r = _linkage_checks.editing_index(r, self.n_rods, "rod", "rods")
+        self._kinds.set(r, kind)
 
     def remove_rod(self, r: int) -> None:
         """Remove rod ``r``; fixed angles stay (a fixed angle needs no rods, see add_angle)."""
         r = _linkage_checks.editing_index(r, self.n_rods, "rod", "rods")
         self._rods = np.delete(self._rods, r, axis=0)
         self._masses.remove_rod(r)
+        self._kinds.remove_rod(r)
 
     def add_angle(self, i: int, j: int, k: int) -> int:
         r"""Fix the angle at apex ``i`` between the arms ``i-j`` and ``i-k``; return its index.
@@ -305,13 +312,7 @@ class Linkage:
         their arms, the angle held (the 2007 page). An arm of length zero: ``ValueError``.
         """
         i, j, k = (self._check_vertex(v) for v in (i, j, k))
-        if len({i, j, k}) != 3:
-            raise ValueError(f"an angle needs three distinct vertices, got ({i}, {j}, {k})")
-        why = _linkage_checks.degenerate_angle(self._vertices, i, j, k)
-        if why is not None:
-            raise ValueError(f"cannot fix the angle ({i}, {j}, {k}): {why}")
-        if self.find_angle(i, j, k) is not None:
-            raise ValueError(f"the angle at {i} between {j} and {k} is fixed already")
+        _linkage_checks.check_new_angle(self._vertices, (i, j, k), self.find_angle(i, j, k))
         self._angles = np.vstack([self._angles, [[i, j, k]]])
         return self.n_angles - 1
 
@@ -346,17 +347,13 @@ class Linkage:
 
     def toggle_pin(self, i: int) -> bool:
         """Pin or unpin vertex ``i``; return whether it is pinned afterwards."""
-        if self.is_pinned(i):
-            self.unpin(i)
-            return False
-        self.pin(i)
-        return True
+        (self.unpin if self.is_pinned(i) else self.pin)(i)
+        return self.is_pinned(i)
 
     def split_rod(self, r: int) -> int:
-        """Split rod ``r`` at its midpoint into two rods; return the new vertex.
+        """Split rod ``r`` at its midpoint into two of its kind; return the new vertex.
 
-        Fixed angles that used the rod keep their meaning: the arm now ends
-        at the new midpoint vertex, which lies on the same ray.
+        Fixed angles on the rod keep their meaning: the arm ends at the midpoint, on its ray.
         """
         r = _linkage_checks.editing_index(r, self.n_rods, "rod", "rods")
         i, j = (int(v) for v in self._rods[r])
@@ -365,6 +362,7 @@ class Linkage:
         self._rods[r] = (i, mid)
         self._rods = np.vstack([self._rods, [[mid, j]]])
         self._masses.split_rod(r)
+        self._kinds.split_rod(r)
         return mid
 
     def clear(self) -> None:
@@ -375,11 +373,12 @@ class Linkage:
         self._pinned = np.empty((0,), dtype=np.int64)
         self._masses.clear()
         self._guides.clear()
+        self._kinds.clear()
 
     def copy(self) -> Linkage:
         """An independent deep copy."""
-        out = Linkage(self._vertices, self._rods, self._angles, self._pinned, dim=self.dim)
-        out._masses, out._guides = self._masses.copy(), self._guides.copy()
+        out = Linkage(dim=self.dim)
+        out.replace_with(self)
         return out
 
     def replace_with(self, other: Linkage) -> None:
@@ -389,6 +388,7 @@ class Linkage:
         self._angles = other._angles.copy()
         self._pinned = other._pinned.copy()
         self._masses, self._guides = other._masses.copy(), other._guides.copy()
+        self._kinds = other._kinds.copy()
 
     # ----------------------------------------------------------- comparison
     def __eq__(self, other: object) -> bool:
@@ -401,6 +401,7 @@ class Linkage:
             and np.array_equal(self._pinned, other._pinned)
             and self._masses == other._masses
             and self._guides == other._guides
+            and self._kinds == other._kinds
         )
 
     __hash__ = None  # mutable
@@ -409,6 +410,9 @@ class Linkage:
         space = "3-D, " if self.dim == 3 else ""  # a planar repr reads as it always did
         g = self._guides  # and so does a linkage without sliders or slots
         more = "" if g.is_empty() else f", {g.n_sliders} sliders, {g.n_slots} slots"
+        if not self._kinds.is_plain():  # a bar framework's repr reads as it always did
+            more += f", {len(self._kinds.indices('cable'))} cables, "
+            more += f"{len(self._kinds.indices('strut'))} struts"
         return (
             f"Linkage({space}{self.n_vertices} vertices, {self.n_rods} rods, "
             f"{self.n_angles} fixed angles, {len(self._pinned)} pinned{more})"
@@ -419,18 +423,21 @@ class Linkage:
     # (LinkageData), with every check of the file and its line; the model only wraps them.
     @classmethod
     def _from_data(cls, data: LinkageData, source: str) -> Linkage:
-        try:  # the codec refuses all but the sibling's sliders and slots first, by line
-            return cls(
+        try:  # the codec refuses all but the sibling's guides and kinds first, by line
+            out = cls(
                 data.vertices, rods=data.rods, angles=data.angles, pinned=data.pinned,
                 dim=data.dim, sliders=data.sliders, slots=data.slots,
             )  # fmt: skip
+            out._kinds = RodKinds.from_names(data.kinds, out.n_rods)
+            return out
         except ValueError as exc:
             raise LinkageFormatError(str(exc), source) from exc
 
     def _to_data(self) -> LinkageData:
         slots = tuple(tuple(t) for t in self._guides.slots.tolist())
+        kinds = () if self._kinds.is_plain() else tuple(self._kinds.names().tolist())
         return LinkageData(
-            self._vertices, self._pinned, self._rods, self._angles, self.sliders, slots
+            self._vertices, self._pinned, self._rods, self._angles, self.sliders, slots, kinds
         )
 
     @classmethod
@@ -470,19 +477,13 @@ class Linkage:
     # ------------------------------------------------------------- exchange (io.exchange's)
     @classmethod
     def from_pyrigi(cls, framework: Any, *, return_labels: bool = False) -> Any:
-        """The linkage of a 2-D or 3-D PyRigi framework (joint ``i``: ``vertex_list()[i]``).
-
-        ``return_labels=True``: ``(linkage, labels)``. See :func:`.io.exchange.from_pyrigi`.
-        """
+        """A PyRigi framework's linkage (joint ``i``: ``vertex_list()[i]``; labels on request)."""
         data, labels = exchange.from_pyrigi(framework)
         link = cls(data.vertices, rods=data.rods)
         return (link, labels) if return_labels else link
 
     def to_pyrigi(self, labels: Any = None) -> Any:
-        """A ``pyrigi.Framework`` of the rods (exact rationals; ``labels[i]`` names joint ``i``).
-
-        Pins, sliders, slots are dropped (PyRigi has none); fixed angles raise ``ValueError``.
-        """
+        """A ``pyrigi.Framework`` of the rods (exact; no pins or guides; angles raise)."""
         return exchange.to_pyrigi(self._to_data(), labels)
 
     def to_networkx(self, labels: Any = None) -> Any:
@@ -491,9 +492,6 @@ class Linkage:
 
     @classmethod
     def from_networkx(cls, graph: Any, positions: Any = None) -> Linkage:
-        """The linkage of a networkx graph placed by ``positions`` (default: ``pos`` attributes).
-
-        Joint ``i`` is ``list(graph.nodes)[i]``; see :func:`.io.exchange.from_networkx`.
-        """
+        """A networkx graph's linkage at ``positions`` (default ``pos``; joint i: i-th node)."""
         data, _ = exchange.from_networkx(graph, positions)
         return cls(data.vertices, rods=data.rods, angles=data.angles, pinned=data.pinned)

@@ -118,6 +118,9 @@ class LinkageData(NamedTuple):
     sliders : tuple of (j, (x, y), (dx, dy))
         Joints held on a fixed line; slots: tuple of ``(a, b, c)``. The 2007 text holds
         neither: they come from and go to the JSON sibling (:mod:`.sidecar`).
+    kinds : tuple of str
+        The kind of each rod (``'rod'``, ``'cable'``, ``'strut'``; :mod:`..rod_kinds`), or
+        ``()`` when all are rods. The 2007 text holds bars only: kinds live in the sibling.
     """
 
     vertices: np.ndarray
@@ -126,6 +129,7 @@ class LinkageData(NamedTuple):
     angles: np.ndarray
     sliders: tuple[Any, ...] = ()
     slots: tuple[Any, ...] = ()
+    kinds: tuple[str, ...] = ()
 
     @property
     def dim(self) -> int:

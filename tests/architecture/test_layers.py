@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "elements": 1,
     "element_masses": 1,
     "guides": 1,
+    "rod_kinds": 1,
     "io": 2,
     "model": 3,
     "constraints": 4,
