@@ -140,3 +140,12 @@ ARROW_DRIFT = 0.01
 #: leave ~1e-15, and a coarser snap could make a rigid loop look like Bennett's; the
 #: snapped loop must then close exactly, or it is refused (hinge_rods).
 HINGE_SNAP = 1e-9
+
+# ------------------------------------------------------------- real placements
+#: A real placement found by Newton's method keeps every rod length to this (absolute,
+#: times the largest length when above 1): Newton converges quadratically, so a root is
+#: met to ~1e-15 and a start that stalled short of one is far above.
+REAL_PLACEMENT_LENGTH = 1e-10
+#: Two real placements whose joints all lie within this (scaled the same) are one: roots
+#: of a generic system are far apart, converged copies of one agree to ~1e-13.
+SAME_PLACEMENT = 1e-6
