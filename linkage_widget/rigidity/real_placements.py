@@ -66,10 +66,11 @@ def aligned_solutions(
     system = _System(p, np.asarray(rods, dtype=np.int64))
     rng = np.random.default_rng(seed)
     found = [p[system.free].reshape(-1)]
-    quiet = 0
+    pending, quiet = list(found), 0
     for _ in range(MAX_BATCHES):
-        new = system.add_new(found, system.converged(system.starts(rng)))
-        quiet = 0 if new else quiet + 1
+        starts = np.vstack([system.starts(rng), *(system.folds(q) for q in pending)])
+        pending = system.add_new(found, system.converged(starts))
+        quiet = 0 if pending else quiet + 1
         if len(found) >= bound or quiet >= QUIET_BATCHES:
             break
     first = found[0]
@@ -91,6 +92,7 @@ class _System:
         self.squared = np.sum((p[self.rods[:, 0]] - p[self.rods[:, 1]]) ** 2, axis=1)
         self.scale = max(1.0, float(np.sqrt(self.squared.max())))
         self.spread = float(np.ptp(p, axis=0).max())
+        self.fold_sets = _fold_sets(n, rods)
         self.damping = 1e-12 * self.scale**4 * np.eye(2 * len(self.free))
 
     def placement(self, q: np.ndarray) -> np.ndarray:
@@ -133,28 +135,104 @@ class _System:
 
     def converged(self, q: np.ndarray) -> np.ndarray:
         """Damped Newton from every start; the ones whose lengths hold, shape (k', ·)."""
+        q = q.copy()
+        active = np.arange(len(q))
         for _ in range(NEWTON_STEPS):
-            jac = self.jacobian(q)
-            # Levenberg's regularisation keeps every system of the stack solvable (a start
-            # may sit where the Jacobian drops rank); near a root it is Newton's step
-            normal = np.einsum("kri,krj->kij", jac, jac) + self.damping
-            rhs = np.einsum("kri,kr->ki", jac, self.residual(q))
-            step = np.linalg.solve(normal, rhs[..., None])[..., 0]
-            size = np.max(np.abs(step), axis=1, keepdims=True)
-            q = q - step * np.minimum(1.0, self.spread / np.maximum(size, 1e-300))
+            q[active] -= self._step(q[active])
+            # a start that has landed needs no more steps
+            active = active[~self.holds(q[active], tight=True)]
+            if not len(active):
+                break
         return q[self.holds(q)]
 
-    def holds(self, q: np.ndarray) -> np.ndarray:
-        """Which placements keep every rod's length to REAL_PLACEMENT_LENGTH, shape (k,) bool."""
+    def _step(self, q: np.ndarray) -> np.ndarray:
+        """One damped Newton step from each row of ``q``, its size at most the spread."""
+        jac = self.jacobian(q)
+        # Levenberg's regularisation keeps every system of the stack solvable (a start may
+        # sit where the Jacobian drops rank); near a root it is Newton's step
+        normal = np.einsum("kri,krj->kij", jac, jac) + self.damping
+        rhs = np.einsum("kri,kr->ki", jac, self.residual(q))
+        step = np.linalg.solve(normal, rhs[..., None])[..., 0]
+        size = np.max(np.abs(step), axis=1, keepdims=True)
+        return step * np.minimum(1.0, self.spread / np.maximum(size, 1e-300))
+
+    def holds(self, q: np.ndarray, *, tight: bool = False) -> np.ndarray:
+        """Which placements keep every rod's length to REAL_PLACEMENT_LENGTH, shape (k,) bool.
+
+        ``tight``: to a thousandth of it, where Newton may stop (one more step there
+        would change nothing a float can hold).
+        """
         pts = self._points(q)
         lengths = np.linalg.norm(pts[:, self.rods[:, 0]] - pts[:, self.rods[:, 1]], axis=2)
         error = np.abs(lengths - np.sqrt(self.squared))
-        return np.all(np.isfinite(error) & (error <= REAL_PLACEMENT_LENGTH * self.scale), axis=1)
+        return np.all(
+            np.isfinite(error)
+            & (error <= REAL_PLACEMENT_LENGTH * self.scale * (1e-3 if tight else 1.0)),
+            axis=1,
+        )
 
-    def add_new(self, found: list[np.ndarray], candidates: np.ndarray) -> int:
-        """Append the candidates not already found; how many were new."""
-        before = len(found)
-        for q in candidates:
-            if all(np.max(np.abs(q - f)) > SAME_PLACEMENT * self.scale for f in found):
+    def add_new(self, found: list[np.ndarray], candidates: np.ndarray) -> list[np.ndarray]:
+        """Append the candidates not already found; the new ones."""
+        before, same = len(found), SAME_PLACEMENT * self.scale
+        known = np.asarray(found)
+        gaps = np.max(np.abs(candidates[:, None, :] - known[None]), axis=2)
+        for q in candidates[np.min(gaps, axis=1) > same]:  # new to the list so far
+            if all(np.max(np.abs(q - f)) > same for f in found[before:]):
                 found.append(q)
-        return len(found) - before
+        return found[before:]
+
+    def folds(self, q: np.ndarray) -> np.ndarray:
+        """Starts made from a placement by folds, shape (k, 2(n - 2)).
+
+        Each fold reflects a set of joints across the line through two joints
+        ``i, j``: a part of the graph that only ``i`` and ``j`` join to the rest (a
+        2-separator: the fold is again a placement, exactly), or one joint across the line
+        of two of its neighbours (a placement nearby when it has more). The part holding
+        the first rod stays; the other side moves instead.
+        """
+        points = self.placement(q)
+        out = []
+        for i, j, moved in self.fold_sets:
+            d = points[j] - points[i]
+            if not d @ d:
+                continue
+            rel = points[moved] - points[i]
+            folded = points.copy()
+            folded[moved] = points[i] + 2 * np.outer(rel @ d / (d @ d), d) - rel
+            out.append(folded[self.free].reshape(-1))
+        return np.array(out).reshape(len(out), -1)
+
+
+def _fold_sets(n: int, rods: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
+    """``(i, j, joints)``: the parts a fold across the line ``i j`` reflects."""
+    neighbours: list[set[int]] = [set() for _ in range(n)]
+    for u, v in rods:
+        neighbours[u].add(int(v))
+        neighbours[v].add(int(u))
+    held = {int(rods[0][0]), int(rods[0][1])}
+    out = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            parts = _components(neighbours, {i, j})
+            for part in parts if len(parts) > 1 else ():
+                moved = part if not part & held else set(range(n)) - part - {i, j}
+                out.append((i, j, np.array(sorted(moved), dtype=np.int64)))
+    for v in range(n):
+        out += [(i, j, np.array([v])) for i in neighbours[v] for j in neighbours[v]
+                if i < j and v not in held]  # fmt: skip
+    return [(i, j, moved) for i, j, moved in out if len(moved)]
+
+
+def _components(neighbours: list[set[int]], removed: set[int]) -> list[set[int]]:
+    """The connected parts of the graph without the ``removed`` joints."""
+    left = set(range(len(neighbours))) - removed
+    parts = []
+    while left:
+        stack, part = [left.pop()], set()
+        while stack:
+            v = stack.pop()
+            part.add(v)
+            stack += [w for w in neighbours[v] if w in left]
+            left -= neighbours[v]
+        parts.append(part)
+    return parts
