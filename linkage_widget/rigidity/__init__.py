@@ -31,7 +31,8 @@ Realizations
     recursion in :mod:`._bigraph`, the sphere's in :mod:`._quadrograph`),
     :func:`real_realizations` (the real placements of given lengths,
     :mod:`.real_placements`), :func:`laman_violation` (:mod:`.laman`: why a graph is
-    not Laman).
+    not Laman); Henneberg moves :func:`zero_extension`, :func:`one_extension` and
+    :func:`henneberg_sequence` (:mod:`.henneberg`).
 Trivial motions
     :func:`trivial_motions` (:mod:`.rigid_motions`, its only home): the rigid motions
     the pins and sliders leave; :func:`linkage_trivial_motions` reads them off a linkage,
@@ -71,6 +72,13 @@ from .analysis import (
 from .components import VarietyComponent, closure_ideal, variety_components
 from .exact import rational_coordinates
 from .groebner import exact_local_dimension
+from .henneberg import (
+    HennebergSequence,
+    HennebergStep,
+    henneberg_sequence,
+    one_extension,
+    zero_extension,
+)
 from .hinge_rods import loop_from_rods
 from .inertia import OrderedInertia
 from .laman import laman_violation
@@ -107,6 +115,8 @@ __all__ = [
     "SPARSE_MIN_ENTRIES",
     "STATUSES",
     "STRESS_ZERO",
+    "HennebergSequence",
+    "HennebergStep",
     "Infinitesimal",
     "MobilityReport",
     "OrderedInertia",
@@ -128,12 +138,14 @@ __all__ = [
     "generic_analysis",
     "generic_rank",
     "ground_sliders",
+    "henneberg_sequence",
     "infinitesimal",
     "laman_violation",
     "linkage_trivial_motions",
     "loop_from_rods",
     "loop_mobility",
     "mobility",
+    "one_extension",
     "pebble_game",
     "pebble_game_applies",
     "pinned_pebble_game",
@@ -148,4 +160,5 @@ __all__ = [
     "tangent_cone",
     "trivial_motions",
     "variety_components",
+    "zero_extension",
 ]
