@@ -12,7 +12,10 @@ By task:
   says what is wrong in a file and where;
 * **analyse**: :func:`analyze` (:class:`RigidityReport`: degrees of freedom, the velocity
   basis, self-stresses), :func:`mobility` (:class:`MobilityReport`, certified where it
-  can be), :func:`static_forces` (:class:`StaticsReport`);
+  can be), :func:`static_forces` (:class:`StaticsReport`); :func:`realization_count` (the
+  complex placements of a Laman graph), :func:`real_realizations` (its real ones);
+  :func:`zero_extension`, :func:`one_extension` (Henneberg moves, in place) and
+  :func:`henneberg_sequence` (:class:`HennebergSequence`: how a Laman graph is built);
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
   also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
@@ -54,12 +57,18 @@ from .errors import LinkageFormatError
 from .kinematics import Kinematics, kinematics
 from .model import Linkage
 from .rigidity import (
+    HennebergSequence,
     MobilityReport,
     RigidityReport,
     StaticsReport,
     analyze,
+    henneberg_sequence,
     mobility,
+    one_extension,
+    real_realizations,
+    realization_count,
     static_forces,
+    zero_extension,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,6 +81,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ConfigurationError",
+    "HennebergSequence",
     "HingeMotor",
     "HingeTorque",
     "Kinematics",
@@ -94,10 +104,15 @@ __all__ = [
     "StaticsReport",
     "Torque",
     "analyze",
+    "henneberg_sequence",
     "kinematics",
     "mobility",
+    "one_extension",
+    "real_realizations",
+    "realization_count",
     "static_forces",
     "to_sympy_mechanics",
+    "zero_extension",
     "__version__",
 ]
 

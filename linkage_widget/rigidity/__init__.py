@@ -26,6 +26,13 @@ Generic rigidity
     game (:mod:`.pebble`: :func:`pebble_game`, :func:`pinned_pebble_game`,
     :class:`PebbleGame`); the rank mod a prime at random placements in space
     (:mod:`.modular_rank`).
+Realizations
+    :func:`realization_count` (:mod:`.realizations`: the Laman number, the bigraph
+    recursion in :mod:`._bigraph`, the sphere's in :mod:`._quadrograph`),
+    :func:`real_realizations` (the real placements of given lengths,
+    :mod:`.real_placements`), :func:`laman_violation` (:mod:`.laman`: why a graph is
+    not Laman); Henneberg moves :func:`zero_extension`, :func:`one_extension` and
+    :func:`henneberg_sequence` (:mod:`.henneberg`).
 Trivial motions
     :func:`trivial_motions` (:mod:`.rigid_motions`, its only home): the rigid motions
     the pins and sliders leave; :func:`linkage_trivial_motions` reads them off a linkage,
@@ -65,13 +72,22 @@ from .analysis import (
 from .components import VarietyComponent, closure_ideal, variety_components
 from .exact import rational_coordinates
 from .groebner import exact_local_dimension
+from .henneberg import (
+    HennebergSequence,
+    HennebergStep,
+    henneberg_sequence,
+    one_extension,
+    zero_extension,
+)
 from .hinge_rods import loop_from_rods
 from .inertia import OrderedInertia
+from .laman import laman_violation
 from .local_dimension import mobility
 from .loop_mobility import loop_mobility
 from .mobility_report import MobilityReport
 from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
 from .rank_tracking import RankReference, excited_flex, first_rod_stress
+from .realizations import REAL_REALIZATIONS_MAX_JOINTS, real_realizations, realization_count
 from .report import STATUSES, RigidityReport
 from .revolute_loop import RevoluteLoop, exact_rotation, exact_turn
 from .rigid_motions import ground_sliders, linkage_trivial_motions, trivial_motions
@@ -91,6 +107,7 @@ __all__ = [
     "METHODS",
     "MOBILITY_MAX_2N",
     "RANK_RTOL",
+    "REAL_REALIZATIONS_MAX_JOINTS",
     "SECOND_ORDER_MAX_FLEXES",
     "SECOND_ORDER_MAX_STRESSES",
     "SECOND_ORDER_RTOL",
@@ -98,6 +115,8 @@ __all__ = [
     "SPARSE_MIN_ENTRIES",
     "STATUSES",
     "STRESS_ZERO",
+    "HennebergSequence",
+    "HennebergStep",
     "Infinitesimal",
     "MobilityReport",
     "OrderedInertia",
@@ -119,15 +138,20 @@ __all__ = [
     "generic_analysis",
     "generic_rank",
     "ground_sliders",
+    "henneberg_sequence",
     "infinitesimal",
+    "laman_violation",
     "linkage_trivial_motions",
     "loop_from_rods",
     "loop_mobility",
     "mobility",
+    "one_extension",
     "pebble_game",
     "pebble_game_applies",
     "pinned_pebble_game",
     "rational_coordinates",
+    "real_realizations",
+    "realization_count",
     "require_linkage",
     "second_order_rigid",
     "sigma_max_estimate",
@@ -136,4 +160,5 @@ __all__ = [
     "tangent_cone",
     "trivial_motions",
     "variety_components",
+    "zero_extension",
 ]
