@@ -12,7 +12,8 @@ By task:
   says what is wrong in a file and where;
 * **analyse**: :func:`analyze` (:class:`RigidityReport`: degrees of freedom, the velocity
   basis, self-stresses), :func:`mobility` (:class:`MobilityReport`, certified where it
-  can be), :func:`static_forces` (:class:`StaticsReport`);
+  can be), :func:`static_forces` (:class:`StaticsReport`), :func:`tensegrity_rigidity`
+  (:class:`TensegrityReport`: cables and struts, Roth–Whiteley);
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
   also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
@@ -57,9 +58,11 @@ from .rigidity import (
     MobilityReport,
     RigidityReport,
     StaticsReport,
+    TensegrityReport,
     analyze,
     mobility,
     static_forces,
+    tensegrity_rigidity,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -92,11 +95,13 @@ __all__ = [
     "SphereChart",
     "Spring",
     "StaticsReport",
+    "TensegrityReport",
     "Torque",
     "analyze",
     "kinematics",
     "mobility",
     "static_forces",
+    "tensegrity_rigidity",
     "to_sympy_mechanics",
     "__version__",
 ]
