@@ -102,6 +102,10 @@ class TensegrityReport:
     Attributes
     ----------
     rigid : bool
+        Rigid, certified: ``infinitesimally_rigid`` or ``prestress_stable`` (Connelly's
+        prism is rigid this way without being infinitesimally rigid). ``False`` means
+        neither certificate holds (a first-order flex with no stress against it).
+    infinitesimally_rigid : bool
         Infinitesimally rigid as a tensegrity (Roth–Whiteley): ``bar_framework_rigid`` and
         a proper self-stress exists.
     bar_framework_rigid : bool
@@ -140,6 +144,7 @@ class TensegrityReport:
     """
 
     rigid: bool
+    infinitesimally_rigid: bool
     bar_framework_rigid: bool
     proper_stress: np.ndarray | None
     explanation: str
@@ -195,13 +200,14 @@ def tensegrity_rigidity(linkage: Linkage) -> TensegrityReport:
     member_active = np.abs(omega) > STRESS_ZERO
     member_active[members] = active
     bar_rigid = bars.internal_dof == 0
-    rigid = bar_rigid and proper
-    flex = None if rigid else _flex(linkage, bars, members, sign[members], active)
-    stable = rigid or (
+    first_order = bar_rigid and proper
+    flex = None if first_order else _flex(linkage, bars, members, sign[members], active)
+    stable = first_order or (
         proper and _prestress_stable(linkage, bars, space, members, sign[members], lam)
     )
     return TensegrityReport(
-        rigid=rigid,
+        rigid=bool(stable),
+        infinitesimally_rigid=first_order,
         bar_framework_rigid=bar_rigid,
         proper_stress=omega if proper else None,
         explanation=_explain(bar_rigid, proper, linkage.rod_kinds, members[~active], bars, stable),

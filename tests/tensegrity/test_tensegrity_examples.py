@@ -101,7 +101,7 @@ def test_tensegrity_prism_file_is_prestress_stable_as_its_page_says():
     link = load_space_example("tensegrity_prism")
     assert link.dim == 3 and (link.rod_kinds == "strut").sum() == 3
     report = tensegrity_rigidity(link)
-    assert not report.rigid and report.prestress_stable is True
+    assert report.rigid and not report.infinitesimally_rigid and report.prestress_stable is True
     omega = report.proper_stress / report.proper_stress[0]
     np.testing.assert_allclose(omega[6:9], np.sqrt(3), rtol=1e-9)
     np.testing.assert_allclose(omega[9:], -np.sqrt(3), rtol=1e-9)
@@ -115,3 +115,15 @@ def test_tensegrity_prism_file_is_prestress_stable_as_its_page_says():
 def test_generated_files_are_what_make_examples_builds(name):
     built = make_examples().EXAMPLES[name]()
     assert load_example(name) == built  # kinds included, from the sibling
+
+
+def test_reversing_any_cable_of_the_prism_to_a_strut_makes_it_flexible():
+    link = load_space_example("tensegrity_prism")
+    held = np.isin(link.rods, link.pinned).all(axis=1)  # the pinned base: the pins carry it
+    assert held.sum() == 3
+    for cable in np.flatnonzero((link.rod_kinds == "cable") & ~held):
+        flipped = link.copy()
+        flipped.set_rod_kind(int(cable), "strut")
+        report = tensegrity_rigidity(flipped)
+        assert report.proper_stress is None and not report.rigid, cable
+        assert report.flex is not None and report.prestress_stable is False
