@@ -12,7 +12,9 @@ By task:
   says what is wrong in a file and where;
 * **analyse**: :func:`analyze` (:class:`RigidityReport`: degrees of freedom, the velocity
   basis, self-stresses), :func:`mobility` (:class:`MobilityReport`, certified where it
-  can be), :func:`static_forces` (:class:`StaticsReport`);
+  can be), :func:`static_forces` (:class:`StaticsReport`); :func:`nac_colourings`,
+  :func:`has_nac_colouring` and :func:`nac_motion` (:class:`NACMotion`): which rigid
+  graphs still have flexible placements, and the motion a colouring gives;
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
   also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
@@ -55,10 +57,14 @@ from .kinematics import Kinematics, kinematics
 from .model import Linkage
 from .rigidity import (
     MobilityReport,
+    NACMotion,
     RigidityReport,
     StaticsReport,
     analyze,
+    has_nac_colouring,
     mobility,
+    nac_colourings,
+    nac_motion,
     static_forces,
 )
 
@@ -83,6 +89,7 @@ __all__ = [
     "MechanicsSystem",
     "MobilityReport",
     "Motor",
+    "NACMotion",
     "PathForce",
     "PathFriction",
     "RigidityReport",
@@ -94,8 +101,11 @@ __all__ = [
     "StaticsReport",
     "Torque",
     "analyze",
+    "has_nac_colouring",
     "kinematics",
     "mobility",
+    "nac_colourings",
+    "nac_motion",
     "static_forces",
     "to_sympy_mechanics",
     "__version__",
