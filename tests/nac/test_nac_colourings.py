@@ -159,3 +159,29 @@ def test_a_long_search_stops_and_says_so():
 def test_no_rods_no_colourings():
     assert nac_colourings(Linkage([[0, 0], [1, 0]])) == []
     assert not has_nac_colouring(Linkage([[0, 0], [1, 0]]))
+
+
+def test_blocks_are_networkx_biconnected_components():
+    from linkage_widget.rigidity.nac_search import blocks
+
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        n = int(rng.integers(2, 14))
+        graph = nx.gnm_random_graph(n, int(rng.integers(1, 2 * n)), seed=int(rng.integers(2**31)))
+        edges = np.array(sorted(tuple(sorted(e)) for e in graph.edges), dtype=np.int64)
+        if not len(edges):
+            continue
+        block = blocks(n, edges)
+        ours = {frozenset(map(tuple, edges[block == b].tolist())) for b in set(block.tolist())}
+        theirs = {
+            frozenset(tuple(sorted(e)) for e in part)
+            for part in nx.biconnected_component_edges(graph)
+        }
+        assert ours == theirs
+
+
+def test_a_linkage_in_space_is_coloured_by_its_graph():
+    flat = graph_linkage(nx.complete_bipartite_graph(2, 3))
+    points = np.column_stack([flat.vertices, np.arange(flat.n_vertices, dtype=float)])
+    spatial = Linkage(points, rods=flat.rods)
+    assert red_sets(nac_colourings(spatial)) == red_sets(nac_colourings(flat))

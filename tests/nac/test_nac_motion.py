@@ -140,3 +140,13 @@ def test_a_bad_colouring_is_refused_saying_why():
         nac_motion(square, [True, False, True])
     with pytest.raises(TypeError, match="nac_motion: linkage must be a Linkage"):
         nac_motion("square", [True, False, True, False])
+
+
+def test_a_linkage_in_space_gets_a_planar_flex_of_its_graph():
+    flat = graph_linkage(nx.complete_bipartite_graph(2, 3))
+    points = np.column_stack([flat.vertices, np.ones(flat.n_vertices)])
+    spatial = Linkage(points, rods=flat.rods)
+    motion = nac_motion(spatial, nac_colourings(spatial)[0], seed=0)
+    assert motion.placement(np.array([0.0, 1.0])).shape == (2, flat.n_vertices, 2)
+    measured = lengths(motion.placement(ANGLES), spatial.rods)
+    assert np.abs(measured - motion.lengths).max() <= 1e-12 * motion.lengths.max()
