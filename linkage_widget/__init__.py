@@ -17,6 +17,9 @@ By task:
   :func:`zero_extension`, :func:`one_extension` (Henneberg moves, in place) and
   :func:`henneberg_sequence` (:class:`HennebergSequence`: how a Laman graph is built);
   :func:`tensegrity_rigidity` (:class:`TensegrityReport`: cables and struts, Roth–Whiteley);
+  :func:`nac_colourings`, :func:`has_nac_colouring` and :func:`nac_motion`
+  (:class:`NACMotion`): which rigid graphs still have flexible placements, and the
+  motion a colouring gives;
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
   also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
@@ -60,12 +63,16 @@ from .model import Linkage
 from .rigidity import (
     HennebergSequence,
     MobilityReport,
+    NACMotion,
     RigidityReport,
     StaticsReport,
     TensegrityReport,
     analyze,
+    has_nac_colouring,
     henneberg_sequence,
     mobility,
+    nac_colourings,
+    nac_motion,
     one_extension,
     real_realizations,
     realization_count,
@@ -96,6 +103,7 @@ __all__ = [
     "MechanicsSystem",
     "MobilityReport",
     "Motor",
+    "NACMotion",
     "PathForce",
     "PathFriction",
     "RigidityReport",
@@ -114,6 +122,9 @@ __all__ = [
     "one_extension",
     "real_realizations",
     "realization_count",
+    "has_nac_colouring",
+    "nac_colourings",
+    "nac_motion",
     "static_forces",
     "tensegrity_rigidity",
     "to_sympy_mechanics",

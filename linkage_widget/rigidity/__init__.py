@@ -18,6 +18,12 @@ Components
     :func:`closure_ideal`, :func:`variety_components` → :class:`VarietyComponent`
     (:mod:`.components`): the pieces of a configuration variety over the rationals,
     split on factors, each tested for irreducibility.
+Flexible placements of rigid graphs
+    :func:`nac_colourings`, :func:`has_nac_colouring`, :func:`is_nac_colouring`,
+    :func:`nac_conflict` (:mod:`.nac`; the search in :mod:`.nac_search`): the
+    NAC-colourings of the rods' graph, which exist iff the graph has a flexible
+    placement (Grasegger–Legerský–Schicho); :func:`nac_motion` → :class:`NACMotion`
+    (:mod:`.nac_motion`): that placement and its motion.
 Statics
     :func:`static_forces` → :class:`StaticsReport` (:mod:`.statics`): the loads a
     framework carries, :math:`A^T\lambda = f`.
@@ -88,6 +94,15 @@ from .laman import laman_violation
 from .local_dimension import mobility
 from .loop_mobility import loop_mobility
 from .mobility_report import MobilityReport
+from .nac import (
+    NAC_MAX_COLOURINGS,
+    NAC_MAX_STEPS,
+    has_nac_colouring,
+    is_nac_colouring,
+    nac_colourings,
+    nac_conflict,
+)
+from .nac_motion import NAC_MIN_GAP, NACMotion, nac_motion
 from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
 from .rank_tracking import RankReference, excited_flex, first_rod_stress
 from .realizations import REAL_REALIZATIONS_MAX_JOINTS, real_realizations, realization_count
@@ -110,6 +125,9 @@ from .tolerances import RANK_RTOL, SECOND_ORDER_RTOL, STRESS_ZERO
 __all__ = [
     "METHODS",
     "MOBILITY_MAX_2N",
+    "NAC_MAX_COLOURINGS",
+    "NAC_MAX_STEPS",
+    "NAC_MIN_GAP",
     "RANK_RTOL",
     "REAL_REALIZATIONS_MAX_JOINTS",
     "SECOND_ORDER_MAX_FLEXES",
@@ -123,6 +141,7 @@ __all__ = [
     "HennebergStep",
     "Infinitesimal",
     "MobilityReport",
+    "NACMotion",
     "OrderedInertia",
     "PebbleGame",
     "RankReference",
@@ -142,15 +161,20 @@ __all__ = [
     "first_rod_stress",
     "generic_analysis",
     "generic_rank",
+    "has_nac_colouring",
     "ground_sliders",
     "henneberg_sequence",
     "infinitesimal",
     "laman_violation",
+    "is_nac_colouring",
     "linkage_trivial_motions",
     "loop_from_rods",
     "loop_mobility",
     "mobility",
     "one_extension",
+    "nac_colourings",
+    "nac_conflict",
+    "nac_motion",
     "pebble_game",
     "pebble_game_applies",
     "pinned_pebble_game",
