@@ -155,3 +155,7 @@ SAME_PLACEMENT = 1e-6
 #: three of a 1-extension) when the sine of the angle between its rods is below this: on
 #: that line the new rods are parallel and the joint has a first-order flex.
 HENNEBERG_COLLINEAR = 1e-9
+#: A new joint within this of an existing one (relative to its coordinates' size when
+#: above 1) is on that joint: two joints in one place make a rod of length zero, or
+#: leave the new joint's rods a copy of the old joint's.
+HENNEBERG_SAME_JOINT = 1e-12
