@@ -33,6 +33,7 @@ import numpy as np
 from ..model import Linkage
 from ._bigraph import laman_number
 from ._quadrograph import sphere_laman_number
+from .analysis import analyze
 from .laman import laman_graph
 from .real_placements import aligned_solutions
 
@@ -86,9 +87,12 @@ def real_realizations(linkage: Linkage, *, seed: int | None = 0) -> list[np.ndar
     different placements, as :func:`realization_count` counts them). Found by Newton's
     method from many random starts (:mod:`.real_placements`), each verified to
     :math:`10^{-10}` in every length and kept once (placements closer than
-    :math:`10^{-6}` are one). The search is not a proof that none is missing; the
-    number found never exceeds :func:`realization_count` (checked: more would be a
-    bug, raised as ``RuntimeError``).
+    :math:`10^{-6}` are one, or up to :math:`10^{-2}` near a double root:
+    :func:`~.real_placements.aligned_solutions`). The search is not a proof that none is
+    missing. The bound :func:`realization_count` holds for generic lengths only: a
+    placement with an infinitesimal flex (its lengths not generic: e.g. a 3-prism whose
+    triangles are translates, or :math:`K_{3,3}` on a conic) is refused first, and
+    finding more placements than the bound means the lengths are not generic either.
 
     Parameters
     ----------
@@ -106,7 +110,9 @@ def real_realizations(linkage: Linkage, *, seed: int | None = 0) -> list[np.ndar
     Raises
     ------
     ValueError
-        As :func:`realization_count`, and for too many joints.
+        As :func:`realization_count`; for too many joints; for lengths not generic (the
+        current placement infinitesimally flexible, or more placements found than the
+        generic count).
     """
     n, edges = laman_graph(linkage, "real_realizations")
     if n > REAL_REALIZATIONS_MAX_JOINTS:
@@ -114,8 +120,22 @@ def real_realizations(linkage: Linkage, *, seed: int | None = 0) -> list[np.ndar
             f"real_realizations searches linkages of at most {REAL_REALIZATIONS_MAX_JOINTS} "
             f"joints; this one has {n}"
         )
+    plain = linkage.copy()
+    for v in linkage.pinned:
+        plain.unpin(int(v))
+    flexes = analyze(plain).internal_dof
+    if flexes:
+        raise ValueError(
+            f"real_realizations needs generic rod lengths: the current placement has "
+            f"{flexes} infinitesimal flex(es) (a first-order motion no rod resists), so "
+            f"these lengths are not generic and the count bound does not hold for them"
+        )
     bound = laman_number(edges) if n >= 2 else 1
     found = aligned_solutions(linkage.vertices, linkage.rods, bound=bound, seed=seed)
     if len(found) > bound:
-        raise RuntimeError(f"found {len(found)} real placements, more than the {bound} complex")
+        raise ValueError(
+            f"real_realizations needs generic rod lengths: {len(found)} real placements "
+            f"found, more than the {bound} complex ones generic lengths have, so these "
+            f"lengths are not generic (placements merging or a continuum of them)"
+        )
     return found
