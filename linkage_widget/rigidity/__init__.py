@@ -87,7 +87,12 @@ from .loop_mobility import loop_mobility
 from .mobility_report import MobilityReport
 from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
 from .rank_tracking import RankReference, excited_flex, first_rod_stress
-from .realizations import REAL_REALIZATIONS_MAX_JOINTS, real_realizations, realization_count
+from .realizations import (
+    REAL_REALIZATIONS_MAX_JOINTS,
+    SPHERE_COUNT_MAX_JOINTS,
+    real_realizations,
+    realization_count,
+)
 from .report import STATUSES, RigidityReport
 from .revolute_loop import RevoluteLoop, exact_rotation, exact_turn
 from .rigid_motions import ground_sliders, linkage_trivial_motions, trivial_motions
@@ -108,6 +113,7 @@ __all__ = [
     "MOBILITY_MAX_2N",
     "RANK_RTOL",
     "REAL_REALIZATIONS_MAX_JOINTS",
+    "SPHERE_COUNT_MAX_JOINTS",
     "SECOND_ORDER_MAX_FLEXES",
     "SECOND_ORDER_MAX_STRESSES",
     "SECOND_ORDER_RTOL",

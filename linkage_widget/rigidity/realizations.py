@@ -32,12 +32,17 @@ import numpy as np
 
 from ..model import Linkage
 from ._bigraph import laman_number
-from ._quadrograph import sphere_laman_number
+from ._quadrograph import SPHERE_COUNT_MAX_JOINTS, sphere_laman_number
 from .analysis import analyze
 from .laman import laman_graph
 from .real_placements import aligned_solutions
 
-__all__ = ["realization_count", "real_realizations", "REAL_REALIZATIONS_MAX_JOINTS"]
+__all__ = [
+    "realization_count",
+    "real_realizations",
+    "REAL_REALIZATIONS_MAX_JOINTS",
+    "SPHERE_COUNT_MAX_JOINTS",
+]
 
 #: The largest linkage whose real placements :func:`real_realizations` searches for: the
 #: random starts it takes grow with the count (up to :math:`2^{n-2}`-fold and more).
@@ -57,7 +62,9 @@ def realization_count(
         :math:`2k - 3`. Pins are not read: the count is of the graph.
     spherical : bool, optional
         Count the placements on the sphere :math:`x^2 + y^2 + z^2 = 1` (rod lengths as
-        chord lengths) modulo the rotations of the sphere, instead of the plane.
+        chord lengths) modulo the rotations of the sphere, instead of the plane; for
+        graphs of at most :data:`SPHERE_COUNT_MAX_JOINTS` joints once those of degree 2
+        are removed (each doubles the count).
     count_reflection : bool, optional
         ``True`` (default): modulo rotations and translations, a mirror image counted
         apart (Capco et al., ``lnumber``; 24 for the 3-prism). ``False``: modulo all
@@ -71,7 +78,8 @@ def realization_count(
     ------
     ValueError
         Not planar, with fixed angles, sliders or slots, or not Laman (over- or
-        under-braced: the counts and an over-braced set of joints are named).
+        under-braced: the counts and an over-braced set of joints are named); on the
+        sphere, more than :data:`SPHERE_COUNT_MAX_JOINTS` joints of degree 3 or more.
     """
     n, edges = laman_graph(linkage, "realization_count")
     number = sphere_laman_number(edges) if spherical else laman_number(edges)

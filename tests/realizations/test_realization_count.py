@@ -138,3 +138,66 @@ def test_refuses_space_angles_and_sliders():
     tri.add_angle(0, 1, 2)
     with pytest.raises(ValueError, match="1 fixed angles"):
         realization_count(tri)
+
+
+def two_tree(n, seed):
+    """Joints added one by one on the two ends of a random rod so far: 2^(n-2) placements."""
+    rng = np.random.default_rng(seed)
+    rods = [(0, 1)]
+    for v in range(2, n):
+        i, j = rods[rng.integers(len(rods))]
+        rods += [(i, v), (j, v)]
+    return rods
+
+
+def test_degree_two_peel_is_linear():
+    # every joint of a 2-tree is peeled; 4000 joints took 17.6 s when each removal
+    # rebuilt the degrees (O(n m)); neighbour sets and a queue take milliseconds
+    import time
+
+    from linkage_widget.rigidity._bigraph import laman_number, peel_degree_two
+
+    edges = two_tree(4000, 0)
+    start = time.perf_counter()
+    left, peeled = peel_degree_two(edges)
+    assert (len(left), peeled) == (1, 3998)
+    assert laman_number(edges) == 2**3998
+    assert time.perf_counter() - start < 2.0
+
+
+def test_counts_keep_no_memory_between_calls():
+    # the memo is the call's own: nothing stays allocated once the count is returned (a
+    # global cache of the sub-bigraphs kept megabytes, and evicted mid-recursion)
+    import gc
+    import tracemalloc
+
+    from linkage_widget.rigidity._bigraph import laman_number
+    from linkage_widget.rigidity._quadrograph import sphere_laman_number
+
+    tracemalloc.start()
+    try:
+        for count, edges in ((laman_number, random_laman(12, 3)),
+                             (sphere_laman_number, random_laman(8, 0))):  # fmt: skip
+            gc.collect()
+            before = tracemalloc.get_traced_memory()[0]
+            count(edges)
+            gc.collect()
+            assert tracemalloc.get_traced_memory()[0] - before < 10_000
+    finally:
+        tracemalloc.stop()
+
+
+def test_sphere_count_refuses_graphs_beyond_its_limit():
+    from linkage_widget.rigidity import SPHERE_COUNT_MAX_JOINTS
+
+    assert SPHERE_COUNT_MAX_JOINTS == 10
+    edges = random_laman(11, 0, one_extensions=1.0)  # 1-extensions only: no degree 2 left
+    link = linkage_of(edges)
+    with pytest.raises(ValueError, match="at most 10 joints .* this one has 11"):
+        realization_count(link, spherical=True)
+    assert realization_count(link) == oracle(edges, count_reflection=True)  # the plane's
+    # degree-2 joints do not count towards the limit: 2^10 times the prism's 32
+    big = [*PRISM]
+    for v in range(6, 16):
+        big += [(v - 6, v), (v - 5, v)]
+    assert realization_count(linkage_of(big), spherical=True) == 32 * 2**10
