@@ -43,7 +43,7 @@ before and after the move (rolled back when they grew).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,8 +52,8 @@ import numpy as np
 from .. import _checks
 from ..model import Linkage
 from .analysis import analyze
-from .laman import laman_graph
-from .pebble import generic_rank
+from .laman import laman_graph, require_laman
+from .pebble import PebbleGame
 from .tolerances import HENNEBERG_COLLINEAR, HENNEBERG_SAME_JOINT
 
 __all__ = [
@@ -125,20 +125,55 @@ def henneberg_sequence(linkage: Linkage) -> HennebergSequence:
     n, edges = laman_graph(linkage, "henneberg_sequence")
     if not edges:
         raise ValueError("henneberg_sequence starts from a rod; this linkage has none")
-    return sequence_of_edges(n, edges)
+    return _sequence(n, edges)
 
 
 def sequence_of_edges(n: int, edges: Sequence[tuple[int, int]]) -> HennebergSequence:
-    """:func:`henneberg_sequence` of a Laman graph given by its edges (checked by the caller)."""
-    rods = {_pair(int(u), int(v)) for u, v in edges}
-    alive = {w for e in rods for w in e}
+    """:func:`henneberg_sequence` of a graph on joints ``0..n-1`` given by its edges.
+
+    Raises
+    ------
+    ValueError
+        An edge's joint out of range, or the graph not Laman with at least one edge
+        (:func:`~.laman.require_laman` says why).
+    """
+    pairs = [(int(u), int(v)) for u, v in edges]
+    for k, (u, v) in enumerate(pairs):
+        if not (0 <= u < n and 0 <= v < n):
+            raise ValueError(
+                f"sequence_of_edges: edge {k} ({u}, {v}) has a joint out of range 0..{n - 1}"
+            )
+    if not pairs:
+        raise ValueError("sequence_of_edges starts from an edge; none given")
+    require_laman(n, pairs, "sequence_of_edges")
+    return _sequence(n, pairs)
+
+
+def _sequence(n: int, edges: Sequence[tuple[int, int]]) -> HennebergSequence:
+    """The steps of a Laman graph (checked by the caller), found backwards.
+
+    One pebble game follows the graph as joints are removed (:class:`~.pebble.PebbleGame`:
+    dropping an edge and trying one are a few pebble searches each), so a step costs
+    :math:`O(n + m)`, not a new game per candidate rod.
+    """
+    rods = {_pair(u, v) for u, v in edges}
+    around: dict[int, set[int]] = {w: set() for e in rods for w in e}
+    for u, v in rods:
+        around[u].add(v)
+        around[v].add(u)
+    game = PebbleGame(n, sorted(rods))
     backwards: list[HennebergStep] = []
-    while len(alive) > 2:
-        step = _inverse_step(n, rods, alive)
-        alive.discard(step.joint)
-        rods -= {_pair(u, step.joint) for u in step.neighbours}
+    while len(around) > 2:
+        step = _inverse_step(game, rods, around)
+        for u in step.neighbours:
+            rods.remove(_pair(u, step.joint))
+            around[u].discard(step.joint)
+        del around[step.joint]
         if step.removed is not None:
             rods.add(step.removed)
+            i, j = step.removed
+            around[i].add(j)
+            around[j].add(i)
         backwards.append(step)
     (first,) = rods
     return HennebergSequence(first, tuple(reversed(backwards)))
@@ -148,22 +183,46 @@ def _pair(u: int, v: int) -> tuple[int, int]:
     return (u, v) if u < v else (v, u)
 
 
-def _inverse_step(n: int, rods: set[tuple[int, int]], alive: set[int]) -> HennebergStep:
-    """A joint of degree 2 to remove, else one of degree 3 with a rod that keeps Laman."""
-    around: dict[int, list[int]] = {v: [] for v in alive}
-    for u, v in rods:
-        around[u].append(v)
-        around[v].append(u)
-    for v in sorted(alive, key=lambda w: len(around[w])):
+def _inverse_step(
+    game: PebbleGame, rods: set[tuple[int, int]], around: dict[int, set[int]]
+) -> HennebergStep:
+    """A joint of degree 2 to remove, else one of degree 3 with a rod that keeps Laman.
+
+    ``game`` is left playing the graph after the step (the joint's rods dropped, the
+    new rod added).
+    """
+    for v in _least_degree_first(around):
         near = sorted(around[v])
+        if len(near) > 3:
+            break
+        for u in near:
+            game.remove_edge(game.edges.index(_pair(u, v)))
         if len(near) == 2:
             return HennebergStep(0, v, tuple(near))
         for i, j, k in ((near[0], near[1], near[2]), (near[0], near[2], near[1]),
                         (near[1], near[2], near[0])):  # fmt: skip
-            rest = [e for e in rods if v not in e]
-            if (i, j) not in rods and generic_rank(n, [*rest, (i, j)]) == len(rest) + 1:
-                return HennebergStep(1, v, (i, j, k), (i, j))
+            # G - v has 2(n - 1) - 4 independent rods: ij keeps it Laman when accepted
+            if (i, j) not in rods:
+                if game.add_edge(i, j):
+                    return HennebergStep(1, v, (i, j, k), (i, j))
+                game.remove_edge(len(game.edges) - 1)
+        for u in near:  # none did (never, by Laman's lemma): put v back
+            game.add_edge(*_pair(u, v))
     raise AssertionError("a Laman graph always has a removable joint (Laman 1970)")
+
+
+def _least_degree_first(around: dict[int, set[int]]) -> Iterator[int]:
+    """The joints by degree then label: the first in :math:`O(n)`, the rest sorted later.
+
+    Laman's lemma makes the first one do, so the sort is never reached in practice.
+    """
+
+    def order(w: int) -> tuple[int, int]:
+        return len(around[w]), w
+
+    first = min(around, key=order)
+    yield first
+    yield from (w for w in sorted(around, key=order) if w != first)
 
 
 def zero_extension(linkage: Linkage, i: int, j: int, xy: Any) -> int:
