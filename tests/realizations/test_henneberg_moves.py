@@ -284,4 +284,23 @@ def test_sequence_keeps_one_pebble_game_along_the_steps(monkeypatch):
     edges = random_laman(300, 4, one_extensions=1.0)
     sequence = sequence_of_edges(300, edges)
     assert nx.is_isomorphic(replay(sequence)[-1], nx.Graph(edges))
-    assert len(games) <= 3  # the Laman check's two, and the one kept
+    assert len(games) == 2  # the Laman check's, and the one kept
+
+
+def test_the_laman_check_plays_one_pebble_game(monkeypatch):
+    # the rank and the over-braced witness come from one game, not two
+    from linkage_widget.rigidity import pebble
+    from linkage_widget.rigidity.laman import laman_violation
+
+    games = []
+    start = pebble._Game.__init__
+
+    def counted(self, n):
+        games.append(n)
+        start(self, n)
+
+    monkeypatch.setattr(pebble._Game, "__init__", counted)
+    k4_and_pendant = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3), (3, 4)]
+    reason = laman_violation(5, k4_and_pendant)
+    assert "joints [0, 1, 2, 3] carry 6 rods" in reason and "generic rank is 6 < 7" in reason
+    assert len(games) == 1
