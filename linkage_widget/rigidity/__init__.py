@@ -105,7 +105,12 @@ from .nac import (
 from .nac_motion import NAC_MIN_GAP, NACMotion, nac_motion
 from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
 from .rank_tracking import RankReference, excited_flex, first_rod_stress
-from .realizations import REAL_REALIZATIONS_MAX_JOINTS, real_realizations, realization_count
+from .realizations import (
+    REAL_REALIZATIONS_MAX_JOINTS,
+    SPHERE_COUNT_MAX_JOINTS,
+    real_realizations,
+    realization_count,
+)
 from .report import STATUSES, RigidityReport
 from .revolute_loop import RevoluteLoop, exact_rotation, exact_turn
 from .rigid_motions import ground_sliders, linkage_trivial_motions, trivial_motions
@@ -130,6 +135,7 @@ __all__ = [
     "NAC_MIN_GAP",
     "RANK_RTOL",
     "REAL_REALIZATIONS_MAX_JOINTS",
+    "SPHERE_COUNT_MAX_JOINTS",
     "SECOND_ORDER_MAX_FLEXES",
     "SECOND_ORDER_MAX_STRESSES",
     "SECOND_ORDER_RTOL",

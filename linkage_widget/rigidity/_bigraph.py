@@ -37,8 +37,8 @@ swapped, counts the same and shares it too).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
-from functools import lru_cache
 
 __all__ = ["laman_number", "peel_degree_two"]
 
@@ -70,7 +70,7 @@ def laman_number(edges: Sequence[tuple[int, int]]) -> int:
     edges, doubled = peel_degree_two([(int(u), int(v)) for u, v in edges])
     if len(edges) <= 1:
         return 2**doubled
-    return 2**doubled * _count(_canonical(tuple((e, e) for e in edges)))
+    return 2**doubled * _count(_canonical(tuple((e, e) for e in edges)), {})
 
 
 def peel_degree_two(edges: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], int]:
@@ -78,19 +78,28 @@ def peel_degree_two(edges: list[tuple[int, int]]) -> tuple[list[tuple[int, int]]
 
     A joint on two rods is placed in two ways over any placement of the rest (the
     two circles meet twice): each such joint doubles the count (a 0-extension).
+    :math:`O(n + m)`: neighbour sets, and a queue of the joints whose degree became 2
+    (the edges left keep their order).
     """
-    removed = 0
-    while len(edges) > 1:
-        degree: dict[int, int] = {}
-        for u, v in edges:
-            degree[u] = degree.get(u, 0) + 1
-            degree[v] = degree.get(v, 0) + 1
-        two = next((w for w, d in degree.items() if d == 2), None)
-        if two is None:
-            break
-        edges = [e for e in edges if two not in e]
-        removed += 1
-    return edges, removed
+    around: dict[int, set[int]] = {}
+    for u, v in edges:
+        around.setdefault(u, set()).add(v)
+        around.setdefault(v, set()).add(u)
+    queue = deque(sorted(w for w, near in around.items() if len(near) == 2))
+    gone: set[int] = set()
+    left = len(edges)
+    while left > 1 and queue:
+        two = queue.popleft()
+        if two in gone or len(around[two]) != 2:
+            continue  # queued at degree 2, changed since
+        for u in around[two]:
+            around[u].discard(two)
+            if len(around[u]) == 2:
+                queue.append(u)
+        around[two] = set()
+        gone.add(two)
+        left -= 2
+    return [e for e in edges if e[0] not in gone and e[1] not in gone], len(gone)
 
 
 def _canonical(bigraph: Bigraph) -> Bigraph:
@@ -113,18 +122,27 @@ def _relabel(bigraph: Bigraph) -> Bigraph:
     return tuple(((left[a], left[b]), (right[c], right[d])) for (a, b), (c, d) in bigraph)
 
 
-@lru_cache(maxsize=200_000)
-def _count(bigraph: Bigraph) -> int:
-    """:math:`L(G, H)` of a canonical bigraph."""
+def _count(bigraph: Bigraph, memo: dict[Bigraph, int]) -> int:
+    """:math:`L(G, H)` of a canonical bigraph; ``memo`` holds this count's sub-bigraphs.
+
+    One dict per :func:`laman_number` call: it is freed with the call, and never evicts
+    an entry the recursion still needs (a global cache would do both).
+    """
+    known = memo.get(bigraph)
+    if known is not None:
+        return known
     if any(a == b or c == d for (a, b), (c, d) in bigraph):
-        return 0
-    if len(bigraph) <= 1:
-        return 1
-    return sum(
-        left * _count(_canonical(n_side))
-        for m_side, n_side in _splits(bigraph)
-        if (left := _count(_canonical(m_side)))
-    )
+        total = 0
+    elif len(bigraph) <= 1:
+        total = 1
+    else:
+        total = sum(
+            left * _count(_canonical(n_side), memo)
+            for m_side, n_side in _splits(bigraph)
+            if (left := _count(_canonical(m_side), memo))
+        )
+    memo[bigraph] = total
+    return total
 
 
 def _splits(bigraph: Bigraph) -> list[tuple[Bigraph, Bigraph]]:

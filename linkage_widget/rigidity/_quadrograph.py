@@ -28,11 +28,15 @@ the plane. Mirror images count apart (the ``lnumber`` package's ``lnumbers``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 from ._bigraph import peel_degree_two
 
-__all__ = ["sphere_laman_number"]
+__all__ = ["sphere_laman_number", "SPHERE_COUNT_MAX_JOINTS"]
+
+#: The largest graph the sphere's count takes, in joints left once those of degree 2
+#: are peeled off: each step of the recursion tries up to :math:`2^{2n - 4}` vertex
+#: sets, about 6 s at 10 joints and 30 s at 11 (PyRigi's ``lnumbers`` goes further).
+SPHERE_COUNT_MAX_JOINTS = 10
 
 Quadrograph = tuple[int, tuple[tuple[int, ...], ...]]
 
@@ -48,15 +52,26 @@ def sphere_laman_number(edges: Sequence[tuple[int, int]]) -> int:
     Returns
     -------
     int
+
+    Raises
+    ------
+    ValueError
+        More than :data:`SPHERE_COUNT_MAX_JOINTS` joints left after the degree-2 peel.
     """
     edges, doubled = peel_degree_two([(int(u), int(v)) for u, v in edges])
     if len(edges) <= 1:
         return 2**doubled
     joints = sorted({w for e in edges for w in e})
-    side = {v: k for k, v in enumerate(joints)}
     n = len(joints)
+    if n > SPHERE_COUNT_MAX_JOINTS:
+        raise ValueError(
+            f"the count on the sphere takes graphs of at most {SPHERE_COUNT_MAX_JOINTS} "
+            f"joints once the joints of degree 2 are removed (SPHERE_COUNT_MAX_JOINTS: its "
+            f"recursion tries up to 2^(2n - 4) vertex sets); this one has {n}"
+        )
+    side = {v: k for k, v in enumerate(joints)}
     quads = tuple((side[u], side[v], side[u] + n, side[v] + n) for u, v in edges)
-    return 2**doubled * _count(_canonical(2 * n, quads))
+    return 2**doubled * _count(_canonical(2 * n, quads), {})
 
 
 def _canonical(size: int, quads: Sequence[tuple[int, ...]]) -> Quadrograph:
@@ -66,8 +81,16 @@ def _canonical(size: int, quads: Sequence[tuple[int, ...]]) -> Quadrograph:
     return size, out
 
 
-@lru_cache(maxsize=100_000)
-def _count(quadrograph: Quadrograph) -> int:
+def _count(quadrograph: Quadrograph, memo: dict[Quadrograph, int]) -> int:
+    """The count of a canonical quadrograph; ``memo`` is this call's (freed with it)."""
+    known = memo.get(quadrograph)
+    if known is None:
+        known = memo[quadrograph] = _sum_over_sets(quadrograph, memo)
+    return known
+
+
+def _sum_over_sets(quadrograph: Quadrograph, memo: dict[Quadrograph, int]) -> int:
+    """The sum over the vertex sets ``I`` of the first tuple (module notes)."""
     size, quads = quadrograph
     if size in (3, 4):
         return 1
@@ -83,11 +106,17 @@ def _count(quadrograph: Quadrograph) -> int:
         meets = [(m & inside).bit_count() for m in masks]
         if 2 in meets or inside.bit_count() - sum(c >= 3 for c in meets) != 2:
             continue
-        total += _split(size, rest, meets, inside)
+        total += _split(size, rest, meets, inside, memo)
     return total
 
 
-def _split(size: int, rest: Sequence[tuple[int, ...]], meets: list[int], inside: int) -> int:
+def _split(  # noqa: PLR0913 (one vertex set of _sum_over_sets, with its memo)
+    size: int,
+    rest: Sequence[tuple[int, ...]],
+    meets: list[int],
+    inside: int,
+    memo: dict[Quadrograph, int],
+) -> int:
     """The product of the two factors of one vertex set ``I`` (a bitmask)."""
     glue = size  # the new vertex, on both sides
     near = [
@@ -95,7 +124,7 @@ def _split(size: int, rest: Sequence[tuple[int, ...]], meets: list[int], inside:
         for q, c in zip(rest, meets, strict=True)
         if c >= 3
     ]
-    first = _count(_canonical(inside.bit_count() + 1, near))
+    first = _count(_canonical(inside.bit_count() + 1, near), memo)
     if not first:
         return 0
     far = [
@@ -103,4 +132,4 @@ def _split(size: int, rest: Sequence[tuple[int, ...]], meets: list[int], inside:
         for q, c in zip(rest, meets, strict=True)
         if c <= 1
     ]
-    return first * _count(_canonical(size - inside.bit_count() + 1, far))
+    return first * _count(_canonical(size - inside.bit_count() + 1, far), memo)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..model import Linkage
-from .pebble import _Game, generic_rank
+from .pebble import pebble_game_with_witness
 
 __all__ = ["laman_violation", "require_laman", "overbraced_set", "laman_graph"]
 
@@ -49,10 +49,9 @@ def laman_violation(n: int, edges: Sequence[tuple[int, int]]) -> str | None:
         return None
     if n < 2:
         return f"a Laman graph has at least one joint, this one has {n}"
-    game = _Game(n)
-    refused = next((e for e in edges if not game.try_edge(int(e[0]), int(e[1]))), None)
-    rank = generic_rank(n, edges)
-    where = "" if refused is None else _witness(game, edges, refused)
+    accepted, group = pebble_game_with_witness(n, edges)  # one game: rank and witness
+    rank = int(accepted.sum())
+    where = "" if group is None else _witness(edges, group)
     if m > need:
         return f"over-braced: {m} rods > 2n - 3 = {need} for n = {n} joints{where}"
     if m < need:
@@ -60,7 +59,7 @@ def laman_violation(n: int, edges: Sequence[tuple[int, int]]) -> str | None:
             f"under-braced: {m} rods < 2n - 3 = {need} for n = {n} joints; it keeps "
             f"{need - rank} degrees of freedom beyond the rigid motions{where}"
         )
-    if refused is not None:
+    if group is not None:
         return (
             f"dependent rods: {m} = 2n - 3 rods, but{where[1:]}, so the generic rank is "
             f"{rank} < {need} and the rest is under-braced"
@@ -77,26 +76,11 @@ def require_laman(n: int, edges: Sequence[tuple[int, int]], what: str) -> None:
 
 def overbraced_set(n: int, edges: Sequence[tuple[int, int]]) -> list[int] | None:
     """A vertex set :math:`X` with :math:`|E(X)| > 2|X| - 3`, or ``None`` if none exists."""
-    game = _Game(n)
-    refused = next((e for e in edges if not game.try_edge(int(e[0]), int(e[1]))), None)
-    return None if refused is None else _reached(game, refused)
+    return pebble_game_with_witness(n, edges)[1]
 
 
-def _reached(game: _Game, edge: tuple[int, int]) -> list[int]:
-    """The vertices a failed search for ``edge`` reached: the over-braced set."""
-    seen = {int(edge[0]), int(edge[1])}
-    stack = list(seen)
-    while stack:
-        for y in game.out[stack.pop()]:
-            if y not in seen:
-                seen.add(y)
-                stack.append(y)
-    return sorted(seen)
-
-
-def _witness(game: _Game, edges: Sequence[tuple[int, int]], refused: tuple[int, int]) -> str:
+def _witness(edges: Sequence[tuple[int, int]], group: list[int]) -> str:
     """``', joints X carry k rods > 2|X| - 3 = ...'`` for the set the game found."""
-    group = _reached(game, refused)
     inside = set(group)
     k = sum(1 for u, v in edges if int(u) in inside and int(v) in inside)
     return f", joints {group} carry {k} rods > 2|X| - 3 = {2 * len(group) - 3}"

@@ -39,7 +39,13 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["pebble_game", "generic_rank", "pinned_pebble_game", "PebbleGame"]
+__all__ = [
+    "pebble_game",
+    "generic_rank",
+    "pinned_pebble_game",
+    "PebbleGame",
+    "pebble_game_with_witness",
+]
 
 
 class _Game:
@@ -88,6 +94,21 @@ class _Game:
         self.out[u].append(v)
         return True
 
+    def reached(self, u: int, v: int) -> list[int]:
+        """The vertices a pebble search from ``u`` and ``v`` reaches, sorted.
+
+        Right after ``u-v`` was refused they span :math:`2|X| - 3` accepted edges: with
+        the refused one, an over-braced set.
+        """
+        seen = {u, v}
+        stack = list(seen)
+        while stack:
+            for y in self.out[stack.pop()]:
+                if y not in seen:
+                    seen.add(y)
+                    stack.append(y)
+        return sorted(seen)
+
     def drop_edge(self, u: int, v: int) -> None:
         """Remove the accepted edge ``u-v``: its covering pebble returns to its tail."""
         tail, head = (u, v) if v in self.out[u] else (v, u)
@@ -119,6 +140,34 @@ def pebble_game(n: int, edges: Iterable[Sequence[int]]) -> np.ndarray:
     """
     game = _Game(n)
     return np.array([game.try_edge(int(u), int(v)) for u, v in edges], dtype=bool)
+
+
+def pebble_game_with_witness(
+    n: int, edges: Iterable[Sequence[int]]
+) -> tuple[np.ndarray, list[int] | None]:
+    r""":func:`pebble_game`, and the over-braced set the first refused edge shows.
+
+    Returns
+    -------
+    accepted : ndarray of bool, shape (m,)
+        As :func:`pebble_game`.
+    witness : list of int or None
+        The vertices :math:`X` the first refused edge's failed search reached (with its
+        ends): with the edges played up to it, :math:`|E(X)| \ge 2|X| - 2`. ``None``
+        when every edge is accepted.
+
+    >>> k4 = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    >>> pebble_game_with_witness(4, k4)[1]
+    [0, 1, 2, 3]
+    """
+    game = _Game(n)
+    accepted, witness = [], None
+    for u, v in edges:
+        ok = game.try_edge(int(u), int(v))
+        if not ok and witness is None:
+            witness = game.reached(int(u), int(v))
+        accepted.append(ok)
+    return np.array(accepted, dtype=bool), witness
 
 
 def generic_rank(n: int, edges: Iterable[Sequence[int]]) -> int:

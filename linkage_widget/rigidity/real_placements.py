@@ -14,7 +14,9 @@ The search. Batches of random starts (normal around the current placement, sprea
 its size) are sent through damped Newton steps at once (a stack of small systems, each a
 Levenberg step, Newton's near a root); a start that converges is kept when every length
 holds to :data:`~.tolerances.REAL_PLACEMENT_LENGTH`, and once (solutions closer than
-:data:`~.tolerances.SAME_PLACEMENT` are one). Batches go on until :data:`QUIET_BATCHES`
+:data:`~.tolerances.SAME_PLACEMENT` are one; near a double root, where the Jacobian
+is nearly singular and Newton stops short, within :math:`10 |F| / \sigma_{min}`, at most
+:data:`~.tolerances.SAME_NEAR_DOUBLE`). Batches go on until :data:`QUIET_BATCHES`
 batches in a row find nothing new, the count bound is reached, or :data:`MAX_BATCHES`.
 A root whose basin no start hits is missed: this is a search, not a certificate of
 completeness; the bound (the complex count) is the certificate that nothing extra is
@@ -25,7 +27,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tolerances import REAL_PLACEMENT_LENGTH, SAME_PLACEMENT
+from .tolerances import (
+    NEAR_DOUBLE_ROOT,
+    NEWTON_DAMPING,
+    NEWTON_LANDED,
+    REAL_PLACEMENT_LENGTH,
+    SAME_NEAR_DOUBLE,
+    SAME_PLACEMENT,
+)
 
 __all__ = ["aligned_solutions"]
 
@@ -93,7 +102,7 @@ class _System:
         self.scale = max(1.0, float(np.sqrt(self.squared.max())))
         self.spread = float(np.ptp(p, axis=0).max())
         self.fold_sets = _fold_sets(n, rods)
-        self.damping = 1e-12 * self.scale**4 * np.eye(2 * len(self.free))
+        self.damping = NEWTON_DAMPING * self.scale**4 * np.eye(2 * len(self.free))
 
     def placement(self, q: np.ndarray) -> np.ndarray:
         """The full placement (n, 2) with the free joints at ``q`` (flat)."""
@@ -159,27 +168,55 @@ class _System:
     def holds(self, q: np.ndarray, *, tight: bool = False) -> np.ndarray:
         """Which placements keep every rod's length to REAL_PLACEMENT_LENGTH, shape (k,) bool.
 
-        ``tight``: to a thousandth of it, where Newton may stop (one more step there
-        would change nothing a float can hold).
+        ``tight``: to NEWTON_LANDED of it, where Newton may stop.
         """
         pts = self._points(q)
         lengths = np.linalg.norm(pts[:, self.rods[:, 0]] - pts[:, self.rods[:, 1]], axis=2)
         error = np.abs(lengths - np.sqrt(self.squared))
         return np.all(
             np.isfinite(error)
-            & (error <= REAL_PLACEMENT_LENGTH * self.scale * (1e-3 if tight else 1.0)),
+            & (error <= REAL_PLACEMENT_LENGTH * self.scale * (NEWTON_LANDED if tight else 1.0)),
             axis=1,
         )
 
     def add_new(self, found: list[np.ndarray], candidates: np.ndarray) -> list[np.ndarray]:
-        """Append the candidates not already found; the new ones."""
-        before, same = len(found), SAME_PLACEMENT * self.scale
+        """Append the candidates not already found; the new ones.
+
+        Two placements are one when closer than the larger of their radii
+        (:meth:`radii`).
+        """
+        before = len(found)
+        if not len(candidates):
+            return []
         known = np.asarray(found)
+        reach = np.maximum(self.radii(candidates)[:, None], self.radii(known)[None])
         gaps = np.max(np.abs(candidates[:, None, :] - known[None]), axis=2)
-        for q in candidates[np.min(gaps, axis=1) > same]:  # new to the list so far
-            if all(np.max(np.abs(q - f)) > same for f in found[before:]):
+        fresh = np.all(gaps > reach, axis=1)  # new to the list so far
+        kept: list[float] = []  # the radii of the new ones
+        for q, r in zip(candidates[fresh], self.radii(candidates[fresh]), strict=True):
+            pairs = zip(found[before:], kept, strict=True)
+            if all(np.max(np.abs(q - f)) > max(r, g) for f, g in pairs):
                 found.append(q)
+                kept.append(float(r))
         return found[before:]
+
+    def radii(self, q: np.ndarray) -> np.ndarray:
+        r"""How far copies of each placement may lie apart, shape (k,).
+
+        SAME_PLACEMENT at a regular root; at a near-double one (:data:`NEAR_DOUBLE_ROOT`)
+        :math:`10 |F| / \sigma_{min}`, the distance Newton may have stopped from it,
+        between SAME_PLACEMENT and :data:`SAME_NEAR_DOUBLE` (all times the scale).
+        """
+        same = np.full(len(q), SAME_PLACEMENT * self.scale)
+        if not len(q) or not len(self.rods):
+            return same
+        values = np.linalg.svd(self.jacobian(q), compute_uv=False)
+        low, high = values[:, -1], values[:, 0]
+        near = low < NEAR_DOUBLE_ROOT * high
+        off = np.max(np.abs(self.residual(q)), axis=1)
+        away = 10.0 * off / np.maximum(low, np.finfo(float).tiny)
+        loose = np.clip(away, same, SAME_NEAR_DOUBLE * self.scale)
+        return np.where(near, loose, same)
 
     def folds(self, q: np.ndarray) -> np.ndarray:
         """Starts made from a placement by folds, shape (k, 2(n - 2)).

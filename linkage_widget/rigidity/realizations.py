@@ -32,11 +32,17 @@ import numpy as np
 
 from ..model import Linkage
 from ._bigraph import laman_number
-from ._quadrograph import sphere_laman_number
+from ._quadrograph import SPHERE_COUNT_MAX_JOINTS, sphere_laman_number
+from .analysis import analyze
 from .laman import laman_graph
 from .real_placements import aligned_solutions
 
-__all__ = ["realization_count", "real_realizations", "REAL_REALIZATIONS_MAX_JOINTS"]
+__all__ = [
+    "realization_count",
+    "real_realizations",
+    "REAL_REALIZATIONS_MAX_JOINTS",
+    "SPHERE_COUNT_MAX_JOINTS",
+]
 
 #: The largest linkage whose real placements :func:`real_realizations` searches for: the
 #: random starts it takes grow with the count (up to :math:`2^{n-2}`-fold and more).
@@ -56,7 +62,9 @@ def realization_count(
         :math:`2k - 3`. Pins are not read: the count is of the graph.
     spherical : bool, optional
         Count the placements on the sphere :math:`x^2 + y^2 + z^2 = 1` (rod lengths as
-        chord lengths) modulo the rotations of the sphere, instead of the plane.
+        chord lengths) modulo the rotations of the sphere, instead of the plane; for
+        graphs of at most :data:`SPHERE_COUNT_MAX_JOINTS` joints once those of degree 2
+        are removed (each doubles the count).
     count_reflection : bool, optional
         ``True`` (default): modulo rotations and translations, a mirror image counted
         apart (Capco et al., ``lnumber``; 24 for the 3-prism). ``False``: modulo all
@@ -70,7 +78,8 @@ def realization_count(
     ------
     ValueError
         Not planar, with fixed angles, sliders or slots, or not Laman (over- or
-        under-braced: the counts and an over-braced set of joints are named).
+        under-braced: the counts and an over-braced set of joints are named); on the
+        sphere, more than :data:`SPHERE_COUNT_MAX_JOINTS` joints of degree 3 or more.
     """
     n, edges = laman_graph(linkage, "realization_count")
     number = sphere_laman_number(edges) if spherical else laman_number(edges)
@@ -86,9 +95,12 @@ def real_realizations(linkage: Linkage, *, seed: int | None = 0) -> list[np.ndar
     different placements, as :func:`realization_count` counts them). Found by Newton's
     method from many random starts (:mod:`.real_placements`), each verified to
     :math:`10^{-10}` in every length and kept once (placements closer than
-    :math:`10^{-6}` are one). The search is not a proof that none is missing; the
-    number found never exceeds :func:`realization_count` (checked: more would be a
-    bug, raised as ``RuntimeError``).
+    :math:`10^{-6}` are one, or up to :math:`10^{-2}` near a double root:
+    :func:`~.real_placements.aligned_solutions`). The search is not a proof that none is
+    missing. The bound :func:`realization_count` holds for generic lengths only: a
+    placement with an infinitesimal flex (its lengths not generic: e.g. a 3-prism whose
+    triangles are translates, or :math:`K_{3,3}` on a conic) is refused first, and
+    finding more placements than the bound means the lengths are not generic either.
 
     Parameters
     ----------
@@ -106,7 +118,9 @@ def real_realizations(linkage: Linkage, *, seed: int | None = 0) -> list[np.ndar
     Raises
     ------
     ValueError
-        As :func:`realization_count`, and for too many joints.
+        As :func:`realization_count`; for too many joints; for lengths not generic (the
+        current placement infinitesimally flexible, or more placements found than the
+        generic count).
     """
     n, edges = laman_graph(linkage, "real_realizations")
     if n > REAL_REALIZATIONS_MAX_JOINTS:
@@ -114,8 +128,22 @@ def real_realizations(linkage: Linkage, *, seed: int | None = 0) -> list[np.ndar
             f"real_realizations searches linkages of at most {REAL_REALIZATIONS_MAX_JOINTS} "
             f"joints; this one has {n}"
         )
+    plain = linkage.copy()
+    for v in linkage.pinned:
+        plain.unpin(int(v))
+    flexes = analyze(plain).internal_dof
+    if flexes:
+        raise ValueError(
+            f"real_realizations needs generic rod lengths: the current placement has "
+            f"{flexes} infinitesimal flex(es) (a first-order motion no rod resists), so "
+            f"these lengths are not generic and the count bound does not hold for them"
+        )
     bound = laman_number(edges) if n >= 2 else 1
     found = aligned_solutions(linkage.vertices, linkage.rods, bound=bound, seed=seed)
     if len(found) > bound:
-        raise RuntimeError(f"found {len(found)} real placements, more than the {bound} complex")
+        raise ValueError(
+            f"real_realizations needs generic rod lengths: {len(found)} real placements "
+            f"found, more than the {bound} complex ones generic lengths have, so these "
+            f"lengths are not generic (placements merging or a continuum of them)"
+        )
     return found

@@ -159,9 +159,29 @@ REAL_PLACEMENT_LENGTH = 1e-10
 #: Two real placements whose joints all lie within this (scaled the same) are one: roots
 #: of a generic system are far apart, converged copies of one agree to ~1e-13.
 SAME_PLACEMENT = 1e-6
+#: Newton's steps from a start stop once every length holds to this fraction of
+#: REAL_PLACEMENT_LENGTH: one more step there would change nothing a float can hold.
+NEWTON_LANDED = 1e-3
+#: Levenberg's damping of the Newton steps, times the largest squared length squared:
+#: far below any pivot of a regular root (Newton's step there), enough to keep the stack
+#: of normal equations solvable where a start sits on a rank drop.
+NEWTON_DAMPING = 1e-12
+#: A real placement whose Jacobian has :math:`\sigma_{min} < ` this :math:`\times
+#: \sigma_{max}` is a near-double root (lengths close to non-generic ones: two roots
+#: about to meet, or a flex nearby): Newton crawls there (linearly) and stops with
+#: :math:`|F| \approx 10^{-10}`, a distance about :math:`|F| / \sigma_{min}` from the
+#: root, far beyond SAME_PLACEMENT; copies of it from different starts are one within
+#: ten times that distance ...
+NEAR_DOUBLE_ROOT = 1e-4
+#: ... but never beyond this (scaled as SAME_PLACEMENT): the looser merge tolerance.
+SAME_NEAR_DOUBLE = 1e-2
 
 # -------------------------------------------------------------------- Henneberg moves
 #: A new joint is refused as collinear (with the two joints of a 0-extension, or with all
 #: three of a 1-extension) when the sine of the angle between its rods is below this: on
 #: that line the new rods are parallel and the joint has a first-order flex.
 HENNEBERG_COLLINEAR = 1e-9
+#: A new joint within this of an existing one (relative to its coordinates' size when
+#: above 1) is on that joint: two joints in one place make a rod of length zero, or
+#: leave the new joint's rods a copy of the old joint's.
+HENNEBERG_SAME_JOINT = 1e-12

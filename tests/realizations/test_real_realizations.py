@@ -92,3 +92,44 @@ def test_too_many_joints_and_not_laman_are_refused():
     square = Linkage([[0, 0], [1, 0], [1, 1], [0, 1]], rods=[(0, 1), (1, 2), (2, 3), (3, 0)])
     with pytest.raises(ValueError, match="under-braced"):
         real_realizations(square)
+
+
+#: A 3-prism whose second triangle is a translate of the first: the three joining rods
+#: are parallel and equal, a finite flex (the parallelogram motion), lengths not generic.
+TRANSLATED_PRISM = [[0, 0], [4, 0], [1, 3], [1.5, 0.7], [5.5, 0.7], [2.5, 3.7]]
+#: K3,3 with its six joints on two perpendicular lines (Dixon's first flexible mode).
+DIXON_K33 = [[1, 0], [-1, 0], [2, 0], [0, 1], [0, -1], [0, 3]]
+K33 = [(i, j) for i in range(3) for j in range(3, 6)]
+
+
+@pytest.mark.parametrize(
+    ("points", "rods"), [(TRANSLATED_PRISM, PRISM), (DIXON_K33, K33)], ids=["prism", "K3,3"]
+)
+def test_infinitesimally_flexible_placements_are_not_generic(points, rods):
+    link = Linkage(points, rods=rods)
+    with pytest.raises(ValueError, match="not generic") as info:
+        real_realizations(link)
+    assert "1 infinitesimal flex" in str(info.value)
+
+
+def test_near_double_roots_are_merged():
+    # moved off the flexible prism by 1e-7 the placement is rigid, but its lengths are
+    # nearly non-generic: Newton stalls near double roots, copies far beyond 1e-6 apart
+    rng = np.random.default_rng(0)
+    link = Linkage(np.asarray(TRANSLATED_PRISM) + 1e-7 * rng.standard_normal((6, 2)), rods=PRISM)
+    found = real_realizations(link)
+    assert 2 <= len(found) <= 24
+    lengths = link.rod_lengths()
+    for q in found:
+        got = np.linalg.norm(q[link.rods[:, 0]] - q[link.rods[:, 1]], axis=1)
+        assert np.max(np.abs(got - lengths)) <= 1e-9
+
+
+def test_more_placements_than_the_bound_means_lengths_not_generic(monkeypatch):
+    # a triangle has 2 real placements; told the bound is 1, the search finds more
+    from linkage_widget.rigidity import realizations
+
+    monkeypatch.setattr(realizations, "laman_number", lambda edges: 1)
+    link = Linkage([[0, 0], [2, 0], [0.5, 1.5]], rods=[(0, 1), (1, 2), (0, 2)])
+    with pytest.raises(ValueError, match="2 real placements found, more than the 1"):
+        real_realizations(link)
