@@ -369,8 +369,10 @@ def universal_rigidity(linkage: Linkage, *, seed: int | None = 0) -> UniversalRi
             True, _rods_stress(bars, w),
             f"universally rigid: {why} and no conic at infinity (Connelly's super stability)",
         )  # fmt: skip
-    pair = separating_pair(n, bars.edges)
-    q = _other(bars, pair, False, seed)
+    # the solve only where the graph's generic verdict leaves room for another placement
+    gen = _generic(bars, seed) if n <= SOLVE_MAX_JOINTS else None
+    pair = separating_pair(n, bars.edges) if gen is None else gen.pair
+    q = _other(bars, pair, gen is None or gen.ggr, seed)
     if q is not None:
         return UniversalRigidityReport(False, None, "not universally rigid: another placement "
                                        "in the same dimension has the same lengths")  # fmt: skip
