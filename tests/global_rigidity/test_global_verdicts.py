@@ -153,3 +153,14 @@ def test_a_disconnected_framework_moves_a_component_away():
     q = report.other_placement
     assert np.allclose(q[2], [3, 0])  # the pinned component stays
     _other_is_genuine(apart, q)
+
+
+def test_two_tetrahedra_on_a_rod_turn_about_it_in_space():
+    xyz = [[0, 0, 0], [2, 0, 0], [1, 1.5, 0.2], [0.8, 0.4, 1.3], [1.1, -1.2, 0.3],
+           [0.9, -0.5, -1.4]]  # fmt: skip
+    tets = [e for quad in ([0, 1, 2, 3], [0, 1, 4, 5]) for e in combinations(quad, 2)]
+    linkage = Linkage(xyz, rods=sorted(set(tets)))
+    report = global_rigidity(linkage, seed=0)
+    assert report.separating_pair == (0, 1) and not report.generically_globally_rigid
+    assert report.globally_rigid is False
+    _other_is_genuine(linkage, report.other_placement)
