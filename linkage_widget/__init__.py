@@ -19,7 +19,8 @@ By task:
   :func:`tensegrity_rigidity` (:class:`TensegrityReport`: cables and struts, Roth–Whiteley);
   :func:`nac_colourings`, :func:`has_nac_colouring` and :func:`nac_motion`
   (:class:`NACMotion`): which rigid graphs still have flexible placements, and the
-  motion a colouring gives;
+  motion a colouring gives; :func:`global_rigidity` (:class:`GlobalRigidityReport`: one
+  placement or many) and :func:`universal_rigidity` (:class:`UniversalRigidityReport`);
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
   also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
@@ -61,13 +62,16 @@ from .errors import LinkageFormatError
 from .kinematics import Kinematics, kinematics
 from .model import Linkage
 from .rigidity import (
+    GlobalRigidityReport,
     HennebergSequence,
     MobilityReport,
     NACMotion,
     RigidityReport,
     StaticsReport,
     TensegrityReport,
+    UniversalRigidityReport,
     analyze,
+    global_rigidity,
     has_nac_colouring,
     henneberg_sequence,
     mobility,
@@ -78,6 +82,7 @@ from .rigidity import (
     realization_count,
     static_forces,
     tensegrity_rigidity,
+    universal_rigidity,
     zero_extension,
 )
 
@@ -92,6 +97,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ConfigurationError",
     "HennebergSequence",
+    "GlobalRigidityReport",
     "HingeMotor",
     "HingeTorque",
     "Kinematics",
@@ -115,8 +121,10 @@ __all__ = [
     "StaticsReport",
     "TensegrityReport",
     "Torque",
+    "UniversalRigidityReport",
     "analyze",
     "henneberg_sequence",
+    "global_rigidity",
     "kinematics",
     "mobility",
     "one_extension",
@@ -129,6 +137,7 @@ __all__ = [
     "tensegrity_rigidity",
     "to_sympy_mechanics",
     "zero_extension",
+    "universal_rigidity",
     "__version__",
 ]
 

@@ -42,6 +42,13 @@ Realizations
     :mod:`.real_placements`), :func:`laman_violation` (:mod:`.laman`: why a graph is
     not Laman); Henneberg moves :func:`zero_extension`, :func:`one_extension` and
     :func:`henneberg_sequence` (:mod:`.henneberg`).
+Global and universal rigidity
+    :func:`global_rigidity` → :class:`GlobalRigidityReport`, :func:`universal_rigidity` →
+    :class:`UniversalRigidityReport` (:mod:`.global_rigidity`): Jackson–Jordán in the plane
+    (:mod:`.connectivity`: separating pairs; :mod:`.circuits`: redundant rigidity from the
+    pebble game's fundamental circuits), the random stress-matrix test in any dimension
+    (:mod:`.stress_matrix`), certificates at a placement (:mod:`.universal`: a PSD stress)
+    and another placement (:mod:`.other_placement`: a fold or a solve).
 Trivial motions
     :func:`trivial_motions` (:mod:`.rigid_motions`, its only home): the rigid motions
     the pins and sliders leave; :func:`linkage_trivial_motions` reads them off a linkage,
@@ -80,6 +87,12 @@ from .analysis import (
 )
 from .components import VarietyComponent, closure_ideal, variety_components
 from .exact import rational_coordinates
+from .global_rigidity import (
+    GlobalRigidityReport,
+    UniversalRigidityReport,
+    global_rigidity,
+    universal_rigidity,
+)
 from .groebner import exact_local_dimension
 from .henneberg import (
     HennebergSequence,
@@ -145,6 +158,7 @@ __all__ = [
     "STRESS_ZERO",
     "HennebergSequence",
     "HennebergStep",
+    "GlobalRigidityReport",
     "Infinitesimal",
     "MobilityReport",
     "NACMotion",
@@ -157,6 +171,7 @@ __all__ = [
     "StaticsReport",
     "TangentCone",
     "TensegrityReport",
+    "UniversalRigidityReport",
     "VarietyComponent",
     "analyze",
     "closure_ideal",
@@ -168,6 +183,7 @@ __all__ = [
     "generic_analysis",
     "generic_rank",
     "has_nac_colouring",
+    "global_rigidity",
     "ground_sliders",
     "henneberg_sequence",
     "infinitesimal",
@@ -195,6 +211,7 @@ __all__ = [
     "tangent_cone",
     "tensegrity_rigidity",
     "trivial_motions",
+    "universal_rigidity",
     "variety_components",
     "zero_extension",
 ]

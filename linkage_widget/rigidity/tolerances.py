@@ -185,3 +185,15 @@ HENNEBERG_COLLINEAR = 1e-9
 #: above 1) is on that joint: two joints in one place make a rod of length zero, or
 #: leave the new joint's rods a copy of the old joint's.
 HENNEBERG_SAME_JOINT = 1e-12
+# ------------------------------------------------------------ global rigidity
+#: Another placement's rod lengths agree with the placement's to this (relative to the
+#: longest rod): the issue's 1e-10, met by a fold (round-off) and asked of a solve.
+SAME_LENGTH_TOL = 1e-10
+#: Two placements whose pairwise distances differ by more than this (relative) are not
+#: congruent: far above ``SAME_LENGTH_TOL``, so that a converged copy of the placement
+#: is never taken for another one.
+CONGRUENT_TOL = 1e-6
+#: A singular value of the rigidity matrix (a stress's) or an eigenvalue of a stress
+#: matrix below this fraction of the largest is zero, in the certificates of
+#: global and universal rigidity (dense SVDs of small frameworks: round-off ~1e-15).
+CERTIFICATE_RTOL = 1e-9
