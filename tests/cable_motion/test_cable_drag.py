@@ -1,0 +1,62 @@
+"""Dragging (the kinematic pull the widget's drag runs) with cables and struts.
+
+A joint tied to a pinned anchor by one cable only: pulled toward the anchor it goes
+there (the cable goes slack); pulled away it stops where the cable is taut, at the
+cable's length, and slides on that circle to the point nearest the target (the
+closest point of a disc: ``L t / |t|``, worked by hand). A strut the other way round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from linkage_widget import Linkage
+from linkage_widget.motion import Simulator
+
+
+def _pulled(sim: Simulator, joint: int, target: tuple[float, float], steps: int = 300) -> float:
+    """Pull ``joint`` toward ``target``; the largest distance to the origin on the way."""
+    sim.attract(joint, target)
+    far = 0.0
+    for _ in range(steps):
+        sim.step()
+        far = max(far, float(np.linalg.norm(sim.positions[joint])))
+        if sim.status in ("reached target", "blocked"):
+            break
+    return far
+
+
+def test_drag_toward_the_anchor_lets_the_cable_go_slack() -> None:
+    sim = Simulator(Linkage([[0.0, 0.0], [1.0, 0.0]], cables=[(0, 1)], pinned=[0]), step_size=0.05)
+    _pulled(sim, 1, (0.3, 0.2))
+    assert sim.status == "reached target"
+    np.testing.assert_allclose(sim.positions[1], [0.3, 0.2], atol=1e-8)
+    assert sim.constraint_error() == 0.0  # a slack cable is no error
+
+
+@pytest.mark.parametrize("target", [(3.0, 0.0), (2.0, 2.0), (-1.0, 3.0)])
+def test_drag_away_stops_at_the_cable_length(target: tuple[float, float]) -> None:
+    sim = Simulator(Linkage([[0.0, 0.0], [1.0, 0.0]], cables=[(0, 1)], pinned=[0]), step_size=0.05)
+    _pulled(sim, 1, (0.3, 0.2))  # slack first: the cable becomes taut on the way out
+    far = _pulled(sim, 1, target, steps=600)
+    assert far <= 1.0 + 1e-12  # never longer than the cable
+    nearest = np.asarray(target) / np.linalg.norm(target)
+    np.testing.assert_allclose(sim.positions[1], nearest, atol=1e-4)
+    assert np.linalg.norm(sim.positions[1]) == pytest.approx(1.0, abs=1e-12)
+    assert sim.status == "blocked"
+
+
+def test_drag_a_strut_in_stops_at_its_length_and_out_is_free() -> None:
+    sim = Simulator(Linkage([[0.0, 0.0], [1.0, 0.0]], struts=[(0, 1)], pinned=[0]), step_size=0.05)
+    _pulled(sim, 1, (3.0, 1.0))
+    assert sim.status == "reached target"  # lengthening a strut: free
+    sim.attract(1, (0.1, 0.0))
+    near = np.inf
+    for _ in range(600):
+        sim.step()
+        near = min(near, float(np.linalg.norm(sim.positions[1])))
+        if sim.status == "blocked":
+            break
+    assert near >= 1.0 - 1e-12  # never shorter than the strut
+    np.testing.assert_allclose(sim.positions[1], [1.0, 0.0], atol=1e-4)
