@@ -60,3 +60,27 @@ def test_drag_a_strut_in_stops_at_its_length_and_out_is_free() -> None:
             break
     assert near >= 1.0 - 1e-12  # never shorter than the strut
     np.testing.assert_allclose(sim.positions[1], [1.0, 0.0], atol=1e-4)
+
+
+def test_the_widget_drag_lets_a_cable_go_slack_and_stops_at_it() -> None:
+    # The session's drag runs the kinematic pull: no change on the session's side.
+    from linkage_widget.session import LinkageSession
+
+    link = Linkage([[0.0, 0.0], [100.0, 0.0]], cables=[(0, 1)], pinned=[0])
+    s = LinkageSession(link, width=600, height=400)
+
+    def drag_to(xy: tuple[float, float]) -> None:
+        x, y = s.view.to_pixel(s.linkage.vertices[1].copy())
+        tx, ty = s.view.to_pixel(np.array(xy))
+        s.press(x, y)
+        for i in range(1, 11):
+            s.drag(x + (tx - x) * i / 10, y + (ty - y) * i / 10)
+            s.advance(5)
+        s.advance(60)
+        s.release()
+
+    drag_to((30.0, 20.0))
+    np.testing.assert_allclose(s.linkage.vertices[1], [30.0, 20.0], atol=1.0)  # slack
+    drag_to((160.0, 0.0))
+    assert np.linalg.norm(s.linkage.vertices[1]) == pytest.approx(100.0, rel=1e-12)
+    assert s.linkage.vertices[1][0] > 99.0  # stopped at the cable's length, toward the pointer
