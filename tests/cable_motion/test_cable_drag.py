@@ -15,7 +15,7 @@ from linkage_widget import Linkage
 from linkage_widget.motion import Simulator
 
 
-def _pulled(sim: Simulator, joint: int, target: tuple[float, float], steps: int = 300) -> float:
+def _pulled(sim: Simulator, joint: int, target: tuple[float, ...], steps: int = 300) -> float:
     """Pull ``joint`` toward ``target``; the largest distance to the origin on the way."""
     sim.attract(joint, target)
     far = 0.0
@@ -84,3 +84,13 @@ def test_the_widget_drag_lets_a_cable_go_slack_and_stops_at_it() -> None:
     drag_to((160.0, 0.0))
     assert np.linalg.norm(s.linkage.vertices[1]) == pytest.approx(100.0, rel=1e-12)
     assert s.linkage.vertices[1][0] > 99.0  # stopped at the cable's length, toward the pointer
+
+
+def test_drag_in_space_stops_at_the_cable_length() -> None:
+    link = Linkage([[0.0, 0.0, 0.0], [0.0, 0.0, -1.0]], cables=[(0, 1)], pinned=[0])
+    sim = Simulator(link, step_size=0.05)
+    _pulled(sim, 1, (0.2, 0.1, -0.3))
+    np.testing.assert_allclose(sim.positions[1], [0.2, 0.1, -0.3], atol=1e-8)
+    far = _pulled(sim, 1, (0.0, 3.0, 0.0), steps=600)
+    assert far <= 1.0 + 1e-12
+    np.testing.assert_allclose(sim.positions[1], [0.0, 1.0, 0.0], atol=1e-4)
