@@ -94,3 +94,26 @@ def test_set_velocity_lets_a_cable_shorten_not_lengthen() -> None:
     np.testing.assert_array_equal(sim.velocities[1], [-1.0, 0.5])
     sim.set_velocity([[0.0, 0.0], [1.0, 0.5]])  # away: the part along the cable goes
     np.testing.assert_allclose(sim.velocities[1], [0.0, 0.5], atol=1e-12)
+
+
+def test_dragging_snelson_x_is_blocked_and_its_flexible_twin_slides_on_a_cable() -> None:
+    # Snelson's X is rigid as a tensegrity: no pull moves its top joint. With the top
+    # cable made a strut it is not: pulled toward (2, 1), joint 2 goes as far as its
+    # cable to joint 1 allows, to the nearest point of that circle, (1, 0) + (1, 1)/sqrt(2).
+    rigid = Linkage(SQUARE, cables=SIDES, struts=DIAGONALS, pinned=[0, 1])
+    for target in [(0.5, 0.5), (2.0, 2.0), (2.0, 1.0), (1.0, 3.0)]:
+        sim = Simulator(rigid, step_size=0.05)
+        sim.attract(2, target)
+        sim.step(50)
+        assert sim.status == "blocked"
+        assert np.array_equal(sim.positions, SQUARE)
+    cables, struts = [(0, 1), (1, 2), (3, 0)], [(2, 3), *DIAGONALS]
+    twin = Linkage(SQUARE, cables=cables, struts=struts, pinned=[0, 1])
+    sim = Simulator(twin, step_size=0.05)
+    sim.attract(2, (2.0, 1.0))
+    for _ in range(200):
+        sim.step()
+        assert _within_kinds(twin, np.asarray(sim.positions))
+    nearest = np.array([1.0, 0.0]) + np.array([1.0, 1.0]) / np.sqrt(2)
+    np.testing.assert_allclose(sim.positions[2], nearest, atol=1e-4)
+    np.testing.assert_allclose(sim.positions[3], SQUARE[3], atol=1e-12)
