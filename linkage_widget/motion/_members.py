@@ -42,6 +42,9 @@ What waits one step: a member released at a step's start holds again only when a
 later step carries it beyond its limit, and a holding member whose force turns to the
 wrong sign inside a step is let go at the next one (an error of the step's order).
 With motors in kinematic mode the taut members hold (no drive multipliers there).
+``Simulator.set_velocity`` keeps a taut cable from lengthening (:meth:`Members.velocity`)
+except with drives or force elements (motors, actuators, loads, friction), where it
+projects onto every row after the edit, the members' as equalities, as before.
 """
 
 from __future__ import annotations
