@@ -83,6 +83,7 @@ from ..model import Linkage
 from .drive_rows import DriveRows, Push, hinge_angles
 from .drive_rows import wrap_angle as _wrap
 from .guide_rows import GuideRows
+from .members import feasible_strain
 
 __all__ = ["ConstraintSet", "DriveRows", "GuideRows", "Push", "hinge_angles", "rigidity_matrix"]
 __all__ += ["as_flat", "as_points"]
@@ -176,6 +177,9 @@ class ConstraintSet:
     drives: DriveRows = field(default_factory=lambda: DriveRows.none(), repr=False)
     dim: int = 2
     guides: GuideRows = field(default_factory=lambda: GuideRows.none(), repr=False)
+    #: each rod's side (:mod:`.members`: +1 cable, -1 strut, 0 rod), and the rows let go
+    sides: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8), repr=False)
+    slack: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
     def from_linkage(cls, linkage: Linkage, positions: Any = None) -> ConstraintSet:
@@ -308,6 +312,14 @@ class ConstraintSet:
             _indptr=indptr,
         )
 
+    def with_members(self, sides: Any, slack: Any = None) -> ConstraintSet:
+        """These rows with the rods' ``sides`` ``(m,)``, the rods ``slack`` (bool ``(m,)``) let go.
+
+        A slack rod's row is zero (residual and gradient): :mod:`.members`.
+        """
+        slack = None if slack is None or not np.any(slack) else np.asarray(slack, dtype=bool)
+        return replace(self, sides=np.asarray(sides, dtype=np.int8), slack=slack)
+
     def at_time(self, t: float) -> ConstraintSet:
         r"""The same rows with the motor and push targets (:math:`\theta_0 + \omega t`) of ``t``."""
         if not self.drives.n_timed:
@@ -332,6 +344,8 @@ class ConstraintSet:
         d = pts[self.rods[:, 0]] - pts[self.rods[:, 1]]
         with np.errstate(divide="ignore", invalid="ignore"):
             g_rod = ((d * d).sum(axis=1) - self.lengths**2) / (2.0 * self.lengths)
+        if self.slack is not None:
+            g_rod = np.where(self.slack, 0.0, g_rod)
         a = pts[self.angles[:, 1]] - pts[self.angles[:, 0]]
         b = pts[self.angles[:, 2]] - pts[self.angles[:, 0]]
         if self.dim == 3:
@@ -352,6 +366,7 @@ class ConstraintSet:
         r"""Dimensionless residuals: rods :math:`|d|/L - 1`, angles in radians, pins / scale."""
         pts = as_points(p, self.dim)
         rod = _checks.row_norms(pts[self.rods[:, 0]] - pts[self.rods[:, 1]]) / self.lengths - 1.0
+        rod = feasible_strain(rod, self.sides) if self.sides.any() else rod
         a = pts[self.angles[:, 1]] - pts[self.angles[:, 0]]
         b = pts[self.angles[:, 2]] - pts[self.angles[:, 0]]
         ang = _wrap(_angles_between(a, b) - self.angle_targets)
@@ -373,6 +388,8 @@ class ConstraintSet:
         """Non-zero entries of :math:`A(p)` in the fixed sparsity pattern (COO order)."""
         pts = as_points(p, self.dim)
         d = (pts[self.rods[:, 0]] - pts[self.rods[:, 1]]) / self.lengths[:, None]
+        if self.slack is not None:
+            d = np.where(self.slack[:, None], 0.0, d)
         rod = np.column_stack([d, -d]).reshape(-1)
         a = pts[self.angles[:, 1]] - pts[self.angles[:, 0]]
         b = pts[self.angles[:, 2]] - pts[self.angles[:, 0]]

@@ -67,6 +67,14 @@ Refused steps (both modes)
     can peak inside a step whose two ends are soft (a chain through its straight
     placement).
 
+Cables and struts (:mod:`._members`)
+    A cable's row :math:`|p_i - p_j| \le L` and a strut's :math:`\ge L` are one-sided:
+    at each step a member holds (an equality of the step, in both modes) or is let go,
+    chosen from the members' forces (a cable only pulls, a strut only pushes) and from
+    where the step carries them (one carried past its limit holds, and the step is taken
+    again). A slack cable jerked taut is a perfectly inelastic impact; while every
+    member holds the step is the bar framework's, bit for bit.
+
 Linear algebra
     Every solve is the equality-constrained quadratic program above. The
     consistent mass matrix is not diagonal for :math:`\alpha > 0`, but it is

@@ -16,6 +16,7 @@ is assigned in ``simulator.py`` only.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -28,6 +29,8 @@ from ._drive_step import Context, driven_step, reactions_at
 from ._element_set import ElementSet, rest_state
 from ._friction import StickState
 from ._kinematic import KinematicStepper
+from ._members import Members
+from ._projection import held_residual, project
 from ._rattle import Forces, SpringArrays, rattle_step
 from ._reactions import ConstraintForces, ReactionMemo
 from ._setup import Setup, State
@@ -78,6 +81,7 @@ class Stepping:
         self._setup = Setup.build(linkage.copy(), mass_distribution, total_mass)
         self._kinematic = KinematicStepper()
         self._reacted = ReactionMemo()  # forgotten at each step and each edit
+        self._members = Members.of(self._setup)  # cables and struts: None when all are rods
 
     @property
     def base(self) -> Setup:
@@ -119,12 +123,22 @@ class Stepping:
         return new._replace(status=honest_status(new.status, s.p, new.p, new.v, meant / scale))
 
     def _stepper_step(self, s: State, mode: str, inputs: Inputs) -> State:
-        dt = 1.0 if mode == "kinematic" else inputs.step_size
         if self._n == 0:
+            dt = 1.0 if mode == "kinematic" else inputs.step_size
             return s._replace(status="idle", time=s.time + dt)
+        if self._members is None:
+            return self._take(self.setup(inputs), s, mode, inputs)
+        return self._member_step(self.setup(inputs), s, mode, inputs)
+
+    def _take(
+        self, setup: Setup, s: State, mode: str, inputs: Inputs, checked: bool = True
+    ) -> State:
+        """One step of the mode's stepper from ``s`` with ``setup``'s rows (``checked``: energy)."""
+        dt = 1.0 if mode == "kinematic" else inputs.step_size
         if inputs.elements.drives_motion(mode):
-            return driven_step(self.context(inputs), s, mode, inputs.step_size)
-        setup = self.setup(inputs)
+            forces = inputs.forces(self._dim)
+            ctx = Context(setup, inputs.elements, forces, setup.pinned, inputs.gravity)
+            return driven_step(ctx, s, mode, inputs.step_size)
         if mode == "kinematic":
             p, status = self._kinematic.step(setup, s.p, inputs.attractor, inputs.step_size)
             # the velocity of a kinematic step is its displacement
@@ -132,8 +146,55 @@ class Stepping:
             return s._replace(p=p, v=v, status=status, time=s.time + dt)
         # the dynamic step (RATTLE; its sub-steps and refusals: _stiffness)
         forces = inputs.forces(self._dim)
-        p, v, status = rattle_step(setup, forces, s.p, s.v, inputs.step_size)
+        p, v, status = rattle_step(setup, forces, s.p, s.v, inputs.step_size, checked=checked)
         return s._replace(p=p, v=v, status=status, time=s.time + dt)
+
+    def _member_step(self, base: Setup, s: State, mode: str, inputs: Inputs) -> State:
+        """A step with cables and struts: the rows that hold chosen as :mod:`._members` says."""
+        members = self._members
+        assert members is not None
+        take = partial(self._take, s=s, mode=mode, inputs=inputs)
+        if mode == "kinematic":
+            tensions = partial(self._drive_tensions, p=s.p, inputs=inputs)
+            return members.step(base, s, 0.0, take, tensions, partial(self._landed, s=s))
+        tensions = partial(self._force_tensions, s=s, inputs=inputs)
+        retake = partial(self._take, s=s, mode=mode, inputs=inputs, checked=False)
+        return members.step(base, s, inputs.step_size, take, tensions, lambda st, _: retake(st))
+
+    def _force_tensions(self, setup: Setup, s: State, inputs: Inputs) -> tuple[np.ndarray, float]:
+        """Member tensions at ``s`` (the exact multipliers) and the applied forces' size."""
+        forces = inputs.forces(self._dim)
+        ctx = Context(setup, inputs.elements, forces, setup.pinned, inputs.gravity)
+        tension = reactions_at(ctx, s, "dynamic", self._dim)[0].rods
+        return tension, abs_max(forces.conservative(setup.metric, s.p))
+
+    def _drive_tensions(
+        self, setup: Setup, p: np.ndarray, inputs: Inputs
+    ) -> tuple[np.ndarray, float]:
+        """Member forces resisting a unit pull of the attractor's joint (kinematic; else none)."""
+        m, att = len(setup.constraints.rods), inputs.attractor
+        if att is None or inputs.elements.drives_motion("kinematic"):
+            return np.zeros(m), 1.0
+        j, d = att[0], self._dim
+        pull = att[1] - p[d * j : d * j + d]
+        dist = float(np.linalg.norm(pull))
+        if dist == 0.0:
+            return np.zeros(m), 1.0
+        f = np.zeros(p.size)
+        f[d * j : d * j + d] = pull / dist
+        _, lam = setup.mass_factor(p).solve(f)
+        assert self._members is not None
+        return self._members.tensions(setup, p, lam), 1.0
+
+    @staticmethod
+    def _landed(setup: Setup, new: State, s: State) -> State:
+        """A kinematic step's landing ``new`` projected onto ``setup``'s rows (a member holds)."""
+        fac, floor = setup.factor(new.p), setup.roundoff(new.p)
+        held = held_residual(setup, new.p, fac, floor)
+        q, ok, _ = project(setup, new.p, fac, held, floor, allow_refactor=True)
+        if not ok:  # the positions stay
+            return new._replace(p=s.p, v=np.zeros(s.p.size), status="blocked")
+        return new._replace(p=q, v=q - s.p, status="moved")
 
     def branch_view(self, mode: str, inputs: Inputs) -> BranchView:
         """What the branch watch reads."""
@@ -166,8 +227,19 @@ class Stepping:
         return self._reacted.get(
             key,
             inputs.reaction_key(),
-            lambda: reactions_at(self.context(inputs), s, mode, self._dim),
+            lambda: reactions_at(self._holding(s, mode, inputs), s, mode, self._dim),
         )
+
+    def _holding(self, s: State, mode: str, inputs: Inputs) -> Context:
+        """The context at ``s`` with the cables and struts that hold there (all rows: rods)."""
+        ctx = self.context(inputs)
+        if self._members is None:
+            return ctx
+        if mode == "kinematic":  # quasi-static: the members' forces at rest
+            s = s._replace(v=np.zeros(s.v.size))
+        tensions = partial(self._force_tensions, s=s, inputs=inputs)
+        slack = self._members.released(ctx.base, s.p, s.v, inputs.step_size, tensions)
+        return ctx._replace(base=self._members.setup(ctx.base, slack))
 
     def velocity(self, velocity: Any) -> np.ndarray:
         """``velocity`` (``(n, dim)`` or flat) as a flat finite array, checked."""
@@ -183,6 +255,8 @@ class Stepping:
     def allowed(self, inputs: Inputs, p: np.ndarray, v: np.ndarray) -> np.ndarray:
         """The allowed velocity at ``p`` nearest ``v`` in the kinetic-energy norm."""
         setup = self.setup(inputs)
+        if self._members is not None:  # taut cables and struts: a cone of velocities
+            return self._members.velocity(setup, p, v)
         return setup.mass_factor(p).minimize(setup.metric.matrix @ v)
 
     def motor_angles(self, inputs: Inputs, p: np.ndarray, stick: StickState, t: float):

@@ -185,7 +185,8 @@ class KinematicStepper:
 
     @staticmethod
     def _drive_key(setup: Setup, s: int, t: np.ndarray) -> tuple:
-        return (s, *t.tolist(), setup.metric.alpha, setup.metric.total_mass)
+        # the factoriser: its rows (a cable let go makes another setup, another drive)
+        return (s, *t.tolist(), setup.metric.alpha, setup.metric.total_mass, id(setup.factoriser))
 
     def _remembered_drive(
         self, setup: Setup, p: np.ndarray, s: int, t: np.ndarray

@@ -147,6 +147,12 @@ class Factoriser:
         self._extra_cache: dict[Layout, Rows] = {}
         self._inverse: tuple[np.ndarray | None, np.ndarray] = (None, np.zeros(0))
 
+    def sharing(self, constraints: ConstraintSet) -> Factoriser:
+        """A factoriser of ``constraints`` (rows of the same pattern) sharing these patterns."""
+        out = Factoriser(constraints)
+        out._patterns, out._extra_cache = self._patterns, self._extra_cache
+        return out
+
     def factor(
         self, p: np.ndarray, weights: np.ndarray, layout: Layout, norm: float
     ) -> ConstrainedFactor:

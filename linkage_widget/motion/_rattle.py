@@ -248,6 +248,8 @@ def rattle_step(
     v: np.ndarray,
     step_size: float,
     t: float = 0.0,
+    *,
+    checked: bool = True,
 ) -> tuple[np.ndarray, np.ndarray, str]:
     r"""One dynamic step of ``step_size`` seconds from ``(p, v)`` (shapes ``(dn,)``) at time ``t``.
 
@@ -259,7 +261,8 @@ def rattle_step(
     Returns the new positions and velocities and the status: ``"blocked"`` when
     the positions could not move at all (then ``p`` itself is returned). Motor rows
     (rheonomic) are met at the end of every sub-step: :math:`g(p_{n+1}, t_{n+1}) = 0`
-    and :math:`A v_{n+1} = -\partial g/\partial t`.
+    and :math:`A v_{n+1} = -\partial g/\partial t`. ``checked=False``: no energy check
+    (a step with an impact, :mod:`~linkage_widget.motion._members`).
     """
     substeps = plan_substeps(setup, forces, p, v, step_size, t)
     p1, v1 = _substeps(setup, forces, p, v, step_size, substeps, t)
@@ -271,7 +274,8 @@ def rattle_step(
     if again is not None:  # stiffer at the end than the start said: the step again, finer
         p1, v1 = _substeps(setup, forces, p, v, step_size, again, t)
     take = partial(_substeps, setup, forces, p, v, step_size, t=t)  # take(count): finer
-    p1, v1 = energy_checked(setup, forces, p, v, (p1, v1), again or substeps, take)
+    if checked:
+        p1, v1 = energy_checked(setup, forces, p, v, (p1, v1), again or substeps, take)
     return p1, v1, "blocked" if p1 is p else "moved"
 
 

@@ -32,6 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..constraints import ConstraintSet, DriveRows
+from ..constraints.members import member_sides
 from ..model import Linkage
 from ._friction import StickState
 from ._linalg import ConstrainedFactor
@@ -143,6 +144,9 @@ class Setup:
         the constraint targets.
         """
         cs = ConstraintSet.from_linkage(linkage)
+        sides = member_sides(linkage.rod_kinds)
+        if sides.any():  # cables or struts: one-sided rows (motion._members)
+            cs = cs.with_members(sides)
         pinned = np.zeros(linkage.n_vertices, dtype=bool)
         pinned[np.asarray(linkage.pinned, dtype=np.int64)] = True
         inv_row_scale = 1.0 / cs.row_scales()
@@ -187,6 +191,16 @@ class Setup:
             memo=Memo(),
             inv_row_scale=1.0 / cs.row_scales(),
         )
+
+    def with_slack(self, slack: np.ndarray) -> Setup:
+        """The setup with the rods ``slack`` (bool ``(m,)``) let go (cables and struts).
+
+        The same metric and factorisation patterns (a let-go row is zero, not gone); a new
+        memo (the rows' values differ).
+        """
+        cs = self.constraints.with_members(self.constraints.sides, slack)
+        factoriser = self.factoriser.sharing(cs)
+        return dataclasses.replace(self, constraints=cs, factoriser=factoriser, memo=Memo())
 
     def at_time(self, t: float) -> Setup:
         r"""The setup whose motor rows hold the targets :math:`\theta_0 + \omega t` of time ``t``.

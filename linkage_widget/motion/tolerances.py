@@ -169,3 +169,15 @@ CREEP_HALVINGS = 10
 MAX_BRANCH_LINES = 4
 #: Two branch lines whose directions have |cos| at least this are the same line.
 SAME_LINE_COS = 0.999
+
+# ------------------------------------------------------- cables and struts
+#: A cable or strut within this relative strain of its limit is *taut*: a candidate to hold
+#: (a step's projection leaves ~1e-13; a slack one is far further away, or it is let go).
+CONTACT_TOL = 1e-9
+#: A slack cable or strut beyond its limit by more than this relative strain after a step
+#: takes the step again holding it (the projection's PROJECTION_TOL, with room for round-off).
+REACH_TOL = 1e-11
+#: A holding member is let go when its force has the wrong sign by more than this fraction
+#: of the largest member force (or of the weight): a cable pushing, a strut pulling. Below
+#: it the sign is round-off (a pendulum released from the horizontal has tension 0).
+RELEASE_TOL = 1e-9
