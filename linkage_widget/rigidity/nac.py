@@ -81,8 +81,8 @@ def _rods(linkage: Any, where: str) -> np.ndarray:
     return np.asarray(require_linkage(linkage, where).rods, dtype=np.int64).reshape(-1, 2)
 
 
-def _blocks(rods: np.ndarray) -> list[_Block]:
-    """The blocks of ``rods``, ordered by their first rod (the block of rod 0 first)."""
+def _blocks(rods: np.ndarray) -> list[np.ndarray]:
+    """Each block's rods, ordered by their first rod (the block of rod 0 first)."""
     if len(rods) == 0:
         return []
     block = blocks(int(rods.max()) + 1, rods)
@@ -90,7 +90,7 @@ def _blocks(rods: np.ndarray) -> list[_Block]:
     order = np.argsort(block, kind="stable")
     groups = np.split(order, np.flatnonzero(np.diff(block[order])) + 1)
     groups.sort(key=lambda group: int(group[0]))
-    return [_Block(rods, group) for group in groups]
+    return groups
 
 
 def _cap(value: Any, name: str) -> int:
@@ -196,12 +196,13 @@ def nac_colourings(
     rods = _rods(linkage, "nac_colourings")
     found = _blocks(rods)
     parts, total, steps = [], 1, max_steps
-    for number, block in enumerate(found):
+    for number, group in enumerate(found):
         # the block's colourings count once for the first block, twice (swapped) after:
         # total - 1 colourings up to swapping, the one-colour product left out
         factor = 1 if number == 0 else 2
         if total * factor - 1 > cap:  # even one colouring of this block is too many
             raise _too_many(total * factor, cap, number + 1, len(found))
+        block = _Block(rods, group)  # its classes only now: a refusal above skips them
         colourings, used = _block_colourings(
             block, steps, (cap + 1) // (total * factor), cap, max_steps
         )

@@ -276,7 +276,7 @@ def test_rods_grouped_by_block_in_the_order_of_their_first_rod():
         link = graph_linkage(graph)
         if link.n_rods == 0:
             continue
-        groups = [block.index.tolist() for block in nac._blocks(link.rods)]
+        groups = [group.tolist() for group in nac._blocks(link.rods)]
         # networkx's biconnected components, as sets of rods: the oracle
         rod_of = {frozenset(r): k for k, r in enumerate(link.rods.tolist())}
         expected = sorted(
