@@ -8,8 +8,11 @@ connected graph has a *flexible* placement (rod lengths at which it moves,
 adjacent joints apart) iff it has a NAC-colouring, and a colouring gives such a
 motion explicitly (:func:`~linkage_widget.rigidity.nac_motion.nac_motion`). So a
 generically rigid graph (a Laman graph such as the 3-prism, or :math:`K_{3,3}`) may
-still flex at special lengths, and :math:`K_4` or any graph made of triangles never
-does.
+still flex at special lengths, and :math:`K_4` or any *triangle-connected* graph
+never does (any two rods linked by a chain of triangles, each sharing a rod with the
+next: the two rods of a triangle share a colour, so one colour is forced everywhere).
+Triangles alone are not enough: two triangles sharing only a joint have one
+NAC-colouring (one triangle red, the other blue).
 
 The graph is the rods' (cables and struts are rods here); joints without rods,
 pins, fixed angles and guides are not part of it.

@@ -4,7 +4,7 @@ The oracle (tests/nac/nac_oracle.py) enumerates every colouring with rod 0 blue 
 reads every simple cycle of the graph; the classic answers are closed forms: an
 :math:`n`-cycle has :math:`(2^n - 2 - 2n)/2` NAC-colourings up to swapping (two rods of
 each colour at least), a tree with :math:`m` rods :math:`2^{m-1} - 1` (no cycles), a
-graph made of triangles none, :math:`K_4` none.
+triangle-connected graph none, :math:`K_4` none.
 """
 
 from __future__ import annotations
