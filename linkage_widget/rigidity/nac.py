@@ -19,11 +19,11 @@ pins, fixed angles and guides are not part of it.
 
 How it is computed (:mod:`.nac_search`): a cycle lies in one block (2-connected
 piece), so each block is coloured alone and the colourings multiply; in a block
-the rods of a triangle share a colour, and so does a rod with any class that joins
-its ends (the *triangle-extended classes*), so the search runs over classes, not
-rods; each choice is checked at once by the condition "no rod has its ends joined
-both by a red path and by a blue path" (which is the cycle condition), and forces
-the classes it decides. It is quick (well under a second, see
+the rods of a triangle share a colour, and so do the rods from one joint to the
+joints of one class (the *triangle-extended classes*, PyRigi's), so the search runs
+over classes, not rods; each choice is checked at once by the condition "no rod has
+its ends joined both by a red path and by a blue path" (which is the cycle
+condition), and forces the classes it decides. It is quick (well under a second, see
 ``benchmarks/bench_nac.py`` and docs/benchmarks.md) while the answer is short:
 graphs up to a few hundred rods with up to a few thousand colourings. The number
 of colourings can grow exponentially (a tree with :math:`m` rods has
