@@ -220,6 +220,7 @@ def test_the_motion_makes_a_linkage_keeping_everything_but_the_positions():
     link = graph_linkage(prism(), seed=4)
     link.set_rod_kind(0, "cable")
     link.pin(2)
+    link.masses.set_joint(1, 2.5)
     motion = nac_motion(link, nac_colourings(link)[0], seed=5)
     placed = motion.linkage(link, t=0.7)
     assert placed is not link  # the linkage itself is left where it was
@@ -228,6 +229,7 @@ def test_the_motion_makes_a_linkage_keeping_everything_but_the_positions():
     assert np.array_equal(placed.rods, link.rods)
     assert placed.rod_kinds.tolist() == link.rod_kinds.tolist()
     assert np.array_equal(placed.pinned, link.pinned)
+    assert placed.masses.joint(1) == 2.5 and placed.masses is not link.masses
     assert np.allclose(placed.rod_lengths(), motion.lengths)
     assert np.allclose(motion.linkage(link).vertices, motion.start)
     # the flexible placement moves (the prism is rigid at generic lengths)
