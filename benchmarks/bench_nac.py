@@ -13,6 +13,9 @@ table lists colourings: joints, rods, the number up to swapping, our CPU time, P
 (it lists each colouring and its swap; its count is checked to be twice ours) and the
 ratio. The second asks only whether one exists (:func:`has_nac_colouring` beside
 ``Graph.has_NAC_coloring``, answers checked equal), on graphs with too many to list.
+The third times :func:`nac_motion` (ours alone) on k x k grids coloured by rows and
+columns, every joint its own point: the closed-form gap of all pairs, of three draws,
+and the smallest gap it reports relative to the mean rod.
 Both run in this one process, one after the other, best of ``--repeat``
 (``time.process_time``). A script, not a timed test.
 """
@@ -27,7 +30,7 @@ import networkx as nx
 import numpy as np
 from pyrigi import Graph, graphDB
 
-from linkage_widget import Linkage, has_nac_colouring, nac_colourings
+from linkage_widget import Linkage, has_nac_colouring, nac_colourings, nac_motion
 
 
 def best_time(fn, repeat: int):
@@ -131,6 +134,18 @@ def existence_row(name: str, graph: nx.Graph, repeat: int) -> str:
     )
 
 
+def motion_row(k: int, repeat: int) -> str:
+    index = np.arange(k * k).reshape(k, k)
+    rows = np.column_stack([index[:, :-1].ravel(), index[:, 1:].ravel()])
+    columns = np.column_stack([index[:-1].ravel(), index[1:].ravel()])
+    points = np.column_stack([index.ravel() % k, index.ravel() // k]).astype(float)
+    link = Linkage(points, rods=np.vstack([rows, columns]))
+    colouring = np.r_[np.ones(len(rows), bool), np.zeros(len(columns), bool)]
+    ours, motion = best_time(lambda: nac_motion(link, colouring, seed=0), repeat)
+    gap = motion.smallest_gap / motion.lengths.mean()
+    return f"| grid {k}x{k} | {link.n_vertices} | {link.n_rods} | {ours * 1e3:.0f} | {gap:.1e} |"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
@@ -144,6 +159,10 @@ def main(argv: list[str] | None = None) -> None:
     print("|---|---:|---:|---|---:|---:|---:|")
     for name, graph in existence_cases(args.quick).items():
         print(existence_row(name, graph, args.repeat), flush=True)
+    print("\n| nac_motion | joints | rods | ours ms | smallest gap / mean rod |")
+    print("|---|---:|---:|---:|---:|")
+    for k in (20, 40) if args.quick else (20, 40, 70, 80):
+        print(motion_row(k, args.repeat), flush=True)
 
 
 if __name__ == "__main__":

@@ -8,19 +8,22 @@ connected graph has a *flexible* placement (rod lengths at which it moves,
 adjacent joints apart) iff it has a NAC-colouring, and a colouring gives such a
 motion explicitly (:func:`~linkage_widget.rigidity.nac_motion.nac_motion`). So a
 generically rigid graph (a Laman graph such as the 3-prism, or :math:`K_{3,3}`) may
-still flex at special lengths, and :math:`K_4` or any graph made of triangles never
-does.
+still flex at special lengths, and :math:`K_4` or any *triangle-connected* graph
+never does (any two rods linked by a chain of triangles, each sharing a rod with the
+next: the two rods of a triangle share a colour, so one colour is forced everywhere).
+Triangles alone are not enough: two triangles sharing only a joint have one
+NAC-colouring (one triangle red, the other blue).
 
 The graph is the rods' (cables and struts are rods here); joints without rods,
 pins, fixed angles and guides are not part of it.
 
 How it is computed (:mod:`.nac_search`): a cycle lies in one block (2-connected
 piece), so each block is coloured alone and the colourings multiply; in a block
-the rods of a triangle share a colour, and so does a rod with any class that joins
-its ends (the *triangle-extended classes*), so the search runs over classes, not
-rods; each choice is checked at once by the condition "no rod has its ends joined
-both by a red path and by a blue path" (which is the cycle condition), and forces
-the classes it decides. It is quick (well under a second, see
+the rods of a triangle share a colour, and so do the rods from one joint to the
+joints of one class (the *triangle-extended classes*, PyRigi's), so the search runs
+over classes, not rods; each choice is checked at once by the condition "no rod has
+its ends joined both by a red path and by a blue path" (which is the cycle
+condition), and forces the classes it decides. It is quick (well under a second, see
 ``benchmarks/bench_nac.py`` and docs/benchmarks.md) while the answer is short:
 graphs up to a few hundred rods with up to a few thousand colourings. The number
 of colourings can grow exponentially (a tree with :math:`m` rods has
@@ -81,14 +84,16 @@ def _rods(linkage: Any, where: str) -> np.ndarray:
     return np.asarray(require_linkage(linkage, where).rods, dtype=np.int64).reshape(-1, 2)
 
 
-def _blocks(linkage: Any, where: str) -> list[_Block]:
-    rods = _rods(linkage, where)
+def _blocks(rods: np.ndarray) -> list[np.ndarray]:
+    """Each block's rods, ordered by their first rod (the block of rod 0 first)."""
     if len(rods) == 0:
         return []
     block = blocks(int(rods.max()) + 1, rods)
-    # ordered by their first rod: the block of rod 0 comes first
-    firsts = sorted({int(np.flatnonzero(block == b)[0]): b for b in set(block.tolist())}.items())
-    return [_Block(rods, np.flatnonzero(block == b)) for _, b in firsts]
+    # one argsort groups the rods by block; stable, so each group starts at its first rod
+    order = np.argsort(block, kind="stable")
+    groups = np.split(order, np.flatnonzero(np.diff(block[order])) + 1)
+    groups.sort(key=lambda group: int(group[0]))
+    return groups
 
 
 def _cap(value: Any, name: str) -> int:
@@ -97,25 +102,32 @@ def _cap(value: Any, name: str) -> int:
     return int(value)
 
 
-def _block_colourings(block: _Block, steps: int, cap: int) -> tuple[list[np.ndarray], int]:
+def _block_colourings(
+    block: _Block, steps: int, most: int, cap: int, max_steps: int
+) -> tuple[list[np.ndarray], int]:
     """The block's colourings and the steps the search took.
 
     Each is bool per rod of the block, its first class blue; the one-colour one included.
+    More than ``most`` of them raise (the product over the blocks would pass ``cap``).
     """
+    if block.k == 1:  # one class: the one-colour colouring alone, no search
+        return [np.zeros(len(block.index), dtype=bool)], 0
     search = block.search(steps)
     found: list[np.ndarray] = []
     try:
         for colour in search.colourings():
             found.append(colour[block.edge_class])
-            if len(found) > cap:
+            if len(found) > most:
                 raise ValueError(
-                    f"nac_colourings: more than max_colourings={cap} colourings of "
-                    f"{block.describe()}; raise max_colourings to list them all"
+                    f"nac_colourings: more than max_colourings={cap} colourings (up to "
+                    f"swapping the colours), found while colouring {block.describe()} "
+                    "(blocks are coloured alone and multiply); raise max_colourings to "
+                    "list them all"
                 )
     except SearchLimit as limit:
         raise ValueError(
-            "nac_colourings: the search stopped at max_steps (all blocks together; "
-            f"{limit.steps} steps in this one) with {limit.found} colourings of "
+            f"nac_colourings: the search stopped at max_steps={max_steps} (all blocks "
+            f"together; {limit.steps} steps in this one) with {limit.found} colourings of "
             f"{block.describe()} found; raise max_steps (the search is exponential in "
             "the number of classes at worst)"
         ) from None
@@ -136,6 +148,17 @@ def _combine(m: int, parts: list[tuple[_Block, list[np.ndarray]]]) -> list[np.nd
                 grown.append(full)
         result = grown
     return sorted((c for c in result if c.any()), key=lambda c: c.tobytes())
+
+
+def _too_many(total: int, cap: int, blocks_done: int, blocks_all: int) -> ValueError:
+    """The product of the blocks' counts passed the cap (``total`` includes one colour)."""
+    many = f"{total - 1}" if blocks_done == blocks_all else f"at least {total - 1}"
+    where = "" if blocks_done == blocks_all else f" (stopped at block {blocks_done})"
+    return ValueError(
+        f"nac_colourings: the graph has {many} NAC-colourings (up to swapping the "
+        f"colours), more than max_colourings={cap}: {blocks_all} blocks, each coloured "
+        f"alone, multiply{where}; raise max_colourings to list them all"
+    )
 
 
 def nac_colourings(
@@ -172,20 +195,26 @@ def nac_colourings(
     TypeError
         When ``linkage`` is no :class:`~linkage_widget.Linkage`.
     """
-    cap, steps = _cap(max_colourings, "max_colourings"), _cap(max_steps, "max_steps")
-    parts, total = [], 1
-    for number, block in enumerate(_blocks(linkage, "nac_colourings")):
-        colourings, used = _block_colourings(block, steps, cap)
-        steps = max(steps - used, 1)
-        parts.append((block, colourings))
-        total *= len(colourings) * (1 if number == 0 else 2)
-    if total - 1 > cap:
-        raise ValueError(
-            f"nac_colourings: the graph has {total - 1} NAC-colourings (up to swapping "
-            f"the colours), more than max_colourings={cap}: {len(parts)} blocks, each "
-            f"coloured alone, multiply; raise max_colourings to list them all"
+    cap, max_steps = _cap(max_colourings, "max_colourings"), _cap(max_steps, "max_steps")
+    rods = _rods(linkage, "nac_colourings")
+    found = _blocks(rods)
+    parts, total, steps = [], 1, max_steps
+    for number, group in enumerate(found):
+        # the block's colourings count once for the first block, twice (swapped) after:
+        # total - 1 colourings up to swapping, the one-colour product left out
+        factor = 1 if number == 0 else 2
+        if total * factor - 1 > cap:  # even one colouring of this block is too many
+            raise _too_many(total * factor, cap, number + 1, len(found))
+        block = _Block(rods, group)  # its classes only now: a refusal above skips them
+        colourings, used = _block_colourings(
+            block, steps, (cap + 1) // (total * factor), cap, max_steps
         )
-    return _combine(len(_rods(linkage, "nac_colourings")), parts) if parts else []
+        steps -= used  # the cap is for all blocks together: never past it
+        parts.append((block, colourings))
+        total *= len(colourings) * factor
+    if total - 1 > cap:
+        raise _too_many(total, cap, len(found), len(found))
+    return _combine(len(rods), parts) if parts else []
 
 
 def has_nac_colouring(linkage: Any, *, max_steps: int = NAC_MAX_STEPS) -> bool:
@@ -195,10 +224,12 @@ def has_nac_colouring(linkage: Any, *, max_steps: int = NAC_MAX_STEPS) -> bool:
     that is one triangle-extended class has none. ``ValueError`` past ``max_steps``.
     """
     steps = _cap(max_steps, "max_steps")
-    found = _blocks(linkage, "has_nac_colouring")
-    if len(found) != 1:
-        return len(found) > 1
-    block = found[0]
+    rods = _rods(linkage, "has_nac_colouring")
+    if len(rods) == 0:
+        return False
+    if blocks(int(rods.max()) + 1, rods).max() > 0:  # two blocks or more
+        return True
+    block = _Block(rods, np.arange(len(rods)))
     if block.k == 1:
         return False
     try:

@@ -4,7 +4,7 @@ The oracle (tests/nac/nac_oracle.py) enumerates every colouring with rod 0 blue 
 reads every simple cycle of the graph; the classic answers are closed forms: an
 :math:`n`-cycle has :math:`(2^n - 2 - 2n)/2` NAC-colourings up to swapping (two rods of
 each colour at least), a tree with :math:`m` rods :math:`2^{m-1} - 1` (no cycles), a
-graph made of triangles none, :math:`K_4` none.
+triangle-connected graph none, :math:`K_4` none.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from nac_oracle import brute_force, cycles, graph_linkage, meets_definition, red_sets
 
 from linkage_widget import Linkage
-from linkage_widget.rigidity import generic_analysis
+from linkage_widget.rigidity import generic_analysis, nac, nac_search
 from linkage_widget.rigidity.nac import (
     NAC_MAX_COLOURINGS,
     has_nac_colouring,
@@ -143,14 +143,17 @@ def test_too_many_colourings_raise_with_their_number():
     with pytest.raises(ValueError, match=f"has {2**14 - 1} NAC-colourings"):
         nac_colourings(path)
     assert len(nac_colourings(path, max_colourings=2**14)) == 2**14 - 1
-    with pytest.raises(ValueError, match="more than max_colourings=50 colourings of a block"):
+    with pytest.raises(
+        ValueError, match="more than max_colourings=50 colourings .* colouring a block of 12 rods"
+    ):
         nac_colourings(graph_linkage(nx.cycle_graph(12)), max_colourings=50)
 
 
 def test_a_long_search_stops_and_says_so():
     grid = graph_linkage(nx.grid_2d_graph(4, 4))
     with pytest.raises(
-        ValueError, match=r"stopped at max_steps .*100 steps in this one\) with \d+ colourings"
+        ValueError,
+        match=r"stopped at max_steps=100 \(all .*100 steps in this one\) with \d+ colourings",
     ):
         nac_colourings(grid, max_steps=100)
     with pytest.raises(ValueError, match="max_steps must be a positive integer"):
@@ -187,3 +190,97 @@ def test_a_linkage_in_space_is_coloured_by_its_graph():
     points = np.column_stack([flat.vertices, np.arange(flat.n_vertices, dtype=float)])
     spatial = Linkage(points, rods=flat.rods)
     assert red_sets(nac_colourings(spatial)) == red_sets(nac_colourings(flat))
+
+
+def square_linkage() -> Linkage:
+    return Linkage([[0, 0], [1, 0], [1, 1], [0, 1]], rods=[(0, 1), (1, 2), (2, 3), (3, 0)])
+
+
+def test_a_block_with_exactly_the_cap_is_listed():
+    # the square's 3 colourings (up to swapping) with max_colourings=3: the block's own
+    # list also holds the one-colour colouring, which is no NAC-colouring
+    assert len(nac_colourings(square_linkage(), max_colourings=3)) == 3
+    with pytest.raises(ValueError, match="more than max_colourings=2 colourings"):
+        nac_colourings(square_linkage(), max_colourings=2)
+    cycle = graph_linkage(nx.cycle_graph(6))  # (2^6 - 2 - 12) / 2 = 25
+    assert len(nac_colourings(cycle, max_colourings=25)) == 25
+    with pytest.raises(ValueError, match="max_colourings=24"):
+        nac_colourings(cycle, max_colourings=24)
+
+
+class StepCount:
+    """Counts the search's choices (Search._try calls), whatever block they are in."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.calls = 0
+        original = nac_search.Search._try
+
+        def counted(search, c, colour):
+            self.calls += 1
+            return original(search, c, colour)
+
+        monkeypatch.setattr(nac_search.Search, "_try", counted)
+
+
+def test_all_blocks_together_never_take_more_than_max_steps(monkeypatch):
+    steps = StepCount(monkeypatch)
+    square = square_linkage()
+    nac_colourings(square)
+    alone = steps.calls
+    # the square, then a triangle and a bridge (one class each: nothing to search)
+    graph = nx.Graph([(0, 1), (1, 2), (2, 3), (3, 0), (3, 4), (4, 5), (5, 3), (5, 6)])
+    steps.calls = 0
+    found = nac_colourings(graph_linkage(graph), max_steps=alone)
+    assert steps.calls <= alone
+    assert len(found) == 4 * 2 * 2 - 1  # 3+1 for the square, 1+1 for each other block
+    # two squares need twice the steps: refused at the cap, not past it
+    two = nx.Graph([(0, 1), (1, 2), (2, 3), (3, 0), (3, 4), (4, 5), (5, 6), (6, 3)])
+    steps.calls = 0
+    with pytest.raises(ValueError, match=f"max_steps={alone} "):
+        nac_colourings(graph_linkage(two), max_steps=alone)
+    assert steps.calls <= alone + 1  # the one choice that found the cap reached
+
+
+def test_a_product_past_the_cap_is_refused_before_the_next_block_is_searched():
+    # two squares, a bridge, then a 5x5 grid that would take far more than 200 steps:
+    # after the first square (3 + 1), the second's swap alone makes 4 x 2 - 1 = 7 > 5
+    graph = nx.Graph([(0, 1), (1, 2), (2, 3), (3, 0), (3, 4), (4, 5), (5, 6), (6, 3)])
+    graph.add_edges_from(
+        (10 + 5 * a + b, 10 + 5 * c + d) for (a, b), (c, d) in nx.grid_2d_graph(5, 5).edges
+    )
+    graph.add_edge(6, 10)
+    link = graph_linkage(graph)
+    early = r"has at least 7 NAC-.* max_colourings=5: 4 blocks.*\(stopped at block 2\)"
+    with pytest.raises(ValueError, match=early):
+        nac_colourings(link, max_colourings=5, max_steps=200)
+    with pytest.raises(ValueError, match="stopped at max_steps=200"):
+        nac_colourings(link, max_colourings=10**6, max_steps=200)
+
+
+def test_has_nac_colouring_counts_blocks_without_their_classes(monkeypatch):
+    calls = []
+    original = nac.mono_classes
+    monkeypatch.setattr(nac, "mono_classes", lambda *a: calls.append(1) or original(*a))
+    path = graph_linkage(nx.path_graph(8001))  # 8000 bridges
+    assert has_nac_colouring(path)
+    assert calls == []
+    assert has_nac_colouring(square_linkage()) and len(calls) == 1
+    assert not has_nac_colouring(graph_linkage(fan(6)))
+
+
+def test_rods_grouped_by_block_in_the_order_of_their_first_rod():
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        n = int(rng.integers(4, 14))
+        graph = nx.gnm_random_graph(n, int(rng.integers(n - 2, 2 * n)), seed=int(rng.integers(99)))
+        link = graph_linkage(graph)
+        if link.n_rods == 0:
+            continue
+        groups = [group.tolist() for group in nac._blocks(link.rods)]
+        # networkx's biconnected components, as sets of rods: the oracle
+        rod_of = {frozenset(r): k for k, r in enumerate(link.rods.tolist())}
+        expected = sorted(
+            sorted(rod_of[frozenset(e)] for e in comp)
+            for comp in nx.biconnected_component_edges(nx.Graph(link.rods.tolist()))
+        )
+        assert groups == expected

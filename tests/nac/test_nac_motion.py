@@ -74,7 +74,8 @@ def test_quasi_injective_and_apart_where_the_construction_allows(name):
         d = distances(path)
         assert np.all(d[:, same_point] < 1e-12 * motion.lengths.max())
         apart = ~same_point
-        assert d[:, apart].min() > NAC_MIN_GAP * motion.lengths.mean()
+        # the closed-form gap is the least over the turn: the sampled angles never go below
+        assert d[:, apart].min() >= motion.smallest_gap * (1 - 1e-9)
         assert motion.injective is bool(apart[~np.eye(link.n_vertices, dtype=bool)].all())
 
 
@@ -117,7 +118,7 @@ def test_k33_flexes_but_the_construction_puts_joints_together():
         assert not motion.injective
 
 
-def test_the_start_sits_where_the_linkage_is():
+def test_the_flex_has_the_linkage_size_and_centre_not_its_shape():
     link = graph_linkage(nx.complete_bipartite_graph(2, 4), seed=7)
     colouring = nac_colourings(link)[0]
     motion = nac_motion(link, colouring, seed=2)
@@ -128,6 +129,8 @@ def test_the_start_sits_where_the_linkage_is():
     again = nac_motion(link, colouring, seed=2)
     assert np.array_equal(again.start, motion.start)
     assert not np.allclose(nac_motion(link, colouring, seed=3).start, motion.start)
+    # a new shape: the rods' lengths are the motion's, not the linkage's
+    assert not np.allclose(motion.lengths, link.rod_lengths())
 
 
 def test_a_bad_colouring_is_refused_saying_why():
@@ -168,3 +171,80 @@ def test_random_graphs_with_a_colouring_flex():
             assert measured.min() > NAC_MIN_GAP * motion.lengths.mean()
             flexed += 1
     assert flexed > 60
+
+
+def grid(k: int) -> tuple[Linkage, np.ndarray]:
+    """The k x k grid of squares and its colouring: rods along rows red, along columns blue."""
+    index = np.arange(k * k).reshape(k, k)
+    rows = np.column_stack([index[:, :-1].ravel(), index[:, 1:].ravel()])
+    columns = np.column_stack([index[:-1].ravel(), index[1:].ravel()])
+    points = np.column_stack([index.ravel() % k, index.ravel() // k]).astype(float)
+    colouring = np.r_[np.ones(len(rows), bool), np.zeros(len(columns), bool)]
+    return Linkage(points, rods=np.vstack([rows, columns])), colouring
+
+
+def test_a_grid_of_4900_joints_flexes_rods_apart_and_reports_its_smallest_gap():
+    # every joint is its own (row, column) point: ~1.2e7 pairs, whose smallest gap is
+    # far below 1e-6 of a rod; only the rods (quasi-injectivity) must stay apart
+    link, colouring = grid(70)
+    motion = nac_motion(link, colouring, seed=0)
+    assert motion.injective
+    path = motion.placement(np.linspace(0.0, 2 * np.pi, 9)[:-1])
+    measured = lengths(path, link.rods)
+    assert np.abs(measured - motion.lengths).max() <= 1e-12 * motion.lengths.max()
+    assert motion.lengths.min() > NAC_MIN_GAP * motion.lengths.mean()
+    assert 0 < motion.smallest_gap < motion.lengths.min()
+    # no sampled pair comes closer than the reported gap (5e5 random pairs, 8 angles)
+    rng = np.random.default_rng(0)
+    i, j = rng.integers(link.n_vertices, size=(2, 500_000))
+    i, j = i[i != j], j[i != j]
+    sampled = np.linalg.norm(path[:, i] - path[:, j], axis=-1)
+    assert sampled.min() >= motion.smallest_gap * (1 - 1e-9)
+
+
+def test_the_smallest_gap_is_the_least_distance_over_a_fine_turn():
+    for name in ("3-prism", "K24"):
+        for _, _, motion in motions(name):
+            turn = np.linspace(0.0, 2 * np.pi, 20_001)
+            path = motion.placement(turn)
+            n = len(motion.red)
+            i, j = np.triu_indices(n, 1)
+            apart = (motion.red[i] != motion.red[j]) | (motion.blue[i] != motion.blue[j])
+            least = np.linalg.norm(path[:, i[apart]] - path[:, j[apart]], axis=-1).min()
+            # sampled at steps of 3e-4 rad: within that of the true minimum, never below
+            assert motion.smallest_gap * (1 - 1e-9) <= least
+            assert least <= motion.smallest_gap + 1e-3 * motion.lengths.max()
+
+
+def test_the_motion_makes_a_linkage_keeping_everything_but_the_positions():
+    link = graph_linkage(prism(), seed=4)
+    link.set_rod_kind(0, "cable")
+    link.pin(2)
+    link.masses.set_joint(1, 2.5)
+    motion = nac_motion(link, nac_colourings(link)[0], seed=5)
+    placed = motion.linkage(link, t=0.7)
+    assert placed is not link  # the linkage itself is left where it was
+    assert np.allclose(link.vertices, graph_linkage(prism(), seed=4).vertices)
+    assert np.array_equal(placed.vertices, motion.placement(0.7))
+    assert np.array_equal(placed.rods, link.rods)
+    assert placed.rod_kinds.tolist() == link.rod_kinds.tolist()
+    assert np.array_equal(placed.pinned, link.pinned)
+    assert placed.masses.joint(1) == 2.5 and placed.masses is not link.masses
+    assert np.allclose(placed.rod_lengths(), motion.lengths)
+    assert np.allclose(motion.linkage(link).vertices, motion.start)
+    # the flexible placement moves (the prism is rigid at generic lengths)
+    assert analyze(placed).internal_dof == 1
+
+
+def test_the_motion_refuses_a_linkage_in_space_or_of_another_graph():
+    flat = graph_linkage(nx.complete_bipartite_graph(2, 3))
+    spatial = Linkage(np.column_stack([flat.vertices, np.ones(flat.n_vertices)]), rods=flat.rods)
+    motion = nac_motion(spatial, nac_colourings(spatial)[0], seed=0)
+    with pytest.raises(ValueError, match="the motion is planar and this linkage is 3-D"):
+        motion.linkage(spatial)
+    assert motion.linkage(flat).dim == 2
+    other = graph_linkage(nx.cycle_graph(5))
+    with pytest.raises(ValueError, match="not the one this motion was made for"):
+        motion.linkage(other)
+    with pytest.raises(ValueError, match="t must be one angle"):
+        motion.linkage(flat, t=np.array([0.0, 1.0]))

@@ -21,6 +21,7 @@ import pytest
 from nac_oracle import graph_linkage
 
 from linkage_widget.rigidity.nac import has_nac_colouring, nac_colourings
+from linkage_widget.rigidity.nac_search import mono_classes
 
 pyrigi = pytest.importorskip("pyrigi", reason="pyrigi is a test dependency (pip install pyrigi)")
 from pyrigi import Graph, graphDB  # noqa: E402
@@ -116,3 +117,57 @@ def test_random_graphs_agree_with_pyrigi(batch):
     # the batch is not trivial: graphs with and without colourings both occur
     assert any(c == 0 for c in counts) or batch % 2, counts
     assert any(c > 0 for c in counts), counts
+
+
+def partition(classes) -> set[frozenset]:
+    """A partition of rods (vertex sets) from a per-rod class list."""
+    groups: dict = {}
+    for rod, c in classes:
+        groups.setdefault(c, set()).add(frozenset(rod))
+    return {frozenset(g) for g in groups.values()}
+
+
+def pyrigi_classes(graph: nx.Graph) -> set[frozenset]:
+    from pyrigi.graph._flexibility.nac.mono_classes import MonoClassType, find_mono_classes
+
+    _, class_edges = find_mono_classes(Graph(graph), MonoClassType.TRI_EXTENDED)
+    return {frozenset(frozenset(e) for e in edges) for edges in class_edges}
+
+
+def our_classes(graph: nx.Graph) -> set[frozenset]:
+    assert list(graph) == list(range(len(graph)))  # graph_linkage keeps the labels
+    link = graph_linkage(graph)
+    classes = mono_classes(link.n_vertices, np.asarray(link.rods))
+    return partition(zip(link.rods.tolist(), classes.tolist(), strict=True))
+
+
+def test_the_classes_are_pyrigis_triangle_extended_classes():
+    # the reviewer's graph: vertex 1's rods to 5, 2 and 3 reach one triangle class,
+    # so they share a colour (our classes had them apart: 4 classes against 2)
+    rods = [(0, 2), (0, 5), (0, 3), (0, 4), (1, 5), (1, 2), (1, 3), (2, 4), (3, 4), (4, 5)]
+    graph = nx.Graph()
+    graph.add_nodes_from(range(6))
+    graph.add_edges_from(rods)
+    assert our_classes(graph) == pyrigi_classes(graph)
+    assert len(our_classes(graph)) == 2
+    rng = np.random.default_rng(17)
+    for _ in range(200):
+        n = int(rng.integers(4, 12))
+        m = int(rng.integers(n, min(n * (n - 1) // 2, 3 * n) + 1))
+        graph = nx.gnm_random_graph(n, m, seed=int(rng.integers(2**31)))
+        graph.remove_nodes_from([v for v in list(graph) if graph.degree(v) == 0])
+        graph = nx.convert_node_labels_to_integers(graph)
+        assert our_classes(graph) == pyrigi_classes(graph), sorted(graph.edges)
+
+
+def test_rods_of_one_class_share_a_colour_in_every_colouring():
+    # soundness on the same random graphs, against the colourings themselves
+    rng = np.random.default_rng(18)
+    for _ in range(60):
+        n = int(rng.integers(4, 9))
+        graph = nx.gnm_random_graph(n, int(rng.integers(n, 2 * n + 1)), seed=int(rng.integers(99)))
+        link = graph_linkage(graph)
+        classes = mono_classes(link.n_vertices, np.asarray(link.rods))
+        for colouring in nac_colourings(link):
+            for c in np.unique(classes):
+                assert len(set(colouring[classes == c].tolist())) == 1
