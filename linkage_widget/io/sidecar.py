@@ -36,7 +36,7 @@ would move as bars; all four are read)::
 
 ``linear_motors`` and ``slider_frictions`` (version 3) name a slider of ``sliders`` by index.
 ``cables`` and ``struts`` (version 4) mark rods of the 2007 file by their two joints
-(:mod:`.sidecar_kinds`: why pairs, and how parallel rods are told apart).
+(:mod:`.sidecar_kinds`: why pairs; no two rods join the same joints, so a pair is one rod).
 
 Sliders and slots (:mod:`linkage_widget.guides`) belong to the linkage, not to a
 session: :meth:`linkage_widget.Linkage.load` reads them from the sibling and
