@@ -234,17 +234,15 @@ def tensegrity_rigidity(linkage: Linkage) -> TensegrityReport:
 
 _STABLE = {
     True: "; yet rigid: prestress stable, a proper stress's energy is positive on every flex.",
-    False: "; no proper stress has positive energy on it: not prestress stable, so not "
+    False: "; no proper stress has positive energy on the flexes: not prestress stable, not "
     "certified rigid.",
-    None: "; whether a proper stress makes it prestress stable is undecided (several flexes): "
-    "not certified rigid.",
+    None: "; no proper stress found positive on every flex (several): not certified rigid.",
 }
 _IDLE = {
     True: "; yet rigid at second order: a stress that leaves them unloaded has positive energy "
     "on every first-order flex (Connelly–Whiteley).",
     False: "; no stress holds such a motion at second order: not certified rigid.",
-    None: "; no stress was found positive on every first-order flex: not certified rigid "
-    "(a first-order motion need not be a motion).",
+    None: "; no stress found positive on every first-order flex: not certified rigid.",
 }
 
 
@@ -436,11 +434,13 @@ def _second_order(
     if not np.any(lam):  # no stress: nothing holds a flex at second order
         return False
     idle = members[~active]
-    flexes = bars.flexes() if idle.size == 0 else _flexes_without(linkage, idle)
+    held = bars if idle.size == 0 else _without(linkage, idle)
+    flexes = held.flexes()
+    if len(flexes) < held.internal_dof:  # not all of them at hand: nothing is certified
+        return None
     if not len(flexes):
         return True
-    cs = ConstraintSet.from_linkage(linkage)
-    p = linkage.vertices.reshape(-1)
+    cs, p = ConstraintSet.from_linkage(linkage), linkage.vertices.reshape(-1)
     basis = np.array([f.reshape(-1) for f in flexes]).T  # (dn, f)
     if basis.shape[1] == 1:
         f = basis[:, 0]
@@ -459,12 +459,12 @@ def _second_order(
     return False if idle.size == 0 and bars.self_stresses == 1 else None
 
 
-def _flexes_without(linkage: Linkage, idle: np.ndarray) -> list[np.ndarray]:
-    """The internal flexes of ``linkage`` with the members ``idle`` removed (same joints)."""
+def _without(linkage: Linkage, idle: np.ndarray) -> RigidityReport:
+    """``analyze`` of ``linkage`` with the members ``idle`` removed (same joints)."""
     rest = linkage.copy()
     for r in sorted(idle.tolist(), reverse=True):
         rest.remove_rod(int(r))
-    return analyze(rest).flexes()
+    return analyze(rest)
 
 
 def _explain(
