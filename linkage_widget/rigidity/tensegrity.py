@@ -88,7 +88,7 @@ from ..constraints import ConstraintSet, rigidity_matrix
 from ..model import Linkage
 from .analysis import analyze
 from .report import RigidityReport
-from .second_order import require_linkage, stress_energy_forms
+from .second_order import prestress_stable, require_linkage, stress_energy_forms
 from .tolerances import SECOND_ORDER_RTOL, STRESS_ZERO, TENSEGRITY_SUPPORT_BOUND
 
 __all__ = ["DENSE_STRESS_ENTRIES", "TensegrityReport", "tensegrity_rigidity"]
@@ -272,8 +272,7 @@ class _Stresses(NamedTuple):
     ) -> Any:
         """``linprog`` over ``(y, extra)``: ``a_ub``'s and ``cost``'s extra columns follow y.
 
-        Only a solved program is returned; an infeasible one only when ``may_fail`` (the
-        energy test asks whether one is feasible); anything else raises ``RuntimeError``.
+        A solved program, or an infeasible one when ``may_fail``; else ``RuntimeError``.
         """
         extra = a_ub.shape[1] - self.lam.shape[1]
         eq = (
@@ -429,10 +428,10 @@ def _second_order(
     :math:`\ge 1`) decides. Several: ``lam``'s form must be positive definite; when it is
     not, the answer is ``False`` if ``lam`` is the only stress with these signs up to scale
     (one self-stress, every member loaded), else ``None`` (a semidefinite program would
-    decide).
+    decide). No cable nor strut: :func:`.second_order.prestress_stable` over all stresses.
     """
-    if not np.any(lam):  # no stress: nothing holds a flex at second order
-        return False
+    if bars.self_stresses == 0 or (members.size and not np.any(lam)):
+        return False  # no stress: nothing holds a flex at second order
     idle = members[~active]
     held = bars if idle.size == 0 else _without(linkage, idle)
     flexes = held.flexes()
@@ -442,6 +441,9 @@ def _second_order(
         return True
     cs, p = ConstraintSet.from_linkage(linkage), linkage.vertices.reshape(-1)
     basis = np.array([f.reshape(-1) for f in flexes]).T  # (dn, f)
+    if members.size == 0:  # no sign to respect: any stress, exact with one flex or stress
+        found = prestress_stable(stress_energy_forms(cs, p, basis, bars.stress_basis()))
+        return True if found else (False if min(basis.shape[1], bars.self_stresses) == 1 else None)
     if basis.shape[1] == 1:
         f = basis[:, 0]
         energy = cs.length_scale * cs.second_derivative(p, f, f) @ space.lam  # (k,)
@@ -449,13 +451,11 @@ def _second_order(
         a_ub = sp.csr_array(-sp.vstack([signed, sp.csr_array(energy[None, :])]))
         b_ub = -np.r_[np.zeros(members.size), 1.0]
         k, bound = space.lam.shape[1], TENSEGRITY_SUPPORT_BOUND
-        return (
-            space.solve(np.zeros(k), a_ub, b_ub, [(-bound, bound)] * k, may_fail=True).status == 0
-        )
+        res = space.solve(np.zeros(k), a_ub, b_ub, [(-bound, bound)] * k, may_fail=True)
+        return res.status == 0
     form = stress_energy_forms(cs, p, basis, lam[None, :] / np.max(np.abs(lam)))[0]
-    eig = np.linalg.eigvalsh(form)
-    if eig[0] > SECOND_ORDER_RTOL or (members.size == 0 and eig[-1] < -SECOND_ORDER_RTOL):
-        return True  # with no cable nor strut, -lam is a stress as good
+    if np.linalg.eigvalsh(form)[0] > SECOND_ORDER_RTOL:
+        return True
     return False if idle.size == 0 and bars.self_stresses == 1 else None
 
 

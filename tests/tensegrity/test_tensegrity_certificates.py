@@ -122,3 +122,13 @@ def test_both_routes_follow_analyze_on_a_near_straight_string(eps, monkeypatch):
         assert not infinitesimal
     if bars.self_stresses == 0:  # the cables cannot be loaded: no proper stress
         assert no_stress and not rigid
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_a_straight_pinned_rod_string_is_prestress_stable_either_sign(n):
+    # no cable nor strut: any stress will do (here the tension, energy sum |v_i - v_j|^2)
+    pts = [[float(i), 0.0] for i in range(n)]
+    link = Linkage(pts, rods=[(i, i + 1) for i in range(n - 1)], pinned=[0, n - 1])
+    report = tensegrity_rigidity(link)
+    assert report.bar_report.internal_dof == n - 2 and report.bar_report.self_stresses == 1
+    assert report.rigid and report.prestress_stable is True and not report.infinitesimally_rigid
