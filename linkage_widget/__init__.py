@@ -16,7 +16,7 @@ By task:
   complex placements of a Laman graph), :func:`real_realizations` (its real ones);
   :func:`zero_extension`, :func:`one_extension` (Henneberg moves, in place) and
   :func:`henneberg_sequence` (:class:`HennebergSequence`: how a Laman graph is built);
-  :func:`tensegrity_rigidity` (:class:`TensegrityReport`: cables and struts, Roth–Whiteley);
+  :func:`tensegrity_rigidity` (:class:`TensegrityReport`: cables and struts, certified rigid);
   :func:`nac_colourings`, :func:`has_nac_colouring` and :func:`nac_motion`
   (:class:`NACMotion`): which rigid graphs still have flexible placements, and the
   motion a colouring gives; :func:`global_rigidity` (:class:`GlobalRigidityReport`: one

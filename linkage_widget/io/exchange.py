@@ -222,7 +222,8 @@ def to_pyrigi(data: LinkageData, labels: Sequence[Hashable] | None = None) -> An
     Parameters
     ----------
     data : LinkageData
-        The linkage's arrays; pins are dropped (PyRigi has none).
+        The linkage's arrays; pins are dropped (PyRigi has none), and so are the members'
+        kinds: a cable or strut becomes a plain edge (a PyRigi framework is a bar framework).
     labels : sequence, length n, optional
         PyRigi vertex of each joint (default ``0 .. n-1``).
 

@@ -36,7 +36,7 @@ would move as bars; all four are read)::
 
 ``linear_motors`` and ``slider_frictions`` (version 3) name a slider of ``sliders`` by index.
 ``cables`` and ``struts`` (version 4) mark rods of the 2007 file by their two joints
-(:mod:`.sidecar_kinds`: why pairs, and how parallel rods are told apart).
+(:mod:`.sidecar_kinds`: why pairs; no two rods join the same joints, so a pair is one rod).
 
 Sliders and slots (:mod:`linkage_widget.guides`) belong to the linkage, not to a
 session: :meth:`linkage_widget.Linkage.load` reads them from the sibling and
@@ -456,19 +456,41 @@ def save_linkage(data: LinkageData, path: str | PathLike[str]) -> Path:
     """
     target = Path(path).expanduser()
     sib = sibling_path(target)
-    try:
-        old = read_extensions(target, len(data.vertices), data.rods, data.dim)
-    except LinkageFormatError:  # written for another linkage: a stale sibling
-        old = Extensions()
+    old, old_kinds = _old_sibling(sib, data)
     cables, struts = pairs_of_kinds(data.rods, data.kinds)
     new = replace(
         old, sliders=tuple(data.sliders), slots=tuple(data.slots), cables=cables, struts=struts
     )
     text = format_linkage(data)
-    same = (old.sliders, old.slots, old.cables, old.struts) == (
-        new.sliders, new.slots, new.cables, new.struts
-    )  # fmt: skip
+    same = (old.sliders, old.slots, old_kinds) == (
+        new.sliders,
+        new.slots,
+        kinds_json(cables, struts),
+    )
     if same and (sib.is_file() or new.is_empty()):
         return atomic_write(target, text)
     atomic_write_pair(target, text, sib, None if new.is_empty() else new.to_json())
     return target
+
+
+def _old_sibling(sib: Path, data: LinkageData) -> tuple[Extensions, dict[str, Any]]:
+    """The sibling ``sib`` checked against ``data``, and its ``cables``/``struts`` as written.
+
+    Its kinds are not checked against the new rods (``data`` replaces them anyway): a cable
+    just removed would make the whole sibling stale, wiping its tracked joints and names.
+    A sibling written for another linkage (or unreadable) is stale: empty.
+    """
+    if not sib.is_file():
+        return Extensions(), {}
+    try:
+        raw = load_json(
+            decode_utf8(limits.read_bounded(sib, str(sib)), str(sib), "an extensions file"),
+            str(sib),
+        )
+        kinds = {k: raw.pop(k) for k in KIND_KEYS if isinstance(raw, dict) and k in raw}
+        n, rods = len(data.vertices), data.rods
+        return Extensions.from_dict(
+            raw, n_vertices=n, source=str(sib), rods=rods, dim=data.dim
+        ), kinds
+    except LinkageFormatError:  # written for another linkage: a stale sibling
+        return Extensions(), {}

@@ -39,11 +39,14 @@ linear program (``scipy.optimize.linprog``, HiGHS): with :math:`\sigma_e = +1` f
     0 \le s_e \le 1,\quad |c_i| \le K .
 
 The sign-respecting stresses form a convex cone, so (for :math:`K` large,
-:data:`~.tolerances.TENSEGRITY_SUPPORT_BOUND`) the optimum has :math:`s_e = 1` exactly on
-the members some sign-respecting stress loads — the **active** members — and 0 on the
-others; a proper stress exists iff every cable and strut is active. Its reported form is
-then the max-min one, :math:`\max t` with :math:`\sigma_e\lambda_e \ge t`,
-:math:`|c_i| \le 1`. By the theorem of the alternative (Tucker) a member that no such stress
+:data:`~.tolerances.TENSEGRITY_SUPPORT_BOUND`) the optimum's stress :math:`\lambda = S^T c`
+loads every member some sign-respecting stress loads — the **active** members. Which they
+are is read from that stress itself, :math:`\sigma_e\lambda_e >`
+:data:`~.tolerances.STRESS_ZERO` :math:`\max|\lambda|` (as a rod's stress is; the slack
+values :math:`s_e` may be fractional), and it is the certificate; a proper stress exists
+iff every cable and strut is active. Its reported form is then the max-min one,
+:math:`\max t` with :math:`\sigma_e\lambda_e \ge t`, :math:`|c_i| \le 1`, when that one
+passes the same test. By the theorem of the alternative (Tucker) a member that no such stress
 loads can change length along a first-order motion that respects every inequality: the
 second program of :func:`tensegrity_rigidity` finds one, the report's ``flex``.
 
@@ -54,7 +57,12 @@ bar framework has a self-stress, which is then proper) has an infinitesimal flex
 test above says "not infinitesimally rigid"; it is rigid all the same: **prestress
 stable** (Connelly–Whiteley), a proper stress whose energy
 :math:`\sum_e \omega_e |v_i - v_j|^2` is positive on every flex :math:`v`.
-The report's ``prestress_stable`` says so (exactly with one flex).
+The report's ``prestress_stable`` says so (exactly with one flex, or one self-stress). The
+energy is made dimensionless (:func:`.second_order.stress_energy_forms`), so the verdict
+does not depend on the unit of length. A cable or strut that no stress can load does not
+stop a certificate: a stress zero on it whose energy is positive on every first-order
+flex still makes the tensegrity rigid (Connelly–Whiteley's second-order rigidity);
+otherwise the report says "not certified rigid", which is not a proof that it moves.
 
 >>> from linkage_widget import Linkage
 >>> square = [[0, 0], [1, 0], [1, 1], [0, 1]]
@@ -80,18 +88,18 @@ from ..constraints import ConstraintSet, rigidity_matrix
 from ..model import Linkage
 from .analysis import analyze
 from .report import RigidityReport
-from .second_order import require_linkage
-from .tolerances import STRESS_ZERO, TENSEGRITY_ACTIVE_CUT, TENSEGRITY_SUPPORT_BOUND
+from .second_order import prestress_stable, require_linkage, stress_energy_forms
+from .tolerances import SECOND_ORDER_RTOL, STRESS_ZERO, TENSEGRITY_SUPPORT_BOUND
 
 __all__ = ["DENSE_STRESS_ENTRIES", "TensegrityReport", "tensegrity_rigidity"]
 
 #: Up to this many entries (self-stresses x cables and struts) the linear programs run
 #: over ``analyze``'s orthonormal stress basis, so its rank tolerance decides what a stress
 #: is; above, over all constraint forces with :math:`A^T\lambda = 0` as sparse equality
-#: rows (HiGHS's feasibility tolerance decides, exact on exact data). Measured on square
-#: grids with every cell crossed by a rod and a cable (one BLAS thread): 10 x 10 (121
-#: joints, 181 stresses) 1.4 s by the basis, 0.34 s sparse; 20 x 20 (441 joints, 761
-#: stresses) 81 s by the basis, 2.0 s sparse; 30 x 30 (961 joints) 15 s sparse.
+#: rows, checked by the same tolerance (:func:`_trusted`). Measured on square grids with
+#: every cell crossed by a rod and a cable (one BLAS thread): 10 x 10 (121 joints, 181
+#: stresses) 1.4 s by the basis, 0.34 s sparse; 20 x 20 (441 joints, 761 stresses) 81 s
+#: by the basis, 2.0 s sparse; 30 x 30 (961 joints) 15 s sparse.
 DENSE_STRESS_ENTRIES = 2_000
 
 
@@ -102,9 +110,10 @@ class TensegrityReport:
     Attributes
     ----------
     rigid : bool
-        Rigid, certified: ``infinitesimally_rigid`` or ``prestress_stable`` (Connelly's
-        prism is rigid this way without being infinitesimally rigid). ``False`` means
-        neither certificate holds (a first-order flex with no stress against it).
+        Rigid, certified: ``infinitesimally_rigid`` or ``prestress_stable`` is ``True``
+        (Connelly's prism is rigid this way without being infinitesimally rigid).
+        ``False`` means *not certified*: neither certificate holds (a first-order flex no
+        stress holds at second order), which does not prove that it moves.
     infinitesimally_rigid : bool
         Infinitesimally rigid as a tensegrity (Roth–Whiteley): ``bar_framework_rigid`` and
         a proper self-stress exists.
@@ -127,18 +136,21 @@ class TensegrityReport:
         active one (force densities, largest :math:`|\omega|` 1; zeros when there is none):
         ``proper_stress`` when that exists.
     flex : ndarray, shape (n, d), or None
-        When not rigid: a non-trivial first-order motion that lengthens no cable and
-        shortens no strut (it changes the length of an inactive member when there is one,
-        else it is a flex of the bar framework); ``None`` when rigid.
+        When not infinitesimally rigid: a non-trivial first-order motion that lengthens no
+        cable and shortens no strut (it changes the length of an inactive member when there
+        is one, else it is a flex of the bar framework); ``None`` when infinitesimally
+        rigid. A rigid tensegrity may have one (Connelly's prism: ``rigid`` and a flex).
     prestress_stable : bool or None
-        Rigid at second order by a proper stress (Connelly–Whiteley): some proper stress's
-        energy :math:`\lambda\cdot g''(p)[v, v] = \sum_e \omega_e |v_i - v_j|^2` (plus the
-        other rows' terms) is positive on every non-trivial flex :math:`v` (with a proper
-        stress loading every member, the tensegrity's flexes are the bar framework's).
-        ``True`` when ``rigid``; ``False`` without a proper stress or when no proper stress
-        has positive energy on the one flex (a linear program); ``None`` when, with several
-        flexes, the max-min proper stress does not certify it (a semidefinite program
-        would decide).
+        Rigid at second order by a sign-respecting stress (Connelly–Whiteley): its energy
+        :math:`\lambda\cdot g''(p)[v, v] = \sum_e \omega_e |v_i - v_j|^2` (plus the other
+        rows' terms) is positive on every non-trivial first-order flex :math:`v`. With a
+        proper stress this is prestress stability; a cable or strut no stress loads gets
+        zero and the flexes are taken in the kernel of the other rows. ``True`` when
+        ``rigid``; ``False`` when there is no stress, or no such stress has positive energy
+        on the one flex (a linear program), or the one self-stress (every member loaded)
+        has not on several; ``None`` otherwise when the stress found does not certify it
+        (a semidefinite program, or the one-sided cone of an unloaded cable, would decide):
+        "not certified rigid".
     bar_report : RigidityReport
         :func:`~linkage_widget.rigidity.analyze`'s report of the bar framework.
     """
@@ -188,25 +200,26 @@ def tensegrity_rigidity(linkage: Linkage) -> TensegrityReport:
     sign = _signs(linkage.rod_kinds)
     members = np.flatnonzero(sign)
     space = _stresses(linkage, bars, members.size)
-    active = _support(space, members, sign[members])
+    lam, active = _certified_stress(space, members, sign[members])
+    if space.eq is not None and not _trusted(linkage, bars, lam, np.all(active)):
+        space = _basis(bars)  # near-singular: analyze's tolerance decides, as for the bar verdict
+        lam, active = _certified_stress(space, members, sign[members])
     proper = bool(np.all(active))
-    lam = _max_min_stress(space, members, sign[members]) if proper and members.size else None
-    if lam is None:
-        lam = _support_stress(space, members, sign[members], active)
     lengths = linkage.rod_lengths()
     omega = np.divide(lam[:m], lengths, out=np.zeros(m), where=lengths > 0)
     top = float(np.max(np.abs(omega))) if m else 0.0
     omega = omega / top if top > 0 else np.zeros(m)
+    omega[members[~active]] = 0.0  # unloaded: round-off of either sign is no stress
     member_active = np.abs(omega) > STRESS_ZERO
     member_active[members] = active
     bar_rigid = bars.internal_dof == 0
     first_order = bar_rigid and proper
     flex = None if first_order else _flex(linkage, bars, members, sign[members], active)
-    stable = first_order or (
-        proper and _prestress_stable(linkage, bars, space, members, sign[members], lam)
+    stable = (
+        True if first_order else _second_order(linkage, bars, space, members, sign, lam, active)
     )
     return TensegrityReport(
-        rigid=bool(stable),
+        rigid=stable is True,
         infinitesimally_rigid=first_order,
         bar_framework_rigid=bar_rigid,
         proper_stress=omega if proper else None,
@@ -221,8 +234,15 @@ def tensegrity_rigidity(linkage: Linkage) -> TensegrityReport:
 
 _STABLE = {
     True: "; yet rigid: prestress stable, a proper stress's energy is positive on every flex.",
-    False: "; no proper stress has positive energy on it: not prestress stable.",
-    None: "; whether a proper stress makes it prestress stable is undecided (several flexes).",
+    False: "; no proper stress has positive energy on the flexes: not prestress stable, not "
+    "certified rigid.",
+    None: "; no proper stress found positive on every flex (several): not certified rigid.",
+}
+_IDLE = {
+    True: "; yet rigid at second order: a stress that leaves them unloaded has positive energy "
+    "on every first-order flex (Connelly–Whiteley).",
+    False: "; no stress holds such a motion at second order: not certified rigid.",
+    None: "; no stress found positive on every first-order flex: not certified rigid.",
 }
 
 
@@ -241,8 +261,19 @@ class _Stresses(NamedTuple):
     lam: sp.csr_array  # (c, k)
     eq: sp.csr_array | None  # (q, k), or None
 
-    def solve(self, cost: np.ndarray, a_ub: sp.csr_array, b_ub: np.ndarray, bounds: list) -> Any:
-        """``linprog`` over ``(y, extra)``: ``a_ub``'s and ``cost``'s extra columns follow y."""
+    def solve(
+        self,
+        cost: np.ndarray,
+        a_ub: sp.csr_array,
+        b_ub: np.ndarray,
+        bounds: list,
+        *,
+        may_fail=False,
+    ) -> Any:
+        """``linprog`` over ``(y, extra)``: ``a_ub``'s and ``cost``'s extra columns follow y.
+
+        A solved program, or an infeasible one when ``may_fail``; else ``RuntimeError``.
+        """
         extra = a_ub.shape[1] - self.lam.shape[1]
         eq = (
             None
@@ -253,7 +284,7 @@ class _Stresses(NamedTuple):
             cost, A_ub=a_ub, b_ub=b_ub, A_eq=eq, b_eq=None if eq is None else np.zeros(eq.shape[0]),
             bounds=bounds, method="highs",
         )  # fmt: skip
-        if res.status not in (0, 2):  # 2: infeasible, asked for by the prestress test
+        if res.status != 0 and not (may_fail and res.status == 2):
             raise RuntimeError(f"tensegrity LP failed: {res.message}")
         return res
 
@@ -261,43 +292,74 @@ class _Stresses(NamedTuple):
 def _stresses(linkage: Linkage, bars: RigidityReport, n_members: int) -> _Stresses:
     """The basis route up to :data:`DENSE_STRESS_ENTRIES` entries, the sparse route above."""
     if bars.self_stresses * max(n_members, 1) <= DENSE_STRESS_ENTRIES:
-        return _Stresses(sp.csr_array(bars.stress_basis().T), None)
+        return _basis(bars)
     a = sp.csr_array(rigidity_matrix(linkage))
     return _Stresses(sp.identity(a.shape[0], format="csr"), sp.csr_array(a.T))
 
 
+def _basis(bars: RigidityReport) -> _Stresses:
+    return _Stresses(sp.csr_array(bars.stress_basis().T), None)
+
+
+def _trusted(linkage: Linkage, bars: RigidityReport, lam: np.ndarray, proper: bool) -> bool:
+    r"""Whether the sparse route's answer stands by ``analyze``'s rank tolerance.
+
+    HiGHS holds :math:`A^T\lambda = 0` to its own tolerances (and drops matrix entries
+    below 1e-9): its stress must leave a residual :math:`\|A^T\lambda\|` within
+    ``bars.tolerance`` of :math:`\|A\|_F \|\lambda\|`, the size ``analyze`` calls zero. And
+    on a placement ``analyze`` finds degenerate ("rigid but infinitesimally flexible",
+    "undecided"), a member left unloaded is checked by the basis route, where ``analyze``'s
+    tolerance decides what a self-stress is.
+    """
+    if not proper and bars.status in ("rigid but infinitesimally flexible", "undecided"):
+        return False
+    a = sp.csr_array(rigidity_matrix(linkage))
+    size = float(sp.linalg.norm(a)) * float(np.linalg.norm(lam))
+    return float(np.linalg.norm(a.T @ lam)) <= bars.tolerance * size
+
+
+def _certified_stress(
+    space: _Stresses, members: np.ndarray, sign: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""A sign-respecting stress :math:`\lambda` (c,) of largest support, and its support (e,).
+
+    Decided from the stress itself, never from the programs' slack values: a member is
+    loaded when :math:`\sigma_e\lambda_e > ` :data:`~.tolerances.STRESS_ZERO`
+    :math:`\max|\lambda|` (the tolerance of a rod's stress), and the stress returned is
+    the certificate. When it loads every member, the max-min stress replaces it if that
+    one passes the same test (its smallest load is the largest it can be).
+    """
+    lam = _support(space, members, sign)
+    active = _loaded(lam, members, sign)
+    if members.size and np.all(active):
+        best = _max_min_stress(space, members, sign)
+        if np.all(_loaded(best, members, sign)):
+            lam = best
+    return lam, active
+
+
+def _loaded(lam: np.ndarray, members: np.ndarray, sign: np.ndarray) -> np.ndarray:
+    top = float(np.max(np.abs(lam))) if lam.size else 0.0
+    return sign * lam[members] > STRESS_ZERO * top if top > 0 else np.zeros(members.size, bool)
+
+
 def _support(space: _Stresses, members: np.ndarray, sign: np.ndarray) -> np.ndarray:
-    r"""Which members some sign-respecting stress loads (the support LP, module docstring)."""
-    k, e = space.lam.shape[1], members.size
+    r"""A sign-respecting stress (c,) loading as many members as one can (module docstring)."""
+    c, k = space.lam.shape
+    e = members.size
     if e == 0 or k == 0:
-        return np.zeros(e, bool)
+        return np.zeros(c)
     signed = sp.diags(sign) @ space.lam[members]  # (e, k): sigma_e lambda_e
     # variables (y, s): maximise sum(s) with s_e - sigma_e lambda_e <= 0
     a_ub = sp.hstack([-signed, sp.identity(e)], format="csr")
     cost = np.concatenate([np.zeros(k), -np.ones(e)])
     bound = TENSEGRITY_SUPPORT_BOUND
     res = space.solve(cost, a_ub, np.zeros(e), [(-bound, bound)] * k + [(0.0, 1.0)] * e)
-    return res.x[k:] > TENSEGRITY_ACTIVE_CUT
-
-
-def _support_stress(
-    space: _Stresses, members: np.ndarray, sign: np.ndarray, active: np.ndarray
-) -> np.ndarray:
-    r"""A stress (c,): :math:`\sigma_e\lambda_e \ge 0` on every member, :math:`\ge 1` on the active.
-
-    Zeros when no member is active (then no sign-respecting stress loads any).
-    """
-    c, k = space.lam.shape
-    if not np.any(active) or k == 0:
-        return np.zeros(c)
-    signed = sp.csr_array(sp.diags(sign) @ space.lam[members])
-    bound = TENSEGRITY_SUPPORT_BOUND
-    res = space.solve(np.zeros(k), -signed, -active.astype(float), [(-bound, bound)] * k)
-    return space.lam @ res.x
+    return space.lam @ res.x[:k]
 
 
 def _max_min_stress(space: _Stresses, members: np.ndarray, sign: np.ndarray) -> np.ndarray:
-    r"""The proper stress (c,) of largest :math:`\min_e \sigma_e\lambda_e`, :math:`|y_i| \le 1`."""
+    r"""The stress (c,) of largest :math:`\min_e \sigma_e\lambda_e` with :math:`|y_i| \le 1`."""
     k, e = space.lam.shape[1], members.size
     signed = sp.diags(sign) @ space.lam[members]
     # variables (y, t): maximise t with t - sigma_e lambda_e <= 0
@@ -343,37 +405,66 @@ def _flex(
     return v.reshape(shape)
 
 
-def _prestress_stable(
+def _second_order(
     linkage: Linkage,
     bars: RigidityReport,
     space: _Stresses,
     members: np.ndarray,
     sign: np.ndarray,
     lam: np.ndarray,
+    active: np.ndarray,
 ) -> bool | None:
-    r"""Whether a proper stress has positive energy on every internal flex (module docstring).
+    r"""Whether a sign-respecting stress certifies rigidity at second order (module docstring).
 
-    The energy of :math:`\lambda = L y` on a flex :math:`v` is :math:`h(v) \cdot L y`,
-    :math:`h(v) = g''(p)[v, v]`, linear in :math:`y`: with one flex, a linear program
-    (:math:`\sigma_e \lambda_e \ge 1`, energy :math:`\ge 1`) decides; with several, the
-    energy form on the flexes must be positive definite, which ``lam`` (the max-min proper
-    stress) may certify (else ``None``).
+    Connelly–Whiteley: a stress :math:`\lambda` with :math:`\sigma_e\lambda_e \ge 0` (zero
+    allowed) whose energy :math:`h(v)\cdot\lambda`, :math:`h(v) = \ell\, g''(p)[v, v]`
+    (dimensionless: :func:`.second_order.stress_energy_forms`), is positive on every
+    non-trivial first-order flex :math:`v` makes the tensegrity rigid. The flexes lie in the
+    kernel of every row but the unloaded members' (a loaded member keeps its length to first
+    order); with an unloaded cable or strut that kernel is larger than the one-sided cone of
+    flexes, so a form positive on it certifies and one that is not only fails to.
+
+    One flex :math:`f`: a linear program (:math:`\sigma_e\lambda_e \ge 0`, energy
+    :math:`\ge 1`) decides. Several: ``lam``'s form must be positive definite; when it is
+    not, the answer is ``False`` if ``lam`` is the only stress with these signs up to scale
+    (one self-stress, every member loaded), else ``None`` (a semidefinite program would
+    decide). No cable nor strut: :func:`.second_order.prestress_stable` over all stresses.
     """
-    cs = ConstraintSet.from_linkage(linkage)
-    p = linkage.vertices.reshape(-1)
-    flexes = [f.reshape(-1) for f in bars.flexes()]
-    if bars.self_stresses == 0:  # only the zero stress, whose energy is zero
-        return False
-    if len(flexes) == 1:
-        energy = cs.second_derivative(p, flexes[0], flexes[0]) @ space.lam  # (k,)
-        signed = sp.diags(sign) @ space.lam[members]
+    if bars.self_stresses == 0 or (members.size and not np.any(lam)):
+        return False  # no stress: nothing holds a flex at second order
+    idle = members[~active]
+    held = bars if idle.size == 0 else _without(linkage, idle)
+    flexes = held.flexes()
+    if len(flexes) < held.internal_dof:  # not all of them at hand: nothing is certified
+        return None
+    if not len(flexes):
+        return True
+    cs, p = ConstraintSet.from_linkage(linkage), linkage.vertices.reshape(-1)
+    basis = np.array([f.reshape(-1) for f in flexes]).T  # (dn, f)
+    if members.size == 0:  # no sign to respect: any stress, exact with one flex or stress
+        found = prestress_stable(stress_energy_forms(cs, p, basis, bars.stress_basis()))
+        return True if found else (False if min(basis.shape[1], bars.self_stresses) == 1 else None)
+    if basis.shape[1] == 1:
+        f = basis[:, 0]
+        energy = cs.length_scale * cs.second_derivative(p, f, f) @ space.lam  # (k,)
+        signed = sp.diags(sign[members]) @ space.lam[members]
         a_ub = sp.csr_array(-sp.vstack([signed, sp.csr_array(energy[None, :])]))
-        bound = TENSEGRITY_SUPPORT_BOUND
-        k = space.lam.shape[1]
-        res = space.solve(np.zeros(k), a_ub, -np.ones(a_ub.shape[0]), [(-bound, bound)] * k)
+        b_ub = -np.r_[np.zeros(members.size), 1.0]
+        k, bound = space.lam.shape[1], TENSEGRITY_SUPPORT_BOUND
+        res = space.solve(np.zeros(k), a_ub, b_ub, [(-bound, bound)] * k, may_fail=True)
         return res.status == 0
-    form = np.array([[lam @ cs.second_derivative(p, u, v) for v in flexes] for u in flexes])
-    return True if np.linalg.eigvalsh(form)[0] > STRESS_ZERO * np.abs(form).max() else None
+    form = stress_energy_forms(cs, p, basis, lam[None, :] / np.max(np.abs(lam)))[0]
+    if np.linalg.eigvalsh(form)[0] > SECOND_ORDER_RTOL:
+        return True
+    return False if idle.size == 0 and bars.self_stresses == 1 else None
+
+
+def _without(linkage: Linkage, idle: np.ndarray) -> RigidityReport:
+    """``analyze`` of ``linkage`` with the members ``idle`` removed (same joints)."""
+    rest = linkage.copy()
+    for r in sorted(idle.tolist(), reverse=True):
+        rest.remove_rod(int(r))
+    return analyze(rest)
 
 
 def _explain(
@@ -394,7 +485,7 @@ def _explain(
             f"no sign-respecting stress loads {names}, so a first-order motion changes "
             "them while no cable lengthens and no strut shortens"
         )
-        return f"Not rigid as a tensegrity: {why}."
+        return f"Not infinitesimally rigid as a tensegrity: {why}" + _IDLE[stable]
     stress = "a proper self-stress exists" if n_c + n_s else "no cable nor strut"
     if not bar_rigid:
         flexes = bars.internal_dof

@@ -123,12 +123,9 @@ STRESS_ZERO = 1e-9
 # -------------------------------------------------------------------- tensegrity
 #: The support LP of :mod:`.tensegrity` lets the coefficients of a self-stress (in the
 #: orthonormal basis) reach this size while asking each cable and strut for a force of 1
-#: with its sign: a member whose stress is at most 1/this of the largest in every
-#: self-stress (round-off, like :data:`STRESS_ZERO` but for a combination) cannot get there.
+#: with its sign. Which members carry stress is then read from the stress it returns
+#: (:data:`STRESS_ZERO` of its largest entry, as for a rod), never from its slack values.
 TENSEGRITY_SUPPORT_BOUND = 1e6
-#: The support LP's optimum puts each member's slack variable at 0 or 1 (a vertex of
-#: the scaled cone); a member above this fraction carries stress.
-TENSEGRITY_ACTIVE_CUT = 0.5
 
 # ----------------------------------------------------------------------- statics
 #: The smallest ``rtol`` of ``static_forces``: the augmented matrix's condition number is

@@ -46,6 +46,7 @@ from ..draw.html_page import linkage_data, linkage_page, page_path, write_linkag
 from ..elements import Spring, is_law
 from ..io import Extensions, atomic_write_pair, read_extensions, resolve_path, sibling_path
 from ..io.sidecar import apply_masses, mass_entries, trimmed_names
+from ..io.sidecar_kinds import kinds_of_rods, pairs_of_kinds
 from ..model import Linkage
 from ..rigidity import PebbleGame, generic_analysis, pebble_game_applies
 from .drives import Drives
@@ -196,6 +197,7 @@ class Document:
             tuple(tuple(t) for t in self.linkage.slots.tolist()),
             tuple(m for m in d.linear_motors if m.slider < n_slides),
             tuple(f for f in d.slider_frictions if f.slider < n_slides),
+            *pairs_of_kinds(self.linkage.rods, self.linkage.rod_kinds),  # cables, struts
         )
 
     def unsaved(self) -> str:
@@ -472,6 +474,8 @@ def parse_upload(name: str, files: Mapping[str, bytes]) -> tuple[Linkage, Extens
         else Extensions()
     )
     linkage = with_guides(linkage, ext, name + ".json")
+    for r, kind in enumerate(kinds_of_rods(linkage.rods, ext.cables, ext.struts)):
+        linkage.set_rod_kind(r, kind)  # checked against the rods by the read
     apply_masses(ext, linkage.masses, linkage.rods)
     return linkage, ext
 

@@ -30,6 +30,7 @@ from ..errors import LinkageFormatError
 from ..io import LinkageData, format_linkage
 from ..io.document_json import DocumentData, dumps_document, loads_document, write_document
 from ..io.limits import read_bounded
+from ..io.sidecar_kinds import kinds_of_rods, pairs_of_kinds
 from .document import load_failure
 from .session import LinkageSession
 
@@ -40,9 +41,10 @@ def session_document(session: LinkageSession) -> DocumentData:
     """What a document of ``session`` holds: linkage, extensions and view, as plain data."""
     ext = session.document.extensions(session.mass_distribution, session.table_friction)
     link = session.linkage
+    kinds = kinds_of_rods(link.rods, ext.cables, ext.struts)
     data = LinkageData(
-        link.vertices, link.pinned, link.rods, link.angles, ext.sliders, ext.slots
-    )  # the document keeps the sliders and slots under its linkage
+        link.vertices, link.pinned, link.rods, link.angles, ext.sliders, ext.slots, kinds
+    )  # the document keeps the sliders, slots and kinds under its linkage
     return DocumentData(data, ext, asdict(session.view))
 
 
@@ -88,6 +90,7 @@ def load_document(
     key = f"{label} document"  # not "*.json": upload_name takes that for the sibling
     files = {key: format_linkage(doc.linkage).encode()}
     guides = {"sliders": doc.linkage.sliders, "slots": doc.linkage.slots}
+    guides["cables"], guides["struts"] = pairs_of_kinds(doc.linkage.rods, doc.linkage.kinds)
     files[key + ".json"] = replace(doc.extensions, **guides).to_json().encode()  # as a sibling
     if not session.load_bytes(files):  # pragma: no cover - the document was checked
         raise LinkageFormatError(session.error, label)

@@ -82,12 +82,16 @@ def with_guides(linkage: Linkage, ext: Extensions, source: str) -> Linkage:
     if not (ext.sliders or ext.slots):
         return linkage
     try:
-        return Linkage(
+        out = Linkage(
             linkage.vertices, linkage.rods, linkage.angles, linkage.pinned,
             sliders=ext.sliders, slots=ext.slots,
         )  # fmt: skip
     except ValueError as exc:
         raise LinkageFormatError(str(exc), source) from exc
+    for r, kind in enumerate(linkage.rod_kinds):  # the same rods: their kinds stay
+        if kind != "rod":
+            out.set_rod_kind(r, str(kind))
+    return out
 
 
 def merged_guides(

@@ -117,7 +117,18 @@ def test_generated_files_are_what_make_examples_builds(name):
     assert load_example(name) == built  # kinds included, from the sibling
 
 
-def test_reversing_any_cable_of_the_prism_to_a_strut_makes_it_flexible():
+def test_a_cable_of_the_pinned_base_made_a_strut_is_carried_by_the_pins():
+    # the page said any cable made a strut leaves no proper stress: not the pinned base's
+    link = load_space_example("tensegrity_prism")
+    assert "the pins carry them" in describe_space_example("tensegrity_prism")
+    for cable in np.flatnonzero(np.isin(link.rods, link.pinned).all(axis=1)):
+        flipped = link.copy()
+        flipped.set_rod_kind(int(cable), "strut")
+        report = tensegrity_rigidity(flipped)
+        assert report.rigid and report.proper_stress[cable] < 0, cable
+
+
+def test_reversing_any_cable_of_the_prism_to_a_strut_leaves_no_proper_stress():
     link = load_space_example("tensegrity_prism")
     held = np.isin(link.rods, link.pinned).all(axis=1)  # the pinned base: the pins carry it
     assert held.sum() == 3
@@ -126,4 +137,6 @@ def test_reversing_any_cable_of_the_prism_to_a_strut_makes_it_flexible():
         flipped.set_rod_kind(int(cable), "strut")
         report = tensegrity_rigidity(flipped)
         assert report.proper_stress is None and not report.rigid, cable
-        assert report.flex is not None and report.prestress_stable is False
+        # a first-order flex and no certificate: "not certified", not a proof of motion
+        assert report.flex is not None and report.prestress_stable is not True
+        assert "not certified rigid" in report.explanation

@@ -63,6 +63,31 @@ def test_saving_keeps_the_siblings_other_keys(tmp_path):
     assert Linkage.load(path) == link
 
 
+def test_removing_a_cable_keeps_the_siblings_other_keys(tmp_path):
+    # the old sibling's cable [3, 0] names no rod of the new file: its kinds are replaced,
+    # not a reason to wipe its tracked joints and names
+    path = tmp_path / "x.txt"
+    link = braced()
+    link.save(path)
+    side = sibling(path)
+    side["tracked"], side["names"] = [2], ["a", "b", "c", "d"]
+    path.with_name("x.txt.json").write_text(json.dumps(side))
+    link.remove_rod(3)  # the cable 3-0
+    link.save(path)
+    side = sibling(path)
+    assert side["tracked"] == [2] and side["names"] == ["a", "b", "c", "d"]
+    assert side["cables"] == [[1, 2], [3, 2]] and side["struts"] == [[0, 2], [1, 3]]
+    assert Linkage.load(path) == link
+    link.remove_rod(4)  # the strut 1-3 (rods: 0-1, 1-2, 3-2, 0-2, 1-3)
+    link.set_rod_kind(1, "rod")
+    link.set_rod_kind(2, "rod")
+    link.set_rod_kind(3, "rod")
+    link.save(path)  # no kinds left: the other keys stay, the kinds go
+    side = sibling(path)
+    assert side["tracked"] == [2] and "cables" not in side and "struts" not in side
+    assert Linkage.load(path) == link
+
+
 def test_an_older_sibling_still_loads():
     # slider_crank.txt.json is a version-3 sibling (sliders): read as before, all rods
     link = Linkage.load("slider_crank.txt")
