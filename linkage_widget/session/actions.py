@@ -23,7 +23,7 @@ from ..draw import CAMERA_VIEWS, camera_view
 from ..examples import example_path
 from ..io import atomic_write
 from ..model import Linkage
-from . import guide_tools, slide_drives
+from . import guide_tools, rigidity_tools, slide_drives
 from .actuation import Actuation
 from .branching import NO_BRANCH, BranchChoice
 from .document import DEFAULT_FILE, Document
@@ -95,6 +95,7 @@ class Actions:
         self.preset = 0
         self.camera_view = len(CAMERA_VIEWS) - 1  # the opening view: v goes to the front
         self.slot_tool = guide_tools.SlotTool()  # the slot's axis, chosen by two clicks
+        self.extension_tool = rigidity_tools.ExtensionTool()  # the Henneberg tools' picks
 
     # ------------------------------------------------------------ selection
     def none(self, now: Situation) -> Outcome:
@@ -130,7 +131,8 @@ class Actions:
     def toggle_rod(self, now: Situation, i: int, j: int, select: int | None) -> Outcome:
         """Rod ``i``-``j`` on or off; then ``select`` is the selected vertex."""
         traits = {} if select is None else {"selected_vertex": select}
-        return Outcome(traits=traits, edit=lambda doc: doc.toggle_rod(i, j))
+        kind = now.traits.get("rod_kind", "rod")  # a rod, a cable or a strut (.rigidity_tools)
+        return Outcome(traits=traits, edit=lambda doc: doc.toggle_rod(i, j, kind))
 
     def link_rod(self, now: Situation, i: int, j: int) -> Outcome:
         """Middle/alt-click on ``j`` with ``i`` selected: rod ``i``-``j`` on or off, ``j`` selected.
@@ -409,6 +411,9 @@ def _edit_handlers(now: Callable[[], Situation], act: Actions) -> dict[str, Hand
         "slot_pick": _given(now, act.slot_pick),
         "delete_guide": _given(now, act.delete_guide),
         "clear": _given(now, act.clear),
+        "rod_click": _given(now, rigidity_tools.rod_click),
+        "cycle_kind": _given(now, rigidity_tools.cycle_kind),
+        "extension_click": _given(now, partial(rigidity_tools.extension_click, act.extension_tool)),
     }
 
 

@@ -51,6 +51,7 @@ from ..rigidity import PebbleGame, generic_analysis, pebble_game_applies
 from .drives import Drives
 from .guided import counts_text, merged_guides, with_guides
 from .history import Snapshot
+from .member_kinds import merged_kinds
 
 __all__ = [
     "DEFAULT_FILE",
@@ -268,15 +269,15 @@ class Document:
         self._played((lambda g: g.add_vertex()) if current else None)
         return v
 
-    def toggle_rod(self, i: int, j: int) -> str:
-        """Add the rod ``i``-``j``, or remove it when it exists."""
+    def toggle_rod(self, i: int, j: int, kind: str = "rod") -> str:
+        """Add the rod ``i``-``j`` (a ``kind``: rod, cable, strut), or remove it when it exists."""
         r = self.linkage.find_rod(i, j)
         # With fixed angles the game's edge order (rods, then angles) would change.
         current = self._game_current() and self.linkage.n_angles == 0
         if r is None:
-            self.linkage.add_rod(i, j)
+            self.linkage.add_rod(i, j, kind)
             self._played((lambda g: g.add_edge(i, j)) if current else None)
-            return f"rod {i}-{j} added"
+            return f"{kind} {i}-{j} added"
         self.linkage.remove_rod(r)
         self._played((lambda g: g.remove_edge(r)) if current else None)
         return f"rod {i}-{j} removed" + self._drop_motors()
@@ -395,6 +396,7 @@ class Document:
         )  # fmt: skip
         union.masses.put(link.masses)  # the joints' and rods' own masses come along
         union.masses.put(other.masses, n, link.n_rods)
+        merged_kinds(union, link, other)  # cables and struts stay what they were
         springs = tuple(dc_replace(s, i=s.i + n, j=s.j + n) for s in ext.springs)
         self.linkage.replace_with(union)
         self.tracked = (*self.tracked, *(int(v) + n for v in ext.tracked))

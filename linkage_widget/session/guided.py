@@ -29,8 +29,9 @@ import numpy as np
 from ..errors import LinkageFormatError
 from ..io import Extensions
 from ..model import Linkage
+from .member_kinds import kept_kinds, kind_counts, kind_lines
 
-__all__ = ["counts_text", "guide_lines", "merged_guides", "with_guides"]
+__all__ = ["counts_text", "guide_lines", "merged_guides", "model_lines", "with_guides"]
 
 
 def _plural(count: int, noun: str) -> str:
@@ -55,6 +56,7 @@ def counts_text(linkage: Linkage) -> str:
     g = linkage.guides
     if not g.is_empty():
         counts += [(g.n_sliders, "slider"), (g.n_slots, "slot")]
+    counts += kind_counts(linkage)  # cables and struts, when there are any
     return ", ".join(_plural(count, noun) for count, noun in counts)
 
 
@@ -70,6 +72,11 @@ def guide_lines(linkage: Linkage) -> list[str]:
     return [f"sliders: {g.n_sliders} · slots: {g.n_slots} (one constraint each)"]
 
 
+def model_lines(linkage: Linkage) -> list[str]:
+    """The readout's lines on the sliders and slots, then on the cables and struts."""
+    return guide_lines(linkage) + kind_lines(linkage)
+
+
 def with_guides(linkage: Linkage, ext: Extensions, source: str) -> Linkage:
     """``linkage`` (read from the 2007 text) with the sliders and slots of its sibling ``ext``.
 
@@ -82,10 +89,11 @@ def with_guides(linkage: Linkage, ext: Extensions, source: str) -> Linkage:
     if not (ext.sliders or ext.slots):
         return linkage
     try:
-        return Linkage(
+        rebuilt = Linkage(
             linkage.vertices, linkage.rods, linkage.angles, linkage.pinned,
             sliders=ext.sliders, slots=ext.slots,
         )  # fmt: skip
+        return kept_kinds(rebuilt, linkage)
     except ValueError as exc:
         raise LinkageFormatError(str(exc), source) from exc
 

@@ -43,6 +43,7 @@ SIMPLE_KEYS = {
     "]": "next_tool",
     "k": "toggle_mode",
     "e": "toggle_projection",  # a 3-D linkage's eye: perspective / orthographic
+    "b": "cycle_kind",  # rod, cable, strut: the selected rod's, else the rod tool's
     "ctrl+z": "undo",
     "ctrl+shift+z": "redo",
     "ctrl+y": "redo",

@@ -74,7 +74,7 @@ from .document import (
 from .export import save_png_frames
 from .export_session import Exporter, checked_format, recorded
 from .gestures import EventMerger, Gesture, Key
-from .guided import guide_lines
+from .guided import model_lines
 from .history import History, Snapshot
 from .joint_angle import AngleTool, toggle_joint_angle
 from .keep_in_view import MARGIN_PX, ViewKeeper, inside
@@ -1262,9 +1262,9 @@ class LinkageSession(SessionTraits):
 
     def readout(self) -> list[str]:
         """The readout's technical lines, live while dragging: :meth:`.ShownAnalysis.lines`."""
-        return self._shown().lines() + guide_lines(self.linkage)
+        return self._shown().lines() + model_lines(self.linkage)
 
     def readout_words(self) -> Readout:
         """The readout in plain words, then the technical lines: :meth:`.ShownAnalysis.words`."""
         said = self._shown().words(held_rods(self.linkage.rods, self.linkage.pinned))
-        return said._replace(details=said.details + guide_lines(self.linkage))
+        return said._replace(details=said.details + model_lines(self.linkage))

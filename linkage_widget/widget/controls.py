@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import ipywidgets as W
 from traitlets import HasTraits, TraitError
 
+from ..rod_kinds import KINDS
 from ..session import DEFAULT_FILE, PARAMETER_RANGES, STEP_SLIDER, TOOLS, tool_line
 from .help import HELP_HTML
 from .layout import COLLAPSIBLE_CLASS, style_widget
@@ -108,6 +109,8 @@ class Controls:
     ----------
     tools : ipywidgets.Dropdown
         The toolbar's tool (linked to ``tool``).
+    kinds : ipywidgets.Dropdown
+        What the rod tool draws: a rod, a cable or a strut (linked to ``rod_kind``).
     tool_line : ipywidgets.HTML
         The current tool, the keys that change it, and the hint: what a click does,
         the last message (:meth:`show_status`).
@@ -189,6 +192,12 @@ class Controls:
         )
         self.tools.add_class("linkage-tools")
         W.link((session, "tool"), (self.tools, "value"))
+        self.kinds = W.Dropdown(  # what the rod tool draws: a rod, a cable or a strut (b)
+            options=list(KINDS), value=session.rod_kind, layout=W.Layout(width="80px"),
+            tooltip="the rod tool draws rods, cables (may shorten) or struts (may lengthen) (b)",
+        )  # fmt: skip
+        self.kinds.add_class("linkage-rod-kind")
+        W.link((session, "rod_kind"), (self.kinds, "value"))
         self.tool_line = W.HTML()
         self.tool_line.add_class("linkage-tool-line")
         self._tool, self._hint = session.tool, ""
@@ -211,7 +220,7 @@ class Controls:
             bar_row = self._bar(bar)
             return [self.style, bar_row, self.tool_line, canvas, self.readout_box, self.legend]
         b, s = self.buttons, self.sliders
-        actions = [b[name] for name, *_ in BUTTONS if name not in FILE_BUTTONS]
+        actions = [self.kinds, *(b[name] for name, *_ in BUTTONS if name not in FILE_BUTTONS)]
         actions += list(self.toggles.values())
         files = [self.file_box, *(b[n] for n in FILE_BUTTONS), self.upload, self.downloads]
         rest = [

@@ -1,0 +1,104 @@
+"""Cables and struts in the session (issue 26): the rod tool draws them, a click or b changes
+a rod's kind (undoable), the drawing, legend and readout show them, and delete, undo, merge,
+save and load keep them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from linkage_widget import Linkage
+from linkage_widget.draw.theme import DEFAULT_THEME as T
+from linkage_widget.session import LinkageSession
+
+
+def click(s: LinkageSession, xy) -> None:
+    x, y = s.view.to_pixel(np.asarray(xy, dtype=float))
+    s.press(x, y)
+    s.release(x, y)
+
+
+def triangle(**kw) -> LinkageSession:
+    link = Linkage([[0, 0], [2, 0], [1, 2]], rods=[(0, 1), (1, 2), (0, 2)], **kw)
+    return LinkageSession(link)
+
+
+def test_the_rod_tool_draws_the_chosen_kind() -> None:
+    s = LinkageSession(Linkage([[0, 0], [2, 0], [1, 2]]))
+    s.tool, s.rod_kind = "rod", "cable"
+    click(s, (0, 0))
+    click(s, (2, 0))
+    s.rod_kind = "strut"
+    click(s, (1, 2))
+    assert s.linkage.rods.tolist() == [[0, 1], [1, 2]]
+    assert s.linkage.rod_kinds.tolist() == ["cable", "strut"]
+
+
+def test_a_click_on_a_rod_changes_its_kind_one_undo_step() -> None:
+    s = triangle()
+    s.tool, s.rod_kind = "rod", "strut"
+    click(s, (1.5, 1.0))  # the middle of rod 1-2
+    assert s.linkage.rod_kinds.tolist() == ["rod", "strut", "rod"]
+    assert s.undo() and s.linkage.rod_kinds.tolist() == ["rod", "rod", "rod"]
+    assert s.redo() and s.linkage.rod_kinds.tolist() == ["rod", "strut", "rod"]
+    click(s, (1.5, 1.0))  # of that kind already: selected, not changed
+    assert s.selected_rod == 1 and s.linkage.rod_kinds[1] == "strut"
+
+
+def test_key_b_cycles_the_selected_rods_kind_else_the_tools() -> None:
+    s = triangle()
+    s.key("b")
+    assert s.rod_kind == "cable" and s.linkage.rod_kinds.tolist() == ["rod"] * 3
+    s.selected_rod = 0
+    s.key("b")
+    s.key("b")
+    assert s.linkage.rod_kinds.tolist() == ["strut", "rod", "rod"]
+    s.undo()
+    assert s.linkage.rod_kinds.tolist() == ["cable", "rod", "rod"]
+    with pytest.raises(Exception, match="rod_kind"):
+        s.rod_kind = "rope"
+
+
+def test_cables_and_struts_are_drawn_in_their_strokes_and_named_in_the_legend() -> None:
+    s = triangle()
+    s.linkage.set_rod_kind(0, "cable")
+    s.linkage.set_rod_kind(2, "strut")
+    s.refresh()
+    scene = s.scene()
+    (rods,) = scene.by_role("rods")
+    (cables,) = scene.by_role("cables")
+    strut, core = scene.by_role("struts")
+    P = s.view.to_pixel(s.linkage.vertices)
+    np.testing.assert_allclose(rods.points, P[[[1, 2]]])
+    np.testing.assert_allclose(cables.points, P[[[0, 1]]])
+    assert cables.dash and float(cables.width) < T.rod_width  # thin and dashed
+    assert float(strut.width) > T.rod_width and core.color == T.background  # a double line
+    labels = [e.label for e in scene.legend]
+    assert "cable: may shorten, not lengthen" in labels
+    assert "strut: may lengthen, not shorten" in labels
+    assert any(line.startswith("cables: 1 · struts: 1") for line in s.readout())
+
+
+def test_a_bar_framework_draws_as_before() -> None:
+    scene = triangle().scene()
+    assert not scene.by_role("cables") and not scene.by_role("struts")
+    assert len(scene.by_role("rods")[0]) == 3
+
+
+def test_delete_keeps_the_other_kinds_and_merge_save_load_keep_them(tmp_path) -> None:
+    s = triangle()
+    s.linkage.set_rod_kind(1, "cable")
+    s.linkage.set_rod_kind(2, "strut")
+    s.refresh()
+    path = s.save(tmp_path / "tense.txt")
+    s.selected_rod = 0
+    s.key("d")
+    assert s.linkage.rod_kinds.tolist() == ["cable", "strut"]
+    s.undo()
+    s.merge_file(path)
+    assert s.linkage.n_rods == 6
+    kinds = s.linkage.rod_kinds.tolist()
+    assert kinds[:3] == ["rod", "cable", "strut"]
+    # the file's own kinds come along where the file holds them (the sidecar: the tense part)
+    loaded = Linkage.load(path)
+    assert kinds[3:] == loaded.rod_kinds.tolist()
