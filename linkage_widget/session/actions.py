@@ -28,6 +28,7 @@ from .actuation import Actuation
 from .branching import NO_BRANCH, BranchChoice
 from .document import DEFAULT_FILE, Document
 from .gestures import Key
+from .joint_angle import AngleTool, angle_arm
 from .keyboard import Keyboard
 from .merge import file_message
 from .outcome import NOTHING, Outcome, Situation
@@ -96,6 +97,7 @@ class Actions:
         self.camera_view = len(CAMERA_VIEWS) - 1  # the opening view: v goes to the front
         self.slot_tool = guide_tools.SlotTool()  # the slot's axis, chosen by two clicks
         self.extension_tool = rigidity_tools.ExtensionTool()  # the Henneberg tools' picks
+        self.angle_tool = AngleTool()  # the angle tool's first arm (.joint_angle)
 
     # ------------------------------------------------------------ selection
     def none(self, now: Situation) -> Outcome:
@@ -261,6 +263,13 @@ class Actions:
         shown = {"show_velocities": vel, "show_stresses": stress, "show_pebbles": pebbles}
         return Outcome(traits=shown, message=f"view: {name} (v for the next)")
 
+    def rotate_view(self, now: Situation, x0: float, y0: float, x1: float, y1: float) -> Outcome:
+        """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
+        camera = getattr(now.viewer, "camera", None)  # a SpaceView's; none in the plane
+        if camera is None:
+            return NOTHING
+        return Outcome(turn=camera.rotated_by_drag(now.view, x0, y0, x1, y1).rotation)
+
     def toggle_projection(self, now: Situation) -> Outcome:
         """Key e: perspective <-> orthographic (a 3-D linkage's; in the plane, what e is for)."""
         projection, said = now.viewer.toggled(now.traits["projection"])
@@ -307,11 +316,9 @@ class Services:
     undo: Callable[[], bool]
     redo: Callable[[], bool]
     fit: Callable[[], None]
-    rotate_view: Callable[[float, float, float, float], None]
-    angle_arm: Callable[[int, int], None]
-    merge_from_file: Callable[[], None]
+    merge_file: Callable[[Any], object]
     save_recording: Callable[[], None]
-    cancel_export: Callable[[], None]  #: cancel a running export and say so
+    cancel_export: Callable[[], bool]  #: cancel a running export; whether one ran
 
 
 def _save(on: Services, now: Situation) -> Outcome:
@@ -331,6 +338,18 @@ def _load_example(on: Services, now: Situation, number: int) -> Outcome:
     on.load_file(example_path(name))  # the bundled file, whatever the folder holds
     loaded = file_message("loaded", name, on.linkage())
     return Outcome(message=f"example {number}: {loaded} (ctrl-z: back)")
+
+
+def _merge(on: Services, now: Situation) -> Outcome:
+    """Merge the file named in the file box (``L``); a failure's message is in ``error``."""
+    with suppress(OSError, ValueError):
+        on.merge_file(now.traits["file_name"] or DEFAULT_FILE)
+    return NOTHING
+
+
+def _cancel_export(on: Services, now: Situation) -> Outcome:
+    """Cancel a running export, saying so."""
+    return Outcome(message="cancelling the export ...") if on.cancel_export() else NOTHING
 
 
 def _export_png(on: Services, now: Situation) -> Outcome:
@@ -430,9 +449,9 @@ def _view_handlers(
         "pan": _given(now, act.pan),
         "zoom": _given(now, act.zoom),
         "pinch": _given(now, act.pinch),
-        "rotate_view": on.rotate_view,
+        "rotate_view": _given(now, act.rotate_view),
         "toggle_projection": _given(now, act.toggle_projection),
-        "angle_arm": on.angle_arm,
+        "angle_arm": _given(now, partial(angle_arm, act.angle_tool)),
         "fit": on.fit,
         "view_preset": _given(now, act.view_preset),
         "display_preset": _given(now, act.display_preset),
@@ -467,10 +486,10 @@ def _motion_and_file_handlers(
         "save": _given(now, partial(_save, on)),
         "load": _given(now, partial(_load, on)),
         "load_example": _given(now, partial(_load_example, on)),
-        "merge": on.merge_from_file,
+        "merge": _given(now, partial(_merge, on)),
         "export_png": _given(now, partial(_export_png, on)),
         "export_svg": _given(now, partial(_export_svg, on)),
         "export_tracks": _given(now, partial(_export_tracks, on)),
         "toggle_recording": _given(now, partial(act.toggle_recording, save=on.save_recording)),
-        "cancel_export": on.cancel_export,
+        "cancel_export": _given(now, partial(_cancel_export, on)),
     }

@@ -76,7 +76,6 @@ from .export_session import Exporter, checked_format, recorded
 from .gestures import EventMerger, Gesture, Key
 from .guided import model_lines
 from .history import History, Snapshot
-from .joint_angle import AngleTool, toggle_joint_angle
 from .keep_in_view import MARGIN_PX, ViewKeeper, inside
 from .kinematic_cycle import KinematicCycle
 from .live import LiveAnalyst, LiveState, Motion, pull
@@ -170,7 +169,6 @@ class LinkageSession(SessionTraits):
         self.panel_input = self._panel_input()
         self._max_step = merge.DEFAULT_MAX_STEP  # the 2007 max-step (.merge)
         self._view_keeper = ViewKeeper(self.linkage.vertices)
-        self._angle_tool = AngleTool()
         self._exporter = Exporter()
         self.cycle = KinematicCycle()  # the driven cycle the plots and arrows show
 
@@ -717,13 +715,6 @@ class LinkageSession(SessionTraits):
         """The world point under pixel ``(x, y)``; in space at ``depth`` (``Pointer.depth``)."""
         return self._viewer.world_point(self._view, x, y, depth)
 
-    def _rotate_view(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
-        if (cam := self.camera) is not None:
-            self._camera = cam.rotated_by_drag(self._view, x0, y0, x1, y1)
-            self._dirty = True
-            self._pointer_input()
-
     # --- edit: the session's face of .merge (max_step), .joint_angle, .joint_names,
     # .keep_in_view and .export_session (their traits and observers are in .traits)
     @property
@@ -755,18 +746,6 @@ class LinkageSession(SessionTraits):
             raise ValueError(self.error)
         self.fit()
         return plan.added
-
-    def _merge_from_file(self) -> None:
-        with suppress(OSError, ValueError):  # merge_file has put the message into self.error
-            self.merge_file(self.file_name or DEFAULT_FILE)
-
-    def _angle_arm(self, apex: int, joint: int) -> None:
-        """The angle tool's click on ``joint``, ``apex`` selected (:mod:`.joint_angle`)."""
-        said, angle = self._angle_tool.click(apex, joint, self.linkage.n_vertices)
-        if angle is None:
-            self._message = said
-        else:
-            self._edit(lambda: toggle_joint_angle(self.linkage, *angle))
 
     def _follow_document(self) -> None:
         """Set the traits that mirror the document (tracked joints, joint names) from it."""
@@ -834,10 +813,6 @@ class LinkageSession(SessionTraits):
         self._exporter.wait(timeout)
         self._export_tick()
         return self._exporter.state
-
-    def _cancel_export_said(self) -> None:
-        if self.cancel_export():
-            self._message = "cancelling the export ..."
 
     def _save_recording(self) -> None:
         """``r`` stopped a recording: export it (in the background when a loop runs)."""
@@ -1042,9 +1017,9 @@ class LinkageSession(SessionTraits):
         if draw:  # not after a drag: it draws with its frame
             self.request_draw()
 
-    def run_action(self, kind: str) -> None:
-        """Carry out action ``kind`` as its button does (``"undo"``, ``"save"``): errors shown."""
-        self._guarded(lambda: self._apply(Action(kind)))
+    def run_action(self, kind: str, *args: Any) -> None:
+        """Carry out action ``kind`` with ``args`` as its button does: errors shown in ``error``."""
+        self._guarded(lambda: self._apply(Action(kind, args)))
 
     def _apply(self, action: Action) -> None:
         """Carry out ``action`` (from :mod:`.tools`) by the action table, then its message."""
@@ -1061,8 +1036,8 @@ class LinkageSession(SessionTraits):
         return Services(
             self._situation, lambda: self.linkage, self._actuate, self._export, self.save,
             self.load_file, self.add_spring, self.to_png, self.to_svg, self.save_tracks_csv,
-            self.undo, self.redo, self.fit, self._rotate_view, self._angle_arm,
-            self._merge_from_file, self._save_recording, self._cancel_export_said,
+            self.undo, self.redo, self.fit, self.merge_file, self._save_recording,
+            self.cancel_export,
         )  # fmt: skip
 
     def _situation(self) -> Situation:
