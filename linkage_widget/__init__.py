@@ -54,12 +54,16 @@ from .errors import LinkageFormatError
 from .kinematics import Kinematics, kinematics
 from .model import Linkage
 from .rigidity import (
+    GlobalRigidityReport,
     MobilityReport,
     RigidityReport,
     StaticsReport,
+    UniversalRigidityReport,
     analyze,
+    global_rigidity,
     mobility,
     static_forces,
+    universal_rigidity,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,6 +76,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ConfigurationError",
+    "GlobalRigidityReport",
     "HingeMotor",
     "HingeTorque",
     "Kinematics",
@@ -93,11 +98,14 @@ __all__ = [
     "Spring",
     "StaticsReport",
     "Torque",
+    "UniversalRigidityReport",
     "analyze",
+    "global_rigidity",
     "kinematics",
     "mobility",
     "static_forces",
     "to_sympy_mechanics",
+    "universal_rigidity",
     "__version__",
 ]
 

@@ -26,6 +26,13 @@ Generic rigidity
     game (:mod:`.pebble`: :func:`pebble_game`, :func:`pinned_pebble_game`,
     :class:`PebbleGame`); the rank mod a prime at random placements in space
     (:mod:`.modular_rank`).
+Global and universal rigidity
+    :func:`global_rigidity` → :class:`GlobalRigidityReport`, :func:`universal_rigidity` →
+    :class:`UniversalRigidityReport` (:mod:`.global_rigidity`): Jackson–Jordán in the plane
+    (:mod:`.connectivity`: separating pairs; :mod:`.circuits`: redundant rigidity from the
+    pebble game's fundamental circuits), the random stress-matrix test in any dimension
+    (:mod:`.stress_matrix`), certificates at a placement (:mod:`.universal`: a PSD stress)
+    and another placement (:mod:`.other_placement`: a fold or a solve).
 Trivial motions
     :func:`trivial_motions` (:mod:`.rigid_motions`, its only home): the rigid motions
     the pins and sliders leave; :func:`linkage_trivial_motions` reads them off a linkage,
@@ -64,6 +71,12 @@ from .analysis import (
 )
 from .components import VarietyComponent, closure_ideal, variety_components
 from .exact import rational_coordinates
+from .global_rigidity import (
+    GlobalRigidityReport,
+    UniversalRigidityReport,
+    global_rigidity,
+    universal_rigidity,
+)
 from .groebner import exact_local_dimension
 from .hinge_rods import loop_from_rods
 from .inertia import OrderedInertia
@@ -98,6 +111,7 @@ __all__ = [
     "SPARSE_MIN_ENTRIES",
     "STATUSES",
     "STRESS_ZERO",
+    "GlobalRigidityReport",
     "Infinitesimal",
     "MobilityReport",
     "OrderedInertia",
@@ -108,6 +122,7 @@ __all__ = [
     "SparseRankReport",
     "StaticsReport",
     "TangentCone",
+    "UniversalRigidityReport",
     "VarietyComponent",
     "analyze",
     "closure_ideal",
@@ -118,6 +133,7 @@ __all__ = [
     "first_rod_stress",
     "generic_analysis",
     "generic_rank",
+    "global_rigidity",
     "ground_sliders",
     "infinitesimal",
     "linkage_trivial_motions",
@@ -135,5 +151,6 @@ __all__ = [
     "static_forces",
     "tangent_cone",
     "trivial_motions",
+    "universal_rigidity",
     "variety_components",
 ]

@@ -140,3 +140,16 @@ ARROW_DRIFT = 0.01
 #: leave ~1e-15, and a coarser snap could make a rigid loop look like Bennett's; the
 #: snapped loop must then close exactly, or it is refused (hinge_rods).
 HINGE_SNAP = 1e-9
+
+# ------------------------------------------------------------ global rigidity
+#: Another placement's rod lengths agree with the placement's to this (relative to the
+#: longest rod): the issue's 1e-10, met by a fold (round-off) and asked of a solve.
+SAME_LENGTH_TOL = 1e-10
+#: Two placements whose pairwise distances differ by more than this (relative) are not
+#: congruent: far above ``SAME_LENGTH_TOL``, so that a converged copy of the placement
+#: is never taken for another one.
+CONGRUENT_TOL = 1e-6
+#: A singular value of the rigidity matrix (a stress's) or an eigenvalue of a stress
+#: matrix below this fraction of the largest is zero, in the certificates of
+#: global and universal rigidity (dense SVDs of small frameworks: round-off ~1e-15).
+CERTIFICATE_RTOL = 1e-9
