@@ -12,7 +12,8 @@ By task:
   says what is wrong in a file and where;
 * **analyse**: :func:`analyze` (:class:`RigidityReport`: degrees of freedom, the velocity
   basis, self-stresses), :func:`mobility` (:class:`MobilityReport`, certified where it
-  can be), :func:`static_forces` (:class:`StaticsReport`);
+  can be), :func:`static_forces` (:class:`StaticsReport`); :func:`realization_count` (the
+  complex placements of a Laman graph), :func:`real_realizations` (its real ones);
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
   also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
@@ -62,6 +63,8 @@ from .rigidity import (
     analyze,
     global_rigidity,
     mobility,
+    real_realizations,
+    realization_count,
     static_forces,
     universal_rigidity,
 )
@@ -103,6 +106,8 @@ __all__ = [
     "global_rigidity",
     "kinematics",
     "mobility",
+    "real_realizations",
+    "realization_count",
     "static_forces",
     "to_sympy_mechanics",
     "universal_rigidity",

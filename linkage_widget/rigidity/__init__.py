@@ -33,6 +33,12 @@ Global and universal rigidity
     pebble game's fundamental circuits), the random stress-matrix test in any dimension
     (:mod:`.stress_matrix`), certificates at a placement (:mod:`.universal`: a PSD stress)
     and another placement (:mod:`.other_placement`: a fold or a solve).
+Realizations
+    :func:`realization_count` (:mod:`.realizations`: the Laman number, the bigraph
+    recursion in :mod:`._bigraph`, the sphere's in :mod:`._quadrograph`),
+    :func:`real_realizations` (the real placements of given lengths,
+    :mod:`.real_placements`), :func:`laman_violation` (:mod:`.laman`: why a graph is
+    not Laman).
 Trivial motions
     :func:`trivial_motions` (:mod:`.rigid_motions`, its only home): the rigid motions
     the pins and sliders leave; :func:`linkage_trivial_motions` reads them off a linkage,
@@ -80,11 +86,13 @@ from .global_rigidity import (
 from .groebner import exact_local_dimension
 from .hinge_rods import loop_from_rods
 from .inertia import OrderedInertia
+from .laman import laman_violation
 from .local_dimension import mobility
 from .loop_mobility import loop_mobility
 from .mobility_report import MobilityReport
 from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
 from .rank_tracking import RankReference, excited_flex, first_rod_stress
+from .realizations import REAL_REALIZATIONS_MAX_JOINTS, real_realizations, realization_count
 from .report import STATUSES, RigidityReport
 from .revolute_loop import RevoluteLoop, exact_rotation, exact_turn
 from .rigid_motions import ground_sliders, linkage_trivial_motions, trivial_motions
@@ -104,6 +112,7 @@ __all__ = [
     "METHODS",
     "MOBILITY_MAX_2N",
     "RANK_RTOL",
+    "REAL_REALIZATIONS_MAX_JOINTS",
     "SECOND_ORDER_MAX_FLEXES",
     "SECOND_ORDER_MAX_STRESSES",
     "SECOND_ORDER_RTOL",
@@ -136,6 +145,7 @@ __all__ = [
     "global_rigidity",
     "ground_sliders",
     "infinitesimal",
+    "laman_violation",
     "linkage_trivial_motions",
     "loop_from_rods",
     "loop_mobility",
@@ -144,6 +154,8 @@ __all__ = [
     "pebble_game_applies",
     "pinned_pebble_game",
     "rational_coordinates",
+    "real_realizations",
+    "realization_count",
     "require_linkage",
     "second_order_rigid",
     "sigma_max_estimate",

@@ -153,3 +153,11 @@ CONGRUENT_TOL = 1e-6
 #: matrix below this fraction of the largest is zero, in the certificates of
 #: global and universal rigidity (dense SVDs of small frameworks: round-off ~1e-15).
 CERTIFICATE_RTOL = 1e-9
+# ------------------------------------------------------------- real placements
+#: A real placement found by Newton's method keeps every rod length to this (absolute,
+#: times the largest length when above 1): Newton converges quadratically, so a root is
+#: met to ~1e-15 and a start that stalled short of one is far above.
+REAL_PLACEMENT_LENGTH = 1e-10
+#: Two real placements whose joints all lie within this (scaled the same) are one: roots
+#: of a generic system are far apart, converged copies of one agree to ~1e-13.
+SAME_PLACEMENT = 1e-6
