@@ -14,6 +14,7 @@ By task:
   basis, self-stresses), :func:`mobility` (:class:`MobilityReport`, certified where it
   can be), :func:`static_forces` (:class:`StaticsReport`); :func:`realization_count` (the
   complex placements of a Laman graph), :func:`real_realizations` (its real ones);
+  :func:`tensegrity_rigidity` (:class:`TensegrityReport`: cables and struts, Roth–Whiteley);
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
   also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
@@ -59,6 +60,7 @@ from .rigidity import (
     MobilityReport,
     RigidityReport,
     StaticsReport,
+    TensegrityReport,
     UniversalRigidityReport,
     analyze,
     global_rigidity,
@@ -66,6 +68,7 @@ from .rigidity import (
     real_realizations,
     realization_count,
     static_forces,
+    tensegrity_rigidity,
     universal_rigidity,
 )
 
@@ -100,6 +103,7 @@ __all__ = [
     "SphereChart",
     "Spring",
     "StaticsReport",
+    "TensegrityReport",
     "Torque",
     "UniversalRigidityReport",
     "analyze",
@@ -109,6 +113,7 @@ __all__ = [
     "real_realizations",
     "realization_count",
     "static_forces",
+    "tensegrity_rigidity",
     "to_sympy_mechanics",
     "universal_rigidity",
     "__version__",
