@@ -23,7 +23,7 @@ from ..draw import CAMERA_VIEWS, camera_view
 from ..examples import example_path
 from ..io import atomic_write
 from ..model import Linkage
-from . import guide_tools, rigidity_tools, slide_drives
+from . import guide_tools, rigidity_tools, rigidity_views, slide_drives
 from .actuation import Actuation
 from .branching import NO_BRANCH, BranchChoice
 from .document import DEFAULT_FILE, Document
@@ -98,6 +98,7 @@ class Actions:
         self.slot_tool = guide_tools.SlotTool()  # the slot's axis, chosen by two clicks
         self.extension_tool = rigidity_tools.ExtensionTool()  # the Henneberg tools' picks
         self.angle_tool = AngleTool()  # the angle tool's first arm (.joint_angle)
+        self.ghosts = rigidity_views.Ghosts()  # other placements shown (.ghosts)
 
     # ------------------------------------------------------------ selection
     def none(self, now: Situation) -> Outcome:
@@ -433,6 +434,7 @@ def _edit_handlers(now: Callable[[], Situation], act: Actions) -> dict[str, Hand
         "rod_click": _given(now, rigidity_tools.rod_click),
         "cycle_kind": _given(now, rigidity_tools.cycle_kind),
         "extension_click": _given(now, partial(rigidity_tools.extension_click, act.extension_tool)),
+        **{k: _given(now, partial(f, act.ghosts)) for k, f in rigidity_views.GHOST_ACTIONS.items()},
     }
 
 

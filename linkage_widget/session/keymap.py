@@ -44,6 +44,7 @@ SIMPLE_KEYS = {
     "k": "toggle_mode",
     "e": "toggle_projection",  # a 3-D linkage's eye: perspective / orthographic
     "b": "cycle_kind",  # rod, cable, strut: the selected rod's, else the rod tool's
+    "u": "other_placements",  # the same rod lengths, other placements: ghosts
     "ctrl+z": "undo",
     "ctrl+shift+z": "redo",
     "ctrl+y": "redo",
@@ -67,6 +68,7 @@ SHIFTED_KEYS = {
     "T": "export_tracks",
     "F": "toggle_forces",
     "V": "display_preset",
+    "U": "jump_to_ghost",
 }
 
 #: Alt + digit ``d`` loads bundled example ``EXAMPLE_KEYS[d - 1]``, as the 2007 web

@@ -83,6 +83,7 @@ from .motion_driver import DEFAULT_STEP, Driver, FrameAsk, SimulatorSpec, Target
 from .outcome import Outcome, Situation
 from .pointer import Pointer, feed_touch
 from .recording import GIF_FPS, Recorder, Tracks
+from .rigidity_tools import extension_edit
 from .shown import SCENE_TRAITS, ShownAnalysis, scene_state, shown_analysis
 from .space_view import DYNAMIC_IN_SPACE, PlaneView, SpaceView, current_camera, fitted_view
 from .tools import Action, HintState, Selection, export_path, fit_hint, hint_text, zoom_factor
@@ -162,7 +163,9 @@ class LinkageSession(SessionTraits):
         self._branching = BranchChoice()
         self.canvas_input = self._canvas_input(width, height)  # the canvas's gestures
         self._pointer = Pointer(self._branching, self.canvas_input.note)
-        self._actions = action_table(self._services(), Actions(self._branching), self._pointer)
+        act = Actions(self._branching)  # holds the tools' picks and the ghosts
+        self._actions = action_table(self._services(), act, self._pointer)
+        self.ghosts = act.ghosts  # other placements shown faint (.ghosts, .rigidity_views)
         self._live_analyst = LiveAnalyst(self.clock)  # the analysis of each drawn frame of a drag
         self._actuation = Actuation(self.clock)  # motors, loads, forces; the statics memo
         self.panel = ConfigurationPanel(self._view.height)
@@ -711,10 +714,6 @@ class LinkageSession(SessionTraits):
         """Every joint's pixel ``(n, 2)`` and, in 3-D, its depth ``(n,)`` (larger: nearer)."""
         return self._viewer.joint_pixels(self.linkage.vertices, self._view)
 
-    def _pointer_world(self, x: float, y: float, depth: float = 0.0) -> Any:
-        """The world point under pixel ``(x, y)``; in space at ``depth`` (``Pointer.depth``)."""
-        return self._viewer.world_point(self._view, x, y, depth)
-
     # --- edit: the session's face of .merge (max_step), .joint_angle, .joint_names,
     # .keep_in_view and .export_session (their traits and observers are in .traits)
     @property
@@ -841,6 +840,29 @@ class LinkageSession(SessionTraits):
             self._message = end.message
         self._controls_changed()
         self.request_draw()
+
+    # --- rigidity: Henneberg moves (.rigidity_tools), other placements (.rigidity_views)
+    def zero_extension(self, i: int, j: int, xy: Any) -> int:
+        """Henneberg 0-extension: a joint at world ``xy`` with rods to ``i``, ``j`` (undoable)."""
+        return self._extend(("zero", i, j), xy)
+
+    def one_extension(self, rod: int, k: int, xy: Any) -> int:
+        """Henneberg 1-extension: ``rod`` goes, a joint at ``xy`` joins its two ends and ``k``."""
+        return self._extend(("one", rod, k), xy)
+
+    def _extend(self, move: tuple[Any, ...], xy: Any) -> int:
+        """A Henneberg ``move``, one undo step: the new joint; ``ValueError``, nothing changed."""
+        if not self._edit(partial(extension_edit(move, xy), self.document)):
+            raise ValueError(self.error)
+        return self.linkage.n_vertices - 1
+
+    def show_ghosts(self, placements: Sequence[Any] = (), label: str = "") -> None:
+        """Draw ``placements`` (each ``(n, 2)``) faint, as other placements (none: clear)."""
+        self._apply(Action("show_ghosts", (placements, label)))
+
+    def jump_to_ghost(self, k: int | None = None) -> None:
+        """Put the linkage at ghost ``k`` (default: the next), one undo step (:mod:`.ghosts`)."""
+        self._apply(Action("jump_to_ghost", (k,)))
 
     # --- driven: motors, loads, forces, friction, statics and tracks (.actuation.Actuation)
     @property
@@ -1043,7 +1065,9 @@ class LinkageSession(SessionTraits):
     def _situation(self) -> Situation:
         """What the action handlers read (:class:`.outcome.Situation`)."""
         idle = self._target() is None and not self.motors_driving
-        now = self.trait_values(), self.linkage, self._view, self._viewer, self._pointer_world
+        viewer = self._viewer  # world(x, y, depth): the point under a pixel (Pointer.depth)
+        world = partial(viewer.world_point, self._view)
+        now = self.trait_values(), self.linkage, self._view, viewer, world
         return Situation(*now, self._branch_directions(), idle, self.motors_driving)
 
     def _branch_directions(self) -> np.ndarray | None:
@@ -1195,6 +1219,7 @@ class LinkageSession(SessionTraits):
             tracks=self._tracks.as_dict(), motors_running=self.motors_driving,
             branches=self._branch_directions(), hint=fit_hint(self._hint(), self._view.width),
             kinematic=self.cycle.overlay(self.document, self._version, traits, running_loop()),
+            ghosts=self.ghosts.shown(self.linkage),
         )  # fmt: skip
 
     def _hint(self) -> str:

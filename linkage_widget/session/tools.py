@@ -29,6 +29,7 @@ f / t / d / z / c              pin, track, delete, split rod, clear
 b                              rod, cable, strut: the selected rod's kind, else the
                                kind the rod tool draws (a click on a rod: that kind)
 0-/1-extension tools           Henneberg moves (:mod:`.rigidity_tools`)
+u / U                          other placements as ghosts / jump to the next one
 o / n                          motors start/stop / reverse the motors
 [ / ]                          previous / next toolbar tool
 k / g                          kinematic <-> dynamic / configuration space on/off

@@ -38,6 +38,9 @@ or by b; a click on a rod makes it that kind; b with a rod selected changes its 
 <tr><td>0-extension / 1-extension tools</td><td>Henneberg moves: click two joints, then a
 place (a new joint with two rods); click a rod, a third joint, then a place (the rod goes, a
 new joint with three rods)</td></tr>
+<tr><td>u U</td><td>other placements with the same rod lengths, drawn faint (a small Laman
+linkage: every real one; else the one global rigidity finds, or why there is none); U puts
+the linkage at the next of them (ctrl-z: back)</td></tr>
 <tr><td>[ ]</td><td>previous / next tool</td></tr>
 <tr><td>spring / motor / load tools</td><td>click two vertices: spring; click a rod: motor
 (pivot: the pinned end, else the end nearer the click); click a vertex: downward load
