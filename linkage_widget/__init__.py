@@ -15,6 +15,8 @@ By task:
   can be), :func:`static_forces` (:class:`StaticsReport`); :func:`realization_count` (the
   complex placements of a Laman graph), :func:`real_realizations` (its real ones);
   :func:`tensegrity_rigidity` (:class:`TensegrityReport`: cables and struts, Roth–Whiteley);
+  :func:`zero_extension`, :func:`one_extension` (Henneberg moves, in place) and
+  :func:`henneberg_sequence` (:class:`HennebergSequence`: how a Laman graph is built);
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
   also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
@@ -57,6 +59,7 @@ from .kinematics import Kinematics, kinematics
 from .model import Linkage
 from .rigidity import (
     GlobalRigidityReport,
+    HennebergSequence,
     MobilityReport,
     RigidityReport,
     StaticsReport,
@@ -64,12 +67,15 @@ from .rigidity import (
     UniversalRigidityReport,
     analyze,
     global_rigidity,
+    henneberg_sequence,
     mobility,
+    one_extension,
     real_realizations,
     realization_count,
     static_forces,
     tensegrity_rigidity,
     universal_rigidity,
+    zero_extension,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -83,6 +89,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ConfigurationError",
     "GlobalRigidityReport",
+    "HennebergSequence",
     "HingeMotor",
     "HingeTorque",
     "Kinematics",
@@ -108,14 +115,17 @@ __all__ = [
     "UniversalRigidityReport",
     "analyze",
     "global_rigidity",
+    "henneberg_sequence",
     "kinematics",
     "mobility",
+    "one_extension",
     "real_realizations",
     "realization_count",
     "static_forces",
     "tensegrity_rigidity",
     "to_sympy_mechanics",
     "universal_rigidity",
+    "zero_extension",
     "__version__",
 ]
 

@@ -41,7 +41,8 @@ Realizations
     recursion in :mod:`._bigraph`, the sphere's in :mod:`._quadrograph`),
     :func:`real_realizations` (the real placements of given lengths,
     :mod:`.real_placements`), :func:`laman_violation` (:mod:`.laman`: why a graph is
-    not Laman).
+    not Laman); Henneberg moves :func:`zero_extension`, :func:`one_extension` and
+    :func:`henneberg_sequence` (:mod:`.henneberg`).
 Trivial motions
     :func:`trivial_motions` (:mod:`.rigid_motions`, its only home): the rigid motions
     the pins and sliders leave; :func:`linkage_trivial_motions` reads them off a linkage,
@@ -87,6 +88,13 @@ from .global_rigidity import (
     universal_rigidity,
 )
 from .groebner import exact_local_dimension
+from .henneberg import (
+    HennebergSequence,
+    HennebergStep,
+    henneberg_sequence,
+    one_extension,
+    zero_extension,
+)
 from .hinge_rods import loop_from_rods
 from .inertia import OrderedInertia
 from .laman import laman_violation
@@ -125,6 +133,8 @@ __all__ = [
     "STATUSES",
     "STRESS_ZERO",
     "GlobalRigidityReport",
+    "HennebergSequence",
+    "HennebergStep",
     "Infinitesimal",
     "MobilityReport",
     "OrderedInertia",
@@ -149,12 +159,14 @@ __all__ = [
     "generic_rank",
     "global_rigidity",
     "ground_sliders",
+    "henneberg_sequence",
     "infinitesimal",
     "laman_violation",
     "linkage_trivial_motions",
     "loop_from_rods",
     "loop_mobility",
     "mobility",
+    "one_extension",
     "pebble_game",
     "pebble_game_applies",
     "pinned_pebble_game",
@@ -171,4 +183,5 @@ __all__ = [
     "trivial_motions",
     "universal_rigidity",
     "variety_components",
+    "zero_extension",
 ]

@@ -29,8 +29,10 @@ rotations and translations (a mirror image counted apart), 2 for a triangle, 24 
 The sum is searched edge by edge: a split is abandoned as soon as an edge of
 :math:`E - M` joins two vertices that :math:`M` contracts on the left (a loop of
 :math:`G/M`), or an edge of :math:`E - N` two that :math:`N` contracts on the right.
-Counts are kept by the bigraph relabelled in order of appearance (a mirror bigraph, the
-sides swapped, counts the same and shares the entry).
+Counts are kept by the bigraph relabelled in order of appearance, its edges sorted and
+relabelled again (the count does not depend on the order of the edges, and one
+sub-bigraph reached along several splits then has one entry; a mirror bigraph, the sides
+swapped, counts the same and shares it too).
 """
 
 from __future__ import annotations
@@ -93,21 +95,22 @@ def peel_degree_two(edges: list[tuple[int, int]]) -> tuple[list[tuple[int, int]]
 
 def _canonical(bigraph: Bigraph) -> Bigraph:
     """The bigraph relabelled by first appearance, the smaller of it and its mirror."""
-    return min(_relabel(bigraph), _relabel(tuple((r, s) for s, r in bigraph)))
+    return min(_sorted(bigraph), _sorted(tuple((r, s) for s, r in bigraph)))
+
+
+def _sorted(bigraph: Bigraph) -> Bigraph:
+    """Relabelled, edges sorted, relabelled again: one order for many orderings."""
+    return _relabel(tuple(sorted(_relabel(bigraph))))
 
 
 def _relabel(bigraph: Bigraph) -> Bigraph:
     left: dict[int, int] = {}
     right: dict[int, int] = {}
-    out = []
     for (a, b), (c, d) in bigraph:
-        out.append(
-            (
-                (left.setdefault(a, len(left)), left.setdefault(b, len(left))),
-                (right.setdefault(c, len(right)), right.setdefault(d, len(right))),
-            )
-        )
-    return tuple(out)
+        for side, x in ((left, a), (left, b), (right, c), (right, d)):
+            if x not in side:
+                side[x] = len(side)
+    return tuple(((left[a], left[b]), (right[c], right[d])) for (a, b), (c, d) in bigraph)
 
 
 @lru_cache(maxsize=200_000)

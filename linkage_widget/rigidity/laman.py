@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..model import Linkage
 from .pebble import _Game, generic_rank
 
-__all__ = ["laman_violation", "require_laman", "overbraced_set"]
+__all__ = ["laman_violation", "require_laman", "overbraced_set", "laman_graph"]
 
 
 def laman_violation(n: int, edges: Sequence[tuple[int, int]]) -> str | None:
@@ -99,3 +100,24 @@ def _witness(game: _Game, edges: Sequence[tuple[int, int]], refused: tuple[int, 
     inside = set(group)
     k = sum(1 for u, v in edges if int(u) in inside and int(v) in inside)
     return f", joints {group} carry {k} rods > 2|X| - 3 = {2 * len(group) - 3}"
+
+
+def laman_graph(linkage: Linkage, what: str) -> tuple[int, list[tuple[int, int]]]:
+    """The joints and rods of a planar linkage with rods only, checked to be Laman.
+
+    ``what`` names the caller in the errors (planar only; no fixed angles, sliders or
+    slots; :func:`require_laman`).
+    """
+    if linkage.dim != 2:
+        raise ValueError(f"{what} reads planar linkages; this linkage is {linkage.dim}-D")
+    extras = {
+        "fixed angles": linkage.n_angles,
+        "sliders": len(linkage.sliders),
+        "slots": len(linkage.slots),
+    }
+    for name, count in extras.items():
+        if count:
+            raise ValueError(f"{what} reads rods only; this linkage has {count} {name}")
+    edges = [(int(i), int(j)) for i, j in linkage.rods]
+    require_laman(linkage.n_vertices, edges, what)
+    return linkage.n_vertices, edges

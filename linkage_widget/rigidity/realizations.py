@@ -33,7 +33,7 @@ import numpy as np
 from ..model import Linkage
 from ._bigraph import laman_number
 from ._quadrograph import sphere_laman_number
-from .laman import require_laman
+from .laman import laman_graph
 from .real_placements import aligned_solutions
 
 __all__ = ["realization_count", "real_realizations", "REAL_REALIZATIONS_MAX_JOINTS"]
@@ -72,7 +72,7 @@ def realization_count(
         Not planar, with fixed angles, sliders or slots, or not Laman (over- or
         under-braced: the counts and an over-braced set of joints are named).
     """
-    n, edges = _laman_graph(linkage, "realization_count")
+    n, edges = laman_graph(linkage, "realization_count")
     number = sphere_laman_number(edges) if spherical else laman_number(edges)
     return number if count_reflection or n < 3 else number // 2
 
@@ -108,7 +108,7 @@ def real_realizations(linkage: Linkage, *, seed: int | None = 0) -> list[np.ndar
     ValueError
         As :func:`realization_count`, and for too many joints.
     """
-    n, edges = _laman_graph(linkage, "real_realizations")
+    n, edges = laman_graph(linkage, "real_realizations")
     if n > REAL_REALIZATIONS_MAX_JOINTS:
         raise ValueError(
             f"real_realizations searches linkages of at most {REAL_REALIZATIONS_MAX_JOINTS} "
@@ -119,20 +119,3 @@ def real_realizations(linkage: Linkage, *, seed: int | None = 0) -> list[np.ndar
     if len(found) > bound:
         raise RuntimeError(f"found {len(found)} real placements, more than the {bound} complex")
     return found
-
-
-def _laman_graph(linkage: Linkage, what: str) -> tuple[int, list[tuple[int, int]]]:
-    """The joints and rods of a planar linkage with rods only, checked to be Laman."""
-    if linkage.dim != 2:
-        raise ValueError(f"{what} counts planar placements; this linkage is {linkage.dim}-D")
-    extras = {
-        "fixed angles": linkage.n_angles,
-        "sliders": len(linkage.sliders),
-        "slots": len(linkage.slots),
-    }
-    for name, count in extras.items():
-        if count:
-            raise ValueError(f"{what} reads rods only; this linkage has {count} {name}")
-    edges = [(int(i), int(j)) for i, j in linkage.rods]
-    require_laman(linkage.n_vertices, edges, what)
-    return linkage.n_vertices, edges

@@ -171,3 +171,9 @@ REAL_PLACEMENT_LENGTH = 1e-10
 #: Two real placements whose joints all lie within this (scaled the same) are one: roots
 #: of a generic system are far apart, converged copies of one agree to ~1e-13.
 SAME_PLACEMENT = 1e-6
+
+# -------------------------------------------------------------------- Henneberg moves
+#: A new joint is refused as collinear (with the two joints of a 0-extension, or with all
+#: three of a 1-extension) when the sine of the angle between its rods is below this: on
+#: that line the new rods are parallel and the joint has a first-order flex.
+HENNEBERG_COLLINEAR = 1e-9
