@@ -33,8 +33,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any, NamedTuple
 
-import numpy as np
-
+from .. import rigidity
 from .document import Document
 from .member_kinds import next_kind
 from .outcome import Outcome, Situation
@@ -83,35 +82,24 @@ def cycle_kind(now: Situation) -> Outcome:
 
 
 # -------------------------------------------------------------- Henneberg
-def _joints(link: Any, *joints: int) -> None:
-    """``ValueError`` unless ``joints`` are distinct joints of ``link``."""
-    for v in joints:
-        if not 0 <= int(v) < link.n_vertices:
-            raise ValueError(f"joint {v} out of range (there are {link.n_vertices} joints)")
-    if len(set(int(v) for v in joints)) != len(joints):
-        raise ValueError(f"a Henneberg move needs distinct joints, got {tuple(joints)}")
-
-
 def zero_extension(i: int, j: int, xy: Any, doc: Document) -> str:
-    """0-extension: a new joint at world ``xy`` with rods to ``i`` and ``j``."""
-    _joints(doc.linkage, i, j)
-    v = doc.add_vertex(np.asarray(xy, dtype=np.float64))
-    doc.toggle_rod(int(i), v)
-    doc.toggle_rod(int(j), v)
+    """0-extension: a new joint at world ``xy`` with rods to ``i`` and ``j``.
+
+    The model's move (:func:`~linkage_widget.rigidity.zero_extension`: all or nothing,
+    ``ValueError`` saying why); the document's kept pebble game is replayed when next asked.
+    """
+    v = rigidity.zero_extension(doc.linkage, i, j, xy)
     return f"0-extension: joint {v} added with rods to {i} and {j}"
 
 
 def one_extension(r: int, k: int, xy: Any, doc: Document) -> str:
-    """1-extension: rod ``r`` = ``ij`` goes; a new joint at ``xy`` gets rods to ``i, j, k``."""
-    link = doc.linkage
-    if not 0 <= int(r) < link.n_rods:
-        raise ValueError(f"rod {r} out of range (there are {link.n_rods} rods)")
-    i, j = (int(v) for v in link.rods[r])
-    _joints(link, i, j, k)
-    doc.delete_rod(int(r))
-    v = doc.add_vertex(np.asarray(xy, dtype=np.float64))
-    for u in (i, j, int(k)):
-        doc.toggle_rod(u, v)
+    """1-extension: rod ``r`` = ``ij`` goes; a new joint at ``xy`` gets rods to ``i, j, k``.
+
+    :func:`~linkage_widget.rigidity.one_extension`; a motor on the rod goes with it.
+    """
+    v = rigidity.one_extension(doc.linkage, r, k, xy)
+    i, j, k = (int(u) for u in doc.linkage.rods[-3:, 0])
+    doc.drives = doc.drives.on_rods(doc.linkage.rods)
     return f"1-extension: rod {i}-{j} replaced by joint {v} with rods to {i}, {j} and {k}"
 
 

@@ -136,3 +136,19 @@ def test_show_ghosts_checks_shapes_and_an_edit_of_a_length_hides_them() -> None:
     assert s.ghosts.placements == []
     with pytest.raises(IndexError):
         s.jump_to_ghost(0)
+
+
+def test_the_moves_keep_the_counts_the_drives_and_refuse_parallel_rods() -> None:
+    from linkage_widget.rigidity import generic_analysis
+
+    s = triangle()
+    s.add_motor(0, 1)
+    s.zero_extension(1, 2, (4.0, 3.0))
+    assert s.document.generic()[0] == generic_analysis(s.linkage)[0] == 2 * 4 - 3
+    s.one_extension(0, 3, (2.0, -1.0))  # rod 0 is 0-1, the motor's: it goes with it
+    assert s.motors == () and "motor" not in " ".join(s.drive_lines())
+    assert s.document.generic()[0] == generic_analysis(s.linkage)[0] == 2 * 5 - 3
+    before = s.linkage.copy()
+    with pytest.raises(ValueError, match="parallel"):
+        s.zero_extension(0, 1, (8.0, 0.0))  # on the line through joints 0 and 1
+    assert s.linkage == before
