@@ -131,6 +131,9 @@ def legend_entries(
         role, colours = item.role, _colours(item)
         if role == "rods":
             out += _rod_entries(colours, theme)
+        elif role == "nac-rods":  # the two colours of a NAC-colouring (blue first)
+            named = dict(zip(theme.nac_colors, ("blue", "red"), strict=True))
+            out += [LegendEntry(c, f"NAC-colouring: {named[c]} rods", "line") for c in colours]
         elif role == "velocities":
             out += _velocity_entries(colours, theme, motions)
         elif role in ("tracks", "vertices"):

@@ -12,7 +12,7 @@ solution of the same lengths, a real realization) drawn faint under the linkage.
 
 **A NAC-colouring** colours every rod one of two colours (:attr:`Theme.nac_colors`,
 blue and vermillion: apart under every simulated deficiency); the drawing keeps each
-rod's kind (a dashed cable stays dashed).
+rod's kind (a dashed cable stays dashed); its plain rods have the role ``"nac-rods"``.
 
 >>> import numpy as np
 >>> from linkage_widget.draw.theme import DEFAULT_THEME as T
@@ -35,7 +35,7 @@ from .theme import Theme
 __all__ = ["MEMBER_ROLES", "ghosts", "kind_codes", "members", "nac_colours"]
 
 #: The roles these layers emit (ghosts under the linkage, cables and struts with the rods).
-MEMBER_ROLES = ("ghosts", "cables", "struts")
+MEMBER_ROLES = ("ghosts", "nac-rods", "cables", "struts")
 
 
 def kind_codes(linkage: Any) -> np.ndarray:
@@ -82,8 +82,8 @@ def members(
         kinds = np.zeros(len(seg), np.int8)
     plain = kinds == 0
     if colours is not None:
-        items: list[Primitive] = [Segments(seg[plain], tuple(np.asarray(colours)[plain].tolist()),
-                                           theme.rod_width, role="rods")]  # fmt: skip
+        nac = tuple(np.asarray(colours)[plain].tolist())
+        items: list[Primitive] = [Segments(seg[plain], nac, theme.rod_width, role="nac-rods")]
     elif plain.all():
         return layers.rods(seg, stress, redundant, theme)
     else:

@@ -71,6 +71,7 @@ ROLES = (
     "sliders",
     "rods",
     "rods-redundant",
+    "nac-rods",
     "cables",
     "struts",
     "slots",

@@ -23,7 +23,7 @@ from ..draw import CAMERA_VIEWS, camera_view
 from ..examples import example_path
 from ..io import atomic_write
 from ..model import Linkage
-from . import guide_tools, rigidity_tools, rigidity_views, slide_drives
+from . import guide_tools, nac_view, rigidity_tools, rigidity_views, slide_drives
 from .actuation import Actuation
 from .branching import NO_BRANCH, BranchChoice
 from .document import DEFAULT_FILE, Document
@@ -99,6 +99,7 @@ class Actions:
         self.extension_tool = rigidity_tools.ExtensionTool()  # the Henneberg tools' picks
         self.angle_tool = AngleTool()  # the angle tool's first arm (.joint_angle)
         self.ghosts = rigidity_views.Ghosts()  # other placements shown (.ghosts)
+        self.nac = nac_view.NACView()  # the NAC-colouring shown and its flex
 
     # ------------------------------------------------------------ selection
     def none(self, now: Situation) -> Outcome:
@@ -320,6 +321,7 @@ class Services:
     merge_file: Callable[[Any], object]
     save_recording: Callable[[], None]
     cancel_export: Callable[[], bool]  #: cancel a running export; whether one ran
+    animate: Callable[[Any], None]  #: a PanelIntent's placements, one a frame, one undo step
 
 
 def _save(on: Services, now: Situation) -> Outcome:
@@ -494,4 +496,5 @@ def _motion_and_file_handlers(
         "export_tracks": _given(now, partial(_export_tracks, on)),
         "toggle_recording": _given(now, partial(act.toggle_recording, save=on.save_recording)),
         "cancel_export": _given(now, partial(_cancel_export, on)),
+        **nac_view.nac_handlers(now, act.nac, on.animate),
     }

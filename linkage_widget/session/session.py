@@ -165,7 +165,7 @@ class LinkageSession(SessionTraits):
         self._pointer = Pointer(self._branching, self.canvas_input.note)
         act = Actions(self._branching)  # holds the tools' picks and the ghosts
         self._actions = action_table(self._services(), act, self._pointer)
-        self.ghosts = act.ghosts  # other placements shown faint (.ghosts, .rigidity_views)
+        self.ghosts, self.nac = act.ghosts, act.nac  # other placements; NAC view (.nac_view)
         self._live_analyst = LiveAnalyst(self.clock)  # the analysis of each drawn frame of a drag
         self._actuation = Actuation(self.clock)  # motors, loads, forces; the statics memo
         self.panel = ConfigurationPanel(self._view.height)
@@ -1059,7 +1059,7 @@ class LinkageSession(SessionTraits):
             self._situation, lambda: self.linkage, self._actuate, self._export, self.save,
             self.load_file, self.add_spring, self.to_png, self.to_svg, self.save_tracks_csv,
             self.undo, self.redo, self.fit, self.merge_file, self._save_recording,
-            self.cancel_export,
+            self.cancel_export, self._apply_panel,
         )  # fmt: skip
 
     def _situation(self) -> Situation:
@@ -1219,7 +1219,7 @@ class LinkageSession(SessionTraits):
             tracks=self._tracks.as_dict(), motors_running=self.motors_driving,
             branches=self._branch_directions(), hint=fit_hint(self._hint(), self._view.width),
             kinematic=self.cycle.overlay(self.document, self._version, traits, running_loop()),
-            ghosts=self.ghosts.shown(self.linkage),
+            ghosts=self.ghosts.shown(self.linkage), nac_colouring=self.nac.shown(self.linkage),
         )  # fmt: skip
 
     def _hint(self) -> str:
