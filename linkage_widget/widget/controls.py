@@ -48,9 +48,17 @@ BUTTONS = (
     ("csv", "tracks CSV", "save the loci of the tracked joints (t) as CSV (T)", "export_tracks"),
     ("save", "save", "save to the file named on the left (s)", "save"),
     ("load", "load", "load the file named on the left (l)", "load"),
-)
+    ("placements", "other placements", "other placements with the same rod lengths, faint (u)",
+     "other_placements"),
+    ("jump", "jump", "put the linkage at the next other placement (U)", "jump_to_ghost"),
+    ("nac_previous", "◂ NAC", "the previous NAC-colouring (B)", "nac_previous"),
+    ("nac_next", "NAC ▸", "the next NAC-colouring: its flexible placement (N)", "nac_next"),
+    ("flex", "flex", "flex along the NAC-colouring shown, one turn (y)", "play_nac"),
+)  # fmt: skip
 #: The buttons of the file row (the rest are in the toolbar).
 FILE_BUTTONS = ("svg", "png", "csv", "save", "load")
+#: The buttons of the rigidity row (issue 26: other placements, NAC-colourings).
+RIGIDITY_BUTTONS = ("placements", "jump", "nac_previous", "nac_next", "flex")
 #: The toolbar of ``controls="compact"``: buttons, then toggles.
 COMPACT_BAR = (("undo", "redo", "play", "fit"), ("presentation",))
 #: Sliders: trait, description. Their ranges are the session's (STEP_SLIDER per mode for
@@ -220,7 +228,8 @@ class Controls:
             bar_row = self._bar(bar)
             return [self.style, bar_row, self.tool_line, canvas, self.readout_box, self.legend]
         b, s = self.buttons, self.sliders
-        actions = [self.kinds, *(b[name] for name, *_ in BUTTONS if name not in FILE_BUTTONS)]
+        rows = (*FILE_BUTTONS, *RIGIDITY_BUTTONS)
+        actions = [self.kinds, *(b[name] for name, *_ in BUTTONS if name not in rows)]
         actions += list(self.toggles.values())
         files = [self.file_box, *(b[n] for n in FILE_BUTTONS), self.upload, self.downloads]
         rest = [
@@ -229,10 +238,11 @@ class Controls:
             W.HBox([s["table_friction"], self.load_size]),
             W.HBox(list(self.checks.values())),
             W.HBox(files),
+            W.HBox([b[n] for n in RIGIDITY_BUTTONS]),
             self.help,
         ]
-        rest[-2].add_class("linkage-files")
-        rest[-3].add_class("linkage-checks")  # both wrap on a narrow page
+        rest[-3].add_class("linkage-files")
+        rest[-4].add_class("linkage-checks")  # both wrap on a narrow page
         for row in rest:
             row.add_class(COLLAPSIBLE_CLASS)
         top = [self.style, self._bar(actions), self.tool_line, canvas, self.readout_box]

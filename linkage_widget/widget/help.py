@@ -41,6 +41,9 @@ new joint with three rods)</td></tr>
 <tr><td>u U</td><td>other placements with the same rod lengths, drawn faint (a small Laman
 linkage: every real one; else the one global rigidity finds, or why there is none); U puts
 the linkage at the next of them (ctrl-z: back)</td></tr>
+<tr><td>N B y</td><td>NAC-colourings: the next / previous one (after the last: none), its
+rods in two colours and the linkage at its flexible placement (ctrl-z: back); y flexes the
+linkage along it, one turn (leaving the view keeps the placement)</td></tr>
 <tr><td>[ ]</td><td>previous / next tool</td></tr>
 <tr><td>spring / motor / load tools</td><td>click two vertices: spring; click a rod: motor
 (pivot: the pinned end, else the end nearer the click); click a vertex: downward load
