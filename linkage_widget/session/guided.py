@@ -30,6 +30,7 @@ from ..errors import LinkageFormatError
 from ..io import Extensions
 from ..model import Linkage
 from .member_kinds import kept_kinds, kind_counts, kind_lines
+from .rigidity_lines import rigidity_lines
 
 __all__ = ["counts_text", "guide_lines", "merged_guides", "model_lines", "with_guides"]
 
@@ -73,8 +74,8 @@ def guide_lines(linkage: Linkage) -> list[str]:
 
 
 def model_lines(linkage: Linkage) -> list[str]:
-    """The readout's lines on the sliders and slots, then on the cables and struts."""
-    return guide_lines(linkage) + kind_lines(linkage)
+    """The readout's lines on the sliders and slots, the cables and struts, global rigidity."""
+    return guide_lines(linkage) + kind_lines(linkage) + rigidity_lines(linkage)
 
 
 def with_guides(linkage: Linkage, ext: Extensions, source: str) -> Linkage:

@@ -102,3 +102,35 @@ def test_delete_keeps_the_other_kinds_and_merge_save_load_keep_them(tmp_path) ->
     # the file's own kinds come along where the file holds them (the sidecar: the tense part)
     loaded = Linkage.load(path)
     assert kinds[3:] == loaded.rod_kinds.tolist()
+
+
+def prism(kinds: dict[int, str]) -> LinkageSession:
+    """A tensegrity triangle in a triangle: the outer triangle and the inner one of cables,
+    three struts across (the planar analogue of the prism), each member's kind given."""
+    outer = [[np.cos(a), np.sin(a)] for a in np.radians([90, 210, 330])]
+    inner = [[0.45 * np.cos(a), 0.45 * np.sin(a)] for a in np.radians([150, 270, 30])]
+    rods = [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3), (0, 4), (1, 5), (2, 3)]
+    link = Linkage(outer + inner, rods=rods)
+    for r, kind in kinds.items():
+        link.set_rod_kind(r, kind)
+    return LinkageSession(link)
+
+
+def test_the_readout_says_global_and_tensegrity_rigidity() -> None:
+    from linkage_widget.rigidity import global_rigidity, tensegrity_rigidity
+
+    s = prism({})
+    g = global_rigidity(s.linkage, seed=0)  # the oracle's verdict, in the readout's words
+    said = "globally rigid" if g.generically_globally_rigid else "not globally rigid"
+    assert any(line.startswith(said) for line in s.readout())
+    assert not any(line.startswith("tensegrity") for line in s.readout())
+    s.selected_rod = 6
+    s.key("b")  # rod 6 a cable now
+    t = tensegrity_rigidity(s.linkage)
+    want = "tensegrity: rigid" if t.rigid else "tensegrity: not rigid"
+    assert any(line.startswith(want) for line in s.readout())
+
+
+def test_the_readout_leaves_global_rigidity_out_for_a_mechanism() -> None:
+    s = LinkageSession(Linkage([[0, 0], [1, 0], [1, 1], [0, 1]], rods=[(0, 1), (1, 2), (2, 3)]))
+    assert not any("globally" in line for line in s.readout())
