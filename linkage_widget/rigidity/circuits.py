@@ -7,7 +7,8 @@ basis: so one pebble game (:mod:`.pebble`), which picks a basis, decides it, wit
 game replayed per edge.
 
 The fundamental circuit of a rejected edge :math:`uv` (Lee and Streinu, 2008). When the
-game fails to gather four pebbles on :math:`u, v`, let :math:`V'` be the vertices
+game fails to gather four pebbles on :math:`u, v` (and has brought all it can, three,
+to them), let :math:`V'` be the vertices
 reachable from :math:`u` or :math:`v` along the directed (accepted) edges. Every vertex of
 :math:`V'` but :math:`u, v` holds no pebble and no edge leaves :math:`V'`, so
 :math:`V'` spans :math:`2|V'| - 3` accepted edges: it is *tight*. It is also the least
@@ -53,6 +54,20 @@ def _reach(game: _Game, u: int, v: int) -> set[int]:
                 seen.add(y)
                 stack.append(y)
     return seen
+
+
+def _gather(game: _Game, u: int, v: int) -> None:
+    """After a rejection, bring every pebble the game can to ``u`` and ``v``.
+
+    ``try_edge`` stops at the first end that cannot get two; the other may still reach
+    free pebbles, and then the reach set would not be tight.
+    """
+    moved = True
+    while moved:
+        moved = False
+        for a in (u, v):
+            while game.pebbles[a] < 2 and game._find_pebble(a, (u, v)):
+                moved = True
 
 
 def _incident(n: int, edges: list[tuple[int, int]]) -> list[list[int]]:
@@ -101,6 +116,7 @@ def fundamental_circuits(
         if game.try_edge(u, v):
             accepted[k] = True
             continue
+        _gather(game, u, v)
         span = _reach(game, u, v)
         inside = {e for x in span for e in at[x] if accepted[e] and e < k}
         inside = {e for e in inside if edge_list[e][0] in span and edge_list[e][1] in span}
