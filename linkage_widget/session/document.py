@@ -51,7 +51,7 @@ from ..rigidity import PebbleGame, generic_analysis, pebble_game_applies
 from .drives import Drives
 from .guided import counts_text, merged_guides, with_guides
 from .history import Snapshot
-from .member_kinds import merged_kinds
+from .member_kinds import kind_pairs, merged_kinds
 
 __all__ = [
     "DEFAULT_FILE",
@@ -197,6 +197,7 @@ class Document:
             tuple(tuple(t) for t in self.linkage.slots.tolist()),
             tuple(m for m in d.linear_motors if m.slider < n_slides),
             tuple(f for f in d.slider_frictions if f.slider < n_slides),
+            *kind_pairs(self.linkage),  # cables and struts, by their joints
         )
 
     def unsaved(self) -> str:

@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import LinkageFormatError
 from ..io import Extensions
 from ..model import Linkage
-from .member_kinds import kept_kinds, kind_counts, kind_lines
+from .member_kinds import kept_kinds, kind_counts, kind_lines, with_kinds
 from .rigidity_lines import rigidity_lines
 
 __all__ = ["counts_text", "guide_lines", "merged_guides", "model_lines", "with_guides"]
@@ -79,7 +79,7 @@ def model_lines(linkage: Linkage) -> list[str]:
 
 
 def with_guides(linkage: Linkage, ext: Extensions, source: str) -> Linkage:
-    """``linkage`` (read from the 2007 text) with the sliders and slots of its sibling ``ext``.
+    """``linkage`` (read from the 2007 text) with the sliders, slots and kinds of its ``ext``.
 
     Raises
     ------
@@ -88,13 +88,13 @@ def with_guides(linkage: Linkage, ext: Extensions, source: str) -> Linkage:
         naming the sibling ``source``; ``linkage`` is not changed.
     """
     if not (ext.sliders or ext.slots):
-        return linkage
+        return with_kinds(linkage, ext)  # the cables and struts the sibling names
     try:
         rebuilt = Linkage(
             linkage.vertices, linkage.rods, linkage.angles, linkage.pinned,
             sliders=ext.sliders, slots=ext.slots,
         )  # fmt: skip
-        return kept_kinds(rebuilt, linkage)
+        return with_kinds(kept_kinds(rebuilt, linkage), ext)
     except ValueError as exc:
         raise LinkageFormatError(str(exc), source) from exc
 

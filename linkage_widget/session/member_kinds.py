@@ -6,6 +6,9 @@ what the session adds here, as values in and values out:
 
 * the kind the rod tool draws (the session's ``rod_kind`` trait; key ``b`` cycles it,
   or the selected rod's kind: :func:`next_kind`);
+* the sibling's ``cables`` and ``struts`` (:mod:`linkage_widget.io.sidecar_kinds`: rods by
+  their joints) written by a save (:func:`kind_pairs`) and taken by an upload
+  (:func:`with_kinds`);
 * a merge's kinds (:func:`merged_kinds`: the file's members after the current ones,
   as :meth:`~linkage_widget.element_masses.ElementMasses.put` places the masses), and an
   upload rebuilt with its sibling's guides keeps them (:func:`kept_kinds`);
@@ -22,10 +25,21 @@ what the session adds here, as values in and values out:
 
 from __future__ import annotations
 
+from ..io import Extensions
+from ..io.sidecar_kinds import kinds_of_rods, pairs_of_kinds
 from ..model import Linkage
 from ..rod_kinds import KINDS
 
-__all__ = ["KINDS", "kept_kinds", "kind_counts", "kind_lines", "merged_kinds", "next_kind"]
+__all__ = [
+    "KINDS",
+    "kept_kinds",
+    "kind_counts",
+    "kind_lines",
+    "kind_pairs",
+    "merged_kinds",
+    "next_kind",
+    "with_kinds",
+]
 
 
 def next_kind(kind: str) -> str:
@@ -63,3 +77,16 @@ def kept_kinds(rebuilt: Linkage, source: Linkage) -> Linkage:
     """``rebuilt`` (``source``'s members in the same order) with ``source``'s kinds; returned."""
     merged_kinds(rebuilt, source, Linkage())
     return rebuilt
+
+
+def kind_pairs(linkage: Linkage) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The ``(cables, struts)`` of ``linkage`` by their joints, as its sibling holds them."""
+    return pairs_of_kinds(linkage.rods.tolist(), linkage.rod_kinds.tolist())
+
+
+def with_kinds(linkage: Linkage, ext: Extensions) -> Linkage:
+    """``linkage`` (its rods read from the 2007 text) with the kinds of its sibling ``ext``."""
+    for r, kind in enumerate(kinds_of_rods(linkage.rods.tolist(), ext.cables, ext.struts)):
+        if kind != "rod":
+            linkage.set_rod_kind(r, kind)
+    return linkage

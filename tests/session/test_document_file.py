@@ -62,7 +62,7 @@ def test_upload_bytes_and_a_differently_sized_canvas():
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda d: d.update(version=3), "version 3.*up to 2"),
+        (lambda d: d.update(version=4), "version 4.*up to 3"),
         (lambda d: d["linkage"]["rods"].append([0, 99]), "out of range"),
         (lambda d: d["extensions"].update(tracked=[42]), "extensions"),
         # a later wheel() raised on these (issue 22, item 9)

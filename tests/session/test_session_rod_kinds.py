@@ -97,11 +97,11 @@ def test_delete_keeps_the_other_kinds_and_merge_save_load_keep_them(tmp_path) ->
     s.undo()
     s.merge_file(path)
     assert s.linkage.n_rods == 6
-    kinds = s.linkage.rod_kinds.tolist()
-    assert kinds[:3] == ["rod", "cable", "strut"]
-    # the file's own kinds come along where the file holds them (the sidecar: the tense part)
-    loaded = Linkage.load(path)
-    assert kinds[3:] == loaded.rod_kinds.tolist()
+    assert s.linkage.rod_kinds.tolist() == ["rod", "cable", "strut"] * 2  # the file's too
+    assert LinkageSession.load(path).linkage.rod_kinds.tolist() == ["rod", "cable", "strut"]
+    files = {"up.txt": path.read_bytes(), "up.txt.json": (tmp_path / "tense.txt.json").read_bytes()}
+    assert s.load_bytes(files), s.error  # an upload with its sibling keeps them
+    assert s.linkage.rod_kinds.tolist() == ["rod", "cable", "strut"]
 
 
 def prism(kinds: dict[int, str]) -> LinkageSession:
