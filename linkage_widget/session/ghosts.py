@@ -16,8 +16,8 @@ keeps them (they are still placements of that linkage).
 
 >>> import numpy as np
 >>> from linkage_widget import Linkage
->>> link = Linkage([[0, 0], [2, 0], [1, 1]], rods=[(0, 1), (1, 2), (0, 2)])
->>> g = Ghosts()
+>>> link = Linkage([[0, 0], [2, 0], [1, 1]], rods=[(0, 1), (1, 2), (0, 2)], pinned=[0, 1])
+>>> g = Ghosts()  # the fold over the pinned rod: fitted on the pins, so it stays
 >>> g.show([[[0, 0], [2, 0], [1, -1]]], link, "the fold")
 '1 other placement shown: the fold (U: jump to it)'
 >>> g.shown(link)[0].round(6).tolist()
