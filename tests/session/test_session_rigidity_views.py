@@ -152,3 +152,20 @@ def test_the_moves_keep_the_counts_the_drives_and_refuse_parallel_rods() -> None
     with pytest.raises(ValueError, match="parallel"):
         s.zero_extension(0, 1, (8.0, 0.0))  # on the line through joints 0 and 1
     assert s.linkage == before
+
+
+def test_u_on_two_k4s_sharing_a_rod_shows_the_fold_global_rigidity_finds() -> None:
+    # not Laman (11 rods on 6 joints), rigid, but joints 0 and 1 separate it: a fold
+    p = [[0, 0], [4, 0], [1, 3], [3, 2.5], [1.2, -2.0], [3.1, -2.6]]
+    k4 = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    rods = [*k4, (0, 4), (0, 5), (1, 4), (1, 5), (4, 5)]
+    s = LinkageSession(Linkage(p, rods=rods))
+    start = s.linkage.vertices.copy()
+    s.key("u")
+    (other,) = s.ghosts.shown(s.linkage)
+    np.testing.assert_allclose(lengths(s.linkage, other), lengths(s.linkage), atol=1e-9)
+    pairs = list(itertools.combinations(range(6), 2))
+    d = [np.linalg.norm(other[i] - other[j]) for i, j in pairs]
+    d0 = [np.linalg.norm(start[i] - start[j]) for i, j in pairs]
+    assert not np.allclose(d, d0, atol=1e-6)  # not congruent: a real other placement
+    assert "not globally rigid" in s._hint()
