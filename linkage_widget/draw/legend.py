@@ -43,9 +43,9 @@ class LegendEntry(NamedTuple):
     label : str
         What it means, in words.
     mark : str
-        The swatch: ``"line"``, ``"dashed"``, ``"band"``, ``"zigzag"``, ``"wedge"``,
-        ``"arrow"``, ``"curve"``, ``"ring"``, ``"dot"``, ``"pin"``, ``"block"``, ``"slot"`` or
-        ``"cross"``.
+        The swatch: ``"line"``, ``"dashed"``, ``"cable"``, ``"strut"``, ``"ghost"``, ``"band"``,
+        ``"zigzag"``, ``"wedge"``, ``"arrow"``, ``"curve"``, ``"ring"``, ``"dot"``, ``"pin"``,
+        ``"block"``, ``"slot"`` or ``"cross"``.
     """
 
     color: str
@@ -92,6 +92,9 @@ def _velocity_entries(colours: list[str], t: Theme, total: int) -> list[LegendEn
 _FIXED = {
     "rods-redundant": ("redundant", "redundant rod", "dashed"),
     "rod-highlight": ("rod_highlight", "selected rod", "band"),
+    "cables": ("cable", "cable: may shorten, not lengthen", "cable"),
+    "struts": ("strut", "strut: may lengthen, not shorten", "strut"),
+    "ghosts": ("ghost", "another placement with the same rod lengths", "ghost"),
     "springs": ("spring", "spring", "zigzag"),
     "angles": ("angle", "fixed angle", "wedge"),
     "motors": ("motor", "motor", "curve"),
@@ -128,6 +131,9 @@ def legend_entries(
         role, colours = item.role, _colours(item)
         if role == "rods":
             out += _rod_entries(colours, theme)
+        elif role == "nac-rods":  # the two colours of a NAC-colouring (blue first)
+            named = dict(zip(theme.nac_colors, ("blue", "red"), strict=True))
+            out += [LegendEntry(c, f"NAC-colouring: {named[c]} rods", "line") for c in colours]
         elif role == "velocities":
             out += _velocity_entries(colours, theme, motions)
         elif role in ("tracks", "vertices"):
@@ -149,6 +155,12 @@ _MARKS = {
     "line": '<line x1="2" y1="7" x2="26" y2="7" stroke="{c}" stroke-width="5"/>',
     "dashed": '<line x1="2" y1="7" x2="26" y2="7" stroke="{c}" stroke-width="3" '
     'stroke-dasharray="5 4"/>',
+    "cable": '<line x1="2" y1="7" x2="26" y2="7" stroke="{c}" stroke-width="2" '
+    'stroke-dasharray="6 3"/>',
+    "strut": '<line x1="2" y1="7" x2="26" y2="7" stroke="{c}" stroke-width="8"/>'
+    '<line x1="2" y1="7" x2="26" y2="7" stroke="#ffffff" stroke-width="3"/>',
+    "ghost": '<line x1="2" y1="7" x2="26" y2="7" stroke="{c}" stroke-width="3" '
+    'stroke-opacity="0.4"/>',
     "band": '<line x1="2" y1="7" x2="26" y2="7" stroke="{c}" stroke-width="12"/>',
     "zigzag": '<polyline points="2,7 6,7 9,2 13,12 17,2 21,12 23,7 26,7" fill="none" '
     'stroke="{c}" stroke-width="2"/>',

@@ -49,6 +49,7 @@ from .branches import branch_handles, branch_layers
 from .kinematic_layers import KinematicOverlay, kinematic_over, kinematic_under
 from .labels import joint_labels
 from .legend import LegendEntry, legend_entries
+from .member_layers import ghosts, kind_codes, members, nac_colours
 from .primitives import Primitive
 from .space_scene import depth_cued, flatten
 from .svg import scene_to_svg
@@ -64,11 +65,15 @@ __all__ = ["ROLES", "Scene", "SceneState", "build_scene"]
 #: Every role :func:`build_scene` emits, in draw order.
 ROLES = (
     "tracks",
+    "ghosts",
     "rod-highlight",
     "springs",
     "sliders",
     "rods",
     "rods-redundant",
+    "nac-rods",
+    "cables",
+    "struts",
     "slots",
     "angles",
     "motors",
@@ -208,6 +213,10 @@ class SceneState:
         the tracked joints' velocity arrows with ``show_plots``, the instant centres with
         ``show_centres``, the tolerance bands (under the tracks) with ``show_band``.
     show_plots, show_centres, show_band : bool
+    ghosts : sequence of ndarray, shape (n, 2)
+        Other placements of the linkage (world), drawn faint under it (:mod:`.member_layers`).
+    nac_colouring : ndarray, shape (m,), bool, or None
+        A NAC-colouring: each rod in one of :attr:`Theme.nac_colors` (True: the second).
     """
 
     selected_vertex: int | None = None
@@ -244,6 +253,8 @@ class SceneState:
     show_plots: bool = False
     show_centres: bool = False
     show_band: bool = False
+    ghosts: Sequence[np.ndarray] = ()
+    nac_colouring: np.ndarray | None = None
 
 
 def build_scene(
@@ -281,19 +292,19 @@ def build_scene(
     n = len(P)
     rod_ends = np.asarray(linkage.rods, dtype=np.int64).reshape(-1, 2)
     tracked = layers.track_colors(st.tracked, n, theme)
-    stress = _rod_colouring(st, len(rod_ends))
-    redundant = layers.per_rod(st.redundant_rods, len(rod_ends), bool) if st.show_pebbles else None
     attracted = int(st.attracted_vertex) if layers.valid_index(st.attracted_vertex, n) else None
     at = _attractor_pixel(view, st.attractor)
 
     scene = Scene(view.width, view.height, theme.background, pixel_ratio=float(st.pixel_ratio))
     scene.extend(kinematic_under(view, st.kinematic, st.show_band))
     scene.extend(layers.tracks(view, st.tracks, tracked, theme))
+    scene.extend(ghosts(view, st.ghosts if depth is None else (), rod_ends, theme))  # planar
     scene.extend(layers.rod_highlight(P, rod_ends, st.selected_rod, theme))
     scene.extend(layers.springs(P, st.springs, theme))
     guides = guide_layers.linkage_sliders(linkage, view, P, theme)  # blocks last, over the rods
     scene.extend(guides[:-1])
-    scene.extend(layers.rods(P[rod_ends], stress, redundant, theme))
+    kinds = kind_codes(linkage)
+    scene.extend(_members(P[rod_ends], kinds, st, theme))  # rods, cables and struts
     scene.extend(guide_layers.slots(P, linkage.slots, theme))  # a slotted bar over its rod
     scene.extend(layers.angles(P, linkage.angles, theme) if st.show_angles else [])
     scene.extend(_motor_marks(P, linkage, view, st, theme))
@@ -312,8 +323,8 @@ def build_scene(
     scene.extend(layers.attractor(at, theme))
     if st.show_labels:
         scene.extend(joint_labels(P, rod_ends, st.joint_names, theme, linkage.pinned))
-    if depth is not None:  # painter's order and depth cues (draw/space_scene)
-        scene.items = depth_cued(scene.items, rod_ends, depth, theme)
+    if depth is not None:  # painter's order and depth cues (draw/space_scene) of the rods
+        scene.items = depth_cued(scene.items, rod_ends[kinds == 0], depth, theme)
     return _finished(scene, st, theme)
 
 
@@ -323,6 +334,14 @@ def _finished(scene: Scene, st: SceneState, theme: Theme) -> Scene:
     scene.legend = legend_entries(scene.items, theme, motions=motions)
     scene.hint, scene.error = str(st.hint), str(st.error)
     return scene
+
+
+def _members(seg: np.ndarray, kinds: np.ndarray, st: SceneState, theme: Theme) -> list[Any]:
+    """The members ``seg`` ``(m, 2, 2)``: coloured by stress, pebble game or NAC-colouring."""
+    m = len(seg)
+    redundant = layers.per_rod(st.redundant_rods, m, bool) if st.show_pebbles else None
+    nac = nac_colours(st.nac_colouring, m, theme)
+    return members(seg, kinds, _rod_colouring(st, m), redundant, theme, nac)
 
 
 def _rod_colouring(st: SceneState, m: int) -> np.ndarray | None:

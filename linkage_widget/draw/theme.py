@@ -92,6 +92,17 @@ class Theme:
     compression: str = _O["vermillion"]
     unstressed: str = "#c4c4c4"
     redundant: str = _O["reddish_purple"]
+    # cables and struts (draw/member_layers): told apart by their stroke, not a hue
+    cable: str = "#1a1a1a"
+    cable_width: float = 2.5
+    cable_dash: tuple[float, ...] = (7.0, 4.0)
+    strut: str = "#3c3c3c"
+    strut_width: float = 9.0
+    strut_core: float = 3.0
+    ghost: str = "#7a7a7a"
+    ghost_width: float = 3.0
+    ghost_alpha: float = 0.35
+    nac_colors: tuple[str, str] = (_O["blue"], _O["vermillion"])
     spring: str = "#7a5a3a"
     load: str = _O["black"]
     reaction: str = _O["reddish_purple"]
@@ -170,4 +181,6 @@ DISTINCT_PAIRS: tuple[tuple[str, str, str], ...] = (
     ("redundant vs independent rod", "redundant", "rod"),
     ("load vs reaction", "load", "reaction"),
     ("selected vs rod", "selected", "rod"),
+    ("the two colours of a NAC-colouring", "nac_colors[0]", "nac_colors[1]"),
+    ("selected vs a NAC colour", "selected", "nac_colors[0]"),
 )

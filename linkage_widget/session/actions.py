@@ -23,11 +23,12 @@ from ..draw import CAMERA_VIEWS, camera_view
 from ..examples import example_path
 from ..io import atomic_write
 from ..model import Linkage
-from . import guide_tools, slide_drives
+from . import guide_tools, nac_view, rigidity_tools, rigidity_views, slide_drives
 from .actuation import Actuation
 from .branching import NO_BRANCH, BranchChoice
 from .document import DEFAULT_FILE, Document
 from .gestures import Key
+from .joint_angle import AngleTool, angle_arm
 from .keyboard import Keyboard
 from .merge import file_message
 from .outcome import NOTHING, Outcome, Situation
@@ -95,6 +96,10 @@ class Actions:
         self.preset = 0
         self.camera_view = len(CAMERA_VIEWS) - 1  # the opening view: v goes to the front
         self.slot_tool = guide_tools.SlotTool()  # the slot's axis, chosen by two clicks
+        self.extension_tool = rigidity_tools.ExtensionTool()  # the Henneberg tools' picks
+        self.angle_tool = AngleTool()  # the angle tool's first arm (.joint_angle)
+        self.ghosts = rigidity_views.Ghosts()  # other placements shown (.ghosts)
+        self.nac = nac_view.NACView()  # the NAC-colouring shown and its flex
 
     # ------------------------------------------------------------ selection
     def none(self, now: Situation) -> Outcome:
@@ -130,7 +135,8 @@ class Actions:
     def toggle_rod(self, now: Situation, i: int, j: int, select: int | None) -> Outcome:
         """Rod ``i``-``j`` on or off; then ``select`` is the selected vertex."""
         traits = {} if select is None else {"selected_vertex": select}
-        return Outcome(traits=traits, edit=lambda doc: doc.toggle_rod(i, j))
+        kind = now.traits.get("rod_kind", "rod")  # a rod, a cable or a strut (.rigidity_tools)
+        return Outcome(traits=traits, edit=lambda doc: doc.toggle_rod(i, j, kind))
 
     def link_rod(self, now: Situation, i: int, j: int) -> Outcome:
         """Middle/alt-click on ``j`` with ``i`` selected: rod ``i``-``j`` on or off, ``j`` selected.
@@ -259,6 +265,13 @@ class Actions:
         shown = {"show_velocities": vel, "show_stresses": stress, "show_pebbles": pebbles}
         return Outcome(traits=shown, message=f"view: {name} (v for the next)")
 
+    def rotate_view(self, now: Situation, x0: float, y0: float, x1: float, y1: float) -> Outcome:
+        """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
+        camera = getattr(now.viewer, "camera", None)  # a SpaceView's; none in the plane
+        if camera is None:
+            return NOTHING
+        return Outcome(turn=camera.rotated_by_drag(now.view, x0, y0, x1, y1).rotation)
+
     def toggle_projection(self, now: Situation) -> Outcome:
         """Key e: perspective <-> orthographic (a 3-D linkage's; in the plane, what e is for)."""
         projection, said = now.viewer.toggled(now.traits["projection"])
@@ -305,11 +318,10 @@ class Services:
     undo: Callable[[], bool]
     redo: Callable[[], bool]
     fit: Callable[[], None]
-    rotate_view: Callable[[float, float, float, float], None]
-    angle_arm: Callable[[int, int], None]
-    merge_from_file: Callable[[], None]
+    merge_file: Callable[[Any], object]
     save_recording: Callable[[], None]
-    cancel_export: Callable[[], None]  #: cancel a running export and say so
+    cancel_export: Callable[[], bool]  #: cancel a running export; whether one ran
+    animate: Callable[[Any], None]  #: a PanelIntent's placements, one a frame, one undo step
 
 
 def _save(on: Services, now: Situation) -> Outcome:
@@ -329,6 +341,18 @@ def _load_example(on: Services, now: Situation, number: int) -> Outcome:
     on.load_file(example_path(name))  # the bundled file, whatever the folder holds
     loaded = file_message("loaded", name, on.linkage())
     return Outcome(message=f"example {number}: {loaded} (ctrl-z: back)")
+
+
+def _merge(on: Services, now: Situation) -> Outcome:
+    """Merge the file named in the file box (``L``); a failure's message is in ``error``."""
+    with suppress(OSError, ValueError):
+        on.merge_file(now.traits["file_name"] or DEFAULT_FILE)
+    return NOTHING
+
+
+def _cancel_export(on: Services, now: Situation) -> Outcome:
+    """Cancel a running export, saying so."""
+    return Outcome(message="cancelling the export ...") if on.cancel_export() else NOTHING
 
 
 def _export_png(on: Services, now: Situation) -> Outcome:
@@ -409,6 +433,10 @@ def _edit_handlers(now: Callable[[], Situation], act: Actions) -> dict[str, Hand
         "slot_pick": _given(now, act.slot_pick),
         "delete_guide": _given(now, act.delete_guide),
         "clear": _given(now, act.clear),
+        "rod_click": _given(now, rigidity_tools.rod_click),
+        "cycle_kind": _given(now, rigidity_tools.cycle_kind),
+        "extension_click": _given(now, partial(rigidity_tools.extension_click, act.extension_tool)),
+        **{k: _given(now, partial(f, act.ghosts)) for k, f in rigidity_views.GHOST_ACTIONS.items()},
     }
 
 
@@ -425,9 +453,9 @@ def _view_handlers(
         "pan": _given(now, act.pan),
         "zoom": _given(now, act.zoom),
         "pinch": _given(now, act.pinch),
-        "rotate_view": on.rotate_view,
+        "rotate_view": _given(now, act.rotate_view),
         "toggle_projection": _given(now, act.toggle_projection),
-        "angle_arm": on.angle_arm,
+        "angle_arm": _given(now, partial(angle_arm, act.angle_tool)),
         "fit": on.fit,
         "view_preset": _given(now, act.view_preset),
         "display_preset": _given(now, act.display_preset),
@@ -462,10 +490,11 @@ def _motion_and_file_handlers(
         "save": _given(now, partial(_save, on)),
         "load": _given(now, partial(_load, on)),
         "load_example": _given(now, partial(_load_example, on)),
-        "merge": on.merge_from_file,
+        "merge": _given(now, partial(_merge, on)),
         "export_png": _given(now, partial(_export_png, on)),
         "export_svg": _given(now, partial(_export_svg, on)),
         "export_tracks": _given(now, partial(_export_tracks, on)),
         "toggle_recording": _given(now, partial(act.toggle_recording, save=on.save_recording)),
-        "cancel_export": on.cancel_export,
+        "cancel_export": _given(now, partial(_cancel_export, on)),
+        **nac_view.nac_handlers(now, act.nac, on.animate),
     }

@@ -46,12 +46,12 @@ from ..draw.html_page import linkage_data, linkage_page, page_path, write_linkag
 from ..elements import Spring, is_law
 from ..io import Extensions, atomic_write_pair, read_extensions, resolve_path, sibling_path
 from ..io.sidecar import apply_masses, mass_entries, trimmed_names
-from ..io.sidecar_kinds import kinds_of_rods, pairs_of_kinds
 from ..model import Linkage
 from ..rigidity import PebbleGame, generic_analysis, pebble_game_applies
 from .drives import Drives
 from .guided import counts_text, merged_guides, with_guides
 from .history import Snapshot
+from .member_kinds import kind_pairs, merged_kinds
 
 __all__ = [
     "DEFAULT_FILE",
@@ -197,7 +197,7 @@ class Document:
             tuple(tuple(t) for t in self.linkage.slots.tolist()),
             tuple(m for m in d.linear_motors if m.slider < n_slides),
             tuple(f for f in d.slider_frictions if f.slider < n_slides),
-            *pairs_of_kinds(self.linkage.rods, self.linkage.rod_kinds),  # cables, struts
+            *kind_pairs(self.linkage),  # cables and struts, by their joints
         )
 
     def unsaved(self) -> str:
@@ -270,15 +270,15 @@ class Document:
         self._played((lambda g: g.add_vertex()) if current else None)
         return v
 
-    def toggle_rod(self, i: int, j: int) -> str:
-        """Add the rod ``i``-``j``, or remove it when it exists."""
+    def toggle_rod(self, i: int, j: int, kind: str = "rod") -> str:
+        """Add the rod ``i``-``j`` (a ``kind``: rod, cable, strut), or remove it when it exists."""
         r = self.linkage.find_rod(i, j)
         # With fixed angles the game's edge order (rods, then angles) would change.
         current = self._game_current() and self.linkage.n_angles == 0
         if r is None:
-            self.linkage.add_rod(i, j)
+            self.linkage.add_rod(i, j, kind)
             self._played((lambda g: g.add_edge(i, j)) if current else None)
-            return f"rod {i}-{j} added"
+            return f"{kind} {i}-{j} added"
         self.linkage.remove_rod(r)
         self._played((lambda g: g.remove_edge(r)) if current else None)
         return f"rod {i}-{j} removed" + self._drop_motors()
@@ -397,6 +397,7 @@ class Document:
         )  # fmt: skip
         union.masses.put(link.masses)  # the joints' and rods' own masses come along
         union.masses.put(other.masses, n, link.n_rods)
+        merged_kinds(union, link, other)  # cables and struts stay what they were
         springs = tuple(dc_replace(s, i=s.i + n, j=s.j + n) for s in ext.springs)
         self.linkage.replace_with(union)
         self.tracked = (*self.tracked, *(int(v) + n for v in ext.tracked))
@@ -473,9 +474,7 @@ def parse_upload(name: str, files: Mapping[str, bytes]) -> tuple[Linkage, Extens
         if side is not None
         else Extensions()
     )
-    linkage = with_guides(linkage, ext, name + ".json")
-    for r, kind in enumerate(kinds_of_rods(linkage.rods, ext.cables, ext.struts)):
-        linkage.set_rod_kind(r, kind)  # checked against the rods by the read
+    linkage = with_guides(linkage, ext, name + ".json")  # and the cables and struts
     apply_masses(ext, linkage.masses, linkage.rods)
     return linkage, ext
 

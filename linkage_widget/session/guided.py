@@ -29,8 +29,10 @@ import numpy as np
 from ..errors import LinkageFormatError
 from ..io import Extensions
 from ..model import Linkage
+from .member_kinds import kept_kinds, kind_counts, kind_lines, with_kinds
+from .rigidity_lines import rigidity_lines
 
-__all__ = ["counts_text", "guide_lines", "merged_guides", "with_guides"]
+__all__ = ["counts_text", "guide_lines", "merged_guides", "model_lines", "with_guides"]
 
 
 def _plural(count: int, noun: str) -> str:
@@ -55,6 +57,7 @@ def counts_text(linkage: Linkage) -> str:
     g = linkage.guides
     if not g.is_empty():
         counts += [(g.n_sliders, "slider"), (g.n_slots, "slot")]
+    counts += kind_counts(linkage)  # cables and struts, when there are any
     return ", ".join(_plural(count, noun) for count, noun in counts)
 
 
@@ -70,8 +73,13 @@ def guide_lines(linkage: Linkage) -> list[str]:
     return [f"sliders: {g.n_sliders} · slots: {g.n_slots} (one constraint each)"]
 
 
+def model_lines(linkage: Linkage) -> list[str]:
+    """The readout's lines on the sliders and slots, the cables and struts, global rigidity."""
+    return guide_lines(linkage) + kind_lines(linkage) + rigidity_lines(linkage)
+
+
 def with_guides(linkage: Linkage, ext: Extensions, source: str) -> Linkage:
-    """``linkage`` (read from the 2007 text) with the sliders and slots of its sibling ``ext``.
+    """``linkage`` (read from the 2007 text) with the sliders, slots and kinds of its ``ext``.
 
     Raises
     ------
@@ -80,18 +88,15 @@ def with_guides(linkage: Linkage, ext: Extensions, source: str) -> Linkage:
         naming the sibling ``source``; ``linkage`` is not changed.
     """
     if not (ext.sliders or ext.slots):
-        return linkage
+        return with_kinds(linkage, ext)  # the cables and struts the sibling names
     try:
-        out = Linkage(
+        rebuilt = Linkage(
             linkage.vertices, linkage.rods, linkage.angles, linkage.pinned,
             sliders=ext.sliders, slots=ext.slots,
         )  # fmt: skip
+        return with_kinds(kept_kinds(rebuilt, linkage), ext)
     except ValueError as exc:
         raise LinkageFormatError(str(exc), source) from exc
-    for r, kind in enumerate(linkage.rod_kinds):  # the same rods: their kinds stay
-        if kind != "rod":
-            out.set_rod_kind(r, str(kind))
-    return out
 
 
 def merged_guides(

@@ -34,8 +34,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..model import Linkage
+from .outcome import Outcome, Situation
 
-__all__ = ["AngleClick", "AngleTool", "toggle_joint_angle"]
+__all__ = ["AngleClick", "AngleTool", "angle_arm", "toggle_joint_angle"]
 
 
 class AngleClick(NamedTuple):
@@ -81,3 +82,11 @@ def toggle_joint_angle(link: Linkage, i: int, j: int, k: int) -> str:
         return f"angle at {i} between joints {j} and {k} fixed"
     link.remove_angle(found)
     return f"angle at {i} between joints {j} and {k} freed"
+
+
+def angle_arm(tool: AngleTool, now: Situation, apex: int, joint: int) -> Outcome:
+    """The angle tool's click on ``joint``, ``apex`` selected: an arm, or the angle toggled."""
+    said, angle = tool.click(apex, joint, now.linkage.n_vertices)
+    if angle is None:
+        return Outcome(message=said)
+    return Outcome(edit=lambda doc: toggle_joint_angle(doc.linkage, *angle))

@@ -43,6 +43,9 @@ SIMPLE_KEYS = {
     "]": "next_tool",
     "k": "toggle_mode",
     "e": "toggle_projection",  # a 3-D linkage's eye: perspective / orthographic
+    "b": "cycle_kind",  # rod, cable, strut: the selected rod's, else the rod tool's
+    "u": "other_placements",  # the same rod lengths, other placements: ghosts
+    "y": "play_nac",  # one turn of the shown NAC-colouring's flex
     "ctrl+z": "undo",
     "ctrl+shift+z": "redo",
     "ctrl+y": "redo",
@@ -66,6 +69,9 @@ SHIFTED_KEYS = {
     "T": "export_tracks",
     "F": "toggle_forces",
     "V": "display_preset",
+    "U": "jump_to_ghost",
+    "N": "nac_next",  # the next NAC-colouring (after the last: the NAC view left)
+    "B": "nac_previous",
 }
 
 #: Alt + digit ``d`` loads bundled example ``EXAMPLE_KEYS[d - 1]``, as the 2007 web

@@ -74,9 +74,8 @@ from .document import (
 from .export import save_png_frames
 from .export_session import Exporter, checked_format, recorded
 from .gestures import EventMerger, Gesture, Key
-from .guided import guide_lines
+from .guided import model_lines
 from .history import History, Snapshot
-from .joint_angle import AngleTool, toggle_joint_angle
 from .keep_in_view import MARGIN_PX, ViewKeeper, inside
 from .kinematic_cycle import KinematicCycle
 from .live import LiveAnalyst, LiveState, Motion, pull
@@ -84,6 +83,7 @@ from .motion_driver import DEFAULT_STEP, Driver, FrameAsk, SimulatorSpec, Target
 from .outcome import Outcome, Situation
 from .pointer import Pointer, feed_touch
 from .recording import GIF_FPS, Recorder, Tracks
+from .rigidity_tools import extension_edit
 from .shown import SCENE_TRAITS, ShownAnalysis, scene_state, shown_analysis
 from .space_view import DYNAMIC_IN_SPACE, PlaneView, SpaceView, current_camera, fitted_view
 from .tools import Action, HintState, Selection, export_path, fit_hint, hint_text, zoom_factor
@@ -163,14 +163,15 @@ class LinkageSession(SessionTraits):
         self._branching = BranchChoice()
         self.canvas_input = self._canvas_input(width, height)  # the canvas's gestures
         self._pointer = Pointer(self._branching, self.canvas_input.note)
-        self._actions = action_table(self._services(), Actions(self._branching), self._pointer)
+        act = Actions(self._branching)  # holds the tools' picks and the ghosts
+        self._actions = action_table(self._services(), act, self._pointer)
+        self.ghosts, self.nac = act.ghosts, act.nac  # other placements; NAC view (.nac_view)
         self._live_analyst = LiveAnalyst(self.clock)  # the analysis of each drawn frame of a drag
         self._actuation = Actuation(self.clock)  # motors, loads, forces; the statics memo
         self.panel = ConfigurationPanel(self._view.height)
         self.panel_input = self._panel_input()
         self._max_step = merge.DEFAULT_MAX_STEP  # the 2007 max-step (.merge)
         self._view_keeper = ViewKeeper(self.linkage.vertices)
-        self._angle_tool = AngleTool()
         self._exporter = Exporter()
         self.cycle = KinematicCycle()  # the driven cycle the plots and arrows show
 
@@ -713,17 +714,6 @@ class LinkageSession(SessionTraits):
         """Every joint's pixel ``(n, 2)`` and, in 3-D, its depth ``(n,)`` (larger: nearer)."""
         return self._viewer.joint_pixels(self.linkage.vertices, self._view)
 
-    def _pointer_world(self, x: float, y: float, depth: float = 0.0) -> Any:
-        """The world point under pixel ``(x, y)``; in space at ``depth`` (``Pointer.depth``)."""
-        return self._viewer.world_point(self._view, x, y, depth)
-
-    def _rotate_view(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        """Turn the camera as the background was dragged from ``(x0, y0)`` to ``(x1, y1)``."""
-        if (cam := self.camera) is not None:
-            self._camera = cam.rotated_by_drag(self._view, x0, y0, x1, y1)
-            self._dirty = True
-            self._pointer_input()
-
     # --- edit: the session's face of .merge (max_step), .joint_angle, .joint_names,
     # .keep_in_view and .export_session (their traits and observers are in .traits)
     @property
@@ -755,18 +745,6 @@ class LinkageSession(SessionTraits):
             raise ValueError(self.error)
         self.fit()
         return plan.added
-
-    def _merge_from_file(self) -> None:
-        with suppress(OSError, ValueError):  # merge_file has put the message into self.error
-            self.merge_file(self.file_name or DEFAULT_FILE)
-
-    def _angle_arm(self, apex: int, joint: int) -> None:
-        """The angle tool's click on ``joint``, ``apex`` selected (:mod:`.joint_angle`)."""
-        said, angle = self._angle_tool.click(apex, joint, self.linkage.n_vertices)
-        if angle is None:
-            self._message = said
-        else:
-            self._edit(lambda: toggle_joint_angle(self.linkage, *angle))
 
     def _follow_document(self) -> None:
         """Set the traits that mirror the document (tracked joints, joint names) from it."""
@@ -835,10 +813,6 @@ class LinkageSession(SessionTraits):
         self._export_tick()
         return self._exporter.state
 
-    def _cancel_export_said(self) -> None:
-        if self.cancel_export():
-            self._message = "cancelling the export ..."
-
     def _save_recording(self) -> None:
         """``r`` stopped a recording: export it (in the background when a loop runs)."""
         looping = running_loop() is not None
@@ -866,6 +840,29 @@ class LinkageSession(SessionTraits):
             self._message = end.message
         self._controls_changed()
         self.request_draw()
+
+    # --- rigidity: Henneberg moves (.rigidity_tools), other placements (.rigidity_views)
+    def zero_extension(self, i: int, j: int, xy: Any) -> int:
+        """Henneberg 0-extension: a joint at world ``xy`` with rods to ``i``, ``j`` (undoable)."""
+        return self._extend(("zero", i, j), xy)
+
+    def one_extension(self, rod: int, k: int, xy: Any) -> int:
+        """Henneberg 1-extension: ``rod`` goes, a joint at ``xy`` joins its two ends and ``k``."""
+        return self._extend(("one", rod, k), xy)
+
+    def _extend(self, move: tuple[Any, ...], xy: Any) -> int:
+        """A Henneberg ``move``, one undo step: the new joint; ``ValueError``, nothing changed."""
+        if not self._edit(partial(extension_edit(move, xy), self.document)):
+            raise ValueError(self.error)
+        return self.linkage.n_vertices - 1
+
+    def show_ghosts(self, placements: Sequence[Any] = (), label: str = "") -> None:
+        """Draw ``placements`` (each ``(n, 2)``) faint, as other placements (none: clear)."""
+        self._apply(Action("show_ghosts", (placements, label)))
+
+    def jump_to_ghost(self, k: int | None = None) -> None:
+        """Put the linkage at ghost ``k`` (default: the next), one undo step (:mod:`.ghosts`)."""
+        self._apply(Action("jump_to_ghost", (k,)))
 
     # --- driven: motors, loads, forces, friction, statics and tracks (.actuation.Actuation)
     @property
@@ -1042,9 +1039,9 @@ class LinkageSession(SessionTraits):
         if draw:  # not after a drag: it draws with its frame
             self.request_draw()
 
-    def run_action(self, kind: str) -> None:
-        """Carry out action ``kind`` as its button does (``"undo"``, ``"save"``): errors shown."""
-        self._guarded(lambda: self._apply(Action(kind)))
+    def run_action(self, kind: str, *args: Any) -> None:
+        """Carry out action ``kind`` with ``args`` as its button does: errors shown in ``error``."""
+        self._guarded(lambda: self._apply(Action(kind, args)))
 
     def _apply(self, action: Action) -> None:
         """Carry out ``action`` (from :mod:`.tools`) by the action table, then its message."""
@@ -1061,14 +1058,16 @@ class LinkageSession(SessionTraits):
         return Services(
             self._situation, lambda: self.linkage, self._actuate, self._export, self.save,
             self.load_file, self.add_spring, self.to_png, self.to_svg, self.save_tracks_csv,
-            self.undo, self.redo, self.fit, self._rotate_view, self._angle_arm,
-            self._merge_from_file, self._save_recording, self._cancel_export_said,
+            self.undo, self.redo, self.fit, self.merge_file, self._save_recording,
+            self.cancel_export, self._apply_panel,
         )  # fmt: skip
 
     def _situation(self) -> Situation:
         """What the action handlers read (:class:`.outcome.Situation`)."""
         idle = self._target() is None and not self.motors_driving
-        now = self.trait_values(), self.linkage, self._view, self._viewer, self._pointer_world
+        viewer = self._viewer  # world(x, y, depth): the point under a pixel (Pointer.depth)
+        world = partial(viewer.world_point, self._view)
+        now = self.trait_values(), self.linkage, self._view, viewer, world
         return Situation(*now, self._branch_directions(), idle, self.motors_driving)
 
     def _branch_directions(self) -> np.ndarray | None:
@@ -1220,6 +1219,7 @@ class LinkageSession(SessionTraits):
             tracks=self._tracks.as_dict(), motors_running=self.motors_driving,
             branches=self._branch_directions(), hint=fit_hint(self._hint(), self._view.width),
             kinematic=self.cycle.overlay(self.document, self._version, traits, running_loop()),
+            ghosts=self.ghosts.shown(self.linkage), nac_colouring=self.nac.shown(self.linkage),
         )  # fmt: skip
 
     def _hint(self) -> str:
@@ -1262,9 +1262,9 @@ class LinkageSession(SessionTraits):
 
     def readout(self) -> list[str]:
         """The readout's technical lines, live while dragging: :meth:`.ShownAnalysis.lines`."""
-        return self._shown().lines() + guide_lines(self.linkage)
+        return self._shown().lines() + model_lines(self.linkage)
 
     def readout_words(self) -> Readout:
         """The readout in plain words, then the technical lines: :meth:`.ShownAnalysis.words`."""
         said = self._shown().words(held_rods(self.linkage.rods, self.linkage.pinned))
-        return said._replace(details=said.details + guide_lines(self.linkage))
+        return said._replace(details=said.details + model_lines(self.linkage))

@@ -128,7 +128,9 @@ class PlaneView:
         """The depth of a pulled joint's plane: none in the plane."""
         return 0.0
 
-    def world_point(self, view: ViewTransform, x: float, y: float, depth: float) -> np.ndarray:
+    def world_point(
+        self, view: ViewTransform, x: float, y: float, depth: float = 0.0
+    ) -> np.ndarray:
         """The world point under pixel ``(x, y)``."""
         out: np.ndarray = view.to_world([x, y])
         return out
@@ -194,7 +196,9 @@ class SpaceView:
         """The depth of the plane parallel to the screen through ``point`` (a pulled joint)."""
         return float(self.camera.depth(point))
 
-    def world_point(self, view: ViewTransform, x: float, y: float, depth: float) -> np.ndarray:
+    def world_point(
+        self, view: ViewTransform, x: float, y: float, depth: float = 0.0
+    ) -> np.ndarray:
         """The world point under pixel ``(x, y)`` on the screen-parallel plane at ``depth``."""
         out: np.ndarray = self.camera.from_pixel(view, x, y, depth)
         return out

@@ -26,6 +26,10 @@ middle/alt-click rod           fix/unfix the angle with the selected (adjacent) 
 right/ctrl-click               place the attractor (pulls the selected vertex);
                                on the attractor: remove it; right-drag moves it
 f / t / d / z / c              pin, track, delete, split rod, clear
+b                              rod, cable, strut: the selected rod's kind, else the
+                               kind the rod tool draws (a click on a rod: that kind)
+0-/1-extension tools           Henneberg moves (:mod:`.rigidity_tools`)
+u / U                          other placements as ghosts / jump to the next one
 o / n                          motors start/stop / reverse the motors
 [ / ]                          previous / next toolbar tool
 k / g                          kinematic <-> dynamic / configuration space on/off
@@ -84,6 +88,7 @@ from .keymap import (
 )
 from .vocabulary import (
     ATTRACTOR_HIT_PX,
+    EXTENSION_TOOLS,
     TOOL_TIPS,
     TOOLS,
     VIEW_PRESETS,
@@ -224,11 +229,18 @@ def click_action(tool: str, hit: Hit, sel: Selection, xy: tuple[float, float]) -
         return _angle_tool(hit, sel)
     if tool in ("pin", "delete"):
         return _pin_or_delete(tool, hit)
-    if tool in ("slider", "slot"):
-        return _guide_tool(tool, hit, sel)
+    if tool in ("slider", "slot", *EXTENSION_TOOLS):
+        return _pick_tool(tool, hit, sel, xy)
     if tool in ("spring", "motor", "load"):
         return _drive_tool(tool, hit, sel, xy)
     return Action("none")
+
+
+def _pick_tool(tool: str, hit: Hit, sel: Selection, xy: tuple[float, float]) -> Action:
+    """The tools that pick joints in turn: slider, slot, the Henneberg moves (.rigidity_tools)."""
+    if tool in EXTENSION_TOOLS:  # the session's ExtensionTool keeps the picks
+        return Action("extension_click", (tool, hit, *xy))
+    return _guide_tool(tool, hit, sel)
 
 
 def _angle_tool(hit: Hit, sel: Selection) -> Action:
@@ -292,6 +304,8 @@ def _rod_tool(hit: Hit, sel: Selection, xy: tuple[float, float]) -> Action:
         return Action("add_vertex", (*xy, s) if s is not None else tuple(xy))
     if hit[0] == "vertex" and s is not None and s != hit[1]:
         return Action("toggle_rod", (s, hit[1], hit[1]))
+    if hit[0] == "rod":  # made the kind the tool draws, or (that kind already) selected
+        return Action("rod_click", (hit[1],))
     return toggled(hit, sel)
 
 

@@ -24,6 +24,7 @@ from ..draw import MAX_PIXEL_RATIO
 from ..draw.view3d import PROJECTIONS
 from ..model import Linkage
 from ..motion import MODES
+from ..rod_kinds import KINDS
 from .configuration_panel import checked_coordinates
 from .tools import TOOLS
 
@@ -53,6 +54,7 @@ NUMBERS: dict[str, Callable[[Any, str], float]] = {
 CHOICES: dict[str, tuple[str, ...]] = {
     "mode": tuple(MODES),
     "tool": tuple(TOOLS),
+    "rod_kind": KINDS,
     "projection": tuple(PROJECTIONS),
 }
 

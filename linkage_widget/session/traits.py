@@ -58,6 +58,9 @@ class SessionTraits(HasTraits):
     tracked = Tuple(help="Tracked vertices: their paths are drawn.")
     error = Unicode("", help="Last error, shown in the readout and on the canvas.")
     tool = Unicode("select", help="Toolbar tool: what a plain click does.")
+    rod_kind = Unicode(
+        "rod", help='What the rod tool draws: "rod", "cable" (shortens) or "strut" (lengthens).'
+    )
     recording = Bool(False, help="Whether frames are being recorded for a GIF.")
     file_name = Unicode(DEFAULT_FILE, help="The file s/l save and load; exports take its name.")
     save_page = Bool(
@@ -102,7 +105,7 @@ class SessionTraits(HasTraits):
     _OWN_TRAITS = (
         "step_size mass_distribution mode gravity selected_vertex selected_rod attractor "
         "running show_velocities show_vertices show_angles show_info show_stresses "
-        "show_pebbles tracked error tool recording file_name motors_running show_forces "
+        "show_pebbles tracked error tool rod_kind recording file_name motors_running show_forces "
         "table_friction load_size presentation max_step show_configuration "
         "configuration_coordinates show_plots show_centres show_band"
     ).split()
@@ -212,8 +215,8 @@ class SessionTraits(HasTraits):
     # one observe() for all: stacked observe decorators register only the outer one's names
     @observe(
         "show_velocities", "show_vertices", "show_angles", "show_info", "show_stresses",
-        "show_pebbles", "tool", "load_size", "show_labels", "joint_names", "pixel_ratio",
-        "show_plots", "show_centres", "show_band",
+        "show_pebbles", "tool", "rod_kind", "load_size", "show_labels", "joint_names",
+        "pixel_ratio", "show_plots", "show_centres", "show_band",
     )  # fmt: skip
     def _on_view_option_change(self, change: Any) -> None:
         self.request_draw()

@@ -4,7 +4,7 @@ Shared by :mod:`.tools` (what a click or a drag means) and :mod:`.keymap` (what 
 means); both return :class:`Action` s that the session carries out (:mod:`.actions`).
 
 >>> next_tool("select", -1), tool_line("pin")
-('load', 'tool: pin ([ ] other tool) · click a vertex to pin/unpin it')
+('1-extension', 'tool: pin ([ ] other tool) · click a vertex to pin/unpin it')
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 __all__ = [
     "ATTRACTOR_HIT_PX",
+    "EXTENSION_TOOLS",
     "TOOLS",
     "TOOL_TIPS",
     "VIEW_PRESETS",
@@ -39,7 +40,11 @@ TOOLS = (
     "spring",
     "motor",
     "load",
+    "0-extension",
+    "1-extension",
 )
+#: The Henneberg tools (:mod:`.rigidity_tools`): they build the Laman graphs.
+EXTENSION_TOOLS = ("0-extension", "1-extension")
 TOOL_TIPS = {
     "select": "select/move: click adds or selects, drag moves a vertex or pans",
     "vertex": "add vertex: click adds a vertex",
@@ -55,6 +60,9 @@ TOOL_TIPS = {
     "spring": "spring: click two vertices to join them with a spring",
     "motor": "motor: click a rod (or a sliding joint) to drive it (o starts/stops, n reverses)",
     "load": "load: click a vertex for a downward load (again: remove), drag to aim it",
+    "0-extension": "0-extension: click two joints, then a place: a new joint with two rods",
+    "1-extension": "1-extension: click a rod, a third joint, then a place: the rod goes, "
+    "a new joint with three rods",
 }
 #: What ``v`` cycles through: (name, show_velocities, show_stresses, show_pebbles).
 VIEW_PRESETS = (
@@ -98,8 +106,8 @@ def toggled(hit: tuple[str, int], sel: Selection) -> Action:
 def next_tool(tool: str, step: int) -> str:
     """The toolbar tool ``step`` places after ``tool`` (keys ``]`` +1 and ``[`` -1), cyclic.
 
-    >>> next_tool("select", -1), next_tool("load", 1)
-    ('load', 'select')
+    >>> next_tool("select", -1), next_tool("1-extension", 1)
+    ('1-extension', 'select')
     """
     return TOOLS[(TOOLS.index(tool) + int(step)) % len(TOOLS)]
 

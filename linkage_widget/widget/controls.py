@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import ipywidgets as W
 from traitlets import HasTraits, TraitError
 
+from ..rod_kinds import KINDS
 from ..session import DEFAULT_FILE, PARAMETER_RANGES, STEP_SLIDER, TOOLS, tool_line
 from .help import HELP_HTML
 from .layout import COLLAPSIBLE_CLASS, style_widget
@@ -47,9 +48,17 @@ BUTTONS = (
     ("csv", "tracks CSV", "save the loci of the tracked joints (t) as CSV (T)", "export_tracks"),
     ("save", "save", "save to the file named on the left (s)", "save"),
     ("load", "load", "load the file named on the left (l)", "load"),
-)
+    ("placements", "other placements", "other placements with the same rod lengths, faint (u)",
+     "other_placements"),
+    ("jump", "jump", "put the linkage at the next other placement (U)", "jump_to_ghost"),
+    ("nac_previous", "◂ NAC", "the previous NAC-colouring (B)", "nac_previous"),
+    ("nac_next", "NAC ▸", "the next NAC-colouring: its flexible placement (N)", "nac_next"),
+    ("flex", "flex", "flex along the NAC-colouring shown, one turn (y)", "play_nac"),
+)  # fmt: skip
 #: The buttons of the file row (the rest are in the toolbar).
 FILE_BUTTONS = ("svg", "png", "csv", "save", "load")
+#: The buttons of the rigidity row (issue 26: other placements, NAC-colourings).
+RIGIDITY_BUTTONS = ("placements", "jump", "nac_previous", "nac_next", "flex")
 #: The toolbar of ``controls="compact"``: buttons, then toggles.
 COMPACT_BAR = (("undo", "redo", "play", "fit"), ("presentation",))
 #: Sliders: trait, description. Their ranges are the session's (STEP_SLIDER per mode for
@@ -108,6 +117,8 @@ class Controls:
     ----------
     tools : ipywidgets.Dropdown
         The toolbar's tool (linked to ``tool``).
+    kinds : ipywidgets.Dropdown
+        What the rod tool draws: a rod, a cable or a strut (linked to ``rod_kind``).
     tool_line : ipywidgets.HTML
         The current tool, the keys that change it, and the hint: what a click does,
         the last message (:meth:`show_status`).
@@ -189,6 +200,12 @@ class Controls:
         )
         self.tools.add_class("linkage-tools")
         W.link((session, "tool"), (self.tools, "value"))
+        self.kinds = W.Dropdown(  # what the rod tool draws: a rod, a cable or a strut (b)
+            options=list(KINDS), value=session.rod_kind, layout=W.Layout(width="80px"),
+            tooltip="the rod tool draws rods, cables (may shorten) or struts (may lengthen) (b)",
+        )  # fmt: skip
+        self.kinds.add_class("linkage-rod-kind")
+        W.link((session, "rod_kind"), (self.kinds, "value"))
         self.tool_line = W.HTML()
         self.tool_line.add_class("linkage-tool-line")
         self._tool, self._hint = session.tool, ""
@@ -211,7 +228,8 @@ class Controls:
             bar_row = self._bar(bar)
             return [self.style, bar_row, self.tool_line, canvas, self.readout_box, self.legend]
         b, s = self.buttons, self.sliders
-        actions = [b[name] for name, *_ in BUTTONS if name not in FILE_BUTTONS]
+        rows = (*FILE_BUTTONS, *RIGIDITY_BUTTONS)
+        actions = [self.kinds, *(b[name] for name, *_ in BUTTONS if name not in rows)]
         actions += list(self.toggles.values())
         files = [self.file_box, *(b[n] for n in FILE_BUTTONS), self.upload, self.downloads]
         rest = [
@@ -220,10 +238,11 @@ class Controls:
             W.HBox([s["table_friction"], self.load_size]),
             W.HBox(list(self.checks.values())),
             W.HBox(files),
+            W.HBox([b[n] for n in RIGIDITY_BUTTONS]),
             self.help,
         ]
-        rest[-2].add_class("linkage-files")
-        rest[-3].add_class("linkage-checks")  # both wrap on a narrow page
+        rest[-3].add_class("linkage-files")
+        rest[-4].add_class("linkage-checks")  # both wrap on a narrow page
         for row in rest:
             row.add_class(COLLAPSIBLE_CLASS)
         top = [self.style, self._bar(actions), self.tool_line, canvas, self.readout_box]

@@ -32,6 +32,18 @@ sliding); a pinned joint cannot slide</td></tr>
 on their line (a pin in a slot; the same clicks again: the slot goes)</td></tr>
 <tr><td>delete tool</td><td>click a joint, a rod, a slider's track or block, a slot</td></tr>
 <tr><td>f t d z c</td><td>pin, track, delete, split rod, clear</td></tr>
+<tr><td>rod tool, b</td><td>the rod tool draws rods, cables (thin, dashed: may shorten, not
+lengthen) or struts (a double line: may lengthen, not shorten), as chosen beside the tools
+or by b; a click on a rod makes it that kind; b with a rod selected changes its kind</td></tr>
+<tr><td>0-extension / 1-extension tools</td><td>Henneberg moves: click two joints, then a
+place (a new joint with two rods); click a rod, a third joint, then a place (the rod goes, a
+new joint with three rods)</td></tr>
+<tr><td>u U</td><td>other placements with the same rod lengths, drawn faint (a small Laman
+linkage: every real one; else the one global rigidity finds, or why there is none); U puts
+the linkage at the next of them (ctrl-z: back)</td></tr>
+<tr><td>N B y</td><td>NAC-colourings: the next / previous one (after the last: none), its
+rods in two colours and the linkage at its flexible placement (ctrl-z: back); y flexes the
+linkage along it, one turn (leaving the view keeps the placement)</td></tr>
 <tr><td>[ ]</td><td>previous / next tool</td></tr>
 <tr><td>spring / motor / load tools</td><td>click two vertices: spring; click a rod: motor
 (pivot: the pinned end, else the end nearer the click); click a vertex: downward load

@@ -18,6 +18,7 @@ from linkage_widget.draw import (
     hit_test,
 )
 from linkage_widget.draw.guide_layers import GUIDE_ROLES
+from linkage_widget.draw.member_layers import MEMBER_ROLES
 from linkage_widget.draw.primitives import (
     Arcs,
     Arrows,
@@ -100,7 +101,9 @@ def test_draw_order_follows_roles(peaucellier):
     assert order == sorted(order)
     # peaucellier has no fixed angle; labels only with show_labels
     # nor a slider or a slot (tests/draw/test_draw_guides.py)
-    assert set(scene.roles()) == set(ROLES) - {"angles", "labels", *GUIDE_ROLES}
+    # nor cables, struts or ghosts (tests/draw/test_member_layers.py)
+    others = {"angles", "labels", *GUIDE_ROLES, *MEMBER_ROLES}
+    assert set(scene.roles()) == set(ROLES) - others
     state.show_labels = True
     assert build_scene(peaucellier, view_for(peaucellier), state).roles()[-1] == "labels"
 

@@ -75,7 +75,7 @@ def test_coincident_joints_say_why_and_change_nothing() -> None:
     s = LinkageSession(Linkage([[0, 0], [100, 0], [0, 0.0]]))
     s.tool = "angle"
     before = s.linkage.copy()
-    s._angle_arm(0, 1)
-    s._angle_arm(0, 2)
+    s.run_action("angle_arm", 0, 1)
+    s.run_action("angle_arm", 0, 2)
     assert s.linkage == before and "joints 0 and 2 coincide" in s.error
     assert not s.history.can_undo

@@ -1,0 +1,143 @@
+r"""The NAC view: a NAC-colouring's rods in two colours, and the flex it gives, played.
+
+A graph has a flexible placement (a quasi-injective one) iff it has a *NAC-colouring*
+(Grasegger, Legerský & Schicho 2019): each rod red or blue, both colours used, every
+cycle either one colour or with at least two rods of each. A colouring gives the
+motion explicitly (:func:`~linkage_widget.rigidity.nac_motion`): the red components
+turn against the blue ones, :math:`p(t)` for :math:`t \in [0, 2\pi)`.
+
+Keys ``N`` and ``B`` show the next and the previous colouring (after the last: the view
+is left); the rods are drawn in the two colours of
+:attr:`~linkage_widget.draw.Theme.nac_colors`. Showing a colouring puts the linkage at
+the start of its motion (:attr:`NACMotion.start`, one undo step): the motion keeps
+*its* rod lengths, so the model's lengths become the motion's. ``y`` plays one turn of
+the flex (one undo step). **Leaving keeps the placement** the linkage is at (it is a
+placement of the linkage like any other); ctrl-z goes back to the placement before the
+colouring was shown.
+
+:class:`NACView` holds the colourings of the graph (found once per graph), the one shown
+and its motion; it holds no reference to the session. The handlers take it, the
+:class:`~.outcome.Situation` and the action's arguments and return an
+:class:`~.outcome.Outcome`; the play hands the placements to the session's animation
+(``animate``: the configuration panel's move, one placement a frame).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from ..model import Linkage
+
+try:  # issue 26's NAC part (rigidity/nac): without it the view says so, nothing else changes
+    from ..rigidity import nac_colourings, nac_motion
+except ImportError:  # pragma: no cover - the part not merged yet
+    nac_colourings = nac_motion = None
+from .configuration_panel import PanelIntent
+from .document import Document
+from .outcome import NOTHING, Outcome, Situation
+
+__all__ = ["NAC_FRAMES", "NACView", "nac_handlers"]
+
+#: Frames of one turn of a NAC flex (:math:`t` from 0 to :math:`2\pi`).
+NAC_FRAMES = 240
+
+
+def _key(linkage: Linkage) -> tuple[Any, ...]:
+    return linkage.dim, linkage.n_vertices, linkage.rods.tobytes()
+
+
+class NACView:
+    """The colourings of the graph, the one shown and its motion (module docstring)."""
+
+    def __init__(self) -> None:
+        self.colourings: list[np.ndarray] = []
+        self.index: int | None = None  # the colouring shown, None: the view is left
+        self.motion: Any = None
+        self._key: tuple[Any, ...] | None = None
+
+    def of(self, linkage: Linkage) -> list[np.ndarray]:
+        """The NAC-colourings of ``linkage``'s graph (found once per graph)."""
+        if self._key != _key(linkage):
+            if linkage.dim != 2 or nac_colourings is None:
+                raise ValueError("NAC-colourings give flexes of planar linkages (rigidity.nac)")
+            self.colourings, self.index, self.motion = nac_colourings(linkage), None, None
+            self._key = _key(linkage)
+        return self.colourings
+
+    def shown(self, linkage: Linkage) -> np.ndarray | None:
+        """The colouring to draw, ``(m,)`` bool (True: red), or ``None`` (left, or edited)."""
+        if self.index is None or self._key != _key(linkage):
+            return None
+        return self.colourings[self.index]
+
+    def choose(self, linkage: Linkage, k: int | None) -> tuple[np.ndarray, str] | None:
+        """Show colouring ``k`` (``None``: leave); its motion's start and what to say."""
+        found = self.of(linkage)
+        if k is None or not found:
+            self.index, self.motion = None, None
+            return None
+        k = int(k) % len(found)
+        self.motion, self.index = nac_motion(linkage, found[k], seed=0), k
+        red = int(found[k].sum())
+        said = (
+            f"NAC-colouring {k + 1} of {len(found)}: {red} red rods, {len(found[k]) - red} blue;"
+            " the linkage at its flexible placement (y: flex it · N/B: next/previous)"
+        )
+        return np.asarray(self.motion.start, dtype=np.float64), said
+
+    def placements(self, frames: int = NAC_FRAMES) -> np.ndarray:
+        r"""One turn of the motion, ``(frames + 1, n, 2)``: :math:`t = 0 \ldots 2\pi`."""
+        return np.asarray(self.motion.placement(np.linspace(0.0, 2 * np.pi, frames + 1)))
+
+
+def _place(positions: np.ndarray, said: str, doc: Document) -> str:
+    doc.linkage.set_positions(positions)
+    return said
+
+
+def nac_colouring(nac: NACView, now: Situation, k: int | None) -> Outcome:
+    """Show NAC-colouring ``k`` (``None``: leave the view, the placement kept)."""
+    chosen = nac.choose(now.linkage, k)
+    if chosen is None:
+        if nac.colourings or k is None:
+            said = "NAC view left: the linkage stays where it is (ctrl-z: back)"
+        else:
+            said = "no NAC-colouring: every placement of this graph is rigid"
+        return Outcome(message=said, finish="draw")
+    return Outcome(edit=partial(_place, *chosen))
+
+
+def nac_step(nac: NACView, now: Situation, step: int) -> Outcome:
+    """Keys ``N`` (+1) and ``B`` (-1): the next or previous colouring; past the end: leave."""
+    count = len(nac.of(now.linkage))
+    shown = nac.shown(now.linkage)
+    index = -1 if shown is None else nac.index
+    if shown is None and step < 0:
+        index = count
+    k = index + step
+    return nac_colouring(nac, now, k if 0 <= k < count else None)
+
+
+def play_nac(nac: NACView, animate: Callable[[PanelIntent], None], now: Situation) -> Outcome:
+    """Key ``y``: the linkage flexes along the shown colouring's motion, one turn."""
+    if nac.shown(now.linkage) is None or nac.motion is None:
+        raise ValueError("show a NAC-colouring first (N), then y flexes the linkage along it")
+    said = f"flexing along NAC-colouring {nac.index + 1} (one turn; ctrl-z: back)"
+    animate(PanelIntent(message=said, path=nac.placements()))
+    return NOTHING
+
+
+def nac_handlers(
+    now: Callable[[], Situation], nac: NACView, animate: Callable[[PanelIntent], None]
+) -> dict[str, Callable[..., object]]:
+    """The NAC view's action kinds and their handlers (for :func:`.actions.action_table`)."""
+    return {
+        "nac_colouring": lambda k=0: nac_colouring(nac, now(), k),
+        "nac_next": lambda: nac_step(nac, now(), 1),
+        "nac_previous": lambda: nac_step(nac, now(), -1),
+        "play_nac": lambda: play_nac(nac, animate, now()),
+    }

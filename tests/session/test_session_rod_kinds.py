@@ -1,0 +1,136 @@
+"""Cables and struts in the session (issue 26): the rod tool draws them, a click or b changes
+a rod's kind (undoable), the drawing, legend and readout show them, and delete, undo, merge,
+save and load keep them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from linkage_widget import Linkage
+from linkage_widget.draw.theme import DEFAULT_THEME as T
+from linkage_widget.session import LinkageSession
+
+
+def click(s: LinkageSession, xy) -> None:
+    x, y = s.view.to_pixel(np.asarray(xy, dtype=float))
+    s.press(x, y)
+    s.release(x, y)
+
+
+def triangle(**kw) -> LinkageSession:
+    link = Linkage([[0, 0], [2, 0], [1, 2]], rods=[(0, 1), (1, 2), (0, 2)], **kw)
+    return LinkageSession(link)
+
+
+def test_the_rod_tool_draws_the_chosen_kind() -> None:
+    s = LinkageSession(Linkage([[0, 0], [2, 0], [1, 2]]))
+    s.tool, s.rod_kind = "rod", "cable"
+    click(s, (0, 0))
+    click(s, (2, 0))
+    s.rod_kind = "strut"
+    click(s, (1, 2))
+    assert s.linkage.rods.tolist() == [[0, 1], [1, 2]]
+    assert s.linkage.rod_kinds.tolist() == ["cable", "strut"]
+
+
+def test_a_click_on_a_rod_changes_its_kind_one_undo_step() -> None:
+    s = triangle()
+    s.tool, s.rod_kind = "rod", "strut"
+    click(s, (1.5, 1.0))  # the middle of rod 1-2
+    assert s.linkage.rod_kinds.tolist() == ["rod", "strut", "rod"]
+    assert s.undo() and s.linkage.rod_kinds.tolist() == ["rod", "rod", "rod"]
+    assert s.redo() and s.linkage.rod_kinds.tolist() == ["rod", "strut", "rod"]
+    click(s, (1.5, 1.0))  # of that kind already: selected, not changed
+    assert s.selected_rod == 1 and s.linkage.rod_kinds[1] == "strut"
+
+
+def test_key_b_cycles_the_selected_rods_kind_else_the_tools() -> None:
+    s = triangle()
+    s.key("b")
+    assert s.rod_kind == "cable" and s.linkage.rod_kinds.tolist() == ["rod"] * 3
+    s.selected_rod = 0
+    s.key("b")
+    s.key("b")
+    assert s.linkage.rod_kinds.tolist() == ["strut", "rod", "rod"]
+    s.undo()
+    assert s.linkage.rod_kinds.tolist() == ["cable", "rod", "rod"]
+    with pytest.raises(Exception, match="rod_kind"):
+        s.rod_kind = "rope"
+
+
+def test_cables_and_struts_are_drawn_in_their_strokes_and_named_in_the_legend() -> None:
+    s = triangle()
+    s.linkage.set_rod_kind(0, "cable")
+    s.linkage.set_rod_kind(2, "strut")
+    s.refresh()
+    scene = s.scene()
+    (rods,) = scene.by_role("rods")
+    (cables,) = scene.by_role("cables")
+    strut, core = scene.by_role("struts")
+    P = s.view.to_pixel(s.linkage.vertices)
+    np.testing.assert_allclose(rods.points, P[[[1, 2]]])
+    np.testing.assert_allclose(cables.points, P[[[0, 1]]])
+    assert cables.dash and float(cables.width) < T.rod_width  # thin and dashed
+    assert float(strut.width) > T.rod_width and core.color == T.background  # a double line
+    labels = [e.label for e in scene.legend]
+    assert "cable: may shorten, not lengthen" in labels
+    assert "strut: may lengthen, not shorten" in labels
+    assert any(line.startswith("cables: 1 · struts: 1") for line in s.readout())
+
+
+def test_a_bar_framework_draws_as_before() -> None:
+    scene = triangle().scene()
+    assert not scene.by_role("cables") and not scene.by_role("struts")
+    assert len(scene.by_role("rods")[0]) == 3
+
+
+def test_delete_keeps_the_other_kinds_and_merge_save_load_keep_them(tmp_path) -> None:
+    s = triangle()
+    s.linkage.set_rod_kind(1, "cable")
+    s.linkage.set_rod_kind(2, "strut")
+    s.refresh()
+    path = s.save(tmp_path / "tense.txt")
+    s.selected_rod = 0
+    s.key("d")
+    assert s.linkage.rod_kinds.tolist() == ["cable", "strut"]
+    s.undo()
+    s.merge_file(path)
+    assert s.linkage.n_rods == 6
+    assert s.linkage.rod_kinds.tolist() == ["rod", "cable", "strut"] * 2  # the file's too
+    assert LinkageSession.load(path).linkage.rod_kinds.tolist() == ["rod", "cable", "strut"]
+    files = {"up.txt": path.read_bytes(), "up.txt.json": (tmp_path / "tense.txt.json").read_bytes()}
+    assert s.load_bytes(files), s.error  # an upload with its sibling keeps them
+    assert s.linkage.rod_kinds.tolist() == ["rod", "cable", "strut"]
+
+
+def prism(kinds: dict[int, str]) -> LinkageSession:
+    """A tensegrity triangle in a triangle: the outer triangle and the inner one of cables,
+    three struts across (the planar analogue of the prism), each member's kind given."""
+    outer = [[np.cos(a), np.sin(a)] for a in np.radians([90, 210, 330])]
+    inner = [[0.45 * np.cos(a), 0.45 * np.sin(a)] for a in np.radians([150, 270, 30])]
+    rods = [(0, 1), (1, 2), (2, 0), (3, 4), (4, 5), (5, 3), (0, 4), (1, 5), (2, 3)]
+    link = Linkage(outer + inner, rods=rods)
+    for r, kind in kinds.items():
+        link.set_rod_kind(r, kind)
+    return LinkageSession(link)
+
+
+def test_the_readout_says_global_and_tensegrity_rigidity() -> None:
+    from linkage_widget.rigidity import global_rigidity, tensegrity_rigidity
+
+    s = prism({})
+    g = global_rigidity(s.linkage, seed=0)  # the oracle's verdict, in the readout's words
+    said = "globally rigid" if g.generically_globally_rigid else "not globally rigid"
+    assert any(line.startswith(said) for line in s.readout())
+    assert not any(line.startswith("tensegrity") for line in s.readout())
+    s.selected_rod = 6
+    s.key("b")  # rod 6 a cable now
+    t = tensegrity_rigidity(s.linkage)
+    want = "tensegrity: rigid" if t.rigid else "tensegrity: not rigid"
+    assert any(line.startswith(want) for line in s.readout())
+
+
+def test_the_readout_leaves_global_rigidity_out_for_a_mechanism() -> None:
+    s = LinkageSession(Linkage([[0, 0], [1, 0], [1, 1], [0, 1]], rods=[(0, 1), (1, 2), (2, 3)]))
+    assert not any("globally" in line for line in s.readout())
