@@ -144,8 +144,10 @@ class Members:
             slack |= self.unilateral & (self._rates(base, p, v) * h < -CONTACT_TOL)
         for _ in range(int(np.count_nonzero(self.unilateral & ~slack))):
             tension, scale = tensions(self.setup(base, slack))
-            if not self._let_go(slack, tension, scale):
+            wider = self._let_go(slack, tension, scale)
+            if wider is None:
                 break
+            slack = wider
         return slack
 
     def velocity(self, base: Setup, p: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -160,19 +162,25 @@ class Members:
         for _ in range(int(np.count_nonzero(self.unilateral & ~slack)) + 1):
             setup = self.setup(base, slack)
             u, mu = setup.mass_factor(p).solve(mv)
-            if not self._let_go(slack, self.tensions(base, p, mu), float(np.max(np.abs(mv)))):
+            wider = self._let_go(slack, self.tensions(base, p, mu), float(np.max(np.abs(mv))))
+            if wider is None:
                 break
+            slack = wider
         return u
 
-    def _let_go(self, slack: np.ndarray, tension: np.ndarray, scale: float) -> bool:
-        """Let go (in ``slack``) the holding member whose force is most wrong: whether one was."""
+    def _let_go(self, slack: np.ndarray, tension: np.ndarray, scale: float) -> np.ndarray | None:
+        """``slack`` and the holding member whose force is most wrong (a new mask; ``None``: none).
+
+        Never edits ``slack``: a mask is the key of a kept setup.
+        """
         signed = self.sides * tension
         floor = RELEASE_TOL * max(float(np.max(np.abs(signed))), scale, 1e-300)
         wrong = self.unilateral & ~slack & (signed < -floor)
         if not wrong.any():
-            return False
-        slack[int(np.argmin(np.where(wrong, signed, np.inf)))] = True
-        return True
+            return None
+        wider = slack.copy()
+        wider[int(np.argmin(np.where(wrong, signed, np.inf)))] = True
+        return wider
 
     def _rates(self, base: Setup, p: np.ndarray, v: np.ndarray) -> np.ndarray:
         r"""Each member's relative rate of going beyond its limit, :math:`s\,\dot\ell/L`."""
