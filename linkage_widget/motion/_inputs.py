@@ -36,6 +36,9 @@ from ._reactions import ConstraintForces, ReactionMemo
 from ._setup import Setup, State
 from ._stiffness import abs_max, honest_status
 
+#: Relative energy a retaken (impact) step may gain: round-off.
+ENERGY_ROUNDOFF = 1e-12
+
 __all__ = ["MODES", "STATUSES", "Inputs", "Stepping"]
 
 MODES = ("kinematic", "dynamic")
@@ -158,8 +161,36 @@ class Stepping:
             tensions = partial(self._drive_tensions, p=s.p, inputs=inputs)
             return members.step(base, s, 0.0, take, tensions, partial(self._landed, s=s))
         tensions = partial(self._force_tensions, s=s, inputs=inputs)
-        retake = partial(self._take, s=s, mode=mode, inputs=inputs, checked=False)
-        return members.step(base, s, inputs.step_size, take, tensions, lambda st, _: retake(st))
+        if inputs.elements.drives_motion(mode):  # rows with targets: the step taken again
+            retake = partial(self._take, s=s, mode=mode, inputs=inputs, checked=False)
+            return members.step(base, s, inputs.step_size, take, tensions, lambda st, _: retake(st))
+        return members.step(
+            base, s, inputs.step_size, take, tensions, partial(self._impact, s=s, inputs=inputs)
+        )
+
+    def _impact(self, setup: Setup, new: State, s: State, inputs: Inputs) -> State:
+        r"""The free step's end ``new`` with the members that went taut in it held (dynamic).
+
+        Positions: ``new.p`` projected onto ``setup``'s rows, corrections in
+        range(:math:`M^{-1}A^T`) (the rows' directions there). Velocities: ``new.v``
+        projected in the mass metric, :math:`\min (u - v)^T M (u - v)` over
+        :math:`A u = 0`, an orthogonal projection, so :math:`u^T M u \le v^T M v`: a
+        perfectly inelastic impact. The guard: the energy may not rise across the step
+        beyond round-off (the projection's lift against gravity is paid from the kinetic
+        energy, which is scaled down; with too little of it the joints stop).
+        """
+        fac, floor = setup.factor(new.p), setup.roundoff(new.p)
+        held = held_residual(setup, new.p, fac, floor)
+        q, ok, _ = project(setup, new.p, fac, held, floor, allow_refactor=True)
+        if not ok:  # no landing on the rows: the step taken again from its start
+            return self._take(setup, s, "dynamic", inputs, checked=False)
+        u, _ = setup.mass_factor(q).solve(setup.metric.matrix @ new.v)
+        before = self.kinetic(inputs, s.v) + self.potential(inputs, s.p)
+        kinetic, potential = self.kinetic(inputs, u), self.potential(inputs, q)
+        excess = kinetic + potential - before
+        if excess > ENERGY_ROUNDOFF * max(abs(before), kinetic, abs(potential), 1e-300):
+            u = u * np.sqrt(max(kinetic - excess, 0.0) / kinetic) if kinetic > 0.0 else u
+        return new._replace(p=q, v=u)
 
     def _force_tensions(self, setup: Setup, s: State, inputs: Inputs) -> tuple[np.ndarray, float]:
         """Member tensions at ``s`` (the exact multipliers) and the applied forces' size."""

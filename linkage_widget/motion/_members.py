@@ -23,18 +23,20 @@ One step (:meth:`Members.step`), deterministic and bounded:
    members slack at the end of the last step start slack (a warm start: while the set
    stays, one solve per step; a cable-braced grid of 8 x 8 squares had 64 to let go).
 2. *Reach.* The step is taken with these rows. A slack member it carries beyond its
-   limit by more than ``REACH_TOL`` then holds, and the step is taken again from the
-   same state (kinematic: the landing point is projected onto the rows that now hold);
+   limit by more than ``REACH_TOL`` then holds, and the step's end point is projected
+   onto the rows that now hold (dynamic with drives: the step is taken again);
    rows are only added here, so at most one retake per cable and strut.
 
-The impact (dynamic). A slack cable that becomes taut inside a step is held by the
-retaken step's position stage (its end lands at :math:`g = 0`) and velocity stage
-(:math:`A\dot p = 0`): the ends' separating velocity is removed, the impulse that
-does it is the least in the kinetic-energy norm, and the kinetic energy of that
-relative motion is lost: a **perfectly inelastic** impact (restitution 0), as a
-slack rope jerked taut. Such a retaken step is not held to the conservative steps'
-energy check (:func:`~linkage_widget.motion._stiffness.energy_checked`). Without
-impacts (members that stay taut or stay slack) the step is RATTLE's with the rows that
+The impact (dynamic). A slack cable that becomes taut inside a step is held from the
+free step's end point: the positions are projected onto the rows that now hold (along
+their directions there, in the mass metric) and the velocity is projected in the
+kinetic-energy norm onto :math:`A\dot p = 0`: the ends' separating velocity is removed
+by the least impulse, an orthogonal projection, so the kinetic energy cannot rise: a
+**perfectly inelastic** impact (restitution 0), as a slack rope jerked taut. A guard
+keeps the step's energy from rising beyond round-off (the projection's lift against
+gravity is paid from the kinetic energy). With drives (motors, pushes) the step is
+taken again from its start with the rows held.
+Without impacts (members that stay taut or stay slack) the step is RATTLE's with the rows that
 hold, and the energy is kept as well as for rods; while every member holds it is
 RATTLE's step on the bar framework, bit for bit.
 
