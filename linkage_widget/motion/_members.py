@@ -156,18 +156,28 @@ class Members:
         r"""The allowed velocity nearest ``v`` in the kinetic-energy norm, shape ``(dn,)``.
 
         :math:`\min \tfrac12 (u - v)^T M (u - v)` over :math:`A u = 0` for rods and
-        :math:`s\,\dot\ell \le 0` for taut cables and struts (a cable may not lengthen):
-        the same active set on the impulses :math:`M(u - v) = -A^T\mu`.
+        :math:`s\,\dot\ell \le 0` for taut cables and struts (a cable may not lengthen),
+        with impulses :math:`M(u - v) = -A^T\mu` (a taut member's of its side's sign): a
+        primal-dual active set. A holding member whose impulse has the wrong sign is let
+        go; once none has, a let-go taut member that ``u`` carries beyond its limit holds
+        again (the most violated first); the loop ends when both hold (the KKT point).
         """
-        slack = self.unilateral & (self.overreach(base, p) < -CONTACT_TOL)
+        taut = self.unilateral & ~(self.overreach(base, p) < -CONTACT_TOL)
+        slack = self.unilateral & ~taut
         mv = base.metric.matrix @ v
-        for _ in range(int(np.count_nonzero(self.unilateral & ~slack)) + 1):
-            setup = self.setup(base, slack)
-            u, mu = setup.mass_factor(p).solve(mv)
-            wider = self._let_go(slack, self.tensions(base, p, mu), float(np.max(np.abs(mv))))
-            if wider is None:
+        scale, speed = float(np.max(np.abs(mv))), max(float(np.max(np.abs(v))), 1e-300)
+        lengths = base.constraints.lengths
+        for _ in range(4 * (int(np.count_nonzero(taut)) + 1)):
+            u, mu = self.setup(base, slack).mass_factor(p).solve(mv)
+            wider = self._let_go(slack, self.tensions(base, p, mu), scale)
+            if wider is not None:
+                slack = wider
+                continue
+            rate = np.where(taut & slack, self._rates(base, p, u) * lengths, -np.inf)
+            if not np.max(rate, initial=-np.inf) > RELEASE_TOL * speed:
                 break
-            slack = wider
+            slack = slack.copy()
+            slack[int(np.argmax(rate))] = False  # lengthening: it holds again
         return u
 
     def _let_go(self, slack: np.ndarray, tension: np.ndarray, scale: float) -> np.ndarray | None:
