@@ -43,7 +43,8 @@ RATTLE's step on the bar framework, bit for bit.
 What waits one step: a member released at a step's start holds again only when a
 later step carries it beyond its limit, and a holding member whose force turns to the
 wrong sign inside a step is let go at the next one (an error of the step's order).
-With motors in kinematic mode the taut members hold (no drive multipliers there).
+With motors in kinematic mode every member starts slack and the reach stage holds
+those the motors carry beyond their limit (landing on the motors' rows too).
 ``Simulator.set_velocity`` keeps a taut cable from lengthening (:meth:`Members.velocity`)
 except with drives or force elements (motors, actuators, loads, friction), where it
 projects onto every row after the edit, the members' as equalities, as before.
