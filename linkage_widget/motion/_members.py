@@ -96,10 +96,10 @@ class Members:
         if not slack.any():
             return base
         key = slack.tobytes()
-        kept = self._setups.get(key)
+        kept = self._setups.pop(key, None)  # put back last: the least recently used first
         if kept is None:
             if len(self._setups) >= _KEPT_SETUPS:
-                self._setups.clear()
+                del self._setups[next(iter(self._setups))]
             kept = base.with_slack(slack)
         elif kept.metric is not base.metric:  # the mass parameters changed
             kept = dataclasses.replace(kept, metric=base.metric)
