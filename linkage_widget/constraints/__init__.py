@@ -317,8 +317,9 @@ class ConstraintSet:
 
         A slack rod's row is zero (residual and gradient): :mod:`.members`.
         """
-        slack = None if slack is None or not np.any(slack) else np.asarray(slack, dtype=bool)
-        return replace(self, sides=np.asarray(sides, dtype=np.int8), slack=slack)
+        # copies: a caller's later edit of its mask must not change these rows
+        slack = None if slack is None or not np.any(slack) else np.array(slack, dtype=bool)
+        return replace(self, sides=np.array(sides, dtype=np.int8), slack=slack)
 
     def at_time(self, t: float) -> ConstraintSet:
         r"""The same rows with the motor and push targets (:math:`\theta_0 + \omega t`) of ``t``."""

@@ -36,6 +36,9 @@ from ._reactions import ConstraintForces, ReactionMemo
 from ._setup import Setup, State
 from ._stiffness import abs_max, honest_status
 
+#: Relative energy a retaken (impact) step may gain: round-off.
+ENERGY_ROUNDOFF = 1e-12
+
 __all__ = ["MODES", "STATUSES", "Inputs", "Stepping"]
 
 MODES = ("kinematic", "dynamic")
@@ -156,10 +159,39 @@ class Stepping:
         take = partial(self._take, s=s, mode=mode, inputs=inputs)
         if mode == "kinematic":
             tensions = partial(self._drive_tensions, p=s.p, inputs=inputs)
-            return members.step(base, s, 0.0, take, tensions, partial(self._landed, s=s))
+            landed = partial(self._landed, s=s, inputs=inputs)
+            return members.step(base, s, 0.0, take, tensions, landed)
         tensions = partial(self._force_tensions, s=s, inputs=inputs)
-        retake = partial(self._take, s=s, mode=mode, inputs=inputs, checked=False)
-        return members.step(base, s, inputs.step_size, take, tensions, lambda st, _: retake(st))
+        if inputs.elements.drives_motion(mode):  # rows with targets: the step taken again
+            retake = partial(self._take, s=s, mode=mode, inputs=inputs, checked=False)
+            return members.step(base, s, inputs.step_size, take, tensions, lambda st, _: retake(st))
+        return members.step(
+            base, s, inputs.step_size, take, tensions, partial(self._impact, s=s, inputs=inputs)
+        )
+
+    def _impact(self, setup: Setup, new: State, s: State, inputs: Inputs) -> State:
+        r"""The free step's end ``new`` with the members that went taut in it held (dynamic).
+
+        Positions: ``new.p`` projected onto ``setup``'s rows, corrections in
+        range(:math:`M^{-1}A^T`) (the rows' directions there). Velocities: ``new.v``
+        projected in the mass metric, :math:`\min (u - v)^T M (u - v)` over
+        :math:`A u = 0`, an orthogonal projection, so :math:`u^T M u \le v^T M v`: a
+        perfectly inelastic impact. The guard: the energy may not rise across the step
+        beyond round-off (the projection's lift against gravity is paid from the kinetic
+        energy, which is scaled down; with too little of it the joints stop).
+        """
+        fac, floor = setup.factor(new.p), setup.roundoff(new.p)
+        held = held_residual(setup, new.p, fac, floor)
+        q, ok, _ = project(setup, new.p, fac, held, floor, allow_refactor=True)
+        if not ok:  # no landing on the rows: the step taken again from its start
+            return self._take(setup, s, "dynamic", inputs, checked=False)
+        u, _ = setup.mass_factor(q).solve(setup.metric.matrix @ new.v)
+        before = self.kinetic(inputs, s.v) + self.potential(inputs, s.p)
+        kinetic, potential = self.kinetic(inputs, u), self.potential(inputs, q)
+        excess = kinetic + potential - before
+        if excess > ENERGY_ROUNDOFF * max(abs(before), kinetic, abs(potential), 1e-300):
+            u = u * np.sqrt(max(kinetic - excess, 0.0) / kinetic) if kinetic > 0.0 else u
+        return new._replace(p=q, v=u)
 
     def _force_tensions(self, setup: Setup, s: State, inputs: Inputs) -> tuple[np.ndarray, float]:
         """Member tensions at ``s`` (the exact multipliers) and the applied forces' size."""
@@ -171,9 +203,18 @@ class Stepping:
     def _drive_tensions(
         self, setup: Setup, p: np.ndarray, inputs: Inputs
     ) -> tuple[np.ndarray, float]:
-        """Member forces resisting a unit pull of the attractor's joint (kinematic; else none)."""
+        """Member forces resisting a unit pull of the attractor's joint (kinematic; else none).
+
+        With motors every taut member is let go (a tension of the wrong sign): the
+        motors' step then shows which ones they carry beyond their limit (the reach stage
+        holds those), so a motor that shortens a cable turns and one that lengthens it
+        is blocked.
+        """
         m, att = len(setup.constraints.rods), inputs.attractor
-        if att is None or inputs.elements.drives_motion("kinematic"):
+        assert self._members is not None
+        if inputs.elements.drives_motion("kinematic"):
+            return -self._members.sides.astype(float), 1.0
+        if att is None:
             return np.zeros(m), 1.0
         j, d = att[0], self._dim
         pull = att[1] - p[d * j : d * j + d]
@@ -183,12 +224,16 @@ class Stepping:
         f = np.zeros(p.size)
         f[d * j : d * j + d] = pull / dist
         _, lam = setup.mass_factor(p).solve(f)
-        assert self._members is not None
         return self._members.tensions(setup, p, lam), 1.0
 
-    @staticmethod
-    def _landed(setup: Setup, new: State, s: State) -> State:
-        """A kinematic step's landing ``new`` projected onto ``setup``'s rows (a member holds)."""
+    def _landed(self, setup: Setup, new: State, s: State, inputs: Inputs) -> State:
+        """A kinematic step's landing ``new`` projected onto ``setup``'s rows (a member holds).
+
+        With motors their rows at the landing's time are held too (the motor angles).
+        """
+        if inputs.elements.drives_motion("kinematic"):
+            ctx = Context(setup, inputs.elements, inputs.forces(self._dim), setup.pinned, 0.0)
+            setup = ctx.setup(new.p, None).at_time(new.time)
         fac, floor = setup.factor(new.p), setup.roundoff(new.p)
         held = held_residual(setup, new.p, fac, floor)
         q, ok, _ = project(setup, new.p, fac, held, floor, allow_refactor=True)

@@ -185,8 +185,11 @@ class KinematicStepper:
 
     @staticmethod
     def _drive_key(setup: Setup, s: int, t: np.ndarray) -> tuple:
-        # the factoriser: its rows (a cable let go makes another setup, another drive)
-        return (s, *t.tolist(), setup.metric.alpha, setup.metric.total_mass, id(setup.factoriser))
+        # the rows: a cable let go makes another drive (the slack mask: an id can be reused
+        # once a kept setup is dropped)
+        slack = setup.constraints.slack
+        rows = (id(setup.factoriser), b"" if slack is None else slack.tobytes())
+        return (s, *t.tolist(), setup.metric.alpha, setup.metric.total_mass, *rows)
 
     def _remembered_drive(
         self, setup: Setup, p: np.ndarray, s: int, t: np.ndarray

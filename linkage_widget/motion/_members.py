@@ -23,25 +23,28 @@ One step (:meth:`Members.step`), deterministic and bounded:
    members slack at the end of the last step start slack (a warm start: while the set
    stays, one solve per step; a cable-braced grid of 8 x 8 squares had 64 to let go).
 2. *Reach.* The step is taken with these rows. A slack member it carries beyond its
-   limit by more than ``REACH_TOL`` then holds, and the step is taken again from the
-   same state (kinematic: the landing point is projected onto the rows that now hold);
+   limit by more than ``REACH_TOL`` then holds, and the step's end point is projected
+   onto the rows that now hold (dynamic with drives: the step is taken again);
    rows are only added here, so at most one retake per cable and strut.
 
-The impact (dynamic). A slack cable that becomes taut inside a step is held by the
-retaken step's position stage (its end lands at :math:`g = 0`) and velocity stage
-(:math:`A\dot p = 0`): the ends' separating velocity is removed, the impulse that
-does it is the least in the kinetic-energy norm, and the kinetic energy of that
-relative motion is lost: a **perfectly inelastic** impact (restitution 0), as a
-slack rope jerked taut. Such a retaken step is not held to the conservative steps'
-energy check (:func:`~linkage_widget.motion._stiffness.energy_checked`). Without
-impacts (members that stay taut or stay slack) the step is RATTLE's with the rows that
+The impact (dynamic). A slack cable that becomes taut inside a step is held from the
+free step's end point: the positions are projected onto the rows that now hold (along
+their directions there, in the mass metric) and the velocity is projected in the
+kinetic-energy norm onto :math:`A\dot p = 0`: the ends' separating velocity is removed
+by the least impulse, an orthogonal projection, so the kinetic energy cannot rise: a
+**perfectly inelastic** impact (restitution 0), as a slack rope jerked taut. A guard
+keeps the step's energy from rising beyond round-off (the projection's lift against
+gravity is paid from the kinetic energy). With drives (motors, pushes) the step is
+taken again from its start with the rows held.
+Without impacts (members that stay taut or stay slack) the step is RATTLE's with the rows that
 hold, and the energy is kept as well as for rods; while every member holds it is
 RATTLE's step on the bar framework, bit for bit.
 
 What waits one step: a member released at a step's start holds again only when a
 later step carries it beyond its limit, and a holding member whose force turns to the
 wrong sign inside a step is let go at the next one (an error of the step's order).
-With motors in kinematic mode the taut members hold (no drive multipliers there).
+With motors in kinematic mode every member starts slack and the reach stage holds
+those the motors carry beyond their limit (landing on the motors' rows too).
 ``Simulator.set_velocity`` keeps a taut cable from lengthening (:meth:`Members.velocity`)
 except with drives or force elements (motors, actuators, loads, friction), where it
 projects onto every row after the edit, the members' as equalities, as before.
@@ -93,10 +96,10 @@ class Members:
         if not slack.any():
             return base
         key = slack.tobytes()
-        kept = self._setups.get(key)
+        kept = self._setups.pop(key, None)  # put back last: the least recently used first
         if kept is None:
             if len(self._setups) >= _KEPT_SETUPS:
-                self._setups.clear()
+                del self._setups[next(iter(self._setups))]
             kept = base.with_slack(slack)
         elif kept.metric is not base.metric:  # the mass parameters changed
             kept = dataclasses.replace(kept, metric=base.metric)
@@ -144,35 +147,53 @@ class Members:
             slack |= self.unilateral & (self._rates(base, p, v) * h < -CONTACT_TOL)
         for _ in range(int(np.count_nonzero(self.unilateral & ~slack))):
             tension, scale = tensions(self.setup(base, slack))
-            if not self._let_go(slack, tension, scale):
+            wider = self._let_go(slack, tension, scale)
+            if wider is None:
                 break
+            slack = wider
         return slack
 
     def velocity(self, base: Setup, p: np.ndarray, v: np.ndarray) -> np.ndarray:
         r"""The allowed velocity nearest ``v`` in the kinetic-energy norm, shape ``(dn,)``.
 
         :math:`\min \tfrac12 (u - v)^T M (u - v)` over :math:`A u = 0` for rods and
-        :math:`s\,\dot\ell \le 0` for taut cables and struts (a cable may not lengthen):
-        the same active set on the impulses :math:`M(u - v) = -A^T\mu`.
+        :math:`s\,\dot\ell \le 0` for taut cables and struts (a cable may not lengthen),
+        with impulses :math:`M(u - v) = -A^T\mu` (a taut member's of its side's sign): a
+        primal-dual active set. A holding member whose impulse has the wrong sign is let
+        go; once none has, a let-go taut member that ``u`` carries beyond its limit holds
+        again (the most violated first); the loop ends when both hold (the KKT point).
         """
-        slack = self.unilateral & (self.overreach(base, p) < -CONTACT_TOL)
+        taut = self.unilateral & ~(self.overreach(base, p) < -CONTACT_TOL)
+        slack = self.unilateral & ~taut
         mv = base.metric.matrix @ v
-        for _ in range(int(np.count_nonzero(self.unilateral & ~slack)) + 1):
-            setup = self.setup(base, slack)
-            u, mu = setup.mass_factor(p).solve(mv)
-            if not self._let_go(slack, self.tensions(base, p, mu), float(np.max(np.abs(mv)))):
+        scale, speed = float(np.max(np.abs(mv))), max(float(np.max(np.abs(v))), 1e-300)
+        lengths = base.constraints.lengths
+        for _ in range(4 * (int(np.count_nonzero(taut)) + 1)):
+            u, mu = self.setup(base, slack).mass_factor(p).solve(mv)
+            wider = self._let_go(slack, self.tensions(base, p, mu), scale)
+            if wider is not None:
+                slack = wider
+                continue
+            rate = np.where(taut & slack, self._rates(base, p, u) * lengths, -np.inf)
+            if not np.max(rate, initial=-np.inf) > RELEASE_TOL * speed:
                 break
+            slack = slack.copy()
+            slack[int(np.argmax(rate))] = False  # lengthening: it holds again
         return u
 
-    def _let_go(self, slack: np.ndarray, tension: np.ndarray, scale: float) -> bool:
-        """Let go (in ``slack``) the holding member whose force is most wrong: whether one was."""
+    def _let_go(self, slack: np.ndarray, tension: np.ndarray, scale: float) -> np.ndarray | None:
+        """``slack`` and the holding member whose force is most wrong (a new mask; ``None``: none).
+
+        Never edits ``slack``: a mask is the key of a kept setup.
+        """
         signed = self.sides * tension
         floor = RELEASE_TOL * max(float(np.max(np.abs(signed))), scale, 1e-300)
         wrong = self.unilateral & ~slack & (signed < -floor)
         if not wrong.any():
-            return False
-        slack[int(np.argmin(np.where(wrong, signed, np.inf)))] = True
-        return True
+            return None
+        wider = slack.copy()
+        wider[int(np.argmin(np.where(wrong, signed, np.inf)))] = True
+        return wider
 
     def _rates(self, base: Setup, p: np.ndarray, v: np.ndarray) -> np.ndarray:
         r"""Each member's relative rate of going beyond its limit, :math:`s\,\dot\ell/L`."""

@@ -92,7 +92,9 @@ def test_hanging_cable_falls_free_until_taut_then_swings() -> None:
     reference = L * np.column_stack([np.sin(theta), -np.cos(theta)])
     # the impact happens at the end of the step that reaches it: an error of order H
     assert np.max(np.abs(p[after] - reference)) < 20 * H
-    assert np.max(np.hypot(*(p[after] - reference).T)) > 0.0
+    # not exact (the impact lands at a step's end, not at t*), but within one step's travel
+    err = float(np.max(np.hypot(*(p[after] - reference).T)))
+    assert 1e-3 * H < err < float(np.hypot(*vq)) * H
     np.testing.assert_allclose(np.hypot(p[after, 0], p[after, 1]), L, rtol=ROUNDOFF)
     # energy: kept in flight, lost once at the impact (the radial kinetic energy), then kept
     mass = 0.5  # total mass 1 shared by the two joints (alpha = 0)
