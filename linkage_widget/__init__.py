@@ -57,17 +57,21 @@ from .errors import LinkageFormatError
 from .kinematics import Kinematics, kinematics
 from .model import Linkage
 from .rigidity import (
+    GlobalRigidityReport,
     HennebergSequence,
     MobilityReport,
     RigidityReport,
     StaticsReport,
+    UniversalRigidityReport,
     analyze,
+    global_rigidity,
     henneberg_sequence,
     mobility,
     one_extension,
     real_realizations,
     realization_count,
     static_forces,
+    universal_rigidity,
     zero_extension,
 )
 
@@ -81,6 +85,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ConfigurationError",
+    "GlobalRigidityReport",
     "HennebergSequence",
     "HingeMotor",
     "HingeTorque",
@@ -103,8 +108,10 @@ __all__ = [
     "Spring",
     "StaticsReport",
     "Torque",
+    "UniversalRigidityReport",
     "analyze",
     "henneberg_sequence",
+    "global_rigidity",
     "kinematics",
     "mobility",
     "one_extension",
@@ -112,6 +119,7 @@ __all__ = [
     "realization_count",
     "static_forces",
     "to_sympy_mechanics",
+    "universal_rigidity",
     "zero_extension",
     "__version__",
 ]

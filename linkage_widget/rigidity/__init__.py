@@ -33,6 +33,13 @@ Realizations
     :mod:`.real_placements`), :func:`laman_violation` (:mod:`.laman`: why a graph is
     not Laman); Henneberg moves :func:`zero_extension`, :func:`one_extension` and
     :func:`henneberg_sequence` (:mod:`.henneberg`).
+Global and universal rigidity
+    :func:`global_rigidity` → :class:`GlobalRigidityReport`, :func:`universal_rigidity` →
+    :class:`UniversalRigidityReport` (:mod:`.global_rigidity`): Jackson–Jordán in the plane
+    (:mod:`.connectivity`: separating pairs; :mod:`.circuits`: redundant rigidity from the
+    pebble game's fundamental circuits), the random stress-matrix test in any dimension
+    (:mod:`.stress_matrix`), certificates at a placement (:mod:`.universal`: a PSD stress)
+    and another placement (:mod:`.other_placement`: a fold or a solve).
 Trivial motions
     :func:`trivial_motions` (:mod:`.rigid_motions`, its only home): the rigid motions
     the pins and sliders leave; :func:`linkage_trivial_motions` reads them off a linkage,
@@ -71,6 +78,12 @@ from .analysis import (
 )
 from .components import VarietyComponent, closure_ideal, variety_components
 from .exact import rational_coordinates
+from .global_rigidity import (
+    GlobalRigidityReport,
+    UniversalRigidityReport,
+    global_rigidity,
+    universal_rigidity,
+)
 from .groebner import exact_local_dimension
 from .henneberg import (
     HennebergSequence,
@@ -115,6 +128,7 @@ __all__ = [
     "SPARSE_MIN_ENTRIES",
     "STATUSES",
     "STRESS_ZERO",
+    "GlobalRigidityReport",
     "HennebergSequence",
     "HennebergStep",
     "Infinitesimal",
@@ -127,6 +141,7 @@ __all__ = [
     "SparseRankReport",
     "StaticsReport",
     "TangentCone",
+    "UniversalRigidityReport",
     "VarietyComponent",
     "analyze",
     "closure_ideal",
@@ -137,6 +152,7 @@ __all__ = [
     "first_rod_stress",
     "generic_analysis",
     "generic_rank",
+    "global_rigidity",
     "ground_sliders",
     "henneberg_sequence",
     "infinitesimal",
@@ -159,6 +175,7 @@ __all__ = [
     "static_forces",
     "tangent_cone",
     "trivial_motions",
+    "universal_rigidity",
     "variety_components",
     "zero_extension",
 ]

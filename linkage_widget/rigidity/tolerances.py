@@ -155,3 +155,16 @@ SAME_PLACEMENT = 1e-6
 #: three of a 1-extension) when the sine of the angle between its rods is below this: on
 #: that line the new rods are parallel and the joint has a first-order flex.
 HENNEBERG_COLLINEAR = 1e-9
+
+# ------------------------------------------------------------ global rigidity
+#: Another placement's rod lengths agree with the placement's to this (relative to the
+#: longest rod): the issue's 1e-10, met by a fold (round-off) and asked of a solve.
+SAME_LENGTH_TOL = 1e-10
+#: Two placements whose pairwise distances differ by more than this (relative) are not
+#: congruent: far above ``SAME_LENGTH_TOL``, so that a converged copy of the placement
+#: is never taken for another one.
+CONGRUENT_TOL = 1e-6
+#: A singular value of the rigidity matrix (a stress's) or an eigenvalue of a stress
+#: matrix below this fraction of the largest is zero, in the certificates of
+#: global and universal rigidity (dense SVDs of small frameworks: round-off ~1e-15).
+CERTIFICATE_RTOL = 1e-9

@@ -1,0 +1,162 @@
+r"""Certificates at a placement: self-stresses, a PSD stress, no conic at infinity.
+
+Connelly's sufficient condition (Connelly, 1982, "Rigidity and energy"; the *super
+stable* frameworks of Connelly and Gortler, 2015): let :math:`(G, p)` be a bar
+framework (or a tensegrity) whose joints affinely span :math:`\mathbb{R}^d`, and let
+:math:`\omega` be a self-stress (for a tensegrity a *proper* one: :math:`\omega \ge 0`
+on cables, :math:`\omega \le 0` on struts, any sign on bars) such that
+
+1. its stress matrix :math:`\Omega` (:mod:`.stress_matrix`) is positive semidefinite,
+2. :math:`\operatorname{rank}\Omega = n - d - 1`, and
+3. the rod directions do not lie on a *conic at infinity*: no nonzero symmetric
+   :math:`d \times d` matrix :math:`S` has :math:`(p_i - p_j)^T S (p_i - p_j) = 0` on
+   every rod.
+
+Then :math:`(G, p)` is *universally rigid*: every placement in any dimension with the
+same rod lengths (cables no longer, struts no shorter) is congruent to it; in particular
+it is globally rigid. No genericity is needed. (Alfakih, 2011, shows condition 3 holds
+when :math:`p` is in general position.) The three are checked here; failing to find
+such a stress proves nothing.
+
+The search. With :math:`K` an orthonormal basis of the self-stresses (:math:`s` of them)
+and :math:`Q` one of the complement of the columns of :math:`[p \;\, \mathbf 1]` (the
+kernel :math:`\Omega` always has), condition 1 and 2 together say
+:math:`M(c) = Q^T \Omega(Kc) Q \succ 0`. The smallest eigenvalue of :math:`M(c)` is
+concave in :math:`c`, so it is maximised over the unit ball (scipy's SLSQP, with the
+sign conditions as linear inequalities; its gradient :math:`v^T Q^T \Omega(K_k) Q v`
+for the eigenvector :math:`v`); with one stress, both signs are tried.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import minimize
+
+from .stress_matrix import stress_matrix
+from .tolerances import CERTIFICATE_RTOL
+
+__all__ = ["MAX_PSD_SEARCH", "conic_at_infinity", "psd_stress", "self_stress_basis"]
+
+#: The PSD search is kept to frameworks with at most this many joints (dense eigenproblems).
+MAX_PSD_SEARCH = 200
+#: Random starts of the search beyond the first.
+STARTS = 6
+
+
+def rigidity_matrix(p: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """The classical rigidity matrix :math:`R(p)`, shape ``(m, d n)``."""
+    n, d = p.shape
+    r = np.zeros((len(edges), d * n))
+    diff = p[edges[:, 0]] - p[edges[:, 1]]
+    for a in range(d):
+        r[np.arange(len(edges)), d * edges[:, 0] + a] = diff[:, a]
+        r[np.arange(len(edges)), d * edges[:, 1] + a] = -diff[:, a]
+    return r
+
+
+def self_stress_basis(p: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, int]:
+    """An orthonormal basis of the self-stresses, shape ``(m, s)``, and the rank of R."""
+    r = rigidity_matrix(p, edges)
+    if not r.size:
+        return np.zeros((len(edges), 0)), 0
+    u, sv, _ = np.linalg.svd(r, full_matrices=True)
+    rank = int((sv > CERTIFICATE_RTOL * sv.max(initial=0.0)).sum())
+    return u[:, rank:], rank
+
+
+def conic_at_infinity(p: np.ndarray, edges: np.ndarray) -> bool:
+    r"""Whether the rod directions lie on a conic at infinity (condition 3 of the notes).
+
+    Each rod vector :math:`e` gives the row of :math:`e^T S e` in the unknowns
+    :math:`S_{ab}, a \le b`; a conic exists when these rows have rank below
+    :math:`d(d+1)/2`.
+    """
+    d = p.shape[1]
+    e = p[edges[:, 0]] - p[edges[:, 1]]
+    e = e / np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-300)
+    rows = np.stack([e[:, a] * e[:, b] for a in range(d) for b in range(a, d)], axis=1)
+    sv = np.linalg.svd(rows, compute_uv=False)
+    return int((sv > CERTIFICATE_RTOL * max(sv.max(initial=0.0), 1.0)).sum()) < d * (d + 1) // 2
+
+
+def _complement(p: np.ndarray) -> np.ndarray:
+    r"""Orthonormal basis of the complement of the columns of :math:`[p \; 1]`, ``(n, k)``."""
+    a = np.column_stack([p, np.ones(len(p))])
+    u, sv, _ = np.linalg.svd(a, full_matrices=True)
+    rank = int((sv > CERTIFICATE_RTOL * sv.max()).sum())
+    return u[:, rank:]
+
+
+def _pieces(p: np.ndarray, edges: np.ndarray, basis: np.ndarray) -> np.ndarray:
+    r""":math:`Q^T \Omega(K_k) Q` for each stress of the basis, shape ``(s, k, k)``."""
+    q = _complement(p)
+    return np.stack([q.T @ stress_matrix(len(p), edges, basis[:, k]) @ q
+                     for k in range(basis.shape[1])])  # fmt: skip
+
+
+def _smallest(pieces: np.ndarray, c: np.ndarray) -> tuple[float, np.ndarray]:
+    """The smallest eigenvalue of :math:`M(c)` and its gradient in ``c``."""
+    vals, vecs = np.linalg.eigh(np.tensordot(c, pieces, axes=1))
+    v = vecs[:, 0]
+    return float(vals[0]), np.einsum("i,kij,j->k", v, pieces, v)
+
+
+def _maximise(pieces: np.ndarray, signs: np.ndarray, start: np.ndarray) -> np.ndarray:
+    r"""SLSQP on :math:`\max \lambda_{min}(M(c))`, :math:`|c| \le 1`, ``signs @ c >= 0``."""
+    cons = [{"type": "ineq", "fun": lambda c: 1.0 - c @ c, "jac": lambda c: -2.0 * c}]
+    if len(signs):
+        cons.append({"type": "ineq", "fun": lambda c: signs @ c, "jac": lambda c: signs})
+
+    def cost(c: np.ndarray) -> tuple[float, np.ndarray]:
+        value, grad = _smallest(pieces, c)
+        return -value, -grad
+
+    fit = minimize(cost, start, jac=True, method="SLSQP", constraints=cons,
+                   options={"maxiter": 200, "ftol": 1e-12})  # fmt: skip
+    return np.asarray(fit.x)
+
+
+def psd_stress(
+    p: np.ndarray, edges: np.ndarray, kinds: np.ndarray, *, seed: int | None = 0
+) -> tuple[np.ndarray | None, str]:
+    r"""A proper self-stress whose stress matrix is PSD of rank ``n - d - 1``, or None.
+
+    Parameters
+    ----------
+    p : ndarray, shape (n, d)
+    edges : ndarray of int, shape (m, 2)
+    kinds : ndarray of str, shape (m,)
+        ``'rod'``, ``'cable'`` (needs :math:`\omega \ge 0`) or ``'strut'`` (:math:`\le 0`).
+
+    Returns
+    -------
+    stress : ndarray, shape (m,), or None
+        The certificate (largest entry 1 in absolute value), or None.
+    why : str
+        What was found or why not.
+    """
+    n, d = p.shape
+    if n > MAX_PSD_SEARCH:
+        return None, f"{n} joints: the PSD stress search is kept to {MAX_PSD_SEARCH}"
+    basis, _ = self_stress_basis(p, edges)
+    if not basis.shape[1]:
+        return None, "no self-stress at this placement"
+    pieces = _pieces(p, edges, basis)
+    if not pieces.shape[1]:
+        return None, "the joints do not span enough for a stress matrix of rank n - d - 1"
+    sign = np.where(kinds == "cable", 1.0, np.where(kinds == "strut", -1.0, 0.0))
+    signs = (sign[:, None] * basis)[sign != 0]
+    rng = np.random.default_rng(seed)
+    starts = [np.ones(1), -np.ones(1)] if basis.shape[1] == 1 else []
+    starts += [rng.standard_normal(basis.shape[1]) for _ in range(STARTS)]
+    scale = max(float(np.abs(pieces).max()), 1e-300)
+    for start in starts:
+        c = start / np.linalg.norm(start)
+        if basis.shape[1] > 1:
+            c = _maximise(pieces, signs, c)
+        w = basis @ c
+        proper = not len(signs) or bool(np.all(signs @ c >= -CERTIFICATE_RTOL))
+        if proper and _smallest(pieces, c)[0] > CERTIFICATE_RTOL * scale * 1e3:
+            w = np.where(np.abs(w) < CERTIFICATE_RTOL * np.abs(w).max(), 0.0, w)
+            return w / np.abs(w).max(), "a proper PSD stress of rank n - d - 1"
+    return None, "no proper PSD stress of rank n - d - 1 was found (this proves nothing)"

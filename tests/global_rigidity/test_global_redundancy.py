@@ -1,0 +1,70 @@
+"""Redundant rigidity from the pebble game's fundamental circuits (issue 26, item 1).
+
+Oracle: the definition, by brute force — a rod is in a circuit exactly when the generic
+rank (the pebble game, independently validated against PyRigi elsewhere) does not drop
+when it is removed; each fundamental circuit is a circuit: dependent, and every proper
+subset (one rod less) independent.
+"""
+
+from itertools import combinations
+
+import numpy as np
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from linkage_widget.rigidity.circuits import (
+    fundamental_circuits,
+    redundant_edges,
+    redundantly_rigid,
+)
+from linkage_widget.rigidity.pebble import generic_rank
+
+
+@st.composite
+def graphs(draw):
+    n = draw(st.integers(2, 9))
+    pairs = list(combinations(range(n), 2))
+    density = draw(st.floats(0.2, 1.0))
+    rng = np.random.default_rng(draw(st.integers(0, 2**31)))
+    edges = [e for e in pairs if rng.random() < density]
+    return n, [pairs[0], *edges] if not edges else edges
+
+
+@settings(max_examples=200, deadline=None)
+@given(graphs())
+def test_redundant_edges_is_the_brute_force_definition(graph):
+    n, edges = graph
+    rank = generic_rank(n, edges)
+    brute = [generic_rank(n, edges[:k] + edges[k + 1 :]) == rank for k in range(len(edges))]
+    assert redundant_edges(n, edges).tolist() == brute
+    rigid_after_each = rank == 2 * n - 3 and all(brute)
+    assert redundantly_rigid(n, edges) == (rigid_after_each if n >= 4 else False)
+
+
+#: A rejection at the first end: the other end still reached free pebbles (found by
+#: hypothesis; the circuit read before all pebbles were gathered was not minimal).
+FIRST_END_REJECTED = (9, [(0, 2), (0, 3), (0, 8), (1, 2), (1, 4), (1, 7), (1, 8), (2, 6),
+                          (2, 8), (3, 5), (3, 7), (4, 7), (4, 8), (5, 6), (7, 8)])  # fmt: skip
+
+
+@settings(max_examples=100, deadline=None)
+@given(graphs())
+@example(FIRST_END_REJECTED)
+def test_each_fundamental_circuit_is_a_circuit(graph):
+    n, edges = graph
+    _, circuits = fundamental_circuits(n, edges)
+    for circuit in circuits:
+        rods = [edges[k] for k in circuit]
+        assert generic_rank(n, rods) == len(rods) - 1  # dependent ...
+        for k in range(len(rods)):  # ... and minimal
+            rest = rods[:k] + rods[k + 1 :]
+            assert generic_rank(n, rest) == len(rest)
+
+
+def test_a_braced_lattice_is_redundantly_rigid_a_laman_graph_is_not():
+    prism = [(0, 1), (1, 2), (0, 2), (3, 4), (4, 5), (3, 5), (0, 3), (1, 4), (2, 5)]
+    assert not redundant_edges(6, prism).any()
+    assert redundantly_rigid(6, [*prism, (0, 4)])  # the prism plus an edge: one circuit of all
+    assert not redundantly_rigid(7, [*prism, (0, 4), (5, 6), (4, 6)])  # a pendant Laman part
+    k5 = list(combinations(range(5), 2))
+    assert redundantly_rigid(5, k5)
