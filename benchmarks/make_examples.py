@@ -11,8 +11,9 @@ Usage::
     .venv/bin/python benchmarks/make_examples.py --check   # exit 1 if any is stale
 
 ``peaucellier.txt`` is not generated here (it predates this script) and is
-left alone. Sliders and slots go into each file's JSON sibling ``<name>.txt.json``
-(``Linkage.save`` writes it, keeping any other keys there, such as joint names).
+left alone. Sliders, slots and the kinds of cables and struts go into each file's JSON
+sibling ``<name>.txt.json`` (``Linkage.save`` writes it, keeping any other keys there, such
+as joint names).
 """
 
 from __future__ import annotations
@@ -326,6 +327,40 @@ def straight_lines() -> Linkage:
     return merged([(peaucellier, (0.0, 0.0)), (hart(), (460.0, 0.0)), (crank, (0.0, 0.0))])
 
 
+# Tensegrities: cables and struts are rods of a kind; Linkage.save writes the kinds into the
+# JSON sibling ``<name>.txt.json`` (the 2007 text holds them as bars).
+def snelson_x(side: float = 100.0) -> Linkage:
+    """Snelson's X: a square of four cables held out by its two crossing struts.
+
+    Vertices 0-3 the corners (0, 0), (side, 0), (side, side), (0, side), counter-clockwise.
+    """
+    corners = [[0.0, 0.0], [side, 0.0], [side, side], [0.0, side]]
+    return Linkage(corners, cables=[(0, 1), (1, 2), (2, 3), (3, 0)], struts=[(0, 2), (1, 3)])
+
+
+def cable_grid(rows: int = 2, cols: int = 2, size: float = 100.0) -> Linkage:
+    """A grid of square cells of rods, each cell braced by one cable diagonal.
+
+    Joint ``i (cols + 1) + j`` at ``(size j, size i)``; rods along the grid lines (rows
+    first); the cell ``(i, j)`` has the cable ``/`` (lower left to upper right) when
+    ``i + j`` is even, else ``\\``: the bracing digraph of rows and columns is then one
+    cycle through all of them (Baglivo–Graver: strongly connected, so rigid).
+    """
+    pts = [[size * j, size * i] for i in range(rows + 1) for j in range(cols + 1)]
+
+    def at(i: int, j: int) -> int:
+        return i * (cols + 1) + j
+
+    rods = [(at(i, j), at(i, j + 1)) for i in range(rows + 1) for j in range(cols)]
+    rods += [(at(i, j), at(i + 1, j)) for i in range(rows) for j in range(cols + 1)]
+    cables = [
+        (at(i, j), at(i + 1, j + 1)) if (i + j) % 2 == 0 else (at(i, j + 1), at(i + 1, j))
+        for i in range(rows)
+        for j in range(cols)
+    ]
+    return Linkage(pts, rods=rods, cables=cables)
+
+
 EXAMPLES: dict[str, Callable[[], Linkage]] = {
     "four_bar": four_bar,
     "watt": watt,
@@ -342,6 +377,8 @@ EXAMPLES: dict[str, Callable[[], Linkage]] = {
     "whitworth": whitworth,
     "elliptic_trammel": elliptic_trammel,
     "straight_lines": straight_lines,
+    "snelson_x": snelson_x,
+    "cable_grid": cable_grid,
     **{f"penrose{k}": (lambda k=k: penrose_tiling(k)) for k in range(1, 5)},
 }
 
@@ -386,6 +423,8 @@ def _same(path: Path, built: Linkage, exact: bool, extra: Extensions) -> bool:
     if _sibling_extras(path, built) != (extra.tracked, extra.names):
         return False
     # the sliders and slots come from the JSON sibling: read the file as a whole
+    if not np.array_equal(Linkage.load(path).rod_kinds, built.rod_kinds):  # from the sibling
+        return False
     if exact:
         return saved == built.dumps() and _same_guides(Linkage.load(path), built, 0.0)
     # Coordinates may differ in the last bits between platforms (libm): compare

@@ -16,6 +16,7 @@ By task:
   complex placements of a Laman graph), :func:`real_realizations` (its real ones);
   :func:`zero_extension`, :func:`one_extension` (Henneberg moves, in place) and
   :func:`henneberg_sequence` (:class:`HennebergSequence`: how a Laman graph is built);
+  :func:`tensegrity_rigidity` (:class:`TensegrityReport`: cables and struts, Roth–Whiteley);
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
   also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
@@ -62,6 +63,7 @@ from .rigidity import (
     MobilityReport,
     RigidityReport,
     StaticsReport,
+    TensegrityReport,
     UniversalRigidityReport,
     analyze,
     global_rigidity,
@@ -71,6 +73,7 @@ from .rigidity import (
     real_realizations,
     realization_count,
     static_forces,
+    tensegrity_rigidity,
     universal_rigidity,
     zero_extension,
 )
@@ -107,6 +110,7 @@ __all__ = [
     "SphereChart",
     "Spring",
     "StaticsReport",
+    "TensegrityReport",
     "Torque",
     "UniversalRigidityReport",
     "analyze",
@@ -118,6 +122,7 @@ __all__ = [
     "real_realizations",
     "realization_count",
     "static_forces",
+    "tensegrity_rigidity",
     "to_sympy_mechanics",
     "universal_rigidity",
     "zero_extension",

@@ -19,6 +19,7 @@ Bricard 6R, three cases         12    30   0          count says rigid, moves (m
 :func:`generic_6r`              12    30   0          six hinges in a loop: rigid
 :func:`double_banana`           8     18   0          counts hold everywhere, yet flexes
 :func:`jessen_icosahedron`      12    30   0          infinitesimally flexible, yet rigid
+:func:`tensegrity_prism`        6     12   0          9 cables, 3 struts: prestress stable
 =============================  ====  ====  =========  ===================================
 
 The Bricard octahedra, Bennett's linkage and Bricard's loops of six hinges
@@ -121,6 +122,7 @@ __all__ = [
     "revolute_loop_linkage",
     "space_example_path",
     "space_example_texts",
+    "tensegrity_prism",
     "triangulated_cube",
 ]
 
@@ -252,6 +254,41 @@ def double_banana(
     return as_linkage(p, rods, scale, range(5) if ground else ())
 
 
+def tensegrity_prism(
+    twist: float = np.pi / 6,
+    height: float = 1.0,
+    *,
+    scale: float = 1.0,
+    ground: bool = False,
+) -> Linkage:
+    r"""Connelly's prismatic tensegrity: two cable triangles, three cable sides, three struts.
+
+    Joints 0-2: an equilateral triangle of circumradius 1 in the plane :math:`z = 0`
+    (joint :math:`k` at angle :math:`2\pi k/3`); 3-5: the same turned by ``twist`` at
+    height ``height`` (joint :math:`3 + k` above joint :math:`k`). Cables: both triangles
+    and the sides :math:`k, 3 + k`; struts :math:`k, 3 + (k + 1) \bmod 3`. At the twist
+    :math:`\pi/2 - \pi/3 = \pi/6` (the default) its bar framework has a self-stress, and it
+    is proper: the prism is prestress stable
+    (:func:`~linkage_widget.rigidity.tensegrity_rigidity`). ``ground`` pins the bottom
+    triangle.
+
+    >>> prism = tensegrity_prism()
+    >>> prism.rod_kinds.tolist().count("cable"), prism.rod_kinds.tolist().count("strut")
+    (9, 3)
+    """
+    h = _checks.positive(height, "height")
+    a = 2 * np.pi * np.arange(3) / 3
+    t = a + float(twist)
+    p = np.vstack([np.column_stack([np.cos(a), np.sin(a), np.zeros(3)]),
+                   np.column_stack([np.cos(t), np.sin(t), np.full(3, h)])])  # fmt: skip
+    cables = [(k, (k + 1) % 3) for k in range(3)] + [(3 + k, 3 + (k + 1) % 3) for k in range(3)]
+    cables += [(k, 3 + k) for k in range(3)]
+    struts = [(k, 3 + (k + 1) % 3) for k in range(3)]
+    s = _checks.positive(scale, "scale")
+    pinned = [0, 1, 2] if ground else []
+    return Linkage(p * s, cables=cables, struts=struts, pinned=pinned, dim=3)
+
+
 #: The bundled 3-D files: name -> (builder, keyword arguments). Scale 100, ground pinned.
 SPACE_EXAMPLES: dict[str, tuple[Any, dict[str, Any]]] = {
     "octahedron": (octahedron, {}),
@@ -268,6 +305,7 @@ SPACE_EXAMPLES: dict[str, tuple[Any, dict[str, Any]]] = {
     "generic_6r": (generic_6r, {}),
     "double_banana": (double_banana, {}),
     "jessen": (jessen_icosahedron, {}),
+    "tensegrity_prism": (tensegrity_prism, {}),
 }
 
 
@@ -318,5 +356,5 @@ def describe_space_example(name: str) -> str:
 
 if __name__ == "__main__":  # python -m linkage_widget.examples.space: rewrite the files
     SPACE_DIR.mkdir(exist_ok=True)
-    for _name, _text in space_example_texts().items():
-        (SPACE_DIR / f"{_name}.txt").write_text(_text, encoding="utf-8")
+    for _name in SPACE_EXAMPLES:  # save: a tensegrity's kinds go into its JSON sibling
+        build_space_example(_name).save(SPACE_DIR / f"{_name}.txt")

@@ -35,6 +35,14 @@ this module never writes, is read as if they were under the linkage). The linear
 and slide friction in ``extensions`` (``linear_motors``, ``slider_frictions``) name the
 linkage's sliders by index.
 
+Cables and struts (version 3, written only when the linkage has any: an older reader
+would move them as bars) are the linkage's too, as the JSON sibling writes them
+(:mod:`.sidecar_kinds`: rods named by their joints)::
+
+     "linkage": {...,
+                 "cables": [[0, 1], [1, 2]],
+                 "struts": [[0, 2]]}
+
 A spatial linkage has ``[x, y, z]`` vertices, all of one width, and its linkage object
 carries ``"dim": 3`` (so that a 3-D linkage without vertices stays 3-D); a planar
 document has no ``dim`` key and is written byte for byte as before.
@@ -81,6 +89,7 @@ from .atomic import atomic_write
 from .json_read import decode_utf8, load_json
 from .sidecar import Extensions
 from .sidecar_entries import read_sliders, read_slots, said
+from .sidecar_kinds import KIND_KEYS, kinds_json, kinds_of_rods, pairs_of_kinds, read_kind_pairs
 from .text2007 import LinkageData
 
 __all__ = [
@@ -94,7 +103,8 @@ __all__ = [
 ]
 
 FORMAT = "linkage_widget document"
-VERSION = 2  # the newest version this code reads; written when the linkage has guides
+VERSION = 3  # the newest version this code reads; written when the linkage has kinds
+GUIDES_VERSION = 2  # written when the linkage has guides (and no kinds)
 VIEW_KEYS = ("scale", "offset_x", "offset_y", "width", "height")
 _SIBLING_KEY = "linkage_widget_extensions"  # the version key of a sibling's object
 
@@ -123,11 +133,13 @@ class DocumentData:
 def dumps_document(doc: DocumentData) -> str:
     """The document as JSON text (stable key order, one trailing newline)."""
     link = doc.linkage
+    cables, struts = pairs_of_kinds(link.rods, link.kinds)
     guides = json.loads(Extensions(sliders=link.sliders, slots=link.slots).to_json())
     guides.pop(_SIBLING_KEY)
+    kinds = kinds_json(cables, struts)
     data: dict[str, Any] = {
         "format": FORMAT,
-        "version": 2 if guides else 1,
+        "version": VERSION if kinds else GUIDES_VERSION if guides else 1,
         "linkage": {
             "vertices": np.asarray(link.vertices, dtype=np.float64).tolist(),
             "rods": np.asarray(link.rods, dtype=np.int64).tolist(),
@@ -138,7 +150,9 @@ def dumps_document(doc: DocumentData) -> str:
     if link.dim == 3:
         data["linkage"]["dim"] = 3
     data["linkage"].update(guides)
-    ext = replace(doc.extensions, sliders=(), slots=())  # the linkage's, not twice
+    data["linkage"].update(kinds)
+    # the linkage's, not twice
+    ext = replace(doc.extensions, sliders=(), slots=(), cables=(), struts=())
     if not ext.is_empty():
         data["extensions"] = json.loads(ext.to_json())
     if doc.view is not None:
@@ -190,8 +204,10 @@ def loads_document(text: str | bytes, *, source: str = "<string>") -> DocumentDa
         )
     if not (link.sliders or link.slots) and (ext.sliders or ext.slots):
         link = link._replace(sliders=ext.sliders, slots=ext.slots)
+    if not link.kinds and (ext.cables or ext.struts):  # checked against the rods by the read
+        link = link._replace(kinds=kinds_of_rods(link.rods, ext.cables, ext.struts))
     link = _guided(link, source)
-    return DocumentData(link, replace(ext, sliders=(), slots=()), view)
+    return DocumentData(link, replace(ext, sliders=(), slots=(), cables=(), struts=()), view)
 
 
 def read_document(path: str | PathLike[str]) -> DocumentData:
@@ -222,8 +238,11 @@ def _check_header(data: Any, source: str) -> None:
         )
     obj = data.get("linkage")
     guided = [k for k in ("sliders", "slots") if isinstance(obj, dict) and k in obj]
-    if guided and version < 2:
+    if guided and version < GUIDES_VERSION:
         raise LinkageFormatError(f"'linkage.{guided[0]}' needs version 2 of the document", source)
+    kinds = [k for k in KIND_KEYS if isinstance(obj, dict) and k in obj]
+    if kinds and version < VERSION:
+        raise LinkageFormatError(f"'linkage.{kinds[0]}' needs version 3 of the document", source)
     if version > VERSION:
         raise LinkageFormatError(
             f"this document is version {version}, written by a newer linkage_widget; "
@@ -281,7 +300,11 @@ def _linkage(obj: dict[str, Any], source: str) -> LinkageData:
     _linkage_checks.check_rods(rods, lengths)
     _linkage_checks.check_angles(angles, pts)  # a fixed angle needs no rods
     sliders, slots = read_sliders(obj, len(pts)), read_slots(obj, len(pts))
-    return LinkageData(pts, pinned, rods, angles, sliders, slots)
+    try:
+        kinds = kinds_of_rods(rods, *read_kind_pairs(obj, len(pts)))
+    except ValueError as exc:
+        raise ValueError(f"'linkage': {exc}") from None
+    return LinkageData(pts, pinned, rods, angles, sliders, slots, kinds)
 
 
 def _guided(link: LinkageData, source: str) -> LinkageData:

@@ -11,7 +11,8 @@ stem), so ``a.txt`` and ``a.dat`` never share one.
 Format (``version`` 2; a file without drives or masses is still written as version 1,
 byte for byte as before, so older readers keep reading it; version 3 when it holds
 sliders or slots, which change the mechanism: an older reader refuses it rather than
-move another linkage; all three are read)::
+move another linkage; version 4 when it holds cables or struts, which an older reader
+would move as bars; all four are read)::
 
     {"linkage_widget_extensions": 2,
      "tracked": [5],
@@ -29,14 +30,18 @@ move another linkage; all three are read)::
      "sliders": [{"joint": 3, "point": [4.0, 0.0], "direction": [1.0, 0.0]}],
      "slots": [[0, 1, 4]],
      "linear_motors": [{"slider": 0, "speed": 0.5}],
-     "slider_frictions": [{"slider": 0, "mu_k": 0.2, "mu_s": 0.2, "v_s": null, "sigma": 0}]}
+     "slider_frictions": [{"slider": 0, "mu_k": 0.2, "mu_s": 0.2, "v_s": null, "sigma": 0}],
+     "cables": [[0, 1]],
+     "struts": [[0, 2]]}
 
 ``linear_motors`` and ``slider_frictions`` (version 3) name a slider of ``sliders`` by index.
+``cables`` and ``struts`` (version 4) mark rods of the 2007 file by their two joints
+(:mod:`.sidecar_kinds`: why pairs, and how parallel rods are told apart).
 
 Sliders and slots (:mod:`linkage_widget.guides`) belong to the linkage, not to a
 session: :meth:`linkage_widget.Linkage.load` reads them from the sibling and
 :meth:`linkage_widget.Linkage.save` writes them there (:func:`read_guides`,
-:func:`save_linkage`), keeping the sibling's other keys.
+:func:`save_linkage`), keeping the sibling's other keys; so do the members' kinds.
 
 A rod's own mass names the rod by its joints; ``centre`` is the fraction of the way
 from ``i`` to ``j`` (:class:`~linkage_widget.element_masses.RodMass`; ``inertia`` about
@@ -91,8 +96,10 @@ from .atomic import atomic_write, atomic_write_pair
 from .bundled import resolve_path
 from .json_read import decode_utf8, load_json
 from .sidecar_entries import (
+    drives_json,
     entry_index,
     entry_list,
+    masses_json,
     read_joint_masses,
     read_load,
     read_motor,
@@ -106,7 +113,9 @@ from .sidecar_entries import (
     read_torque,
     said,
     slides_json,
+    spring_json,
 )
+from .sidecar_kinds import KIND_KEYS, kinds_json, kinds_of_rods, pairs_of_kinds, read_kind_pairs
 from .text2007 import LinkageData, format_linkage
 
 __all__ = [
@@ -123,7 +132,8 @@ __all__ = [
 
 VERSION = 2  # written when there are drives; files without them stay version 1
 GUIDES_VERSION = 3  # written when there are sliders or slots
-VERSIONS = (1, 2, 3)  # read
+KINDS_VERSION = 4  # written when there are cables or struts
+VERSIONS = (1, 2, 3, 4)  # read
 _KEY = "linkage_widget_extensions"
 _DRIVE_KEYS = ("motors", "loads", "forces", "frictions", "table_friction", "torques")
 _MASS_KEYS = ("joint_masses", "rod_masses")
@@ -161,6 +171,8 @@ class Extensions:
         The linkage's sliders ``(joint, point, direction)``; slots: ``(a, b, c)``.
     linear_motors, slider_frictions : tuple of LinearMotor, tuple of SliderFriction
         Linear motors and friction along a slide, on sliders of ``sliders`` (by index).
+    cables, struts : tuple of (int, int)
+        The rods that are cables and struts, by their joints (:mod:`.sidecar_kinds`).
     """
 
     tracked: tuple[int, ...] = ()
@@ -179,6 +191,8 @@ class Extensions:
     slots: tuple[Any, ...] = ()
     linear_motors: tuple[LinearMotor, ...] = ()
     slider_frictions: tuple[SliderFriction, ...] = ()
+    cables: tuple[tuple[int, int], ...] = ()
+    struts: tuple[tuple[int, int], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", trimmed_names(self.names))
@@ -200,23 +214,25 @@ class Extensions:
             and not self.joint_masses
             and not self.rod_masses
             and not (self.sliders or self.slots or self.linear_motors or self.slider_frictions)
+            and not (self.cables or self.struts)
         )
 
     def to_json(self) -> str:
         """The JSON text (stable key order, one trailing newline)."""
         newer = self.has_drives() or self.joint_masses or self.rod_masses
         guided = bool(self.sliders or self.slots or self.linear_motors or self.slider_frictions)
-        data: dict[str, Any] = {_KEY: GUIDES_VERSION if guided else VERSION if newer else 1}
+        version = GUIDES_VERSION if guided else VERSION if newer else 1
+        data: dict[str, Any] = {_KEY: KINDS_VERSION if self.cables or self.struts else version}
         if self.tracked:
             data["tracked"] = [int(v) for v in self.tracked]
         if self.names:
             data["names"] = list(self.names)
         if self.springs:
-            data["springs"] = [_spring_json(s) for s in self.springs]
+            data["springs"] = [spring_json(s) for s in self.springs]
         if self.mass_distribution:
             data["mass_distribution"] = float(self.mass_distribution)
-        data.update(_drives_json(self))
-        data.update(_masses_json(self))
+        data.update(drives_json(self))
+        data.update(masses_json(self))
         if self.sliders:
             data["sliders"] = [
                 {
@@ -229,6 +245,7 @@ class Extensions:
         if self.slots:
             data["slots"] = [[int(v) for v in t] for t in self.slots]
         data.update(slides_json(self.linear_motors, self.slider_frictions))
+        data.update(kinds_json(self.cables, self.struts))
         return json.dumps(data, indent=1) + "\n"
 
     @classmethod
@@ -317,6 +334,9 @@ def _parse(
     guided = [k for k in _GUIDE_KEYS if k in data]
     if guided and data[_KEY] < GUIDES_VERSION:
         raise ValueError(f"{guided[0]}: needs version 3 of the file ({_KEY}: 3)")
+    kinds = [k for k in KIND_KEYS if k in data]
+    if kinds and data[_KEY] < KINDS_VERSION:
+        raise ValueError(f"{kinds[0]}: needs version 4 of the file ({_KEY}: 4)")
     tracked = tuple(entry_index(v, n, "tracked") for v in entry_list(data, "tracked"))
     if len(set(tracked)) != len(tracked):
         raise ValueError("tracked: a vertex is listed twice")
@@ -338,6 +358,7 @@ def _parse(
     return Extensions(
         tracked, springs, alpha, motors, loads, forces, frictions, mu, names, joints, rod_masses,
         torques, sliders, read_slots(data, n), *read_on_sliders(data, len(sliders)),
+        *read_kind_pairs(data, n, rods),
     )  # fmt: skip
 
 
@@ -373,60 +394,6 @@ def trimmed_names(names: Sequence[str]) -> tuple[str, ...]:
     while out and out[-1] == "":
         out.pop()
     return tuple(out)
-
-
-def _spring_json(s: Spring) -> dict[str, Any]:
-    return {
-        "i": int(s.i),
-        "j": int(s.j),
-        "stiffness": float(s.stiffness),
-        "rest_length": None if s.rest_length is None else float(s.rest_length),
-        "damping": float(s.damping),
-        # written only when set, so files of linear springs stay as they were
-        **({"nonlinear_stiffness": float(s.nonlinear_stiffness)} if s.nonlinear_stiffness else {}),
-    }
-
-
-def _on_rod(pivot: int, tip: int, reference: Any, **value: Any) -> dict[str, Any]:
-    """A motor's or a torque's entry: its rod, its value, its reference rod (or null)."""
-    ref = None if reference is None else list(reference)
-    return {"pivot": pivot, "tip": tip, **value, "reference": ref}
-
-
-def _drives_json(ext: Extensions) -> dict[str, Any]:
-    """The version-2 keys that have something to say (none: a version-1 file)."""
-    out: dict[str, Any] = {}
-    if ext.motors:
-        out["motors"] = [_on_rod(m.pivot, m.tip, m.reference, speed=m.speed) for m in ext.motors]
-    if ext.loads:
-        out["loads"] = [{"vertex": x.vertex, "force": list(x.force)} for x in ext.loads]
-    if ext.forces:
-        out["forces"] = [{"i": f.i, "j": f.j, "force": f.force} for f in ext.forces]
-    if ext.frictions:
-        out["frictions"] = [
-            {"i": f.i, "j": f.j, "normal_force": f.normal_force, "mu_k": f.mu_k,
-             "mu_s": f.mu_s, "v_s": f.v_s, "sigma": f.sigma}
-            for f in ext.frictions
-        ]  # fmt: skip
-    if ext.table_friction:
-        out["table_friction"] = float(ext.table_friction)
-    if ext.torques:
-        torques = ext.torques
-        out["torques"] = [_on_rod(t.pivot, t.tip, t.reference, torque=t.torque) for t in torques]
-    return out
-
-
-def _masses_json(ext: Extensions) -> dict[str, Any]:
-    """The own masses, when there are any."""
-    out: dict[str, Any] = {}
-    if ext.joint_masses:
-        out["joint_masses"] = [{"vertex": int(v), "mass": float(m)} for v, m in ext.joint_masses]
-    if ext.rod_masses:
-        out["rod_masses"] = [
-            {"i": int(i), "j": int(j), "mass": x.mass, "centre": x.centre, "inertia": x.inertia}
-            for i, j, x in ext.rod_masses
-        ]
-    return out
 
 
 def sibling_path(path: str | PathLike[str]) -> Path:
@@ -465,25 +432,27 @@ def write_extensions(path: str | PathLike[str], ext: Extensions) -> None:
 
 
 def read_guides(path: str | PathLike[str], data: LinkageData) -> tuple[LinkageData, str]:
-    """``data`` (read from the linkage file ``path``) with the sibling's sliders and slots.
+    """``data`` (read from the linkage file ``path``) with the sibling's sliders, slots and kinds.
 
-    Returns the data and where its guides come from (the sibling's name, for an error
-    the model finds in them; ``path`` when there are none).
+    Returns the data and where its guides and kinds come from (the sibling's name, for an
+    error the model finds in them; ``path`` when there are none).
     """
     real = resolve_path(path)  # a bundled example's sibling is beside it
     ext = read_extensions(real, len(data.vertices), data.rods, data.dim)
-    if not (ext.sliders or ext.slots):
+    if not (ext.sliders or ext.slots or ext.cables or ext.struts):
         return data, str(path)
-    return data._replace(sliders=ext.sliders, slots=ext.slots), str(sibling_path(real))
+    kinds = kinds_of_rods(data.rods, ext.cables, ext.struts)  # checked by the read
+    out = data._replace(sliders=ext.sliders, slots=ext.slots, kinds=kinds)
+    return out, str(sibling_path(real))
 
 
 def save_linkage(data: LinkageData, path: str | PathLike[str]) -> Path:
-    """Write ``data`` in the 2007 format, and its sliders and slots into the sibling.
+    """Write ``data`` in the 2007 format, and its sliders, slots and kinds into the sibling.
 
     The sibling keeps its other keys (tracked joints, springs, drives, ...) when they
     still fit this linkage; a sibling written for another linkage (or unreadable) is
     replaced. Both files change or neither (:func:`.atomic_write_pair`); the sibling is
-    not touched when its guides are those of ``data`` already.
+    not touched when its guides and kinds are those of ``data`` already.
     """
     target = Path(path).expanduser()
     sib = sibling_path(target)
@@ -491,9 +460,15 @@ def save_linkage(data: LinkageData, path: str | PathLike[str]) -> Path:
         old = read_extensions(target, len(data.vertices), data.rods, data.dim)
     except LinkageFormatError:  # written for another linkage: a stale sibling
         old = Extensions()
-    new = replace(old, sliders=tuple(data.sliders), slots=tuple(data.slots))
+    cables, struts = pairs_of_kinds(data.rods, data.kinds)
+    new = replace(
+        old, sliders=tuple(data.sliders), slots=tuple(data.slots), cables=cables, struts=struts
+    )
     text = format_linkage(data)
-    if (old.sliders, old.slots) == (new.sliders, new.slots) and (sib.is_file() or new.is_empty()):
+    same = (old.sliders, old.slots, old.cables, old.struts) == (
+        new.sliders, new.slots, new.cables, new.struts
+    )  # fmt: skip
+    if same and (sib.is_file() or new.is_empty()):
         return atomic_write(target, text)
     atomic_write_pair(target, text, sib, None if new.is_empty() else new.to_json())
     return target

@@ -17,6 +17,10 @@ from ..elements import LinearMotor, Load, Motor, SliderFriction, Spring, Torque
 from ..errors import quoted
 
 __all__ = [
+    "spring_json",
+    "on_rod",
+    "masses_json",
+    "drives_json",
     "entry_index",
     "entry_list",
     "entry_object",
@@ -237,5 +241,61 @@ def slides_json(motors: Sequence[LinearMotor], frictions: Sequence[SliderFrictio
         out["slider_frictions"] = [
             {"slider": f.slider, "mu_k": f.mu_k, "mu_s": f.mu_s, "v_s": f.v_s, "sigma": f.sigma}
             for f in frictions
+        ]
+    return out
+
+
+# ------------------------------------------------------------------ writing
+def spring_json(s: Spring) -> dict[str, Any]:
+    """A ``springs`` entry."""
+    return {
+        "i": int(s.i),
+        "j": int(s.j),
+        "stiffness": float(s.stiffness),
+        "rest_length": None if s.rest_length is None else float(s.rest_length),
+        "damping": float(s.damping),
+        # written only when set, so files of linear springs stay as they were
+        **({"nonlinear_stiffness": float(s.nonlinear_stiffness)} if s.nonlinear_stiffness else {}),
+    }
+
+
+def on_rod(pivot: int, tip: int, reference: Any, **value: Any) -> dict[str, Any]:
+    """A motor's or a torque's entry: its rod, its value, its reference rod (or null)."""
+    ref = None if reference is None else list(reference)
+    return {"pivot": pivot, "tip": tip, **value, "reference": ref}
+
+
+def drives_json(ext: Any) -> dict[str, Any]:
+    """The version-2 keys of ``ext`` (an :class:`~.sidecar.Extensions`) with something to say."""
+    out: dict[str, Any] = {}
+    if ext.motors:
+        out["motors"] = [on_rod(m.pivot, m.tip, m.reference, speed=m.speed) for m in ext.motors]
+    if ext.loads:
+        out["loads"] = [{"vertex": x.vertex, "force": list(x.force)} for x in ext.loads]
+    if ext.forces:
+        out["forces"] = [{"i": f.i, "j": f.j, "force": f.force} for f in ext.forces]
+    if ext.frictions:
+        out["frictions"] = [
+            {"i": f.i, "j": f.j, "normal_force": f.normal_force, "mu_k": f.mu_k,
+             "mu_s": f.mu_s, "v_s": f.v_s, "sigma": f.sigma}
+            for f in ext.frictions
+        ]  # fmt: skip
+    if ext.table_friction:
+        out["table_friction"] = float(ext.table_friction)
+    if ext.torques:
+        torques = ext.torques
+        out["torques"] = [on_rod(t.pivot, t.tip, t.reference, torque=t.torque) for t in torques]
+    return out
+
+
+def masses_json(ext: Any) -> dict[str, Any]:
+    """The own masses of ``ext`` (an :class:`~.sidecar.Extensions`), when there are any."""
+    out: dict[str, Any] = {}
+    if ext.joint_masses:
+        out["joint_masses"] = [{"vertex": int(v), "mass": float(m)} for v, m in ext.joint_masses]
+    if ext.rod_masses:
+        out["rod_masses"] = [
+            {"i": int(i), "j": int(j), "mass": x.mass, "centre": x.centre, "inertia": x.inertia}
+            for i, j, x in ext.rod_masses
         ]
     return out

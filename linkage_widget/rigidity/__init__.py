@@ -21,6 +21,9 @@ Components
 Statics
     :func:`static_forces` → :class:`StaticsReport` (:mod:`.statics`): the loads a
     framework carries, :math:`A^T\lambda = f`.
+Tensegrities
+    :func:`tensegrity_rigidity` → :class:`TensegrityReport` (:mod:`.tensegrity`): cables
+    and struts, Roth–Whiteley's proper self-stress (a linear program).
 Generic rigidity
     :func:`generic_analysis`, :func:`pebble_game_applies` (:mod:`.analysis`); the pebble
     game (:mod:`.pebble`: :func:`pebble_game`, :func:`pinned_pebble_game`,
@@ -114,6 +117,7 @@ from .second_order import (
 )
 from .sparse_rank import SparseRankReport, sigma_max_estimate, sparse_rank_report
 from .statics import StaticsReport, static_forces
+from .tensegrity import TensegrityReport, tensegrity_rigidity
 from .tolerances import RANK_RTOL, SECOND_ORDER_RTOL, STRESS_ZERO
 
 __all__ = [
@@ -141,6 +145,7 @@ __all__ = [
     "SparseRankReport",
     "StaticsReport",
     "TangentCone",
+    "TensegrityReport",
     "UniversalRigidityReport",
     "VarietyComponent",
     "analyze",
@@ -174,6 +179,7 @@ __all__ = [
     "sparse_rank_report",
     "static_forces",
     "tangent_cone",
+    "tensegrity_rigidity",
     "trivial_motions",
     "universal_rigidity",
     "variety_components",

@@ -120,6 +120,16 @@ CONE_SAME_LINE = 0.95
 #: orthonormal to round-off (~1e-15), a genuine entry is far above.
 STRESS_ZERO = 1e-9
 
+# -------------------------------------------------------------------- tensegrity
+#: The support LP of :mod:`.tensegrity` lets the coefficients of a self-stress (in the
+#: orthonormal basis) reach this size while asking each cable and strut for a force of 1
+#: with its sign: a member whose stress is at most 1/this of the largest in every
+#: self-stress (round-off, like :data:`STRESS_ZERO` but for a combination) cannot get there.
+TENSEGRITY_SUPPORT_BOUND = 1e6
+#: The support LP's optimum puts each member's slack variable at 0 or 1 (a vertex of
+#: the scaled cone); a member above this fraction carries stress.
+TENSEGRITY_ACTIVE_CUT = 0.5
+
 # ----------------------------------------------------------------------- statics
 #: The smallest ``rtol`` of ``static_forces``: the augmented matrix's condition number is
 #: 1/rtol, and its LU must stay meaningful in float64 (at 1e-16 SuperLU finds it singular).

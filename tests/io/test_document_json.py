@@ -61,7 +61,7 @@ def test_round_trip_keeps_everything_bit_for_bit(tmp_path):
 
 def test_schema_is_what_the_docstring_says():
     data = json.loads(dumps_document(full_document()))
-    assert data["format"] == FORMAT and data["version"] == 1 and VERSION == 2  # 2: with guides
+    assert data["format"] == FORMAT and data["version"] == 1 and VERSION == 3  # 3: kinds
     assert set(data) == {"format", "version", "linkage", "extensions", "view"}
     assert set(data["linkage"]) == {"vertices", "rods", "angles", "pinned"}
     assert data["view"] == VIEW

@@ -60,7 +60,7 @@ V2 = '{"linkage_widget_extensions": 2, '
     "text, match",
     [
         ('{"linkage_widget_extensions": 1, "motors": []}', "motors: needs version 2"),
-        ('{"linkage_widget_extensions": 4}', "not a linkage_widget extensions file"),
+        ('{"linkage_widget_extensions": 5}', "not a linkage_widget extensions file"),
         (V2 + '"motors": [{"pivot": 0, "tip": 9}]}', "motors: 9 is not a vertex"),
         (V2 + '"motors": [{"pivot": 1, "tip": 1}]}', "distinct"),
         (V2 + '"motors": [{"pivot": 0, "tip": 2}]}', "no rod 0-2"),
