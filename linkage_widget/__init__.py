@@ -17,6 +17,9 @@ By task:
   :func:`zero_extension`, :func:`one_extension` (Henneberg moves, in place) and
   :func:`henneberg_sequence` (:class:`HennebergSequence`: how a Laman graph is built);
   :func:`tensegrity_rigidity` (:class:`TensegrityReport`: cables and struts, Roth–Whiteley);
+  :func:`nac_colourings`, :func:`has_nac_colouring` and :func:`nac_motion`
+  (:class:`NACMotion`): which rigid graphs still have flexible placements, and the
+  motion a colouring gives;
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
   also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
@@ -61,14 +64,18 @@ from .rigidity import (
     GlobalRigidityReport,
     HennebergSequence,
     MobilityReport,
+    NACMotion,
     RigidityReport,
     StaticsReport,
     TensegrityReport,
     UniversalRigidityReport,
     analyze,
     global_rigidity,
+    has_nac_colouring,
     henneberg_sequence,
     mobility,
+    nac_colourings,
+    nac_motion,
     one_extension,
     real_realizations,
     realization_count,
@@ -101,6 +108,7 @@ __all__ = [
     "MechanicsSystem",
     "MobilityReport",
     "Motor",
+    "NACMotion",
     "PathForce",
     "PathFriction",
     "RigidityReport",
@@ -114,10 +122,13 @@ __all__ = [
     "Torque",
     "UniversalRigidityReport",
     "analyze",
-    "henneberg_sequence",
     "global_rigidity",
+    "has_nac_colouring",
+    "henneberg_sequence",
     "kinematics",
     "mobility",
+    "nac_colourings",
+    "nac_motion",
     "one_extension",
     "real_realizations",
     "realization_count",

@@ -18,6 +18,12 @@ Components
     :func:`closure_ideal`, :func:`variety_components` → :class:`VarietyComponent`
     (:mod:`.components`): the pieces of a configuration variety over the rationals,
     split on factors, each tested for irreducibility.
+Flexible placements of rigid graphs
+    :func:`nac_colourings`, :func:`has_nac_colouring`, :func:`is_nac_colouring`,
+    :func:`nac_conflict` (:mod:`.nac`; the search in :mod:`.nac_search`): the
+    NAC-colourings of the rods' graph, which exist iff the graph has a flexible
+    placement (Grasegger–Legerský–Schicho); :func:`nac_motion` → :class:`NACMotion`
+    (:mod:`.nac_motion`): that placement and its motion.
 Statics
     :func:`static_forces` → :class:`StaticsReport` (:mod:`.statics`): the loads a
     framework carries, :math:`A^T\lambda = f`.
@@ -101,6 +107,15 @@ from .laman import laman_violation
 from .local_dimension import mobility
 from .loop_mobility import loop_mobility
 from .mobility_report import MobilityReport
+from .nac import (
+    NAC_MAX_COLOURINGS,
+    NAC_MAX_STEPS,
+    has_nac_colouring,
+    is_nac_colouring,
+    nac_colourings,
+    nac_conflict,
+)
+from .nac_motion import NAC_MIN_GAP, NACMotion, nac_motion
 from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
 from .rank_tracking import RankReference, excited_flex, first_rod_stress
 from .realizations import REAL_REALIZATIONS_MAX_JOINTS, real_realizations, realization_count
@@ -123,6 +138,9 @@ from .tolerances import RANK_RTOL, SECOND_ORDER_RTOL, STRESS_ZERO
 __all__ = [
     "METHODS",
     "MOBILITY_MAX_2N",
+    "NAC_MAX_COLOURINGS",
+    "NAC_MAX_STEPS",
+    "NAC_MIN_GAP",
     "RANK_RTOL",
     "REAL_REALIZATIONS_MAX_JOINTS",
     "SECOND_ORDER_MAX_FLEXES",
@@ -137,6 +155,7 @@ __all__ = [
     "HennebergStep",
     "Infinitesimal",
     "MobilityReport",
+    "NACMotion",
     "OrderedInertia",
     "PebbleGame",
     "RankReference",
@@ -159,13 +178,18 @@ __all__ = [
     "generic_rank",
     "global_rigidity",
     "ground_sliders",
+    "has_nac_colouring",
     "henneberg_sequence",
     "infinitesimal",
+    "is_nac_colouring",
     "laman_violation",
     "linkage_trivial_motions",
     "loop_from_rods",
     "loop_mobility",
     "mobility",
+    "nac_colourings",
+    "nac_conflict",
+    "nac_motion",
     "one_extension",
     "pebble_game",
     "pebble_game_applies",
