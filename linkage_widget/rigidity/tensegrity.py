@@ -70,6 +70,7 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -82,7 +83,16 @@ from .report import RigidityReport
 from .second_order import require_linkage
 from .tolerances import STRESS_ZERO, TENSEGRITY_ACTIVE_CUT, TENSEGRITY_SUPPORT_BOUND
 
-__all__ = ["TensegrityReport", "tensegrity_rigidity"]
+__all__ = ["DENSE_STRESS_ENTRIES", "TensegrityReport", "tensegrity_rigidity"]
+
+#: Up to this many entries (self-stresses x cables and struts) the linear programs run
+#: over ``analyze``'s orthonormal stress basis, so its rank tolerance decides what a stress
+#: is; above, over all constraint forces with :math:`A^T\lambda = 0` as sparse equality
+#: rows (HiGHS's feasibility tolerance decides, exact on exact data). Measured on square
+#: grids with every cell crossed by a rod and a cable (one BLAS thread): 10 x 10 (121
+#: joints, 181 stresses) 1.4 s by the basis, 0.34 s sparse; 20 x 20 (441 joints, 761
+#: stresses) 81 s by the basis, 2.0 s sparse; 30 x 30 (961 joints) 15 s sparse.
+DENSE_STRESS_ENTRIES = 2_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -172,12 +182,12 @@ def tensegrity_rigidity(linkage: Linkage) -> TensegrityReport:
     m = linkage.n_rods
     sign = _signs(linkage.rod_kinds)
     members = np.flatnonzero(sign)
-    basis = bars.stress_basis()  # (k, c): rods' rows first
-    active = _support(basis[:, members] * sign[members], TENSEGRITY_SUPPORT_BOUND)
+    space = _stresses(linkage, bars, members.size)
+    active = _support(space, members, sign[members])
     proper = bool(np.all(active))
-    lam = _max_min_stress(basis, members, sign[members]) if proper and members.size else None
+    lam = _max_min_stress(space, members, sign[members]) if proper and members.size else None
     if lam is None:
-        lam = _support_stress(basis, members, sign[members], active)
+        lam = _support_stress(space, members, sign[members], active)
     lengths = linkage.rod_lengths()
     omega = np.divide(lam[:m], lengths, out=np.zeros(m), where=lengths > 0)
     top = float(np.max(np.abs(omega))) if m else 0.0
@@ -187,7 +197,9 @@ def tensegrity_rigidity(linkage: Linkage) -> TensegrityReport:
     bar_rigid = bars.internal_dof == 0
     rigid = bar_rigid and proper
     flex = None if rigid else _flex(linkage, bars, members, sign[members], active)
-    stable = rigid or (proper and _prestress_stable(linkage, bars, members, sign[members], lam))
+    stable = rigid or (
+        proper and _prestress_stable(linkage, bars, space, members, sign[members], lam)
+    )
     return TensegrityReport(
         rigid=rigid,
         bar_framework_rigid=bar_rigid,
@@ -213,59 +225,80 @@ def _signs(kinds: np.ndarray) -> np.ndarray:
     return (kinds == "cable").astype(float) - (kinds == "strut")
 
 
-def _support(signed: np.ndarray, bound: float) -> np.ndarray:
-    r"""Which columns of ``signed`` (k, e) some :math:`c` makes all non-negative and this one 1.
+class _Stresses(NamedTuple):
+    r"""The self-stresses as LP variables :math:`y`: :math:`\lambda = L y` with :math:`E y = 0`.
 
-    The support LP of the module docstring: ``signed[:, e]`` is :math:`\sigma_e S_{:,e}`.
+    The basis route: :math:`L = S^T` (``analyze``'s orthonormal stresses, dense), no
+    :math:`E`; the sparse route: :math:`L = I`, :math:`E = A^T` (the rigidity matrix).
     """
-    k, e = signed.shape
-    if e == 0:
-        return np.zeros(0, bool)
-    if k == 0:
+
+    lam: sp.csr_array  # (c, k)
+    eq: sp.csr_array | None  # (q, k), or None
+
+    def solve(self, cost: np.ndarray, a_ub: sp.csr_array, b_ub: np.ndarray, bounds: list) -> Any:
+        """``linprog`` over ``(y, extra)``: ``a_ub``'s and ``cost``'s extra columns follow y."""
+        extra = a_ub.shape[1] - self.lam.shape[1]
+        eq = (
+            None
+            if self.eq is None
+            else sp.hstack([self.eq, sp.csr_array((self.eq.shape[0], extra))])
+        )
+        res = linprog(
+            cost, A_ub=a_ub, b_ub=b_ub, A_eq=eq, b_eq=None if eq is None else np.zeros(eq.shape[0]),
+            bounds=bounds, method="highs",
+        )  # fmt: skip
+        if res.status not in (0, 2):  # 2: infeasible, asked for by the prestress test
+            raise RuntimeError(f"tensegrity LP failed: {res.message}")
+        return res
+
+
+def _stresses(linkage: Linkage, bars: RigidityReport, n_members: int) -> _Stresses:
+    """The basis route up to :data:`DENSE_STRESS_ENTRIES` entries, the sparse route above."""
+    if bars.self_stresses * max(n_members, 1) <= DENSE_STRESS_ENTRIES:
+        return _Stresses(sp.csr_array(bars.stress_basis().T), None)
+    a = sp.csr_array(rigidity_matrix(linkage))
+    return _Stresses(sp.identity(a.shape[0], format="csr"), sp.csr_array(a.T))
+
+
+def _support(space: _Stresses, members: np.ndarray, sign: np.ndarray) -> np.ndarray:
+    r"""Which members some sign-respecting stress loads (the support LP, module docstring)."""
+    k, e = space.lam.shape[1], members.size
+    if e == 0 or k == 0:
         return np.zeros(e, bool)
-    # variables (c, s): maximise sum(s) with s_e - sigma_e (S^T c)_e <= 0
-    a_ub = sp.hstack([sp.csr_array(-signed.T), sp.identity(e, format="csr")], format="csr")
+    signed = sp.diags(sign) @ space.lam[members]  # (e, k): sigma_e lambda_e
+    # variables (y, s): maximise sum(s) with s_e - sigma_e lambda_e <= 0
+    a_ub = sp.hstack([-signed, sp.identity(e)], format="csr")
     cost = np.concatenate([np.zeros(k), -np.ones(e)])
-    bounds = [(-bound, bound)] * k + [(0.0, 1.0)] * e
-    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(e), bounds=bounds, method="highs")
-    if res.status != 0:  # the zero stress is always feasible and the optimum bounded
-        raise RuntimeError(f"tensegrity support LP failed: {res.message}")
+    bound = TENSEGRITY_SUPPORT_BOUND
+    res = space.solve(cost, a_ub, np.zeros(e), [(-bound, bound)] * k + [(0.0, 1.0)] * e)
     return res.x[k:] > TENSEGRITY_ACTIVE_CUT
 
 
 def _support_stress(
-    basis: np.ndarray, members: np.ndarray, sign: np.ndarray, active: np.ndarray
+    space: _Stresses, members: np.ndarray, sign: np.ndarray, active: np.ndarray
 ) -> np.ndarray:
-    r"""A stress (c,) nonnegative in :math:`\sigma_e\lambda_e` on every member, 1 on the active.
+    r"""A stress (c,): :math:`\sigma_e\lambda_e \ge 0` on every member, :math:`\ge 1` on the active.
 
     Zeros when no member is active (then no sign-respecting stress loads any).
     """
-    k, c = basis.shape
+    c, k = space.lam.shape
     if not np.any(active) or k == 0:
         return np.zeros(c)
-    signed = basis[:, members] * sign
+    signed = sp.csr_array(sp.diags(sign) @ space.lam[members])
     bound = TENSEGRITY_SUPPORT_BOUND
-    lower = active.astype(float)  # sigma_e lambda_e >= 1 on the active, >= 0 on the others
-    res = linprog(
-        np.zeros(k), A_ub=-signed.T, b_ub=-lower, bounds=[(-bound, bound)] * k, method="highs"
-    )
-    if res.status != 0:
-        raise RuntimeError(f"tensegrity stress LP failed: {res.message}")
-    return basis.T @ res.x
+    res = space.solve(np.zeros(k), -signed, -active.astype(float), [(-bound, bound)] * k)
+    return space.lam @ res.x
 
 
-def _max_min_stress(basis: np.ndarray, members: np.ndarray, sign: np.ndarray) -> np.ndarray:
-    r"""The proper stress (c,) of largest :math:`\min_e \sigma_e\lambda_e`, :math:`|c_i| \le 1`."""
-    k, e = basis.shape[0], members.size
-    signed = basis[:, members] * sign
-    # variables (c, t): maximise t with t - sigma_e (S^T c)_e <= 0
-    a_ub = np.hstack([-signed.T, np.ones((e, 1))])
+def _max_min_stress(space: _Stresses, members: np.ndarray, sign: np.ndarray) -> np.ndarray:
+    r"""The proper stress (c,) of largest :math:`\min_e \sigma_e\lambda_e`, :math:`|y_i| \le 1`."""
+    k, e = space.lam.shape[1], members.size
+    signed = sp.diags(sign) @ space.lam[members]
+    # variables (y, t): maximise t with t - sigma_e lambda_e <= 0
+    a_ub = sp.hstack([-signed, sp.csr_array(np.ones((e, 1)))], format="csr")
     cost = np.concatenate([np.zeros(k), [-1.0]])
-    bounds = [(-1.0, 1.0)] * k + [(None, None)]
-    res = linprog(cost, A_ub=a_ub, b_ub=np.zeros(e), bounds=bounds, method="highs")
-    if res.status != 0:
-        raise RuntimeError(f"tensegrity max-min LP failed: {res.message}")
-    return basis.T @ res.x[:k]
+    res = space.solve(cost, a_ub, np.zeros(e), [(-1.0, 1.0)] * k + [(None, None)])
+    return space.lam @ res.x[:k]
 
 
 def _flex(
@@ -305,12 +338,17 @@ def _flex(
 
 
 def _prestress_stable(
-    linkage: Linkage, bars: RigidityReport, members: np.ndarray, sign: np.ndarray, lam: np.ndarray
+    linkage: Linkage,
+    bars: RigidityReport,
+    space: _Stresses,
+    members: np.ndarray,
+    sign: np.ndarray,
+    lam: np.ndarray,
 ) -> bool | None:
     r"""Whether a proper stress has positive energy on every internal flex (module docstring).
 
-    The energy of :math:`\lambda = S^T c` on a flex :math:`v` is :math:`c \cdot S h(v)`,
-    :math:`h(v) = g''(p)[v, v]`, linear in :math:`c`: with one flex, a linear program
+    The energy of :math:`\lambda = L y` on a flex :math:`v` is :math:`h(v) \cdot L y`,
+    :math:`h(v) = g''(p)[v, v]`, linear in :math:`y`: with one flex, a linear program
     (:math:`\sigma_e \lambda_e \ge 1`, energy :math:`\ge 1`) decides; with several, the
     energy form on the flexes must be positive definite, which ``lam`` (the max-min proper
     stress) may certify (else ``None``).
@@ -318,18 +356,15 @@ def _prestress_stable(
     cs = ConstraintSet.from_linkage(linkage)
     p = linkage.vertices.reshape(-1)
     flexes = [f.reshape(-1) for f in bars.flexes()]
-    basis = bars.stress_basis()
-    if len(basis) == 0:  # only the zero stress, whose energy is zero
+    if bars.self_stresses == 0:  # only the zero stress, whose energy is zero
         return False
     if len(flexes) == 1:
-        energy = basis @ cs.second_derivative(p, flexes[0], flexes[0])
-        signed = basis[:, members] * sign
-        a_ub = -np.vstack([signed.T, energy[None, :]])
+        energy = cs.second_derivative(p, flexes[0], flexes[0]) @ space.lam  # (k,)
+        signed = sp.diags(sign) @ space.lam[members]
+        a_ub = sp.csr_array(-sp.vstack([signed, sp.csr_array(energy[None, :])]))
         bound = TENSEGRITY_SUPPORT_BOUND
-        res = linprog(
-            np.zeros(len(basis)), A_ub=a_ub, b_ub=-np.ones(a_ub.shape[0]),
-            bounds=[(-bound, bound)] * len(basis), method="highs",
-        )  # fmt: skip
+        k = space.lam.shape[1]
+        res = space.solve(np.zeros(k), a_ub, -np.ones(a_ub.shape[0]), [(-bound, bound)] * k)
         return res.status == 0
     form = np.array([[lam @ cs.second_derivative(p, u, v) for v in flexes] for u in flexes])
     return True if np.linalg.eigvalsh(form)[0] > STRESS_ZERO * np.abs(form).max() else None

@@ -234,3 +234,31 @@ def test_k5_random_kinds_agree_with_a_direct_lp():
             check_proper(link, report.proper_stress)
         agreed[bool(expected)] += 1
     assert agreed[True] >= 3 and agreed[False] >= 3
+
+
+def verdicts(link):
+    r = tensegrity_rigidity(link)
+    if r.proper_stress is not None:
+        check_proper(link, r.proper_stress)
+    return r.rigid, r.bar_framework_rigid, r.proper_stress is None, r.prestress_stable
+
+
+def test_the_sparse_route_agrees_with_the_basis_route(monkeypatch):
+    import linkage_widget.rigidity.tensegrity as module
+
+    rng = np.random.default_rng(5)
+    k5 = [(i, j) for i in range(5) for j in range(i + 1, 5)]
+    cases = [Linkage(SQUARE, cables=SIDES, struts=DIAGONALS), prism(), prism(150.0)]
+    cases += [Linkage([[0, 0], [1, 0], [2, 0]], cables=[(0, 1), (1, 2)], pinned=[0, 2])]
+    flipped = prism()
+    flipped.set_rod_kind(3, "strut")
+    cases.append(flipped)
+    for _ in range(10):
+        link = Linkage(rng.normal(size=(5, 2)), rods=k5)
+        for r, k in enumerate(rng.choice(["rod", "cable", "strut"], size=10, p=[0.2, 0.5, 0.3])):
+            link.set_rod_kind(r, str(k))
+        cases.append(link)
+    by_basis = [verdicts(link) for link in cases]
+    monkeypatch.setattr(module, "DENSE_STRESS_ENTRIES", -1)
+    assert [verdicts(link) for link in cases] == by_basis
+    assert {v[0] for v in by_basis} == {True, False}
