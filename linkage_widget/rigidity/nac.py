@@ -114,9 +114,10 @@ def _block_colourings(block: _Block, steps: int, cap: int) -> tuple[list[np.ndar
                 )
     except SearchLimit as limit:
         raise ValueError(
-            f"nac_colourings: the search stopped after max_steps={limit.steps} steps with "
-            f"{limit.found} colourings of {block.describe()} found; raise max_steps (the "
-            f"search is exponential in the number of classes at worst)"
+            "nac_colourings: the search stopped at max_steps (all blocks together; "
+            f"{limit.steps} steps in this one) with {limit.found} colourings of "
+            f"{block.describe()} found; raise max_steps (the search is exponential in "
+            "the number of classes at worst)"
         ) from None
     return found, search.steps
 

@@ -150,3 +150,21 @@ def test_a_linkage_in_space_gets_a_planar_flex_of_its_graph():
     assert motion.placement(np.array([0.0, 1.0])).shape == (2, flat.n_vertices, 2)
     measured = lengths(motion.placement(ANGLES), spatial.rods)
     assert np.abs(measured - motion.lengths).max() <= 1e-12 * motion.lengths.max()
+
+
+def test_random_graphs_with_a_colouring_flex():
+    rng = np.random.default_rng(31)
+    flexed = 0
+    for _ in range(40):
+        n = int(rng.integers(4, 10))
+        graph = nx.gnm_random_graph(n, int(rng.integers(n, 2 * n)), seed=int(rng.integers(2**31)))
+        link = graph_linkage(graph, seed=1)
+        for k, colouring in enumerate(nac_colourings(link)[:5]):
+            motion = nac_motion(link, colouring, seed=k)
+            path = motion.placement(ANGLES)
+            measured = lengths(path, link.rods)
+            assert np.abs(measured - motion.lengths).max() <= 1e-12 * motion.lengths.max()
+            assert np.ptp(distances(path), axis=0).max() > 1e-2 * motion.lengths.mean()
+            assert measured.min() > NAC_MIN_GAP * motion.lengths.mean()
+            flexed += 1
+    assert flexed > 60
