@@ -34,8 +34,11 @@ which a float placement cannot be shown to be: the report then says so and stays
 What is read. Rods, cables and struts are all bars here (for global rigidity a cable is
 held at its length; :func:`universal_rigidity` reads their signs). Pinned joints are one
 ground body: bars are added between every two of them (their stresses are not reported
-in ``stress``), so a fold never moves the ground. Fixed angles, sliders and slots are
-refused (``ValueError``): these theorems are about bar frameworks.
+in ``stress``), so a fold never moves the ground. Placements are compared up to
+congruence, as a bar framework's: when the pins do not span the space (two in the plane,
+three in space) the mirror image of everything in their line or plane keeps them and is
+physically another placement, which these verdicts count as the same. Fixed angles,
+sliders and slots are refused (``ValueError``): these theorems are about bar frameworks.
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ import numpy as np
 from ..model import Linkage
 from .circuits import redundant_edges
 from .connectivity import separating_pair
-from .other_placement import fold, solve_other
+from .other_placement import fold, separate, solve_other
 from .pebble import generic_rank
 from .stress_matrix import MAX_DENSE_COLUMNS, generic_redundancy, generic_stress_rank
 from .stress_matrix import stress_matrix as _omega
@@ -265,16 +268,23 @@ def _certificate(bars: _Bars, kinds: np.ndarray, seed: int | None) -> tuple[np.n
     return w, why
 
 
-def _other(bars: _Bars, pair: tuple[int, int] | None, ggr: bool, seed: int | None):
-    """A non-congruent placement with the same lengths: a fold, else (small, not GGR) a solve."""
+def _other(
+    bars: _Bars, pair: tuple[int, int] | None, ggr: bool, seed: int | None
+) -> tuple[np.ndarray | None, str]:
+    """A non-congruent placement with the same lengths, and how it was found (or None, "")."""
+    q = separate(bars.p, bars.edges, bars.pins)
+    if q is not None:
+        return q, "moving a component away"
     q = fold(bars.p, bars.edges, pair, bars.pins) if pair is not None else None
-    if q is None and not ggr and len(bars.p) <= SOLVE_MAX_JOINTS:
+    if q is not None:
+        return q, f"folding across joints {pair[0]}, {pair[1]}"
+    if not ggr and len(bars.p) <= SOLVE_MAX_JOINTS:
         q = solve_other(bars.p, bars.edges, bars.pins, seed=0 if seed is None else seed)
-    return q
+    return q, "solving for the rod lengths from random starts"
 
 
 def _placement_words(
-    certified: bool, q: np.ndarray | None, pair: tuple[int, int] | None, rank: int | None,
+    certified: bool, q: np.ndarray | None, how: str, rank: int | None,
     rigid: bool, n: int, d: int, why: str,
 ) -> str:  # fmt: skip
     """The sentence about this placement."""
@@ -282,7 +292,6 @@ def _placement_words(
         return (f"this placement: universally, hence globally, rigid, certified by a PSD "
                 f"self-stress of rank {n - d - 1} = n - d - 1 (Connelly)")  # fmt: skip
     if q is not None:
-        how = f"folding across joints {pair[0]}, {pair[1]}" if pair else "solving"
         return f"this placement: not globally rigid: {how} gives another with the same lengths"
     words = f"this placement: undecided ({why})"
     if rank == n - d - 1 and rigid:
@@ -330,12 +339,11 @@ def global_rigidity(linkage: Linkage, *, seed: int | None = None) -> GlobalRigid
             f"{gen.words}; this placement: every two joints are joined, so globally rigid",
         )  # fmt: skip
     w, why = _certificate(bars, np.full(len(bars.edges), "rod"), seed)
-    q = None if w is not None else _other(bars, gen.pair, gen.ggr, seed)
+    q, how = (None, "") if w is not None else _other(bars, gen.pair, gen.ggr, seed)
     rank, rigid = (None, False) if n > MAX_PSD_SEARCH else _random_stress_rank(bars, seed)
     if w is not None:
         rank = _stress_rank(_omega(n, bars.edges, w))
-    words = _placement_words(w is not None, q, gen.pair if q is not None else None, rank,
-                             rigid, n, d, why)  # fmt: skip
+    words = _placement_words(w is not None, q, how, rank, rigid, n, d, why)
     return GlobalRigidityReport(
         gen.ggr, True if w is not None else (False if q is not None else None), q,
         None if w is None else _rods_stress(bars, w), rank, gen.three, gen.redundant,
@@ -372,7 +380,7 @@ def universal_rigidity(linkage: Linkage, *, seed: int | None = 0) -> UniversalRi
     # the solve only where the graph's generic verdict leaves room for another placement
     gen = _generic(bars, seed) if n <= SOLVE_MAX_JOINTS else None
     pair = separating_pair(n, bars.edges) if gen is None else gen.pair
-    q = _other(bars, pair, gen is None or gen.ggr, seed)
+    q, _ = _other(bars, pair, gen is None or gen.ggr, seed)
     if q is not None:
         return UniversalRigidityReport(False, None, "not universally rigid: another placement "
                                        "in the same dimension has the same lengths")  # fmt: skip

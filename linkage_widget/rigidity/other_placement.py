@@ -16,6 +16,8 @@ The fold. When :math:`\{a, b\}` separates the graph, a component :math:`C` of
 in space the half turn about that line, the same formula. Applied to :math:`C` alone it
 gives a placement that is not congruent unless :math:`C` (or the rest) lies on the line.
 
+A disconnected graph: one component (without pins) is moved away (:func:`separate`).
+
 The solve. Otherwise (a 3-connected graph that is not redundantly rigid, say) random
 starts of a least-squares solve of :math:`|q_i - q_j|^2 = L_{ij}^2` (scipy's
 ``least_squares``, pinned joints held) are kept when they land within
@@ -30,7 +32,7 @@ from scipy.optimize import least_squares
 from .connectivity import _adjacency, components_without
 from .tolerances import CONGRUENT_TOL, SAME_LENGTH_TOL
 
-__all__ = ["congruent", "fold", "same_lengths", "solve_other"]
+__all__ = ["congruent", "fold", "same_lengths", "separate", "solve_other"]
 
 #: Random starts of the solve.
 SOLVE_STARTS = 16
@@ -101,6 +103,24 @@ def fold(
         if not congruent(p, q):
             return q
     return None
+
+
+def separate(p: np.ndarray, edges: np.ndarray, fixed: np.ndarray) -> np.ndarray | None:
+    """Move a component that holds no pin away from the rest (a disconnected graph), or None.
+
+    A translation by more than the placement's extent keeps its rods and changes its
+    distances to the other joints.
+    """
+    parts = components_without(_adjacency(len(p), edges), ())
+    pinned = set(int(v) for v in fixed)
+    free = [part for part in parts if not pinned & set(part)]
+    if len(parts) < 2 or not free:
+        return None
+    q = p.copy()
+    shift = np.zeros(p.shape[1])
+    shift[0] = 1.0 + float(np.ptp(p, axis=0).max())
+    q[free[0]] += shift
+    return q
 
 
 def _residual(

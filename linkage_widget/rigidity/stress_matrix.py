@@ -30,10 +30,13 @@ rank :math:`n - d - 1` found modulo :math:`P` at a placement where :math:`R` has
 largest possible rank (checked) is the reduction of a rational stress of that rank, so
 "globally rigid" is certain and "not" can be wrong with that probability.
 
-In the plane the stresses are read off the pebble game's fundamental circuits
-(:mod:`.circuits`): each circuit carries a one-dimensional space of stresses at a
-generic placement, they span all stresses, and each is the kernel of a small matrix. In
-space the kernel of :math:`R^T` is computed densely (:data:`MAX_DENSE_COLUMNS`).
+In the plane the pebble game gives a basis :math:`B` of the rods; in a rigid graph a
+random stress takes random values on the other rods and solves a square system of size
+:math:`2n - 3` for the basis (:func:`solve_mod_p`; a bijection of the stresses with the
+values off the basis, so the stress is uniform); in a flexible one it is a random
+combination of the fundamental circuits' stresses (:mod:`.circuits`), each the kernel of
+a small matrix. In space the kernel of :math:`R^T` is computed densely
+(:data:`MAX_DENSE_COLUMNS`).
 
 The prime. :data:`PRIME` :math:`= 2^{31} - 1`, larger than the rigidity matrix's prime
 of :mod:`.modular_rank`, because the degree above grows like :math:`n^2`: a product of
@@ -51,6 +54,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .circuits import fundamental_circuits
+from .pebble import pebble_game
 
 __all__ = [
     "MAX_DENSE_COLUMNS",
@@ -59,6 +63,7 @@ __all__ = [
     "generic_stress_rank",
     "kernel_mod_p",
     "rank_mod_p",
+    "solve_mod_p",
     "stress_matrix",
 ]
 
@@ -93,24 +98,36 @@ def _rref(a: np.ndarray) -> tuple[np.ndarray, list[int]]:
     return a[:r], pivots
 
 
+def _eliminate(m: np.ndarray, k: int, c: int, rows: np.ndarray) -> None:
+    """Clear column ``c`` in ``rows`` with the pivot row ``k`` (pivot 1), in place.
+
+    Only the pivot row's nonzero columns are touched: a banded matrix (a lattice's
+    rigidity or stress matrix in a row-by-row numbering) keeps its band, and the work is
+    the band's, not the square's.
+    """
+    cols = c + np.flatnonzero(m[k, c:])
+    if rows.size:
+        block = np.ix_(rows, cols)
+        m[block] = (m[block] - np.outer(m[rows, c], m[k, cols]) % PRIME) % PRIME
+
+
 def rank_mod_p(a: np.ndarray) -> int:
-    """Rank of an integer matrix modulo :data:`PRIME` (dense elimination, shrinking block).
+    """Rank of an integer matrix modulo :data:`PRIME` (elimination touching nonzeros only).
 
     >>> rank_mod_p(np.array([[1, 2], [2, 4]]))
     1
     """
     m = np.asarray(a, dtype=np.int64) % PRIME
+    free = np.ones(len(m), bool)  # rows not yet used as a pivot
     rank = 0
-    while m.size:
-        nz = np.argwhere(m[:, 0])
+    for c in range(m.shape[1]):
+        nz = np.flatnonzero(m[:, c] * free)
         if not nz.size:
-            m = m[:, 1:]
             continue
-        k = int(nz[0, 0])
-        pivot_row = m[k, 1:] * pow(int(m[k, 0]), PRIME - 2, PRIME) % PRIME
-        rest = np.delete(m, k, axis=0)
-        # eliminate the first column; only the remaining block is kept (it shrinks)
-        m = (rest[:, 1:] - np.outer(rest[:, 0], pivot_row) % PRIME) % PRIME
+        k = int(nz[0])
+        m[k, c:] = m[k, c:] * pow(int(m[k, c]), PRIME - 2, PRIME) % PRIME
+        free[k] = False
+        _eliminate(m, k, c, nz[1:])
         rank += 1
     return rank
 
@@ -161,10 +178,15 @@ def _laplacian_mod_p(n: int, edges: np.ndarray, w: np.ndarray) -> np.ndarray:
 def _planar_stress(
     n: int, edges: np.ndarray, p: np.ndarray, rng: np.random.Generator
 ) -> tuple[np.ndarray, int] | None:
-    """A random stress mod P from the fundamental circuits, and the generic rank of R.
+    """A random stress mod P, and the generic rank of R (the pebble game's, exact).
 
-    ``None`` when a circuit's kernel is not one-dimensional at ``p`` (an unlucky placement).
+    A rigid graph: from the basis (:func:`_basis_stress`). Otherwise from the fundamental
+    circuits, each a one-dimensional kernel. ``None`` at an unlucky placement.
     """
+    accepted = pebble_game(n, edges)
+    if int(accepted.sum()) == 2 * n - 3 and n >= 2:
+        w = _basis_stress(n, edges, accepted, p, rng)
+        return None if w is None else (w, 2 * n - 3)
     accepted, circuits = fundamental_circuits(n, edges)
     w = np.zeros(len(edges), np.int64)
     for circuit in circuits:
@@ -176,6 +198,62 @@ def _planar_stress(
         c = int(rng.integers(1, PRIME))
         np.add.at(w, circuit, kernel[:, 0] * c % PRIME)
     return w % PRIME, int(accepted.sum())
+
+
+def solve_mod_p(a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+    r"""The solution of a square system :math:`a x = b` modulo :data:`PRIME`, or None if singular.
+
+    Forward elimination touching only the pivot rows' nonzeros (a band stays a band),
+    then back substitution; every product is reduced at once, every sum of reduced products stays
+    below :math:`2^{63}`.
+
+    >>> solve_mod_p(np.array([[2, 1], [1, 1]]), np.array([3, 2])).tolist()
+    [1, 1]
+    """
+    size = len(a)
+    m = np.concatenate(
+        [np.asarray(a, np.int64) % PRIME, (np.asarray(b, np.int64) % PRIME)[:, None]], axis=1
+    )
+    for k in range(size):
+        nz = np.flatnonzero(m[k:, k])
+        if not nz.size:
+            return None
+        if nz[0]:
+            m[[k, k + int(nz[0])]] = m[[k + int(nz[0]), k]]
+        m[k, k:] = m[k, k:] * pow(int(m[k, k]), PRIME - 2, PRIME) % PRIME
+        _eliminate(m, k, k, k + 1 + np.flatnonzero(m[k + 1 :, k]))
+    x = np.zeros(size, np.int64)
+    for k in range(size - 1, -1, -1):
+        x[k] = (m[k, size] - (m[k, k + 1 : size] * x[k + 1 :] % PRIME).sum()) % PRIME
+    return x
+
+
+def _basis_stress(
+    n: int, edges: np.ndarray, accepted: np.ndarray, p: np.ndarray, rng: np.random.Generator
+) -> np.ndarray | None:
+    r"""A random stress mod P of a generically rigid plane graph, from the pebble game's basis.
+
+    The rejected rods get random values :math:`\omega_N`; the basis rods solve
+    :math:`R_B^T \omega_B = -R_N^T \omega_N` on all coordinates but three (joint 0 and
+    the :math:`x` of joint 1: the trivial motions' share, a square system of size
+    :math:`2n - 3`). The three equations left out are checked (they follow at a generic
+    placement); ``None`` when the system is singular or they fail (an unlucky placement).
+    """
+    rt = _transposed_rigidity(p, edges)
+    keep = np.arange(3, 2 * n)
+    w = np.zeros(len(edges), np.int64)
+    w[~accepted] = rng.integers(0, PRIME, size=int((~accepted).sum()), dtype=np.int64)
+    rhs = np.zeros(len(keep), np.int64)
+    for e in np.flatnonzero(~accepted):  # one rod at a time: products reduced at once
+        rhs = (rhs - rt[keep, e] * w[e] % PRIME) % PRIME
+    solved = solve_mod_p(rt[np.ix_(keep, np.flatnonzero(accepted))], rhs)
+    if solved is None:
+        return None
+    w[accepted] = solved
+    check = np.zeros(2 * n, np.int64)
+    for e in range(len(edges)):
+        check = (check + rt[:, e] * w[e] % PRIME) % PRIME
+    return w if not check.any() else None
 
 
 def _dense_stress(

@@ -144,3 +144,23 @@ def test_jackson_jordan_and_the_stress_matrix_test_agree_in_the_plane(graph):
     report = global_rigidity(Linkage(xy, rods=edges or [(0, 1)]), seed=1)
     rank, _ = generic_stress_rank(n, edges or [(0, 1)], dim=2, seed=2)
     assert report.generically_globally_rigid == (rank == n - 3)
+
+
+def test_a_disconnected_framework_moves_a_component_away():
+    apart = Linkage([[0, 0], [1, 0], [3, 0], [3, 1]], rods=[(0, 1), (2, 3)], pinned=[2])
+    report = global_rigidity(apart, seed=0)
+    assert report.globally_rigid is False and "component" in report.explanation
+    q = report.other_placement
+    assert np.allclose(q[2], [3, 0])  # the pinned component stays
+    _other_is_genuine(apart, q)
+
+
+def test_two_tetrahedra_on_a_rod_turn_about_it_in_space():
+    xyz = [[0, 0, 0], [2, 0, 0], [1, 1.5, 0.2], [0.8, 0.4, 1.3], [1.1, -1.2, 0.3],
+           [0.9, -0.5, -1.4]]  # fmt: skip
+    tets = [e for quad in ([0, 1, 2, 3], [0, 1, 4, 5]) for e in combinations(quad, 2)]
+    linkage = Linkage(xyz, rods=sorted(set(tets)))
+    report = global_rigidity(linkage, seed=0)
+    assert report.separating_pair == (0, 1) and not report.generically_globally_rigid
+    assert report.globally_rigid is False
+    _other_is_genuine(linkage, report.other_placement)

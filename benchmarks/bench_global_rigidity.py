@@ -1,0 +1,109 @@
+"""Time of the generic global-rigidity verdict and of the stress-matrix test (issue 26).
+
+Usage::
+
+    .venv/bin/python benchmarks/bench_global_rigidity.py          # sides 8 20 30 50; 1 000 joints
+    .venv/bin/python benchmarks/bench_global_rigidity.py --quick    # sides 8, 10, 20; 400 joints
+    .venv/bin/python benchmarks/bench_global_rigidity.py --sides 100  # the issue's 10 000 joints
+
+The framework: a ``k x k`` grid of joints, every square braced by both diagonals (a K4
+in each square: 3-connected and redundantly rigid, so generically globally rigid).
+
+* The generic verdict (Jackson–Jordán) is timed in its two parts: redundant rigidity
+  (one pebble game and the fundamental circuits of its rejected rods,
+  :mod:`linkage_widget.rigidity.circuits`) and the separating-pair search
+  (:mod:`linkage_widget.rigidity.connectivity`, quadratic), beside PyRigi's
+  ``Graph.is_globally_rigid()`` on the same graph where it finishes (``--pyrigi-max``
+  joints), and their ratio.
+* The stress-matrix test (Gortler–Healy–Thurston, exact modulo 2^31 - 1,
+  :func:`~linkage_widget.rigidity.stress_matrix.generic_stress_rank`) on a grid of about
+  ``--stress-joints`` joints.
+
+Reported: wall time (``time.perf_counter``, one run; one BLAS thread). A script, not a
+timed test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+from linkage_widget.rigidity.circuits import redundantly_rigid  # noqa: E402
+from linkage_widget.rigidity.connectivity import separating_pair  # noqa: E402
+from linkage_widget.rigidity.stress_matrix import generic_stress_rank  # noqa: E402
+
+
+def braced_grid(k: int) -> tuple[int, list[tuple[int, int]]]:
+    """A ``k x k`` grid with both diagonals in every square: ``(n, edges)``."""
+    edges = []
+    for i in range(k):
+        for j in range(k):
+            v = i * k + j
+            if j + 1 < k:
+                edges.append((v, v + 1))
+            if i + 1 < k:
+                edges.append((v, v + k))
+            if i + 1 < k and j + 1 < k:
+                edges += [(v, v + k + 1), (v + 1, v + k)]
+    return k * k, edges
+
+
+def _timed(f, *args):
+    start = time.perf_counter()
+    value = f(*args)
+    return value, time.perf_counter() - start
+
+
+def _pyrigi_time(edges: list[tuple[int, int]]) -> float | None:
+    try:
+        from pyrigi import Graph
+    except ImportError:  # pragma: no cover - a test dependency
+        return None
+    graph = Graph(edges)
+    value, seconds = _timed(graph.is_globally_rigid)
+    assert value, "PyRigi disagrees: the braced grid is globally rigid"
+    return seconds
+
+
+def verdict_row(k: int, pyrigi_max: int) -> None:
+    n, edges = braced_grid(k)
+    redundant, t_red = _timed(redundantly_rigid, n, edges)
+    pair, t_sep = _timed(separating_pair, n, edges)
+    assert redundant and pair is None
+    ours = t_red + t_sep
+    line = (f"{n:>6} joints {len(edges):>6} rods: redundant rigidity {t_red:7.2f} s, "
+            f"separating pairs {t_sep:7.2f} s, verdict {ours:7.2f} s")  # fmt: skip
+    if n <= pyrigi_max:
+        theirs = _pyrigi_time(edges)
+        if theirs is not None:
+            line += f"; PyRigi {theirs:7.2f} s (PyRigi / ours = {theirs / ours:.2f})"
+    print(line, flush=True)
+
+
+def stress_row(joints: int) -> None:
+    k = max(2, round(joints**0.5))
+    n, edges = braced_grid(k)
+    (rank, error), seconds = _timed(lambda: generic_stress_rank(n, edges, dim=2, seed=0))
+    print(f"stress-matrix test, {n} joints: rank {rank} (n - 3 = {n - 3}), "
+          f"error bound {error:.1e}, {seconds:.2f} s", flush=True)  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--sides", type=int, nargs="*")
+    parser.add_argument("--pyrigi-max", type=int, default=64)
+    parser.add_argument("--stress-joints", type=int)
+    args = parser.parse_args()
+    sides = args.sides or ([8, 10, 20] if args.quick else [8, 20, 30, 50])
+    for k in sides:
+        verdict_row(k, args.pyrigi_max)
+    stress_row(args.stress_joints or (400 if args.quick else 1000))
+
+
+if __name__ == "__main__":
+    main()
