@@ -263,8 +263,12 @@ def _certificate(bars: _Bars, kinds: np.ndarray, seed: int | None) -> tuple[np.n
     w, why = psd_stress(bars.p, bars.edges, kinds, seed=seed)
     if w is None:
         return None, why
-    if conic_at_infinity(bars.p, bars.edges):
-        return None, "a PSD stress of rank n - d - 1 exists but the rods lie on a conic at infinity"
+    # a cable or strut the stress leaves unloaded may go slack: only bars and loaded
+    # members hold their directions (Connelly's condition for tensegrities)
+    held = (kinds == "rod") | (w != 0.0)
+    if conic_at_infinity(bars.p, bars.edges[held]):
+        return None, ("a PSD stress of rank n - d - 1 exists but the rods and loaded "
+                      "members lie on a conic at infinity")  # fmt: skip
     return w, why
 
 

@@ -10,7 +10,8 @@ on cables, :math:`\omega \le 0` on struts, any sign on bars) such that
 2. :math:`\operatorname{rank}\Omega = n - d - 1`, and
 3. the rod directions do not lie on a *conic at infinity*: no nonzero symmetric
    :math:`d \times d` matrix :math:`S` has :math:`(p_i - p_j)^T S (p_i - p_j) = 0` on
-   every rod.
+   every bar and every cable or strut with :math:`\omega_{ij} \ne 0` (a member the
+   stress leaves unloaded may go slack, so its direction is not held).
 
 Then :math:`(G, p)` is *universally rigid*: every placement in any dimension with the
 same rod lengths (cables no longer, struts no shorter) is congruent to it; in particular

@@ -164,3 +164,22 @@ def test_two_tetrahedra_on_a_rod_turn_about_it_in_space():
     assert report.separating_pair == (0, 1) and not report.generically_globally_rigid
     assert report.globally_rigid is False
     _other_is_genuine(linkage, report.other_placement)
+
+
+def test_an_unloaded_cable_does_not_hold_the_cross_so_it_is_not_universally_rigid():
+    # Two collinear rod triangles crossing at joint 0; the only cable (1, 2) carries no
+    # stress, so the conic check may not count it: turning the vertical bar about 0
+    # keeps every rod and shortens the cable (checked by hand below).
+    xy = [[0, 0], [1, 0], [0, 1], [-1, 0], [0, -1]]
+    rods = [(0, 1), (0, 3), (1, 3), (0, 2), (0, 4), (2, 4)]
+    cross = Linkage(xy, rods=rods, cables=[(1, 2)])
+    report = universal_rigidity(cross)
+    assert report.universally_rigid is not True
+    t = -0.3  # clockwise: joint 2 moves towards joint 1
+    q = np.array(xy, float)
+    turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    q[[2, 4]] = q[[2, 4]] @ turn.T
+    p = np.array(xy, float)
+    for i, j in rods:
+        assert np.isclose(np.linalg.norm(q[i] - q[j]), np.linalg.norm(p[i] - p[j]))
+    assert np.linalg.norm(q[1] - q[2]) < np.linalg.norm(p[1] - p[2])
