@@ -109,18 +109,25 @@ def separate(p: np.ndarray, edges: np.ndarray, fixed: np.ndarray) -> np.ndarray 
     """Move a component that holds no pin away from the rest (a disconnected graph), or None.
 
     A translation by more than the placement's extent keeps its rods and changes its
-    distances to the other joints.
+    distances to the other joints, yet may give a mirror image of ``p`` (two parallel
+    rods shifted along an axis): each candidate is checked with :func:`congruent`, and
+    the shift is tried along every axis and a skew direction.
     """
     parts = components_without(_adjacency(len(p), edges), ())
     pinned = set(int(v) for v in fixed)
     free = [part for part in parts if not pinned & set(part)]
     if len(parts) < 2 or not free:
         return None
-    q = p.copy()
-    shift = np.zeros(p.shape[1])
-    shift[0] = 1.0 + float(np.ptp(p, axis=0).max())
-    q[free[0]] += shift
-    return q
+    d = p.shape[1]
+    reach = 1.0 + float(np.ptp(p, axis=0).max())
+    # a skew direction no symmetry of a small example is likely to share
+    skew = np.sqrt(np.arange(2, d + 2, dtype=float))
+    for direction in [*np.eye(d), skew / np.linalg.norm(skew)]:
+        q = p.copy()
+        q[free[0]] += reach * direction
+        if not congruent(p, q):
+            return q
+    return None
 
 
 def _residual(

@@ -183,3 +183,17 @@ def test_an_unloaded_cable_does_not_hold_the_cross_so_it_is_not_universally_rigi
     for i, j in rods:
         assert np.isclose(np.linalg.norm(q[i] - q[j]), np.linalg.norm(p[i] - p[j]))
     assert np.linalg.norm(q[1] - q[2]) < np.linalg.norm(p[1] - p[2])
+
+
+def test_two_parallel_rods_are_moved_apart_into_a_placement_that_is_no_mirror_image():
+    # shifting the left rod right by the extent + 1 lands it beyond the other: the mirror
+    # image of the start, which is congruent; the report must give a non-congruent one
+    p = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], float)
+    report = global_rigidity(Linkage(p, rods=[(0, 1), (2, 3)]))
+    assert report.globally_rigid is False
+    q = report.other_placement
+    for i, j in [(0, 1), (2, 3)]:
+        assert np.isclose(np.linalg.norm(q[i] - q[j]), 1.0)
+    dp = np.linalg.norm(p[:, None] - p[None], axis=2)
+    dq = np.linalg.norm(q[:, None] - q[None], axis=2)
+    assert np.abs(dp - dq).max() > 0.1
