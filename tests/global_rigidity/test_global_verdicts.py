@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linkage_widget import Linkage, global_rigidity, universal_rigidity
+from linkage_widget.rigidity.other_placement import fold
 from linkage_widget.rigidity.stress_matrix import generic_stress_rank, stress_matrix
 
 PRISM_RODS = [(0, 1), (1, 2), (0, 2), (3, 4), (4, 5), (3, 5), (0, 3), (1, 4), (2, 5)]
@@ -197,3 +198,32 @@ def test_two_parallel_rods_are_moved_apart_into_a_placement_that_is_no_mirror_im
     dp = np.linalg.norm(p[:, None] - p[None], axis=2)
     dq = np.linalg.norm(q[:, None] - q[None], axis=2)
     assert np.abs(dp - dq).max() > 0.1
+
+
+def _genuine(p: np.ndarray, q: np.ndarray, edges: np.ndarray) -> None:
+    """Same rod lengths, some other distance changed (an independent check)."""
+    for i, j in edges:
+        assert np.isclose(np.linalg.norm(q[i] - q[j]), np.linalg.norm(p[i] - p[j]))
+    dp = np.linalg.norm(p[:, None] - p[None], axis=2)
+    dq = np.linalg.norm(q[:, None] - q[None], axis=2)
+    assert np.abs(dp - dq).max() > 1e-3
+
+
+def test_a_half_turn_that_is_a_mirror_image_is_followed_by_a_quarter_turn_in_space():
+    # the rest (0, 1, 2) lies in the plane z = 0 through the axis 0-1; joint 3 lies in
+    # the plane y = 0: the half turn of 3 is the mirror in z = 0, congruent
+    p = np.array([[0, 0, 0], [2, 0, 0], [1, 1, 0], [1, 0, 1.5]], float)
+    edges = np.array([(0, 1), (0, 2), (1, 2), (0, 3), (1, 3)])
+    q = fold(p, edges, (0, 1), np.array([], int))
+    assert q is not None
+    _genuine(p, q, edges)
+
+
+def test_a_cut_vertex_side_turns_about_it_when_the_rest_is_on_the_fold_line():
+    # joint 0 cuts the triangle (3, 4) off a collinear triangle (0, 1, 2); folding across
+    # the widened pair (0, 1) reflects in the line the rest lies on: congruent
+    p = np.array([[0, 0], [1, 0], [2, 0], [0, 1], [-1, 1]], float)
+    edges = np.array([(0, 1), (1, 2), (0, 2), (0, 3), (3, 4), (0, 4)])
+    q = fold(p, edges, (0, 1), np.array([], int))
+    assert q is not None
+    _genuine(p, q, edges)
