@@ -337,12 +337,13 @@ def global_rigidity(linkage: Linkage, *, seed: int | None = None) -> GlobalRigid
     bars = _bars(linkage)
     gen = _generic(bars, seed)
     n, d = bars.p.shape
-    if n <= d + 1 and _complete(n, bars.edges):
+    complete = _complete(n, bars.edges)  # every distance a rod length, at any placement
+    w, why = (None, "") if n <= d + 1 else _certificate(bars, np.full(len(bars.edges), "rod"), seed)
+    if w is None and complete:
         return GlobalRigidityReport(
             gen.ggr, True, None, None, None, gen.three, gen.redundant, gen.pair, gen.error,
             f"{gen.words}; this placement: every two joints are joined, so globally rigid",
         )  # fmt: skip
-    w, why = _certificate(bars, np.full(len(bars.edges), "rod"), seed)
     q, how = (None, "") if w is not None else _other(bars, gen.pair, gen.ggr, seed)
     rank, rigid = (None, False) if n > MAX_PSD_SEARCH else _random_stress_rank(bars, seed)
     if w is not None:
@@ -373,9 +374,10 @@ def universal_rigidity(linkage: Linkage, *, seed: int | None = 0) -> UniversalRi
     """
     bars = _bars(linkage)
     n, d = bars.p.shape
-    if n <= d + 1 and _complete(n, bars.edges) and not (bars.kinds != "rod").any():
+    complete = _complete(n, bars.edges) and not (bars.kinds != "rod").any()
+    w, why = (None, "") if complete and n <= d + 1 else _certificate(bars, bars.kinds, seed)
+    if w is None and complete:
         return UniversalRigidityReport(True, None, "every two joints are joined by a bar")
-    w, why = _certificate(bars, bars.kinds, seed)
     if w is not None:
         return UniversalRigidityReport(
             True, _rods_stress(bars, w),

@@ -227,3 +227,19 @@ def test_a_cut_vertex_side_turns_about_it_when_the_rest_is_on_the_fold_line():
     q = fold(p, edges, (0, 1), np.array([], int))
     assert q is not None
     _genuine(p, q, edges)
+
+
+@pytest.mark.parametrize(
+    "xy",
+    [[[0, 0], [1, 0], [3, 0], [7, 0]],  # collinear K4: no PSD stress of rank n - d - 1
+     [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [2, 3, 5]]],  # K5 in space
+)  # fmt: skip
+def test_a_complete_graph_is_globally_and_universally_rigid_at_any_placement(xy):
+    # every pairwise distance is a rod length, so any equal-length placement is congruent
+    n = len(xy)
+    linkage = Linkage(xy, rods=list(combinations(range(n), 2)))
+    report = global_rigidity(linkage, seed=0)
+    assert report.generically_globally_rigid is True and report.globally_rigid is True
+    # without a stress certificate (the collinear K4) the words must give the real reason
+    assert report.stress is not None or "every two joints are joined" in report.explanation
+    assert universal_rigidity(linkage).universally_rigid is True
