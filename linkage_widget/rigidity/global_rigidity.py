@@ -56,7 +56,7 @@ from .pebble import generic_rank
 from .stress_matrix import MAX_DENSE_COLUMNS, generic_redundancy, generic_stress_rank
 from .stress_matrix import stress_matrix as _omega
 from .tolerances import CERTIFICATE_RTOL
-from .universal import MAX_PSD_SEARCH, conic_at_infinity, psd_stress, self_stress_basis
+from .universal import MAX_PSD_SEARCH, conic_at_infinity, psd_stress, random_self_stress
 
 __all__ = [
     "GlobalRigidityReport",
@@ -228,6 +228,11 @@ def _space_generic(n: int, edges: np.ndarray, d: int, seed: int | None) -> _Gene
 
 def _generic(bars: _Bars, seed: int | None) -> _Generic:
     n, d = bars.p.shape
+    if n >= max(d + 2, 4) and _complete(n, bars.edges):
+        # K_n is (n - 1)-connected and rigid without any one rod: no search needed (the
+        # separating-pair search alone is quadratic in the rods)
+        return _Generic(True, True, True, None, 0.0,
+                        f"K{n}: complete, so generically globally rigid")  # fmt: skip
     return _planar_generic(n, bars.edges) if d == 2 else _space_generic(n, bars.edges, d, seed)
 
 
@@ -247,12 +252,9 @@ def _stress_rank(omega: np.ndarray) -> int:
 def _random_stress_rank(bars: _Bars, seed: int | None) -> tuple[int | None, bool]:
     """Rank of a random self-stress's matrix at this placement; and infinitesimal rigidity."""
     n, d = bars.p.shape
-    basis, rank_r = self_stress_basis(bars.p, bars.edges)
+    w, rank_r = random_self_stress(bars.p, bars.edges, np.random.default_rng(seed))
     rigid = rank_r == d * n - d * (d + 1) // 2
-    if not basis.shape[1]:
-        return None, rigid
-    c = np.random.default_rng(seed).standard_normal(basis.shape[1])
-    return _stress_rank(_omega(n, bars.edges, basis @ c)), rigid
+    return (None if w is None else _stress_rank(_omega(n, bars.edges, w))), rigid
 
 
 def _certificate(bars: _Bars, kinds: np.ndarray, seed: int | None) -> tuple[np.ndarray | None, str]:
@@ -272,16 +274,24 @@ def _certificate(bars: _Bars, kinds: np.ndarray, seed: int | None) -> tuple[np.n
     return w, why
 
 
-def _other(
-    bars: _Bars, pair: tuple[int, int] | None, ggr: bool, seed: int | None
-) -> tuple[np.ndarray | None, str]:
-    """A non-congruent placement with the same lengths, and how it was found (or None, "")."""
+def _cheap_other(bars: _Bars, pair: tuple[int, int] | None) -> tuple[np.ndarray | None, str]:
+    """Another placement by moving a component away or a fold (no search), or (None, "")."""
     q = separate(bars.p, bars.edges, bars.pins)
     if q is not None:
         return q, "moving a component away"
     q = fold(bars.p, bars.edges, pair, bars.pins) if pair is not None else None
     if q is not None:
         return q, f"folding across joints {pair[0]}, {pair[1]}"
+    return None, ""
+
+
+def _other(
+    bars: _Bars, pair: tuple[int, int] | None, ggr: bool, seed: int | None
+) -> tuple[np.ndarray | None, str]:
+    """A non-congruent placement with the same lengths, and how it was found (or None, "")."""
+    q, how = _cheap_other(bars, pair)
+    if q is not None:
+        return q, how
     if not ggr and len(bars.p) <= SOLVE_MAX_JOINTS:
         q = solve_other(bars.p, bars.edges, bars.pins, seed=0 if seed is None else seed)
     return q, "solving for the rod lengths from random starts"
@@ -338,13 +348,17 @@ def global_rigidity(linkage: Linkage, *, seed: int | None = None) -> GlobalRigid
     gen = _generic(bars, seed)
     n, d = bars.p.shape
     complete = _complete(n, bars.edges)  # every distance a rod length, at any placement
-    w, why = (None, "") if n <= d + 1 else _certificate(bars, np.full(len(bars.edges), "rod"), seed)
+    # the cheap fold or separation first: the stress search is the costly part
+    q, how = _cheap_other(bars, gen.pair)
+    w, why = ((None, "") if n <= d + 1 or q is not None
+              else _certificate(bars, np.full(len(bars.edges), "rod"), seed))  # fmt: skip
     if w is None and complete:
         return GlobalRigidityReport(
             gen.ggr, True, None, None, None, gen.three, gen.redundant, gen.pair, gen.error,
             f"{gen.words}; this placement: every two joints are joined, so globally rigid",
         )  # fmt: skip
-    q, how = (None, "") if w is not None else _other(bars, gen.pair, gen.ggr, seed)
+    if w is None and q is None:
+        q, how = _other(bars, gen.pair, gen.ggr, seed)
     rank, rigid = (None, False) if n > MAX_PSD_SEARCH else _random_stress_rank(bars, seed)
     if w is not None:
         rank = _stress_rank(_omega(n, bars.edges, w))
