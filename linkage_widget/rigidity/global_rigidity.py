@@ -82,7 +82,7 @@ class GlobalRigidityReport:
     other_placement : ndarray, shape (n, d), or None
         Same rod lengths, not congruent (pinned joints unmoved).
     stress : ndarray, shape (m,), or None
-        The certifying stress over the rods (repeats get 0), largest entry 1.
+        The certifying stress over the rods (repeats get 0), largest |entry| 1.
     stress_rank : int or None
         Rank of ``stress``'s stress matrix, or of a random self-stress's at this
         placement when there is no certificate; None without a self-stress or when too large.
@@ -122,7 +122,7 @@ class UniversalRigidityReport:
         False when the framework is not even globally rigid (another placement found);
         else None.
     stress : ndarray, shape (m,), or None
-        The certificate (positive on cables, negative on struts), largest entry 1.
+        The certificate (positive on cables, negative on struts), largest |entry| 1.
     explanation : str
     """
 
@@ -333,7 +333,9 @@ def global_rigidity(linkage: Linkage, *, seed: int | None = None) -> GlobalRigid
     Raises
     ------
     ValueError
-        With fixed angles, sliders or slots.
+        With fixed angles, sliders or slots; in space, with more joints than the random
+        stress test's dense route takes (``MAX_DENSE_COLUMNS // 3``, 300), unless the
+        graph is complete.
 
     Examples
     --------

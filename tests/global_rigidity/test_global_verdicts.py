@@ -243,3 +243,11 @@ def test_a_complete_graph_is_globally_and_universally_rigid_at_any_placement(xy)
     # without a stress certificate (the collinear K4) the words must give the real reason
     assert report.stress is not None or "every two joints are joined" in report.explanation
     assert universal_rigidity(linkage).universally_rigid is True
+
+
+@pytest.mark.parametrize(("n", "dim"), [(3, 2), (0, 2), (4, 3)])
+def test_the_stress_matrix_test_refuses_fewer_than_d_plus_2_vertices(n, dim):
+    # three joints without rods are not globally rigid, yet rank 0 = n - d - 1 would read
+    # as a certain yes
+    with pytest.raises(ValueError, match="at least"):
+        generic_stress_rank(n, [], dim=dim)
