@@ -304,7 +304,7 @@ def _placement_words(
     """The sentence about this placement."""
     if certified:
         return (f"this placement: universally, hence globally, rigid, certified by a PSD "
-                f"self-stress of rank {n - d - 1} = n - d - 1 (Connelly)")  # fmt: skip
+                f"self-stress of rank {n - d - 1} = n - d - 1 (Connelly): {why}")  # fmt: skip
     if q is not None:
         return f"this placement: not globally rigid: {how} gives another with the same lengths"
     words = f"this placement: undecided ({why})"

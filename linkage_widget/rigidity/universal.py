@@ -190,6 +190,22 @@ class _Spent(Exception):
     """The search's budget is used up (stops SLSQP from inside its cost)."""
 
 
+def _margins(p: np.ndarray, edges: np.ndarray, w: np.ndarray) -> str:
+    r"""How well ``w`` holds, in words.
+
+    :math:`|R^T w|_\infty` relative to the longest rod (``w`` has largest entry 1), and
+    the smallest eigenvalue of :math:`Q^T \Omega Q` relative to the largest (positive:
+    PSD of rank ``n - d - 1``).
+    """
+    longest = max(float(np.linalg.norm(p[edges[:, 0]] - p[edges[:, 1]], axis=1).max()), 1e-300)
+    residual = float(np.abs(rigidity_matrix(p, edges).T @ w).max()) / longest
+    q = _complement(p)
+    vals = np.linalg.eigvalsh(q.T @ stress_matrix(len(p), edges, w) @ q)
+    margin = float(vals.min()) / max(float(np.abs(vals).max()), 1e-300)
+    return (f"to tolerance: |R^T w| = {residual:.1e} of the longest rod, smallest "
+            f"eigenvalue {margin:.1e} of the largest")  # fmt: skip
+
+
 def psd_stress(
     p: np.ndarray, edges: np.ndarray, kinds: np.ndarray, *, seed: int | None = 0
 ) -> tuple[np.ndarray | None, str]:
@@ -247,5 +263,6 @@ def psd_stress(
         proper = not len(signs) or bool(np.all(signs @ c >= -CERTIFICATE_RTOL))
         if proper and _smallest(pieces, c)[0] > CERTIFICATE_RTOL * scale * 1e3:
             w = np.where(np.abs(w) < CERTIFICATE_RTOL * np.abs(w).max(), 0.0, w)
-            return w / np.abs(w).max(), "a proper PSD stress of rank n - d - 1"
+            w = w / np.abs(w).max()
+            return w, "a proper PSD stress of rank n - d - 1, " + _margins(p, edges, w)
     return None, "no proper PSD stress of rank n - d - 1 was found (this proves nothing)"

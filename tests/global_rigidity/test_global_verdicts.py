@@ -251,3 +251,13 @@ def test_the_stress_matrix_test_refuses_fewer_than_d_plus_2_vertices(n, dim):
     # as a certain yes
     with pytest.raises(ValueError, match="at least"):
         generic_stress_rank(n, [], dim=dim)
+
+
+def test_a_certificate_reports_its_residual_and_eigenvalue_margin():
+    k4 = Linkage([[0, 0], [4, 0], [1, 3], [1.3, 1.1]], rods=K4_RODS)
+    for words in (global_rigidity(k4, seed=0).explanation,
+                  universal_rigidity(k4).explanation):  # fmt: skip
+        assert "to tolerance: |R^T w| = " in words
+        residual = float(words.split("|R^T w| = ")[1].split()[0])
+        margin = float(words.split("smallest eigenvalue ")[1].split()[0])
+        assert residual < 1e-12 and margin > 0.99  # one nonzero eigenvalue: ratio 1
