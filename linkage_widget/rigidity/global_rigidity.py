@@ -324,6 +324,8 @@ def global_rigidity(linkage: Linkage, *, seed: int | None = None) -> GlobalRigid
         A bar framework (rods, cables, struts, pins) in 2-D or 3-D.
     seed : int or None, keyword-only
         Seed of the random tests (the generic stress test in space, the stress search).
+        None (the default, as in :func:`universal_rigidity`): fresh
+        randomness; an int repeats a run.
 
     Returns
     -------
@@ -372,12 +374,17 @@ def global_rigidity(linkage: Linkage, *, seed: int | None = None) -> GlobalRigid
     )  # fmt: skip
 
 
-def universal_rigidity(linkage: Linkage, *, seed: int | None = 0) -> UniversalRigidityReport:
+def universal_rigidity(linkage: Linkage, *, seed: int | None = None) -> UniversalRigidityReport:
     """Whether this placement is universally rigid: unique in every dimension.
 
     A tensegrity's cables may shorten and struts lengthen: the certificate is then a
     *proper* stress (positive on cables, negative on struts; Connelly's theorem for
     tensegrities). See :mod:`.universal` for the sufficient condition checked.
+
+    ``seed`` (keyword-only) seeds the stress search's random starts, as in
+    :func:`global_rigidity` (both default to None: fresh randomness; a verdict is always
+    checked, so only whether a certificate or another placement is found may vary; pass
+    an int to repeat a run).
 
     Examples
     --------

@@ -261,3 +261,11 @@ def test_a_certificate_reports_its_residual_and_eigenvalue_margin():
         residual = float(words.split("|R^T w| = ")[1].split()[0])
         margin = float(words.split("smallest eigenvalue ")[1].split()[0])
         assert residual < 1e-12 and margin > 0.99  # one nonzero eigenvalue: ratio 1
+
+
+def test_both_reports_take_the_same_seed_default():
+    import inspect
+
+    defaults = {f.__name__: inspect.signature(f).parameters["seed"].default
+                for f in (global_rigidity, universal_rigidity)}  # fmt: skip
+    assert defaults == {"global_rigidity": None, "universal_rigidity": None}
