@@ -18,6 +18,9 @@ in each square: 3-connected and redundantly rigid, so generically globally rigid
 * The stress-matrix test (Gortler–Healy–Thurston, exact modulo 2^31 - 1,
   :func:`~linkage_widget.rigidity.stress_matrix.generic_stress_rank`) on a grid of about
   ``--stress-joints`` joints.
+* The whole call, :func:`~linkage_widget.global_rigidity` (the verdict, the bounded
+  stress-certificate search, the other-placement search) on the integer grid for the
+  sides ``--whole-sides`` and on :math:`K_{70}` at random points.
 
 Reported: wall time (``time.perf_counter``, one run; one BLAS thread). A script, not a
 timed test.
@@ -32,6 +35,11 @@ import time
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
+from itertools import combinations  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from linkage_widget import Linkage, global_rigidity  # noqa: E402
 from linkage_widget.rigidity.circuits import redundantly_rigid  # noqa: E402
 from linkage_widget.rigidity.connectivity import separating_pair  # noqa: E402
 from linkage_widget.rigidity.stress_matrix import generic_stress_rank  # noqa: E402
@@ -92,17 +100,30 @@ def stress_row(joints: int) -> None:
           f"error bound {error:.1e}, {seconds:.2f} s", flush=True)  # fmt: skip
 
 
+def whole_row(name: str, linkage: Linkage) -> None:
+    report, seconds = _timed(lambda: global_rigidity(linkage, seed=0))
+    print(f"global_rigidity, {name}: globally_rigid={report.globally_rigid}, "
+          f"{seconds:.2f} s", flush=True)  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--sides", type=int, nargs="*")
     parser.add_argument("--pyrigi-max", type=int, default=64)
     parser.add_argument("--stress-joints", type=int)
+    parser.add_argument("--whole-sides", type=int, nargs="*", default=[8, 12])
     args = parser.parse_args()
     sides = args.sides or ([8, 10, 20] if args.quick else [8, 20, 30, 50])
     for k in sides:
         verdict_row(k, args.pyrigi_max)
     stress_row(args.stress_joints or (400 if args.quick else 1000))
+    for k in args.whole_sides:
+        n, edges = braced_grid(k)
+        grid = Linkage([[v % k, v // k] for v in range(n)], rods=edges)
+        whole_row(f"{k} x {k} braced grid at integer points", grid)
+    xy = np.random.default_rng(0).standard_normal((70, 2))
+    whole_row("K70 at random points", Linkage(xy, rods=list(combinations(range(70), 2))))
 
 
 if __name__ == "__main__":

@@ -22,8 +22,9 @@ independent and :math:`uv` depends on them), and counting,
 .. math:: C = \{uv\} \cup \{\text{accepted edges with both ends in } V'\}.
 
 No later edge inside :math:`V'` can be accepted (it is tight), so the circuit is the same
-in the final basis. The work is the size of the circuits: on a braced lattice each is a
-few triangles.
+in the final basis. The work is the size of the circuits, which can be long: on a braced
+grid whose rods come in row order some span the whole grid (about ``n`` per rejected rod,
+see docs/benchmarks.md).
 
 >>> k4 = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
 >>> bool(redundant_edges(4, k4).all())      # K4: one circuit, every edge in it

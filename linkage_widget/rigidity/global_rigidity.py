@@ -56,7 +56,7 @@ from .pebble import generic_rank
 from .stress_matrix import MAX_DENSE_COLUMNS, generic_redundancy, generic_stress_rank
 from .stress_matrix import stress_matrix as _omega
 from .tolerances import CERTIFICATE_RTOL
-from .universal import MAX_PSD_SEARCH, conic_at_infinity, psd_stress, self_stress_basis
+from .universal import MAX_PSD_SEARCH, conic_at_infinity, psd_stress, random_self_stress
 
 __all__ = [
     "GlobalRigidityReport",
@@ -82,7 +82,7 @@ class GlobalRigidityReport:
     other_placement : ndarray, shape (n, d), or None
         Same rod lengths, not congruent (pinned joints unmoved).
     stress : ndarray, shape (m,), or None
-        The certifying stress over the rods (repeats get 0), largest entry 1.
+        The certifying stress over the rods (repeats get 0), largest |entry| 1.
     stress_rank : int or None
         Rank of ``stress``'s stress matrix, or of a random self-stress's at this
         placement when there is no certificate; None without a self-stress or when too large.
@@ -122,7 +122,7 @@ class UniversalRigidityReport:
         False when the framework is not even globally rigid (another placement found);
         else None.
     stress : ndarray, shape (m,), or None
-        The certificate (positive on cables, negative on struts), largest entry 1.
+        The certificate (positive on cables, negative on struts), largest |entry| 1.
     explanation : str
     """
 
@@ -228,6 +228,11 @@ def _space_generic(n: int, edges: np.ndarray, d: int, seed: int | None) -> _Gene
 
 def _generic(bars: _Bars, seed: int | None) -> _Generic:
     n, d = bars.p.shape
+    if n >= max(d + 2, 4) and _complete(n, bars.edges):
+        # K_n is (n - 1)-connected and rigid without any one rod: no search needed (the
+        # separating-pair search alone is quadratic in the rods)
+        return _Generic(True, True, True, None, 0.0,
+                        f"K{n}: complete, so generically globally rigid")  # fmt: skip
     return _planar_generic(n, bars.edges) if d == 2 else _space_generic(n, bars.edges, d, seed)
 
 
@@ -247,12 +252,9 @@ def _stress_rank(omega: np.ndarray) -> int:
 def _random_stress_rank(bars: _Bars, seed: int | None) -> tuple[int | None, bool]:
     """Rank of a random self-stress's matrix at this placement; and infinitesimal rigidity."""
     n, d = bars.p.shape
-    basis, rank_r = self_stress_basis(bars.p, bars.edges)
+    w, rank_r = random_self_stress(bars.p, bars.edges, np.random.default_rng(seed))
     rigid = rank_r == d * n - d * (d + 1) // 2
-    if not basis.shape[1]:
-        return None, rigid
-    c = np.random.default_rng(seed).standard_normal(basis.shape[1])
-    return _stress_rank(_omega(n, bars.edges, basis @ c)), rigid
+    return (None if w is None else _stress_rank(_omega(n, bars.edges, w))), rigid
 
 
 def _certificate(bars: _Bars, kinds: np.ndarray, seed: int | None) -> tuple[np.ndarray | None, str]:
@@ -263,21 +265,33 @@ def _certificate(bars: _Bars, kinds: np.ndarray, seed: int | None) -> tuple[np.n
     w, why = psd_stress(bars.p, bars.edges, kinds, seed=seed)
     if w is None:
         return None, why
-    if conic_at_infinity(bars.p, bars.edges):
-        return None, "a PSD stress of rank n - d - 1 exists but the rods lie on a conic at infinity"
+    # a cable or strut the stress leaves unloaded may go slack: only bars and loaded
+    # members hold their directions (Connelly's condition for tensegrities)
+    held = (kinds == "rod") | (w != 0.0)
+    if conic_at_infinity(bars.p, bars.edges[held]):
+        return None, ("a PSD stress of rank n - d - 1 exists but the rods and loaded "
+                      "members lie on a conic at infinity")  # fmt: skip
     return w, why
 
 
-def _other(
-    bars: _Bars, pair: tuple[int, int] | None, ggr: bool, seed: int | None
-) -> tuple[np.ndarray | None, str]:
-    """A non-congruent placement with the same lengths, and how it was found (or None, "")."""
+def _cheap_other(bars: _Bars, pair: tuple[int, int] | None) -> tuple[np.ndarray | None, str]:
+    """Another placement by moving a component away or a fold (no search), or (None, "")."""
     q = separate(bars.p, bars.edges, bars.pins)
     if q is not None:
         return q, "moving a component away"
     q = fold(bars.p, bars.edges, pair, bars.pins) if pair is not None else None
     if q is not None:
         return q, f"folding across joints {pair[0]}, {pair[1]}"
+    return None, ""
+
+
+def _other(
+    bars: _Bars, pair: tuple[int, int] | None, ggr: bool, seed: int | None
+) -> tuple[np.ndarray | None, str]:
+    """A non-congruent placement with the same lengths, and how it was found (or None, "")."""
+    q, how = _cheap_other(bars, pair)
+    if q is not None:
+        return q, how
     if not ggr and len(bars.p) <= SOLVE_MAX_JOINTS:
         q = solve_other(bars.p, bars.edges, bars.pins, seed=0 if seed is None else seed)
     return q, "solving for the rod lengths from random starts"
@@ -290,7 +304,7 @@ def _placement_words(
     """The sentence about this placement."""
     if certified:
         return (f"this placement: universally, hence globally, rigid, certified by a PSD "
-                f"self-stress of rank {n - d - 1} = n - d - 1 (Connelly)")  # fmt: skip
+                f"self-stress of rank {n - d - 1} = n - d - 1 (Connelly): {why}")  # fmt: skip
     if q is not None:
         return f"this placement: not globally rigid: {how} gives another with the same lengths"
     words = f"this placement: undecided ({why})"
@@ -310,6 +324,8 @@ def global_rigidity(linkage: Linkage, *, seed: int | None = None) -> GlobalRigid
         A bar framework (rods, cables, struts, pins) in 2-D or 3-D.
     seed : int or None, keyword-only
         Seed of the random tests (the generic stress test in space, the stress search).
+        None (the default, as in :func:`universal_rigidity`): fresh
+        randomness; an int repeats a run.
 
     Returns
     -------
@@ -319,7 +335,9 @@ def global_rigidity(linkage: Linkage, *, seed: int | None = None) -> GlobalRigid
     Raises
     ------
     ValueError
-        With fixed angles, sliders or slots.
+        With fixed angles, sliders or slots; in space, with more joints than the random
+        stress test's dense route takes (``MAX_DENSE_COLUMNS // 3``, 300), unless the
+        graph is complete.
 
     Examples
     --------
@@ -333,13 +351,18 @@ def global_rigidity(linkage: Linkage, *, seed: int | None = None) -> GlobalRigid
     bars = _bars(linkage)
     gen = _generic(bars, seed)
     n, d = bars.p.shape
-    if n <= d + 1 and _complete(n, bars.edges):
+    complete = _complete(n, bars.edges)  # every distance a rod length, at any placement
+    # the cheap fold or separation first: the stress search is the costly part
+    q, how = _cheap_other(bars, gen.pair)
+    w, why = ((None, "") if n <= d + 1 or q is not None
+              else _certificate(bars, np.full(len(bars.edges), "rod"), seed))  # fmt: skip
+    if w is None and complete:
         return GlobalRigidityReport(
             gen.ggr, True, None, None, None, gen.three, gen.redundant, gen.pair, gen.error,
             f"{gen.words}; this placement: every two joints are joined, so globally rigid",
         )  # fmt: skip
-    w, why = _certificate(bars, np.full(len(bars.edges), "rod"), seed)
-    q, how = (None, "") if w is not None else _other(bars, gen.pair, gen.ggr, seed)
+    if w is None and q is None:
+        q, how = _other(bars, gen.pair, gen.ggr, seed)
     rank, rigid = (None, False) if n > MAX_PSD_SEARCH else _random_stress_rank(bars, seed)
     if w is not None:
         rank = _stress_rank(_omega(n, bars.edges, w))
@@ -351,12 +374,17 @@ def global_rigidity(linkage: Linkage, *, seed: int | None = None) -> GlobalRigid
     )  # fmt: skip
 
 
-def universal_rigidity(linkage: Linkage, *, seed: int | None = 0) -> UniversalRigidityReport:
+def universal_rigidity(linkage: Linkage, *, seed: int | None = None) -> UniversalRigidityReport:
     """Whether this placement is universally rigid: unique in every dimension.
 
     A tensegrity's cables may shorten and struts lengthen: the certificate is then a
     *proper* stress (positive on cables, negative on struts; Connelly's theorem for
     tensegrities). See :mod:`.universal` for the sufficient condition checked.
+
+    ``seed`` (keyword-only) seeds the stress search's random starts, as in
+    :func:`global_rigidity` (both default to None: fresh randomness; a verdict is always
+    checked, so only whether a certificate or another placement is found may vary; pass
+    an int to repeat a run).
 
     Examples
     --------
@@ -369,9 +397,10 @@ def universal_rigidity(linkage: Linkage, *, seed: int | None = 0) -> UniversalRi
     """
     bars = _bars(linkage)
     n, d = bars.p.shape
-    if n <= d + 1 and _complete(n, bars.edges) and not (bars.kinds != "rod").any():
+    complete = _complete(n, bars.edges) and not (bars.kinds != "rod").any()
+    w, why = (None, "") if complete and n <= d + 1 else _certificate(bars, bars.kinds, seed)
+    if w is None and complete:
         return UniversalRigidityReport(True, None, "every two joints are joined by a bar")
-    w, why = _certificate(bars, bars.kinds, seed)
     if w is not None:
         return UniversalRigidityReport(
             True, _rods_stress(bars, w),

@@ -14,7 +14,13 @@ The fold. When :math:`\{a, b\}` separates the graph, a component :math:`C` of
           u = (p_b - p_a)/|p_b - p_a| \quad (i \in C),
 
 in space the half turn about that line, the same formula. Applied to :math:`C` alone it
-gives a placement that is not congruent unless :math:`C` (or the rest) lies on the line.
+may still give a congruent placement: when :math:`C` or the rest lies on the line, and
+in space when the rest lies in a plane through the line and :math:`C` in the
+perpendicular one (the half turn of :math:`C` is then the mirror in the rest's plane).
+So in space a quarter turn and a turn by one radian about the line are tried too; and
+when :math:`C` has no rod to :math:`b` (a cut vertex :math:`a` widened to a pair) it is
+turned about :math:`p_a` alone, which keeps its rods whatever the rest's shape. Every
+candidate is checked with :func:`congruent`.
 
 A disconnected graph: one component (without pins) is moved away (:func:`separate`).
 
@@ -69,6 +75,37 @@ def _turned(p: np.ndarray, a: int, b: int, part: list[int]) -> np.ndarray:
     return q
 
 
+def _rotated(p: np.ndarray, centre: int, axis: np.ndarray | None, angle: float,
+             part: list[int]) -> np.ndarray:  # fmt: skip
+    r"""``p`` with ``part`` turned by ``angle`` about :math:`p_c` (in space about ``axis``).
+
+    Rodrigues' formula :math:`R = I + \sin\theta\, [u]_\times + (1 - \cos\theta)[u]_\times^2`.
+    """
+    c, s = np.cos(angle), np.sin(angle)
+    if p.shape[1] == 2:
+        turn = np.array([[c, -s], [s, c]])
+    else:
+        u = axis / np.linalg.norm(axis)
+        cross = np.array([[0.0, -u[2], u[1]], [u[2], 0.0, -u[0]], [-u[1], u[0], 0.0]])
+        turn = np.eye(3) + s * cross + (1.0 - c) * cross @ cross
+    q = p.copy()
+    q[part] = p[centre] + (p[part] - p[centre]) @ turn.T
+    return q
+
+
+def _folds(p: np.ndarray, adj: list[list[int]], a: int, b: int, part: list[int]):
+    """The candidate placements for one side ``part`` of the pair (module notes)."""
+    yield _turned(p, a, b, part)
+    if p.shape[1] == 3:
+        for angle in (np.pi / 2, 1.0):
+            yield _rotated(p, a, p[b] - p[a], angle, part)
+    for centre, other in ((a, b), (b, a)):
+        if not any(other in adj[v] for v in part):
+            skew = np.array([1.0, np.sqrt(2.0), np.sqrt(3.0)])
+            for angle in (np.pi / 2, 1.0):
+                yield _rotated(p, centre, skew, angle, part)
+
+
 def fold(
     p: np.ndarray, edges: np.ndarray, pair: tuple[int, int], fixed: np.ndarray
 ) -> np.ndarray | None:
@@ -88,8 +125,8 @@ def fold(
     Returns
     -------
     ndarray, shape (n, d), or None
-        The folded placement, or ``None`` when every side lies on the line (or holds a
-        pin, or :math:`p_a = p_b`).
+        The folded (or turned, module notes) placement, or ``None`` when every candidate
+        is congruent to ``p`` (or every side holds a pin, or :math:`p_a = p_b`).
     """
     a, b = pair
     if np.linalg.norm(p[b] - p[a]) == 0.0:
@@ -99,9 +136,9 @@ def fold(
     for part in components_without(adj, (a, b)):
         if pinned & set(part):
             continue
-        q = _turned(p, a, b, part)
-        if not congruent(p, q):
-            return q
+        for q in _folds(p, adj, a, b, part):
+            if not congruent(p, q):
+                return q
     return None
 
 
@@ -109,18 +146,25 @@ def separate(p: np.ndarray, edges: np.ndarray, fixed: np.ndarray) -> np.ndarray 
     """Move a component that holds no pin away from the rest (a disconnected graph), or None.
 
     A translation by more than the placement's extent keeps its rods and changes its
-    distances to the other joints.
+    distances to the other joints, yet may give a mirror image of ``p`` (two parallel
+    rods shifted along an axis): each candidate is checked with :func:`congruent`, and
+    the shift is tried along every axis and a skew direction.
     """
     parts = components_without(_adjacency(len(p), edges), ())
     pinned = set(int(v) for v in fixed)
     free = [part for part in parts if not pinned & set(part)]
     if len(parts) < 2 or not free:
         return None
-    q = p.copy()
-    shift = np.zeros(p.shape[1])
-    shift[0] = 1.0 + float(np.ptp(p, axis=0).max())
-    q[free[0]] += shift
-    return q
+    d = p.shape[1]
+    reach = 1.0 + float(np.ptp(p, axis=0).max())
+    # a skew direction no symmetry of a small example is likely to share
+    skew = np.sqrt(np.arange(2, d + 2, dtype=float))
+    for direction in [*np.eye(d), skew / np.linalg.norm(skew)]:
+        q = p.copy()
+        q[free[0]] += reach * direction
+        if not congruent(p, q):
+            return q
+    return None
 
 
 def _residual(

@@ -315,7 +315,13 @@ def generic_stress_rank(
     -------
     rank : int
         The largest rank of :math:`\Omega` modulo :data:`PRIME`: ``n - d - 1`` means
-        generically globally rigid (certain, for ``n >= d + 2``).
+        generically globally rigid (certain).
+
+    Raises
+    ------
+    ValueError
+        With ``n < dim + 2`` (the theorem's range) or, in space, more than
+        :data:`MAX_DENSE_COLUMNS` coordinates.
     error_probability : float
         0 when ``rank == n - d - 1``; otherwise the bound :math:`\varepsilon^t` (module
         notes) on the chance that the graph is generically globally rigid after all.
@@ -325,6 +331,10 @@ def generic_stress_rank(
     if dim != 2 and dim * n > MAX_DENSE_COLUMNS:
         raise ValueError(f"{dim * n} coordinates: the dense stress route is kept to "
                          f"{MAX_DENSE_COLUMNS}")  # fmt: skip
+    if n < dim + 2:
+        # the theorem is for n >= d + 2; a rank 0 = n - d - 1 would read as a certain yes
+        raise ValueError(f"{n} vertices in {dim}-D: the stress-matrix test needs at least "
+                         f"{dim + 2} (K{n} alone is globally rigid below that)")  # fmt: skip
     rng = np.random.default_rng(seed)
     best, error, target = 0, 1.0, n - dim - 1
     for _ in range(max(1, int(trials))):

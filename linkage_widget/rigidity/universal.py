@@ -10,7 +10,8 @@ on cables, :math:`\omega \le 0` on struts, any sign on bars) such that
 2. :math:`\operatorname{rank}\Omega = n - d - 1`, and
 3. the rod directions do not lie on a *conic at infinity*: no nonzero symmetric
    :math:`d \times d` matrix :math:`S` has :math:`(p_i - p_j)^T S (p_i - p_j) = 0` on
-   every rod.
+   every bar and every cable or strut with :math:`\omega_{ij} \ne 0` (a member the
+   stress leaves unloaded may go slack, so its direction is not held).
 
 Then :math:`(G, p)` is *universally rigid*: every placement in any dimension with the
 same rod lengths (cables no longer, struts no shorter) is congruent to it; in particular
@@ -24,7 +25,9 @@ kernel :math:`\Omega` always has), condition 1 and 2 together say
 :math:`M(c) = Q^T \Omega(Kc) Q \succ 0`. The smallest eigenvalue of :math:`M(c)` is
 concave in :math:`c`, so it is maximised over the unit ball (scipy's SLSQP, with the
 sign conditions as linear inequalities; its gradient :math:`v^T Q^T \Omega(K_k) Q v`
-for the eigenvector :math:`v`); with one stress, both signs are tried.
+for the eigenvector :math:`v`); with one stress, both signs are tried. The search is
+bounded (:data:`MAX_PSD_SEARCH`, :data:`MAX_PSD_SIZE`, :data:`PSD_BUDGET`): past them it
+says so and certifies nothing.
 """
 
 from __future__ import annotations
@@ -33,12 +36,28 @@ import numpy as np
 from scipy.optimize import minimize
 
 from .stress_matrix import stress_matrix
-from .tolerances import CERTIFICATE_RTOL
+from .tolerances import CERTIFICATE_RTOL, RANK_RTOL
 
-__all__ = ["MAX_PSD_SEARCH", "conic_at_infinity", "psd_stress", "self_stress_basis"]
+__all__ = [
+    "MAX_PSD_SEARCH",
+    "MAX_PSD_SIZE",
+    "PSD_BUDGET",
+    "conic_at_infinity",
+    "psd_stress",
+    "random_self_stress",
+    "self_stress_basis",
+]
 
 #: The PSD search is kept to frameworks with at most this many joints (dense eigenproblems).
 MAX_PSD_SEARCH = 200
+#: ... and to :math:`s (n - d - 1)^2` (self-stresses times the reduced matrix's size: the
+#: stored pieces :math:`Q^T \Omega(K_k) Q`) at most this; an 8 x 8 braced grid is 3e5,
+#: a 12 x 12 one 4.4e6, :math:`K_{70}` 1e7.
+MAX_PSD_SIZE = 2_000_000
+#: The search's work, :math:`\sum` over evaluations of :math:`k^3 + s k^2` (one
+#: eigenproblem and one gradient of size :math:`k = n - d - 1`), stops at this: about a
+#: second on one core.
+PSD_BUDGET = 300_000_000
 #: Random starts of the search beyond the first.
 STARTS = 6
 
@@ -54,14 +73,52 @@ def rigidity_matrix(p: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return r
 
 
-def self_stress_basis(p: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, int]:
-    """An orthonormal basis of the self-stresses, shape ``(m, s)``, and the rank of R."""
+def _column_space(p: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """Orthonormal basis of the columns of :math:`R`, ``(m, rank)``: an economy SVD.
+
+    The rank rule is the package's (:data:`~.tolerances.RANK_RTOL`, as in ``analyze``).
+    """
     r = rigidity_matrix(p, edges)
     if not r.size:
-        return np.zeros((len(edges), 0)), 0
-    u, sv, _ = np.linalg.svd(r, full_matrices=True)
-    rank = int((sv > CERTIFICATE_RTOL * sv.max(initial=0.0)).sum())
-    return u[:, rank:], rank
+        return np.zeros((len(edges), 0))
+    u, sv, _ = np.linalg.svd(r, full_matrices=False)
+    return u[:, : int((sv > RANK_RTOL * sv.max(initial=0.0)).sum())]
+
+
+def _off(u: np.ndarray, g: np.ndarray) -> np.ndarray:
+    r""":math:`(I - U U^T) g`: the part of ``g`` in :math:`\ker R^T` (twice, for round-off)."""
+    for _ in range(2):
+        g = g - u @ (u.T @ g)
+    return g
+
+
+def random_self_stress(
+    p: np.ndarray, edges: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray | None, int]:
+    r"""A random self-stress (None when there is none) and the rank of R.
+
+    A Gaussian vector projected on :math:`\ker R^T`, which is a random combination of
+    any basis: no ``(m, m)`` matrix is formed.
+    """
+    u = _column_space(p, edges)
+    if u.shape[1] == len(edges):
+        return None, u.shape[1]
+    return _off(u, rng.standard_normal(len(edges))), u.shape[1]
+
+
+def self_stress_basis(p: np.ndarray, edges: np.ndarray) -> tuple[np.ndarray, int]:
+    r"""An orthonormal basis of the self-stresses, shape ``(m, s)``, and the rank of R.
+
+    The complement of R's columns, from a QR of a projected Gaussian ``(m, s)`` block
+    (cost :math:`O(m s \max(s, \text{rank}))`, not a full ``(m, m)`` SVD).
+    """
+    u = _column_space(p, edges)
+    s = len(edges) - u.shape[1]
+    if not s:
+        return np.zeros((len(edges), 0)), u.shape[1]
+    g = _off(u, np.random.default_rng(0).standard_normal((len(edges), s)))
+    basis, _ = np.linalg.qr(g)
+    return _off(u, basis), u.shape[1]
 
 
 def conic_at_infinity(p: np.ndarray, edges: np.ndarray) -> bool:
@@ -101,19 +158,52 @@ def _smallest(pieces: np.ndarray, c: np.ndarray) -> tuple[float, np.ndarray]:
     return float(vals[0]), np.einsum("i,kij,j->k", v, pieces, v)
 
 
-def _maximise(pieces: np.ndarray, signs: np.ndarray, start: np.ndarray) -> np.ndarray:
-    r"""SLSQP on :math:`\max \lambda_{min}(M(c))`, :math:`|c| \le 1`, ``signs @ c >= 0``."""
+def _maximise(
+    pieces: np.ndarray, signs: np.ndarray, start: np.ndarray, budget: int
+) -> tuple[np.ndarray, int]:
+    r"""SLSQP on :math:`\max \lambda_{min}(M(c))`, :math:`|c| \le 1`, ``signs @ c >= 0``.
+
+    At most ``budget`` evaluations (then the best point so far is kept); returns the
+    point and the evaluations used.
+    """
     cons = [{"type": "ineq", "fun": lambda c: 1.0 - c @ c, "jac": lambda c: -2.0 * c}]
     if len(signs):
         cons.append({"type": "ineq", "fun": lambda c: signs @ c, "jac": lambda c: signs})
+    seen: list[tuple[float, np.ndarray]] = []
 
     def cost(c: np.ndarray) -> tuple[float, np.ndarray]:
+        if len(seen) >= budget:
+            raise _Spent
         value, grad = _smallest(pieces, c)
+        seen.append((value, np.array(c)))
         return -value, -grad
 
-    fit = minimize(cost, start, jac=True, method="SLSQP", constraints=cons,
-                   options={"maxiter": 200, "ftol": 1e-12})  # fmt: skip
-    return np.asarray(fit.x)
+    try:
+        fit = minimize(cost, start, jac=True, method="SLSQP", constraints=cons,
+                       options={"maxiter": 200, "ftol": 1e-12})  # fmt: skip
+    except _Spent:
+        return (max(seen, key=lambda t: t[0])[1] if seen else start), len(seen)
+    return np.asarray(fit.x), len(seen)
+
+
+class _Spent(Exception):
+    """The search's budget is used up (stops SLSQP from inside its cost)."""
+
+
+def _margins(p: np.ndarray, edges: np.ndarray, w: np.ndarray) -> str:
+    r"""How well ``w`` holds, in words.
+
+    :math:`|R^T w|_\infty` relative to the longest rod (``w`` has largest entry 1), and
+    the smallest eigenvalue of :math:`Q^T \Omega Q` relative to the largest (positive:
+    PSD of rank ``n - d - 1``).
+    """
+    longest = max(float(np.linalg.norm(p[edges[:, 0]] - p[edges[:, 1]], axis=1).max()), 1e-300)
+    residual = float(np.abs(rigidity_matrix(p, edges).T @ w).max()) / longest
+    q = _complement(p)
+    vals = np.linalg.eigvalsh(q.T @ stress_matrix(len(p), edges, w) @ q)
+    margin = float(vals.min()) / max(float(np.abs(vals).max()), 1e-300)
+    return (f"to tolerance: |R^T w| = {residual:.1e} of the longest rod, smallest "
+            f"eigenvalue {margin:.1e} of the largest")  # fmt: skip
 
 
 def psd_stress(
@@ -138,9 +228,17 @@ def psd_stress(
     n, d = p.shape
     if n > MAX_PSD_SEARCH:
         return None, f"{n} joints: the PSD stress search is kept to {MAX_PSD_SEARCH}"
-    basis, _ = self_stress_basis(p, edges)
-    if not basis.shape[1]:
+    # s >= m - d n: a large search is refused before the SVD of R
+    least = max(len(edges) - d * n, 0)
+    big = least * max(n - d - 1, 1) ** 2 > MAX_PSD_SIZE
+    s = least if big else len(edges) - _column_space(p, edges).shape[1]
+    if not s:
         return None, "no self-stress at this placement"
+    if big or s * max(n - d - 1, 1) ** 2 > MAX_PSD_SIZE:
+        count = f"at least {s}" if big else f"{s}"
+        return None, (f"{count} self-stresses of {n} joints: the PSD stress search is kept "
+                      f"to s (n - d - 1)^2 <= {MAX_PSD_SIZE:.0e}")  # fmt: skip
+    basis, _ = self_stress_basis(p, edges)
     pieces = _pieces(p, edges, basis)
     if not pieces.shape[1]:
         return None, "the joints do not span enough for a stress matrix of rank n - d - 1"
@@ -150,13 +248,21 @@ def psd_stress(
     starts = [np.ones(1), -np.ones(1)] if basis.shape[1] == 1 else []
     starts += [rng.standard_normal(basis.shape[1]) for _ in range(STARTS)]
     scale = max(float(np.abs(pieces).max()), 1e-300)
+    k = pieces.shape[1]
+    evaluations = int(PSD_BUDGET // (k**3 + s * k * k))
     for start in starts:
+        if evaluations <= 0:
+            return None, ("no proper PSD stress of rank n - d - 1 was found within the "
+                          "search's budget (this proves nothing)")  # fmt: skip
         c = start / np.linalg.norm(start)
+        evaluations -= 1
         if basis.shape[1] > 1:
-            c = _maximise(pieces, signs, c)
+            c, used = _maximise(pieces, signs, c, evaluations)
+            evaluations -= used
         w = basis @ c
         proper = not len(signs) or bool(np.all(signs @ c >= -CERTIFICATE_RTOL))
         if proper and _smallest(pieces, c)[0] > CERTIFICATE_RTOL * scale * 1e3:
             w = np.where(np.abs(w) < CERTIFICATE_RTOL * np.abs(w).max(), 0.0, w)
-            return w / np.abs(w).max(), "a proper PSD stress of rank n - d - 1"
+            w = w / np.abs(w).max()
+            return w, "a proper PSD stress of rank n - d - 1, " + _margins(p, edges, w)
     return None, "no proper PSD stress of rank n - d - 1 was found (this proves nothing)"

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linkage_widget import Linkage, global_rigidity, universal_rigidity
+from linkage_widget.rigidity.other_placement import fold
 from linkage_widget.rigidity.stress_matrix import generic_stress_rank, stress_matrix
 
 PRISM_RODS = [(0, 1), (1, 2), (0, 2), (3, 4), (4, 5), (3, 5), (0, 3), (1, 4), (2, 5)]
@@ -164,3 +165,107 @@ def test_two_tetrahedra_on_a_rod_turn_about_it_in_space():
     assert report.separating_pair == (0, 1) and not report.generically_globally_rigid
     assert report.globally_rigid is False
     _other_is_genuine(linkage, report.other_placement)
+
+
+def test_an_unloaded_cable_does_not_hold_the_cross_so_it_is_not_universally_rigid():
+    # Two collinear rod triangles crossing at joint 0; the only cable (1, 2) carries no
+    # stress, so the conic check may not count it: turning the vertical bar about 0
+    # keeps every rod and shortens the cable (checked by hand below).
+    xy = [[0, 0], [1, 0], [0, 1], [-1, 0], [0, -1]]
+    rods = [(0, 1), (0, 3), (1, 3), (0, 2), (0, 4), (2, 4)]
+    cross = Linkage(xy, rods=rods, cables=[(1, 2)])
+    report = universal_rigidity(cross)
+    assert report.universally_rigid is not True
+    t = -0.3  # clockwise: joint 2 moves towards joint 1
+    q = np.array(xy, float)
+    turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    q[[2, 4]] = q[[2, 4]] @ turn.T
+    p = np.array(xy, float)
+    for i, j in rods:
+        assert np.isclose(np.linalg.norm(q[i] - q[j]), np.linalg.norm(p[i] - p[j]))
+    assert np.linalg.norm(q[1] - q[2]) < np.linalg.norm(p[1] - p[2])
+
+
+def test_two_parallel_rods_are_moved_apart_into_a_placement_that_is_no_mirror_image():
+    # shifting the left rod right by the extent + 1 lands it beyond the other: the mirror
+    # image of the start, which is congruent; the report must give a non-congruent one
+    p = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], float)
+    report = global_rigidity(Linkage(p, rods=[(0, 1), (2, 3)]))
+    assert report.globally_rigid is False
+    q = report.other_placement
+    for i, j in [(0, 1), (2, 3)]:
+        assert np.isclose(np.linalg.norm(q[i] - q[j]), 1.0)
+    dp = np.linalg.norm(p[:, None] - p[None], axis=2)
+    dq = np.linalg.norm(q[:, None] - q[None], axis=2)
+    assert np.abs(dp - dq).max() > 0.1
+
+
+def _genuine(p: np.ndarray, q: np.ndarray, edges: np.ndarray) -> None:
+    """Same rod lengths, some other distance changed (an independent check)."""
+    for i, j in edges:
+        assert np.isclose(np.linalg.norm(q[i] - q[j]), np.linalg.norm(p[i] - p[j]))
+    dp = np.linalg.norm(p[:, None] - p[None], axis=2)
+    dq = np.linalg.norm(q[:, None] - q[None], axis=2)
+    assert np.abs(dp - dq).max() > 1e-3
+
+
+def test_a_half_turn_that_is_a_mirror_image_is_followed_by_a_quarter_turn_in_space():
+    # the rest (0, 1, 2) lies in the plane z = 0 through the axis 0-1; joint 3 lies in
+    # the plane y = 0: the half turn of 3 is the mirror in z = 0, congruent
+    p = np.array([[0, 0, 0], [2, 0, 0], [1, 1, 0], [1, 0, 1.5]], float)
+    edges = np.array([(0, 1), (0, 2), (1, 2), (0, 3), (1, 3)])
+    q = fold(p, edges, (0, 1), np.array([], int))
+    assert q is not None
+    _genuine(p, q, edges)
+
+
+def test_a_cut_vertex_side_turns_about_it_when_the_rest_is_on_the_fold_line():
+    # joint 0 cuts the triangle (3, 4) off a collinear triangle (0, 1, 2); folding across
+    # the widened pair (0, 1) reflects in the line the rest lies on: congruent
+    p = np.array([[0, 0], [1, 0], [2, 0], [0, 1], [-1, 1]], float)
+    edges = np.array([(0, 1), (1, 2), (0, 2), (0, 3), (3, 4), (0, 4)])
+    q = fold(p, edges, (0, 1), np.array([], int))
+    assert q is not None
+    _genuine(p, q, edges)
+
+
+@pytest.mark.parametrize(
+    "xy",
+    [[[0, 0], [1, 0], [3, 0], [7, 0]],  # collinear K4: no PSD stress of rank n - d - 1
+     [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [2, 3, 5]]],  # K5 in space
+)  # fmt: skip
+def test_a_complete_graph_is_globally_and_universally_rigid_at_any_placement(xy):
+    # every pairwise distance is a rod length, so any equal-length placement is congruent
+    n = len(xy)
+    linkage = Linkage(xy, rods=list(combinations(range(n), 2)))
+    report = global_rigidity(linkage, seed=0)
+    assert report.generically_globally_rigid is True and report.globally_rigid is True
+    # without a stress certificate (the collinear K4) the words must give the real reason
+    assert report.stress is not None or "every two joints are joined" in report.explanation
+    assert universal_rigidity(linkage).universally_rigid is True
+
+
+@pytest.mark.parametrize(("n", "dim"), [(3, 2), (0, 2), (4, 3)])
+def test_the_stress_matrix_test_refuses_fewer_than_d_plus_2_vertices(n, dim):
+    # three joints without rods are not globally rigid, yet rank 0 = n - d - 1 would read
+    # as a certain yes
+    with pytest.raises(ValueError, match="at least"):
+        generic_stress_rank(n, [], dim=dim)
+
+
+def test_a_certificate_reports_its_residual_and_eigenvalue_margin():
+    k4 = Linkage([[0, 0], [4, 0], [1, 3], [1.3, 1.1]], rods=K4_RODS)
+    for words in (global_rigidity(k4, seed=0).explanation,
+                  universal_rigidity(k4).explanation):  # fmt: skip
+        assert "to tolerance: |R^T w| = " in words
+        residual = float(words.split("|R^T w| = ")[1].split()[0])
+        margin = float(words.split("smallest eigenvalue ")[1].split()[0])
+        assert residual < 1e-12 and margin > 0.99  # one nonzero eigenvalue: ratio 1
+
+
+def test_both_reports_take_the_same_seed_default():
+    import inspect
+
+    defaults = {f.__name__: inspect.signature(f).parameters["seed"].default
+                for f in (global_rigidity, universal_rigidity)}  # fmt: skip
+    assert defaults == {"global_rigidity": None, "universal_rigidity": None}
