@@ -103,10 +103,12 @@ def nac_colouring(nac: NACView, now: Situation, k: int | None) -> Outcome:
     """Show NAC-colouring ``k`` (``None``: leave the view, the placement kept)."""
     chosen = nac.choose(now.linkage, k)
     if chosen is None:
-        if nac.colourings or k is None:
+        if nac.colourings:
             said = "NAC view left: the linkage stays where it is (ctrl-z: back)"
+        elif now.linkage.n_rods < 2:
+            said = "no NAC-colouring: a NAC-colouring needs two rods or more"
         else:
-            said = "no NAC-colouring: every placement of this graph is rigid"
+            said = "no NAC-colouring: no placement of this graph flexes with distinct joints"
         return Outcome(message=said, finish="draw")
     return Outcome(edit=partial(_place, *chosen))
 

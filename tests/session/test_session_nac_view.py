@@ -77,3 +77,9 @@ def test_a_graph_without_a_nac_colouring_says_so() -> None:
     s = LinkageSession(k4)
     s.key("N", shift=True)
     assert "no NAC-colouring" in s._hint() and s.nac.shown(s.linkage) is None
+
+
+def test_one_rod_has_no_nac_colouring_and_b_says_so() -> None:
+    s = LinkageSession(Linkage([[0, 0], [1, 0]], rods=[(0, 1)]))
+    s.key("B", shift=True)
+    assert "no NAC-colouring" in s._hint() and "two rods" in s._hint()
