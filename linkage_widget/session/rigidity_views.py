@@ -48,7 +48,8 @@ def place(positions: np.ndarray, said: str, doc: Document) -> str:
 def jump_to_ghost(ghosts: Ghosts, now: Situation, k: int | None = None) -> Outcome:
     """Key ``U``: the linkage at ghost ``k`` (default: the next one), undoably."""
     k, target = ghosts.jump(k, now.linkage)
-    said = f"at placement {k + 1} of {len(ghosts.placements)} others (U: the next; ctrl-z: back)"
+    others = len(ghosts.shown(now.linkage))
+    said = f"at placement {k + 1} of {others} others (U: the next; ctrl-z: back)"
     return Outcome(edit=partial(place, target, said))
 
 

@@ -169,3 +169,22 @@ def test_u_on_two_k4s_sharing_a_rod_shows_the_fold_global_rigidity_finds() -> No
     d0 = [np.linalg.norm(start[i] - start[j]) for i, j in pairs]
     assert not np.allclose(d, d0, atol=1e-6)  # not congruent: a real other placement
     assert "not globally rigid" in s._hint()
+
+
+def test_undoing_a_jump_brings_every_ghost_back_none_at_the_linkage() -> None:
+    link = Linkage([[0, 0], [4, 0], [1, 3], [3, 2]], rods=[(0, 1), (0, 2), (1, 2), (0, 3), (1, 3)])
+    s = LinkageSession(link)
+    start = link.vertices.copy()
+    s.key("u")
+    before = [g.copy() for g in s.ghosts.shown(s.linkage)]
+    assert before, s.error
+    s.key("U", shift=True)
+    assert not np.allclose(s.linkage.vertices, start)
+    assert len(s.ghosts.shown(s.linkage)) == len(before)  # the one left is drawn instead
+    s.undo()
+    np.testing.assert_allclose(s.linkage.vertices, start)
+    after = s.ghosts.shown(s.linkage)
+    assert len(after) == len(before)
+    for g, h in zip(before, after, strict=True):
+        np.testing.assert_allclose(g, h)  # the same set, none of them at the linkage
+        assert np.abs(g - start).max() > 1e-3
