@@ -11,7 +11,10 @@ is left); the rods are drawn in the two colours of
 :attr:`~linkage_widget.draw.Theme.nac_colors`. Showing a colouring puts the linkage at
 the start of its motion (:attr:`NACMotion.start`, one undo step): the motion keeps
 *its* rod lengths, so the model's lengths become the motion's. ``y`` plays one turn of
-the flex (one undo step). **Leaving keeps the placement** the linkage is at (it is a
+the flex (one undo step). The flex moves rods only: a pinned joint stays put (each frame
+moved rigidly onto the pins; refused when the flex changes the pins' distances), and a
+linkage with fixed angles, sliders or slots, or in 3-D, is refused with the reason,
+nothing changed. **Leaving keeps the placement** the linkage is at (it is a
 placement of the linkage like any other); ctrl-z goes back to the placement before the
 colouring was shown.
 
@@ -38,12 +41,64 @@ except ImportError:  # pragma: no cover - the part not merged yet
     nac_colourings = nac_motion = None
 from .configuration_panel import PanelIntent
 from .document import Document
+from .ghosts import aligned
 from .outcome import NOTHING, Outcome, Situation
 
-__all__ = ["NAC_FRAMES", "NACView", "nac_handlers"]
+__all__ = ["NAC_FRAMES", "NACView", "nac_handlers", "pinned_frames", "refusal"]
 
 #: Frames of one turn of a NAC flex (:math:`t` from 0 to :math:`2\pi`).
 NAC_FRAMES = 240
+
+#: The pins hold when their distances stay within this (relative) over the motion.
+PIN_RTOL = 1e-6
+
+
+def refusal(linkage: Linkage) -> str | None:
+    """Why the NAC view cannot show ``linkage`` (a flex of its rods only), or ``None``.
+
+    The motion moves the rods alone: a fixed angle, a slider or a slot would be broken.
+    """
+    if linkage.dim != 2 or nac_colourings is None:
+        return "NAC-colourings give flexes of planar linkages only (this one is 3-D)"
+    held = [
+        name
+        for name, count in (
+            ("fixed angles", len(linkage.angles)),
+            ("sliders", len(linkage.sliders)),
+            ("slots", len(linkage.slots)),
+        )
+        if count
+    ]
+    if held:
+        return (
+            f"the NAC view flexes rods only, and this linkage has {', '.join(held)}:"
+            " remove them to see its NAC-colourings"
+        )
+    return None
+
+
+def pinned_frames(frames: np.ndarray, current: np.ndarray, pins: np.ndarray) -> np.ndarray:
+    r"""``frames`` ``(k, n, 2)`` moved rigidly so the pinned joints stay at ``current``'s.
+
+    One pin: a translation. Two or more: each frame by the Kabsch rotation and
+    translation on the pins (:func:`.ghosts.aligned`). Raises ``ValueError`` when the
+    pins' pairwise distances :math:`|p_a(t) - p_b(t)|` differ from their distances
+    now: no rigid move keeps them all in place.
+    """
+    if not len(pins):
+        return frames
+    if len(pins) == 1:
+        return frames - frames[:, pins[:1]] + current[pins[:1]]
+    a, b = np.triu_indices(len(pins), 1)
+    now = np.linalg.norm(current[pins[a]] - current[pins[b]], axis=-1)
+    moving = np.linalg.norm(frames[:, pins[a]] - frames[:, pins[b]], axis=-1)
+    scale = max(float(now.max(initial=0.0)), 1.0)
+    if not np.allclose(moving, now, rtol=0.0, atol=PIN_RTOL * scale):
+        raise ValueError(
+            "this NAC-colouring's flex moves the pinned joints apart or together:"
+            " unpin all but one joint to see it"
+        )
+    return np.stack([aligned(f, current, pins) for f in frames])
 
 
 def _key(linkage: Linkage) -> tuple[Any, ...]:
@@ -58,12 +113,13 @@ class NACView:
         self.index: int | None = None  # the colouring shown, None: the view is left
         self.motion: Any = None
         self._key: tuple[Any, ...] | None = None
+        self._pins: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.int64), np.zeros((0, 2)))
 
     def of(self, linkage: Linkage) -> list[np.ndarray]:
         """The NAC-colourings of ``linkage``'s graph (found once per graph)."""
         if self._key != _key(linkage):
-            if linkage.dim != 2 or nac_colourings is None:
-                raise ValueError("NAC-colourings give flexes of planar linkages (rigidity.nac)")
+            if (why := refusal(linkage)) is not None:
+                raise ValueError(why)
             self.colourings, self.index, self.motion = nac_colourings(linkage), None, None
             self._key = _key(linkage)
         return self.colourings
@@ -77,21 +133,36 @@ class NACView:
     def choose(self, linkage: Linkage, k: int | None) -> tuple[np.ndarray, str] | None:
         """Show colouring ``k`` (``None``: leave); its motion's start and what to say."""
         found = self.of(linkage)
+        if (why := refusal(linkage)) is not None and k is not None:
+            raise ValueError(why)  # an angle, slider or slot added since the graph was read
         if k is None or not found:
             self.index, self.motion = None, None
             return None
         k = int(k) % len(found)
-        self.motion, self.index = nac_motion(linkage, found[k], seed=0), k
+        motion = nac_motion(linkage, found[k], seed=0)
+        pins = np.asarray(linkage.pinned, dtype=np.int64)
+        self._pins = (pins, np.asarray(linkage.vertices, dtype=np.float64).copy())
+        start = pinned_frames(self._turn(motion), self._pins[1], pins)[0]  # refuses first
+        self.motion, self.index = motion, k
         red = int(found[k].sum())
         said = (
             f"NAC-colouring {k + 1} of {len(found)}: {red} red rods, {len(found[k]) - red} blue;"
             " the linkage at its flexible placement (y: flex it · N/B: next/previous)"
         )
-        return np.asarray(self.motion.start, dtype=np.float64), said
+        return start, said
+
+    @staticmethod
+    def _turn(motion: Any, frames: int = NAC_FRAMES) -> np.ndarray:
+        return np.asarray(motion.placement(np.linspace(0.0, 2 * np.pi, frames + 1)))
 
     def placements(self, frames: int = NAC_FRAMES) -> np.ndarray:
-        r"""One turn of the motion, ``(frames + 1, n, 2)``: :math:`t = 0 \ldots 2\pi`."""
-        return np.asarray(self.motion.placement(np.linspace(0.0, 2 * np.pi, frames + 1)))
+        r"""One turn of the motion, ``(frames + 1, n, 2)``: :math:`t = 0 \ldots 2\pi`.
+
+        Moved rigidly, frame by frame, so the pinned joints stay where they were
+        (:func:`pinned_frames`).
+        """
+        pins, current = self._pins
+        return pinned_frames(self._turn(self.motion, frames), current, pins)
 
 
 def _place(positions: np.ndarray, said: str, doc: Document) -> str:

@@ -83,3 +83,40 @@ def test_one_rod_has_no_nac_colouring_and_b_says_so() -> None:
     s = LinkageSession(Linkage([[0, 0], [1, 0]], rods=[(0, 1)]))
     s.key("B", shift=True)
     assert "no NAC-colouring" in s._hint() and "two rods" in s._hint()
+
+
+def test_a_pinned_joint_stays_put_through_the_flex() -> None:
+    s = prism()
+    s.linkage.pin(0)
+    pin = s.linkage.vertices[0].copy()
+    s.run_action("nac_colouring", 0)
+    assert not s.error, s.error
+    np.testing.assert_allclose(s.linkage.vertices[0], pin, atol=1e-12)
+    kept = lengths(s.linkage)
+    s.key("y")
+    for _ in range(400):
+        if not s.frame():
+            break
+        np.testing.assert_allclose(s.linkage.vertices[0], pin, atol=1e-9)
+        np.testing.assert_allclose(lengths(s.linkage), kept, rtol=1e-8)
+
+
+def test_pins_whose_distance_the_flex_changes_are_refused_nothing_changed() -> None:
+    s = prism()
+    s.linkage.pin(0)
+    s.linkage.pin(4)  # joints 0 and 4 share no rod: every flex moves them
+    before = s.linkage.copy()
+    s.run_action("nac_colouring", 0)
+    assert "pinned joints" in s.error and s.linkage == before
+    assert s.nac.shown(s.linkage) is None
+
+
+def test_fixed_angles_and_3d_are_refused_with_the_reason() -> None:
+    s = prism()
+    s.linkage.add_angle(0, 1, 2)
+    before = s.linkage.copy()
+    s.key("N", shift=True)
+    assert "fixed angles" in s.error and s.linkage == before
+    s3 = LinkageSession(Linkage([[0, 0, 0], [1, 0, 0], [0, 1, 0]], rods=[(0, 1), (1, 2), (0, 2)]))
+    s3.key("N", shift=True)
+    assert "planar" in s3.error
