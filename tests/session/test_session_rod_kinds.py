@@ -134,3 +134,25 @@ def test_the_readout_says_global_and_tensegrity_rigidity() -> None:
 def test_the_readout_leaves_global_rigidity_out_for_a_mechanism() -> None:
     s = LinkageSession(Linkage([[0, 0], [1, 0], [1, 1], [0, 1]], rods=[(0, 1), (1, 2), (2, 3)]))
     assert not any("globally" in line for line in s.readout())
+
+
+def test_the_global_line_is_the_graph_verdict_on_hand_known_cases(monkeypatch) -> None:
+    import linkage_widget.session.rigidity_lines as lines
+
+    def searched(*_a, **_k):
+        raise AssertionError("the readout runs the full global_rigidity search")
+
+    monkeypatch.setattr(lines, "global_rigidity", searched, raising=False)
+    k4 = Linkage([[0, 0], [4, 0], [1, 3], [1.3, 1.1]],
+                 rods=[(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)])  # fmt: skip
+    kite = Linkage([[0, 0], [4, 0], [1, 3], [1.3, -1.1]],
+                   rods=[(0, 1), (0, 2), (1, 2), (0, 3), (1, 3)])  # fmt: skip
+    assert lines.rigidity_lines(k4) == [
+        "globally rigid (generically: 3-connected and redundantly rigid)"
+    ]
+    (line,) = lines.rigidity_lines(kite)  # folds over rod 0-1
+    assert line.startswith("not globally rigid:")
+    kite.pin(2)
+    kite.pin(3)  # a bar 2-3 by the ground: K4
+    (line,) = lines.rigidity_lines(kite)
+    assert line.startswith("globally rigid with the pins as one body")
