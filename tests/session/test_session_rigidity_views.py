@@ -188,3 +188,22 @@ def test_undoing_a_jump_brings_every_ghost_back_none_at_the_linkage() -> None:
     for g, h in zip(before, after, strict=True):
         np.testing.assert_allclose(g, h)  # the same set, none of them at the linkage
         assert np.abs(g - start).max() > 1e-3
+
+
+def test_u_on_k4_with_a_pendant_rod_is_not_taken_for_laman() -> None:
+    # 5 joints, 7 = 2*5 - 3 rods, but K4 has a redundant rod and joint 4 dangles
+    p = [[0, 0], [4, 0], [1, 3], [1.3, 1.1], [6, 1]]
+    rods = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3), (1, 4)]
+    s = LinkageSession(Linkage(p, rods=rods))
+    s.key("u")
+    assert not s.error, s.error
+    assert "no other placement found" in s._hint() or s.ghosts.shown(s.linkage)
+
+
+def test_u_with_a_fixed_angle_says_why_nothing_escapes() -> None:
+    s = triangle()
+    s.linkage.add_angle(0, 1, 2)
+    before = s.linkage.copy()
+    s.key("u")
+    assert "fixed angles" in s._hint() + s.error and s.linkage == before
+    assert not s.ghosts.shown(s.linkage)
