@@ -71,3 +71,6 @@ def test_the_nac_colours_stay_apart_for_every_reader() -> None:
     blue, red = T.nac_colors
     for deficiency in DEFICIENCIES:  # an independent check of the pair (CIE76 in CIELAB)
         assert delta_e(blue, red, deficiency) > 20, deficiency
+        # the selection (orange) is drawn over either colour: it stays apart from both
+        assert delta_e(T.selected, red, deficiency) >= 20, deficiency
+        assert delta_e(T.selected, blue, deficiency) >= 20, deficiency
