@@ -120,7 +120,14 @@ class NACView:
         if self._key != _key(linkage):
             if (why := refusal(linkage)) is not None:
                 raise ValueError(why)
-            self.colourings, self.index, self.motion = nac_colourings(linkage), None, None
+            try:
+                found = nac_colourings(linkage)
+            except ValueError as exc:  # past the search's caps: said plainly, not its keywords
+                raise ValueError(
+                    "this graph has too many NAC-colourings to list them in the widget"
+                    " (rigidity.nac_colourings with a larger max_colourings lists them)"
+                ) from exc
+            self.colourings, self.index, self.motion = found, None, None
             self._key = _key(linkage)
         return self.colourings
 
@@ -138,7 +145,11 @@ class NACView:
         if k is None or not found:
             self.index, self.motion = None, None
             return None
-        k = int(k) % len(found)
+        if not 0 <= int(k) < len(found):
+            raise IndexError(
+                f"no NAC-colouring {k}: this graph has {len(found)} (0 to {len(found) - 1})"
+            )
+        k = int(k)
         motion = nac_motion(linkage, found[k], seed=0)
         pins = np.asarray(linkage.pinned, dtype=np.int64)
         self._pins = (pins, np.asarray(linkage.vertices, dtype=np.float64).copy())

@@ -120,3 +120,25 @@ def test_fixed_angles_and_3d_are_refused_with_the_reason() -> None:
     s3 = LinkageSession(Linkage([[0, 0, 0], [1, 0, 0], [0, 1, 0]], rods=[(0, 1), (1, 2), (0, 2)]))
     s3.key("N", shift=True)
     assert "planar" in s3.error
+
+
+def test_a_colouring_number_out_of_range_is_refused_not_wrapped() -> None:
+    s = prism()
+    before = s.linkage.copy()
+    s.run_action("nac_colouring", 99)
+    assert "no NAC-colouring 99" in s.error and s.linkage == before
+    assert s.nac.shown(s.linkage) is None
+
+
+def test_too_many_colourings_is_said_plainly(monkeypatch) -> None:
+    import linkage_widget.session.nac_view as view
+
+    def capped(_link):
+        raise ValueError(
+            "nac_colourings: more than max_colourings=10 colourings; raise max_colourings"
+        )
+
+    monkeypatch.setattr(view, "nac_colourings", capped)
+    s = prism()
+    s.key("N", shift=True)
+    assert "too many NAC-colourings" in s.error and "raise max_colourings" not in s.error
