@@ -49,6 +49,10 @@ __all__ = ["NAC_FRAMES", "NACView", "nac_handlers", "pinned_frames", "refusal"]
 #: Frames of one turn of a NAC flex (:math:`t` from 0 to :math:`2\pi`).
 NAC_FRAMES = 240
 
+#: The colouring is drawn while the joints are at a frame of its motion, within this
+#: (relative to the placement's size).
+FRAME_ATOL = 1e-9
+
 #: The pins hold when their distances stay within this (relative) over the motion.
 PIN_RTOL = 1e-6
 
@@ -114,6 +118,7 @@ class NACView:
         self.motion: Any = None
         self._key: tuple[Any, ...] | None = None
         self._pins: tuple[np.ndarray, np.ndarray] = (np.zeros(0, np.int64), np.zeros((0, 2)))
+        self._frames: np.ndarray | None = None  # one turn, (NAC_FRAMES + 1, n, 2)
 
     def of(self, linkage: Linkage) -> list[np.ndarray]:
         """The NAC-colourings of ``linkage``'s graph (found once per graph)."""
@@ -132,10 +137,19 @@ class NACView:
         return self.colourings
 
     def shown(self, linkage: Linkage) -> np.ndarray | None:
-        """The colouring to draw, ``(m,)`` bool (True: red), or ``None`` (left, or edited)."""
-        if self.index is None or self._key != _key(linkage):
+        """The colouring to draw, ``(m,)`` bool (True: red), or ``None``.
+
+        ``None`` when the view is left, the graph edited, or the joints are at none of the
+        motion's frames (an undo of ``N``, a drag): the colours belong to the motion.
+        """
+        if self.index is None or self._key != _key(linkage) or self._frames is None:
             return None
-        return self.colourings[self.index]
+        p = np.asarray(linkage.vertices, dtype=np.float64)
+        if self._frames.shape[1:] != p.shape:
+            return None
+        scale = max(float(np.abs(self._frames[0]).max(initial=0.0)), 1.0)
+        off = np.abs(self._frames - p).reshape(len(self._frames), -1).max(axis=1)
+        return self.colourings[self.index] if off.min() <= FRAME_ATOL * scale else None
 
     def choose(self, linkage: Linkage, k: int | None) -> tuple[np.ndarray, str] | None:
         """Show colouring ``k`` (``None``: leave); its motion's start and what to say."""
@@ -153,8 +167,8 @@ class NACView:
         motion = nac_motion(linkage, found[k], seed=0)
         pins = np.asarray(linkage.pinned, dtype=np.int64)
         self._pins = (pins, np.asarray(linkage.vertices, dtype=np.float64).copy())
-        start = pinned_frames(self._turn(motion), self._pins[1], pins)[0]  # refuses first
-        self.motion, self.index = motion, k
+        frames = pinned_frames(self._turn(motion), self._pins[1], pins)  # refuses first
+        self.motion, self.index, self._frames, start = motion, k, frames, frames[0]
         red = int(found[k].sum())
         said = (
             f"NAC-colouring {k + 1} of {len(found)}: {red} red rods, {len(found[k]) - red} blue;"
@@ -172,6 +186,8 @@ class NACView:
         Moved rigidly, frame by frame, so the pinned joints stay where they were
         (:func:`pinned_frames`).
         """
+        if frames == NAC_FRAMES and self._frames is not None:
+            return self._frames.copy()  # the frames the colouring is drawn at
         pins, current = self._pins
         return pinned_frames(self._turn(self.motion, frames), current, pins)
 

@@ -142,3 +142,19 @@ def test_too_many_colourings_is_said_plainly(monkeypatch) -> None:
     s = prism()
     s.key("N", shift=True)
     assert "too many NAC-colourings" in s.error and "raise max_colourings" not in s.error
+
+
+def test_the_colours_go_when_the_joints_leave_the_motion() -> None:
+    s = prism()
+    s.key("N", shift=True)
+    assert s.nac.shown(s.linkage) is not None
+    s.key("y")
+    for _ in range(30):  # drawn through the play: every frame is on the motion
+        s.frame()
+        assert s.scene().by_role("nac-rods")
+    while s.frame():
+        pass
+    assert s.nac.shown(s.linkage) is not None
+    s.undo()  # the turn
+    s.undo()  # the colouring's start: back at the placement before it
+    assert s.nac.shown(s.linkage) is None and not s.scene().by_role("nac-rods")
