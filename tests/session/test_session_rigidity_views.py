@@ -207,3 +207,18 @@ def test_u_with_a_fixed_angle_says_why_nothing_escapes() -> None:
     s.key("u")
     assert "fixed angles" in s._hint() + s.error and s.linkage == before
     assert not s.ghosts.shown(s.linkage)
+
+
+def test_a_picked_rod_undone_away_is_forgotten_by_the_1_extension_tool() -> None:
+    s = triangle()
+    s.tool = "0-extension"
+    for xy in ((0, 0), (4, 0), (2, -2)):
+        click(s, xy)
+    n_rods = s.linkage.n_rods
+    s.tool = "1-extension"
+    click(s, (3, -1))  # the middle of the new rod 1-3, the last one
+    assert f"rod {n_rods - 1} picked" in s._hint()
+    s.undo()  # the 0-extension: that rod is gone
+    assert s.linkage.n_rods == n_rods - 2
+    click(s, (1, 3))  # joint 2
+    assert "picked" not in s._hint() and "click a rod" in s._hint()
