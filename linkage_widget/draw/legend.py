@@ -158,7 +158,7 @@ _MARKS = {
     "cable": '<line x1="2" y1="7" x2="26" y2="7" stroke="{c}" stroke-width="2" '
     'stroke-dasharray="6 3"/>',
     "strut": '<line x1="2" y1="7" x2="26" y2="7" stroke="{c}" stroke-width="8"/>'
-    '<line x1="2" y1="7" x2="26" y2="7" stroke="#ffffff" stroke-width="3"/>',
+    '<line x1="2" y1="7" x2="26" y2="7" stroke="{bg}" stroke-width="3"/>',
     "ghost": '<line x1="2" y1="7" x2="26" y2="7" stroke="{c}" stroke-width="3" '
     'stroke-opacity="0.4"/>',
     "band": '<line x1="2" y1="7" x2="26" y2="7" stroke="{c}" stroke-width="12"/>',
@@ -182,8 +182,13 @@ _MARKS = {
 }
 
 
-def legend_html(entries: Sequence[LegendEntry], *, font_px: float = 15.0) -> str:
+def legend_html(
+    entries: Sequence[LegendEntry], *, font_px: float = 15.0, background: str = "#ffffff"
+) -> str:
     """The legend as HTML: one item per entry, its mark drawn in its colour; ``""`` if none.
+
+    ``background``: the canvas's (:attr:`Theme.background`), the core of a strut's
+    double line, as the drawing has it.
 
     The items flow in a row and wrap (a line or two under the canvas, not a column).
     """
@@ -191,7 +196,7 @@ def legend_html(entries: Sequence[LegendEntry], *, font_px: float = 15.0) -> str
         return ""
     rows = []
     for e in entries:
-        swatch = _MARKS[e.mark].format(c=html.escape(e.color))
+        swatch = _MARKS[e.mark].format(c=html.escape(e.color), bg=html.escape(background))
         svg = f'<svg width="28" height="14" viewBox="0 0 28 14" aria-hidden="true">{swatch}</svg>'
         rows.append(
             f"<li style='display:flex;align-items:center;gap:8px;margin:2px 0'>{svg}"

@@ -102,7 +102,9 @@ class Theme:
     ghost: str = "#7a7a7a"
     ghost_width: float = 3.0
     ghost_alpha: float = 0.35
-    nac_colors: tuple[str, str] = (_O["blue"], _O["vermillion"])
+    # the red: Paul Tol's vibrant red, not vermillion, which is within 19.6 of the
+    # selection's orange under deuteranopia (DISTINCT_PAIRS)
+    nac_colors: tuple[str, str] = (_O["blue"], "#cc3311")
     spring: str = "#7a5a3a"
     load: str = _O["black"]
     reaction: str = _O["reddish_purple"]
@@ -183,4 +185,5 @@ DISTINCT_PAIRS: tuple[tuple[str, str, str], ...] = (
     ("selected vs rod", "selected", "rod"),
     ("the two colours of a NAC-colouring", "nac_colors[0]", "nac_colors[1]"),
     ("selected vs a NAC colour", "selected", "nac_colors[0]"),
+    ("selected vs a NAC colour", "selected", "nac_colors[1]"),
 )

@@ -3,8 +3,10 @@ r"""Ghosts: other placements of the linkage shown faint, and a jump to one of th
 A rigid framework can have other placements with the same rod lengths (a triangle
 folded over a rod; the real realizations of a Laman graph): the session shows them as
 *ghosts* under the linkage (:mod:`~linkage_widget.draw.member_layers`), and a jump puts
-the linkage at one of them (one undo step; the placement it left becomes a ghost in its
-place, so jumping again goes back).
+the linkage at one of them (one undo step). The set shown is kept whole, with the
+placement the linkage was at: the ghosts drawn are the ones the linkage is not at now
+(:meth:`Ghosts.shown`), so after a jump the placement left is a ghost, and after an undo
+of it every ghost is back.
 
 :class:`Ghosts` holds the placements, each ``(n, 2)``, moved rigidly onto the linkage
 as it is when they are shown (:func:`aligned`: the pinned joints, or all joints, by
@@ -87,7 +89,8 @@ class Ghosts:
             if linkage.dim != 2 or arr.shape != (n, 2) or not np.isfinite(arr).all():
                 raise ValueError(f"placement {k}: want a finite ({n}, 2) array of a planar linkage")
             checked.append(aligned(arr, current, linkage.pinned))
-        self.placements, self.label, self._next = checked, str(label), 0
+        whole = [current.copy(), *checked] if checked else []
+        self.placements, self.label, self._next = whole, str(label), 0
         self._rods = linkage.rods.copy()
         self._lengths = rod_lengths(current, self._rods)
         if not checked:
@@ -96,7 +99,10 @@ class Ghosts:
         return f"{count}{': ' + label if label else ''} (U: jump to it)"
 
     def shown(self, linkage: Linkage) -> list[np.ndarray]:
-        """The placements to draw now: ``[]`` unless the linkage's rods and lengths are theirs."""
+        """The placements to draw now: ``[]`` unless the linkage's rods and lengths are theirs.
+
+        The one the linkage is at now (every joint within the length tolerance) is left out.
+        """
         if not self.placements or not np.array_equal(linkage.rods, self._rods):
             return []
         if self.placements[0].shape != linkage.vertices.shape:
@@ -105,10 +111,13 @@ class Ghosts:
         scale = max(float(self._lengths.max(initial=0.0)), 1.0)
         if not np.allclose(lengths, self._lengths, rtol=0.0, atol=GHOST_LENGTH_RTOL * scale):
             return []
-        return self.placements
+        at = GHOST_LENGTH_RTOL * scale
+        return [p for p in self.placements if not np.allclose(p, linkage.vertices, atol=at)]
 
     def jump(self, k: int | None, linkage: Linkage) -> tuple[int, np.ndarray]:
-        """Ghost ``k`` (``None``: the next) and its placement; the current one takes its place.
+        """Ghost ``k`` of :meth:`shown` (``None``: the next) and its placement.
+
+        The set is not changed: once the linkage is there, the placement it left is drawn.
 
         Raises ``IndexError`` when no ghost ``k`` is shown now.
         """
@@ -117,6 +126,5 @@ class Ghosts:
         if not 0 <= k < len(shown):
             raise IndexError(f"no other placement {k} to jump to ({len(shown)} shown)")
         target = shown[k]
-        self.placements[k] = linkage.vertices.copy()
-        self._next = k + 1  # U again: the next one (the one left is ghost k now)
+        self._next = k + 1  # U again: the next one (the one left is drawn in its place)
         return k, target.copy()

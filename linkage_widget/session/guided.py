@@ -73,9 +73,13 @@ def guide_lines(linkage: Linkage) -> list[str]:
     return [f"sliders: {g.n_sliders} · slots: {g.n_slots} (one constraint each)"]
 
 
-def model_lines(linkage: Linkage) -> list[str]:
-    """The readout's lines on the sliders and slots, the cables and struts, global rigidity."""
-    return guide_lines(linkage) + kind_lines(linkage) + rigidity_lines(linkage)
+def model_lines(linkage: Linkage, moving: bool = False) -> list[str]:
+    """The readout's lines on the sliders and slots, the cables and struts, global rigidity.
+
+    ``moving``: the joints are moving (a drag's live analysis is shown), so the lines
+    that depend on the placement are not recomputed (:func:`.rigidity_lines.rigidity_lines`).
+    """
+    return guide_lines(linkage) + kind_lines(linkage) + rigidity_lines(linkage, moving)
 
 
 def with_guides(linkage: Linkage, ext: Extensions, source: str) -> Linkage:

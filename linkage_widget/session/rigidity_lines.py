@@ -1,18 +1,25 @@
 """The readout's lines on global rigidity and on a tensegrity, when they are cheap.
 
-* **Global rigidity** (:func:`~linkage_widget.rigidity.global_rigidity`), for a graph
-  that is generically rigid (pins aside): whether it is generically globally rigid (in
-  the plane 3-connected and redundantly rigid, Jackson–Jordán); when not, a generic
-  placement has another with the same rod lengths (key ``u`` shows it). The verdict is
-  of the graph, so it is kept per graph (joints, rods, pins): a motion never recomputes it.
+* **Global rigidity**, for a graph that is generically rigid: whether it is generically
+  globally rigid (in the plane: :math:`K_2` or :math:`K_3`, or 3-connected and redundantly
+  rigid, Jackson–Jordán; :func:`_generic_verdict`); when not, a generic placement has
+  another with the same rod lengths (key ``u`` shows it). Only this combinatorial verdict
+  is computed (the separating pair and the pebble game's circuits, milliseconds), not
+  :func:`~linkage_widget.rigidity.global_rigidity`'s search for this placement. Two or
+  more pins count as one body, as in ``global_rigidity``: the graph read is the rods
+  plus a bar between every two pins, and the line says so. The verdict is of the graph,
+  so it is kept per graph (joints, rods, pins): a motion never recomputes it.
 * **Tensegrity** (:func:`~linkage_widget.rigidity.tensegrity_rigidity`, only with
   cables or struts): rigid as a tensegrity (Roth–Whiteley: the bar framework rigid and
   a proper self-stress) or not. It depends on the placement, so it is kept per
-  placement.
+  placement, and it is computed only when the joints are not moving (one linear
+  program, ~30 ms on 12 joints: not on every frame of a drag): while they move, the
+  line found last for this graph and these kinds is shown, marked as of the placement
+  before the drag, and a placement found after the release is recomputed.
 
 Both run in the readout's thread, so only for linkages of at most
-:data:`READOUT_MAX_JOINTS` joints (a 31-joint framework's global verdict takes about
-0.6 s here): planar, without fixed angles, sliders or slots (which neither reads).
+:data:`READOUT_MAX_JOINTS` joints (the tensegrity line solves a linear program): planar,
+without fixed angles, sliders or slots (which neither reads).
 Each is remembered by the values it reads (a small table, cleared when it grows).
 
 >>> from linkage_widget import Linkage
@@ -25,9 +32,14 @@ Each is remembered by the values it reads (a small table, cleared when it grows)
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
+
+import numpy as np
 
 from ..model import Linkage
-from ..rigidity import generic_rank, global_rigidity, tensegrity_rigidity
+from ..rigidity import generic_rank, tensegrity_rigidity
+from ..rigidity.circuits import redundant_edges
+from ..rigidity.connectivity import separating_pair
 
 __all__ = ["READOUT_MAX_JOINTS", "rigidity_lines"]
 
@@ -47,14 +59,39 @@ def _remembered(key: tuple[object, ...], find: Callable[[], str]) -> str:
     return _MEMO[key]
 
 
+def _graph(linkage: Linkage) -> np.ndarray:
+    """The distinct rods and a bar between every two pins, ``(k, 2)`` (pins: one body)."""
+    seen = {(min(i, j), max(i, j)) for i, j in linkage.rods.tolist() if i != j}
+    pins = sorted(set(linkage.pinned.tolist()))
+    seen |= set(combinations(pins, 2))
+    return np.array(sorted(seen), np.int64).reshape(-1, 2)
+
+
+def _generic_verdict(n: int, edges: np.ndarray) -> bool | None:
+    r"""Generically globally rigid in the plane; ``None`` when not even generically rigid.
+
+    Jackson–Jordán: for :math:`n \ge 4`, generically globally rigid iff 3-connected and
+    redundantly rigid (every edge in a circuit of the rigidity matroid); for
+    :math:`n \le 3`, iff complete.
+    """
+    if generic_rank(n, edges) < 2 * n - 3:
+        return None
+    if n <= 3:
+        return len(edges) == n * (n - 1) // 2
+    return separating_pair(n, edges) is None and bool(redundant_edges(n, edges).all())
+
+
 def _global_line(linkage: Linkage) -> str:
-    n = linkage.n_vertices
-    if generic_rank(n, linkage.rods) < 2 * n - 3:
-        return ""  # the graph flexes (pins aside): whether it is globally rigid is moot
-    report = global_rigidity(linkage, seed=0)
-    if report.generically_globally_rigid:
-        return "globally rigid (generically: 3-connected and redundantly rigid)"
-    return "not globally rigid: another placement has the same rod lengths (u shows it)"
+    ggr = _generic_verdict(linkage.n_vertices, _graph(linkage))
+    if ggr is None:
+        return ""  # the graph flexes: whether it is globally rigid is moot
+    held = " with the pins as one body" if len(set(linkage.pinned.tolist())) >= 2 else ""
+    if ggr:
+        return f"globally rigid{held} (generically: 3-connected and redundantly rigid)"
+    return (
+        f"not globally rigid{held}: a generic placement has another with the same rod"
+        " lengths (u shows one)"
+    )
 
 
 def _tensegrity_line(linkage: Linkage) -> str:
@@ -66,8 +103,16 @@ def _tensegrity_line(linkage: Linkage) -> str:
     return "tensegrity: not rigid (no self-stress with the cables' and struts' signs)"
 
 
-def rigidity_lines(linkage: Linkage) -> list[str]:
-    """The readout's global-rigidity line, and the tensegrity line with cables or struts."""
+#: The last tensegrity line, by graph and kinds: shown (marked) while the joints move.
+_LAST: dict[tuple[object, ...], str] = {}
+
+
+def rigidity_lines(linkage: Linkage, moving: bool = False) -> list[str]:
+    """The readout's global-rigidity line, and the tensegrity line with cables or struts.
+
+    ``moving``: the joints are moving, so the tensegrity line is not recomputed (the last
+    one of this graph and these kinds, marked; none if there is none).
+    """
     n = linkage.n_vertices
     plain_bars = not (linkage.n_angles or len(linkage.sliders) or len(linkage.slots))
     if linkage.dim != 2 or not 2 <= n <= READOUT_MAX_JOINTS or not plain_bars:
@@ -78,6 +123,15 @@ def rigidity_lines(linkage: Linkage) -> list[str]:
     lines = [line] if line else []
     kinds = tuple(linkage.rod_kinds.tolist())
     if any(k != "rod" for k in kinds):
-        placed = ("tensegrity", *graph, kinds, linkage.vertices.tobytes())
-        lines.append(_remembered(placed, lambda: _tensegrity_line(linkage)))
+        shape = ("tensegrity", *graph, kinds)
+        if moving:
+            last = _LAST.get(shape)
+            return lines + (
+                [f"{last} (as before the motion; rechecked when it stops)"] if last else []
+            )
+        line = _remembered((*shape, linkage.vertices.tobytes()), lambda: _tensegrity_line(linkage))
+        if len(_LAST) >= 64:
+            _LAST.clear()
+        _LAST[shape] = line
+        lines.append(line)
     return lines

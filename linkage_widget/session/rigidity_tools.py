@@ -124,14 +124,25 @@ class ExtensionTool:
         self.tool = ""
         self.joints: tuple[int, ...] = ()
         self.rod: int | None = None
+        self._ends: tuple[int, int] | None = None  # the picked rod's joints, when known
 
-    def click(self, tool: str, hit: Any, n: int) -> ExtensionClick:
-        """A click of ``tool`` on ``hit`` (``None``: a place) in a linkage of ``n`` joints."""
-        if tool != self.tool or any(v >= n for v in self.joints):
+    def click(self, tool: str, hit: Any, n: int, rods: Any = None) -> ExtensionClick:
+        """A click of ``tool`` on ``hit`` (``None``: a place) in a linkage of ``n`` joints.
+
+        ``rods`` ``(m, 2)``, the linkage's rods now: a picked rod that is gone or is
+        another rod now (an undo, a deletion) is forgotten, as a picked joint past ``n``.
+        """
+        ends = None if rods is None else [tuple(int(u) for u in r) for r in rods]
+        stale = (
+            self.rod is not None
+            and ends is not None
+            and (self.rod >= len(ends) or (self._ends is not None and ends[self.rod] != self._ends))
+        )
+        if tool != self.tool or any(v >= n for v in self.joints) or stale:
             self.tool, self.joints, self.rod = tool, (), None
-        if tool == "0-extension":
-            return self._zero(hit)
-        return self._one(hit)
+        said = self._zero(hit) if tool == "0-extension" else self._one(hit)
+        self._ends = None if self.rod is None or ends is None else ends[self.rod]
+        return said
 
     def _zero(self, hit: Any) -> ExtensionClick:
         if hit is None:
@@ -178,7 +189,7 @@ class ExtensionTool:
 def extension_click(tool: ExtensionTool, now: Situation, which: str, hit: Any, x: float,
                     y: float) -> Outcome:  # fmt: skip
     """A click of Henneberg tool ``which`` at pixel ``(x, y)`` on ``hit``: a pick or the move."""
-    said = tool.click(which, hit, now.linkage.n_vertices)
+    said = tool.click(which, hit, now.linkage.n_vertices, now.linkage.rods)
     traits = {}
     if said.selected is not None:
         kind, index = said.selected

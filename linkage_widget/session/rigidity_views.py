@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..rigidity import global_rigidity, real_realizations
+from ..rigidity import generic_rank, global_rigidity, real_realizations
 from ..rigidity.realizations import REAL_REALIZATIONS_MAX_JOINTS
 from .document import Document
 from .ghosts import Ghosts
@@ -48,13 +48,17 @@ def place(positions: np.ndarray, said: str, doc: Document) -> str:
 def jump_to_ghost(ghosts: Ghosts, now: Situation, k: int | None = None) -> Outcome:
     """Key ``U``: the linkage at ghost ``k`` (default: the next one), undoably."""
     k, target = ghosts.jump(k, now.linkage)
-    said = f"at placement {k + 1} of {len(ghosts.placements)} others (U: the next; ctrl-z: back)"
+    others = len(ghosts.shown(now.linkage))
+    said = f"at placement {k + 1} of {others} others (U: the next; ctrl-z: back)"
     return Outcome(edit=partial(place, target, said))
 
 
 def _laman_small(linkage: Any) -> bool:
+    """A Laman graph (the pebble game: :math:`m = 2n - 3` independent rods), unpinned, small."""
     n, m = linkage.n_vertices, linkage.n_rods
-    return 2 <= n <= REAL_REALIZATIONS_MAX_JOINTS and m == 2 * n - 3 and not linkage.pinned.size
+    if not (2 <= n <= REAL_REALIZATIONS_MAX_JOINTS and m == 2 * n - 3 and not linkage.pinned.size):
+        return False
+    return generic_rank(n, linkage.rods) == m  # the count alone passes K4 plus a pendant rod
 
 
 def other_placements(ghosts: Ghosts, now: Situation) -> Outcome:
@@ -63,11 +67,18 @@ def other_placements(ghosts: Ghosts, now: Situation) -> Outcome:
     if link.dim != 2:
         raise ValueError("other placements are shown for planar linkages")
     if _laman_small(link):
-        with_lengths = real_realizations(link)
+        try:
+            with_lengths = real_realizations(link)
+        except ValueError:  # refused (too many, a degenerate placement): the search below
+            with_lengths = []
         if len(with_lengths) > 1:  # the first is the placement itself
             label = f"every real placement of these lengths ({len(with_lengths)})"
             return show_ghosts(ghosts, now, with_lengths[1:], label)
-    report = global_rigidity(link, seed=0)
+    try:
+        report = global_rigidity(link, seed=0)
+    except ValueError as exc:  # fixed angles, sliders, slots; too large
+        ghosts.show((), link)
+        return Outcome(message=f"no other placements searched: {exc}", finish="draw")
     if report.other_placement is not None:
         return show_ghosts(ghosts, now, [report.other_placement[:, :2]], "not globally rigid")
     ghosts.show((), link)

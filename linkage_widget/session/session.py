@@ -1262,9 +1262,9 @@ class LinkageSession(SessionTraits):
 
     def readout(self) -> list[str]:
         """The readout's technical lines, live while dragging: :meth:`.ShownAnalysis.lines`."""
-        return self._shown().lines() + model_lines(self.linkage)
+        return (s := self._shown()).lines() + model_lines(self.linkage, s.live is not None)
 
     def readout_words(self) -> Readout:
         """The readout in plain words, then the technical lines: :meth:`.ShownAnalysis.words`."""
-        said = self._shown().words(held_rods(self.linkage.rods, self.linkage.pinned))
-        return said._replace(details=said.details + model_lines(self.linkage))
+        said = (s := self._shown()).words(held_rods(self.linkage.rods, self.linkage.pinned))
+        return said._replace(details=said.details + model_lines(self.linkage, s.live is not None))

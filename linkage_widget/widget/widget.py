@@ -223,7 +223,8 @@ class LinkageWidget(LinkageSession, W.VBox):
             self.plot_view.show()  # the crank angle now marked on the plots
             # the hint goes in the tool line, beside the drawing (None: a scene without one)
             self.controls.show_status(hint=getattr(scene, "hint", None))
-            self.controls.show_legend(legend_html(getattr(scene, "legend", ())))
+            bg = getattr(scene, "background", "#ffffff")  # a strut's core, as drawn
+            self.controls.show_legend(legend_html(getattr(scene, "legend", ()), background=bg))
             now = time.perf_counter()
             if self.running and now - self._readout_time >= READOUT_S:
                 self._readout_time = now  # forces and the joint's motion change as it moves

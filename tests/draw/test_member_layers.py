@@ -71,3 +71,15 @@ def test_the_nac_colours_stay_apart_for_every_reader() -> None:
     blue, red = T.nac_colors
     for deficiency in DEFICIENCIES:  # an independent check of the pair (CIE76 in CIELAB)
         assert delta_e(blue, red, deficiency) > 20, deficiency
+        # the selection (orange) is drawn over either colour: it stays apart from both
+        assert delta_e(T.selected, red, deficiency) >= 20, deficiency
+        assert delta_e(T.selected, blue, deficiency) >= 20, deficiency
+
+
+def test_the_legend_strut_core_is_the_canvas_background() -> None:
+    from linkage_widget.draw.legend import legend_html
+
+    link = square(rods=[(0, 1)], struts=[(0, 2)])
+    strut = [e for e in scene(link).legend if e.label.startswith("strut")]
+    html = legend_html(strut, background="#101418")  # a dark theme's canvas
+    assert 'stroke="#101418"' in html and "#ffffff" not in html

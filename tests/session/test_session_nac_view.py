@@ -77,3 +77,84 @@ def test_a_graph_without_a_nac_colouring_says_so() -> None:
     s = LinkageSession(k4)
     s.key("N", shift=True)
     assert "no NAC-colouring" in s._hint() and s.nac.shown(s.linkage) is None
+
+
+def test_one_rod_has_no_nac_colouring_and_b_says_so() -> None:
+    s = LinkageSession(Linkage([[0, 0], [1, 0]], rods=[(0, 1)]))
+    s.key("B", shift=True)
+    assert "no NAC-colouring" in s._hint() and "two rods" in s._hint()
+
+
+def test_a_pinned_joint_stays_put_through_the_flex() -> None:
+    s = prism()
+    s.linkage.pin(0)
+    pin = s.linkage.vertices[0].copy()
+    s.run_action("nac_colouring", 0)
+    assert not s.error, s.error
+    np.testing.assert_allclose(s.linkage.vertices[0], pin, atol=1e-12)
+    kept = lengths(s.linkage)
+    s.key("y")
+    for _ in range(400):
+        if not s.frame():
+            break
+        np.testing.assert_allclose(s.linkage.vertices[0], pin, atol=1e-9)
+        np.testing.assert_allclose(lengths(s.linkage), kept, rtol=1e-8)
+
+
+def test_pins_whose_distance_the_flex_changes_are_refused_nothing_changed() -> None:
+    s = prism()
+    s.linkage.pin(0)
+    s.linkage.pin(4)  # joints 0 and 4 share no rod: every flex moves them
+    before = s.linkage.copy()
+    s.run_action("nac_colouring", 0)
+    assert "pinned joints" in s.error and s.linkage == before
+    assert s.nac.shown(s.linkage) is None
+
+
+def test_fixed_angles_and_3d_are_refused_with_the_reason() -> None:
+    s = prism()
+    s.linkage.add_angle(0, 1, 2)
+    before = s.linkage.copy()
+    s.key("N", shift=True)
+    assert "fixed angles" in s.error and s.linkage == before
+    s3 = LinkageSession(Linkage([[0, 0, 0], [1, 0, 0], [0, 1, 0]], rods=[(0, 1), (1, 2), (0, 2)]))
+    s3.key("N", shift=True)
+    assert "planar" in s3.error
+
+
+def test_a_colouring_number_out_of_range_is_refused_not_wrapped() -> None:
+    s = prism()
+    before = s.linkage.copy()
+    s.run_action("nac_colouring", 99)
+    assert "no NAC-colouring 99" in s.error and s.linkage == before
+    assert s.nac.shown(s.linkage) is None
+
+
+def test_too_many_colourings_is_said_plainly(monkeypatch) -> None:
+    import linkage_widget.session.nac_view as view
+
+    def capped(_link):
+        raise ValueError(
+            "nac_colourings: more than max_colourings=10 colourings; raise max_colourings"
+        )
+
+    monkeypatch.setattr(view, "nac_colourings", capped)
+    s = prism()
+    s.key("N", shift=True)
+    assert "too many NAC-colourings" in s.error and "raise max_colourings" not in s.error
+
+
+def test_the_colours_go_when_the_joints_leave_the_motion() -> None:
+    s = prism()
+    s.key("N", shift=True)
+    assert s.nac.shown(s.linkage) is not None
+    s.key("y")
+    for _ in range(30):  # drawn through the play: every frame is on the motion
+        s.frame()
+        assert s.scene().by_role("nac-rods")
+    while s.frame():
+        pass
+    assert s.nac.shown(s.linkage) is not None
+    s.undo()  # the turn
+    s.undo()  # the colouring's start: back at the placement before it
+    assert s.nac.shown(s.linkage) is None and not s.scene().by_role("nac-rods")

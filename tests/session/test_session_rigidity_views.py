@@ -169,3 +169,56 @@ def test_u_on_two_k4s_sharing_a_rod_shows_the_fold_global_rigidity_finds() -> No
     d0 = [np.linalg.norm(start[i] - start[j]) for i, j in pairs]
     assert not np.allclose(d, d0, atol=1e-6)  # not congruent: a real other placement
     assert "not globally rigid" in s._hint()
+
+
+def test_undoing_a_jump_brings_every_ghost_back_none_at_the_linkage() -> None:
+    link = Linkage([[0, 0], [4, 0], [1, 3], [3, 2]], rods=[(0, 1), (0, 2), (1, 2), (0, 3), (1, 3)])
+    s = LinkageSession(link)
+    start = link.vertices.copy()
+    s.key("u")
+    before = [g.copy() for g in s.ghosts.shown(s.linkage)]
+    assert before, s.error
+    s.key("U", shift=True)
+    assert not np.allclose(s.linkage.vertices, start)
+    assert len(s.ghosts.shown(s.linkage)) == len(before)  # the one left is drawn instead
+    s.undo()
+    np.testing.assert_allclose(s.linkage.vertices, start)
+    after = s.ghosts.shown(s.linkage)
+    assert len(after) == len(before)
+    for g, h in zip(before, after, strict=True):
+        np.testing.assert_allclose(g, h)  # the same set, none of them at the linkage
+        assert np.abs(g - start).max() > 1e-3
+
+
+def test_u_on_k4_with_a_pendant_rod_is_not_taken_for_laman() -> None:
+    # 5 joints, 7 = 2*5 - 3 rods, but K4 has a redundant rod and joint 4 dangles
+    p = [[0, 0], [4, 0], [1, 3], [1.3, 1.1], [6, 1]]
+    rods = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3), (1, 4)]
+    s = LinkageSession(Linkage(p, rods=rods))
+    s.key("u")
+    assert not s.error, s.error
+    assert "no other placement found" in s._hint() or s.ghosts.shown(s.linkage)
+
+
+def test_u_with_a_fixed_angle_says_why_nothing_escapes() -> None:
+    s = triangle()
+    s.linkage.add_angle(0, 1, 2)
+    before = s.linkage.copy()
+    s.key("u")
+    assert "fixed angles" in s._hint() + s.error and s.linkage == before
+    assert not s.ghosts.shown(s.linkage)
+
+
+def test_a_picked_rod_undone_away_is_forgotten_by_the_1_extension_tool() -> None:
+    s = triangle()
+    s.tool = "0-extension"
+    for xy in ((0, 0), (4, 0), (2, -2)):
+        click(s, xy)
+    n_rods = s.linkage.n_rods
+    s.tool = "1-extension"
+    click(s, (3, -1))  # the middle of the new rod 1-3, the last one
+    assert f"rod {n_rods - 1} picked" in s._hint()
+    s.undo()  # the 0-extension: that rod is gone
+    assert s.linkage.n_rods == n_rods - 2
+    click(s, (1, 3))  # joint 2
+    assert "picked" not in s._hint() and "click a rod" in s._hint()

@@ -134,3 +134,58 @@ def test_the_readout_says_global_and_tensegrity_rigidity() -> None:
 def test_the_readout_leaves_global_rigidity_out_for_a_mechanism() -> None:
     s = LinkageSession(Linkage([[0, 0], [1, 0], [1, 1], [0, 1]], rods=[(0, 1), (1, 2), (2, 3)]))
     assert not any("globally" in line for line in s.readout())
+
+
+def test_the_global_line_is_the_graph_verdict_on_hand_known_cases(monkeypatch) -> None:
+    import linkage_widget.session.rigidity_lines as lines
+
+    def searched(*_a, **_k):
+        raise AssertionError("the readout runs the full global_rigidity search")
+
+    monkeypatch.setattr(lines, "global_rigidity", searched, raising=False)
+    k4 = Linkage([[0, 0], [4, 0], [1, 3], [1.3, 1.1]],
+                 rods=[(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)])  # fmt: skip
+    kite = Linkage([[0, 0], [4, 0], [1, 3], [1.3, -1.1]],
+                   rods=[(0, 1), (0, 2), (1, 2), (0, 3), (1, 3)])  # fmt: skip
+    assert lines.rigidity_lines(k4) == [
+        "globally rigid (generically: 3-connected and redundantly rigid)"
+    ]
+    (line,) = lines.rigidity_lines(kite)  # folds over rod 0-1
+    assert line.startswith("not globally rigid:")
+    kite.pin(2)
+    kite.pin(3)  # a bar 2-3 by the ground: K4
+    (line,) = lines.rigidity_lines(kite)
+    assert line.startswith("globally rigid with the pins as one body")
+
+
+def test_a_drag_does_not_solve_the_tensegrity_lp_on_every_frame(monkeypatch) -> None:
+    import linkage_widget.session.rigidity_lines as lines
+
+    link = Linkage([[0, 0], [3, 0], [3.5, 2.5], [0.3, 2]],
+                   rods=[(0, 1), (1, 2), (2, 3), (3, 0)], pinned=[0, 1])  # fmt: skip
+    link.add_rod(0, 2, kind="cable")  # a pinned four-bar, a cable across: it may shorten
+    s = LinkageSession(link)
+    solved = []
+    real = lines._tensegrity_line
+    monkeypatch.setattr(lines, "_tensegrity_line", lambda link: solved.append(1) or real(link))
+    lines._MEMO.clear()
+    (before,) = [x for x in s.readout() if x.startswith("tensegrity")]
+    assert len(solved) == 1
+    x, y = (float(c) for c in s.view.to_pixel(s.linkage.vertices[2]))
+    s.press(x, y)
+    live_frames = 0
+    for k in range(1, 9):
+        s.drag(x - 4.0 * k, y - 1.0 * k)
+        s.advance(1)
+        if s.live_analysis is not None:
+            live_frames += 1
+            (said,) = [x for x in s.readout() if x.startswith("tensegrity")]
+            assert said.startswith(before) and "rechecked when it stops" in said
+    assert live_frames >= 3 and len(solved) == 1  # none while the joints moved
+    s.release(x - 32.0, y - 8.0)
+    for _ in range(200):
+        if s.live_analysis is None and not s.running:
+            break
+        s.advance(1)
+    (after,) = [x for x in s.readout() if x.startswith("tensegrity")]
+    assert "when it stops" not in after and len(solved) == 2  # once, at the new placement
