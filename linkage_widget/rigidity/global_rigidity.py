@@ -236,6 +236,22 @@ def _generic(bars: _Bars, seed: int | None) -> _Generic:
     return _planar_generic(n, bars.edges) if d == 2 else _space_generic(n, bars.edges, d, seed)
 
 
+def generic_global_verdict(linkage: Linkage) -> bool | None:
+    """Whether a planar linkage's graph is generically globally rigid; ``None``: not rigid.
+
+    The graph alone (distinct rods, the pins as one body), no search at this placement:
+    the verdict :func:`global_rigidity` reports as ``generically_globally_rigid``, for a
+    readout that asks on every edit. Same refusals as :func:`global_rigidity`, and 3-D.
+    """
+    bars = _bars(linkage)
+    n, d = bars.p.shape
+    if d != 2:
+        raise ValueError("generic_global_verdict is planar (in space: global_rigidity)")
+    if generic_rank(n, bars.edges) < 2 * n - 3:
+        return None
+    return _generic(bars, None).ggr
+
+
 def _rods_stress(bars: _Bars, w: np.ndarray) -> np.ndarray:
     """A stress over the distinct edges as one over the linkage's rods (repeats 0)."""
     out = np.zeros(bars.m)

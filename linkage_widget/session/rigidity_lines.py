@@ -2,13 +2,13 @@
 
 * **Global rigidity**, for a graph that is generically rigid: whether it is generically
   globally rigid (in the plane: :math:`K_2` or :math:`K_3`, or 3-connected and redundantly
-  rigid, Jackson–Jordán; :func:`_generic_verdict`); when not, a generic placement has
-  another with the same rod lengths (key ``u`` shows it). Only this combinatorial verdict
-  is computed (the separating pair and the pebble game's circuits, milliseconds), not
-  :func:`~linkage_widget.rigidity.global_rigidity`'s search for this placement. Two or
-  more pins count as one body, as in ``global_rigidity``: the graph read is the rods
-  plus a bar between every two pins, and the line says so. The verdict is of the graph,
-  so it is kept per graph (joints, rods, pins): a motion never recomputes it.
+  rigid, Jackson–Jordán: ``rigidity.global_rigidity.generic_global_verdict``); when not, a
+  generic placement has another with the same rod lengths (key ``u`` shows it). Only this
+  combinatorial verdict is computed (the separating pair and the pebble game's circuits,
+  milliseconds), not :func:`~linkage_widget.rigidity.global_rigidity`'s search for this
+  placement. Two or more pins count as one body, as in ``global_rigidity``: the graph read
+  is the rods plus a bar between every two pins, and the line says so. The verdict is of
+  the graph, so it is kept per graph (joints, rods, pins): a motion never recomputes it.
 * **Tensegrity** (:func:`~linkage_widget.rigidity.tensegrity_rigidity`, only with
   cables or struts): rigid as a tensegrity (Roth–Whiteley: the bar framework rigid and
   a proper self-stress) or not. It depends on the placement, so it is kept per
@@ -32,14 +32,10 @@ Each is remembered by the values it reads (a small table, cleared when it grows)
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import combinations
-
-import numpy as np
 
 from ..model import Linkage
-from ..rigidity import generic_rank, tensegrity_rigidity
-from ..rigidity.circuits import redundant_edges
-from ..rigidity.connectivity import separating_pair
+from ..rigidity import tensegrity_rigidity
+from ..rigidity.global_rigidity import generic_global_verdict
 
 __all__ = ["READOUT_MAX_JOINTS", "rigidity_lines"]
 
@@ -59,30 +55,8 @@ def _remembered(key: tuple[object, ...], find: Callable[[], str]) -> str:
     return _MEMO[key]
 
 
-def _graph(linkage: Linkage) -> np.ndarray:
-    """The distinct rods and a bar between every two pins, ``(k, 2)`` (pins: one body)."""
-    seen = {(min(i, j), max(i, j)) for i, j in linkage.rods.tolist() if i != j}
-    pins = sorted(set(linkage.pinned.tolist()))
-    seen |= set(combinations(pins, 2))
-    return np.array(sorted(seen), np.int64).reshape(-1, 2)
-
-
-def _generic_verdict(n: int, edges: np.ndarray) -> bool | None:
-    r"""Generically globally rigid in the plane; ``None`` when not even generically rigid.
-
-    Jackson–Jordán: for :math:`n \ge 4`, generically globally rigid iff 3-connected and
-    redundantly rigid (every edge in a circuit of the rigidity matroid); for
-    :math:`n \le 3`, iff complete.
-    """
-    if generic_rank(n, edges) < 2 * n - 3:
-        return None
-    if n <= 3:
-        return len(edges) == n * (n - 1) // 2
-    return separating_pair(n, edges) is None and bool(redundant_edges(n, edges).all())
-
-
 def _global_line(linkage: Linkage) -> str:
-    ggr = _generic_verdict(linkage.n_vertices, _graph(linkage))
+    ggr = generic_global_verdict(linkage)
     if ggr is None:
         return ""  # the graph flexes: whether it is globally rigid is moot
     held = " with the pins as one body" if len(set(linkage.pinned.tolist())) >= 2 else ""
