@@ -12,7 +12,8 @@ in each square: 3-connected and redundantly rigid, so generically globally rigid
 * The generic verdict (Jackson–Jordán) is timed in its two parts: redundant rigidity
   (one pebble game and the fundamental circuits of its rejected rods,
   :mod:`linkage_widget.rigidity.circuits`) and the separating-pair search
-  (:mod:`linkage_widget.rigidity.connectivity`, quadratic), beside PyRigi's
+  (:mod:`linkage_widget.rigidity.connectivity`: Hopcroft–Tarjan's path search as
+  Gutwenger–Mutzel lay it out, linear), beside PyRigi's
   ``Graph.is_globally_rigid()`` on the same graph where it finishes (``--pyrigi-max``
   joints), and their ratio.
 * The stress-matrix test (Gortler–Healy–Thurston, exact modulo 2^31 - 1,

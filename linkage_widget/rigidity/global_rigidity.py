@@ -229,8 +229,7 @@ def _space_generic(n: int, edges: np.ndarray, d: int, seed: int | None) -> _Gene
 def _generic(bars: _Bars, seed: int | None) -> _Generic:
     n, d = bars.p.shape
     if n >= max(d + 2, 4) and _complete(n, bars.edges):
-        # K_n is (n - 1)-connected and rigid without any one rod: no search needed (the
-        # separating-pair search alone is quadratic in the rods)
+        # K_n is (n - 1)-connected and rigid without any one rod: no search needed
         return _Generic(True, True, True, None, 0.0,
                         f"K{n}: complete, so generically globally rigid")  # fmt: skip
     return _planar_generic(n, bars.edges) if d == 2 else _space_generic(n, bars.edges, d, seed)
