@@ -67,11 +67,11 @@ True
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+
+import numpy as np
 
 __all__ = ["components_without", "is_three_connected", "separating_pair"]
 
@@ -81,7 +81,9 @@ _EOS = (0, -1, 0)  # TSTACK's end-of-stack mark: a = -1 is below every vertex
 def _adjacency(n: int, edges: Iterable[Sequence[int]]) -> list[list[int]]:
     """Neighbour lists of the simple graph (repeats and loops dropped)."""
     sets: list[set[int]] = [set() for _ in range(n)]
-    for u, v in edges:
+    for k, (u, v) in enumerate(edges):
+        if not all(isinstance(x, (int, np.integer)) and 0 <= x < n for x in (u, v)):
+            raise ValueError(f"edge {k} = ({u!r}, {v!r}): a vertex is not an integer in 0..{n - 1}")
         u, v = int(u), int(v)
         if u != v:
             sets[u].add(v)
@@ -357,24 +359,6 @@ def _widen(adj: list[list[int]], cut: list[int]) -> tuple[int, int]:
     return a, b
 
 
-@contextmanager
-def _cycle_collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector (reference counting still frees).
-
-    The search allocates some ten lists, tuples and iterators per vertex, none of them in
-    a reference cycle; every few hundred allocations the collector would walk the young
-    objects, and now and then the whole heap, for nothing: half as much time again at
-    :math:`10^4` vertices in a bare process, more in one that holds many objects.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
 def separating_pair(n: int, edges: Iterable[Sequence[int]]) -> tuple[int, int] | None:
     r"""Two vertices whose removal disconnects the graph, or ``None`` when it is 3-connected.
 
@@ -399,22 +383,21 @@ def separating_pair(n: int, edges: Iterable[Sequence[int]]) -> tuple[int, int] |
     RuntimeError
         If the pair the path search found does not separate (a bug, never expected).
     """
+    adj = _adjacency(n, edges)  # checks every vertex, whatever n
     if n < 4:
         return None
-    with _cycle_collector_paused():
-        adj = _adjacency(n, edges)
-        palm = _palm_tree(adj)
-        if len(palm.order) < n:
-            return _widen(adj, [])
-        if palm.cut >= 0:
-            return _widen(adj, [palm.cut])
-        low_degree = min(range(n), key=lambda v: len(adj[v]))
-        if len(adj[low_degree]) <= 2:  # its neighbours cut it off
-            return _widen(adj, adj[low_degree])
-        out = _ordered_arcs(palm)
-        pair = _path_search(out, _number_paths(out, palm))
-        if pair is not None and len(components_without(adj, pair)) < 2:
-            raise RuntimeError(f"separating_pair: {pair} was found but does not separate (a bug)")
+    palm = _palm_tree(adj)
+    if len(palm.order) < n:
+        return _widen(adj, [])
+    if palm.cut >= 0:
+        return _widen(adj, [palm.cut])
+    low_degree = min(range(n), key=lambda v: len(adj[v]))
+    if len(adj[low_degree]) <= 2:  # its neighbours cut it off
+        return _widen(adj, adj[low_degree])
+    out = _ordered_arcs(palm)
+    pair = _path_search(out, _number_paths(out, palm))
+    if pair is not None and len(components_without(adj, pair)) < 2:
+        raise RuntimeError(f"separating_pair: {pair} was found but does not separate (a bug)")
     return pair
 
 
