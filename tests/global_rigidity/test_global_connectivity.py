@@ -321,7 +321,13 @@ def test_a_hundred_thousand_vertices_deep_dfs_no_recursion_limit():
 
 @pytest.mark.parametrize(
     ("n", "edges"),
-    [(5, [(0, 1), (1, -1)]), (5, [(0, 1), (1, 5)]), (5, [(0.9, 1.7)]), (3, [(0, 3)]), (4, [("0", "1")])],
+    [
+        (5, [(0, 1), (1, -1)]),
+        (5, [(0, 1), (1, 5)]),
+        (5, [(0.9, 1.7)]),
+        (3, [(0, 3)]),
+        (4, [("0", "1")]),
+    ],
 )
 def test_a_vertex_out_of_range_or_not_an_integer_is_refused_naming_the_edge(n, edges):
     # -1 once wrapped to vertex n - 1 (K5 with -1 for 4 read as 3-connected), 0.9 was
