@@ -30,6 +30,9 @@ By task:
   belong to the configuration space;
 * **drive**: :func:`kinematics` (:class:`Kinematics`: every joint's position, velocity
   and acceleration per unit crank speed over the crank angles, where it assembles);
+* **design**: :func:`function_synthesis` (:class:`FunctionSynthesis`: a four-bar whose
+  rocker angle is a given function of the crank's, Freudenstein's equation); every
+  synthesis returns a :class:`FourBar` (the linkage, its crank and coupler point);
 * **show**: :class:`LinkageWidget`, the view of a
   :class:`~linkage_widget.session.LinkageSession` (the same without a browser).
 
@@ -85,6 +88,7 @@ from .rigidity import (
     universal_rigidity,
     zero_extension,
 )
+from .synthesis import FourBar, FunctionSynthesis, function_synthesis
 
 if TYPE_CHECKING:  # pragma: no cover
     from .configuration import ConfigurationError, SphereChart
@@ -96,6 +100,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ConfigurationError",
+    "FourBar",
+    "FunctionSynthesis",
     "HennebergSequence",
     "GlobalRigidityReport",
     "HingeMotor",
@@ -124,6 +130,7 @@ __all__ = [
     "UniversalRigidityReport",
     "analyze",
     "henneberg_sequence",
+    "function_synthesis",
     "global_rigidity",
     "kinematics",
     "mobility",
