@@ -31,7 +31,9 @@ By task:
 * **drive**: :func:`kinematics` (:class:`Kinematics`: every joint's position, velocity
   and acceleration per unit crank speed over the crank angles, where it assembles);
 * **design**: :func:`function_synthesis` (:class:`FunctionSynthesis`: a four-bar whose
-  rocker angle is a given function of the crank's, Freudenstein's equation); every
+  rocker angle is a given function of the crank's, Freudenstein's equation),
+  :func:`motion_synthesis` (:class:`MotionSynthesis`: a body guided through 2 to 5
+  poses, Burmester's centre and circle points); every
   synthesis returns a :class:`FourBar` (the linkage, its crank and coupler point);
 * **show**: :class:`LinkageWidget`, the view of a
   :class:`~linkage_widget.session.LinkageSession` (the same without a browser).
@@ -88,7 +90,13 @@ from .rigidity import (
     universal_rigidity,
     zero_extension,
 )
-from .synthesis import FourBar, FunctionSynthesis, function_synthesis
+from .synthesis import (
+    FourBar,
+    FunctionSynthesis,
+    MotionSynthesis,
+    function_synthesis,
+    motion_synthesis,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .configuration import ConfigurationError, SphereChart
@@ -114,6 +122,7 @@ __all__ = [
     "Load",
     "MechanicsSystem",
     "MobilityReport",
+    "MotionSynthesis",
     "Motor",
     "NACMotion",
     "PathForce",
@@ -134,6 +143,7 @@ __all__ = [
     "global_rigidity",
     "kinematics",
     "mobility",
+    "motion_synthesis",
     "one_extension",
     "real_realizations",
     "realization_count",

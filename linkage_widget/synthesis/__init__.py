@@ -6,7 +6,10 @@ pinned, the crank 0 → 2 that ``kinematics(linkage, 0, 2, angles)`` turns):
 
 * :func:`function_synthesis` (:class:`FunctionSynthesis`): the rocker's angle a given
   function of the crank's, by Freudenstein's equation at Chebyshev-spaced precision
-  points, with the structural error over the range.
+  points, with the structural error over the range;
+* :func:`motion_synthesis` (:class:`MotionSynthesis`): dyads that carry a body through
+  two or three chosen poses, the Burmester curves of four and the Burmester points of
+  five (:mod:`~linkage_widget.synthesis.burmester`), paired into four-bars.
 
 It builds :class:`~linkage_widget.Linkage` objects from the model and nothing else, and
 sits with :mod:`linkage_widget.kinematics` in the layers.
@@ -16,5 +19,13 @@ from __future__ import annotations
 
 from ._four_bar import FourBar
 from .function import FunctionSynthesis, chebyshev_points, function_synthesis
+from .motion import MotionSynthesis, motion_synthesis
 
-__all__ = ["FourBar", "FunctionSynthesis", "chebyshev_points", "function_synthesis"]
+__all__ = [
+    "FourBar",
+    "FunctionSynthesis",
+    "MotionSynthesis",
+    "chebyshev_points",
+    "function_synthesis",
+    "motion_synthesis",
+]
