@@ -33,7 +33,8 @@ By task:
 * **design**: :func:`function_synthesis` (:class:`FunctionSynthesis`: a four-bar whose
   rocker angle is a given function of the crank's, Freudenstein's equation),
   :func:`motion_synthesis` (:class:`MotionSynthesis`: a body guided through 2 to 5
-  poses, Burmester's centre and circle points); every
+  poses, Burmester's centre and circle points), :func:`cognates` (the three four-bars
+  of one coupler curve); every
   synthesis returns a :class:`FourBar` (the linkage, its crank and coupler point);
 * **show**: :class:`LinkageWidget`, the view of a
   :class:`~linkage_widget.session.LinkageSession` (the same without a browser).
@@ -94,6 +95,7 @@ from .synthesis import (
     FourBar,
     FunctionSynthesis,
     MotionSynthesis,
+    cognates,
     function_synthesis,
     motion_synthesis,
 )
@@ -138,6 +140,7 @@ __all__ = [
     "Torque",
     "UniversalRigidityReport",
     "analyze",
+    "cognates",
     "henneberg_sequence",
     "function_synthesis",
     "global_rigidity",

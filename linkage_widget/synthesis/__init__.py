@@ -9,7 +9,8 @@ pinned, the crank 0 → 2 that ``kinematics(linkage, 0, 2, angles)`` turns):
   points, with the structural error over the range;
 * :func:`motion_synthesis` (:class:`MotionSynthesis`): dyads that carry a body through
   two or three chosen poses, the Burmester curves of four and the Burmester points of
-  five (:mod:`~linkage_widget.synthesis.burmester`), paired into four-bars.
+  five (:mod:`~linkage_widget.synthesis.burmester`), paired into four-bars;
+* :func:`cognates`: the three Roberts–Chebyshev four-bars that trace one coupler curve.
 
 It builds :class:`~linkage_widget.Linkage` objects from the model and nothing else, and
 sits with :mod:`linkage_widget.kinematics` in the layers.
@@ -18,6 +19,7 @@ sits with :mod:`linkage_widget.kinematics` in the layers.
 from __future__ import annotations
 
 from ._four_bar import FourBar
+from .cognates import cognates
 from .function import FunctionSynthesis, chebyshev_points, function_synthesis
 from .motion import MotionSynthesis, motion_synthesis
 
@@ -26,6 +28,7 @@ __all__ = [
     "FunctionSynthesis",
     "MotionSynthesis",
     "chebyshev_points",
+    "cognates",
     "function_synthesis",
     "motion_synthesis",
 ]
