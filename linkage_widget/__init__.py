@@ -30,6 +30,12 @@ By task:
   belong to the configuration space;
 * **drive**: :func:`kinematics` (:class:`Kinematics`: every joint's position, velocity
   and acceleration per unit crank speed over the crank angles, where it assembles);
+* **design**: :func:`function_synthesis` (:class:`FunctionSynthesis`: a four-bar whose
+  rocker angle is a given function of the crank's, Freudenstein's equation),
+  :func:`motion_synthesis` (:class:`MotionSynthesis`: a body guided through 2 to 5
+  poses, Burmester's centre and circle points), :func:`cognates` (the three four-bars
+  of one coupler curve); every
+  synthesis returns a :class:`FourBar` (the linkage, its crank and coupler point);
 * **show**: :class:`LinkageWidget`, the view of a
   :class:`~linkage_widget.session.LinkageSession` (the same without a browser).
 
@@ -85,6 +91,14 @@ from .rigidity import (
     universal_rigidity,
     zero_extension,
 )
+from .synthesis import (
+    FourBar,
+    FunctionSynthesis,
+    MotionSynthesis,
+    cognates,
+    function_synthesis,
+    motion_synthesis,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .configuration import ConfigurationError, SphereChart
@@ -96,6 +110,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ConfigurationError",
+    "FourBar",
+    "FunctionSynthesis",
     "HennebergSequence",
     "GlobalRigidityReport",
     "HingeMotor",
@@ -108,6 +124,7 @@ __all__ = [
     "Load",
     "MechanicsSystem",
     "MobilityReport",
+    "MotionSynthesis",
     "Motor",
     "NACMotion",
     "PathForce",
@@ -123,10 +140,13 @@ __all__ = [
     "Torque",
     "UniversalRigidityReport",
     "analyze",
+    "cognates",
     "henneberg_sequence",
+    "function_synthesis",
     "global_rigidity",
     "kinematics",
     "mobility",
+    "motion_synthesis",
     "one_extension",
     "real_realizations",
     "realization_count",

@@ -36,6 +36,7 @@ LAYERS: dict[str, int] = {
     "motion": 7,
     "configuration": 8,
     "kinematics": 8,
+    "synthesis": 8,
     "draw": 9,
     "session": 10,
     "widget": 11,

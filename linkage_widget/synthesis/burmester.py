@@ -1,0 +1,204 @@
+r"""Burmester theory: the pivots of a dyad that carries a body through given poses.
+
+A pose :math:`(x_i, y_i, \theta_i)` places the body's frame at :math:`d_i = (x_i, y_i)`
+turned by :math:`R_i = R(\theta_i)`; a point :math:`m` of the body (its frame's
+coordinates) is then at :math:`Z_i = d_i + R_i m`. A dyad (a crank from a fixed pivot,
+the *centre point* :math:`c`, to a moving pivot, the *circle point* :math:`m`) guides
+the body through the poses when every :math:`Z_i` lies on one circle about :math:`c`:
+
+.. math:: F_i(c, m) = |d_i + R_i m - c|^2 - |d_1 + R_1 m - c|^2 = 0, \qquad i = 2, \dots, n.
+
+Each :math:`F_i` is linear in :math:`m` for a fixed :math:`c` (the :math:`|m|^2` and
+:math:`|c|^2` cancel):
+
+.. math:: u_i(c) \cdot m + w_i(c) = 0, \qquad
+          u_i = 2(R_i^T d_i - R_1^T d_1) - 2(R_i - R_1)^T c, \qquad
+          w_i = |d_i|^2 - |d_1|^2 - 2(d_i - d_1) \cdot c.
+
+With four poses the three equations in the two unknowns of :math:`m` are consistent
+where :math:`D(c) = \det[u_i(c)\; w_i(c)]_{i=2,3,4} = 0`, a cubic in :math:`c`: the
+*centre-point curve*, and the :math:`m` there the *circle-point curve*. It passes through
+every pole :math:`P_{ij}` (the point the body turns about from pose :math:`i` to
+:math:`j`, where row :math:`i` or :math:`j` vanishes), so a line through
+:math:`P_{12}` meets it in two more points, the roots of a quadratic: sweeping the line's
+direction samples the curve. With five poses the *Burmester points* are where the
+curves of poses 1234 and 1235 meet, away from their common poles :math:`P_{12}, P_{13},
+P_{23}`: at most four, found along the first curve where the second's :math:`D` changes
+sign and polished by Newton's method on :math:`F = 0`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import brentq
+
+__all__ = ["burmester_curves", "burmester_points", "circle_point", "pole"]
+
+
+def rotations(theta: np.ndarray) -> np.ndarray:
+    """``(n, 2, 2)`` rotation matrices of the angles ``theta`` ``(n,)``."""
+    c, s = np.cos(theta), np.sin(theta)
+    return np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
+
+
+def rows(poses: np.ndarray, which: list[int], c: np.ndarray) -> np.ndarray:
+    r"""The rows :math:`[u_i(c)\; w_i(c)]` of poses ``which`` at centres ``c`` ``(k, 2)``.
+
+    Returns ``(k, len(which), 3)``.
+    """
+    d, r = poses[:, :2], rotations(poses[:, 2])
+    out = []
+    for i in which:
+        u0 = 2 * (r[i].T @ d[i] - r[0].T @ d[0])
+        u = u0 - 2 * c @ (r[i] - r[0])  # c @ M is (M^T c) per row
+        w = d[i] @ d[i] - d[0] @ d[0] - 2 * c @ (d[i] - d[0])
+        out.append(np.column_stack([u, w]))
+    return np.stack(out, axis=1)
+
+
+def residuals(poses: np.ndarray, c: np.ndarray, m: np.ndarray) -> np.ndarray:
+    r""":math:`F_i(c, m)`, :math:`i = 2..n`, ``(n-1,)``, and its Jacobian in :math:`(c, m)`.
+
+    The Jacobian, ``(n-1, 4)``: :math:`\partial F_i/\partial c = 2(Z_1 - Z_i)`,
+    :math:`\partial F_i/\partial m = 2R_i^T(Z_i - c) - 2R_1^T(Z_1 - c)`.
+    """
+    d, r = poses[:, :2], rotations(poses[:, 2])
+    z = d + r @ m
+    f = np.einsum("ij,ij->i", z - c, z - c)
+    jc = 2 * (z[0] - c) - 2 * (z[1:] - c)
+    jm = 2 * np.einsum("ikj,ik->ij", r[1:], z[1:] - c) - 2 * r[0].T @ (z[0] - c)
+    return f[1:] - f[0], np.column_stack([jc, jm])
+
+
+def polish(poses: np.ndarray, c: np.ndarray, m: np.ndarray, steps: int = 8) -> tuple:
+    r"""Gauss–Newton (minimum-norm steps) on :math:`F(c, m) = 0` from ``(c, m)``."""
+    x = np.concatenate([c, m])
+    for _ in range(steps):
+        f, jac = residuals(poses, x[:2], x[2:])
+        x = x - np.linalg.lstsq(jac, f, rcond=None)[0]
+    return x[:2], x[2:]
+
+
+def circle_point(poses: np.ndarray, c: np.ndarray) -> np.ndarray:
+    r"""The circle point :math:`m` (body frame) of centre ``c``: :math:`u_i \cdot m = -w_i`."""
+    a = rows(poses, list(range(1, len(poses))), np.atleast_2d(c))[0]
+    return np.linalg.lstsq(a[:, :2], -a[:, 2], rcond=None)[0]
+
+
+def pole(poses: np.ndarray, i: int, j: int) -> np.ndarray | None:
+    r"""The pole :math:`P_{ij}`: the world point the body turns about from pose i to j.
+
+    None for a translation (the pole at infinity).
+    """
+    r = rotations(poses[[i, j], 2])
+    a = r[0] - r[1]
+    if abs(np.linalg.det(a)) < 1e-12:
+        return None
+    m = np.linalg.solve(a, poses[j, :2] - poses[i, :2])
+    return poses[i, :2] + r[0] @ m
+
+
+def _start(poses: np.ndarray) -> np.ndarray:
+    """A finite pole of the first four poses to sweep from, P12 first."""
+    for i, j in ((0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3)):
+        p = pole(poses, i, j)
+        if p is not None:
+            return p
+    raise ValueError(
+        "motion_synthesis: the poses only translate the body (every pole at infinity): "
+        "turn the body between them"
+    )
+
+
+def _sweep(poses: np.ndarray, start: np.ndarray, alpha: np.ndarray, scale: float) -> tuple:
+    r"""The curve's two points on the line through ``start`` at each angle.
+
+    Returns ``(k, 2, 2)``, NaN where complex, ascending along the line, and the leading
+    coefficient ``(k,)`` of the quadratic: where it changes sign a point passes through
+    infinity and the two swap.
+    """
+    e = np.column_stack([np.cos(alpha), np.sin(alpha)])
+    ts = scale * np.array([-1.0, 1.0, 2.0, -2.0])
+    dets = np.stack([np.linalg.det(rows(poses, [1, 2, 3], start + t * e)) for t in ts], axis=1)
+    # D(t) = t (q2 t^2 + q1 t + q0): D(0) = 0 at the pole, so three values fix q
+    v = np.column_stack([ts * ts, ts, np.ones(4)]) * ts[:, None]
+    q = np.linalg.lstsq(v, dets.T, rcond=None)[0].T
+    disc = q[:, 1] ** 2 - 4 * q[:, 0] * q[:, 2]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        root = np.sqrt(np.where(disc >= 0, disc, np.nan))
+        t = np.stack([(-q[:, 1] - root) / (2 * q[:, 0]), (-q[:, 1] + root) / (2 * q[:, 0])], 1)
+    t = np.sort(t, axis=1)
+    return start + t[:, :, None] * e[:, None, :], q[:, 0]
+
+
+def scale_of(poses: np.ndarray) -> float:
+    """The poses' length scale: their origins' spread, or 1 when they share one origin."""
+    spread = float(np.ptp(poses[:, :2], axis=0).max())
+    return spread if spread > 0 else 1.0
+
+
+def batch_circle_points(poses: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    r"""The circle points (body frame) of centre points ``(k, 2)``, least squares: ``(k, 2)``."""
+    a = rows(poses, list(range(1, len(poses))), centres)
+    return (np.linalg.pinv(a[:, :, :2]) @ -a[:, :, 2:])[:, :, 0]
+
+
+def burmester_curves(poses: np.ndarray, samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sampled centre-point and circle-point (body frame) curves of four poses: ``(k, 2)`` each.
+
+    Two points per direction of the line through the pole, where real, and within a
+    thousand times the poses' spread (the curve's branch to infinity is cut there).
+    """
+    scale = scale_of(poses)
+    alpha = np.linspace(0.0, np.pi, samples, endpoint=False)
+    pts = _sweep(poses, _start(poses), alpha, scale)[0].reshape(-1, 2)
+    pts = pts[np.isfinite(pts).all(axis=1)]
+    pts = pts[np.abs(pts - poses[0, :2]).max(axis=1) < 1e3 * scale]
+    return pts, batch_circle_points(poses, pts)
+
+
+def _det(poses: np.ndarray, c: np.ndarray, scale: float) -> np.ndarray:
+    """:math:`D(c)` of ``poses`` (the first four rows' curve), NaN where ``c`` is."""
+    out = np.full(len(c), np.nan)
+    ok = np.isfinite(c).all(axis=1)
+    out[ok] = np.linalg.det(rows(poses, [1, 2, 3], c[ok])) / scale**3
+    return out
+
+
+def burmester_points(poses: np.ndarray, samples: int = 1440) -> tuple[np.ndarray, np.ndarray]:
+    """The Burmester pairs of five poses: centre and circle points (body frame), ``(k, 2)``."""
+    scale, start = scale_of(poses), _start(poses)
+    four, other = poses[:4], poses[[0, 1, 2, 4]]
+    alpha = np.linspace(0.0, np.pi, samples + 1)
+    pts, lead = _sweep(four, start, alpha, scale)
+
+    def g(a: float, k: int) -> float:
+        c = _sweep(four, start, np.array([a]), scale)[0][:, k]
+        return float(_det(other, c, scale)[0])
+
+    found: list[tuple[np.ndarray, np.ndarray]] = []
+    for k in (0, 1):
+        vals = _det(other, pts[:, k], scale)
+        # a bracket on one piece of the branch: real at both ends, not through infinity
+        same = np.sign(lead[:-1]) == np.sign(lead[1:])
+        flips = np.flatnonzero(same & (np.sign(vals[:-1]) * np.sign(vals[1:]) < 0))
+        for i in flips:
+            a = brentq(g, alpha[i], alpha[i + 1], args=(k,), xtol=1e-15)
+            c0 = _sweep(four, start, np.array([a]), scale)[0][0, k]
+            found.append(polish(poses, c0, circle_point(poses, c0)))
+    return _distinct(poses, found, scale)
+
+
+def _distinct(poses: np.ndarray, found: list, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """The solutions of F = 0 among ``found`` (the poles fail it), each once."""
+    centres: list[np.ndarray] = []
+    circles: list[np.ndarray] = []
+    for c, m in found:
+        f, _ = residuals(poses, c, m)
+        if not np.all(np.abs(f) < 1e-9 * scale**2) or not np.isfinite(c).all():
+            continue
+        if any(np.linalg.norm(c - e) < 1e-7 * scale for e in centres):
+            continue
+        centres.append(c)
+        circles.append(m)
+    return np.array(centres).reshape(-1, 2), np.array(circles).reshape(-1, 2)
