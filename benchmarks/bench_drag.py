@@ -105,7 +105,7 @@ class Timed:
         return out
 
 
-def drag(build, frames: int, warm: int, profile: bool) -> dict:
+def drag(build, frames: int, warm: int, profile: bool | str) -> dict:
     """Drag a joint near the middle along a circle, or turn the crank; per-frame figures."""
     link, joint, pivot = build()
     comm = CountingComm()
@@ -158,7 +158,10 @@ def drag(build, frames: int, warm: int, profile: bool) -> dict:
         frame(k)
     if prof is not None:
         prof.disable()
-        pstats.Stats(prof).sort_stats("cumulative").print_stats(40)
+        stats = pstats.Stats(prof)
+        if profile is not True:
+            stats.dump_stats(profile)  # a file for pstats or snakeviz
+        stats.sort_stats("cumulative").print_stats(40)
     canvas("mouse_up", x0, y0)
     dom("mouseup", x0, y0)
     total = [1e3 * t for t, _, _ in rows]
@@ -182,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=60)
     ap.add_argument("--warm", type=int, default=10, help="frames before the timed ones")
     ap.add_argument("--profile", action="store_true", help="cProfile the timed frames")
+    ap.add_argument("--dump", help="... and write the profile to this file")
     args = ap.parse_args(argv)
     table = cases()
     names = args.names or list(table)
@@ -189,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     head = f"{'case':<11}{'joints':>7}{'constr':>7}{'median':>8}{'p90':>7}"
     print(head + "".join(f"{p:>7}" for p in PARTS) + f"{'kB/frame':>9}  live analysis")
     for name in names:
-        r = drag(table[name], args.frames, args.warm, args.profile)
+        r = drag(table[name], args.frames, args.warm, args.dump or args.profile)
         parts = "".join(f"{r[p]:>7.1f}" for p in PARTS)
         print(
             f"{name:<11}{r['joints']:>7}{r['constraints']:>7}{r['median']:>8.1f}{r['p90']:>7.1f}"
