@@ -55,16 +55,31 @@ class OrderedInertia:
             self.order = self._ordering(a, tau)
             if self.order is None:
                 return None
-        m = (a @ a.T) if self.stress_side else (a.T @ a)
-        shifted = (m - tau**2 * sp.identity(m.shape[0], format="csr")).tocsr()
-        o = self.order
+        m = ((a @ a.T) if self.stress_side else (a.T @ a)).tocoo()
         try:
-            lu = _splu(shifted[o][:, o].tocsc(), "NATURAL")
+            lu = _splu(self._permuted_shift(m, tau**2), "NATURAL")
         except RuntimeError:  # an exactly singular pivot: no inertia from this factor
             return None
         if lu is None:
             return None
         return int(np.count_nonzero(lu.U.diagonal() < 0))
+
+    def _permuted_shift(self, m: sp.coo_array, theta: float) -> sp.csc_array:
+        r"""CSC of :math:`P(M - \theta I)P^T` in the kept order, straight from ``m``'s entries.
+
+        The same matrix as subtracting a sparse identity and indexing ``[o][:, o]``
+        (each diagonal entry :math:`m_{ii} - \theta`, summed in that order), at a third
+        of the cost: one conversion instead of three new matrices.
+        """
+        n = m.shape[0]
+        assert self.order is not None
+        rank = np.empty(n, dtype=np.int64)
+        rank[self.order] = np.arange(n)
+        diag = np.arange(n)
+        rows = rank[np.concatenate([m.row, diag])]
+        cols = rank[np.concatenate([m.col, diag])]
+        data = np.concatenate([m.data, np.full(n, -theta)])
+        return sp.csc_array((data, (rows, cols)), shape=(n, n))
 
     def _ordering(self, a: sp.csr_array, tau: float) -> np.ndarray | None:
         """Minimum-degree order of the *structural* pattern of ``M`` (every stored entry).

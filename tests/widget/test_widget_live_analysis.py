@@ -84,3 +84,31 @@ def test_a_1000_joint_grid_readout_is_the_drawn_frames():
     assert len(frames) >= 3
     assert frames == sorted(set(frames))  # a new analysis on each drawn frame
     assert w.live_analysis is not None and w.live_analysis.frame == w._live_analyst.drawn
+
+
+def test_a_drag_by_canvas_messages_draws_once_a_frame():
+    # Issue 27 (the drag at 2 000 constraints): once a drag runs, its mouse moves, as the
+    # browser sends them, draw nothing by themselves; the frame after each draws once
+    # (draw() stamps frame_times), with its step, live analysis and scene. (The first move
+    # selects the joint, and without an event loop a change of selection draws at once.)
+    w = LinkageWidget(penrose_tiling(3, transformable=True))
+    r = w.canvas.width / w.view.width  # ipycanvas reports backing-store pixels
+    x, y = (float(c) for c in w.view.to_pixel(w.linkage.vertices[0]))
+    dom = {"button": 0, "boundingRectWidth": w.view.width, "boundingRectHeight": w.view.height}
+
+    def move(k: float) -> None:
+        w.feed_canvas_event({"event": "mouse_move", "x": (x + 4 * k) * r, "y": (y - 3 * k) * r})
+
+    move(0)
+    w.feed_canvas_event({"event": "mouse_down", "x": x * r, "y": y * r})
+    w.feed_dom_event({"type": "mousedown", "relativeX": round(x), "relativeY": round(y), **dom})
+    move(1)
+    w.advance(1)
+    start = w.linkage.vertices[0].copy()
+    for k in range(2, 8):
+        before = len(w.frame_times)
+        move(k)
+        assert len(w.frame_times) == before  # the move itself draws nothing
+        w.advance(1)
+        assert len(w.frame_times) == before + 1
+    assert np.linalg.norm(w.linkage.vertices[0] - start) > 0  # the joint followed the drag
