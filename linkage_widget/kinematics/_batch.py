@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..constraints import ConstraintSet
+from ..constraints import GuideRows
 from ..model import Linkage
-from ._dyadic import dyadic_order, modes_at, solve
+from ._dyadic import Step, modes_at, solve
 from ._newton_batch import newton_batch
 
-__all__ = ["GRID", "crank_batch", "ground_fits"]
+__all__ = ["GRID", "crank_batch", "ground_fits", "guide_rows"]
 
 #: Angles of the crank circle checked for assembly between samples: 2π/128 ≈ 0.049 rad,
 #: closer than the continuation's largest step (0.05 rad), so a gap it cannot cross
@@ -53,8 +53,23 @@ def ground_fits(linkage: Linkage, lengths: np.ndarray) -> np.ndarray:
     return (np.abs(lengths[:, ground] - have) <= GROUND_RTOL * have).all(axis=1)
 
 
+def guide_rows(linkage: Linkage) -> GuideRows:
+    """The slider rows of ``linkage`` (:mod:`~linkage_widget.constraints.guide_rows`)."""
+    g = linkage.guides
+    if g.is_empty():
+        return GuideRows.none()
+    p = linkage.vertices
+    return GuideRows.build(p, g.slider_joints, g.slider_points, g.slider_directions, g.slots)
+
+
 def crank_batch(
-    linkage: Linkage, pivot: int, tip: int, theta: float, values: np.ndarray, lengths: np.ndarray
+    linkage: Linkage,
+    steps: tuple[Step, ...] | None,
+    pivot: int,
+    tip: int,
+    theta: float,
+    values: np.ndarray,
+    lengths: np.ndarray,
 ) -> tuple[np.ndarray, ...]:
     r"""Positions, velocities, accelerations ``(b, k, n, 2)`` and valid ``(b, k)``.
 
@@ -63,6 +78,8 @@ def crank_batch(
     linkage : Linkage
         Checked by the caller: planar, driven by the rod ``pivot``→``tip`` with no
         freedom left, regular at its own placement (crank angle ``theta``).
+    steps : tuple of Step or None
+        Its :func:`~._dyadic.dyadic_order` (None: not the crank and dyads).
     values : ndarray, shape (k,)
         Crank angles.
     lengths : ndarray, shape (b, m)
@@ -75,10 +92,9 @@ def crank_batch(
         velocities and accelerations NaN where not valid (off the branch or at a dead
         point, a dyad straight to within ``RANK_RTOL``).
     """
-    steps = dyadic_order(linkage, pivot, tip)
     if steps is None:
         return newton_batch(linkage, pivot, tip, theta, values, lengths)
-    guides = ConstraintSet.from_linkage(linkage).guides
+    guides = guide_rows(linkage)
     modes = modes_at(steps, linkage.vertices, guides)
     grid, where = _grid(theta, values)
     b, k, n = len(lengths), len(values), linkage.n_vertices
@@ -109,6 +125,7 @@ def _grid(theta: float, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     known = np.unique(angles)
     gaps = np.diff(np.append(known, known[0] + 2 * np.pi))
     parts = np.ceil(gaps / (2 * np.pi / GRID)).astype(np.int64)
-    fill = [known[i] + gaps[i] * np.arange(1, c) / c for i, c in enumerate(parts) if c > 1]
+    wide = np.flatnonzero(parts > 1).tolist()
+    fill = [known[i] + gaps[i] * np.arange(1, parts[i]) / parts[i] for i in wide]
     grid = np.unique(np.mod(np.concatenate([known, *fill]), 2 * np.pi))
     return grid, np.searchsorted(grid, angles)

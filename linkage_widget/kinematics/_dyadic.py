@@ -154,15 +154,21 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def modes_at(steps: tuple[Step, ...], p: np.ndarray, guides: GuideRows) -> np.ndarray:
     r"""The assembly mode :math:`\sigma` of each step at positions ``p`` ``(n, 2)``.
 
-    +1 or -1 for a dyad (the crank's entry is 1), 0 where a dyad is straight there: the
-    placement is then at a dead point and no side is chosen.
+    +1 or -1 for a dyad (the crank's entry is 1), 0 where a dyad is straight there to
+    within ``RANK_RTOL`` (the sine of its angle): the placement is at a dead point of
+    the drive and no side is chosen.
     """
     out = np.ones(len(steps))
     for k, s in enumerate(steps):
+        if s.kind == CRANK:
+            continue
+        ea = p[s.joint] - p[s.a]
         if s.kind == RRR:
-            out[k] = np.sign(_cross(p[s.b] - p[s.a], p[s.joint] - p[s.a]))
-        elif s.kind == RRP:
-            out[k] = np.sign(_dot(_unit_along(guides, s.b)[0], p[s.joint] - p[s.a]))
+            eb = p[s.joint] - p[s.b]
+            sine = _cross(p[s.b] - p[s.a], ea) / (np.hypot(*ea) * np.hypot(*eb))
+        else:
+            sine = _dot(_unit_along(guides, s.b)[0], ea) / np.hypot(*ea)
+        out[k] = np.sign(sine) if abs(sine) > RANK_RTOL else 0.0
     return out
 
 

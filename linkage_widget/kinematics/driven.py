@@ -32,7 +32,8 @@ from .. import _checks
 from ..constraints import ConstraintSet, DriveRows, Push
 from ..model import Linkage
 from ..rigidity import RANK_RTOL
-from ._batch import crank_batch
+from ._batch import crank_batch, guide_rows
+from ._dyadic import dyadic_order, modes_at
 from ._trace import Drive, Sample, correct, derivatives, follow, trace
 
 __all__ = [
@@ -261,11 +262,34 @@ def _here(drive: Drive, linkage: Linkage, s_here: float) -> Sample:
         raise MechanismError("kinematics: the linkage does not assemble at its own placement")
     here = derivatives(drive.at(s_here), p, drive.rate)
     if not here.regular:
-        raise MechanismError(
-            "kinematics: the linkage is drawn at a dead point of this drive (the Jacobian "
-            "loses rank there, and the way on is not unique): draw it a little off it"
-        )
+        raise _dead_point()
     return here
+
+
+def _dead_point() -> MechanismError:
+    return MechanismError(
+        "kinematics: the linkage is drawn at a dead point of this drive (the Jacobian "
+        "loses rank there, and the way on is not unique): draw it a little off it"
+    )
+
+
+def _batched(linkage: Linkage, c: int, t: int, values: np.ndarray, table: np.ndarray):
+    """:func:`kinematics` of the designs ``table`` (:mod:`._batch`).
+
+    A crank with dyads is driven (each joint is placed by two rows) and regular where
+    no dyad is straight: the closed form checks both; otherwise the continuation's checks.
+    """
+    d = linkage.vertices[t] - linkage.vertices[c]
+    theta = float(np.arctan2(d[1], d[0]))
+    steps = dyadic_order(linkage, c, t)
+    if steps is None:
+        drive = motor_drive(linkage, c, t)
+        require_driven(linkage, lambda link: motor_drive(link, c, t), f"a motor on rod {c}-{t}")
+        _here(drive, linkage, theta)  # the branch is the placement's: refused at a dead point
+    elif not modes_at(steps, linkage.vertices, guide_rows(linkage)).all():
+        raise _dead_point()
+    pos, vel, acc, valid = crank_batch(linkage, steps, c, t, theta, values, table)
+    return Kinematics(values, pos, vel, acc, valid, c, t, lengths=table)
 
 
 def _start(drive: Drive, linkage: Linkage, s_here: float, s_first: float) -> Sample:
@@ -369,15 +393,12 @@ def kinematics(
     (2, 3, 4, 2)
     """
     c, t, values = _checked(linkage, pivot, tip, angles)
-    table = None if lengths is None else _designs(linkage, lengths)
+    if lengths is not None:
+        return _batched(linkage, c, t, values, _designs(linkage, lengths))
     drive = motor_drive(linkage, c, t)
     d = linkage.vertices[t] - linkage.vertices[c]
     theta = float(np.arctan2(d[1], d[0]))
     require_driven(linkage, lambda link: motor_drive(link, c, t), f"a motor on rod {c}-{t}")
-    if table is not None:
-        _here(drive, linkage, theta)  # the branch is the placement's: refused at a dead point
-        pos, vel, acc, valid = crank_batch(linkage, c, t, theta, values, table)
-        return Kinematics(values, pos, vel, acc, valid, c, t, lengths=table)
     first = theta + float(np.remainder(values[0] - theta + np.pi, 2 * np.pi) - np.pi)
     start = _start(drive, linkage, theta, first)
     samples = trace(drive, start.p, first, values)

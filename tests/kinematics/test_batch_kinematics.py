@@ -13,7 +13,7 @@ from kinematic_cases import closed_form, four_bar, slider_crank
 
 from linkage_widget import Linkage
 from linkage_widget.examples import load_example
-from linkage_widget.kinematics import kinematics
+from linkage_widget.kinematics import MechanismError, kinematics
 from linkage_widget.kinematics._dyadic import dyadic_order
 
 
@@ -125,3 +125,18 @@ def test_same_positions_as_pylinkage_on_the_four_bar():
     ours = kinematics(link, 0, 1, w * np.arange(1, k + 1), lengths=link.rod_lengths()[None])
     assert ours.valid.all()
     assert np.abs(ours.positions[0][:, [0, 3, 1, 2]] - theirs).max() < 1e-9
+
+
+def test_designs_are_refused_as_the_continuation_refuses():
+    dead = Linkage([[0, 0], [1, 0], [2, 0], [4, 0]], rods=[(0, 1), (1, 2), (2, 3)], pinned=[0, 3])
+    five_bar = Linkage(
+        [[0, 0], [1, 0], [2, 1.5], [3, 1], [4, 0]],
+        rods=[(0, 1), (1, 2), (2, 3), (3, 4)],
+        pinned=[0, 4],
+    )
+    for link, words in ((dead, "dead point"), (five_bar, "1 free degree")):
+        table = link.rod_lengths()[None]
+        with pytest.raises(MechanismError, match=words):
+            kinematics(link, 0, 1, [0.0])
+        with pytest.raises(MechanismError, match=words):
+            kinematics(link, 0, 1, [0.0], lengths=table)
