@@ -6,8 +6,8 @@ for ``b`` designs (rows of rod lengths) at ``k`` crank angles at once, vectorise
 * when the linkage decomposes into the crank and dyads (:mod:`._dyadic`: four-bars,
   slider-cranks, Watt's and Stephenson's six-bars, Peaucellier's and Hart's inversors, Jansen's
   leg), in closed form, each dyad on the side it has in the linkage's own placement;
-* otherwise (a triad, fixed angles, slots, redundant rods) by a batched Newton continuation
-  on the constraint rows (:mod:`._newton_batch`).
+* otherwise (a triad, fixed angles, slots, redundant rods) :func:`~.driven.kinematics`
+  runs its continuation design by design, not here.
 
 **The branch.** The linkage's own placement fixes the branch: its crank angle
 :math:`\theta_*` and each dyad's side. Along a branch a dyad changes side only where it is
@@ -29,7 +29,6 @@ import numpy as np
 from ..constraints import GuideRows
 from ..model import Linkage
 from ._dyadic import Step, modes_at, solve
-from ._newton_batch import newton_batch
 
 __all__ = ["GRID", "crank_batch", "ground_fits", "guide_rows"]
 
@@ -64,9 +63,7 @@ def guide_rows(linkage: Linkage) -> GuideRows:
 
 def crank_batch(
     linkage: Linkage,
-    steps: tuple[Step, ...] | None,
-    pivot: int,
-    tip: int,
+    steps: tuple[Step, ...],
     theta: float,
     values: np.ndarray,
     lengths: np.ndarray,
@@ -76,10 +73,10 @@ def crank_batch(
     Parameters
     ----------
     linkage : Linkage
-        Checked by the caller: planar, driven by the rod ``pivot``→``tip`` with no
-        freedom left, regular at its own placement (crank angle ``theta``).
-    steps : tuple of Step or None
-        Its :func:`~._dyadic.dyadic_order` (None: not the crank and dyads).
+        Checked by the caller: planar, driven by a crank, at crank angle ``theta``.
+    steps : tuple of Step
+        Its :func:`~._dyadic.dyadic_order` for that crank, no dyad straight at the
+        linkage's placement.
     values : ndarray, shape (k,)
         Crank angles.
     lengths : ndarray, shape (b, m)
@@ -92,8 +89,6 @@ def crank_batch(
         velocities and accelerations NaN where not valid (off the branch or at a dead
         point, a dyad straight to within ``RANK_RTOL``).
     """
-    if steps is None:
-        return newton_batch(linkage, pivot, tip, theta, values, lengths)
     guides = guide_rows(linkage)
     modes = modes_at(steps, linkage.vertices, guides)
     grid, where = _grid(theta, values)

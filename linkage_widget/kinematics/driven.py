@@ -23,7 +23,7 @@ travel :math:`s` along the line in place of :math:`\theta`. See
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -286,10 +286,31 @@ def _batched(linkage: Linkage, c: int, t: int, values: np.ndarray, table: np.nda
         drive = motor_drive(linkage, c, t)
         require_driven(linkage, lambda link: motor_drive(link, c, t), f"a motor on rod {c}-{t}")
         _here(drive, linkage, theta)  # the branch is the placement's: refused at a dead point
+        pos, vel, acc, valid = _by_continuation(linkage, drive, theta, values, table)
     elif not modes_at(steps, linkage.vertices, guide_rows(linkage)).all():
         raise _dead_point()
-    pos, vel, acc, valid = crank_batch(linkage, steps, c, t, theta, values, table)
+    else:
+        pos, vel, acc, valid = crank_batch(linkage, steps, theta, values, table)
     return Kinematics(values, pos, vel, acc, valid, c, t, lengths=table)
+
+
+def _by_continuation(linkage: Linkage, drive: Drive, theta: float, values, table) -> tuple:
+    """Design by design, the continuation of :func:`kinematics` on the design's rod lengths.
+
+    For a linkage that is not a crank with dyads. A design that cannot be placed at the
+    linkage's crank angle ``theta`` from the linkage's placement is invalid throughout.
+    """
+    first = theta + float(np.remainder(values[0] - theta + np.pi, 2 * np.pi) - np.pi)
+    out = []
+    for row in table:
+        design = Drive(replace(drive.cs, lengths=row), drive.rate, drive.scale, drive.period)
+        try:
+            start = _start(design, linkage, theta, first)
+            samples = trace(design, start.p, first, values)
+        except MechanismError:
+            samples = [None] * len(values)
+        out.append(collect(values, samples, linkage.n_vertices))
+    return tuple(np.stack(part) for part in zip(*out, strict=True))
 
 
 def _start(drive: Drive, linkage: Linkage, s_here: float, s_first: float) -> Sample:
@@ -355,7 +376,7 @@ def kinematics(
         Designs: rod lengths, one row per design, in the linkage's rod order (the pins and
         the linkage's placement stay). All designs are evaluated at once, vectorised
         (:mod:`~linkage_widget.kinematics._batch`: closed forms where the linkage is a
-        crank and dyads, a batched Newton continuation otherwise), each on the branch of
+        crank and dyads; otherwise the continuation, design by design), each on the branch of
         the linkage's placement: every dyad on the side it has there, followed from the
         linkage's crank angle. A design that does not assemble there is invalid throughout.
 
