@@ -21,12 +21,21 @@ chain: :func:`dyad_chain` returns None and the random seeding is used.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..model import Linkage
 
-__all__ = ["MAX_DYADS", "DyadChain", "depends_on", "dyad_chain", "place"]
+__all__ = [
+    "MAX_DYADS",
+    "DyadChain",
+    "circle_meet",
+    "circle_pair",
+    "depends_on",
+    "dyad_chain",
+    "place",
+]
 
 #: More dyads than this (2^k mode vectors) and the random seeding is used instead.
 MAX_DYADS = 10
@@ -115,14 +124,40 @@ def place(
     )
     ok = np.ones((m, s), bool)
     for k, (v, a, b, la, lb) in enumerate(chain.dyads):
-        d = p[:, :, b] - p[:, :, a]
-        dd = (d * d).sum(-1)
-        ok &= dd > 1e-24 * (la + lb) ** 2  # coinciding centres: no (or a circle of) joints
-        dd = np.where(ok, dd, 1.0)
-        along = (dd + la * la - lb * lb) / (2.0 * dd)  # foot of the joint on a->b, in |d|
-        h2 = la * la / dd - along * along  # its height off a->b, squared, in |d|^2
-        ok &= h2 >= 0.0
-        up = np.sqrt(np.maximum(h2, 0.0)) * modes[:, k, None]
-        perp = np.stack([-d[..., 1], d[..., 0]], axis=-1)
-        p[:, :, v] = p[:, :, a] + along[..., None] * d + up[..., None] * perp
+        p[:, :, v], meets = circle_meet(p[:, :, a], p[:, :, b], la, lb, modes[:, k, None])
+        ok &= meets
     return p, ok
+
+
+def circle_meet(pa: np.ndarray, pb: np.ndarray, la: Any, lb: Any, mode: Any) -> tuple:
+    r"""The dyad's joint: at distance ``la`` from ``pa`` and ``lb`` from ``pb``, on side ``mode``.
+
+    With :math:`d = p_b - p_a`, the joint is :math:`p_a + \lambda d + \mu J d`
+    (:math:`J` the quarter turn), :math:`\lambda = (|d|^2 + l_a^2 - l_b^2) / (2|d|^2)`
+    the foot along :math:`d` and :math:`\mu = \pm\sqrt{l_a^2/|d|^2 - \lambda^2}` the
+    height, its sign the assembly mode (the sign of :math:`d \times (p - p_a)`).
+    ``pa``, ``pb`` ``(..., 2)``; ``la``, ``lb``, ``mode`` broadcast with ``(...)``.
+    Returns the joint ``(..., 2)`` and where the circles meet ``(...)`` (their centres
+    apart and :math:`\mu` real); elsewhere the joint is on the line of the centres.
+    """
+    foot, up, ok = circle_pair(np.moveaxis(pa, -1, 0), np.moveaxis(pb, -1, 0), la, lb)
+    return np.moveaxis(foot + np.asarray(mode) * up, 0, -1), ok
+
+
+def circle_pair(pa: np.ndarray, pb: np.ndarray, la: Any, lb: Any) -> tuple:
+    r"""Both joints of :func:`circle_meet`, as a foot and an offset, coordinates first.
+
+    ``pa``, ``pb`` ``(2, ...)`` (x then y, each contiguous in the batched callers).
+    Returns the foot :math:`p_a + \lambda d` and the offset :math:`|\mu| J d`, each
+    ``(2, ...)`` (the joints are foot ± offset), and where the circles meet ``(...)``.
+    """
+    dx, dy = pb[0] - pa[0], pb[1] - pa[1]
+    dd = dx * dx + dy * dy
+    ok = dd > 1e-24 * (la + lb) ** 2  # coinciding centres: no (or a circle of) joints
+    dd = np.where(ok, dd, 1.0)
+    along = (dd + la * la - lb * lb) / (2.0 * dd)  # foot of the joint on a->b, in |d|
+    h2 = la * la / dd - along * along  # its height off a->b, squared, in |d|^2
+    ok &= h2 >= 0.0
+    up = np.sqrt(np.maximum(h2, 0.0))
+    foot = np.stack([pa[0] + along * dx, pa[1] + along * dy])
+    return foot, np.stack([-up * dy, up * dx]), ok

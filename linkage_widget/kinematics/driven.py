@@ -23,7 +23,7 @@ travel :math:`s` along the line in place of :math:`\theta`. See
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -32,6 +32,8 @@ from .. import _checks
 from ..constraints import ConstraintSet, DriveRows, Push
 from ..model import Linkage
 from ..rigidity import RANK_RTOL
+from ._batch import crank_batch, guide_rows
+from ._dyadic import dyadic_order, modes_at
 from ._trace import Drive, Sample, correct, derivatives, follow, trace
 
 __all__ = [
@@ -57,19 +59,22 @@ class Kinematics:
     ----------
     angles : ndarray, shape (k,)
         The drive values: crank angles :math:`\theta` in radians (or a slider's travel).
-    positions : ndarray, shape (k, n, 2)
-        Joint positions; NaN where ``valid`` is False and nothing assembled.
-    velocities : ndarray, shape (k, n, 2)
+    positions : ndarray, shape (k, n, 2) or (b, k, n, 2)
+        Joint positions; NaN where ``valid`` is False and nothing assembled. With
+        ``lengths`` (designs) a leading axis, one row per design.
+    velocities : ndarray, shape (k, n, 2) or (b, k, n, 2)
         :math:`dp/d\theta`, the velocity per unit crank speed.
-    accelerations : ndarray, shape (k, n, 2)
+    accelerations : ndarray, shape (k, n, 2) or (b, k, n, 2)
         :math:`d^2p/d\theta^2`, the acceleration at unit constant crank speed.
-    valid : ndarray of bool, shape (k,)
+    valid : ndarray of bool, shape (k,) or (b, k)
         Where the mechanism assembles on the branch followed from the first angle and
         its Jacobian keeps full rank (False at a dead point).
     pivot, tip : int
         The driven rod (for a pushed slider: the slider's joint, and ``-1``).
     slider : int
         The pushed slider (:func:`slider_kinematics`), or ``-1`` for a crank.
+    lengths : ndarray, shape (b, m), or None
+        The designs' rod lengths (:func:`kinematics` with ``lengths=``), else None.
     """
 
     angles: np.ndarray
@@ -80,6 +85,7 @@ class Kinematics:
     pivot: int
     tip: int
     slider: int = -1
+    lengths: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.angles)
@@ -108,12 +114,12 @@ class Kinematics:
         :math:`J` the quarter turn, ``along`` :math:`s` and ``across`` :math:`t` its
         coordinates in the body's frame (units of :math:`|d|`): linear in the positions,
         so :math:`q' = p_i' + s\,d' + t\,J d'` and likewise :math:`q''`, exactly.
-        Returns three ``(k, 2)`` arrays.
+        Returns three ``(k, 2)`` arrays (``(b, k, 2)`` for designs).
         """
 
         def fixed(arr: np.ndarray) -> np.ndarray:
-            d = arr[:, j] - arr[:, i]
-            return arr[:, i] + along * d + across * np.column_stack([-d[:, 1], d[:, 0]])
+            d = arr[..., j, :] - arr[..., i, :]
+            return arr[..., i, :] + along * d + across * np.stack([-d[..., 1], d[..., 0]], -1)
 
         return fixed(self.positions), fixed(self.velocities), fixed(self.accelerations)
 
@@ -249,18 +255,67 @@ def require_driven(linkage: Linkage, make: Callable[[Linkage], Drive], what: str
         )
 
 
-def _start(drive: Drive, linkage: Linkage, s_here: float, s_first: float) -> Sample:
-    """The placement at the first drive value, followed from the linkage's own."""
+def _here(drive: Drive, linkage: Linkage, s_here: float) -> Sample:
+    """The linkage's own placement with its derivatives; refused off the rows or at a dead point."""
     p, ok = correct(drive.at(s_here), linkage.vertices.reshape(-1).copy())
     if not ok:
         raise MechanismError("kinematics: the linkage does not assemble at its own placement")
     here = derivatives(drive.at(s_here), p, drive.rate)
     if not here.regular:
-        raise MechanismError(
-            "kinematics: the linkage is drawn at a dead point of this drive (the Jacobian "
-            "loses rank there, and the way on is not unique): draw it a little off it"
-        )
-    got, _ = follow(drive, here, s_here, s_first)
+        raise _dead_point()
+    return here
+
+
+def _dead_point() -> MechanismError:
+    return MechanismError(
+        "kinematics: the linkage is drawn at a dead point of this drive (the Jacobian "
+        "loses rank there, and the way on is not unique): draw it a little off it"
+    )
+
+
+def _batched(linkage: Linkage, c: int, t: int, values: np.ndarray, table: np.ndarray):
+    """:func:`kinematics` of the designs ``table`` (:mod:`._batch`).
+
+    A crank with dyads is driven (each joint is placed by two rows) and regular where
+    no dyad is straight: the closed form checks both; otherwise the continuation's checks.
+    """
+    d = linkage.vertices[t] - linkage.vertices[c]
+    theta = float(np.arctan2(d[1], d[0]))
+    steps = dyadic_order(linkage, c, t)
+    if steps is None:
+        drive = motor_drive(linkage, c, t)
+        require_driven(linkage, lambda link: motor_drive(link, c, t), f"a motor on rod {c}-{t}")
+        _here(drive, linkage, theta)  # the branch is the placement's: refused at a dead point
+        pos, vel, acc, valid = _by_continuation(linkage, drive, theta, values, table)
+    elif not modes_at(steps, linkage.vertices, guide_rows(linkage)).all():
+        raise _dead_point()
+    else:
+        pos, vel, acc, valid = crank_batch(linkage, steps, theta, values, table)
+    return Kinematics(values, pos, vel, acc, valid, c, t, lengths=table)
+
+
+def _by_continuation(linkage: Linkage, drive: Drive, theta: float, values, table) -> tuple:
+    """Design by design, the continuation of :func:`kinematics` on the design's rod lengths.
+
+    For a linkage that is not a crank with dyads. A design that cannot be placed at the
+    linkage's crank angle ``theta`` from the linkage's placement is invalid throughout.
+    """
+    first = theta + float(np.remainder(values[0] - theta + np.pi, 2 * np.pi) - np.pi)
+    out = []
+    for row in table:
+        design = Drive(replace(drive.cs, lengths=row), drive.rate, drive.scale, drive.period)
+        try:
+            start = _start(design, linkage, theta, first)
+            samples = trace(design, start.p, first, values)
+        except MechanismError:
+            samples = [None] * len(values)
+        out.append(collect(values, samples, linkage.n_vertices))
+    return tuple(np.stack(part) for part in zip(*out, strict=True))
+
+
+def _start(drive: Drive, linkage: Linkage, s_here: float, s_first: float) -> Sample:
+    """The placement at the first drive value, followed from the linkage's own."""
+    got, _ = follow(drive, _here(drive, linkage, s_here), s_here, s_first)
     if got is None:
         raise MechanismError(
             f"kinematics: the mechanism cannot be driven from its placement to {s_first:g}"
@@ -284,7 +339,28 @@ def collect(values: np.ndarray, samples: list[Sample | None], n: int) -> tuple[n
     return out[0], out[1], out[2], valid
 
 
-def kinematics(linkage: Linkage, pivot: int, tip: int, angles: Any) -> Kinematics:
+def _designs(linkage: Linkage, lengths: Any) -> np.ndarray:
+    """``lengths`` checked: finite positive ``(b, m)``, ``m`` the linkage's rods."""
+    table = np.asarray(lengths, dtype=np.float64)
+    m = linkage.n_rods
+    if table.ndim != 2 or table.shape[1] != m or not table.shape[0]:
+        raise ValueError(
+            f"kinematics: lengths must be an array (b, {m}) of rod lengths, one row per "
+            f"design in the linkage's rod order; got shape {table.shape}"
+        )
+    bad = ~(np.isfinite(table) & (table > 0.0))
+    if bad.any():
+        row, col = np.argwhere(bad)[0].tolist()
+        raise ValueError(
+            f"kinematics: lengths[{row}, {col}] (rod {col}) is {table[row, col]!r}; "
+            "every rod length must be finite and positive"
+        )
+    return table.copy()
+
+
+def kinematics(
+    linkage: Linkage, pivot: int, tip: int, angles: Any, *, lengths: Any = None
+) -> Kinematics:
     r"""Positions, velocities and accelerations of ``linkage`` driven by a crank, over ``angles``.
 
     Parameters
@@ -296,6 +372,13 @@ def kinematics(linkage: Linkage, pivot: int, tip: int, angles: Any) -> Kinematic
         The rod the motor turns (``Simulator.add_motor(pivot, tip, ...)``).
     angles : array_like, shape (k,)
         Crank angles :math:`\theta` (radians, of :math:`p_{tip} - p_{pivot}` from the x-axis).
+    lengths : array_like, shape (b, m), optional
+        Designs: rod lengths, one row per design, in the linkage's rod order (the pins and
+        the linkage's placement stay). All designs are evaluated at once, vectorised
+        (:mod:`~linkage_widget.kinematics._batch`: closed forms where the linkage is a
+        crank and dyads; otherwise the continuation, design by design), each on the branch of
+        the linkage's placement: every dyad on the side it has there, followed from the
+        linkage's crank angle. A design that does not assemble there is invalid throughout.
 
     Returns
     -------
@@ -303,7 +386,9 @@ def kinematics(linkage: Linkage, pivot: int, tip: int, angles: Any) -> Kinematic
         ``positions`` ``(k, n, 2)``, ``velocities`` :math:`dp/d\theta` and
         ``accelerations`` :math:`d^2p/d\theta^2` (per unit crank speed), ``valid`` ``(k,)``:
         where the mechanism assembles on the branch followed from ``angles[0]`` and is
-        not at a dead point (velocities and accelerations NaN otherwise).
+        not at a dead point (velocities and accelerations NaN otherwise). With
+        ``lengths`` every array has a leading axis of the ``b`` designs:
+        ``(b, k, n, 2)`` and ``valid`` ``(b, k)``.
 
     Raises
     ------
@@ -311,7 +396,8 @@ def kinematics(linkage: Linkage, pivot: int, tip: int, angles: Any) -> Kinematic
         (a ``ValueError``) when the crank leaves free degrees of freedom (the message
         says how many), or the linkage cannot be turned to ``angles[0]``.
     ValueError
-        A bad vertex, no rod ``pivot``-``tip``, a 3-D linkage, empty or non-finite angles.
+        A bad vertex, no rod ``pivot``-``tip``, a 3-D linkage, empty or non-finite angles,
+        ``lengths`` not ``(b, m)`` or not finite and positive.
 
     Examples
     --------
@@ -323,8 +409,13 @@ def kinematics(linkage: Linkage, pivot: int, tip: int, angles: Any) -> Kinematic
     ((5, 4, 2), True)
     >>> np.allclose(k.positions[:, 1], np.c_[np.cos(k.angles), np.sin(k.angles)])
     True
+    >>> designs = np.array([[1.0, 3.6, 2.83], [1.5, 3.6, 2.83]])  # two cranks
+    >>> kinematics(four_bar, 0, 1, [0.0, 1.0, 2.0], lengths=designs).positions.shape
+    (2, 3, 4, 2)
     """
     c, t, values = _checked(linkage, pivot, tip, angles)
+    if lengths is not None:
+        return _batched(linkage, c, t, values, _designs(linkage, lengths))
     drive = motor_drive(linkage, c, t)
     d = linkage.vertices[t] - linkage.vertices[c]
     theta = float(np.arctan2(d[1], d[0]))
