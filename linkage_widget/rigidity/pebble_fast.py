@@ -265,8 +265,8 @@ class FastGame:
     and search marks, one cache line) and three position-indexed lists; :meth:`copy`
     is a snapshot (for bisection over an edge order). Needs numba.
 
-    >>> game = FastGame(4)                                      # doctest: +SKIP
-    >>> game.play([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]).tolist()  # doctest: +SKIP
+    >>> game = FastGame(4)
+    >>> game.play([(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]).tolist()
     [True, True, True, True, True, False]
     """
 
