@@ -39,9 +39,10 @@ Generic rigidity
     Hendrickson's decomposition from one game).
 Rigidity percolation
     :func:`rigidity_percolation` → :class:`RigidityPercolation`,
-    :func:`percolation_curve` → :class:`PercolationCurve`, :func:`percolation_threshold`
-    (:mod:`.percolation`: bond-diluted triangular and crossed-square lattices, free
-    boundaries, Newman–Ziff order, the rigid cluster spanning left to right).
+    :func:`percolation_curve` → :class:`PercolationCurve`, :func:`percolation_threshold`,
+    :func:`lattice_bonds` (:mod:`.percolation`: bond-diluted triangular and crossed-square
+    lattices, free boundaries, Newman–Ziff order, the rigid cluster spanning left to
+    right).
 Realizations
     :func:`realization_count` (:mod:`.realizations`: the Laman number, the bigraph
     recursion in :mod:`._bigraph`, the sphere's in :mod:`._quadrograph`),
@@ -127,6 +128,7 @@ from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
 from .percolation import (
     PercolationCurve,
     RigidityPercolation,
+    lattice_bonds,
     percolation_curve,
     percolation_threshold,
     rigidity_percolation,
@@ -205,6 +207,7 @@ __all__ = [
     "henneberg_sequence",
     "infinitesimal",
     "laman_violation",
+    "lattice_bonds",
     "is_nac_colouring",
     "linkage_trivial_motions",
     "loop_from_rods",

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .pebble_fast import FastGame, use_compiled
+from .pebble_fast import FastGame, compiled_available, use_compiled
 from .rigid_clusters import PureGame
 
 __all__ = [
@@ -54,6 +54,11 @@ __all__ = [
 ]
 
 LATTICES = ("triangular", "square_crossed")
+#: From this many lattice bonds a run takes the compiled game when numba imports (one
+#: game, the pebble game's own threshold, would wait for 20 000 edges; a run decomposes
+#: its clusters many times: at 3 000 bonds a threshold takes 0.2 s in Python, 0.01 s
+#: compiled, docs/benchmarks.md).
+COMPILED_MIN_BONDS = 2_000
 
 
 def lattice_bonds(size: int, lattice: str = "triangular") -> tuple[np.ndarray, np.ndarray]:
@@ -153,6 +158,8 @@ class _Run:
         self.order = bonds[np.random.default_rng(seed).permutation(len(bonds))]
         n = len(self.positions)
         self.column = np.arange(n) % self.size
+        if compiled is None:  # a run decomposes many times: numba pays off sooner
+            compiled = len(bonds) >= COMPILED_MIN_BONDS and compiled_available()
         self.compiled = use_compiled(compiled, len(bonds))
         self.engine = FastGame if self.compiled else PureGame
 
