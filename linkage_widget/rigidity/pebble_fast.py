@@ -210,6 +210,8 @@ def _clusters(starts, eu, ev, accepted, adj, V, lists, counter):
 
 
 _KERNELS = ("_reverse", "_find", "_try_edge", "_play", "_hold_three", "_grow", "_clusters")
+#: The kernels as Python functions (what numba compiles; a failed compile puts them back).
+_PYTHON = {name: globals()[name] for name in _KERNELS}
 
 
 def compiled_available() -> bool:
@@ -221,13 +223,28 @@ def compiled_available() -> bool:
 
 @functools.cache
 def _compile() -> bool:
-    """Replace each kernel by its numba dispatcher (callees first); ``False`` without numba."""
+    """Replace each kernel by its numba dispatcher; ``False`` without a working numba.
+
+    A triangle is played and decomposed once, so a numba that imports but cannot compile
+    (a numpy it does not support) leaves the pure-Python game in charge, not an error.
+    """
     try:
         import numba
     except ImportError:
         return False
     for name in _KERNELS:
-        globals()[name] = numba.njit(cache=True, nogil=True)(globals()[name])
+        globals()[name] = numba.njit(cache=True, nogil=True)(_PYTHON[name])
+    try:
+        eu, ev = np.array([0, 1, 0]), np.array([1, 2, 2])
+        state = np.full((3, 8), -1, np.int64)
+        state[:, _PEB] = 2
+        lists, counter = np.zeros((3, 3), np.int64), np.zeros(2, np.int64)
+        accepted = np.zeros(3, bool)
+        _play(eu, ev, state, lists, counter, accepted)
+        _clusters(np.arange(3), eu, ev, accepted, incidence(3, eu, ev), state, lists, counter)
+    except Exception:  # whatever numba raises here means: no compiled path
+        globals().update(_PYTHON)
+        return False
     return True
 
 

@@ -154,3 +154,30 @@ def test_a_large_lattice_takes_the_compiled_path_and_agrees():
         pebble_game(120 * 120, edges).tolist()
         == pebble_game(120 * 120, edges, compiled=False).tolist()
     )
+
+
+def test_a_numba_that_cannot_compile_leaves_the_pure_game(monkeypatch):
+    import numba
+
+    def broken(**options):
+        def wrap(function):
+            def fail(*args):
+                raise RuntimeError("this numba cannot compile")
+
+            return fail
+
+        return wrap
+
+    pebble_fast._compile.cache_clear()
+    try:
+        monkeypatch.setattr(numba, "njit", broken)
+        assert not pebble_fast.compiled_available()
+        assert not pebble_fast.use_compiled(None, 10**7)
+        assert pebble_game(3, [(0, 1), (1, 2), (0, 2), (0, 1)]).tolist() == [True] * 3 + [False]
+        with pytest.raises(ImportError, match="numba"):
+            pebble_game(3, [(0, 1)], compiled=True)
+    finally:
+        monkeypatch.undo()
+        pebble_fast._compile.cache_clear()
+    assert pebble_fast.compiled_available()
+    assert pebble_game(3, [(0, 1), (1, 2)], compiled=True).tolist() == [True, True]
