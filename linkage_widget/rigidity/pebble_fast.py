@@ -51,8 +51,9 @@ COMPILED_MIN_EDGES = 20_000
 
 #: Columns of the per-vertex record (one 64-byte cache line a vertex): the two out-slots
 #: (heads, ``-1`` empty), free pebbles, the visit stamp, the parent in the search, and
-#: the cluster number the vertex was last found rigid or floppy with.
-_OUT0, _OUT1, _PEB, _SEEN, _PARENT, _RIGID, _FLOPPY = range(7)
+#: the cluster number the vertex was last found rigid or floppy with, and the last tight
+#: set a failed search found it in (:func:`_try_edge`).
+_OUT0, _OUT1, _PEB, _SEEN, _PARENT, _RIGID, _FLOPPY, _TIGHT = range(8)
 #: Rows of the list array (indexed by position, not by vertex): the search's stack, the
 #: vertices a search saw, the cluster's queue.
 _STACK, _SAW, _QUEUE = range(3)
@@ -113,8 +114,15 @@ def _reverse(start, y, V):
 
 
 def _try_edge(u, v, V, lists, counter):
-    """Accept ``u-v`` if four pebbles can be gathered on its ends (the pure game's rule)."""
-    if u == v:
+    """Accept ``u-v`` if four pebbles can be gathered on its ends (the pure game's rule).
+
+    A failed search with the other end holding two pebbles leaves a tight set
+    :math:`X` (no free pebble but three on the ends, no edge leaving: :math:`2|X| - 3`
+    edges, rigid); its vertices are marked with it. Adding edges never makes a rigid set
+    flexible, so a later edge with both ends marked with one set is redundant at once, with
+    no search: the same answer, without sweeping the region again.
+    """
+    if u == v or (V[u, _TIGHT] >= 0 and V[u, _TIGHT] == V[v, _TIGHT]):
         return False
     for end in (u, v):
         while V[end, _PEB] < 2:
@@ -122,6 +130,8 @@ def _try_edge(u, v, V, lists, counter):
             seen = _find(end, u, v, V, lists, counter[0], _NO_CLUSTER)
             counter[1] += abs(seen)
             if seen >= 0:
+                if V[u + v - end, _PEB] == 2:
+                    _mark_tight(u, v, seen, V, lists, counter[0])
                 return False
     V[u, _PEB] -= 1
     for s in range(2):
@@ -129,6 +139,15 @@ def _try_edge(u, v, V, lists, counter):
             V[u, s] = v
             break
     return True
+
+
+def _mark_tight(u, v, seen, V, lists, label):
+    """Mark ``u``, ``v`` and the ``seen`` vertices a failed search saw with ``label``."""
+    saw = lists[_SAW]
+    V[u, _TIGHT] = label
+    V[v, _TIGHT] = label
+    for j in range(seen):
+        V[saw[j], _TIGHT] = label
 
 
 def _play(eu, ev, V, lists, counter, accepted):
@@ -209,7 +228,9 @@ def _clusters(starts, eu, ev, accepted, adj, V, lists, counter):
     return labels, c
 
 
-_KERNELS = ("_reverse", "_find", "_try_edge", "_play", "_hold_three", "_grow", "_clusters")
+_KERNELS = (
+    "_reverse", "_find", "_mark_tight", "_try_edge", "_play", "_hold_three", "_grow", "_clusters",
+)  # fmt: skip
 #: The kernels as Python functions (what numba compiles; a failed compile puts them back).
 _PYTHON = {name: globals()[name] for name in _KERNELS}
 
