@@ -21,6 +21,9 @@ By task:
   (:class:`NACMotion`): which rigid graphs still have flexible placements, and the
   motion a colouring gives; :func:`global_rigidity` (:class:`GlobalRigidityReport`: one
   placement or many) and :func:`universal_rigidity` (:class:`UniversalRigidityReport`);
+  :func:`rigidity_percolation` (:class:`RigidityPercolation`: a bond-diluted lattice's
+  rigid clusters and the one that spans it; the pebble game compiled by numba when the
+  ``fast`` extra is installed);
 * **move**: :class:`Simulator` and its force elements :class:`Spring`, :class:`Motor`,
   :class:`Torque`, :class:`Load`, :class:`PathForce`, :class:`PathFriction` (in space
   also :class:`HingeTorque`, :class:`HingeMotor`; on a slider :class:`LinearMotor`,
@@ -72,6 +75,7 @@ from .rigidity import (
     HennebergSequence,
     MobilityReport,
     NACMotion,
+    RigidityPercolation,
     RigidityReport,
     StaticsReport,
     TensegrityReport,
@@ -86,6 +90,7 @@ from .rigidity import (
     one_extension,
     real_realizations,
     realization_count,
+    rigidity_percolation,
     static_forces,
     tensegrity_rigidity,
     universal_rigidity,
@@ -129,6 +134,7 @@ __all__ = [
     "NACMotion",
     "PathForce",
     "PathFriction",
+    "RigidityPercolation",
     "RigidityReport",
     "RodMass",
     "Simulator",
@@ -150,6 +156,7 @@ __all__ = [
     "one_extension",
     "real_realizations",
     "realization_count",
+    "rigidity_percolation",
     "has_nac_colouring",
     "nac_colourings",
     "nac_motion",

@@ -34,7 +34,15 @@ Generic rigidity
     :func:`generic_analysis`, :func:`pebble_game_applies` (:mod:`.analysis`); the pebble
     game (:mod:`.pebble`: :func:`pebble_game`, :func:`pinned_pebble_game`,
     :class:`PebbleGame`); the rank mod a prime at random placements in space
-    (:mod:`.modular_rank`).
+    (:mod:`.modular_rank`). Compiled by numba when it imports (:mod:`.pebble_fast`,
+    the ``fast`` extra); :func:`rigid_clusters` (:mod:`.rigid_clusters`: Jacobs and
+    Hendrickson's decomposition from one game).
+Rigidity percolation
+    :func:`rigidity_percolation` → :class:`RigidityPercolation`,
+    :func:`percolation_curve` → :class:`PercolationCurve`, :func:`percolation_threshold`,
+    :func:`lattice_bonds` (:mod:`.percolation`: bond-diluted triangular and crossed-square
+    lattices, free boundaries, Newman–Ziff order, the rigid cluster spanning left to
+    right).
 Realizations
     :func:`realization_count` (:mod:`.realizations`: the Laman number, the bigraph
     recursion in :mod:`._bigraph`, the sphere's in :mod:`._quadrograph`),
@@ -117,6 +125,14 @@ from .nac import (
 )
 from .nac_motion import NAC_MIN_GAP, NACMotion, nac_motion
 from .pebble import PebbleGame, generic_rank, pebble_game, pinned_pebble_game
+from .percolation import (
+    PercolationCurve,
+    RigidityPercolation,
+    lattice_bonds,
+    percolation_curve,
+    percolation_threshold,
+    rigidity_percolation,
+)
 from .rank_tracking import RankReference, excited_flex, first_rod_stress
 from .realizations import (
     REAL_REALIZATIONS_MAX_JOINTS,
@@ -126,6 +142,7 @@ from .realizations import (
 )
 from .report import STATUSES, RigidityReport
 from .revolute_loop import RevoluteLoop, exact_rotation, exact_turn
+from .rigid_clusters import rigid_clusters
 from .rigid_motions import ground_sliders, linkage_trivial_motions, trivial_motions
 from .second_order import (
     Infinitesimal,
@@ -164,8 +181,10 @@ __all__ = [
     "NACMotion",
     "OrderedInertia",
     "PebbleGame",
+    "PercolationCurve",
     "RankReference",
     "RevoluteLoop",
+    "RigidityPercolation",
     "RigidityReport",
     "SparseRankReport",
     "StaticsReport",
@@ -188,6 +207,7 @@ __all__ = [
     "henneberg_sequence",
     "infinitesimal",
     "laman_violation",
+    "lattice_bonds",
     "is_nac_colouring",
     "linkage_trivial_motions",
     "loop_from_rods",
@@ -199,11 +219,15 @@ __all__ = [
     "nac_motion",
     "pebble_game",
     "pebble_game_applies",
+    "percolation_curve",
+    "percolation_threshold",
     "pinned_pebble_game",
     "rational_coordinates",
     "real_realizations",
     "realization_count",
     "require_linkage",
+    "rigid_clusters",
+    "rigidity_percolation",
     "second_order_rigid",
     "sigma_max_estimate",
     "sparse_rank_report",

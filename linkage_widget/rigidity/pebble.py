@@ -39,6 +39,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from .pebble_fast import FastGame, edge_arrays, use_compiled
+
 __all__ = [
     "pebble_game",
     "generic_rank",
@@ -116,7 +118,9 @@ class _Game:
         self.pebbles[tail] += 1
 
 
-def pebble_game(n: int, edges: Iterable[Sequence[int]]) -> np.ndarray:
+def pebble_game(
+    n: int, edges: Iterable[Sequence[int]], *, compiled: bool | None = None
+) -> np.ndarray:
     """Which edges are generically independent, in the given order.
 
     Parameters
@@ -124,7 +128,12 @@ def pebble_game(n: int, edges: Iterable[Sequence[int]]) -> np.ndarray:
     n : int
         Number of vertices.
     edges : iterable of (u, v)
-        Edges (repeats allowed: a repeat is always dependent).
+        Edges (repeats allowed: a repeat is always dependent), ends in ``0..n-1``.
+    compiled : bool or None
+        ``None`` (default): the compiled game (:mod:`.pebble_fast`, numba) from
+        :data:`~.pebble_fast.COMPILED_MIN_EDGES` edges on when numba imports, else this
+        module's. ``False`` forces pure Python, ``True`` the compiled game. Both accept
+        the same edges.
 
     Returns
     -------
@@ -138,8 +147,12 @@ def pebble_game(n: int, edges: Iterable[Sequence[int]]) -> np.ndarray:
     >>> pebble_game(4, k4).tolist()          # 2*4 - 3 = 5 independent, one redundant
     [True, True, True, True, True, False]
     """
+    pairs = [(int(u), int(v)) for u, v in edges]
+    edge_arrays(n, pairs)  # a vertex out of range: a clear error on either path
+    if use_compiled(compiled, len(pairs)):
+        return FastGame(n).play(pairs)
     game = _Game(n)
-    return np.array([game.try_edge(int(u), int(v)) for u, v in edges], dtype=bool)
+    return np.array([game.try_edge(u, v) for u, v in pairs], dtype=bool)
 
 
 def pebble_game_with_witness(
