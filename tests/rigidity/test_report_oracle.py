@@ -1,0 +1,73 @@
+"""Every field of ``analyze``'s report, on every bundled example and reference file, unchanged.
+
+``report_oracle.json`` was written by ``report_oracle.py`` from the code *before* the speed
+work of issue 27 (a regression oracle, not a record of the code it checks): counts,
+statuses, methods and words must be equal; floats equal to round-off; bases the same span
+(Gram matrices of seeded probes, see ``report_oracle.py``). A shown part of a larger basis
+(the sparse route's first 50) is checked by its size and by being in the kernel.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import REFERENCE_DIR, in_ci
+from report_oracle import ORACLE, cases, record
+
+from linkage_widget.constraints import ConstraintSet, as_flat
+from linkage_widget.rigidity import analysis, analyze
+
+EXPECTED = json.loads(ORACLE.read_text())
+#: Floats computed by the same formulas in another order (a dense power iteration, one
+#: factorisation instead of two) agree to this, relative.
+FLOAT_RTOL = 1e-9
+#: Gram matrices of unit projections agree to this (dense SVD bases: ~1e-14).
+GRAM_ATOL = 1e-8
+
+
+def _cases() -> list:
+    have = cases()
+    if REFERENCE_DIR.is_dir() or in_ci():
+        return have
+    return [c for c in have if not c[0].startswith("reference:")]
+
+
+CASES = _cases()
+
+
+def test_the_oracle_covers_every_case() -> None:
+    names = {name for name, _ in CASES}
+    assert names <= set(EXPECTED)
+    if REFERENCE_DIR.is_dir():
+        assert names == set(EXPECTED)
+
+
+@pytest.mark.parametrize(("name", "link"), CASES, ids=[c[0] for c in CASES])
+def test_report_unchanged(name: str, link) -> None:
+    analysis._GENERIC.clear()
+    rep = analyze(link)
+    got, want = record(rep), EXPECTED[name]
+    floats = {"tolerance", "gap", "singular_values", "velocity_gram", "stress_gram"}
+    for key in sorted(set(want) - floats):
+        assert got[key] == want[key], f"{name}: {key}"
+    assert got["tolerance"] == pytest.approx(want["tolerance"], rel=FLOAT_RTOL)
+    if want["gap"] is None:
+        assert got["gap"] is None
+    else:
+        assert got["gap"] == pytest.approx(want["gap"], rel=1e-6)
+    sv = np.asarray(want["singular_values"])
+    scale = sv[0] if sv.size else 1.0
+    np.testing.assert_allclose(got["singular_values"], sv, rtol=0, atol=FLOAT_RTOL * scale)
+    for key in ("velocity_gram", "stress_gram"):
+        if want[key] is None:
+            assert got[key] is None, f"{name}: {key}"
+        else:
+            np.testing.assert_allclose(got[key], want[key], atol=GRAM_ATOL, err_msg=key)
+    # a shown part of a larger basis: in the kernel (the rows of A, or A^T, annihilate it)
+    a = ConstraintSet.from_linkage(link).jacobian(as_flat(link.vertices)).toarray()
+    vel = rep.velocity_basis.reshape(len(rep.velocity_basis), a.shape[1])
+    tau = 10 * rep.tolerance * np.linalg.norm(a, 2)
+    assert np.linalg.norm(a @ vel.T, axis=0).max(initial=0) <= tau
+    assert np.linalg.norm(rep.stresses @ a, axis=1).max(initial=0) <= tau
