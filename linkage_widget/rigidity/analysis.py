@@ -262,10 +262,11 @@ def _generic_random(linkage: Linkage) -> tuple[int, np.ndarray, str]:
     return rank, np.ones(len(rods) + len(angles) + len(slots), bool), how
 
 
-#: The pebble game depends on the graph only, not on the placement: a drag (or a
-#: repeated analysis) reuses it. Graphs kept before the cache starts afresh.
+#: The pebble game (and a generic placement's trivial motions) depend on the graph only,
+#: not on the placement: a drag (or a repeated analysis) reuses them. Entries kept before
+#: the cache starts afresh.
 GENERIC_CACHE_SIZE = 8
-_GENERIC: dict[tuple[Any, ...], tuple[int, np.ndarray]] = {}
+_GENERIC: dict[tuple[Any, ...], Any] = {}
 
 
 def _generic_trivial_dof(linkage: Linkage) -> int:
@@ -274,12 +275,18 @@ def _generic_trivial_dof(linkage: Linkage) -> int:
     Random joints, and random slider normals too: the generic count takes the sliders'
     directions generic (parallel sliders are a special placement, as collinear joints are).
     """
-    n, d = linkage.n_vertices, linkage.dim
-    rng = np.random.default_rng(0)
-    joints = linkage.guides.slider_joints
-    normals = rng.standard_normal((len(joints), d))
-    p = rng.standard_normal((n, d))
-    return trivial_motions(p, linkage.pinned, d, sliders=(joints, normals)).shape[1]
+    n, d, joints = linkage.n_vertices, linkage.dim, linkage.guides.slider_joints
+    key = ("trivial", n, d, linkage.pinned.tobytes(), joints.tobytes())  # kept as the graph's
+    t = _GENERIC.get(key)  # get, not "in": another thread may clear the cache meanwhile
+    if t is None:
+        rng = np.random.default_rng(0)
+        normals = rng.standard_normal((len(joints), d))
+        p = rng.standard_normal((n, d))
+        t = trivial_motions(p, linkage.pinned, d, sliders=(joints, normals)).shape[1]
+        if len(_GENERIC) >= GENERIC_CACHE_SIZE:
+            _GENERIC.clear()
+        _GENERIC[key] = t
+    return t
 
 
 @dataclass

@@ -71,3 +71,42 @@ def test_report_unchanged(name: str, link) -> None:
     tau = 10 * rep.tolerance * np.linalg.norm(a, 2)
     assert np.linalg.norm(a @ vel.T, axis=0).max(initial=0) <= tau
     assert np.linalg.norm(rep.stresses @ a, axis=1).max(initial=0) <= tau
+
+
+def _count_power_iterations(monkeypatch) -> list[int]:
+    """Patch the power iteration where ``analyze`` and the sparse route call it; count calls."""
+    from linkage_widget.rigidity import sparse_rank
+
+    calls = [0]
+    real = sparse_rank.sigma_max_estimate
+
+    def counted(a):
+        calls[0] += 1
+        return real(a)
+
+    monkeypatch.setattr(analysis, "sigma_max_estimate", counted)
+    monkeypatch.setattr(sparse_rank, "sigma_max_estimate", counted)
+    return calls
+
+
+def test_exact_data_needs_no_power_iteration(monkeypatch) -> None:
+    """Issue 27: the Peaucellier's integer coordinates make the tolerance the round-off
+    floor, which no sigma_max enters: two thirds of its analysis was that iteration."""
+    from linkage_widget.examples import load_example
+
+    calls = _count_power_iterations(monkeypatch)
+    rep = analyze(load_example("peaucellier"))
+    assert (rep.status, calls[0]) == ("flexible", 0)
+
+
+def test_the_sparse_route_iterates_once(monkeypatch) -> None:
+    """Rounded coordinates on the sparse route: sigma_max serves the tolerance and the counts."""
+    from conftest import reference_linkage
+
+    from linkage_widget import Linkage
+
+    link = Linkage.load(reference_linkage("penrose4t.txt"))
+    calls = _count_power_iterations(monkeypatch)
+    rep = analyze(link)
+    assert rep.method.startswith("sparse-inertia")
+    assert calls[0] == 1
