@@ -110,3 +110,27 @@ def test_the_sparse_route_iterates_once(monkeypatch) -> None:
     rep = analyze(link)
     assert rep.method.startswith("sparse-inertia")
     assert calls[0] == 1
+
+
+def test_a_generic_placements_trivial_motions_are_kept_with_the_graph(monkeypatch) -> None:
+    """Issue 27: like the pebble game, the generic trivial DOF depends on the graph only;
+    a second analysis of the same graph (a drag) does not compute it again."""
+    from linkage_widget.examples import load_example
+
+    calls = [0]
+    real = analysis.trivial_motions
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(analysis, "trivial_motions", counted)
+    link = load_example("watt")
+    analysis._GENERIC.clear()
+    first = analyze(link)
+    assert calls[0] == 1
+    free = int(np.setdiff1d(np.arange(link.n_vertices), link.pinned)[0])
+    link.move_vertex(free, link.vertices[free] + [0.01, 0.02])  # another placement
+    second = analyze(link)
+    assert calls[0] == 1
+    assert second.generic_internal_dof == first.generic_internal_dof
