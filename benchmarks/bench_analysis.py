@@ -5,6 +5,8 @@ Usage::
     .venv/bin/python benchmarks/bench_analysis.py             # everything (a few minutes)
     .venv/bin/python benchmarks/bench_analysis.py --quick     # reference files and small cases
     .venv/bin/python benchmarks/bench_analysis.py --max-joints 5000
+    .venv/bin/python benchmarks/bench_analysis.py --quick --repeat 3 \
+        --only peaucellier --only penrose4t                # issue 27's two cases
 
 One process, one BLAS thread, best of ``--repeat`` runs per cell in CPU time
 (``time.process_time``: with one thread it is the work done, whatever the load of
@@ -16,7 +18,10 @@ a shared machine; wall-clock times were up to 4x larger at a load of 8 on 2 core
 * ``dense``: ``analyze(method="dense")``, the reference path (dense SVD, pebble game,
   second-order test), the only one before issue 14;
 * ``analyze``: :func:`linkage_widget.rigidity.analyze` as it runs by default (sparse
-  inertia above 40 000 entries ``2n * c``, counts, status, explanation; bases lazy);
+  inertia above 40 000 entries ``2n * c``, counts, status, explanation; bases lazy), cold:
+  the pebble game kept per graph is cleared before each call;
+* ``warm``: the same with the graph's pebble game kept (a drag or a repeated analysis
+  does not change the graph), and ``2007/warm`` its ratio;
 * ``counts``: :func:`linkage_widget.rigidity.sparse_rank.sparse_rank_report` alone (rank, DOF,
   stress count and gap, ``rtol="auto"``);
 * ``+shown``: ``analyze`` plus what the widget draws of it: ``velocity_basis`` (the
@@ -27,6 +32,9 @@ The dense columns are skipped above ``--dense-max`` joints (default 2 000: a den
 count and status of ``analyze`` are checked against the dense path wherever both ran
 (``ok``). Last, the incremental pebble game: one ``add_edge`` against a
 full game on the largest ladder. A script that prints figures, not a test.
+
+Issue 27's aims close the table: the full report of penrose4t at 50x the 2007 SVD and
+of the Peaucellier at 1x or more, cold and warm, each time the best of ``--repeat``.
 """
 
 from __future__ import annotations
@@ -113,6 +121,7 @@ def row(name: str, link: Linkage, repeat: int, dense_max: int) -> str:
     t_counts, _ = best(lambda: sparse_rank_report(link, rtol="auto"), repeat)
     t_new, rep = best(lambda: cold_analyze(link), repeat)
     t_shown, _ = best(lambda: shown(link), max(1, repeat // 2))
+    t_warm, _ = best(lambda: analyze(link), repeat)  # the pebble game kept from the calls above
     t_old = t_dense = None
     check = ""
     if n <= dense_max:
@@ -122,15 +131,38 @@ def row(name: str, link: Linkage, repeat: int, dense_max: int) -> str:
             rep.dof, rep.self_stresses, rep.status)  # fmt: skip
         check = "ok" if same else f"DIFFERS (dense {dense.dof}/{dense.self_stresses})"
 
-    def cell(x):
-        return f"{x:10.1f}" if x is not None else f"{'-':>10}"
+    def cell(x):  # two decimals below 10 ms: the small linkages take a fraction of one
+        if x is None:
+            return f"{'-':>10}"
+        return f"{x:10.2f}" if x < 10 else f"{x:10.1f}"
 
-    ratio = f"{t_old / t_new:8.1f}x" if t_old else f"{'-':>9}"
+    def ratio(t):
+        return f"{t_old / t:8.2f}x" if t_old else f"{'-':>9}"
+
+    RATIOS[name] = (t_old / t_new, t_old / t_warm) if t_old else None
     return (
-        f"{name:<22}{n:>7}{cell(t_old)}{cell(t_dense)}{cell(t_new)}{cell(t_counts)}"
-        f"{cell(t_shown)}{ratio}  dof {rep.dof:<6} s {rep.self_stresses:<6} "
-        f"{rep.status[:22]:<22} {check}"
+        f"{name:<22}{n:>7}{cell(t_old)}{cell(t_dense)}{cell(t_new)}{cell(t_warm)}"
+        f"{cell(t_counts)}{cell(t_shown)}{ratio(t_new)}{ratio(t_warm)}  dof {rep.dof:<6} "
+        f"s {rep.self_stresses:<6} {rep.status[:22]:<22} {check}"
     )
+
+
+#: ``name -> (2007 / analyze cold, 2007 / analyze warm)`` of the rows printed.
+RATIOS: dict[str, tuple[float, float] | None] = {}
+#: Issue 27: the full report at these multiples of the 2007 SVD's speed.
+AIMS = {"penrose4t.txt": 50.0, "peaucellier.txt": 1.0}
+
+
+def aims() -> None:
+    """The side-by-side ratios of issue 27's two cases against their aims."""
+    for name, aim in AIMS.items():
+        got = RATIOS.get(name)
+        if got:
+            cold, warm = got
+            print(
+                f"{name}: analyze {cold:.2f}x the 2007 SVD cold, {warm:.2f}x warm "
+                f"(aim {aim:g}x: {'met' if min(cold, warm) >= aim else 'not met'})"
+            )
 
 
 def cases(max_joints: int, quick: bool):
@@ -175,14 +207,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--max-joints", type=int, default=20000)
     parser.add_argument("--dense-max", type=int, default=2000)
+    parser.add_argument(
+        "--only", action="append", help="only the cases whose name contains this (repeatable)"
+    )
     args = parser.parse_args(argv)
     print(
-        f"{'case':<22}{'joints':>7}{'2007 SVD':>10}{'dense':>10}{'analyze':>10}{'counts':>10}"
-        f"{'+shown':>10}{'2007/an':>9}  (ms, best of {args.repeat}; '-' = dense skipped "
-        f"above {args.dense_max} joints)"
+        f"{'case':<22}{'joints':>7}{'2007 SVD':>10}{'dense':>10}{'analyze':>10}{'warm':>10}"
+        f"{'counts':>10}{'+shown':>10}{'2007/an':>9}{'2007/wa':>9}  (ms, best of "
+        f"{args.repeat}; '-' = dense skipped above {args.dense_max} joints)"
     )
     for name, link in cases(args.max_joints, args.quick):
-        print(row(name, link, args.repeat, args.dense_max), flush=True)
+        if not args.only or any(part in name for part in args.only):
+            print(row(name, link, args.repeat, args.dense_max), flush=True)
+    aims()
     pebble_edit(min(args.max_joints, 2000 if args.quick else 20000))
 
 

@@ -4,6 +4,7 @@ Usage::
 
     .venv/bin/python benchmarks/bench_motion.py              # everything (a few minutes)
     .venv/bin/python benchmarks/bench_motion.py --quick      # smaller ladders, fewer steps
+    .venv/bin/python benchmarks/bench_motion.py --small      # the Peaucellier's step (issue 27)
 
 Cases: every file in ``../shared/reference-linkages/`` (skipped with a note when the
 folder is absent), generated ladders of braced quadrilaterals up to 20 000
@@ -183,7 +184,15 @@ def main(argv: list[str] | None = None) -> None:
         default=20.0,
         help="seconds per case for the 2007 algorithm (at least one step)",
     )
+    ap.add_argument(
+        "--small",
+        action="store_true",
+        help="only issue 27's side by side: the Peaucellier's step, best of 3, and its aim",
+    )
     args = ap.parse_args(argv)
+    if args.small:
+        small_step(args.steps or 300)
+        return
     steps = args.steps or (20 if args.quick else 100)
     print(
         f"# {platform.platform()}, {os.cpu_count()} cpus, python {platform.python_version()}, "
@@ -219,6 +228,26 @@ def main(argv: list[str] | None = None) -> None:
         )
     if not args.quick:
         dynamics()
+
+
+#: Issue 27: the Peaucellier's single step at this multiple of the 2007 step's speed.
+SMALL_STEP_AIM = 2.0
+
+
+def small_step(steps: int) -> None:
+    """The Peaucellier's step against the 2007 step, side by side, best of 3 runs each."""
+    if not REFERENCE_DIR.is_dir():
+        print(f"# {REFERENCE_DIR} absent: the Peaucellier's file is there")
+        return
+    link = Linkage.load(REFERENCE_DIR / "peaucellier.txt")
+    ours = min(run_ours(link, steps)[0] for _ in range(3))
+    legacy = min(run_legacy(link, steps, budget=60.0)[0] for _ in range(3))
+    ratio = legacy / ours
+    print(
+        f"peaucellier, {steps} steps, best of 3 (CPU ms per step): ours {1e3 * ours:.3f}, "
+        f"2007 {1e3 * legacy:.3f}; ours {ratio:.2f}x the 2007 step's speed "
+        f"(aim {SMALL_STEP_AIM:g}x: {'met' if ratio >= SMALL_STEP_AIM else 'not met'})"
+    )
 
 
 def dynamics() -> None:

@@ -98,7 +98,7 @@ from ..model import Linkage
 from .local_dimension import mobility_from, numerical_mobility
 from .modular_rank import MAX_COLUMNS, TRIALS, error_bound, random_generic_rank
 from .pebble import pinned_pebble_game
-from .report import STATUSES, DenseSource, RigidityReport, SparseSource, explain
+from .report import SHOWN, STATUSES, DenseSource, RigidityReport, SparseSource, explain, near_note
 from .rigid_motions import ground_sliders, linkage_trivial_motions, trivial_motions
 from .second_order import (
     Infinitesimal,
@@ -108,8 +108,8 @@ from .second_order import (
     require_linkage,
 )
 from .slot_placement import project_on_slots, slot_order
-from .sparse_rank import scale_aware_rtol, sigma_max_estimate, sparse_rank_report
-from .tolerances import MARGIN_MIN, RANK_RTOL, SECOND_ORDER_RTOL
+from .sparse_rank import counted_report, scale_aware_rtol, sigma_max_estimate, sparse_rank_report
+from .tolerances import RANK_RTOL, SECOND_ORDER_RTOL
 
 __all__ = [
     "METHODS",
@@ -135,6 +135,7 @@ SECOND_ORDER_MAX_FLEXES = 20
 #: ... and, with several flexes, at most this many self-stresses.
 SECOND_ORDER_MAX_STRESSES = 100
 METHODS = ("auto", "dense", "sparse")
+Lazy = Callable[[], float]
 
 
 def generic_analysis(linkage: Linkage) -> tuple[int, np.ndarray]:
@@ -261,10 +262,11 @@ def _generic_random(linkage: Linkage) -> tuple[int, np.ndarray, str]:
     return rank, np.ones(len(rods) + len(angles) + len(slots), bool), how
 
 
-#: The pebble game depends on the graph only, not on the placement: a drag (or a
-#: repeated analysis) reuses it. Graphs kept before the cache starts afresh.
+#: The pebble game (and a generic placement's trivial motions) depend on the graph only,
+#: not on the placement: a drag (or a repeated analysis) reuses them. Entries kept before
+#: the cache starts afresh.
 GENERIC_CACHE_SIZE = 8
-_GENERIC: dict[tuple[Any, ...], tuple[int, np.ndarray]] = {}
+_GENERIC: dict[tuple[Any, ...], Any] = {}
 
 
 def _generic_trivial_dof(linkage: Linkage) -> int:
@@ -273,12 +275,18 @@ def _generic_trivial_dof(linkage: Linkage) -> int:
     Random joints, and random slider normals too: the generic count takes the sliders'
     directions generic (parallel sliders are a special placement, as collinear joints are).
     """
-    n, d = linkage.n_vertices, linkage.dim
-    rng = np.random.default_rng(0)
-    joints = linkage.guides.slider_joints
-    normals = rng.standard_normal((len(joints), d))
-    p = rng.standard_normal((n, d))
-    return trivial_motions(p, linkage.pinned, d, sliders=(joints, normals)).shape[1]
+    n, d, joints = linkage.n_vertices, linkage.dim, linkage.guides.slider_joints
+    key = ("trivial", n, d, linkage.pinned.tobytes(), joints.tobytes())  # kept as the graph's
+    t = _GENERIC.get(key)  # get, not "in": another thread may clear the cache meanwhile
+    if t is None:
+        rng = np.random.default_rng(0)
+        normals = rng.standard_normal((len(joints), d))
+        p = rng.standard_normal((n, d))
+        t = trivial_motions(p, linkage.pinned, d, sliders=(joints, normals)).shape[1]
+        if len(_GENERIC) >= GENERIC_CACHE_SIZE:
+            _GENERIC.clear()
+        _GENERIC[key] = t
+    return t
 
 
 @dataclass
@@ -294,22 +302,6 @@ class _Counts:
     near: str  # empty when the rank is decided, else the sentence saying why not
 
 
-def _near_note(below: float | None, above: float | None, tol: float) -> tuple[float, str]:
-    """The gap ``above / below`` and, within :data:`MARGIN_MIN` of ``tol``, why undecided."""
-    gap = above / below if below and above else float("inf")
-    margin = min(above / tol if above else np.inf, tol / below if below else np.inf)
-    if margin >= MARGIN_MIN:
-        return gap, ""
-    seen = ", ".join(
-        f"{name} {v:.2g}" for name, v in (("smallest nonzero", above), ("largest zero", below)) if v
-    )
-    return gap, (
-        f"Near-singular, undecided: a singular value lies within a factor {MARGIN_MIN:g} of "
-        f"the rank threshold {tol:.2g} ({seen}, relative to the largest), so the counts may "
-        "be off by one."
-    )
-
-
 def _dense_counts(linkage: Linkage, a: Any, p: np.ndarray, tol: float) -> _Counts:
     """The dense SVD route (the reference)."""
     inf = infinitesimal(
@@ -318,35 +310,35 @@ def _dense_counts(linkage: Linkage, a: Any, p: np.ndarray, tol: float) -> _Count
     rel = inf.singular_values / inf.singular_values[0] if inf.singular_values.size else np.zeros(0)
     low, high = rel[rel <= tol], rel[rel > tol]
     below = float(low.max()) if low.size and low.max() > 0 else None
-    gap, near = _near_note(below, float(high.min()) if high.size else None, tol)
+    gap, near = near_note(below, float(high.min()) if high.size else None, tol)
     return _Counts(inf.rank, inf.trivial.shape[1], DenseSource(inf), "dense-svd", tol, gap, near)
 
 
-def _sparse_counts(linkage: Linkage, p: np.ndarray, tol: float) -> _Counts:
-    """The sparse inertia route; bases only on demand."""
-    rep = sparse_rank_report(linkage, rtol=tol, positions=p.reshape(-1, linkage.dim))
+def _sparse_counts(linkage: Linkage, cs: ConstraintSet, a: Any, smax: float, tol: float) -> _Counts:
+    """The sparse inertia route on ``analyze``'s matrix and ``smax``; bases only on demand."""
+    rep = counted_report(linkage, cs, a, smax, tol, SHOWN)
     if rep.method.startswith("dense-svd"):
         reason = rep.method.partition("fallback: ")[2].rstrip(")") or "sparse route failed"
         method = f"sparse-inertia-fallback to dense: {reason}"
     else:
         method = f"sparse-inertia: {rep.method.removeprefix('sparse: ')}"
-    gap, near = _near_note(rep.sigma_below, rep.sigma_above, tol)
+    gap, near = near_note(rep.sigma_below, rep.sigma_above, tol)
     if not near and not rep.decided:
         near = (
             "Near-singular, undecided: the sparse count and its check disagree near the rank "
             f"threshold {tol:.2g} ({method})."
         )
-    triv = linkage_trivial_motions(linkage, p.reshape(-1, linkage.dim))
+    triv = linkage_trivial_motions(linkage)
     return _Counts(rep.rank, triv.shape[1], SparseSource(rep, triv), method, tol, gap, near)
 
 
-def _tolerance(linkage: Linkage, a: Any, rtol: float | str) -> float:
-    """The relative rank tolerance: ``rtol`` itself or the scale-aware one of ``"auto"``."""
+def _tolerance(linkage: Linkage, cs: ConstraintSet, smax: Lazy, rtol: float | str) -> float:
+    """``rtol`` itself or the scale-aware one of ``"auto"`` (``smax()`` if rounding needs it)."""
     if isinstance(rtol, str):
         if rtol != "auto":
             raise ValueError(f"rtol must be a positive number or 'auto', got {rtol!r}")
-        smax = sigma_max_estimate(a.tocsr()) if min(a.shape) else 0.0
-        return scale_aware_rtol(linkage, smax) if smax > 0 else RANK_RTOL
+        scaled = min(cs.shape) > 0  # no rows or no columns: sigma_max is 0
+        return scale_aware_rtol(linkage, smax, constraints=cs) if scaled else RANK_RTOL
     return _checks.positive(rtol, "rtol")
 
 
@@ -391,10 +383,13 @@ def analyze(
     cs = ConstraintSet.from_linkage(require_linkage(linkage, "analyze"))
     p = as_flat(linkage.vertices).copy()
     n, c = linkage.n_vertices, cs.n_constraints
-    a = cs.jacobian(p)
-    tol = _tolerance(linkage, a, rtol)
+    a = cs.jacobian(p).tocsr()
+    smax = functools.cache(lambda: sigma_max_estimate(a) if min(a.shape) else 0.0)  # at most once
+    tol = _tolerance(linkage, cs, smax, rtol)
     sparse = method == "sparse" or (method == "auto" and linkage.dim * n * c > SPARSE_MIN_ENTRIES)
-    counts = _sparse_counts(linkage, p, tol) if sparse and n else _dense_counts(linkage, a, p, tol)
+    if sparse and n:
+        return _report(linkage, cs, _sparse_counts(linkage, cs, a, smax(), tol), with_mobility)
+    counts = _dense_counts(linkage, a, p, tol)
     return _report(linkage, cs, counts, with_mobility)
 
 

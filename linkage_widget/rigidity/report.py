@@ -22,8 +22,17 @@ import numpy as np
 
 from .mobility_report import MobilityReport
 from .second_order import Infinitesimal
+from .tolerances import MARGIN_MIN
 
-__all__ = ["SHOWN", "STATUSES", "DenseSource", "RigidityReport", "SparseSource", "explain"]
+__all__ = [
+    "SHOWN",
+    "STATUSES",
+    "DenseSource",
+    "RigidityReport",
+    "SparseSource",
+    "explain",
+    "near_note",
+]
 
 #: Flexes and self-stresses a large linkage's report computes unless asked for more.
 SHOWN = 50
@@ -325,3 +334,19 @@ def explain(
             + "."
         )
     return parts
+
+
+def near_note(below: float | None, above: float | None, tol: float) -> tuple[float, str]:
+    """The gap ``above / below`` and, within :data:`MARGIN_MIN` of ``tol``, why undecided."""
+    gap = above / below if below and above else float("inf")
+    margin = min(above / tol if above else np.inf, tol / below if below else np.inf)
+    if margin >= MARGIN_MIN:
+        return gap, ""
+    seen = ", ".join(
+        f"{name} {v:.2g}" for name, v in (("smallest nonzero", above), ("largest zero", below)) if v
+    )
+    return gap, (
+        f"Near-singular, undecided: a singular value lies within a factor {MARGIN_MIN:g} of "
+        f"the rank threshold {tol:.2g} ({seen}, relative to the largest), so the counts may "
+        "be off by one."
+    )

@@ -34,7 +34,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import scipy.linalg as sla
 
 from ..constraints import as_points
 from .tolerances import TRIVIAL_RCOND
@@ -142,11 +141,11 @@ def trivial_motions(
     radius = float(np.sqrt(((p - c) ** 2).sum(axis=1).mean()))
     rot = _rotations(p - c) / (radius if radius > 0 else 1.0)
     k = rot.shape[2]
-    shifts = [np.tile(np.eye(d)[a], n) for a in range(d)]
-    basis = np.column_stack([*shifts, *(rot[:, :, r].reshape(-1) for r in range(k))])
+    # columns: the d shifts, then the k rotations, coordinates (x0, y0, x1, ...) down
+    basis = np.concatenate([np.tile(np.eye(d), (n, 1)), rot.reshape(n * d, k)], axis=1)
     held = _ground_rows(basis.reshape(n, d, d + k), d, pinned, sliders)
     if held.size:
-        basis = basis @ sla.null_space(held, rcond=TRIVIAL_RCOND)
+        basis = basis @ _null_space(held, rcond=TRIVIAL_RCOND)
     if basis.shape[1] == 0:
         return np.zeros((d * n, 0))
     return _orth(basis, rcond=TRIVIAL_RCOND)
@@ -168,6 +167,16 @@ def _ground_rows(at: np.ndarray, d: int, pinned: Any, sliders: Sliders | None) -
         rows.append(np.einsum("sd,sdg->sg", normals, at[joints]))
         rows.append(np.eye(at.shape[2])[d:])
     return np.concatenate(rows)
+
+
+def _null_space(a: np.ndarray, rcond: float) -> np.ndarray:
+    """``scipy.linalg.null_space``: right singular vectors at most ``rcond`` times the largest.
+
+    NumPy's SVD without SciPy's wrapper, as :func:`_orth` (a few columns, every frame).
+    """
+    _, s, vt = np.linalg.svd(a, full_matrices=True)
+    rank = int(np.count_nonzero(s > rcond * s.max())) if s.size else 0
+    return vt[rank:].T
 
 
 def _orth(a: np.ndarray, rcond: float) -> np.ndarray:

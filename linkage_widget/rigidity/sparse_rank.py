@@ -56,7 +56,7 @@ rule: the Penrose "t" files (coordinates rounded to six decimals) flex with a si
 value near 1e-9; the locked variant's smallest genuine one is 1.5e-6.
 ``rtol="auto"`` (:func:`scale_aware_rtol`) is the larger of the round-off floor
 :math:`10\max(c, N)\,\varepsilon` and, for decimals rounded at a quantum :math:`q`
-finer than :data:`EXACT_QUANTUM` of the shortest rod (computed data, like ``%.6f``),
+finer than :data:`~.tolerances.EXACT_QUANTUM` of the shortest rod (computed data, ``%.6f``),
 :math:`10\,(q/2)/(\ell_{\min}\sigma_{\max})`. Integers and few decimals are exact
 data: a Laman framework at integer coordinates with smallest singular value 1.2e-8
 is then infinitesimally rigid, as PyRigi's exact rank says (1e-7 calls it flexible).
@@ -97,21 +97,23 @@ from threadpoolctl import ThreadpoolController
 
 from ..constraints import ConstraintSet, as_points
 from ..model import Linkage
+from .rank_scale import scale_aware_rtol, sigma_max_estimate
 from .sparse_bases import Bases, projection_plan
 from .tolerances import (
-    DECIMAL_MATCH,
-    EPS,
-    EXACT_QUANTUM,
     INERTIA_RTOL,
     LANCZOS_TOL,
     MARGIN_MIN,
     RANK_RTOL,
     RETRY_SHIFT,
-    ROUNDING_FACTOR,
-    ROUNDOFF_FACTOR,
 )
 
-__all__ = ["SparseRankReport", "scale_aware_rtol", "sigma_max_estimate", "sparse_rank_report"]
+__all__ = [
+    "SparseRankReport",
+    "counted_report",
+    "scale_aware_rtol",
+    "sigma_max_estimate",
+    "sparse_rank_report",
+]
 
 #: Eigenpairs computed beyond the count, to see the singular values above the threshold.
 EXTRA_PAIRS = 6
@@ -121,8 +123,6 @@ MAX_PAIRS = 64
 DENSE_FALLBACK_MAX = 3000
 #: Below this many rows of M, a dense eigensolver of M is cheaper than ARPACK.
 SMALL_SIDE = 64
-#: Power iterations for sigma_max (its error only moves the threshold by as much).
-POWER_STEPS = 40
 
 STATUSES = ("decided", "near-singular, undecided")
 
@@ -223,57 +223,6 @@ class SparseRankReport:
         with _one_blas_thread():
             out = self._lazy.project(v.reshape(-1, 1), onto_motions=True, orthonormal=False)
         return out.reshape(v.shape)
-
-
-def sigma_max_estimate(a: sp.csr_array) -> float:
-    """Largest singular value of ``a`` by power iteration on :math:`A^TA` (a lower bound)."""
-    x = np.random.default_rng(0).standard_normal(a.shape[1])
-    # A^T once, in CSR: each product then sums in the order ``(a @ x) @ a`` did (rows of
-    # A ascending), bit for bit, without a transposed view per step (a third of the time)
-    at = a.T.tocsr()
-    norm = 0.0
-    for _ in range(POWER_STEPS):
-        y = at @ (a @ x)
-        norm = float(np.linalg.norm(y))
-        if norm == 0.0:
-            return 0.0
-        x = y / norm
-    return float(np.sqrt(norm))
-
-
-def _decimal_quantum(values: np.ndarray) -> float | None:
-    """Coarsest ``10**-d`` (d = -3..12) that every value is a multiple of, else ``None``."""
-    v = np.asarray(values, dtype=float).reshape(-1)
-    if not v.size:
-        return None
-    big = float(np.abs(v).max())
-    for d in range(-3, 13):
-        scaled = v * 10.0**d
-        if np.abs(scaled - np.round(scaled)).max() <= DECIMAL_MATCH * max(
-            1.0, big * 10.0**d * 1e-6
-        ):
-            return 10.0**-d
-    return None
-
-
-def scale_aware_rtol(linkage: Linkage, sigma_max: float) -> float:
-    r"""Relative rank tolerance from the matrix size and the coordinates' own rounding.
-
-    .. math:: \text{rtol} = \max\Big(10\max(c, N)\,\varepsilon,\;
-              10\,\frac{q/2}{\ell_{\min}\,\sigma_{\max}}\Big)
-
-    where the second term counts only when the coordinates are decimal fractions
-    rounded at a quantum :math:`q < 1` with :math:`q \le` :data:`EXACT_QUANTUM`
-    :math:`\ell_{\min}` (see the module docstring): integers and coordinates with few
-    decimals are exact data. ``c`` and ``N`` are the rigidity matrix's shape.
-    """
-    cs = ConstraintSet.from_linkage(linkage)
-    floor = ROUNDOFF_FACTOR * max(cs.shape) * EPS
-    q = _decimal_quantum(linkage.vertices)
-    ell = float(cs.lengths.min()) if len(cs.lengths) else cs.length_scale
-    if q is None or q >= 1.0 or sigma_max <= 0 or ell <= 0 or q > EXACT_QUANTUM * ell:
-        return floor  # float data, integers or few decimals: exact, only round-off counts
-    return max(floor, ROUNDING_FACTOR * 0.5 * q / (ell * sigma_max))
 
 
 def _inertia(m: sp.csc_array, theta: float) -> tuple[int, Any]:
@@ -442,11 +391,33 @@ def _report(linkage: Linkage, rtol: float | str, n_flexes: int, positions: Any) 
     cs = ConstraintSet.from_linkage(linkage)
     p = as_points(linkage.vertices if positions is None else positions, linkage.dim)
     a = cs.jacobian(p).tocsr()
-    c, cols = a.shape
-    smax = sigma_max_estimate(a) if min(c, cols) else 0.0
-    tol = scale_aware_rtol(linkage, smax) if rtol == "auto" else float(rtol)
+    smax = sigma_max_estimate(a) if min(a.shape) else 0.0
+    if rtol == "auto":
+        tol = scale_aware_rtol(linkage, smax, constraints=cs)
+    else:
+        tol = float(rtol)
     if not tol > 0:
         raise ValueError(f"rtol must be positive or 'auto', got {rtol!r}")
+    return _counted(linkage, cs, a, smax, tol, n_flexes)
+
+
+def counted_report(
+    linkage: Linkage, cs: ConstraintSet, a: sp.csr_array, smax: float, tol: float, n_flexes: int
+) -> SparseRankReport:
+    r"""The counts of the rigidity matrix ``a`` (c, N) of ``cs``, given its ``smax`` and ``tol``.
+
+    :func:`sparse_rank_report` once the matrix, :math:`\sigma_{\max}` and the tolerance
+    are known (:func:`~linkage_widget.rigidity.analyze` has them: not built twice).
+    """
+    with _one_blas_thread():
+        return _counted(linkage, cs, a, smax, tol, n_flexes)
+
+
+def _counted(
+    linkage: Linkage, cs: ConstraintSet, a: sp.csr_array, smax: float, tol: float, n_flexes: int
+) -> SparseRankReport:
+    """The body of :func:`counted_report`."""
+    c, cols = a.shape
     if smax == 0.0:
         return _empty_report(linkage, cs, tol)
     stress_side = c <= cols
