@@ -49,10 +49,9 @@ from itertools import combinations
 import numpy as np
 
 from ..model import Linkage
-from .circuits import redundant_edges
+from .circuits import basis_and_redundancy
 from .connectivity import separating_pair
 from .other_placement import fold, separate, solve_other
-from .pebble import generic_rank
 from .stress_matrix import MAX_DENSE_COLUMNS, generic_redundancy, generic_stress_rank
 from .stress_matrix import stress_matrix as _omega
 from .tolerances import CERTIFICATE_RTOL
@@ -180,19 +179,22 @@ class _Generic:
     pair: tuple[int, int] | None
     error: float
     words: str
+    rigid: bool = True
 
 
 def _planar_generic(n: int, edges: np.ndarray) -> _Generic:
     """Jackson–Jordán, exact (module notes)."""
     pair = separating_pair(n, edges)
     three = n >= 4 and pair is None
-    rigid = n <= 1 or generic_rank(n, edges) == 2 * n - 3
-    redundant = n == 1 or (n >= 4 and rigid and bool(redundant_edges(n, edges).all()))
+    accepted, in_circuit = basis_and_redundancy(n, edges)  # one pebble game for both
+    rigid = n <= 1 or int(accepted.sum()) == 2 * n - 3
+    redundant = n == 1 or (n >= 4 and rigid and bool(in_circuit.all()))
     if n <= 3:
         ggr = _complete(n, edges)
         words = f"K{n}" if ggr else f"{n} joints, not all joined"
         return _Generic(ggr, False, redundant, pair, 0.0,
-                        f"{words}: {'' if ggr else 'not '}generically globally rigid")  # fmt: skip
+                        f"{words}: {'' if ggr else 'not '}generically globally rigid",
+                        rigid)  # fmt: skip
     ggr = three and redundant
     why = [] if three else [f"not 3-connected (joints {pair[0]}, {pair[1]} separate it)"
                             if pair else "not 3-connected"]  # fmt: skip
@@ -200,7 +202,7 @@ def _planar_generic(n: int, edges: np.ndarray) -> _Generic:
         why.append("not redundantly rigid" if rigid else "not even rigid")
     words = ("3-connected and redundantly rigid: generically globally rigid (Jackson–Jordán)"
              if ggr else "generically not globally rigid: " + " and ".join(why))  # fmt: skip
-    return _Generic(ggr, three, redundant, pair, 0.0, words)
+    return _Generic(ggr, three, redundant, pair, 0.0, words, rigid)
 
 
 def _space_generic(n: int, edges: np.ndarray, d: int, seed: int | None) -> _Generic:
@@ -246,9 +248,8 @@ def generic_global_verdict(linkage: Linkage) -> bool | None:
     n, d = bars.p.shape
     if d != 2:
         raise ValueError("generic_global_verdict is planar (in space: global_rigidity)")
-    if generic_rank(n, bars.edges) < 2 * n - 3:
-        return None
-    return _generic(bars, None).ggr
+    verdict = _generic(bars, None)
+    return verdict.ggr if verdict.rigid else None
 
 
 def _rods_stress(bars: _Bars, w: np.ndarray) -> np.ndarray:

@@ -228,8 +228,77 @@ def _clusters(starts, eu, ev, accepted, adj, V, lists, counter):
     return labels, c
 
 
+def _reach_marked(u, v, label, V, lists):
+    """Mark with ``label`` the vertices reachable from ``u``, ``v``; how many.
+
+    They are left in the queue row of ``lists``.
+    """
+    stack, found = lists[_STACK], lists[_QUEUE]
+    V[u, _TIGHT] = label
+    V[v, _TIGHT] = label
+    stack[0] = u
+    stack[1] = v
+    found[0] = u
+    found[1] = v
+    top = 2
+    size = 2
+    while top > 0:
+        top -= 1
+        x = stack[top]
+        for s in range(2):
+            y = V[x, s]
+            if y >= 0 and V[y, _TIGHT] != label:
+                V[y, _TIGHT] = label
+                stack[top] = y
+                top += 1
+                found[size] = y
+                size += 1
+    return size
+
+
+def _cover(order, eu, ev, accepted, adj, V, lists, counter, covered):
+    """Mark ``covered`` the edges of the fundamental circuits of the rejected ``order``.
+
+    The game must be over (every edge played) and the tight marks cleared. For a
+    rejected edge ``uv`` whose ends no circuit's vertex set read before holds: hold three
+    pebbles on ``u, v``; the vertices reachable from them are its circuit's vertex set (the
+    least tight set on ``u, v``, :mod:`.circuits`), and every accepted edge inside it is
+    in that circuit. An edge with both ends in a set read before has its circuit inside
+    that set (least tight sets nest), whose edges are covered already; a vertex keeps
+    the last set it was found in. Once every accepted edge is covered the rest are
+    rejected edges (each in its own circuit): no more reading. The marks stay valid
+    tight sets for later play (fresh stamps).
+    """
+    adj_ptr, adj_edge, adj_to = adj
+    found = lists[_QUEUE]
+    open_at = np.zeros(V.shape[0], np.int64)  # accepted edges at a vertex not yet covered
+    for k in np.flatnonzero(accepted):
+        open_at[eu[k]] += 1
+        open_at[ev[k]] += 1
+    left = int(accepted.sum())
+    covered[order] = True
+    for k in order:
+        u, v = eu[k], ev[k]
+        if left == 0 or u == v or (V[u, _TIGHT] >= 0 and V[u, _TIGHT] == V[v, _TIGHT]):
+            continue
+        _hold_three(u, v, V, lists, counter)
+        counter[0] += 1
+        label = counter[0]
+        size = _reach_marked(u, v, label, V, lists)
+        counter[1] += size
+        for x in found[:size]:
+            for i in range(adj_ptr[x], adj_ptr[x + 1]) if open_at[x] else range(0):
+                e = adj_edge[i]
+                if accepted[e] and not covered[e] and V[adj_to[i], _TIGHT] == label:
+                    covered[e] = True
+                    open_at[eu[e]] -= 1
+                    open_at[ev[e]] -= 1
+                    left -= 1
+
+
 _KERNELS = (
     "_reverse", "_find", "_mark_tight", "_try_edge", "_play", "_hold_three", "_grow", "_clusters",
+    "_reach_marked", "_cover",
 )  # fmt: skip
 #: The kernels as Python functions (what numba compiles; a failed compile puts them back).
 _PYTHON = {name: globals()[name] for name in _KERNELS}
@@ -364,6 +433,21 @@ class FastGame:
             self.state, self.lists, self.counter,
         )  # fmt: skip
         return labels, int(count)
+
+    def redundant(self, order: np.ndarray) -> np.ndarray:
+        """Whether each edge played lies in a circuit of the matroid, shape (m,).
+
+        ``order``: every rejected edge (indices), in the order their circuits are read
+        (any order gives the same answer; see :func:`~.circuits.redundant_edges`).
+        """
+        self.state[:, _TIGHT] = -1  # the play's marks: tight, but their edges not covered
+        covered = np.zeros(len(self.eu), bool)
+        adj = incidence(self.n, self.eu, self.ev)
+        _cover(
+            np.asarray(order, np.int64), self.eu, self.ev, self.accepted, adj,
+            self.state, self.lists, self.counter, covered,
+        )  # fmt: skip
+        return covered
 
 
 def incidence(n: int, eu: np.ndarray, ev: np.ndarray) -> tuple[np.ndarray, ...]:

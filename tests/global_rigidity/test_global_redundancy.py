@@ -12,12 +12,14 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from linkage_widget.rigidity import circuits, pebble_fast
 from linkage_widget.rigidity.circuits import (
+    basis_and_redundancy,
     fundamental_circuits,
     redundant_edges,
     redundantly_rigid,
 )
-from linkage_widget.rigidity.pebble import generic_rank
+from linkage_widget.rigidity.pebble import generic_rank, pebble_game
 
 
 @st.composite
@@ -68,3 +70,50 @@ def test_a_braced_lattice_is_redundantly_rigid_a_laman_graph_is_not():
     assert not redundantly_rigid(7, [*prism, (0, 4), (5, 6), (4, 6)])  # a pendant Laman part
     k5 = list(combinations(range(5), 2))
     assert redundantly_rigid(5, k5)
+
+
+@st.composite
+def multigraphs(draw):
+    n = draw(st.integers(2, 10))
+    m = draw(st.integers(1, 3 * n))
+    ends = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda e: e[0] != e[1])
+    return n, draw(st.lists(ends, min_size=1, max_size=m))
+
+
+@settings(max_examples=300, deadline=None)
+@given(multigraphs(), st.booleans())
+@example((6, [(4, 5), (4, 5), (5, 2), (1, 4), (1, 2)]), True)
+def test_one_game_and_its_circuits_read_with_skips_match_the_definition(graph, compiled):
+    # both paths (the compiled reading forced by a zero threshold) against the brute force
+    n, edges = graph
+    if compiled and not pebble_fast.compiled_available():
+        return
+    old = circuits.COMPILED_MIN_EDGES
+    circuits.COMPILED_MIN_EDGES = 0 if compiled else 10**9
+    try:
+        accepted, in_circuit = basis_and_redundancy(n, edges)
+    finally:
+        circuits.COMPILED_MIN_EDGES = old
+    rank = generic_rank(n, edges)
+    brute = [generic_rank(n, edges[:k] + edges[k + 1 :]) == rank for k in range(len(edges))]
+    assert in_circuit.tolist() == brute
+    assert accepted.tolist() == pebble_game(n, edges, compiled=False).tolist()
+
+
+def test_a_large_braced_grid_is_redundantly_rigid_and_a_cut_rod_is_found():
+    # 2 500 joints: long circuits (about n each in row order) and the skips; a rod whose
+    # removal leaves the grid hinged is a coloop on both paths
+    k = 50
+    edges = []
+    for i in range(k):
+        for j in range(k):
+            v = i * k + j
+            edges += [(v, v + 1)] if j + 1 < k else []
+            edges += [(v, v + k)] if i + 1 < k else []
+            if i + 1 < k and j + 1 < k:
+                edges += [(v, v + k + 1), (v + 1, v + k)]
+    n = k * k
+    assert redundantly_rigid(n, edges)
+    tail = [*edges, (n, 0), (n, 1)]  # a joint hung on by two rods: both coloops
+    flags = redundant_edges(n + 1, tail)
+    assert flags[:-2].all() and not flags[-2:].any()
