@@ -160,16 +160,16 @@ def basis_and_redundancy(n: int, edges: Iterable[Sequence[int]]) -> tuple[np.nda
     in_circuit : ndarray of bool, shape (m,)
         ``True`` where the edge is not a coloop (:func:`redundant_edges`).
     """
-    edge_list = [(int(u), int(v)) for u, v in edges]
-    for k, (u, v) in enumerate(edge_list):
-        if u == v:
-            raise ValueError(f"edge {k} is a loop at vertex {u}")
-    edge_arrays(n, edge_list)  # a vertex out of range: the same error on either path
-    if len(edge_list) >= COMPILED_MIN_EDGES and compiled_available():
+    eu, ev = edge_arrays(n, edges if isinstance(edges, np.ndarray) else list(edges))
+    loops = np.flatnonzero(eu == ev)
+    if loops.size:
+        raise ValueError(f"edge {int(loops[0])} is a loop at vertex {int(eu[loops[0]])}")
+    if len(eu) >= COMPILED_MIN_EDGES and compiled_available():
         game = FastGame(n)
-        accepted = game.play(edge_list)
+        accepted = game.play(np.column_stack([eu, ev]))
         order = np.random.default_rng(0).permutation(np.flatnonzero(~accepted))
         return accepted, game.redundant(order)
+    edge_list = list(zip(eu.tolist(), ev.tolist(), strict=True))
     pure = _Game(n)
     accepted = np.array([pure.try_edge(u, v) for u, v in edge_list], dtype=bool)
     order = np.random.default_rng(0).permutation(np.flatnonzero(~accepted))

@@ -79,16 +79,26 @@ _EOS = (0, -1, 0)  # TSTACK's end-of-stack mark: a = -1 is below every vertex
 
 
 def _adjacency(n: int, edges: Iterable[Sequence[int]]) -> list[list[int]]:
-    """Neighbour lists of the simple graph (repeats and loops dropped)."""
-    sets: list[set[int]] = [set() for _ in range(n)]
-    for k, (u, v) in enumerate(edges):
-        if not all(isinstance(x, (int, np.integer)) and 0 <= x < n for x in (u, v)):
-            raise ValueError(f"edge {k} = ({u!r}, {v!r}): a vertex is not an integer in 0..{n - 1}")
-        u, v = int(u), int(v)
-        if u != v:
-            sets[u].add(v)
-            sets[v].add(u)
-    return [sorted(s) for s in sets]
+    """Sorted neighbour lists of the simple graph (repeats and loops dropped).
+
+    ``ValueError`` naming the first edge whose vertex is not an integer in ``0..n-1``.
+    """
+    rows = edges if isinstance(edges, np.ndarray) else list(edges)
+    e = np.asarray(rows) if len(rows) else np.zeros((0, 2), np.int64)
+    ok = e.ndim == 2 and e.shape[1] == 2 and e.dtype.kind in "iu"
+    bad = np.flatnonzero(((e < 0) | (e >= n)).any(axis=1)) if ok else np.arange(len(rows))
+    if bad.size:  # the first bad one, read as given (a float, a string, -1, n)
+        for k in bad.tolist():
+            u, v = rows[k]
+            if not all(isinstance(x, (int, np.integer)) and 0 <= x < n for x in (u, v)):
+                raise ValueError(
+                    f"edge {k} = ({u!r}, {v!r}): a vertex is not an integer in 0..{n - 1}"
+                )
+    e = e.astype(np.int64).reshape(-1, 2)
+    e = e[e[:, 0] != e[:, 1]]
+    arcs = np.unique(np.concatenate([e, e[:, ::-1]]), axis=0)  # sorted by (tail, head)
+    cuts = np.searchsorted(arcs[:, 0], np.arange(1, n))
+    return [part.tolist() for part in np.split(arcs[:, 1], cuts)]
 
 
 def components_without(adj: list[list[int]], removed: Iterable[int]) -> list[list[int]]:

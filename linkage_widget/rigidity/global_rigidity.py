@@ -155,15 +155,17 @@ def _bars(linkage: Linkage) -> _Bars:
         if count:
             raise ValueError(f"the linkage has {count} {name}: global rigidity here is for "
                              "bar (and cable/strut) frameworks")  # fmt: skip
-    rods, kinds = np.asarray(linkage.rods), linkage.rod_kinds
-    seen: dict[tuple[int, int], int] = {}
-    for r, (i, j) in enumerate(rods.tolist()):
-        seen.setdefault((min(i, j), max(i, j)), r)
+    rods, kinds = np.asarray(linkage.rods, np.int64).reshape(-1, 2), linkage.rod_kinds
+    ends = np.sort(rods, axis=1)
+    # the first rod of each pair of joints, in rod order (vectorised: 10^4 joints)
+    _, first = np.unique(ends, axis=0, return_index=True)
+    first = np.sort(first)
+    seen = set(map(tuple, ends[first].tolist()))
     pins = np.unique(linkage.pinned)
     ground = [(int(a), int(b)) for a, b in combinations(pins.tolist(), 2) if (a, b) not in seen]
-    edges = np.array([*seen, *ground], np.int64).reshape(-1, 2)
-    rod_of = np.array([*seen.values()] + [-1] * len(ground), np.int64)
-    edge_kinds = np.array([kinds[r] if r >= 0 else "rod" for r in rod_of], dtype="<U5")
+    edges = np.concatenate([ends[first], np.array(ground, np.int64).reshape(-1, 2)])
+    rod_of = np.concatenate([first, np.full(len(ground), -1)]).astype(np.int64)
+    edge_kinds = np.concatenate([np.asarray(kinds)[first], ["rod"] * len(ground)]).astype("<U5")
     return _Bars(np.array(linkage.vertices, float), edges, rod_of, edge_kinds, pins, len(rods))
 
 

@@ -356,8 +356,11 @@ def use_compiled(compiled: bool | None, m: int) -> bool:
 
 
 def edge_arrays(n: int, edges) -> tuple[np.ndarray, np.ndarray]:
-    """The edges as two int64 arrays of ends, checked to lie in ``0..n-1``."""
-    e = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
+    """The edges as two int64 arrays of ends, checked to be integers in ``0..n-1``."""
+    given = np.asarray(edges)
+    if given.size and given.dtype.kind not in "iub":  # 1.5 would be read as vertex 1
+        raise TypeError(f"edges must be pairs of integer vertices (got {given.dtype} values)")
+    e = given.astype(np.int64).reshape(-1, 2)
     bad = np.flatnonzero((e < 0).any(axis=1) | (e >= n).any(axis=1))
     if bad.size:
         k = int(bad[0])
