@@ -116,11 +116,18 @@ def _grid(theta: float, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Returns the grid ``(g,)`` in :math:`[0, 2\pi)` and where the start and each sample
     are on it ``(1 + k,)``.
     """
-    angles = np.mod(np.concatenate([[theta], values]), 2 * np.pi)
+    angles = _fold(np.concatenate([[theta], values]))
     known = np.unique(angles)
     gaps = np.diff(np.append(known, known[0] + 2 * np.pi))
     parts = np.ceil(gaps / (2 * np.pi / GRID)).astype(np.int64)
     wide = np.flatnonzero(parts > 1).tolist()
     fill = [known[i] + gaps[i] * np.arange(1, parts[i]) / parts[i] for i in wide]
-    grid = np.unique(np.mod(np.concatenate([known, *fill]), 2 * np.pi))
+    grid = np.unique(_fold(np.concatenate([known, *fill])))
     return grid, np.searchsorted(grid, angles)
+
+
+def _fold(angles: np.ndarray) -> np.ndarray:
+    r"""Angles in :math:`[0, 2\pi)`: ``np.mod`` gives :math:`2\pi` itself for ``-1e-17``."""
+    out = np.mod(angles, 2 * np.pi)
+    out[out >= 2 * np.pi] = 0.0
+    return out

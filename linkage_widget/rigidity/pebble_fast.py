@@ -332,6 +332,9 @@ def _compile() -> bool:
         accepted = np.zeros(3, bool)
         _play(eu, ev, state, lists, counter, accepted)
         _clusters(np.arange(3), eu, ev, accepted, incidence(3, eu, ev), state, lists, counter)
+        state[:, _TIGHT] = -1
+        _cover(np.zeros(0, np.int64), eu, ev, accepted, incidence(3, eu, ev), state, lists,
+               counter, np.zeros(3, bool))  # fmt: skip
     except Exception:  # whatever numba raises here means: no compiled path
         globals().update(_PYTHON)
         return False
@@ -424,10 +427,15 @@ class FastGame:
         """Rigid cluster of every edge played, shape (m,), and how many clusters.
 
         ``starts`` (edge indices) limits the decomposition to the clusters of those
-        edges, numbered in their order; the other edges keep ``-1``.
+        edges, numbered in their order; the other edges keep ``-1``. A redundant edge
+        starts nothing (it lies in the cluster of an accepted edge of its circuit, found
+        from that edge); ``IndexError`` for an index out of ``0..m-1``.
         """
-        if starts is None:
-            starts = np.arange(len(self.eu))
+        m = len(self.eu)
+        starts = np.arange(m) if starts is None else np.asarray(starts, np.int64).reshape(-1)
+        bad = np.flatnonzero((starts < 0) | (starts >= m))
+        if bad.size:  # the kernels do no bounds checks: a wrong index would read anywhere
+            raise IndexError(f"start {int(starts[bad[0]])}: edges are numbered 0..{m - 1}")
         adj = incidence(self.n, self.eu, self.ev)
         self.state[:, _RIGID] = -1
         self.state[:, _FLOPPY] = -1
@@ -437,17 +445,19 @@ class FastGame:
         )  # fmt: skip
         return labels, int(count)
 
-    def redundant(self, order: np.ndarray) -> np.ndarray:
+    def redundant(self, seed: int = 0) -> np.ndarray:
         """Whether each edge played lies in a circuit of the matroid, shape (m,).
 
-        ``order``: every rejected edge (indices), in the order their circuits are read
-        (any order gives the same answer; see :func:`~.circuits.redundant_edges`).
+        The rejected edges' circuits are read in a random order drawn from ``seed``
+        (any order gives the same answer, only the work differs; see
+        :func:`~.circuits.basis_and_redundancy`).
         """
+        order = np.random.default_rng(seed).permutation(np.flatnonzero(~self.accepted))
         self.state[:, _TIGHT] = -1  # the play's marks: tight, but their edges not covered
         covered = np.zeros(len(self.eu), bool)
         adj = incidence(self.n, self.eu, self.ev)
         _cover(
-            np.asarray(order, np.int64), self.eu, self.ev, self.accepted, adj,
+            order.astype(np.int64), self.eu, self.ev, self.accepted, adj,
             self.state, self.lists, self.counter, covered,
         )  # fmt: skip
         return covered

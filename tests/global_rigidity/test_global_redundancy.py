@@ -9,6 +9,7 @@ subset (one rod less) independent.
 from itertools import combinations
 
 import numpy as np
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -117,3 +118,13 @@ def test_a_large_braced_grid_is_redundantly_rigid_and_a_cut_rod_is_found():
     tail = [*edges, (n, 0), (n, 1)]  # a joint hung on by two rods: both coloops
     flags = redundant_edges(n + 1, tail)
     assert flags[:-2].all() and not flags[-2:].any()
+
+
+def test_small_graphs_read_as_the_docstring_says_and_every_vertex_is_checked():
+    # a doubled edge is a circuit of two (review of issue 27: the docstring said no graph
+    # on two or three joints is redundantly rigid); n = 1 no longer skips the checks
+    assert not redundantly_rigid(2, [(0, 1)])
+    assert redundantly_rigid(2, [(0, 1), (0, 1)])
+    assert not redundantly_rigid(3, [(0, 1), (1, 2), (0, 2)])
+    with pytest.raises(IndexError, match="out of range"):
+        redundantly_rigid(1, [(0, 7)])

@@ -140,3 +140,14 @@ def test_designs_are_refused_as_the_continuation_refuses():
             kinematics(link, 0, 1, [0.0])
         with pytest.raises(MechanismError, match=words):
             kinematics(link, 0, 1, [0.0], lengths=table)
+
+
+def test_an_angle_a_hair_below_zero_is_the_angle_zero():
+    # np.mod(-1e-17, 2 pi) is 2 pi itself: the sample fell off the end of the grid
+    # (IndexError; review of issue 27). theta + linspace(-pi, pi, ...) met it in practice.
+    fb = four_bar()
+    lengths = fb.rod_lengths()[None]
+    tiny = kinematics(fb, 0, 1, [0.0, -1e-17, -1e-300], lengths=lengths)
+    assert tiny.valid.all()
+    np.testing.assert_array_equal(tiny.positions[0, 1], tiny.positions[0, 0])
+    np.testing.assert_array_equal(tiny.positions[0, 2], tiny.positions[0, 0])

@@ -181,3 +181,18 @@ def test_a_numba_that_cannot_compile_leaves_the_pure_game(monkeypatch):
         pebble_fast._compile.cache_clear()
     assert pebble_fast.compiled_available()
     assert pebble_game(3, [(0, 1), (1, 2)], compiled=True).tolist() == [True, True]
+
+
+def test_fast_game_refuses_a_start_out_of_range_and_reads_every_circuit_itself():
+    # numba does no bounds checks: an index past the edges segfaulted or read anywhere
+    # (review of issue 27); the circuits' order is drawn inside, never given
+    if not pebble_fast.compiled_available():
+        pytest.skip("numba is not installed (the fast extra)")
+    game = pebble_fast.FastGame(3)
+    game.play([(0, 1), (1, 2), (0, 2), (0, 1)])
+    for bad in ([4], [-1], [10**8]):
+        with pytest.raises(IndexError, match="numbered 0..3"):
+            game.clusters(bad)
+    assert game.redundant().tolist() == [True, False, False, True]
+    labels, count = game.clusters([3])  # a redundant start: no cluster of its own
+    assert (labels.tolist(), count) == ([-1, -1, -1, -1], 0)
