@@ -10,6 +10,7 @@ import importlib
 from itertools import combinations
 
 import numpy as np
+from grids import grid
 
 from linkage_widget import Linkage, global_rigidity
 from linkage_widget.rigidity import universal
@@ -23,15 +24,9 @@ GLOBAL = "linkage_widget.rigidity.global_rigidity"
 
 
 def _braced_grid(k: int) -> tuple[np.ndarray, np.ndarray]:
-    """A k x k unit grid with both diagonals in every square."""
-    edges = []
-    for i in range(k):
-        for j in range(k):
-            v = i * k + j
-            edges += [(v, v + 1)] if j + 1 < k else []
-            edges += [(v, v + k)] if i + 1 < k else []
-            edges += [(v, v + k + 1), (v + 1, v + k)] if i + 1 < k and j + 1 < k else []
-    xy = np.array([[v % k, v // k] for v in range(k * k)], float)
+    """A k x k unit grid with both diagonals in every square: points and rods."""
+    n, edges = grid(k, k, braced=True)
+    xy = np.array([[v % k, v // k] for v in range(n)], float)
     return xy, np.array(edges)
 
 

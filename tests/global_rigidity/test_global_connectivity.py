@@ -13,6 +13,7 @@ from itertools import combinations
 import networkx as nx
 import numpy as np
 import pytest
+from grids import grid
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -127,18 +128,6 @@ def prism(k):
 def mobius_ladder(n):
     """The cycle on ``n`` (even) vertices with its ``n / 2`` diameters: cubic, 3-connected."""
     return n, [(i, (i + 1) % n) for i in range(n)] + [(i, i + n // 2) for i in range(n // 2)]
-
-
-def grid(a, b, *, braced=False):
-    edges = []
-    for i in range(a):
-        for j in range(b):
-            v = i * b + j
-            edges += [(v, v + 1)] if j + 1 < b else []
-            edges += [(v, v + b)] if i + 1 < a else []
-            if braced and i + 1 < a and j + 1 < b:
-                edges += [(v, v + b + 1), (v + 1, v + b)]
-    return a * b, edges
 
 
 NAMED = {

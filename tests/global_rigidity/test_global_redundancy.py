@@ -10,6 +10,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from grids import grid
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -104,16 +105,7 @@ def test_one_game_and_its_circuits_read_with_skips_match_the_definition(graph, c
 def test_a_large_braced_grid_is_redundantly_rigid_and_a_cut_rod_is_found():
     # 2 500 joints: long circuits (about n each in row order) and the skips; a rod whose
     # removal leaves the grid hinged is a coloop on both paths
-    k = 50
-    edges = []
-    for i in range(k):
-        for j in range(k):
-            v = i * k + j
-            edges += [(v, v + 1)] if j + 1 < k else []
-            edges += [(v, v + k)] if i + 1 < k else []
-            if i + 1 < k and j + 1 < k:
-                edges += [(v, v + k + 1), (v + 1, v + k)]
-    n = k * k
+    n, edges = grid(50, 50, braced=True)
     assert redundantly_rigid(n, edges)
     tail = [*edges, (n, 0), (n, 1)]  # a joint hung on by two rods: both coloops
     flags = redundant_edges(n + 1, tail)
