@@ -7,6 +7,8 @@ form in sympy; pylinkage's numba solver on the same four-bar and crank angles.
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 from kinematic_cases import closed_form, four_bar, slider_crank
@@ -197,3 +199,23 @@ def test_every_valid_batch_position_is_the_closed_form_root_of_its_branch():
     ok = got.valid
     assert ok.sum() > 1000
     assert np.abs(got.positions[:, :, 2][ok] - _coupler_root(fb, angles, 4.0)[ok]).max() < 1e-9
+
+
+def test_both_routes_keep_the_samples_on_the_branch_when_the_first_is_off_it(monkeypatch):
+    # review of issue 27: the continuation route started at angles[0]; off the branch
+    # there it marked the whole design invalid, the closed form 17 samples valid
+    driven = importlib.import_module("linkage_widget.kinematics.driven")  # the module
+    link = load_example("peaucellier")
+    d = link.vertices[3] - link.vertices[0]
+    angles = np.arctan2(d[1], d[0]) + np.linspace(-np.pi, np.pi, 37)[1:]
+    table = link.rod_lengths()[None]
+    closed = kinematics(link, 0, 3, angles, lengths=table)
+    monkeypatch.setattr(driven, "dyadic_order", lambda *args: None)
+    traced = kinematics(link, 0, 3, angles, lengths=table)
+    assert not closed.valid[0, 0] and closed.valid.sum() >= 10
+    np.testing.assert_array_equal(traced.valid, closed.valid)
+    ok = closed.valid
+    assert np.abs(traced.positions[ok] - closed.positions[ok]).max() < 1e-9
+    p = traced.positions[ok]  # every rod at its length: the oracle that is neither route
+    e = p[:, link.rods[:, 0]] - p[:, link.rods[:, 1]]
+    assert np.abs(np.hypot(e[..., 0], e[..., 1]) - table[0]).max() < 1e-12 * table.max()
