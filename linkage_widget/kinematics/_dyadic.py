@@ -261,14 +261,25 @@ def _cramer(ea, eb, det, fa, fb) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _continued(p, v, a, foot, off, h) -> np.ndarray:
-    """Whether the + joint (foot + off) at grid ``j`` continues the + joint at ``j - 1``.
+    r"""Whether the + joint (foot + off) at grid ``j`` continues the + joint at ``j - 1``.
 
-    Nearer to the second-order prediction :math:`p + h p' + h^2 p''/2` from ``j - 1``
-    (:mod:`._trace`'s predictor) than the - joint is: through a touching of the dyad's
-    circles (Peaucellier's inversor) the joints swap sides, and this sees it.
+    Through a touching of the dyad's circles (Peaucellier's inversor) the joints swap
+    sides; a swap is seen when the second-order prediction :math:`p + h p' + h^2 p''/2`
+    (:mod:`._trace`'s predictor) from ``j - 1`` to ``j`` *and* the one from ``j`` back to
+    ``j - 1`` both land nearer the - joint. One alone is not trusted: next to a limit
+    :math:`p'` grows like :math:`1/\sqrt{\theta - \theta_0}`, and the prediction from a
+    grid point a hair from the limit overshoots past the - joint, while the one towards
+    it, from a regular point, stays right.
     """
-    pred = np.roll(p + h * v + 0.5 * h * h * a, 1, axis=-1)
-    plus, minus = foot + off - pred, foot - off - pred
+    forward = np.roll(p + h * v + 0.5 * h * h * a, 1, axis=-1)
+    back = p - h * v + 0.5 * h * h * a  # from j to j - 1, compared there
+    before = np.roll(foot, 1, axis=-1), np.roll(off, 1, axis=-1)
+    return _nearer_plus(foot, off, forward) | _nearer_plus(*before, back)
+
+
+def _nearer_plus(foot, off, point) -> np.ndarray:
+    """Whether ``point`` is at least as near the + joint (foot + off) as the - joint."""
+    plus, minus = foot + off - point, foot - off - point
     return _dot(plus, plus) <= _dot(minus, minus)
 
 

@@ -297,16 +297,17 @@ def _batched(linkage: Linkage, c: int, t: int, values: np.ndarray, table: np.nda
 def _by_continuation(linkage: Linkage, drive: Drive, theta: float, values, table) -> tuple:
     """Design by design, the continuation of :func:`kinematics` on the design's rod lengths.
 
-    For a linkage that is not a crank with dyads. A design that cannot be placed at the
-    linkage's crank angle ``theta`` from the linkage's placement is invalid throughout.
+    For a linkage that is not a crank with dyads. Each design is traced from the
+    linkage's placement at its crank angle ``theta`` (as the closed forms of
+    :mod:`._batch` are), not from ``angles[0]``: a first sample off the branch is invalid
+    and the later ones on it stay valid. A design that cannot be placed at ``theta`` from
+    the linkage's placement is invalid throughout.
     """
-    first = theta + float(np.remainder(values[0] - theta + np.pi, 2 * np.pi) - np.pi)
     out = []
     for row in table:
         design = Drive(replace(drive.cs, lengths=row), drive.rate, drive.scale, drive.period)
         try:
-            start = _start(design, linkage, theta, first)
-            samples = trace(design, start.p, first, values)
+            samples = trace(design, _here(design, linkage, theta).p, theta, values)
         except MechanismError:
             samples = [None] * len(values)
         out.append(collect(values, samples, linkage.n_vertices))

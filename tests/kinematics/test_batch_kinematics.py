@@ -7,6 +7,8 @@ form in sympy; pylinkage's numba solver on the same four-bar and crank angles.
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 from kinematic_cases import closed_form, four_bar, slider_crank
@@ -151,3 +153,69 @@ def test_an_angle_a_hair_below_zero_is_the_angle_zero():
     assert tiny.valid.all()
     np.testing.assert_array_equal(tiny.positions[0, 1], tiny.positions[0, 0])
     np.testing.assert_array_equal(tiny.positions[0, 2], tiny.positions[0, 0])
+
+
+def _slider_root(lengths: np.ndarray, theta: np.ndarray, offset: float) -> np.ndarray:
+    """The piston's x on the + side (the side of ``slider_crank``'s placement), ``(b, k)``."""
+    r, rod = lengths[:, :1], lengths[:, 1:]
+    return r * np.cos(theta) + np.sqrt(rod**2 - (r * np.sin(theta) - offset) ** 2)
+
+
+def _coupler_root(lengths: np.ndarray, theta: np.ndarray, ground: float) -> np.ndarray:
+    """The coupler joint left of crank tip → pivot 3 (``four_bar``'s side), ``(b, k, 2)``."""
+    r, cp, rk = (lengths[:, i, None] for i in range(3))
+    bx, by = r * np.cos(theta), r * np.sin(theta)
+    ex, ey = ground - bx, -by
+    dist = np.hypot(ex, ey)
+    x = (cp**2 - rk**2 + dist**2) / (2 * dist)
+    h = np.sqrt(cp**2 - x**2)
+    return np.stack([bx + (x * ex - h * ey) / dist, by + (x * ey + h * ex) / dist], axis=-1)
+
+
+def test_the_batch_keeps_the_placement_s_root_next_to_a_limit():
+    # review of issue 27: 0.006 rad from the limit the walk's predictor (velocity ~ 1/sqrt)
+    # overshot and the whole far end of the arc took the - root of the piston
+    base = slider_crank(offset=0.3, theta=0.5)
+    table = np.array([[1.9027, 1.2944]])
+    angles = 0.5 + np.linspace(0, 2 * np.pi, 73)
+    got = kinematics(base, 0, 1, angles, lengths=table)
+    ok = got.valid[0]
+    assert ok[60] and ok.sum() >= 10
+    want = _slider_root(table, angles, 0.3)[0]
+    assert np.abs(got.positions[0, ok, 2, 0] - want[ok]).max() < 1e-9
+
+
+def test_every_valid_batch_position_is_the_closed_form_root_of_its_branch():
+    rng = np.random.default_rng(7)
+    sc = rng.uniform(0.2, 4, (150, 2))
+    angles = 0.5 + np.linspace(0, 2 * np.pi, 73)
+    got = kinematics(slider_crank(offset=0.3, theta=0.5), 0, 1, angles, lengths=sc)
+    ok = got.valid
+    assert ok.sum() > 1000
+    assert np.abs(got.positions[..., 2, 0][ok] - _slider_root(sc, angles, 0.3)[ok]).max() < 1e-9
+    fb = rng.uniform(0.3, 5, (150, 3))
+    angles = np.linspace(0, 2 * np.pi, 73)
+    got = kinematics(four_bar(), 0, 1, angles, lengths=fb)
+    ok = got.valid
+    assert ok.sum() > 1000
+    assert np.abs(got.positions[:, :, 2][ok] - _coupler_root(fb, angles, 4.0)[ok]).max() < 1e-9
+
+
+def test_both_routes_keep_the_samples_on_the_branch_when_the_first_is_off_it(monkeypatch):
+    # review of issue 27: the continuation route started at angles[0]; off the branch
+    # there it marked the whole design invalid, the closed form 17 samples valid
+    driven = importlib.import_module("linkage_widget.kinematics.driven")  # the module
+    link = load_example("peaucellier")
+    d = link.vertices[3] - link.vertices[0]
+    angles = np.arctan2(d[1], d[0]) + np.linspace(-np.pi, np.pi, 37)[1:]
+    table = link.rod_lengths()[None]
+    closed = kinematics(link, 0, 3, angles, lengths=table)
+    monkeypatch.setattr(driven, "dyadic_order", lambda *args: None)
+    traced = kinematics(link, 0, 3, angles, lengths=table)
+    assert not closed.valid[0, 0] and closed.valid.sum() >= 10
+    np.testing.assert_array_equal(traced.valid, closed.valid)
+    ok = closed.valid
+    assert np.abs(traced.positions[ok] - closed.positions[ok]).max() < 1e-9
+    p = traced.positions[ok]  # every rod at its length: the oracle that is neither route
+    e = p[:, link.rods[:, 0]] - p[:, link.rods[:, 1]]
+    assert np.abs(np.hypot(e[..., 0], e[..., 1]) - table[0]).max() < 1e-12 * table.max()
