@@ -249,3 +249,50 @@ def test_a_four_bar_needs_two_dyads():
     s = motion_synthesis(POSES[:3])
     with pytest.raises(ValueError, match="two different dyads"):
         s.four_bar(1, 1)
+
+
+# a five-pose problem whose second Burmester point lies near the curve's asymptotic
+# direction from P12 (found by a multi-start least-squares solve of the four equations)
+NEAR_ASYMPTOTE = np.array(
+    [
+        [-0.27748568911053817, -0.3213332606834973, -1.0466226864154022],
+        [-0.08376274779773518, 0.31504378778391984, -1.0715233560029236],
+        [0.8569481119264857, 0.6349025171505098, 0.3413852936812398],
+        [0.14721610301568266, -0.2770837860644233, -0.8057395702479616],
+        [-0.6588006750640301, 0.18224816361231944, 0.8364454326479585],
+    ]
+)
+
+
+def _assert_concyclic(poses, centres, circles):
+    """Every pair: the circle point's places in the poses equidistant from the centre."""
+    for c, w in zip(centres, circles, strict=True):
+        r2 = np.sum((_positions(poses, w) - c) ** 2, axis=1)
+        assert np.ptp(r2) <= 1e-9 * r2.max()
+
+
+def test_five_poses_find_a_point_near_the_asymptotic_direction():
+    s = motion_synthesis(NEAR_ASYMPTOTE)
+    want = np.array([[0.5987240645, 1.2292072583], [-6.6083129692, 4.3107012331]])
+    assert len(s.centre_points) == 2
+    for w in want:
+        assert np.linalg.norm(s.centre_points - w, axis=1).min() < 1e-8
+    _assert_concyclic(s.poses, s.centre_points, s.circle_points)
+
+
+def test_random_five_pose_problems_give_an_even_count():
+    # of the four complex Burmester points the non-real come in conjugate pairs: 0, 2 or 4 real
+    rng = np.random.default_rng(28)
+    counts = []
+    for _ in range(200):
+        poses = np.column_stack([rng.uniform(-1, 1, (5, 2)), rng.uniform(-np.pi, np.pi, 5)])
+        try:
+            s = motion_synthesis(poses)
+        except ValueError as err:
+            assert "no real Burmester point" in str(err)
+            counts.append(0)
+            continue
+        counts.append(len(s.centre_points))
+        _assert_concyclic(s.poses, s.centre_points, s.circle_points)
+    assert all(k in (0, 2, 4) for k in counts), counts
+    assert 4 in counts and 2 in counts
