@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .. import _checks
-from ._four_bar import FourBar, branch_sign, four_bar
+from ._four_bar import FourBar, branch_sign, four_bar, rocker_pin
 from .burmester import burmester_curves, burmester_points, pole, rotations, scale_of
 
 __all__ = ["MotionSynthesis", "motion_synthesis"]
@@ -75,21 +75,52 @@ class MotionSynthesis:
         return self.four_bar(0, 1).linkage
 
     def branch_defect(self, i: int = 0, j: int = 1) -> bool:
-        r"""Whether the four-bar of dyads ``i``, ``j`` meets the poses on both branches.
+        r"""Whether no one motion of the four-bar of dyads ``i``, ``j`` meets every pose.
 
-        Its assembly branch in pose :math:`k` is the turn :math:`Z^i_k \to c_j \to
-        Z^j_k` (:func:`~linkage_widget.synthesis._four_bar.branch_sign`); where it is not
-        the same in every pose, no one motion of the four-bar passes through them all
-        (driven from the first pose it meets the others' mirror placements).
+        Either defect counts (:meth:`defect` says which): a *branch* defect, the assembly
+        branch :math:`\sigma_k`, the turn :math:`Z^i_k \to c_j \to Z^j_k`
+        (:func:`~linkage_widget.synthesis._four_bar.branch_sign`), not the same in every
+        pose; or a *circuit* defect, the crank unable to turn from one pose's angle to
+        the next's either way round without the four-bar coming apart.
         """
-        signs = branch_sign(self.circle_positions(i), self.centre_points[j],
-                            self.circle_positions(j))  # fmt: skip
-        return bool(np.any(signs != signs[0]))
+        return self.defect(i, j) is not None
+
+    def defect(self, i: int = 0, j: int = 1) -> str | None:
+        r"""``"branch"``, ``"circuit"`` or None: why the four-bar of ``i``, ``j`` misses a pose.
+
+        The crank :math:`c_i \to Z^i` turns from pose :math:`k`'s angle to pose
+        :math:`k+1`'s along either arc; the rocker pin on branch :math:`\sigma` must exist
+        all along one of them (:func:`~linkage_widget.synthesis._four_bar.rocker_pin`,
+        sampled every quarter degree), else the poses lie on different circuits.
+        """
+        zi, zj = self.circle_positions(i), self.circle_positions(j)
+        a0, b0 = self.centre_points[i], self.centre_points[j]
+        signs = branch_sign(zi, b0, zj)
+        if np.any(signs != signs[0]):
+            return "branch"
+        b, c = np.linalg.norm(zj[0] - zi[0]), np.linalg.norm(zj[0] - b0)
+        crank = np.arctan2(zi[:, 1] - a0[1], zi[:, 0] - a0[0])
+        radius = np.linalg.norm(zi[0] - a0)
+        for start, end in zip(crank[:-1], crank[1:], strict=True):
+            ccw = np.mod(end - start, 2 * np.pi)
+            if not any(
+                _assembles(a0, b0, radius, b, c, signs[0], start, sweep)
+                for sweep in (ccw, ccw - 2 * np.pi)
+            ):
+                return "circuit"
+        return None
 
     def circle_positions(self, i: int) -> np.ndarray:
         r"""Where dyad ``i``'s moving pivot is in every pose, :math:`Z_1 \dots Z_n`: ``(n, 2)``."""
         m = _body(self.poses, self.circle_points[i])
         return self.poses[:, :2] + rotations(self.poses[:, 2]) @ m
+
+
+def _assembles(a0, b0, radius, b, c, sigma, start, sweep) -> bool:
+    """Whether the rocker pin exists (branch ``sigma``) as the crank turns by ``sweep``."""
+    theta = start + np.linspace(0.0, sweep, max(2, int(abs(sweep) / np.radians(0.25)) + 2))
+    pins = a0 + radius * np.column_stack([np.cos(theta), np.sin(theta)])
+    return bool(np.isfinite(rocker_pin(pins, b0, b, c, sigma)).all())
 
 
 def _body(poses: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -204,8 +235,9 @@ def motion_synthesis(
     -------
     MotionSynthesis
         The dyads (``centre_points``, ``circle_points``); ``four_bar(i, j)`` and
-        ``linkage`` the four-bars; ``branch_defect(i, j)`` whether one motion of that
-        four-bar passes through every pose.
+        ``linkage`` the four-bars; ``branch_defect(i, j)`` whether no one motion of that
+        four-bar passes through every pose (a branch or a circuit defect; ``defect(i, j)``
+        says which).
 
     Raises
     ------

@@ -80,6 +80,7 @@ def test_three_poses_from_chosen_circle_points():
     s = motion_synthesis(POSES[:3], circle_points=w)
     np.testing.assert_array_equal(s.circle_points, w)
     assert not s.branch_defect(0, 1)
+    assert s.defect(0, 1) is None
     _assert_carries(s, 0, 1)
     # the centre by hand: the circumcentre of the three positions (sympy, exact)
     z = _positions(POSES[:3], w[0])
@@ -119,6 +120,23 @@ def test_a_branch_defect_is_flagged_and_is_one():
     k = kinematics(fb.linkage, *fb.motor, np.unwrap(np.arctan2(zi[:, 1] - c[1], zi[:, 0] - c[0])))
     # ... but the four-bar driven from the first pose does not reach them all
     assert np.linalg.norm(k.positions[:, 3] - zj, axis=1).max() > 1e-3
+    assert s.defect(0, 1) == "branch"
+
+
+def test_a_circuit_defect_is_flagged_and_is_one():
+    # the same assembly branch in both poses, but on different circuits of the four-bar
+    poses = np.array([[-0.403, 0.205, -1.404], [0.564, -0.321, -1.495]])
+    s = motion_synthesis(poses, circle_points=[[0.868, 0.941], [0.64, -1.428]])
+    assert s.defect(0, 1) == "circuit"
+    assert s.branch_defect(0, 1)
+    fb = s.four_bar(0, 1)
+    zi, zj = _positions(poses, s.circle_points[0]), _positions(poses, s.circle_points[1])
+    c = s.centre_points[0]
+    start, end = np.arctan2(zi[:, 1] - c[1], zi[:, 0] - c[0])
+    # driven from the first pose either way round, it never reaches the second's pins
+    for sweep in (np.mod(end - start, 2 * np.pi), np.mod(end - start, 2 * np.pi) - 2 * np.pi):
+        k = kinematics(fb.linkage, *fb.motor, start + np.linspace(0.0, sweep, 720))
+        assert not k.valid.all() or np.linalg.norm(k.positions[-1, 3] - zj[1]) > 1e-3
 
 
 def test_two_poses_put_the_centre_on_the_bisector():
