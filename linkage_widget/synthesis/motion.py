@@ -195,6 +195,11 @@ def _two(poses: np.ndarray, circles: np.ndarray, hints: Any) -> np.ndarray:
     rot = rotations(poses[:, 2])
     p12 = pole(poses, 0, 1)
     hint = None if hints is None else _checks.finite_points(hints, "motion_synthesis centre hints")
+    if hint is not None and hint.shape[0] != len(circles):
+        raise ValueError(
+            f"motion_synthesis: with two poses give {len(circles)} centre_points (one hint "
+            f"per dyad, its fixed pivot the nearest point of the bisector), got {len(hint)}"
+        )
     out = []
     for k, w in enumerate(circles):
         z = poses[:, :2] + rot @ _body(poses, w)

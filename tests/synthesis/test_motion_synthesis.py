@@ -314,3 +314,9 @@ def test_random_five_pose_problems_give_an_even_count():
         _assert_concyclic(s.poses, s.centre_points, s.circle_points)
     assert all(k in (0, 2, 4) for k in counts), counts
     assert 4 in counts and 2 in counts
+
+
+@pytest.mark.parametrize("hints", [[[0.0, 0.0]], [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]])
+def test_two_poses_need_one_centre_hint_per_dyad(hints):
+    with pytest.raises(ValueError, match=r"give 2 centre_points .*got " + str(len(hints))):
+        motion_synthesis(POSES[:2], circle_points=GOOD, centre_points=hints)
