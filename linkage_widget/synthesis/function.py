@@ -113,6 +113,7 @@ def _linear(m: tuple[float, float, float, float], x: Any) -> np.ndarray:
 
 def chebyshev_points(lo: float, hi: float, n: int) -> np.ndarray:
     r"""The :math:`n` Chebyshev precision points of :math:`[lo, hi]`, ascending (module doc)."""
+    n = _checks.count(n, "chebyshev_points: n", 1)
     j = np.arange(1, n + 1)
     return (lo + hi) / 2 - (hi - lo) / 2 * np.cos((2 * j - 1) * np.pi / (2 * n))
 
@@ -219,7 +220,7 @@ def function_synthesis(
     >>> bool(s.max_error < 0.002)  # in units of y, over the whole range
     True
     """
-    n = _check_counts(n_points, samples)
+    n, samples = _check_counts(n_points, samples)
     if spacing not in SPACINGS:
         raise ValueError(f"function_synthesis: spacing must be one of {SPACINGS}, got {spacing!r}")
     x0, x1 = _pair(input_range, "input_range")
@@ -248,16 +249,14 @@ def function_synthesis(
     )
 
 
-def _check_counts(n_points: Any, samples: Any) -> int:
+def _check_counts(n_points: Any, samples: Any) -> tuple[int, int]:
     n = int(_checks.finite(n_points, "n_points"))
     if n < 3 or n != n_points:
         raise ValueError(
             f"function_synthesis: n_points must be an integer of at least 3 (three unknowns "
             f"K1, K2, K3), got {n_points}"
         )
-    if int(_checks.finite(samples, "samples")) < 2:
-        raise ValueError(f"function_synthesis: samples must be at least 2, got {samples}")
-    return n
+    return n, _checks.count(samples, "function_synthesis: samples", 2)
 
 
 def _shifted(m: tuple[float, float, float, float], length: float) -> tuple:

@@ -265,7 +265,8 @@ def motion_synthesis(
             "drop circle_points and centre_points"
         )
     if len(p) == 4:
-        centres, circles = burmester_curves(p, int(_checks.positive(samples, "samples")))
+        k = _checks.count(samples, "motion_synthesis: samples", 1)
+        centres, circles = burmester_curves(p, k)
         return MotionSynthesis(p, centres, _world(p, circles))
     if len(p) == 5:
         centres, circles = burmester_points(p)

@@ -13,6 +13,7 @@ import pytest
 import sympy as sp
 
 from linkage_widget import FunctionSynthesis, function_synthesis, kinematics
+from linkage_widget.synthesis import chebyshev_points
 
 LOG = (np.log10, (1.0, 2.0), (0.0, np.log10(2.0)))
 PHI = (3 * np.pi / 4, 5 * np.pi / 4)  # the defaults, written out
@@ -110,6 +111,8 @@ def test_more_points_are_a_least_squares_fit():
         ((np.log10, (-2, -1), (0, 1)), {}, r"f\(-1.9.*\) = nan is not finite"),
         ((np.log10, (1, 2), "ab"), {}, r"output_range\[0\] must be a finite number"),
         ((np.log10, 5, (0, 1)), {}, "input_range must be a pair"),
+        ((np.log10, (1, 2), (0, 1)), {"samples": 2.5}, "samples must be a whole number >= 2"),
+        ((np.log10, (1, 2), (0, 1)), {"samples": 1}, "samples must be a whole number >= 2"),
     ],
 )
 def test_bad_input_says_what(args, kwargs, match):
@@ -143,3 +146,9 @@ def test_a_four_bar_that_jams_inside_the_range_is_refused():
             input_angles=np.radians([45, 105]),
             output_angles=np.radians([90, 150]),
         )
+
+
+@pytest.mark.parametrize("n", [0, -3, 2.5])
+def test_chebyshev_points_need_a_whole_positive_count(n):
+    with pytest.raises(ValueError, match="n must be a whole number >= 1"):
+        chebyshev_points(0.0, 1.0, n)

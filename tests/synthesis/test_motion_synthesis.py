@@ -320,3 +320,9 @@ def test_random_five_pose_problems_give_an_even_count():
 def test_two_poses_need_one_centre_hint_per_dyad(hints):
     with pytest.raises(ValueError, match=r"give 2 centre_points .*got " + str(len(hints))):
         motion_synthesis(POSES[:2], circle_points=GOOD, centre_points=hints)
+
+
+@pytest.mark.parametrize("samples", [0.5, 0, 2.5])
+def test_four_poses_need_a_whole_positive_sample_count(samples):
+    with pytest.raises(ValueError, match="samples must be a whole number >= 1"):
+        motion_synthesis(POSES[:4], samples=samples)
