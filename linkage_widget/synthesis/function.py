@@ -130,7 +130,15 @@ def _pair(value: Any, name: str) -> tuple[float, float]:
 
 
 def _values(f: Callable[[float], float], xs: np.ndarray) -> np.ndarray:
-    ys = np.array([float(f(float(x))) for x in xs])
+    ys = np.empty(len(xs))
+    for i, x in enumerate(xs):
+        y = f(float(x))
+        try:
+            ys[i] = float(y)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"function_synthesis: f must return one number; f({x:g}) returned {y!r}"
+            ) from None
     bad = np.flatnonzero(~np.isfinite(ys))
     if bad.size:
         raise ValueError(f"function_synthesis: f({xs[bad[0]]:g}) = {ys[bad[0]]} is not finite")
@@ -230,14 +238,15 @@ def function_synthesis(
     d = _checks.positive(ground, "ground")
     lo, hi = min(x0, x1), max(x0, x1)
     xs = chebyshev_points(lo, hi, n) if spacing == "chebyshev" else np.linspace(lo, hi, n)
-    phi, psi = _linear(input_map, xs), _linear(output_map, _values(f, xs))
+    ys = _values(f, xs)
+    phi, psi = _linear(input_map, xs), _linear(output_map, ys)
     k = freudenstein(phi, psi)
     a, b, c = _lengths(k, d)
     # A negative length is the link turned by pi: the angles it is read at say so.
     input_map = _shifted(input_map, a)
     output_map = _shifted(output_map, c)
     a, c = abs(a), abs(c)
-    crank, rocker = _linear(input_map, xs), _linear(output_map, _values(f, xs))
+    crank, rocker = _linear(input_map, xs), _linear(output_map, ys)
     sigma = _branch(d, a, c, crank, rocker)
     grid = np.linspace(x0, x1, samples)
     y_made = _generated(grid, d, (a, b, c), sigma, input_map, output_map)

@@ -152,3 +152,20 @@ def test_a_four_bar_that_jams_inside_the_range_is_refused():
 def test_chebyshev_points_need_a_whole_positive_count(n):
     with pytest.raises(ValueError, match="n must be a whole number >= 1"):
         chebyshev_points(0.0, 1.0, n)
+
+
+def test_f_returning_a_list_is_refused_clearly():
+    with pytest.raises(ValueError, match=r"f must return one number; f\(1.0\d*\) returned \["):
+        function_synthesis(lambda x: [x], (1, 2), (0, 1))
+
+
+def test_f_is_evaluated_once_per_point():
+    seen = []
+
+    def f(x):
+        seen.append(x)
+        return np.log10(x)
+
+    s = function_synthesis(f, (1, 2), (0, 1), samples=41)
+    # the three precision points once, then the samples for the structural error
+    assert len(seen) == 3 + len(s.samples)
