@@ -182,6 +182,14 @@ def _circumcentre(z: np.ndarray, what: str) -> np.ndarray:
     a = 2 * (z[1:] - z[0])
     rhs = np.einsum("ij,ij->i", z[1:], z[1:]) - z[0] @ z[0]
     size = np.abs(a).max()
+    gaps = np.linalg.norm(z[[0, 0, 1]] - z[[1, 2, 2]], axis=1)
+    same = np.flatnonzero(gaps <= 1e-9 * max(float(gaps.max()), 1e-300))
+    if same.size:
+        i, j = ((0, 1), (0, 2), (1, 2))[int(same[0])]
+        raise ValueError(
+            f"motion_synthesis: {what} is the pole P{i + 1}{j + 1} (at one place in poses "
+            f"{i} and {j}): three points do not fix its circle; choose another point"
+        )
     if size == 0 or abs(np.linalg.det(a)) <= 1e-12 * size * size:
         raise ValueError(
             f"motion_synthesis: {what} is on one line in the three poses (the bisectors are "

@@ -326,3 +326,11 @@ def test_two_poses_need_one_centre_hint_per_dyad(hints):
 def test_four_poses_need_a_whole_positive_sample_count(samples):
     with pytest.raises(ValueError, match="samples must be a whole number >= 1"):
         motion_synthesis(POSES[:4], samples=samples)
+
+
+def test_three_poses_refuse_a_circle_point_at_a_pole_saying_so():
+    p13 = _pole(POSES[0], POSES[2])
+    with pytest.raises(ValueError, match=r"circle point 0 is the pole P13 \(at one place"):
+        motion_synthesis(POSES[:3], circle_points=[p13, GOOD[1]])
+    with pytest.raises(ValueError, match=r"centre point 1 is the pole P12"):
+        motion_synthesis(POSES[:3], centre_points=[A0, _pole(POSES[0], POSES[1])])
