@@ -72,11 +72,14 @@ def residuals(poses: np.ndarray, c: np.ndarray, m: np.ndarray) -> np.ndarray:
 
 
 def polish(poses: np.ndarray, c: np.ndarray, m: np.ndarray, steps: int = 8) -> tuple:
-    r"""Gauss–Newton (minimum-norm steps) on :math:`F(c, m) = 0` from ``(c, m)``."""
+    r"""Gauss–Newton (minimum-norm steps) on :math:`F(c, m) = 0` from ``(c, m)``, to round-off."""
     x = np.concatenate([c, m])
     for _ in range(steps):
         f, jac = residuals(poses, x[:2], x[2:])
-        x = x - np.linalg.lstsq(jac, f, rcond=None)[0]
+        step = np.linalg.lstsq(jac, f, rcond=None)[0]
+        x = x - step
+        if not np.all(np.isfinite(x)) or np.abs(step).max() <= 1e-14 * np.abs(x).max():
+            break
     return x[:2], x[2:]
 
 
@@ -243,7 +246,7 @@ def burmester_points(poses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     found = []
     for flip in (False, True):
         for c0 in _chart(four, other, start, scale, flip):
-            found.append(polish(poses, c0, circle_point(poses, c0), steps=12))
+            found.append(polish(poses, c0, circle_point(poses, c0), steps=40))
     return _distinct(poses, found, scale)
 
 
@@ -255,7 +258,7 @@ def _distinct(poses: np.ndarray, found: list, scale: float) -> tuple[np.ndarray,
         f, _ = residuals(poses, c, m)
         # F is a difference of squared crank lengths: its round-off grows with them
         size = max(scale, float(np.abs(c - poses[0, :2]).max()), float(np.abs(m).max()))
-        if not np.all(np.abs(f) < 1e-9 * size**2) or not np.isfinite(c).all():
+        if not np.all(np.abs(f) < 1e-12 * size**2) or not np.isfinite(c).all():
             continue
         if any(np.linalg.norm(c - e) < 1e-7 * scale for e in centres):
             continue

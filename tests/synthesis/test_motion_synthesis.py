@@ -334,3 +334,21 @@ def test_three_poses_refuse_a_circle_point_at_a_pole_saying_so():
         motion_synthesis(POSES[:3], circle_points=[p13, GOOD[1]])
     with pytest.raises(ValueError, match=r"centre point 1 is the pole P12"):
         motion_synthesis(POSES[:3], centre_points=[A0, _pole(POSES[0], POSES[1])])
+
+
+def test_five_poses_with_far_pivots_give_each_point_once():
+    # small turns put pivots tens of spreads away; a half-polished copy of one was kept
+    poses = np.array(
+        [
+            [1.0531987114520953, 2.8738106630353806, 0.07314498956284099],
+            [2.9889659542272815, 2.4198972001882235, 0.012784039374755474],
+            [1.9061875118494311, -2.00215148256822, -0.1797448881986517],
+            [2.922940904134316, -1.8481580506300672, 0.011681022362252769],
+            [2.2943676930872194, 2.3492255982494386, -0.12562806280980668],
+        ]
+    )
+    s = motion_synthesis(poses)
+    assert len(s.centre_points) == 4
+    gaps = np.linalg.norm(s.centre_points[:, None] - s.centre_points[None], axis=2)
+    assert gaps[np.triu_indices(4, 1)].min() > 1e-3
+    _assert_concyclic(s.poses, s.centre_points, s.circle_points)
