@@ -217,6 +217,21 @@ def _chart(four: np.ndarray, other: np.ndarray, start: np.ndarray, scale: float,
     return out
 
 
+def _turning_first(poses: np.ndarray) -> np.ndarray:
+    """The poses reordered so the first two turn the body (a finite pole P12) if any do.
+
+    The Burmester pairs do not depend on the order (body-frame circle points), and the
+    sweep needs a finite pole common to both curves.
+    """
+    n = len(poses)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if pole(poses, i, j) is not None:
+                rest = [k for k in range(n) if k not in (i, j)]
+                return poses[[i, j, *rest]]
+    return poses
+
+
 def _common_pole(poses: np.ndarray) -> np.ndarray:
     """The finite pole of both curves, P12, P13 or P23, nearest the poses' origins.
 
@@ -241,6 +256,7 @@ def burmester_points(poses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     method on :math:`F = 0` and kept if it solves it (the poles :math:`P_{13}, P_{23}`,
     also common, do not).
     """
+    poses = _turning_first(poses)
     scale, start = scale_of(poses), _common_pole(poses)
     four, other = poses[:4], poses[[0, 1, 2, 4]]
     found = []
@@ -259,6 +275,8 @@ def _distinct(poses: np.ndarray, found: list, scale: float) -> tuple[np.ndarray,
         # F is a difference of squared crank lengths: its round-off grows with them
         size = max(scale, float(np.abs(c - poses[0, :2]).max()), float(np.abs(m).max()))
         if not np.all(np.abs(f) < 1e-12 * size**2) or not np.isfinite(c).all():
+            continue
+        if size > 1e6 * scale:  # a pivot at infinity (translating poses): a slider, no crank
             continue
         if any(np.linalg.norm(c - e) < 1e-7 * scale for e in centres):
             continue

@@ -352,3 +352,22 @@ def test_five_poses_with_far_pivots_give_each_point_once():
     gaps = np.linalg.norm(s.centre_points[:, None] - s.centre_points[None], axis=2)
     assert gaps[np.triu_indices(4, 1)].min() > 1e-3
     _assert_concyclic(s.poses, s.centre_points, s.circle_points)
+
+
+def test_five_poses_whose_first_three_only_translate():
+    # P12, P13, P23 at infinity: the points are found from a pole of two other poses
+    rng = np.random.default_rng(3)
+    counts = []
+    for _ in range(20):
+        poses = np.column_stack([rng.uniform(-1, 1, (5, 2)), rng.uniform(-3, 3, 5)])
+        poses[1:3, 2] = poses[0, 2]
+        try:
+            s = motion_synthesis(poses)
+        except ValueError as err:
+            assert "no real Burmester point" in str(err)
+            counts.append(0)
+            continue
+        counts.append(len(s.centre_points))
+        _assert_concyclic(s.poses, s.centre_points, s.circle_points)
+    assert all(k in (0, 2, 4) for k in counts), counts
+    assert max(counts) > 0
