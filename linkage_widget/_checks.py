@@ -87,6 +87,14 @@ def positive(value: Any, name: str) -> float:
     return v
 
 
+def count(value: Any, name: str, least: int) -> int:
+    """``value`` as a whole number >= ``least`` (a float equal to one is accepted)."""
+    v = _as_float(value, name, f"a whole number >= {least}")
+    if not (math.isfinite(v) and v == int(v) and v >= least):
+        raise ValueError(f"{name} must be a whole number >= {least}, got {value!r}")
+    return int(v)
+
+
 def non_negative(value: Any, name: str) -> float:
     """``value`` as a finite float >= 0."""
     v = _as_float(value, name, "a finite number >= 0")

@@ -23,14 +23,15 @@ every pole :math:`P_{ij}` (the point the body turns about from pose :math:`i` to
 :math:`P_{12}` meets it in two more points, the roots of a quadratic: sweeping the line's
 direction samples the curve. With five poses the *Burmester points* are where the
 curves of poses 1234 and 1235 meet, away from their common poles :math:`P_{12}, P_{13},
-P_{23}`: at most four, found along the first curve where the second's :math:`D` changes
-sign and polished by Newton's method on :math:`F = 0`.
+P_{23}`: at most four. Along a line through one of those poles each curve is a
+quadratic in the distance; the directions where the two share a root are the real roots
+of their resultant, a polynomial in the direction, and the points there are polished by
+Newton's method on :math:`F = 0`.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import brentq
 
 __all__ = ["burmester_curves", "burmester_points", "circle_point", "pole"]
 
@@ -71,11 +72,14 @@ def residuals(poses: np.ndarray, c: np.ndarray, m: np.ndarray) -> np.ndarray:
 
 
 def polish(poses: np.ndarray, c: np.ndarray, m: np.ndarray, steps: int = 8) -> tuple:
-    r"""Gauss–Newton (minimum-norm steps) on :math:`F(c, m) = 0` from ``(c, m)``."""
+    r"""Gauss–Newton (minimum-norm steps) on :math:`F(c, m) = 0` from ``(c, m)``, to round-off."""
     x = np.concatenate([c, m])
     for _ in range(steps):
         f, jac = residuals(poses, x[:2], x[2:])
-        x = x - np.linalg.lstsq(jac, f, rcond=None)[0]
+        step = np.linalg.lstsq(jac, f, rcond=None)[0]
+        x = x - step
+        if not np.all(np.isfinite(x)) or np.abs(step).max() <= 1e-14 * np.abs(x).max():
+            break
     return x[:2], x[2:]
 
 
@@ -165,27 +169,100 @@ def _det(poses: np.ndarray, c: np.ndarray, scale: float) -> np.ndarray:
     return out
 
 
-def burmester_points(poses: np.ndarray, samples: int = 1440) -> tuple[np.ndarray, np.ndarray]:
-    """The Burmester pairs of five poses: centre and circle points (body frame), ``(k, 2)``."""
-    scale, start = scale_of(poses), _start(poses)
+def _quadratics(poses: np.ndarray, start: np.ndarray, e: np.ndarray, scale: float) -> np.ndarray:
+    r"""The quadratics :math:`q_2 t^2 + q_1 t + q_0 = D(s + t\,\mathrm{scale}\,e)/t`.
+
+    One per direction ``e`` ``(k, 2)``. ``D`` vanishes at the pole ``s`` (its constant
+    term is zero), so three of four values fix it. Returns ``(k, 3)``, highest power first.
+    """
+    ts = np.array([-1.0, 1.0, 2.0, -2.0])
+    dets = np.stack([_det(poses, start + t * scale * e, scale) for t in ts], axis=1)
+    v = np.column_stack([ts * ts, ts, np.ones(4)]) * ts[:, None]
+    return np.linalg.lstsq(v, dets.T, rcond=None)[0].T
+
+
+def _chart(four: np.ndarray, other: np.ndarray, start: np.ndarray, scale: float, flip: bool):
+    r"""Points where both curves meet a line through ``start`` at one point.
+
+    The line's direction is :math:`e = (1, u)` (or :math:`(u, 1)` when ``flip``),
+    :math:`|u| \le 1`.
+
+    Along direction :math:`e(u)` the curves are :math:`q(t) = 0`, :math:`p(t) = 0`, with
+    :math:`q_k, p_k` polynomials in :math:`u` of degree :math:`3 - k`; a common root needs
+    the resultant
+
+    .. math:: (q_2 p_0 - q_0 p_2)^2 - (q_2 p_1 - q_1 p_2)(q_1 p_0 - q_0 p_1) = 0,
+
+    a polynomial of degree 8 in :math:`u`, fitted exactly from samples.
+    """
+    nodes = np.cos(np.pi * (np.arange(17) + 0.5) / 17)
+    e = np.column_stack([np.ones_like(nodes), nodes])[:, :: -1 if flip else 1]
+    q, p = _quadratics(four, start, e, scale), _quadratics(other, start, e, scale)
+    qs = [np.polyfit(nodes, q[:, k], 3 - k) for k in range(3)]
+    ps = [np.polyfit(nodes, p[:, k], 3 - k) for k in range(3)]
+    pm, ps_ = np.polymul, np.polysub
+    a = ps_(pm(qs[0], ps[2]), pm(qs[2], ps[0]))
+    b = ps_(pm(qs[0], ps[1]), pm(qs[1], ps[0]))
+    c = ps_(pm(qs[1], ps[2]), pm(qs[2], ps[1]))
+    res = ps_(pm(a, a), pm(b, c))
+    roots = np.roots(res)
+    u = roots.real[(np.abs(roots.imag) < 1e-3) & (np.abs(roots.real) <= 1.0 + 1e-6)]
+    ev = np.column_stack([np.ones_like(u), u])[:, :: -1 if flip else 1]
+    qu = _quadratics(four, start, ev, scale)
+    out = []
+    for i in range(len(u)):
+        for t in np.roots(qu[i]):
+            if abs(t.imag) < 1e-3 * max(1.0, abs(t)):
+                out.append(start + t.real * scale * ev[i])
+    return out
+
+
+def _turning_first(poses: np.ndarray) -> np.ndarray:
+    """The poses reordered so the first two turn the body (a finite pole P12) if any do.
+
+    The Burmester pairs do not depend on the order (body-frame circle points), and the
+    sweep needs a finite pole common to both curves.
+    """
+    n = len(poses)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if pole(poses, i, j) is not None:
+                rest = [k for k in range(n) if k not in (i, j)]
+                return poses[[i, j, *rest]]
+    return poses
+
+
+def _common_pole(poses: np.ndarray) -> np.ndarray:
+    """The finite pole of both curves, P12, P13 or P23, nearest the poses' origins.
+
+    A far pole puts the sampled determinants at large ``c``, where they cancel badly.
+    """
+    poles = [pole(poses, i, j) for i, j in ((0, 1), (0, 2), (1, 2))]
+    poles = [p for p in poles if p is not None]
+    if not poles:
+        return _start(poses)
+    mid = poses[:, :2].mean(axis=0)
+    return min(poles, key=lambda p: float(np.linalg.norm(p - mid)))
+
+
+def burmester_points(poses: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""The Burmester pairs of five poses: centre and circle points (body frame), ``(k, 2)``.
+
+    The lines through a pole common to both curves (:math:`P_{12}`, :math:`P_{13}` or
+    :math:`P_{23}`, the nearest) that meet the
+    curves of poses 1234 and 1235 at one more common point are the real roots of the
+    resultant of their two quadratics along the line (:func:`_chart`), taken in two charts
+    of the direction so none is at infinity; every candidate is polished by Newton's
+    method on :math:`F = 0` and kept if it solves it (the poles :math:`P_{13}, P_{23}`,
+    also common, do not).
+    """
+    poses = _turning_first(poses)
+    scale, start = scale_of(poses), _common_pole(poses)
     four, other = poses[:4], poses[[0, 1, 2, 4]]
-    alpha = np.linspace(0.0, np.pi, samples + 1)
-    pts, lead = _sweep(four, start, alpha, scale)
-
-    def g(a: float, k: int) -> float:
-        c = _sweep(four, start, np.array([a]), scale)[0][:, k]
-        return float(_det(other, c, scale)[0])
-
-    found: list[tuple[np.ndarray, np.ndarray]] = []
-    for k in (0, 1):
-        vals = _det(other, pts[:, k], scale)
-        # a bracket on one piece of the branch: real at both ends, not through infinity
-        same = np.sign(lead[:-1]) == np.sign(lead[1:])
-        flips = np.flatnonzero(same & (np.sign(vals[:-1]) * np.sign(vals[1:]) < 0))
-        for i in flips:
-            a = brentq(g, alpha[i], alpha[i + 1], args=(k,), xtol=1e-15)
-            c0 = _sweep(four, start, np.array([a]), scale)[0][0, k]
-            found.append(polish(poses, c0, circle_point(poses, c0)))
+    found = []
+    for flip in (False, True):
+        for c0 in _chart(four, other, start, scale, flip):
+            found.append(polish(poses, c0, circle_point(poses, c0), steps=40))
     return _distinct(poses, found, scale)
 
 
@@ -195,7 +272,11 @@ def _distinct(poses: np.ndarray, found: list, scale: float) -> tuple[np.ndarray,
     circles: list[np.ndarray] = []
     for c, m in found:
         f, _ = residuals(poses, c, m)
-        if not np.all(np.abs(f) < 1e-9 * scale**2) or not np.isfinite(c).all():
+        # F is a difference of squared crank lengths: its round-off grows with them
+        size = max(scale, float(np.abs(c - poses[0, :2]).max()), float(np.abs(m).max()))
+        if not np.all(np.abs(f) < 1e-12 * size**2) or not np.isfinite(c).all():
+            continue
+        if size > 1e6 * scale:  # a pivot at infinity (translating poses): a slider, no crank
             continue
         if any(np.linalg.norm(c - e) < 1e-7 * scale for e in centres):
             continue

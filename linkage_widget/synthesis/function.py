@@ -113,6 +113,7 @@ def _linear(m: tuple[float, float, float, float], x: Any) -> np.ndarray:
 
 def chebyshev_points(lo: float, hi: float, n: int) -> np.ndarray:
     r"""The :math:`n` Chebyshev precision points of :math:`[lo, hi]`, ascending (module doc)."""
+    n = _checks.count(n, "chebyshev_points: n", 1)
     j = np.arange(1, n + 1)
     return (lo + hi) / 2 - (hi - lo) / 2 * np.cos((2 * j - 1) * np.pi / (2 * n))
 
@@ -129,7 +130,15 @@ def _pair(value: Any, name: str) -> tuple[float, float]:
 
 
 def _values(f: Callable[[float], float], xs: np.ndarray) -> np.ndarray:
-    ys = np.array([float(f(float(x))) for x in xs])
+    ys = np.empty(len(xs))
+    for i, x in enumerate(xs):
+        y = f(float(x))
+        try:
+            ys[i] = float(y)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"function_synthesis: f must return one number; f({x:g}) returned {y!r}"
+            ) from None
     bad = np.flatnonzero(~np.isfinite(ys))
     if bad.size:
         raise ValueError(f"function_synthesis: f({xs[bad[0]]:g}) = {ys[bad[0]]} is not finite")
@@ -219,7 +228,7 @@ def function_synthesis(
     >>> bool(s.max_error < 0.002)  # in units of y, over the whole range
     True
     """
-    n = _check_counts(n_points, samples)
+    n, samples = _check_counts(n_points, samples)
     if spacing not in SPACINGS:
         raise ValueError(f"function_synthesis: spacing must be one of {SPACINGS}, got {spacing!r}")
     x0, x1 = _pair(input_range, "input_range")
@@ -229,14 +238,15 @@ def function_synthesis(
     d = _checks.positive(ground, "ground")
     lo, hi = min(x0, x1), max(x0, x1)
     xs = chebyshev_points(lo, hi, n) if spacing == "chebyshev" else np.linspace(lo, hi, n)
-    phi, psi = _linear(input_map, xs), _linear(output_map, _values(f, xs))
+    ys = _values(f, xs)
+    phi, psi = _linear(input_map, xs), _linear(output_map, ys)
     k = freudenstein(phi, psi)
     a, b, c = _lengths(k, d)
     # A negative length is the link turned by pi: the angles it is read at say so.
     input_map = _shifted(input_map, a)
     output_map = _shifted(output_map, c)
     a, c = abs(a), abs(c)
-    crank, rocker = _linear(input_map, xs), _linear(output_map, _values(f, xs))
+    crank, rocker = _linear(input_map, xs), _linear(output_map, ys)
     sigma = _branch(d, a, c, crank, rocker)
     grid = np.linspace(x0, x1, samples)
     y_made = _generated(grid, d, (a, b, c), sigma, input_map, output_map)
@@ -248,16 +258,14 @@ def function_synthesis(
     )
 
 
-def _check_counts(n_points: Any, samples: Any) -> int:
+def _check_counts(n_points: Any, samples: Any) -> tuple[int, int]:
     n = int(_checks.finite(n_points, "n_points"))
     if n < 3 or n != n_points:
         raise ValueError(
             f"function_synthesis: n_points must be an integer of at least 3 (three unknowns "
             f"K1, K2, K3), got {n_points}"
         )
-    if int(_checks.finite(samples, "samples")) < 2:
-        raise ValueError(f"function_synthesis: samples must be at least 2, got {samples}")
-    return n
+    return n, _checks.count(samples, "function_synthesis: samples", 2)
 
 
 def _shifted(m: tuple[float, float, float, float], length: float) -> tuple:

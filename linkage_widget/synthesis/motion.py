@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from .. import _checks
-from ._four_bar import FourBar, branch_sign, four_bar
+from ._four_bar import FourBar, branch_sign, four_bar, rocker_pin
 from .burmester import burmester_curves, burmester_points, pole, rotations, scale_of
 
 __all__ = ["MotionSynthesis", "motion_synthesis"]
@@ -75,21 +75,52 @@ class MotionSynthesis:
         return self.four_bar(0, 1).linkage
 
     def branch_defect(self, i: int = 0, j: int = 1) -> bool:
-        r"""Whether the four-bar of dyads ``i``, ``j`` meets the poses on both branches.
+        r"""Whether no one motion of the four-bar of dyads ``i``, ``j`` meets every pose.
 
-        Its assembly branch in pose :math:`k` is the turn :math:`Z^i_k \to c_j \to
-        Z^j_k` (:func:`~linkage_widget.synthesis._four_bar.branch_sign`); where it is not
-        the same in every pose, no one motion of the four-bar passes through them all
-        (driven from the first pose it meets the others' mirror placements).
+        Either defect counts (:meth:`defect` says which): a *branch* defect, the assembly
+        branch :math:`\sigma_k`, the turn :math:`Z^i_k \to c_j \to Z^j_k`
+        (:func:`~linkage_widget.synthesis._four_bar.branch_sign`), not the same in every
+        pose; or a *circuit* defect, the crank unable to turn from one pose's angle to
+        the next's either way round without the four-bar coming apart.
         """
-        signs = branch_sign(self.circle_positions(i), self.centre_points[j],
-                            self.circle_positions(j))  # fmt: skip
-        return bool(np.any(signs != signs[0]))
+        return self.defect(i, j) is not None
+
+    def defect(self, i: int = 0, j: int = 1) -> str | None:
+        r"""``"branch"``, ``"circuit"`` or None: why the four-bar of ``i``, ``j`` misses a pose.
+
+        The crank :math:`c_i \to Z^i` turns from pose :math:`k`'s angle to pose
+        :math:`k+1`'s along either arc; the rocker pin on branch :math:`\sigma` must exist
+        all along one of them (:func:`~linkage_widget.synthesis._four_bar.rocker_pin`,
+        sampled every quarter degree), else the poses lie on different circuits.
+        """
+        zi, zj = self.circle_positions(i), self.circle_positions(j)
+        a0, b0 = self.centre_points[i], self.centre_points[j]
+        signs = branch_sign(zi, b0, zj)
+        if np.any(signs != signs[0]):
+            return "branch"
+        b, c = np.linalg.norm(zj[0] - zi[0]), np.linalg.norm(zj[0] - b0)
+        crank = np.arctan2(zi[:, 1] - a0[1], zi[:, 0] - a0[0])
+        radius = np.linalg.norm(zi[0] - a0)
+        for start, end in zip(crank[:-1], crank[1:], strict=True):
+            ccw = np.mod(end - start, 2 * np.pi)
+            if not any(
+                _assembles(a0, b0, radius, b, c, signs[0], start, sweep)
+                for sweep in (ccw, ccw - 2 * np.pi)
+            ):
+                return "circuit"
+        return None
 
     def circle_positions(self, i: int) -> np.ndarray:
         r"""Where dyad ``i``'s moving pivot is in every pose, :math:`Z_1 \dots Z_n`: ``(n, 2)``."""
         m = _body(self.poses, self.circle_points[i])
         return self.poses[:, :2] + rotations(self.poses[:, 2]) @ m
+
+
+def _assembles(a0, b0, radius, b, c, sigma, start, sweep) -> bool:
+    """Whether the rocker pin exists (branch ``sigma``) as the crank turns by ``sweep``."""
+    theta = start + np.linspace(0.0, sweep, max(2, int(abs(sweep) / np.radians(0.25)) + 2))
+    pins = a0 + radius * np.column_stack([np.cos(theta), np.sin(theta)])
+    return bool(np.isfinite(rocker_pin(pins, b0, b, c, sigma)).all())
 
 
 def _body(poses: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -151,6 +182,14 @@ def _circumcentre(z: np.ndarray, what: str) -> np.ndarray:
     a = 2 * (z[1:] - z[0])
     rhs = np.einsum("ij,ij->i", z[1:], z[1:]) - z[0] @ z[0]
     size = np.abs(a).max()
+    gaps = np.linalg.norm(z[[0, 0, 1]] - z[[1, 2, 2]], axis=1)
+    same = np.flatnonzero(gaps <= 1e-9 * max(float(gaps.max()), 1e-300))
+    if same.size:
+        i, j = ((0, 1), (0, 2), (1, 2))[int(same[0])]
+        raise ValueError(
+            f"motion_synthesis: {what} is the pole P{i + 1}{j + 1} (at one place in poses "
+            f"{i} and {j}): three points do not fix its circle; choose another point"
+        )
     if size == 0 or abs(np.linalg.det(a)) <= 1e-12 * size * size:
         raise ValueError(
             f"motion_synthesis: {what} is on one line in the three poses (the bisectors are "
@@ -164,6 +203,11 @@ def _two(poses: np.ndarray, circles: np.ndarray, hints: Any) -> np.ndarray:
     rot = rotations(poses[:, 2])
     p12 = pole(poses, 0, 1)
     hint = None if hints is None else _checks.finite_points(hints, "motion_synthesis centre hints")
+    if hint is not None and hint.shape[0] != len(circles):
+        raise ValueError(
+            f"motion_synthesis: with two poses give {len(circles)} centre_points (one hint "
+            f"per dyad, its fixed pivot the nearest point of the bisector), got {len(hint)}"
+        )
     out = []
     for k, w in enumerate(circles):
         z = poses[:, :2] + rot @ _body(poses, w)
@@ -204,8 +248,9 @@ def motion_synthesis(
     -------
     MotionSynthesis
         The dyads (``centre_points``, ``circle_points``); ``four_bar(i, j)`` and
-        ``linkage`` the four-bars; ``branch_defect(i, j)`` whether one motion of that
-        four-bar passes through every pose.
+        ``linkage`` the four-bars; ``branch_defect(i, j)`` whether no one motion of that
+        four-bar passes through every pose (a branch or a circuit defect; ``defect(i, j)``
+        says which).
 
     Raises
     ------
@@ -228,7 +273,8 @@ def motion_synthesis(
             "drop circle_points and centre_points"
         )
     if len(p) == 4:
-        centres, circles = burmester_curves(p, int(_checks.positive(samples, "samples")))
+        k = _checks.count(samples, "motion_synthesis: samples", 1)
+        centres, circles = burmester_curves(p, k)
         return MotionSynthesis(p, centres, _world(p, circles))
     if len(p) == 5:
         centres, circles = burmester_points(p)

@@ -80,6 +80,7 @@ def test_three_poses_from_chosen_circle_points():
     s = motion_synthesis(POSES[:3], circle_points=w)
     np.testing.assert_array_equal(s.circle_points, w)
     assert not s.branch_defect(0, 1)
+    assert s.defect(0, 1) is None
     _assert_carries(s, 0, 1)
     # the centre by hand: the circumcentre of the three positions (sympy, exact)
     z = _positions(POSES[:3], w[0])
@@ -119,6 +120,23 @@ def test_a_branch_defect_is_flagged_and_is_one():
     k = kinematics(fb.linkage, *fb.motor, np.unwrap(np.arctan2(zi[:, 1] - c[1], zi[:, 0] - c[0])))
     # ... but the four-bar driven from the first pose does not reach them all
     assert np.linalg.norm(k.positions[:, 3] - zj, axis=1).max() > 1e-3
+    assert s.defect(0, 1) == "branch"
+
+
+def test_a_circuit_defect_is_flagged_and_is_one():
+    # the same assembly branch in both poses, but on different circuits of the four-bar
+    poses = np.array([[-0.403, 0.205, -1.404], [0.564, -0.321, -1.495]])
+    s = motion_synthesis(poses, circle_points=[[0.868, 0.941], [0.64, -1.428]])
+    assert s.defect(0, 1) == "circuit"
+    assert s.branch_defect(0, 1)
+    fb = s.four_bar(0, 1)
+    zi, zj = _positions(poses, s.circle_points[0]), _positions(poses, s.circle_points[1])
+    c = s.centre_points[0]
+    start, end = np.arctan2(zi[:, 1] - c[1], zi[:, 0] - c[0])
+    # driven from the first pose either way round, it never reaches the second's pins
+    for sweep in (np.mod(end - start, 2 * np.pi), np.mod(end - start, 2 * np.pi) - 2 * np.pi):
+        k = kinematics(fb.linkage, *fb.motor, start + np.linspace(0.0, sweep, 720))
+        assert not k.valid.all() or np.linalg.norm(k.positions[-1, 3] - zj[1]) > 1e-3
 
 
 def test_two_poses_put_the_centre_on_the_bisector():
@@ -249,3 +267,107 @@ def test_a_four_bar_needs_two_dyads():
     s = motion_synthesis(POSES[:3])
     with pytest.raises(ValueError, match="two different dyads"):
         s.four_bar(1, 1)
+
+
+# a five-pose problem whose second Burmester point lies near the curve's asymptotic
+# direction from P12 (found by a multi-start least-squares solve of the four equations)
+NEAR_ASYMPTOTE = np.array(
+    [
+        [-0.27748568911053817, -0.3213332606834973, -1.0466226864154022],
+        [-0.08376274779773518, 0.31504378778391984, -1.0715233560029236],
+        [0.8569481119264857, 0.6349025171505098, 0.3413852936812398],
+        [0.14721610301568266, -0.2770837860644233, -0.8057395702479616],
+        [-0.6588006750640301, 0.18224816361231944, 0.8364454326479585],
+    ]
+)
+
+
+def _assert_concyclic(poses, centres, circles):
+    """Every pair: the circle point's places in the poses equidistant from the centre."""
+    for c, w in zip(centres, circles, strict=True):
+        r2 = np.sum((_positions(poses, w) - c) ** 2, axis=1)
+        assert np.ptp(r2) <= 1e-9 * r2.max()
+
+
+def test_five_poses_find_a_point_near_the_asymptotic_direction():
+    s = motion_synthesis(NEAR_ASYMPTOTE)
+    want = np.array([[0.5987240645, 1.2292072583], [-6.6083129692, 4.3107012331]])
+    assert len(s.centre_points) == 2
+    for w in want:
+        assert np.linalg.norm(s.centre_points - w, axis=1).min() < 1e-8
+    _assert_concyclic(s.poses, s.centre_points, s.circle_points)
+
+
+def test_random_five_pose_problems_give_an_even_count():
+    # of the four complex Burmester points the non-real come in conjugate pairs: 0, 2 or 4 real
+    rng = np.random.default_rng(28)
+    counts = []
+    for _ in range(200):
+        poses = np.column_stack([rng.uniform(-1, 1, (5, 2)), rng.uniform(-np.pi, np.pi, 5)])
+        try:
+            s = motion_synthesis(poses)
+        except ValueError as err:
+            assert "no real Burmester point" in str(err)
+            counts.append(0)
+            continue
+        counts.append(len(s.centre_points))
+        _assert_concyclic(s.poses, s.centre_points, s.circle_points)
+    assert all(k in (0, 2, 4) for k in counts), counts
+    assert 4 in counts and 2 in counts
+
+
+@pytest.mark.parametrize("hints", [[[0.0, 0.0]], [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]])
+def test_two_poses_need_one_centre_hint_per_dyad(hints):
+    with pytest.raises(ValueError, match=r"give 2 centre_points .*got " + str(len(hints))):
+        motion_synthesis(POSES[:2], circle_points=GOOD, centre_points=hints)
+
+
+@pytest.mark.parametrize("samples", [0.5, 0, 2.5])
+def test_four_poses_need_a_whole_positive_sample_count(samples):
+    with pytest.raises(ValueError, match="samples must be a whole number >= 1"):
+        motion_synthesis(POSES[:4], samples=samples)
+
+
+def test_three_poses_refuse_a_circle_point_at_a_pole_saying_so():
+    p13 = _pole(POSES[0], POSES[2])
+    with pytest.raises(ValueError, match=r"circle point 0 is the pole P13 \(at one place"):
+        motion_synthesis(POSES[:3], circle_points=[p13, GOOD[1]])
+    with pytest.raises(ValueError, match=r"centre point 1 is the pole P12"):
+        motion_synthesis(POSES[:3], centre_points=[A0, _pole(POSES[0], POSES[1])])
+
+
+def test_five_poses_with_far_pivots_give_each_point_once():
+    # small turns put pivots tens of spreads away; a half-polished copy of one was kept
+    poses = np.array(
+        [
+            [1.0531987114520953, 2.8738106630353806, 0.07314498956284099],
+            [2.9889659542272815, 2.4198972001882235, 0.012784039374755474],
+            [1.9061875118494311, -2.00215148256822, -0.1797448881986517],
+            [2.922940904134316, -1.8481580506300672, 0.011681022362252769],
+            [2.2943676930872194, 2.3492255982494386, -0.12562806280980668],
+        ]
+    )
+    s = motion_synthesis(poses)
+    assert len(s.centre_points) == 4
+    gaps = np.linalg.norm(s.centre_points[:, None] - s.centre_points[None], axis=2)
+    assert gaps[np.triu_indices(4, 1)].min() > 1e-3
+    _assert_concyclic(s.poses, s.centre_points, s.circle_points)
+
+
+def test_five_poses_whose_first_three_only_translate():
+    # P12, P13, P23 at infinity: the points are found from a pole of two other poses
+    rng = np.random.default_rng(3)
+    counts = []
+    for _ in range(20):
+        poses = np.column_stack([rng.uniform(-1, 1, (5, 2)), rng.uniform(-3, 3, 5)])
+        poses[1:3, 2] = poses[0, 2]
+        try:
+            s = motion_synthesis(poses)
+        except ValueError as err:
+            assert "no real Burmester point" in str(err)
+            counts.append(0)
+            continue
+        counts.append(len(s.centre_points))
+        _assert_concyclic(s.poses, s.centre_points, s.circle_points)
+    assert all(k in (0, 2, 4) for k in counts), counts
+    assert max(counts) > 0
