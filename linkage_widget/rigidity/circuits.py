@@ -4,7 +4,8 @@ A graph is *redundantly rigid* when it stays rigid after the removal of any one 
 it is rigid and every edge lies in a circuit of the generic rigidity matroid (no edge is
 a coloop). The union of all circuits is the union of the *fundamental* circuits of any
 basis: so one pebble game (:mod:`.pebble`), which picks a basis, decides it, with no
-game replayed per edge.
+game replayed per edge (:func:`basis_and_redundancy`, which reads only the circuits it
+needs; :func:`fundamental_circuits` lists every one).
 
 The fundamental circuit of a rejected edge :math:`uv` (Lee and Streinu, 2008). When the
 game fails to gather four pebbles on :math:`u, v` (and has brought all it can, three,
@@ -22,9 +23,9 @@ independent and :math:`uv` depends on them), and counting,
 .. math:: C = \{uv\} \cup \{\text{accepted edges with both ends in } V'\}.
 
 No later edge inside :math:`V'` can be accepted (it is tight), so the circuit is the same
-in the final basis. The work is the size of the circuits, which can be long: on a braced
-grid whose rods come in row order some span the whole grid (about ``n`` per rejected rod,
-see docs/benchmarks.md).
+in the final basis. Listing them costs the size of the circuits, which can be long: on a
+braced grid whose rods come in row order some span the whole grid (about ``n`` per
+rejected rod, see docs/benchmarks.md); :func:`basis_and_redundancy` skips most of them.
 
 >>> k4 = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
 >>> bool(redundant_edges(4, k4).all())      # K4: one circuit, every edge in it
