@@ -29,6 +29,7 @@ import numpy as np
 from ..constraints import GuideRows
 from ..model import Linkage
 from ._dyadic import Step, modes_at, solve
+from ._dyadic_fast import compiled_ready, solve_designs
 
 __all__ = ["GRID", "crank_batch", "ground_fits", "guide_rows"]
 
@@ -93,20 +94,25 @@ def crank_batch(
     modes = modes_at(steps, linkage.vertices, guides)
     grid, where = _grid(theta, values)
     b, k, n = len(lengths), len(values), linkage.n_vertices
-    out = [np.empty((b, k, n, 2)) for _ in range(3)]
-    valid = np.empty((b, k), bool)
     fits = ground_fits(linkage, lengths)
+    if compiled_ready(b * len(grid)):  # one compiled loop a design; NumPy walks the rest
+        *out, valid, walk = solve_designs(steps, modes, linkage.vertices, grid, where, lengths,
+                                          fits, guides)  # fmt: skip
+        todo = np.flatnonzero(walk)
+    else:
+        out = [np.empty((b, k, n, 2)) for _ in range(3)]
+        valid = np.empty((b, k), bool)
+        todo = np.arange(b)
     step = max(1, CHUNK // len(grid))
-    for lo in range(0, b, step):  # designs a chunk at a time: its arrays stay in cache
-        part = slice(lo, lo + step)
+    for lo in range(0, len(todo), step):  # designs a chunk at a time: its arrays stay in cache
+        part = todo[lo : lo + step]
         with np.errstate(divide="ignore", invalid="ignore"):
             got = solve(steps, modes, linkage.vertices, grid, int(where[0]), where[1:],
                         lengths[part], guides)  # fmt: skip
         reached = got[3] & fits[part, None]
         valid[part] = reached & got[4]
         for arr, res, keep in zip(out, got[:3], (reached, valid[part], valid[part]), strict=True):
-            arr[part] = res.transpose(2, 3, 0, 1)  # (b, k, n, 2)
-            arr[part][~keep] = np.nan
+            arr[part] = np.where(keep[:, :, None, None], res.transpose(2, 3, 0, 1), np.nan)
     return out[0], out[1], out[2], valid
 
 
