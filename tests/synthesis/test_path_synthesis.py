@@ -132,3 +132,37 @@ def test_a_square_is_flagged_as_a_poor_fit():
 def test_bad_input_is_refused_clearly(points, kwargs, message):
     with pytest.raises(ValueError, match=message):
         path_synthesis(points, **kwargs)
+
+
+def test_with_timing_the_curve_and_its_timing_are_recovered(known_curve):
+    link = known_curve[0]
+    angles = 0.4 + np.linspace(0.0, 2 * np.pi, N, endpoint=False) ** 1.2 / (2 * np.pi) ** 0.2
+    target = _traced(link, (0, 2), angles, 4)
+    found = path_synthesis(target, timing=angles - 2.0, k=2, seed=3)
+    best = found[0]
+    assert best.error < 1e-6
+    # the crank angles are the timing up to one offset, the crank turning the same way
+    assert np.ptp(best.angles - angles) < 1e-6
+    traced = _traced(best.linkage, best.motor, best.angles, best.coupler)
+    assert _rms(traced, target) == pytest.approx(best.error, abs=1e-9)
+
+
+def test_an_open_arc_is_fitted_by_an_arc_of_crank_angle(known_curve):
+    link = known_curve[0]
+    angles = np.linspace(0.9, 3.4, 30)  # 143 degrees of crank: an open arc
+    target = _traced(link, (0, 2), angles, 4)
+    found = path_synthesis(target, k=3, seed=4)
+    size = np.sqrt(np.mean(np.sum((target - target.mean(0)) ** 2, axis=1)))
+    best = found[0]
+    # an arc pins a four-bar down far less than a loop: many fit it to ~1e-4 of its size
+    assert best.error < 1e-3 * size and best.traverses and best.note == ""
+    assert abs(best.angles[-1] - best.angles[0]) < 2 * np.pi  # an arc, not a turn
+    for c in found:
+        traced = _traced(c.linkage, c.motor, c.angles, c.coupler)
+        assert _rms(traced, target) == pytest.approx(c.error, abs=1e-9)
+
+
+def test_an_open_straight_line_is_accepted():
+    line = np.column_stack([np.linspace(0.0, 4.0, 20), np.full(20, 1.0)])
+    best = path_synthesis(line, k=1, seed=5)[0]
+    assert best.error < 0.01 * 4.0  # four-bars draw straight lines to 1% (Chebyshev, Watt)
