@@ -10,7 +10,7 @@ curves every cyclic shift :math:`j` at once: :math:`\sum_k \overline{z_d[k + j]}
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -49,6 +49,18 @@ class PathTarget:
     closed: bool
     timing: np.ndarray | None
     fractions: np.ndarray
+    kept: np.ndarray | None = None
+
+    def thinned(self, most: int) -> PathTarget:
+        """At most ``most`` of the points, evenly by index (first and last kept; ``kept``)."""
+        n = len(self.xy)
+        if n <= most:
+            return self
+        keep = np.unique(np.linspace(0, n - 1, most).round().astype(int))
+        timing = None if self.timing is None else self.timing[keep]
+        return replace(
+            self, xy=self.xy[keep], timing=timing, fractions=self.fractions[keep], kept=keep
+        )
 
     def resampled(self, count: int) -> np.ndarray:
         """The target at ``count`` equal arc-length steps, complex ``(count,)``."""
