@@ -178,6 +178,8 @@ def _jacobian(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> n
 
 def _polish(family: PathFamily, target: PathTarget, seed, evaluations: int) -> _Fit | None:
     """The seed polished by least squares; None when it leaves the family's bounds."""
+    if not (np.isfinite(seed.w) and abs(seed.w) > 0):
+        return None
     angles = seed.theta if target.timing is None else seed.theta[:1]
     similarity = [np.log(abs(seed.w)), np.angle(seed.w), seed.t.real, seed.t.imag]
     x0 = np.concatenate([seed.q, similarity, angles])
