@@ -82,6 +82,14 @@ def test_candidates_traced_by_kinematics_meet_the_target_with_their_error(known_
         assert np.allclose(c.linkage.vertices[c.coupler], traced[0], atol=1e-9)
 
 
+def test_the_same_seed_gives_the_same_designs(known_curve, recovered):
+    again = path_synthesis(known_curve[1], k=3, seed=1)
+    assert len(again) == len(recovered)
+    for one, other in zip(again, recovered, strict=True):
+        assert np.array_equal(one.linkage.vertices, other.linkage.vertices)
+        assert np.array_equal(one.angles, other.angles) and one.error == other.error
+
+
 def test_transmission_range_of_the_recovered_crank_rocker(recovered):
     best = recovered[0]
     d, a, b, c = 3.0, 1.0, 3.5, 3.2
@@ -130,7 +138,8 @@ def test_a_square_is_flagged_as_a_poor_fit():
         ([[0.0, 1.0], [np.nan, 2.0]] * 10, {}, "target point 1 has a non-finite"),
         (np.ones((20, 2)), {}, "coincide"),
         (np.column_stack([np.arange(20.0), 2 * np.arange(20.0)]), {"closed": True}, "collinear"),
-        (np.random.default_rng(0).random((6, 2)), {}, "too few"),
+        (np.random.default_rng(0).random((6, 2)), {}, "too few.*at least 9"),
+        (np.random.default_rng(0).random((4, 2)), {"timing": np.arange(4.0)}, "at least 5"),
         (np.random.default_rng(0).random((20, 2)), {"kind": "five-bar"}, "unknown kind"),
         (np.random.default_rng(0).random((20, 2)), {"k": 0}, "k must be"),
         (np.random.default_rng(0).random((20, 2)), {"timing": np.zeros(19)}, "timing must"),
