@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.optimize import least_squares
 
 from ..model import Linkage
@@ -107,8 +108,9 @@ class PathCandidate:
         The tracer's path over the crank angles where the design assembles (a full turn
         when the crank turns fully), for drawing.
     note : str
-        Empty for a good fit; otherwise why the fit is poor (error large against the
-        target's size, or the target not traversed), in plain words.
+        Empty for a good fit; otherwise why it is poor, in plain words: the error above
+        :data:`POOR_FIT` of the target's size (its RMS distance from its centroid), or
+        the target not traversed (``traverses`` False).
     """
 
     linkage: Linkage
@@ -310,10 +312,10 @@ def _joints(family: PathFamily, fit: _Fit, target: PathTarget) -> np.ndarray:
 
 
 def path_synthesis(
-    points,
+    points: ArrayLike,
     *,
     kind: str = "four-bar",
-    timing=None,
+    timing: ArrayLike | None = None,
     k: int = 5,
     closed: bool | None = None,
     seed: int | None = 0,
@@ -337,16 +339,17 @@ def path_synthesis(
         closed when the gap from the last point to the first is at most twice the median
         step between points (a drawn loop), open (an arc) otherwise.
     seed : int or None
-        PathSeed of the random global search, for reproducible results.
+        Seed of the random global search, for reproducible results.
 
     Returns
     -------
     list of PathCandidate
         Best (least RMS error) first. Two designs are distinct when some joint, placed at
         the first target point, differs by more than :data:`SAME_DESIGN` of the target's
-        size (so the cognates of one design are distinct designs). A poor fit is returned
-        with its ``note`` saying why (a self-intersecting target is not refused: coupler
-        curves with a double point exist).
+        size (so the cognates of one design are distinct designs, and so are mirror
+        images). A poor fit is returned with its ``note`` saying why. A self-intersecting
+        target is not refused (coupler curves with a double point exist, figure eights),
+        nor an open straight line (the classic straight-line problem).
 
     Raises
     ------
@@ -354,6 +357,14 @@ def path_synthesis(
         Points of the wrong shape, not finite, too few for the unknowns, all coincident,
         collinear for a closed curve; an unknown ``kind``; ``k`` below 1; ``timing`` not one
         finite angle per point.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = np.linspace(0, 2 * np.pi, 40, endpoint=False)
+    >>> best = path_synthesis(np.column_stack([2 * np.cos(t), np.sin(t)]), k=1)[0]
+    >>> best.error < 0.01, best.angles.shape  # an ellipse, to 0.5 % of its size
+    (True, (40,))
     """
     if kind not in FAMILIES:
         raise ValueError(f"path_synthesis: unknown kind {kind!r}; one of {sorted(FAMILIES)}")
