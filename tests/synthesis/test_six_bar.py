@@ -1,0 +1,168 @@
+"""Watt II and Stephenson III path families checked against the package's own solvers.
+
+Oracles: the built linkage driven by ``kinematics`` (the constraint rows of its rods,
+solved dyad by dyad from the placement ``build`` made, not the family's chain); every rod
+of the built linkage keeps the length it has there; ``analyze`` counts the degrees of
+freedom from the rigidity matrix; a mirror image written out by hand (the reflection of
+a point in a line); the circle-meeting condition of the first loop written out by hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from linkage_widget import analyze, kinematics
+from linkage_widget.synthesis._family import PathFamily
+from linkage_widget.synthesis.six_bar import STEPHENSON, WATT, six_bar_joints
+
+FAMILIES = [WATT, STEPHENSON]
+TURN = 0.3 + np.linspace(0, 2 * np.pi, 91)
+#: A design by hand (module doc's order): C0 = (3, 0), rods b = 3.5, c = 3.2, D off the
+#: link, E0 = (2, -3), rods e = 4.5, f = 3.5, P off the link D E: it assembles over the
+#: whole turn on all four branches in both families.
+BY_HAND = np.array([3.0, 3.5, 3.2, 0.5, 0.6, 2.0, -3.0, 4.5, 3.5, 0.4, -0.5])
+
+
+def _assembling(family: PathFamily, count: int, seed: int = 7):
+    """``count`` sampled designs that assemble over the whole turn (and one by hand)."""
+    q, sigma = family.sample(np.random.default_rng(seed), 200)
+    whole = np.isfinite(family.trace(q, sigma, TURN)).all(axis=(1, 2))
+    q, sigma = q[whole][: count - 1], sigma[whole][: count - 1]
+    return np.vstack([BY_HAND, q]), np.vstack([[1.0, -1.0], sigma])
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_the_families_declare_their_shapes(family):
+    assert family.name in ("watt", "stephenson")
+    assert (family.size, family.signs) == (11, 2)
+    q, sigma = family.sample(np.random.default_rng(0), 5)
+    assert q.shape == (5, 11) and sigma.shape == (5, 2)
+    assert family.trace(q, sigma, TURN).shape == (5, len(TURN), 2)
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_trace_is_the_curve_kinematics_drives_the_built_linkage_through(family):
+    q, sigma = _assembling(family, 4)
+    assert len(q) == 4
+    traced = family.trace(q, sigma, TURN)
+    for i in range(len(q)):
+        linkage, tracer, motor = family.build(q[i], sigma[i], TURN[0])
+        k = kinematics(linkage, *motor, TURN)
+        assert k.valid.all()
+        assert np.abs(k.positions[:, tracer] - traced[i]).max() < 1e-9
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_every_rod_keeps_its_length_at_the_traced_positions(family):
+    q, sigma = _assembling(family, 4)
+    joints = six_bar_joints(family.name, q, sigma, TURN)
+    assert np.array_equal(joints[:, :, 7], family.trace(q, sigma, TURN))
+    for i in range(len(q)):
+        linkage, tracer, motor = family.build(q[i], sigma[i], 1.0)
+        assert (tracer, motor) == (7, (0, 2))
+        assert linkage.rods.shape == (9, 2)  # 7 of the six-bar (a ternary is 3), 2 hold P
+        i0, i1 = linkage.rods.T
+        lengths = np.linalg.norm(joints[i][:, i0] - joints[i][:, i1], axis=-1)
+        assert np.abs(lengths - linkage.rod_lengths()).max() < 1e-12
+        crank = np.linalg.norm(joints[i][:, 2] - joints[i][:, 0], axis=-1)
+        assert np.abs(crank - 1.0).max() < 1e-12  # the normalised frame: crank 1 at A0 = 0
+        assert sorted(linkage.pinned) == [0, 1, 5]
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_the_built_six_bar_has_one_degree_of_freedom(family):
+    for q, sigma in zip(*_assembling(family, 3), strict=True):
+        report = analyze(family.build(q, sigma, 0.7)[0])
+        assert (report.dof, report.trivial_dof, report.internal_dof) == (1, 0, 1)
+
+
+def _mirror(x, a, b):
+    """The reflection of points ``x`` in the line through ``a`` and ``b``, by hand."""
+    u = (b - a) / np.linalg.norm(b - a, axis=-1, keepdims=True)
+    r = x - a
+    return a + 2 * np.sum(r * u, axis=-1, keepdims=True) * u - r
+
+
+def _side(a, b, x):
+    """The sign of the turn a -> b -> x."""
+    d, e = b - a, x - a
+    return np.sign(d[..., 0] * e[..., 1] - d[..., 1] * e[..., 0])
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_the_branch_signs_choose_the_mirror_assembly(family):
+    q = np.repeat(BY_HAND[None], 4, axis=0)
+    sigma = np.array([[1.0, 1.0], [-1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]])
+    j = six_bar_joints(family.name, q, sigma, TURN)
+    a, c0, b, d, e0, e = (j[:, :, v] for v in (2, 1, 3, 4, 5, 6))
+    assert np.isfinite(j).all()
+    assert (_side(a, c0, b) == sigma[:, :1]).all()  # sigma_1: the side of B off A -> C0
+    assert (_side(d, e0, e) == sigma[:, 1:]).all()  # sigma_2: the side of E off D -> E0
+    # sigma_1 flipped: B mirrored in the line A C0; sigma_2 flipped alone: only E mirrored
+    assert np.abs(b[1] - _mirror(b[0], a[0], c0[0])).max() < 1e-12
+    assert np.array_equal(j[2, :, :6], j[0, :, :6])
+    assert np.abs(e[2] - _mirror(e[0], d[0], e0[0])).max() < 1e-12
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_trace_is_nan_exactly_where_the_first_loop_cannot_close(family):
+    # b + c = 4.3 < g + 1 = 5: the crank pin A too far from C0 near theta = pi
+    q = BY_HAND.copy()
+    q[[0, 1, 2]] = 4.0, 2.5, 1.8
+    theta = np.linspace(0, 2 * np.pi, 360, endpoint=False)
+    apart = np.hypot(np.cos(theta) - 4.0, np.sin(theta))
+    closes = (apart <= 4.3) & (apart >= 0.7)
+    assert 0 < closes.sum() < len(theta)
+    traced = family.trace(q[None], np.array([[1.0, 1.0]]), theta)[0]
+    first = six_bar_joints(family.name, q[None], np.array([[1.0, 1.0]]), theta)[0, :, 3]
+    assert np.array_equal(np.isfinite(first[:, 0]), closes)
+    assert not np.isfinite(traced[~closes]).any()
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_sample_spreads_designs_that_mostly_assemble(family):
+    q, sigma = family.sample(np.random.default_rng(3), 2000)
+    assert np.isin(sigma, (-1.0, 1.0)).all() and len(np.unique(sigma, axis=0)) == 4
+    assert all(family.bounds(x) for x in q)
+    assembled = np.isfinite(family.trace(q, sigma, TURN)[..., 0]).mean(axis=1)
+    assert (assembled == 1).mean() > 0.6  # the whole turn
+    assert (assembled > 0.5).mean() > 0.95  # more than half of it
+    assert 0.01 < (assembled < 1).mean()  # and some only over part of it: open curves
+    again, _ = family.sample(np.random.default_rng(3), 2000)
+    assert np.array_equal(q, again)
+
+
+DEGENERATE = {
+    "C0 on A0": (0, 0.0),
+    "rod b of zero length": (1, 0.0),
+    "rod c negative": (2, -1.0),
+    "D on the line of its link": (4, 0.0),
+    "E0 on A0": ([5, 6], (0.0, 0.0)),
+    "E0 on C0": ([5, 6], (3.0, 0.0)),
+    "rod f of zero length": (8, 0.0),
+    "P on the line D E": (10, 0.0),
+    "not finite": (3, np.nan),
+    "absurdly large": (7, 1e6),
+}
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+@pytest.mark.parametrize("case", DEGENERATE, ids=str)
+def test_bounds_rejects_degenerate_designs_and_build_refuses_them(family, case):
+    assert family.bounds(BY_HAND)
+    where, value = DEGENERATE[case]
+    q = BY_HAND.copy()
+    q[where] = value
+    assert not family.bounds(q)
+    with pytest.raises(ValueError, match="not a design"):
+        family.build(q, np.ones(2), 0.3)
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_build_refuses_an_angle_where_the_design_does_not_assemble(family):
+    q = BY_HAND.copy()
+    q[[0, 1, 2]] = 4.0, 2.5, 1.8  # cannot reach theta = pi (the NaN test's design)
+    assert not family.bounds(q[:5])  # a wrong shape is no design either
+    with pytest.raises(ValueError, match="does not assemble at crank angle"):
+        family.build(q, np.ones(2), np.pi)
