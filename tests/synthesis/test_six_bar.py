@@ -1,10 +1,11 @@
-"""Watt II and Stephenson III path families checked against the package's own solvers.
+"""Watt I and Stephenson III path families checked against the package's own solvers.
 
 Oracles: the built linkage driven by ``kinematics`` (the constraint rows of its rods,
 solved dyad by dyad from the placement ``build`` made, not the family's chain); every rod
 of the built linkage keeps the length it has there; ``analyze`` counts the degrees of
 freedom from the rigidity matrix; a mirror image written out by hand (the reflection of
-a point in a line); the circle-meeting condition of the first loop written out by hand.
+a point in a line); the circle-meeting condition of the first loop and the law of
+cosines (transmission angles) written out by hand.
 """
 
 from __future__ import annotations
@@ -18,18 +19,25 @@ from linkage_widget.synthesis.six_bar import STEPHENSON, WATT, six_bar_joints
 
 FAMILIES = [WATT, STEPHENSON]
 TURN = 0.3 + np.linspace(0, 2 * np.pi, 91)
-#: A design by hand (module doc's order): C0 = (3, 0), rods b = 3.5, c = 3.2, D off the
-#: link, E0 = (2, -3), rods e = 4.5, f = 3.5, P off the link D E: it assembles over the
-#: whole turn on all four branches in both families.
-BY_HAND = np.array([3.0, 3.5, 3.2, 0.5, 0.6, 2.0, -3.0, 4.5, 3.5, 0.4, -0.5])
+#: Designs by hand (the module doc's order) that assemble over the whole turn on all four
+#: branches: C0 = (3, 0), rods b = 3.5, c = 3.2, D off its link; Watt: F on the coupler
+#: at (0.5, -0.6), rods e = 3, f = 2.5; Stephenson: E0 = (2, -3), rods e = 4.5, f = 3.5.
+BY_HAND = {
+    "watt": np.array([3.0, 3.5, 3.2, 0.5, 0.6, 0.5, -0.6, 3.0, 2.5, 0.4, -0.5]),
+    "stephenson": np.array([3.0, 3.5, 3.2, 0.5, 0.6, 2.0, -3.0, 4.5, 3.5, 0.4, -0.5]),
+}
+#: Pinned vertices and rods of the built six-bars: the seven links (a ternary link is a
+#: triangle of three rods) and the two rods that hold the tracer.
+PINNED = {"watt": [0, 1], "stephenson": [0, 1, 5]}
+RODS = {"watt": 11, "stephenson": 9}
 
 
 def _assembling(family: PathFamily, count: int, seed: int = 7):
-    """``count`` sampled designs that assemble over the whole turn (and one by hand)."""
+    """``count`` designs that assemble over the whole turn: one by hand, the rest sampled."""
     q, sigma = family.sample(np.random.default_rng(seed), 200)
     whole = np.isfinite(family.trace(q, sigma, TURN)).all(axis=(1, 2))
     q, sigma = q[whole][: count - 1], sigma[whole][: count - 1]
-    return np.vstack([BY_HAND, q]), np.vstack([[1.0, -1.0], sigma])
+    return np.vstack([BY_HAND[family.name], q]), np.vstack([[1.0, -1.0], sigma])
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
@@ -61,13 +69,13 @@ def test_every_rod_keeps_its_length_at_the_traced_positions(family):
     for i in range(len(q)):
         linkage, tracer, motor = family.build(q[i], sigma[i], 1.0)
         assert (tracer, motor) == (7, (0, 2))
-        assert linkage.rods.shape == (9, 2)  # 7 of the six-bar (a ternary is 3), 2 hold P
+        assert linkage.rods.shape == (RODS[family.name], 2)
         i0, i1 = linkage.rods.T
         lengths = np.linalg.norm(joints[i][:, i0] - joints[i][:, i1], axis=-1)
         assert np.abs(lengths - linkage.rod_lengths()).max() < 1e-12
         crank = np.linalg.norm(joints[i][:, 2] - joints[i][:, 0], axis=-1)
         assert np.abs(crank - 1.0).max() < 1e-12  # the normalised frame: crank 1 at A0 = 0
-        assert sorted(linkage.pinned) == [0, 1, 5]
+        assert sorted(linkage.pinned) == PINNED[family.name]
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
@@ -92,23 +100,23 @@ def _side(a, b, x):
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
 def test_the_branch_signs_choose_the_mirror_assembly(family):
-    q = np.repeat(BY_HAND[None], 4, axis=0)
+    q = np.repeat(BY_HAND[family.name][None], 4, axis=0)
     sigma = np.array([[1.0, 1.0], [-1.0, 1.0], [1.0, -1.0], [-1.0, -1.0]])
     j = six_bar_joints(family.name, q, sigma, TURN)
-    a, c0, b, d, e0, e = (j[:, :, v] for v in (2, 1, 3, 4, 5, 6))
+    a, c0, b, d, f, e = (j[:, :, v] for v in (2, 1, 3, 4, 5, 6))
     assert np.isfinite(j).all()
     assert (_side(a, c0, b) == sigma[:, :1]).all()  # sigma_1: the side of B off A -> C0
-    assert (_side(d, e0, e) == sigma[:, 1:]).all()  # sigma_2: the side of E off D -> E0
+    assert (_side(d, f, e) == sigma[:, 1:]).all()  # sigma_2: the side of E off D -> F
     # sigma_1 flipped: B mirrored in the line A C0; sigma_2 flipped alone: only E mirrored
     assert np.abs(b[1] - _mirror(b[0], a[0], c0[0])).max() < 1e-12
     assert np.array_equal(j[2, :, :6], j[0, :, :6])
-    assert np.abs(e[2] - _mirror(e[0], d[0], e0[0])).max() < 1e-12
+    assert np.abs(e[2] - _mirror(e[0], d[0], f[0])).max() < 1e-12
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
 def test_trace_is_nan_exactly_where_the_first_loop_cannot_close(family):
     # b + c = 4.3 < g + 1 = 5: the crank pin A too far from C0 near theta = pi
-    q = BY_HAND.copy()
+    q = BY_HAND[family.name].copy()
     q[[0, 1, 2]] = 4.0, 2.5, 1.8
     theta = np.linspace(0, 2 * np.pi, 360, endpoint=False)
     apart = np.hypot(np.cos(theta) - 4.0, np.sin(theta))
@@ -138,31 +146,53 @@ DEGENERATE = {
     "rod b of zero length": (1, 0.0),
     "rod c negative": (2, -1.0),
     "D on the line of its link": (4, 0.0),
-    "E0 on A0": ([5, 6], (0.0, 0.0)),
-    "E0 on C0": ([5, 6], (3.0, 0.0)),
     "rod f of zero length": (8, 0.0),
     "P on the line D E": (10, 0.0),
     "not finite": (3, np.nan),
     "absurdly large": (7, 1e6),
 }
+#: Each family's own: Watt's F on the coupler, Stephenson's third pivot E0 = F.
+DEGENERATE_OF = {
+    "watt": {"F on the line of the coupler": (6, 0.0)},
+    "stephenson": {"E0 on A0": ([5, 6], (0.0, 0.0)), "E0 on C0": ([5, 6], (3.0, 0.0))},
+}
+CASES = [(f, case, change) for f in FAMILIES for case, change in
+         ({**DEGENERATE, **DEGENERATE_OF[f.name]}).items()]  # fmt: skip
 
 
-@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
-@pytest.mark.parametrize("case", DEGENERATE, ids=str)
-def test_bounds_rejects_degenerate_designs_and_build_refuses_them(family, case):
-    assert family.bounds(BY_HAND)
-    where, value = DEGENERATE[case]
-    q = BY_HAND.copy()
+@pytest.mark.parametrize(("family", "case", "change"), CASES, ids=lambda x: getattr(x, "name", x))
+def test_bounds_rejects_degenerate_designs_and_build_refuses_them(family, case, change):
+    q = BY_HAND[family.name].copy()
+    assert family.bounds(q)
+    where, value = change
     q[where] = value
-    assert not family.bounds(q)
+    assert not family.bounds(q), case
     with pytest.raises(ValueError, match="not a design"):
         family.build(q, np.ones(2), 0.3)
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
 def test_build_refuses_an_angle_where_the_design_does_not_assemble(family):
-    q = BY_HAND.copy()
+    q = BY_HAND[family.name].copy()
     q[[0, 1, 2]] = 4.0, 2.5, 1.8  # cannot reach theta = pi (the NaN test's design)
     assert not family.bounds(q[:5])  # a wrong shape is no design either
     with pytest.raises(ValueError, match="does not assemble at crank angle"):
         family.build(q, np.ones(2), np.pi)
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_describe_gives_the_transmission_angles_of_both_dyads(family):
+    q, sigma = BY_HAND[family.name], np.array([1.0, -1.0])
+    linkage, _, motor = family.build(q, sigma, TURN[0])
+    p = kinematics(linkage, *motor, TURN).positions
+    g, b, c, e, f = q[[0, 1, 2, 7, 8]]
+
+    def law_of_cosines(near, far, r):  # the angle opposite r in a triangle of sides near, far
+        return np.degrees(np.arccos((near**2 + far**2 - r**2) / (2 * near * far)))
+
+    at_b = law_of_cosines(b, c, np.hypot(np.cos(TURN) - g, np.sin(TURN)))  # |A - C0|
+    at_e = law_of_cosines(e, f, np.linalg.norm(p[:, 4] - p[:, 5], axis=1))  # |D - F|
+    both = np.concatenate([at_b, at_e])
+    grashof, (low, high) = family.describe(q, sigma, TURN)
+    assert grashof is None  # a four-bar's class; a six-bar has none
+    assert abs(low - both.min()) < 1e-9 and abs(high - both.max()) < 1e-9
