@@ -11,6 +11,7 @@ curves every cyclic shift :math:`j` at once: :math:`\sum_k \overline{z_d[k + j]}
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -252,7 +253,7 @@ def _run_curves(traced: np.ndarray) -> tuple[np.ndarray, ...]:
     return curves, frac, angles, whole
 
 
-def _window(curves: np.ndarray, whole: np.ndarray, starts: np.ndarray, length: int) -> np.ndarray:
+def _window(curves: np.ndarray, whole: np.ndarray, starts: Any, length: int) -> np.ndarray:
     """Arcs of ``length`` run samples from each of ``starts``, ``(b, starts, M)``.
 
     At :data:`OPEN_SAMPLES` points; NaN where an open run is too short for the arc.
