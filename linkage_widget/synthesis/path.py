@@ -40,12 +40,15 @@ from ..model import Linkage
 from ._family import PathFamily
 from ._four_bar_path import FOUR_BAR
 from ._path_search import PathTarget, global_search, target_of
+from .six_bar import STEPHENSON, WATT
 
 __all__ = ["FAMILIES", "PathCandidate", "path_synthesis"]
 
 #: The families path synthesis searches, by ``kind``: one line each.
 FAMILIES: dict[str, PathFamily] = {
     "four-bar": FOUR_BAR,
+    "watt": WATT,
+    "stephenson": STEPHENSON,
 }
 
 #: An RMS error above this part of the target's size means no design traces it well.
@@ -127,7 +130,8 @@ class _Fit:
 
 def _unpack(family: PathFamily, target: PathTarget, x: np.ndarray) -> tuple:
     p = family.size
-    q, s, phi, t = x[:p], np.exp(x[p]), x[p + 1], x[p + 2 : p + 4]
+    with np.errstate(over="ignore"):  # a step to a vast scale: inf, walled off by _residual
+        q, s, phi, t = x[:p], np.exp(x[p]), x[p + 1], x[p + 2 : p + 4]
     theta = x[p + 4 :] if target.timing is None else x[p + 4] + target.timing
     return q, s, phi, t, theta
 
@@ -139,7 +143,8 @@ def _turn(phi: float) -> np.ndarray:
 
 def _residual(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> np.ndarray:
     q, s, phi, t, theta = _unpack(family, target, x)
-    if not family.bounds(q):  # a wall: the polish's step is refused, not taken out there
+    # a wall: the polish's step (out of bounds, or to a vast scale) is refused, not taken
+    if not (family.bounds(q) and np.isfinite(s)):
         return np.full(2 * len(theta), APART)
     traced = family.trace(q[None], sigma[None], theta)[0]
     # a design that comes apart costs more than any fit (MINPACK needs finite residuals)
@@ -177,7 +182,10 @@ def _polish(family: PathFamily, target: PathTarget, seed, evaluations: int) -> _
     angles = seed.theta if target.timing is None else seed.theta[:1]
     similarity = [np.log(abs(seed.w)), np.angle(seed.w), seed.t.real, seed.t.imag]
     x0 = np.concatenate([seed.q, similarity, angles])
-    if not np.isfinite(_residual(family, seed.sigma, target, x0)).all():
+    if (
+        not np.isfinite(x0).all()
+        or not np.isfinite(_residual(family, seed.sigma, target, x0)).all()
+    ):
         return None
     found = least_squares(
         lambda x: _residual(family, seed.sigma, target, x),

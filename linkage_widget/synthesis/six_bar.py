@@ -89,9 +89,11 @@ RODS = {
     "stephenson": _COMMON + ((A, D), (B, D)),
 }
 #: Shortest length (rod, pivot distance, triangle height) a design may have and longest
-#: anything may be, in crank lengths: a shorter rod or flatter triangle is a degenerate
-#: linkage (a zero rod, an infinitesimally flexible triangle), a longer one is no design.
-TINY, HUGE = 1e-3, 1e3
+#: (rods, and how far a point sits from its link's first joint), in crank lengths: a
+#: shorter rod or flatter triangle is degenerate (a zero rod, an infinitesimally flexible
+#: triangle); longer rods tend to sliders, which these families are not (the four-bar's
+#: bounds, :mod:`._four_bar_path`).
+TINY, LONGEST = 1e-2, 25.0
 
 
 def _turned(v: np.ndarray) -> np.ndarray:
@@ -185,20 +187,26 @@ def _build(
 def _bounds(kind: str, q: np.ndarray) -> bool:
     """Whether ``q`` ``(11,)`` is a design: finite, rods and triangles not degenerate.
 
-    Every rod at least :data:`TINY` crank lengths and every parameter at most :data:`HUGE`;
-    the ground pivots apart; :math:`D`, :math:`P` (and Watt's :math:`F`) at least
-    :data:`TINY` off the line of their links (a flat triangle of rods flexes
-    infinitesimally).
+    Rods between :data:`TINY` and :data:`LONGEST` crank lengths, the ground pivots
+    :data:`TINY` apart and within :data:`LONGEST` of :math:`A_0`; :math:`D`, :math:`P`
+    (and Watt's :math:`F`) at least :data:`TINY` off the line of their links (a flat
+    triangle of rods flexes infinitesimally) and within :data:`LONGEST` of its first joint.
     """
     q = np.asarray(q, dtype=float)
-    if q.shape != (SIZE,) or not np.isfinite(q).all() or np.abs(q).max() > HUGE:
+    if q.shape != (SIZE,) or not np.isfinite(q).all():
         return False
     g, b, c, du, dv, fx, fy, e, f, pu, pv = q
+    rods = [g, b, c, e, f]
+    # each point's (u, v) in its link's frame and the link's length (Stephenson's F is fixed)
+    points = [(du, dv, 1.0 if kind == "watt" else b), (pu, pv, e)]
     if kind == "watt":
-        apart: tuple = (abs(g), abs(fy))
+        points.append((fx, fy, b))
+        pivots = []
     else:
-        apart = (abs(g), np.hypot(fx, fy), np.hypot(fx - g, fy))
-    return bool(min(*apart, b, c, e, f, abs(dv), abs(pv)) >= TINY)
+        pivots = [np.hypot(fx, fy), np.hypot(fx - g, fy)]
+    heights = [abs(v) * size for _, v, size in points]
+    reach = [np.hypot(u, v) * size for u, v, size in points] + pivots[:1]
+    return bool(min(rods + pivots + heights) >= TINY and max(rods + reach) <= LONGEST)
 
 
 def _sample(kind: str, rng: np.random.Generator, count: int) -> tuple[np.ndarray, np.ndarray]:

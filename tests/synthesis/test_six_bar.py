@@ -149,12 +149,17 @@ DEGENERATE = {
     "rod f of zero length": (8, 0.0),
     "P on the line D E": (10, 0.0),
     "not finite": (3, np.nan),
-    "absurdly large": (7, 1e6),
+    "rod e longer than 25 cranks": (7, 26.0),
+    "P 25 cranks off its link": (9, 10.0),
 }
 #: Each family's own: Watt's F on the coupler, Stephenson's third pivot E0 = F.
 DEGENERATE_OF = {
-    "watt": {"F on the line of the coupler": (6, 0.0)},
-    "stephenson": {"E0 on A0": ([5, 6], (0.0, 0.0)), "E0 on C0": ([5, 6], (3.0, 0.0))},
+    "watt": {"F on the line of the coupler": (6, 0.0), "F 25 cranks off it": (5, 10.0)},
+    "stephenson": {
+        "E0 on A0": ([5, 6], (0.0, 0.0)),
+        "E0 on C0": ([5, 6], (3.0, 0.0)),
+        "E0 25 cranks away": (5, 25.5),
+    },
 }
 CASES = [(f, case, change) for f in FAMILIES for case, change in
          ({**DEGENERATE, **DEGENERATE_OF[f.name]}).items()]  # fmt: skip
