@@ -206,3 +206,13 @@ def test_a_curve_needing_a_change_of_branch_is_flagged():
     )
     best = path_synthesis(target, k=1, seed=7)[0]
     assert best.note != "" and (not best.traverses or best.error > 0.02 * 1.0)
+
+
+def test_a_long_target_gets_an_angle_per_point(known_curve):
+    # 240 points: the polish works on 64 of them, every point then gets its own angle
+    link = known_curve[0]
+    target = _traced(link, (0, 2), 0.4 + 2 * np.pi * np.arange(240) / 240, 4)
+    best = path_synthesis(target, k=1, seed=8)[0]
+    assert best.angles.shape == (240,) and best.error < 1e-6
+    traced = _traced(best.linkage, best.motor, best.angles, best.coupler)
+    assert _rms(traced, target) == pytest.approx(best.error, abs=1e-9)
