@@ -246,7 +246,7 @@ def test_path_synthesis_recovers_a_known_six_bars_timed_curve(family):
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
 def test_path_synthesis_fits_a_known_six_bars_curve_without_timing(family):
     # Without timing each point's crank angle is free and the search stalls short of the
-    # timed 1e-6: measured 8.6e-4 (Watt) and 4e-5 (Stephenson) of the curve's size, where
+    # timed 1e-6: measured 9e-4 (Watt) and 5e-5 (Stephenson) of the curve's size, where
     # the best four-bar the same search finds is off by 2.7e-2 and 2.7e-3.
     points = _known_curve(family)
     size = _size(points)
