@@ -46,12 +46,15 @@ from ..model import Linkage
 from ._family import PathFamily
 from ._four_bar_path import FOUR_BAR
 from ._path_search import PathTarget, global_search, target_of
+from .six_bar import STEPHENSON, WATT
 
 __all__ = ["FAMILIES", "PathCandidate", "path_synthesis"]
 
 #: The families path synthesis searches, by ``kind``: one line each.
 FAMILIES: dict[str, PathFamily] = {
     "four-bar": FOUR_BAR,
+    "watt": WATT,
+    "stephenson": STEPHENSON,
 }
 
 #: An RMS error above this part of the target's size means no design traces it well.
@@ -140,7 +143,8 @@ class _Fit:
 
 def _unpack(family: PathFamily, target: PathTarget, x: np.ndarray) -> tuple:
     p = family.size
-    q, s, phi, t = x[:p], np.exp(x[p]), x[p + 1], x[p + 2 : p + 4]
+    with np.errstate(over="ignore"):  # a step to a vast scale: inf, walled off by _residual
+        q, s, phi, t = x[:p], np.exp(x[p]), x[p + 1], x[p + 2 : p + 4]
     theta = x[p + 4 :] if target.timing is None else x[p + 4] + target.timing
     return q, s, phi, t, theta
 
@@ -152,8 +156,11 @@ def _turn(phi: float) -> np.ndarray:
 
 def _residual(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> np.ndarray:
     q, s, phi, t, theta = _unpack(family, target, x)
-    if not family.bounds(q) or (target.closed and not _turns(family, q, sigma)):
-        return np.full(2 * len(theta), APART)  # a wall: the step is refused, not taken
+    # a wall: the polish's step (out of bounds, to a vast scale, or for a closed target
+    # to a crank that no longer turns fully) is refused, not taken
+    bad = not (family.bounds(q) and np.isfinite(s))
+    if bad or (target.closed and not _turns(family, q, sigma)):
+        return np.full(2 * len(theta), APART)
     traced = family.trace(q[None], sigma[None], theta)[0]
     # a design that comes apart costs more than any fit (MINPACK needs finite residuals)
     return np.nan_to_num((t + s * traced @ _turn(phi).T - target.xy).ravel(), nan=APART)
