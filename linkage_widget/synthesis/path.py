@@ -52,7 +52,7 @@ FAMILIES: dict[str, PathFamily] = {
 POOR_FIT = 0.02
 #: Two candidates are one design when every joint, placed at the first target point,
 #: is within this part of the target's size of the other's.
-SAME_DESIGN = 1e-3
+SAME_DESIGN = 1e-2
 #: The global search's best are polished this many at a time, briefly (BRIEF residual
 #: evaluations), the best of them then fully (FULL), until k are distinct or ROUNDS ran.
 POLISHED, ROUNDS, BRIEF, FULL = 8, 3, 30, 150
@@ -139,6 +139,8 @@ def _turn(phi: float) -> np.ndarray:
 
 def _residual(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> np.ndarray:
     q, s, phi, t, theta = _unpack(family, target, x)
+    if not family.bounds(q):  # a wall: the polish's step is refused, not taken out there
+        return np.full(2 * len(theta), APART)
     traced = family.trace(q[None], sigma[None], theta)[0]
     # a design that comes apart costs more than any fit (MINPACK needs finite residuals)
     return np.nan_to_num((t + s * traced @ _turn(phi).T - target.xy).ravel(), nan=APART)
