@@ -25,7 +25,8 @@ error is the RMS distance of the target points to that polyline (:func:`rms_to_c
 its floor is about 1e-8 of the curve's size, the chords of the sampling). A design that
 only reaches the points by the solver jumping to the other assembly between two steps
 is measured on the assembly it starts on; the jumps in pylinkage's own trace are counted
-and printed (:func:`_flips`).
+and printed (:func:`_flips`), and so is the part of the turn where its design comes apart
+but its 360-step trace stepped across (then it is measured on the arc it can reach).
 
 Being fair to pylinkage (its documented usage, a similar or larger budget):
 
@@ -356,6 +357,8 @@ def pylinkage(target: np.ndarray, swarm: tuple[int, int]) -> tuple[Result, Resul
         first = traced[0]  # one consistent placement: A, D, B, C, P
         curve = trace_four_bar(first[0], first[1], first[2], first[3], first[4])
         note = f"its own score {best:.1e}, {_flips(traced)} branch flips in its own trace"
+        if len(curve) <= TRACE_STEPS:  # its trace stepped across angles where it comes apart
+            note += f", comes apart over {360 * (1 - len(curve) / TRACE_STEPS):.2f}° of the turn"
         out.append(Result(rms_to_curve(target, curve), seconds, note))
     return out[0], out[1]
 
