@@ -20,8 +20,9 @@ from ._family import PathFamily
 
 __all__ = ["PathSeed", "PathTarget", "global_search", "target_of"]
 
-#: random designs the global search traces, and how many at a time
-DESIGNS, CHUNK = 20000, 2500
+#: random designs the global search traces (an open target: fewer, each cut to many
+#: arcs), and how many at a time
+DESIGNS, OPEN_DESIGNS, CHUNK = 20000, 12500, 2500
 #: of which the best are kept for the polish
 KEEP = 200
 #: crank angles per turn a design is traced at; arc-length samples compared
@@ -368,7 +369,7 @@ def global_search(
     else:
         match, seeds_of = _open_match, _open_seeds
     found = []
-    for _ in range(DESIGNS // CHUNK):
+    for _ in range((OPEN_DESIGNS if match is _open_match else DESIGNS) // CHUNK):
         q, sigma = family.sample(rng, CHUNK)
         found.append((q, sigma, *match(family, target, q, sigma)))
     q, sigma, error, w, where = (np.concatenate(x) for x in zip(*found, strict=True))

@@ -53,9 +53,11 @@ POOR_FIT = 0.02
 #: Two candidates are one design when every joint, placed at the first target point,
 #: is within this part of the target's size of the other's.
 SAME_DESIGN = 1e-2
+#: Briefly polished shapes this near (relative) are one design's (:func:`_choose`).
+HEADING = 0.1
 #: The global search's best are polished this many at a time, briefly (BRIEF residual
 #: evaluations), the best of them then fully (FULL), until k are distinct or ROUNDS ran.
-POLISHED, ROUNDS, BRIEF, FULL = 8, 3, 30, 150
+POLISHED, ROUNDS, BRIEF, FULL = 12, 2, 20, 100
 #: The crank angles of a candidate's drawn curve.
 CURVE_SAMPLES = 361
 #: The residual (normalised units) of a target point where the design does not assemble.
@@ -185,7 +187,7 @@ def _polish(family: PathFamily, target: PathTarget, seed, evaluations: int) -> _
         jac=lambda x: _jacobian(family, seed.sigma, target, x),
         method="lm",
         xtol=1e-13,
-        ftol=1e-13,
+        ftol=1e-10,
         gtol=1e-13,
         max_nfev=evaluations,
     )
@@ -243,7 +245,7 @@ def _candidate(family: PathFamily, fit: _Fit, target: PathTarget) -> PathCandida
     turn = float(np.angle(fit.w))
     built, coupler, motor = family.build(fit.q, fit.sigma, float(fit.theta[0]))
     linkage = built.copy()
-    linkage.set_positions(_placed(built.vertices, fit, target))
+    linkage.set_positions(_joints(family, fit, target))
     grashof, transmission = (None, None)
     if family.describe is not None:
         grashof, transmission = family.describe(fit.q, fit.sigma, _swept(fit, target.closed))
@@ -276,9 +278,17 @@ def _candidate(family: PathFamily, fit: _Fit, target: PathTarget) -> PathCandida
     )
 
 
+def _near(a: np.ndarray, b: np.ndarray, gap: float) -> bool:
+    return a.shape == b.shape and bool(np.abs(a - b).max() <= gap)
+
+
 def _same(one: PathCandidate, other: PathCandidate, size: float) -> bool:
-    a, b = one.linkage.vertices, other.linkage.vertices
-    return a.shape == b.shape and bool(np.abs(a - b).max() <= SAME_DESIGN * size)
+    return _near(one.linkage.vertices, other.linkage.vertices, SAME_DESIGN * size)
+
+
+def _joints(family: PathFamily, fit: _Fit, target: PathTarget) -> np.ndarray:
+    """The fit's joints ``(n, 2)`` in the target's frame, at the first target point."""
+    return _placed(family.build(fit.q, fit.sigma, float(fit.theta[0]))[0].vertices, fit, target)
 
 
 def path_synthesis(
@@ -343,13 +353,24 @@ def path_synthesis(
 
 
 def _choose(family, target: PathTarget, seeds: list, chosen: list[PathCandidate], k: int) -> None:
-    """Polish ``seeds`` briefly, then the best fully, adding distinct ones to ``chosen``."""
+    """Polish ``seeds`` briefly, then the best fully, adding distinct ones to ``chosen``.
+
+    A brief fit whose shape is within :data:`HEADING` (relative) of one polished fully
+    before, on the same branch, is heading for the same design and is passed over.
+    """
     fits = [f for s in seeds if (f := _polish(family, target, s, BRIEF)) is not None]
+    taken: list[_Fit] = []
     for fit in sorted(fits, key=lambda f: f.error):
         if len(chosen) == k:
             return
-        if any(_same(_candidate(family, fit, target), c, target.size) for c in chosen):
-            continue  # converging on a design already chosen
+        if any(_heading(fit, other) for other in taken):
+            continue
+        taken.append(fit)
         made = _candidate(family, _polish(family, target, fit, FULL) or fit, target)
         if not any(_same(made, other, target.size) for other in chosen):
             chosen.append(made)
+
+
+def _heading(fit: _Fit, other: _Fit) -> bool:
+    gap = np.abs(fit.q - other.q) / (np.abs(fit.q) + np.abs(other.q) + 1.0)
+    return bool(gap.max() < HEADING and np.array_equal(fit.sigma, other.sigma))
