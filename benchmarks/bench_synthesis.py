@@ -290,8 +290,12 @@ def _burmester(target: np.ndarray):
     return found
 
 
-def _polish(start, target, params, coords, swarm, free_ground: bool) -> float:
-    """The swarm then Nelder–Mead; ``start`` left holding the winner. Returns its score.
+def _polish(start, target, params, coords, swarm, free_ground: bool) -> tuple[float, list]:
+    """The swarm then Nelder–Mead; ``start`` left holding the winner: its score, its start.
+
+    The start (the joints' coordinates the winner was scored from) matters: its solver
+    picks each step's circle intersection nearest the last one, so the branch a trace
+    follows, and whether it jumps to the other, depends on where it starts.
 
     (a) is ``chain_optimizers`` as documented. (b) runs the swarm over nine unknowns, places
     the winner's pivots, then Nelder–Mead over the constraints (``minimize_linkage`` takes
@@ -312,7 +316,7 @@ def _polish(start, target, params, coords, swarm, free_ground: bool) -> float:
     if not free_ground:
         stages = [(particle_swarm_optimization, pso), (minimize_linkage, nelder_mead)]
         best = chain_optimizers(fixed, start, stages=stages, order_relation=min, verbose=False)
-        after = fixed(start, best[0].dimensions, coords)
+        after, used = fixed(start, best[0].dimensions, coords), coords
     else:
         free = _evaluation(target, free_ground=True)
         swarmed = particle_swarm_optimization(free, start, order_relation=min, verbose=False, **pso)
@@ -326,11 +330,11 @@ def _polish(start, target, params, coords, swarm, free_ground: bool) -> float:
             verbose=False,
             **nelder_mead,
         )
-        after = fixed(start, best[0].dimensions, placed)
+        after, used = fixed(start, best[0].dimensions, placed), placed
     if after <= before:
-        return float(after)
+        return float(after), used
     fixed(start, list(params), coords)  # a user keeps the better of the two: so do we
-    return float(before)
+    return float(before), coords
 
 
 def pylinkage(target: np.ndarray, swarm: tuple[int, int]) -> tuple[Result, Result]:
@@ -351,9 +355,10 @@ def pylinkage(target: np.ndarray, swarm: tuple[int, int]) -> tuple[Result, Resul
         t1 = time.perf_counter()
         start.set_coords(start_coords)
         start.set_constraints(list(start_params))
-        best = _polish(start, target, start_params, start_coords, swarm, free_ground)
+        best, used = _polish(start, target, start_params, start_coords, swarm, free_ground)
         seconds = t_synth + time.perf_counter() - t1
-        traced = start.step_fast()
+        start.set_coords(used)
+        traced = start.step_fast()  # the very trace its score was taken on
         first = traced[0]  # one consistent placement: A, D, B, C, P
         curve = trace_four_bar(first[0], first[1], first[2], first[3], first[4])
         note = f"its own score {best:.1e}, {_flips(traced)} branch flips in its own trace"
