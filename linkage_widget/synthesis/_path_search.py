@@ -10,7 +10,7 @@ curves every cyclic shift :math:`j` at once: :math:`\sum_k \overline{z_d[k + j]}
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -49,6 +49,18 @@ class PathTarget:
     closed: bool
     timing: np.ndarray | None
     fractions: np.ndarray
+    kept: np.ndarray | None = None
+
+    def thinned(self, most: int) -> PathTarget:
+        """At most ``most`` of the points, evenly by index (first and last kept; ``kept``)."""
+        n = len(self.xy)
+        if n <= most:
+            return self
+        keep = np.unique(np.linspace(0, n - 1, most).round().astype(int))
+        timing = None if self.timing is None else self.timing[keep]
+        return replace(
+            self, xy=self.xy[keep], timing=timing, fractions=self.fractions[keep], kept=keep
+        )
 
     def resampled(self, count: int) -> np.ndarray:
         """The target at ``count`` equal arc-length steps, complex ``(count,)``."""
@@ -333,11 +345,13 @@ def _timed_match(family, target, q, sigma) -> tuple[np.ndarray, ...]:
 
 def _timed_seeds(family, target, q, sigma, error, w, where) -> list[PathSeed]:
     """Each kept design's crank offset and the shift of its fit."""
-    zt = _complex(target.xy)
+    use = _timed_points(target)  # the points the match saw (the others may not assemble)
+    zt = _complex(target.xy[use])
     seeds = []
     for i in range(len(q)):
         offset = 2 * np.pi * where[i, 0] / OFFSETS
-        z = _complex(family.trace(q[i : i + 1], sigma[i : i + 1], offset + target.timing))[0]
+        angles = offset + target.timing[use]
+        z = _complex(family.trace(q[i : i + 1], sigma[i : i + 1], angles))[0]
         t = zt.mean() - w[i] * z.mean()
         seeds.append(
             PathSeed(q[i], sigma[i], complex(w[i]), complex(t), np.array([offset]), error[i])
