@@ -37,8 +37,9 @@ By task:
   rocker angle is a given function of the crank's, Freudenstein's equation),
   :func:`motion_synthesis` (:class:`MotionSynthesis`: a body guided through 2 to 5
   poses, Burmester's centre and circle points), :func:`cognates` (the three four-bars
-  of one coupler curve); every
-  synthesis returns a :class:`FourBar` (the linkage, its crank and coupler point);
+  of one coupler curve) return a :class:`FourBar` (the linkage, its crank and coupler
+  point); :func:`path_synthesis` (:class:`PathCandidate`: the k best linkages whose coupler
+  point traces a given curve, with their error, Grashof class and transmission);
 * **show**: :class:`LinkageWidget`, the view of a
   :class:`~linkage_widget.session.LinkageSession` (the same without a browser).
 
@@ -100,9 +101,11 @@ from .synthesis import (
     FourBar,
     FunctionSynthesis,
     MotionSynthesis,
+    PathCandidate,
     cognates,
     function_synthesis,
     motion_synthesis,
+    path_synthesis,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -132,6 +135,7 @@ __all__ = [
     "MotionSynthesis",
     "Motor",
     "NACMotion",
+    "PathCandidate",
     "PathForce",
     "PathFriction",
     "RigidityPercolation",
@@ -154,6 +158,7 @@ __all__ = [
     "mobility",
     "motion_synthesis",
     "one_extension",
+    "path_synthesis",
     "real_realizations",
     "realization_count",
     "rigidity_percolation",

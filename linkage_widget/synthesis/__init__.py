@@ -10,7 +10,10 @@ pinned, the crank 0 → 2 that ``kinematics(linkage, 0, 2, angles)`` turns):
 * :func:`motion_synthesis` (:class:`MotionSynthesis`): dyads that carry a body through
   two or three chosen poses, the Burmester curves of four and the Burmester points of
   five (:mod:`~linkage_widget.synthesis.burmester`), paired into four-bars;
-* :func:`cognates`: the three Roberts–Chebyshev four-bars that trace one coupler curve.
+* :func:`cognates`: the three Roberts–Chebyshev four-bars that trace one coupler curve;
+* :func:`path_synthesis` (:class:`PathCandidate`): designs whose coupler point traces a
+  given curve, by a global search and a least-squares polish over a family of
+  mechanisms (:data:`~linkage_widget.synthesis.path.FAMILIES`).
 
 It builds :class:`~linkage_widget.Linkage` objects from the model and nothing else, and
 sits with :mod:`linkage_widget.kinematics` in the layers.
@@ -22,13 +25,16 @@ from ._four_bar import FourBar
 from .cognates import cognates
 from .function import FunctionSynthesis, chebyshev_points, function_synthesis
 from .motion import MotionSynthesis, motion_synthesis
+from .path import PathCandidate, path_synthesis
 
 __all__ = [
     "FourBar",
     "FunctionSynthesis",
     "MotionSynthesis",
+    "PathCandidate",
     "chebyshev_points",
     "cognates",
     "function_synthesis",
     "motion_synthesis",
+    "path_synthesis",
 ]

@@ -54,6 +54,11 @@ class PathFamily:
     bounds : callable
         ``bounds(q (p,)) -> bool``: whether a polished design is still one the family
         accepts (lengths positive and not degenerate), checked after the local polish.
+    describe : callable or None
+        ``describe(q (p,), sigma (s,), theta (k,)) -> (grashof, (mu_min, mu_max))``: what
+        a teacher reads off a design over the crank angles it runs through, its Grashof
+        class and its transmission angle range in degrees (either None where it does
+        not apply); None for a family that says neither.
     """
 
     name: str
@@ -63,3 +68,4 @@ class PathFamily:
     trace: Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
     build: Callable[[np.ndarray, np.ndarray, float], tuple[Linkage, int, tuple[int, int]]]
     bounds: Callable[[np.ndarray], bool]
+    describe: Callable[[np.ndarray, np.ndarray, np.ndarray], tuple] | None = None

@@ -21,6 +21,7 @@ miss each other.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -79,17 +80,21 @@ def branch_sign(a: np.ndarray, b0: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sign(_cross(np.subtract(b0, a), np.subtract(b, a)))
 
 
-def rocker_pin(a: np.ndarray, b0: np.ndarray, b: float, c: float, sigma: float) -> np.ndarray:
-    r"""The rocker pin :math:`B` for crank pins ``a`` ``(k, 2)`` on branch ``sigma`` (module doc).
+def rocker_pin(a: np.ndarray, b0: np.ndarray, b: Any, c: Any, sigma: Any) -> np.ndarray:
+    r"""The rocker pin :math:`B` for crank pins ``a`` ``(..., 2)`` on branch ``sigma`` (module doc).
 
-    Returns ``(k, 2)``, NaN rows where the four-bar does not assemble.
+    ``b0`` ``(..., 2)`` and the lengths and signs (scalars or arrays of ``a``'s leading
+    shape) broadcast against ``a``, so one call places many designs at many angles; a
+    single pin ``(2,)`` is taken as ``(1, 2)``. Returns ``a``'s shape, NaN rows where the
+    four-bar does not assemble.
     """
-    a = np.atleast_2d(np.asarray(a, dtype=float))
+    a = np.asarray(a, dtype=float)
+    a = a[None] if a.ndim == 1 else a
     e = np.asarray(b0, dtype=float) - a
-    r2 = np.einsum("ij,ij->i", e, e)
+    r2 = np.einsum("...i,...i->...", e, e)
     along = (b * b - c * c + r2) / (2 * r2)
     h2 = b * b / r2 - along * along  # (h / r)^2
     with np.errstate(invalid="ignore"):
         across = np.where(h2 >= 0, np.sqrt(np.maximum(h2, 0.0)), np.nan)
-    turned = np.column_stack([-e[:, 1], e[:, 0]])
-    return a + along[:, None] * e + sigma * across[:, None] * turned
+    turned = np.stack([-e[..., 1], e[..., 0]], axis=-1)
+    return a + along[..., None] * e + (sigma * across)[..., None] * turned

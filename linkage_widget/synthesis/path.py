@@ -1,0 +1,353 @@
+r"""Path generation: linkages whose coupler point traces a given curve.
+
+The target is :math:`N` points :math:`x_i`. A design of a family
+(:class:`~linkage_widget.synthesis._family.PathFamily`, looked up by ``kind`` in
+:data:`FAMILIES`) traces :math:`P(\theta; q, \sigma)` in its normalised frame; it fits
+the target when, for a similarity (scale :math:`s`, turn :math:`\varphi`, shift
+:math:`t`) and crank angles :math:`\theta_i`,
+
+.. math:: \min_{q,\,s,\,\varphi,\,t,\,\theta}\;
+          \sum_i \big| t + s\,R(\varphi)\,P(\theta_i; q, \sigma) - x_i \big|^2 .
+
+*Global search.* Tens of thousands of random designs are traced at once (vectorised) and
+each curve is compared with the target after the best similarity: both curves are
+resampled at equal arc-length steps, and the complex least-squares (Procrustes) fit
+:math:`z_t \approx w\,z_d + t`, :math:`w = s e^{i\varphi}`, leaves the unexplained part
+
+.. math:: 1 - \frac{|\langle z_d, z_t\rangle|^2}{\|z_d\|^2 \|z_t\|^2}
+
+of the centred target. Arc length is the one parametrisation both curves share without
+knowing the crank angles; for a closed curve the starting point is unknown too, and
+every cyclic shift is tried at once by one FFT (the correlation theorem), in both
+directions of travel. An open target is compared with arcs of each design's curve
+(windows of crank angle); with ``timing`` the design is traced at the given angles from
+a grid of offsets, the points then matched one to one. The best few hundred are kept.
+
+*Local polish.* ``scipy.optimize.least_squares`` over the shape :math:`q` (the branch
+:math:`\sigma` held), the similarity and the crank angles (one per point; with
+``timing`` one offset :math:`\theta_0`, :math:`\theta_i = \theta_0 + \tau_i`), with a
+Jacobian from one batched evaluation of the family per step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import least_squares
+
+from ..model import Linkage
+from ._family import PathFamily
+from ._four_bar_path import FOUR_BAR
+from ._path_search import PathTarget, global_search, target_of
+
+__all__ = ["FAMILIES", "PathCandidate", "path_synthesis"]
+
+#: The families path synthesis searches, by ``kind``: one line each.
+FAMILIES: dict[str, PathFamily] = {
+    "four-bar": FOUR_BAR,
+}
+
+#: An RMS error above this part of the target's size means no design traces it well.
+POOR_FIT = 0.02
+#: Two candidates are one design when every joint, placed at the first target point,
+#: is within this part of the target's size of the other's.
+SAME_DESIGN = 1e-3
+#: The global search's best are polished this many at a time, briefly (BRIEF residual
+#: evaluations), the best of them then fully (FULL), until k are distinct or ROUNDS ran.
+POLISHED, ROUNDS, BRIEF, FULL = 8, 3, 30, 150
+#: The crank angles of a candidate's drawn curve.
+CURVE_SAMPLES = 361
+#: The residual (normalised units) of a target point where the design does not assemble.
+APART = 10.0
+#: Finite-difference step of the polish's Jacobian (normalised units).
+STEP = 1e-7
+
+
+@dataclass(frozen=True, eq=False)
+class PathCandidate:
+    r"""A design whose coupler point traces the target, in the target's units and frame.
+
+    Attributes
+    ----------
+    linkage : Linkage
+        The mechanism, placed with the crank at the first target point's angle.
+    coupler : int
+        The tracing joint.
+    motor : tuple of int
+        ``(pivot, tip)``: the crank, as ``kinematics(linkage, *motor, angles)`` takes it.
+    error : float
+        RMS distance of the traced points from the target,
+        :math:`\sqrt{\tfrac1N \sum_i |p(\theta_i) - x_i|^2}`.
+    kind : str
+        The family (``"four-bar"``, ...).
+    angles : ndarray, shape (N,)
+        The crank angle (from the x-axis, radians) at each target point.
+    grashof : str or None
+        The Grashof class (``"crank-rocker"``, ``"drag-link"``, ``"double-rocker"``,
+        ``"rocker-crank"``, ``"triple-rocker"``, ``"change-point"``); None where it does not
+        apply.
+    transmission : tuple of float or None
+        The least and greatest transmission angle (degrees) over the traced range.
+    traverses : bool
+        Whether the crank runs from the first target point to the last (a full turn for a
+        closed target) on one branch without a dead point, through the points in order.
+    curve : ndarray, shape (K, 2)
+        The tracer's path over the crank angles where the design assembles (a full turn
+        when the crank turns fully), for drawing.
+    note : str
+        Empty for a good fit; otherwise why the fit is poor (error large against the
+        target's size, or the target not traversed), in plain words.
+    """
+
+    linkage: Linkage
+    coupler: int
+    motor: tuple[int, int]
+    error: float
+    kind: str
+    angles: np.ndarray
+    grashof: str | None
+    transmission: tuple[float, float] | None
+    traverses: bool
+    curve: np.ndarray
+    note: str
+
+
+@dataclass(frozen=True)
+class _Fit:
+    """A polished design: shape, branch, similarity (normalised units) and crank angles."""
+
+    q: np.ndarray
+    sigma: np.ndarray
+    w: complex
+    t: complex
+    theta: np.ndarray
+    error: float
+
+
+def _unpack(family: PathFamily, target: PathTarget, x: np.ndarray) -> tuple:
+    p = family.size
+    q, s, phi, t = x[:p], np.exp(x[p]), x[p + 1], x[p + 2 : p + 4]
+    theta = x[p + 4 :] if target.timing is None else x[p + 4] + target.timing
+    return q, s, phi, t, theta
+
+
+def _turn(phi: float) -> np.ndarray:
+    c, s = np.cos(phi), np.sin(phi)
+    return np.array([[c, -s], [s, c]])
+
+
+def _residual(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> np.ndarray:
+    q, s, phi, t, theta = _unpack(family, target, x)
+    traced = family.trace(q[None], sigma[None], theta)[0]
+    # a design that comes apart costs more than any fit (MINPACK needs finite residuals)
+    return np.nan_to_num((t + s * traced @ _turn(phi).T - target.xy).ravel(), nan=APART)
+
+
+def _jacobian(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> np.ndarray:
+    """The residual's Jacobian: shapes and angles by differences, the similarity exactly."""
+    q, s, phi, t, theta = _unpack(family, target, x)
+    p, n = family.size, len(theta)
+    shapes = np.vstack([q, q + STEP * np.eye(p)])
+    # one batched call: every shape step at the angles, and the angles' step
+    traced = family.trace(shapes, np.repeat(sigma[None], p + 1, 0), np.append(theta, theta + STEP))
+    base = traced[0, :n]
+    along = (traced[0, n:] - base) / STEP
+    d_shape = (traced[1:, :n] - base) / STEP  # (p, n, 2)
+    turn = s * _turn(phi)
+    cols = [(d_shape @ turn.T).reshape(p, -1).T]
+    cols.append((base @ turn.T).reshape(-1, 1))
+    cols.append((base @ np.array([[0.0, -1.0], [1.0, 0.0]]).T @ turn.T).reshape(-1, 1))
+    cols.append(np.tile(np.eye(2), (n, 1)))
+    moved = along @ turn.T  # (n, 2)
+    if target.timing is None:
+        block = np.zeros((2 * n, n))
+        block[0::2, np.arange(n)] = np.diag(moved[:, 0])
+        block[1::2, np.arange(n)] = np.diag(moved[:, 1])
+        cols.append(block)
+    else:
+        cols.append(moved.reshape(-1, 1))
+    return np.nan_to_num(np.hstack(cols))
+
+
+def _polish(family: PathFamily, target: PathTarget, seed, evaluations: int) -> _Fit | None:
+    """The seed polished by least squares; None when it leaves the family's bounds."""
+    angles = seed.theta if target.timing is None else seed.theta[:1]
+    similarity = [np.log(abs(seed.w)), np.angle(seed.w), seed.t.real, seed.t.imag]
+    x0 = np.concatenate([seed.q, similarity, angles])
+    if not np.isfinite(_residual(family, seed.sigma, target, x0)).all():
+        return None
+    found = least_squares(
+        lambda x: _residual(family, seed.sigma, target, x),
+        x0,
+        jac=lambda x: _jacobian(family, seed.sigma, target, x),
+        method="lm",
+        xtol=1e-13,
+        ftol=1e-13,
+        gtol=1e-13,
+        max_nfev=evaluations,
+    )
+    q, s, phi, t, theta = _unpack(family, target, found.x)
+    if not family.bounds(q) or not np.isfinite(found.fun).all():
+        return None
+    error = float(np.sqrt(np.sum(found.fun**2) / len(target.xy)))
+    return _Fit(q, seed.sigma, s * np.exp(1j * phi), complex(*t), theta, error)
+
+
+def _swept(fit: _Fit, closed: bool) -> np.ndarray:
+    """Crank angles (normalised frame) over the range the target is traced: a turn if closed."""
+    start, end = fit.theta[0], fit.theta[-1]
+    if closed:
+        way = 1.0 if end >= start else -1.0
+        return start + way * np.linspace(0.0, 2 * np.pi, CURVE_SAMPLES)
+    return np.linspace(start, end, CURVE_SAMPLES)
+
+
+def _traverses(family: PathFamily, fit: _Fit, closed: bool, transmission) -> bool:
+    """One branch from the first point to the last, in order, no dead point (class doc)."""
+    steps = np.diff(fit.theta)
+    in_order = bool((steps >= 0).all() or (steps <= 0).all())
+    if closed:
+        in_order = in_order and abs(fit.theta[-1] - fit.theta[0]) <= 2 * np.pi + 1e-9
+    assembles = np.isfinite(family.trace(fit.q[None], fit.sigma[None], _swept(fit, closed))).all()
+    alive = transmission is None or 0.0 < transmission[0] <= transmission[1] < 180.0
+    return in_order and bool(assembles) and alive
+
+
+def _drawn(family: PathFamily, fit: _Fit) -> np.ndarray:
+    """The tracer over the crank angles around the fit's where the design assembles."""
+    middle = 0.5 * (fit.theta[0] + fit.theta[-1])
+    angles = middle + np.linspace(-np.pi, np.pi, CURVE_SAMPLES)
+    traced = family.trace(fit.q[None], fit.sigma[None], angles)[0]
+    ok = np.isfinite(traced).all(axis=1)
+    if ok.all():
+        return traced
+    # the run of assembling angles that holds the middle of the fit's range
+    centre = CURVE_SAMPLES // 2
+    breaks = np.flatnonzero(~ok)
+    lo = breaks[breaks < centre].max(initial=-1) + 1
+    hi = breaks[breaks > centre].min(initial=CURVE_SAMPLES)
+    return traced[lo:hi]
+
+
+def _placed(points: np.ndarray, fit: _Fit, target: PathTarget) -> np.ndarray:
+    """Normalised-frame points ``(n, 2)`` in the target's frame and units."""
+    z = fit.t + fit.w * (points[:, 0] + 1j * points[:, 1])
+    return target.centre + target.size * np.column_stack([z.real, z.imag])
+
+
+def _candidate(family: PathFamily, fit: _Fit, target: PathTarget) -> PathCandidate:
+    """The fit as a :class:`PathCandidate` in the target's frame."""
+    turn = float(np.angle(fit.w))
+    built, coupler, motor = family.build(fit.q, fit.sigma, float(fit.theta[0]))
+    linkage = built.copy()
+    linkage.set_positions(_placed(built.vertices, fit, target))
+    grashof, transmission = (None, None)
+    if family.describe is not None:
+        grashof, transmission = family.describe(fit.q, fit.sigma, _swept(fit, target.closed))
+    traverses = _traverses(family, fit, target.closed, transmission)
+    error = fit.error * target.size
+    notes = []
+    if fit.error > POOR_FIT:
+        notes.append(
+            f"poor fit: the RMS error is {100 * fit.error:.1f}% of the target's size; no "
+            f"{family.name} found traces this curve closely (sharp corners, or a shape "
+            "its coupler curves do not take)"
+        )
+    if not traverses:
+        notes.append(
+            "the crank does not run through the target points in order on one branch "
+            "(a dead point, a change of branch, or the points out of order)"
+        )
+    return PathCandidate(
+        linkage=linkage,
+        coupler=coupler,
+        motor=motor,
+        error=error,
+        kind=family.name,
+        angles=fit.theta + turn,
+        grashof=grashof,
+        transmission=transmission,
+        traverses=traverses,
+        curve=_placed(_drawn(family, fit), fit, target),
+        note="; ".join(notes),
+    )
+
+
+def _same(one: PathCandidate, other: PathCandidate, size: float) -> bool:
+    a, b = one.linkage.vertices, other.linkage.vertices
+    return a.shape == b.shape and bool(np.abs(a - b).max() <= SAME_DESIGN * size)
+
+
+def path_synthesis(
+    points,
+    *,
+    kind: str = "four-bar",
+    timing=None,
+    k: int = 5,
+    closed: bool | None = None,
+    seed: int | None = 0,
+) -> list[PathCandidate]:
+    r"""The ``k`` best distinct designs of ``kind`` whose coupler point traces ``points``.
+
+    Parameters
+    ----------
+    points : array_like, shape (N, 2)
+        The target curve, in order along it.
+    kind : str
+        The family searched, a key of :data:`FAMILIES` (``"four-bar"``).
+    timing : array_like, shape (N,), optional
+        The crank angle (radians, counter-clockwise) at each point, up to one common
+        offset the search finds: :math:`\theta_i = \theta_0 + \tau_i - \tau_0`. Without
+        it each point's crank angle is free (either direction of turning).
+    k : int
+        How many designs to return (fewer when fewer distinct ones are found).
+    closed : bool, optional
+        Whether the target is a closed curve, traced by a full crank turn; default:
+        closed when the gap from the last point to the first is at most twice the median
+        step between points (a drawn loop), open (an arc) otherwise.
+    seed : int or None
+        PathSeed of the random global search, for reproducible results.
+
+    Returns
+    -------
+    list of PathCandidate
+        Best (least RMS error) first. Two designs are distinct when some joint, placed at
+        the first target point, differs by more than :data:`SAME_DESIGN` of the target's
+        size (so the cognates of one design are distinct designs). A poor fit is returned
+        with its ``note`` saying why (a self-intersecting target is not refused: coupler
+        curves with a double point exist).
+
+    Raises
+    ------
+    ValueError
+        Points of the wrong shape, not finite, too few for the unknowns, all coincident,
+        collinear for a closed curve; an unknown ``kind``; ``k`` below 1; ``timing`` not one
+        finite angle per point.
+    """
+    if kind not in FAMILIES:
+        raise ValueError(f"path_synthesis: unknown kind {kind!r}; one of {sorted(FAMILIES)}")
+    family = FAMILIES[kind]
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"path_synthesis: k must be a whole number of at least 1, got {k!r}")
+    target = target_of(points, closed, timing, family)
+    seeds = global_search(family, target, np.random.default_rng(seed))
+    chosen: list[PathCandidate] = []
+    for start in range(0, min(len(seeds), POLISHED * ROUNDS), POLISHED):
+        _choose(family, target, seeds[start : start + POLISHED], chosen, k)
+        if len(chosen) == k:
+            break
+    return sorted(chosen, key=lambda c: c.error)
+
+
+def _choose(family, target: PathTarget, seeds: list, chosen: list[PathCandidate], k: int) -> None:
+    """Polish ``seeds`` briefly, then the best fully, adding distinct ones to ``chosen``."""
+    fits = [f for s in seeds if (f := _polish(family, target, s, BRIEF)) is not None]
+    for fit in sorted(fits, key=lambda f: f.error):
+        if len(chosen) == k:
+            return
+        if any(_same(_candidate(family, fit, target), c, target.size) for c in chosen):
+            continue  # converging on a design already chosen
+        made = _candidate(family, _polish(family, target, fit, FULL) or fit, target)
+        if not any(_same(made, other, target.size) for other in chosen):
+            chosen.append(made)

@@ -1,0 +1,168 @@
+"""Path synthesis: a four-bar's own coupler curve recovered, and candidates that keep their word.
+
+Oracles: the target is traced from a hand-made four-bar by the package's ``kinematics``
+(Newton continuation on its rods, not the closed form the search uses); the recovered
+design is compared with the three Roberts–Chebyshev cognates of that four-bar
+(``cognates``, the complex-number construction); every candidate is driven by
+``kinematics`` at its own crank angles and its tracer's RMS distance from the target
+recomputed here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from linkage_widget import Linkage, cognates, kinematics, path_synthesis
+from linkage_widget.synthesis import PathCandidate
+
+N = 50
+
+
+def _known() -> Linkage:
+    """A crank-rocker (ground 3, crank 1, coupler 3.5, rocker 3.2) with a coupler point."""
+    a0, b0 = np.array([1.0, -2.0]), np.array([1.0 + 3.0 * 0.8, -2.0 + 3.0 * 0.6])
+    theta = 0.4
+    a = a0 + [np.cos(theta), np.sin(theta)]
+    e = b0 - a
+    r = np.linalg.norm(e)
+    along = (3.5**2 - 3.2**2 + r * r) / (2 * r)
+    b = a + along * e / r + np.sqrt(3.5**2 - along**2) * np.array([-e[1], e[0]]) / r
+    p = a + 0.4 * (b - a) + 0.9 * np.array([-(b - a)[1], (b - a)[0]]) / 3.5
+    return Linkage([a0, b0, a, b, p], rods=[(0, 2), (2, 3), (3, 1), (2, 4), (3, 4)], pinned=[0, 1])
+
+
+def _traced(linkage: Linkage, motor, angles, joint: int) -> np.ndarray:
+    k = kinematics(linkage, *motor, angles)
+    assert k.valid.all()
+    return k.positions[:, joint]
+
+
+def _rms(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(np.sum((a - b) ** 2, axis=1))))
+
+
+@pytest.fixture(scope="module")
+def known_curve() -> tuple[Linkage, np.ndarray]:
+    link = _known()
+    angles = 0.4 + 2 * np.pi * np.arange(N) / N
+    return link, _traced(link, (0, 2), angles, 4)
+
+
+@pytest.fixture(scope="module")
+def recovered(known_curve) -> list[PathCandidate]:
+    return path_synthesis(known_curve[1], k=3, seed=1)
+
+
+def test_a_four_bars_curve_is_recovered_as_one_of_its_cognates(known_curve, recovered):
+    link, target = known_curve
+    best = recovered[0]
+    assert best.kind == "four-bar" and best.error < 1e-6
+    # placed at the first target point, the design is one of the three cognates placed there
+    placed = [fb.linkage.vertices for fb in cognates(link, 4)]
+    mine = best.linkage.vertices
+    gaps = [max(np.min(np.linalg.norm(c[:, None] - mine[None], axis=2), 1)) for c in placed]
+    assert min(gaps) < 1e-5, gaps
+    assert best.grashof == "crank-rocker" and best.traverses and best.note == ""
+
+
+def test_candidates_traced_by_kinematics_meet_the_target_with_their_error(known_curve, recovered):
+    target = known_curve[1]
+    for c in recovered:
+        traced = _traced(c.linkage, c.motor, c.angles, c.coupler)
+        assert _rms(traced, target) == pytest.approx(c.error, abs=1e-9)
+        assert np.allclose(c.linkage.vertices[c.coupler], traced[0], atol=1e-9)
+
+
+def test_transmission_range_of_the_recovered_crank_rocker(recovered):
+    best = recovered[0]
+    d, a, b, c = 3.0, 1.0, 3.5, 3.2
+    # over a full turn mu runs between its values at the crank along the ground, both ways
+    lo = np.degrees(np.arccos((b * b + c * c - (d - a) ** 2) / (2 * b * c)))
+    hi = np.degrees(np.arccos((b * b + c * c - (d + a) ** 2) / (2 * b * c)))
+    lengths = sorted(np.round(best.linkage.rod_lengths()[:3], 9).tolist())
+    if lengths == sorted([1.0, 3.5, 3.2]):
+        assert best.transmission == pytest.approx((lo, hi), abs=1e-3)
+    assert 0 < best.transmission[0] < best.transmission[1] < 180
+
+
+def test_k_distinct_designs_sorted_by_error():
+    t = np.linspace(0, 2 * np.pi, 40, endpoint=False)
+    egg = np.column_stack([3 * np.cos(t) + 0.6 * np.cos(2 * t), 2 * np.sin(t)]) + [7, 1]
+    found = path_synthesis(egg, k=4, seed=2)
+    assert len(found) == 4
+    errors = [c.error for c in found]
+    assert errors == sorted(errors)
+    for i, one in enumerate(found):
+        for other in found[:i]:
+            assert np.abs(one.linkage.vertices - other.linkage.vertices).max() > 1e-3
+        traced = _traced(one.linkage, one.motor, one.angles, one.coupler)
+        assert _rms(traced, egg) == pytest.approx(one.error, abs=1e-9)
+
+
+def test_a_square_is_flagged_as_a_poor_fit():
+    side = np.linspace(0, 1, 8, endpoint=False)
+    square = np.concatenate(
+        [
+            np.column_stack([side, 0 * side]),
+            np.column_stack([1 + 0 * side, side]),
+            np.column_stack([1 - side, 1 + 0 * side]),
+            np.column_stack([0 * side, 1 - side]),
+        ]
+    )
+    best = path_synthesis(square, k=1, seed=0)[0]
+    assert best.error > 0.02 * 0.5  # no four-bar turns a sharp corner
+    assert "poor fit" in best.note
+
+
+@pytest.mark.parametrize(
+    ("points", "kwargs", "message"),
+    [
+        (np.zeros((20, 3)), {}, r"shape \(N, 2\)"),
+        ([[0.0, 1.0], [np.nan, 2.0]] * 10, {}, "target point 1 has a non-finite"),
+        (np.ones((20, 2)), {}, "coincide"),
+        (np.column_stack([np.arange(20.0), 2 * np.arange(20.0)]), {"closed": True}, "collinear"),
+        (np.random.default_rng(0).random((6, 2)), {}, "too few"),
+        (np.random.default_rng(0).random((20, 2)), {"kind": "five-bar"}, "unknown kind"),
+        (np.random.default_rng(0).random((20, 2)), {"k": 0}, "k must be"),
+        (np.random.default_rng(0).random((20, 2)), {"timing": np.zeros(19)}, "timing must"),
+        (np.random.default_rng(0).random((20, 2)), {"timing": [np.inf] * 20}, "timing 0"),
+    ],
+)
+def test_bad_input_is_refused_clearly(points, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        path_synthesis(points, **kwargs)
+
+
+def test_with_timing_the_curve_and_its_timing_are_recovered(known_curve):
+    link = known_curve[0]
+    angles = 0.4 + np.linspace(0.0, 2 * np.pi, N, endpoint=False) ** 1.2 / (2 * np.pi) ** 0.2
+    target = _traced(link, (0, 2), angles, 4)
+    found = path_synthesis(target, timing=angles - 2.0, k=2, seed=3)
+    best = found[0]
+    assert best.error < 1e-6
+    # the crank angles are the timing up to one offset, the crank turning the same way
+    assert np.ptp(best.angles - angles) < 1e-6
+    traced = _traced(best.linkage, best.motor, best.angles, best.coupler)
+    assert _rms(traced, target) == pytest.approx(best.error, abs=1e-9)
+
+
+def test_an_open_arc_is_fitted_by_an_arc_of_crank_angle(known_curve):
+    link = known_curve[0]
+    angles = np.linspace(0.9, 3.4, 30)  # 143 degrees of crank: an open arc
+    target = _traced(link, (0, 2), angles, 4)
+    found = path_synthesis(target, k=3, seed=4)
+    size = np.sqrt(np.mean(np.sum((target - target.mean(0)) ** 2, axis=1)))
+    best = found[0]
+    # an arc pins a four-bar down far less than a loop: many fit it to ~1e-4 of its size
+    assert best.error < 1e-3 * size and best.traverses and best.note == ""
+    assert abs(best.angles[-1] - best.angles[0]) < 2 * np.pi  # an arc, not a turn
+    for c in found:
+        traced = _traced(c.linkage, c.motor, c.angles, c.coupler)
+        assert _rms(traced, target) == pytest.approx(c.error, abs=1e-9)
+
+
+def test_an_open_straight_line_is_accepted():
+    line = np.column_stack([np.linspace(0.0, 4.0, 20), np.full(20, 1.0)])
+    best = path_synthesis(line, k=1, seed=5)[0]
+    assert best.error < 0.01 * 4.0  # four-bars draw straight lines to 1% (Chebyshev, Watt)
