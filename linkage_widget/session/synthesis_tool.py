@@ -189,10 +189,10 @@ class SynthesisTool:
             raise ValueError(f"no {kind} found that traces this curve: try a simpler curve")
         self.target, self.candidates, self.chosen = target, found, None
         self.kind, self.k, self.version = kind, k, self.version + 1
-        best = found[0]
+        best, note = found[0], getattr(found[0], "note", "")  # note: why a fit is poor
         return (
-            f"{len(found)} {kind} candidates (best RMS error {best.error:.3g}):"
-            " click one (or choose_candidate(i)) to load it"
+            f"{len(found)} {kind} candidates (best RMS error {best.error:.3g}"
+            f"{'; ' + note if note else ''}): click one (or choose_candidate(i)) to load it"
         )
 
     def candidate(self, i: int) -> Any:
