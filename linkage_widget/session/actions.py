@@ -457,6 +457,7 @@ def _view_handlers(
         "toggle_forces": _key(now, act, "toggle_forces"),
         "toggle_presentation": _key(now, act, "toggle_presentation"),
         "next_tool": _key(now, act, "next_tool"),
+        "synthesis_tool": _key(now, act, "synthesis_tool"),
         "previous_tool": _key(now, act, "previous_tool"),
         "toggle_mode": _key(now, act, "toggle_mode"),
     }

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ..draw import CandidateThumb, Sheet, candidate_sheet, sheet_cell
 from ..elements import Motor
 from ..io import Extensions
 from ..model import Linkage
@@ -210,6 +211,27 @@ class SynthesisTool:
         if len(self.stroke) > 1:
             shown.append(np.array(self.stroke))
         return tuple(shown)
+
+    def sheet(self, message: str = "") -> Sheet:
+        """The candidates as thumbnails, the chosen one outlined (:func:`.candidate_sheet`)."""
+        thumbs = [
+            CandidateThumb(
+                c.linkage.vertices,
+                c.linkage.rods,
+                c.linkage.pinned.tolist(),
+                int(c.coupler),
+                np.asarray(c.curve),
+                float(c.error),
+                getattr(c, "grashof", None),
+                getattr(c, "note", ""),
+            )  # fmt: skip
+            for c in self.candidates
+        ]
+        return candidate_sheet(thumbs, self.target, self.chosen, message)
+
+    def pick(self, x: float, y: float) -> int | None:
+        """The candidate whose thumbnail is under pixel ``(x, y)`` of :meth:`sheet`, or None."""
+        return sheet_cell(x, y, len(self.candidates))
 
     def clear(self) -> None:
         """Forget the target and the candidates (the linkage stays)."""
