@@ -80,7 +80,7 @@ def branch_sign(a: np.ndarray, b0: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.sign(_cross(np.subtract(b0, a), np.subtract(b, a)))
 
 
-def rocker_pin(a: np.ndarray, b0: np.ndarray, b: Any, c: Any, sigma: Any) -> np.ndarray:
+def rocker_pin(a: np.ndarray, b0: Any, b: Any, c: Any, sigma: Any) -> np.ndarray:
     r"""The rocker pin :math:`B` for crank pins ``a`` ``(..., 2)`` on branch ``sigma`` (module doc).
 
     ``b0`` ``(..., 2)`` and the lengths and signs (scalars or arrays of ``a``'s leading

@@ -31,10 +31,11 @@ from ._four_bar import MOTOR, four_bar, rocker_pin
 
 __all__ = ["FOUR_BAR", "grashof_class"]
 
-#: lengths (in crank lengths) outside which a polished design counts as degenerate
-SHORTEST, LONGEST = 1e-3, 1e3
-#: how far the coupler point may sit from the coupler, in coupler lengths
-REACH = 50.0
+#: lengths (in crank lengths) outside which a design counts as degenerate: longer links
+#: tend to a slider, which this family is not
+SHORTEST, LONGEST = 1e-2, 25.0
+#: how far the coupler point may sit from the coupler pin A, in crank lengths
+REACH = 25.0
 
 
 def grashof_class(d: float, a: float, b: float, c: float, *, rtol: float = 1e-9) -> str:
@@ -104,14 +105,14 @@ def _build(q: np.ndarray, sigma: np.ndarray, theta: float) -> tuple[Linkage, int
 
 
 def _bounds(q: np.ndarray) -> bool:
-    """Lengths positive and not degenerate, the coupler point within reach of the coupler."""
+    """Lengths between :data:`SHORTEST` and :data:`LONGEST`, the coupler point within reach."""
     d, b, c, u, v = q
     lengths = np.array([d, b, c])
     return bool(
         np.isfinite(q).all()
         and (lengths > SHORTEST).all()
         and (lengths < LONGEST).all()
-        and np.hypot(u, v) < REACH * b
+        and np.hypot(u, v) < REACH
     )
 
 

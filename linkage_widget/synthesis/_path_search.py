@@ -10,7 +10,8 @@ curves every cyclic shift :math:`j` at once: :math:`\sum_k \overline{z_d[k + j]}
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -19,8 +20,9 @@ from ._family import PathFamily
 
 __all__ = ["PathSeed", "PathTarget", "global_search", "target_of"]
 
-#: random designs the global search traces, and how many at a time
-DESIGNS, CHUNK = 20000, 2500
+#: random designs the global search traces (an open target: fewer, each cut to many
+#: arcs), and how many at a time
+DESIGNS, OPEN_DESIGNS, CHUNK = 20000, 12500, 2500
 #: of which the best are kept for the polish
 KEEP = 200
 #: crank angles per turn a design is traced at; arc-length samples compared
@@ -47,6 +49,18 @@ class PathTarget:
     closed: bool
     timing: np.ndarray | None
     fractions: np.ndarray
+    kept: np.ndarray | None = None
+
+    def thinned(self, most: int) -> PathTarget:
+        """At most ``most`` of the points, evenly by index (first and last kept; ``kept``)."""
+        n = len(self.xy)
+        if n <= most:
+            return self
+        keep = np.unique(np.linspace(0, n - 1, most).round().astype(int))
+        timing = None if self.timing is None else self.timing[keep]
+        return replace(
+            self, xy=self.xy[keep], timing=timing, fractions=self.fractions[keep], kept=keep
+        )
 
     def resampled(self, count: int) -> np.ndarray:
         """The target at ``count`` equal arc-length steps, complex ``(count,)``."""
@@ -252,7 +266,7 @@ def _run_curves(traced: np.ndarray) -> tuple[np.ndarray, ...]:
     return curves, frac, angles, whole
 
 
-def _window(curves: np.ndarray, whole: np.ndarray, starts: np.ndarray, length: int) -> np.ndarray:
+def _window(curves: np.ndarray, whole: np.ndarray, starts: Any, length: int) -> np.ndarray:
     """Arcs of ``length`` run samples from each of ``starts``, ``(b, starts, M)``.
 
     At :data:`OPEN_SAMPLES` points; NaN where an open run is too short for the arc.
@@ -367,7 +381,7 @@ def global_search(
     else:
         match, seeds_of = _open_match, _open_seeds
     found = []
-    for _ in range(DESIGNS // CHUNK):
+    for _ in range((OPEN_DESIGNS if match is _open_match else DESIGNS) // CHUNK):
         q, sigma = family.sample(rng, CHUNK)
         found.append((q, sigma, *match(family, target, q, sigma)))
     q, sigma, error, w, where = (np.concatenate(x) for x in zip(*found, strict=True))

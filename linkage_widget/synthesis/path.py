@@ -52,14 +52,18 @@ FAMILIES: dict[str, PathFamily] = {
 POOR_FIT = 0.02
 #: Two candidates are one design when every joint, placed at the first target point,
 #: is within this part of the target's size of the other's.
-SAME_DESIGN = 1e-3
+SAME_DESIGN = 1e-2
+#: Briefly polished shapes this near (relative) are one design's (:func:`_choose`).
+HEADING = 0.1
 #: The global search's best are polished this many at a time, briefly (BRIEF residual
 #: evaluations), the best of them then fully (FULL), until k are distinct or ROUNDS ran.
-POLISHED, ROUNDS, BRIEF, FULL = 8, 3, 30, 150
+POLISHED, ROUNDS, BRIEF, FULL = 12, 2, 20, 100
 #: The crank angles of a candidate's drawn curve.
 CURVE_SAMPLES = 361
 #: The residual (normalised units) of a target point where the design does not assemble.
 APART = 10.0
+#: The polish works on at most this many of the target's points (evenly by index).
+MOST_POINTS = 64
 #: Finite-difference step of the polish's Jacobian (normalised units).
 STEP = 1e-7
 
@@ -139,6 +143,8 @@ def _turn(phi: float) -> np.ndarray:
 
 def _residual(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> np.ndarray:
     q, s, phi, t, theta = _unpack(family, target, x)
+    if not family.bounds(q):  # a wall: the polish's step is refused, not taken out there
+        return np.full(2 * len(theta), APART)
     traced = family.trace(q[None], sigma[None], theta)[0]
     # a design that comes apart costs more than any fit (MINPACK needs finite residuals)
     return np.nan_to_num((t + s * traced @ _turn(phi).T - target.xy).ravel(), nan=APART)
@@ -183,7 +189,7 @@ def _polish(family: PathFamily, target: PathTarget, seed, evaluations: int) -> _
         jac=lambda x: _jacobian(family, seed.sigma, target, x),
         method="lm",
         xtol=1e-13,
-        ftol=1e-13,
+        ftol=1e-10,
         gtol=1e-13,
         max_nfev=evaluations,
     )
@@ -241,7 +247,7 @@ def _candidate(family: PathFamily, fit: _Fit, target: PathTarget) -> PathCandida
     turn = float(np.angle(fit.w))
     built, coupler, motor = family.build(fit.q, fit.sigma, float(fit.theta[0]))
     linkage = built.copy()
-    linkage.set_positions(_placed(built.vertices, fit, target))
+    linkage.set_positions(_joints(family, fit, target))
     grashof, transmission = (None, None)
     if family.describe is not None:
         grashof, transmission = family.describe(fit.q, fit.sigma, _swept(fit, target.closed))
@@ -274,9 +280,17 @@ def _candidate(family: PathFamily, fit: _Fit, target: PathTarget) -> PathCandida
     )
 
 
+def _near(a: np.ndarray, b: np.ndarray, gap: float) -> bool:
+    return a.shape == b.shape and bool(np.abs(a - b).max() <= gap)
+
+
 def _same(one: PathCandidate, other: PathCandidate, size: float) -> bool:
-    a, b = one.linkage.vertices, other.linkage.vertices
-    return a.shape == b.shape and bool(np.abs(a - b).max() <= SAME_DESIGN * size)
+    return _near(one.linkage.vertices, other.linkage.vertices, SAME_DESIGN * size)
+
+
+def _joints(family: PathFamily, fit: _Fit, target: PathTarget) -> np.ndarray:
+    """The fit's joints ``(n, 2)`` in the target's frame, at the first target point."""
+    return _placed(family.build(fit.q, fit.sigma, float(fit.theta[0]))[0].vertices, fit, target)
 
 
 def path_synthesis(
@@ -331,23 +345,70 @@ def path_synthesis(
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise ValueError(f"path_synthesis: k must be a whole number of at least 1, got {k!r}")
     target = target_of(points, closed, timing, family)
-    seeds = global_search(family, target, np.random.default_rng(seed))
+    work = target.thinned(MOST_POINTS)  # the polish's cost grows as the cube of the points
+    seeds = global_search(family, work, np.random.default_rng(seed))
     chosen: list[PathCandidate] = []
     for start in range(0, min(len(seeds), POLISHED * ROUNDS), POLISHED):
-        _choose(family, target, seeds[start : start + POLISHED], chosen, k)
+        _choose(family, (work, target), seeds[start : start + POLISHED], chosen, k)
         if len(chosen) == k:
             break
     return sorted(chosen, key=lambda c: c.error)
 
 
-def _choose(family, target: PathTarget, seeds: list, chosen: list[PathCandidate], k: int) -> None:
-    """Polish ``seeds`` briefly, then the best fully, adding distinct ones to ``chosen``."""
-    fits = [f for s in seeds if (f := _polish(family, target, s, BRIEF)) is not None]
+def _choose(family, targets: tuple, seeds: list, chosen: list[PathCandidate], k: int) -> None:
+    """Polish ``seeds`` briefly, then the best fully, adding distinct ones to ``chosen``.
+
+    ``targets``: the (thinned) target polished on, and the whole target.
+
+    A brief fit whose shape is within :data:`HEADING` (relative) of one polished fully
+    before, on the same branch, is heading for the same design and is passed over.
+    """
+    work, target = targets
+    fits = [f for s in seeds if (f := _polish(family, work, s, BRIEF)) is not None]
+    taken: list[_Fit] = []
     for fit in sorted(fits, key=lambda f: f.error):
         if len(chosen) == k:
             return
-        if any(_same(_candidate(family, fit, target), c, target.size) for c in chosen):
-            continue  # converging on a design already chosen
-        made = _candidate(family, _polish(family, target, fit, FULL) or fit, target)
+        if any(_heading(fit, other) for other in taken):
+            continue
+        taken.append(fit)
+        polished = _polish(family, work, fit, FULL) or fit
+        made = _candidate(family, _extended(family, polished, work, target), target)
         if not any(_same(made, other, target.size) for other in chosen):
             chosen.append(made)
+
+
+def _extended(family: PathFamily, fit: _Fit, work: PathTarget, target: PathTarget) -> _Fit:
+    """The fit over all the target's points when it was polished on fewer (``work``).
+
+    Each point's crank angle: interpolated from its neighbours' by index, then moved to
+    the traced point nearest it by a few Gauss-Newton steps (one unknown per point).
+    """
+    if work is target:
+        return fit
+    if target.timing is not None:
+        theta = fit.theta[0] + target.timing
+    else:
+        theta = np.interp(np.arange(len(target.xy)), work.kept, fit.theta)
+        goal = target.xy[:, 0] + 1j * target.xy[:, 1]
+        for _ in range(8):
+            z = _traced(family, fit, np.append(theta, theta + STEP))
+            here, ahead = z[: len(theta)], z[len(theta) :]
+            slope = (ahead - here) / STEP
+            with np.errstate(invalid="ignore", divide="ignore"):
+                step = -np.real(np.conj(slope) * (here - goal)) / np.abs(slope) ** 2
+            theta = theta + np.nan_to_num(np.clip(step, -0.2, 0.2))
+    gap = np.abs(_traced(family, fit, theta) - (target.xy[:, 0] + 1j * target.xy[:, 1]))
+    error = float(np.sqrt(np.mean(gap**2)))
+    return _Fit(fit.q, fit.sigma, fit.w, fit.t, theta, error if np.isfinite(error) else np.inf)
+
+
+def _traced(family: PathFamily, fit: _Fit, theta: np.ndarray) -> np.ndarray:
+    """The fit's tracer at crank angles ``theta`` (normalised), in the target's normalised frame."""
+    p = family.trace(fit.q[None], fit.sigma[None], theta)[0]
+    return fit.t + fit.w * (p[:, 0] + 1j * p[:, 1])
+
+
+def _heading(fit: _Fit, other: _Fit) -> bool:
+    gap = np.abs(fit.q - other.q) / (np.abs(fit.q) + np.abs(other.q) + 1.0)
+    return bool(gap.max() < HEADING and np.array_equal(fit.sigma, other.sigma))

@@ -19,16 +19,24 @@ from linkage_widget.synthesis import PathCandidate
 N = 50
 
 
-def _known() -> Linkage:
-    """A crank-rocker (ground 3, crank 1, coupler 3.5, rocker 3.2) with a coupler point."""
-    a0, b0 = np.array([1.0, -2.0]), np.array([1.0 + 3.0 * 0.8, -2.0 + 3.0 * 0.6])
-    theta = 0.4
-    a = a0 + [np.cos(theta), np.sin(theta)]
+def _pins(theta: float, lengths=(3.0, 1.0, 3.5, 3.2), sigma: float = 1.0) -> tuple:
+    """Pivots and pins of a four-bar (ground d along 36.87 degrees from (1, -2)), by hand."""
+    d, crank, b, c = lengths
+    a0 = np.array([1.0, -2.0])
+    b0 = a0 + d * np.array([0.8, 0.6])
+    a = a0 + crank * np.array([np.cos(theta), np.sin(theta)])
     e = b0 - a
     r = np.linalg.norm(e)
-    along = (3.5**2 - 3.2**2 + r * r) / (2 * r)
-    b = a + along * e / r + np.sqrt(3.5**2 - along**2) * np.array([-e[1], e[0]]) / r
-    p = a + 0.4 * (b - a) + 0.9 * np.array([-(b - a)[1], (b - a)[0]]) / 3.5
+    along = (b * b - c * c + r * r) / (2 * r)
+    pin = a + along * e / r + sigma * np.sqrt(b * b - along**2) * np.array([-e[1], e[0]]) / r
+    return a0, b0, a, pin
+
+
+def _known(u: float = 0.4 * 3.5, v: float = 0.9) -> Linkage:
+    """A crank-rocker (ground 3, crank 1, coupler 3.5, rocker 3.2), coupler point (u, v)."""
+    a0, b0, a, b = _pins(0.4)
+    e = (b - a) / 3.5
+    p = a + u * e + v * np.array([-e[1], e[0]])
     return Linkage([a0, b0, a, b, p], rods=[(0, 2), (2, 3), (3, 1), (2, 4), (3, 4)], pinned=[0, 1])
 
 
@@ -166,3 +174,45 @@ def test_an_open_straight_line_is_accepted():
     line = np.column_stack([np.linspace(0.0, 4.0, 20), np.full(20, 1.0)])
     best = path_synthesis(line, k=1, seed=5)[0]
     assert best.error < 0.01 * 4.0  # four-bars draw straight lines to 1% (Chebyshev, Watt)
+
+
+def test_a_self_intersecting_coupler_curve_is_not_refused():
+    link = _known(2.0, -2.0)  # this coupler point draws a figure eight
+    target = _traced(link, (0, 2), 0.4 + 2 * np.pi * np.arange(N) / N, 4)
+    seg = [(target[i], target[(i + 1) % N]) for i in range(N)]
+
+    def crosses(p, q, r, s):
+        def side(o, x, y):
+            (dx, dy), (ex, ey) = x - o, y - o
+            return np.sign(dx * ey - dy * ex)
+
+        return side(p, q, r) * side(p, q, s) < 0 and side(r, s, p) * side(r, s, q) < 0
+
+    assert any(crosses(*seg[i], *seg[j]) for i in range(N) for j in range(i + 2, N - (i == 0)))
+    assert path_synthesis(target, k=1, seed=6)[0].error < 1e-6
+
+
+def test_a_curve_needing_a_change_of_branch_is_flagged():
+    # a triple rocker (ground 3, crank 1, coupler 1.8, rocker 2: 1 + 3 > 1.8 + 2) draws a
+    # closed curve only by rocking there on one branch and back on the other; its
+    # cognates are triple rockers too, so no crank turning fully traces it
+    lengths = (3.0, 1.0, 1.8, 2.0)
+    ends = [np.arccos((1 + 9 - 3.8**2) / 6) - 1e-6]  # the crank's limit: |A - B0| = b + c
+    swing = np.linspace(-ends[0], ends[0], 26)[:-1]
+    loop = [_pins(t + np.arctan2(0.6, 0.8), lengths, +1.0) for t in swing]
+    loop += [_pins(t + np.arctan2(0.6, 0.8), lengths, -1.0) for t in swing[::-1]]
+    target = np.array(
+        [a + 0.5 * (b - a) + 0.7 * np.array([-(b - a)[1], (b - a)[0]]) / 1.8 for _, _, a, b in loop]
+    )
+    best = path_synthesis(target, k=1, seed=7)[0]
+    assert best.note != "" and (not best.traverses or best.error > 0.02 * 1.0)
+
+
+def test_a_long_target_gets_an_angle_per_point(known_curve):
+    # 240 points: the polish works on 64 of them, every point then gets its own angle
+    link = known_curve[0]
+    target = _traced(link, (0, 2), 0.4 + 2 * np.pi * np.arange(240) / 240, 4)
+    best = path_synthesis(target, k=1, seed=8)[0]
+    assert best.angles.shape == (240,) and best.error < 1e-6
+    traced = _traced(best.linkage, best.motor, best.angles, best.coupler)
+    assert _rms(traced, target) == pytest.approx(best.error, abs=1e-9)
