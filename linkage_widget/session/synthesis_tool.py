@@ -286,11 +286,11 @@ def choose(tool: SynthesisTool, now: Situation, i: int) -> Outcome:
     """Load candidate ``i``: one undo step; its motor runs, its coupler is tracked."""
     _planar(now)
     c = tool.candidate(i)
-    grashof = getattr(c, "grashof", "")
+    grashof, note = getattr(c, "grashof", ""), getattr(c, "note", "")
     said = (
         f"candidate {int(i) + 1} loaded (RMS {c.error:.3g}{', ' + grashof if grashof else ''}):"
         f" the motor turns joint {c.motor[1]} about {c.motor[0]}, joint {c.coupler} tracked"
-        " (ctrl-z: back)"
+        f" (ctrl-z: back){'; ' + note if note else ''}"
     )
     tool.chosen = int(i)
     points = np.vstack([c.linkage.vertices, tool.target if tool.target is not None else c.curve])

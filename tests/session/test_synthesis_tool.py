@@ -58,6 +58,7 @@ class Candidate:
     angles: np.ndarray
     grashof: str = "crank-rocker"
     traverses: bool = True
+    note: str = ""
 
 
 class KnownSearch:
@@ -220,6 +221,19 @@ def test_no_candidate_and_a_bad_choice_leave_the_linkage_untouched() -> None:
     assert not s.choose_candidate(5)
     assert "no candidate 5: there are 2" in s.error
     assert s.document.snapshot() == before and not s.motors_running
+
+
+def test_a_poor_fit_is_said_when_found_and_when_loaded() -> None:
+    def poor(points: np.ndarray, *, kind: str, k: int) -> list[Candidate]:
+        (c,) = KnownSearch(1)(points, kind=kind, k=k)
+        c.note = "the error is large against the target's size"
+        return [c]
+
+    s = session(poor)
+    s.synthesize(coupler_curve(50))
+    assert "the error is large" in s.scene().hint
+    s.choose_candidate(0)
+    assert "candidate 1 loaded" in s.scene().hint and "the error is large" in s.scene().hint
 
 
 def test_the_tool_refuses_a_3d_linkage() -> None:
