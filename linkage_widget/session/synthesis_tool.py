@@ -269,6 +269,7 @@ def stroke_to(tool: SynthesisTool, now: Situation, x: float, y: float) -> Outcom
 
 def stroke_end(tool: SynthesisTool, now: Situation, x: float, y: float) -> Outcome:
     """The stroke ends at pixel ``(x, y)``: the search runs on its curve."""
+    _planar(now)  # said at the press already: said again, not "too short"
     tool.extend(now.world(x, y), (x, y))
     return synthesize(tool, now, tool.finish())
 

@@ -241,6 +241,12 @@ def test_the_tool_refuses_a_3d_linkage() -> None:
     s.synthesis.search = KnownSearch()
     with pytest.raises(ValueError, match="planar"):
         s.synthesize(coupler_curve(50)[:, :2])
+    s.tool = "synthesis"
+    s.error = ""
+    s.press(100, 100)
+    s.drag(200, 150)
+    s.release(300, 100)
+    assert "planar" in s.error and not s.synthesis.stroke
 
 
 def test_resampled_points_are_on_the_polyline_at_equal_arc_lengths() -> None:
