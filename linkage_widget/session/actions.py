@@ -315,6 +315,7 @@ class Services:
     save_recording: Callable[[], None]
     cancel_export: Callable[[], bool]  #: cancel a running export; whether one ran
     animate: Callable[[Any], None]  #: a PanelIntent's placements, one a frame, one undo step
+    run: Callable[..., None]  #: ``(kind, *args)``: an action carried out later (a search's end)
 
 
 def _save(on: Services, now: Situation) -> Outcome:
@@ -491,5 +492,5 @@ def _motion_and_file_handlers(
         "toggle_recording": _given(now, partial(act.toggle_recording, save=on.save_recording)),
         "cancel_export": _given(now, partial(_cancel_export, on)),
         **nac_view.nac_handlers(now, act.nac, on.animate),
-        **synthesis_tool.synthesis_handlers(now, act.synthesis),
+        **synthesis_tool.synthesis_handlers(now, act.synthesis, on.run),
     }

@@ -1055,7 +1055,7 @@ class LinkageSession(SessionTraits):
             self._situation, lambda: self.linkage, self._actuate, self._export, self.save,
             self.load_file, self.add_spring, self.to_png, self.to_svg, self.save_tracks_csv,
             self.undo, self.redo, self.fit, self.merge_file, self._save_recording,
-            self.cancel_export, self._apply_panel,
+            self.cancel_export, self._apply_panel, self.run_action,
         )  # fmt: skip
 
     def _situation(self) -> Situation:

@@ -24,6 +24,7 @@ holds no reference to the session (values in, values out): its handlers take it,
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -39,6 +40,7 @@ try:  # issue 28's path part (synthesis/path): without it the tool says so, noth
     from ..synthesis import path_synthesis
 except ImportError:  # pragma: no cover - the part not merged yet
     path_synthesis = None
+from .analysis import running_loop
 from .document import Document
 from .outcome import Outcome, Situation
 from .space_view import fitted_view
@@ -148,6 +150,8 @@ class SynthesisTool:
         self.version = 0
         self.kind = "four-bar"
         self.k = 5
+        self.pending: asyncio.Future[Any] | None = None  # a search running in a thread
+        self._pending_ask: tuple[np.ndarray, str, int] = (np.zeros((0, 2)), self.kind, self.k)
 
     # ---------------------------------------------------------------- stroke
     def begin(self, world: Any, px: tuple[float, float]) -> None:
@@ -175,17 +179,44 @@ class SynthesisTool:
         return resampled(target_curve(np.array(stroke)))
 
     # ---------------------------------------------------------------- search
+    def _asked(self, points: Any, kind: str | None, k: int | None) -> tuple[np.ndarray, str, int]:
+        """The search asked for: the checked target, the kind and the count."""
+        target = target_curve(points)
+        if self.search is None:
+            raise ValueError("path synthesis is not available in this installation")
+        return target, self.kind if kind is None else str(kind), self.k if k is None else int(k)
+
     def run(self, points: Any, kind: str | None = None, k: int | None = None) -> str:
         """Search linkages tracing ``points`` ``(K, 2)``; keep them; what to say.
 
         Nothing changes when it raises ``ValueError`` (bad points, nothing found).
         """
-        target = target_curve(points)
-        if self.search is None:
-            raise ValueError("path synthesis is not available in this installation")
-        kind = self.kind if kind is None else str(kind)
-        k = self.k if k is None else int(k)
-        found = list(self.search(target, kind=kind, k=k))
+        target, kind, k = self._asked(points, kind, k)
+        return self._keep(target, kind, k, list(self.search(target, kind=kind, k=k)))
+
+    def start(self, points: Any, loop: asyncio.AbstractEventLoop) -> asyncio.Future[Any]:
+        """Search in a worker thread of ``loop`` (the kernel stays responsive); the job.
+
+        Bad points raise ``ValueError`` at once. The job's end (its callbacks run in the
+        loop's thread) is applied by :meth:`take`; a newer search replaces it.
+        """
+        target, kind, k = self._asked(points, None, None)
+        job = loop.run_in_executor(None, partial(self.search, target, kind=kind, k=k))
+        self.pending, self._pending_ask = job, (target, kind, k)
+        return job
+
+    def take(self, job: Any) -> str | None:
+        """Apply the end of search ``job`` (:meth:`start`): what to say; ``None``: stale.
+
+        Raises what the search raised, or ``ValueError`` when it found nothing.
+        """
+        if job is not self.pending:
+            return None  # a newer stroke's search replaced it
+        self.pending = None
+        return self._keep(*self._pending_ask, list(job.result()))
+
+    def _keep(self, target: np.ndarray, kind: str, k: int, found: list[Any]) -> str:
+        """Keep what a search ``found`` for ``target`` (nothing changed when it is empty)."""
         if not found:
             raise ValueError(f"no {kind} found that traces this curve: try a simpler curve")
         self.target, self.candidates, self.chosen = target, found, None
@@ -267,11 +298,42 @@ def stroke_to(tool: SynthesisTool, now: Situation, x: float, y: float) -> Outcom
     return Outcome(finish="draw")
 
 
-def stroke_end(tool: SynthesisTool, now: Situation, x: float, y: float) -> Outcome:
-    """The stroke ends at pixel ``(x, y)``: the search runs on its curve."""
+def stroke_end(
+    tool: SynthesisTool, run: Callable[..., object], now: Situation, x: float, y: float
+) -> Outcome:
+    """The stroke ends at pixel ``(x, y)``: the search runs on its curve.
+
+    With a running event loop (the widget) in a worker thread: the search takes seconds,
+    and the kernel stays responsive meanwhile; its end is carried out by
+    ``run("synthesis_found", job)`` in the loop's thread. Without one (a script, a test):
+    now.
+    """
     _planar(now)  # said at the press already: said again, not "too short"
     tool.extend(now.world(x, y), (x, y))
-    return synthesize(tool, now, tool.finish())
+    points, loop = tool.finish(), running_loop()
+    if loop is None:
+        return synthesize(tool, now, points)
+    job = tool.start(points, loop)
+    job.add_done_callback(lambda done: run("synthesis_found", done))
+    said = "searching for linkages that trace the curve (a few seconds) ..."
+    return Outcome(traits={"error": ""}, message=said, finish="draw")
+
+
+def found(tool: SynthesisTool, now: Situation, job: Any) -> Outcome:
+    """A search in a thread ended: its candidates kept and said (a stale one: nothing).
+
+    Its refusal, or any failure, is the session's error: raised here it would be lost in
+    the event loop's log.
+    """
+    try:
+        said = tool.take(job)
+    except ValueError as exc:
+        return Outcome(traits={"error": str(exc)}, finish="draw")
+    except Exception as exc:  # noqa: BLE001 - a bug of the search, shown rather than lost
+        return Outcome(traits={"error": f"path synthesis failed: {exc!r}"}, finish="draw")
+    if said is None:
+        return Outcome()
+    return Outcome(traits={"error": ""}, message=said, finish="draw")
 
 
 def synthesize(
@@ -306,13 +368,17 @@ def choose(tool: SynthesisTool, now: Situation, i: int) -> Outcome:
 
 
 def synthesis_handlers(
-    now: Callable[[], Situation], tool: SynthesisTool
+    now: Callable[[], Situation], tool: SynthesisTool, run: Callable[..., object]
 ) -> dict[str, Callable[..., object]]:
-    """The synthesis tool's action kinds and their handlers (for :func:`.actions.action_table`)."""
+    """The synthesis tool's action kinds and their handlers (for :func:`.actions.action_table`).
+
+    ``run(kind, *args)``: the session's ``run_action``, for a search's end.
+    """
     return {
         "stroke_begin": lambda x, y: stroke_begin(tool, now(), x, y),
         "stroke_to": lambda x, y: stroke_to(tool, now(), x, y),
-        "stroke_end": lambda x, y: stroke_end(tool, now(), x, y),
+        "stroke_end": lambda x, y: stroke_end(tool, run, now(), x, y),
+        "synthesis_found": lambda job: found(tool, now(), job),
         "synthesize": lambda points, kind=None, k=None: synthesize(tool, now(), points, kind, k),
         "choose_candidate": lambda i: choose(tool, now(), i),
     }

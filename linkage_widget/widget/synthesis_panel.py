@@ -72,6 +72,16 @@ class SynthesisView:
         if display is not None:
             return
         tool = host.synthesis
+        count = len(tool.candidates)
+        title = (
+            "<b>synthesis</b>: searching ..."
+            if tool.pending is not None
+            else f"<b>synthesis</b>: {count} candidates, best first (click one to load it)"
+            if count
+            else "<b>synthesis</b>: drag a curve on the canvas"
+        )
+        if self.title.value != title:
+            self.title.value = title
         now = (tool.version, tool.chosen)
         if now == self._drawn and not force:
             return
@@ -80,12 +90,6 @@ class SynthesisView:
             self.size = sheet.width, sheet.height
             resize_backing(self.canvas, *self.size, float(host.pixel_ratio))
         draw_scene(self.canvas, sheet, pixel_ratio=float(host.pixel_ratio))
-        count = len(tool.candidates)
-        self.title.value = (
-            f"<b>synthesis</b>: {count} candidates, best first (click one to load it)"
-            if count
-            else "<b>synthesis</b>: drag a curve on the canvas"
-        )
         self._drawn = now
 
     def _pressed(self, x: float, y: float) -> None:

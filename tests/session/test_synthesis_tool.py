@@ -11,6 +11,8 @@ The last test runs the real ``path_synthesis`` end to end.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -221,6 +223,38 @@ def test_no_candidate_and_a_bad_choice_leave_the_linkage_untouched() -> None:
     assert not s.choose_candidate(5)
     assert "no candidate 5: there are 2" in s.error
     assert s.document.snapshot() == before and not s.motors_running
+
+
+def test_in_a_running_loop_the_search_runs_in_a_thread_and_its_end_is_applied() -> None:
+    threads: list[threading.Thread] = []
+
+    def slow(points: np.ndarray, *, kind: str, k: int) -> list[Candidate]:
+        threads.append(threading.current_thread())
+        return KnownSearch(2)(points, kind=kind, k=k)
+
+    def refused(points: np.ndarray, *, kind: str, k: int) -> list[Candidate]:
+        raise ValueError("the target crosses itself")
+
+    async def main() -> None:
+        s = session(slow)
+        pixels = s.view.to_pixel(coupler_curve(100))
+        stroke(s, pixels)
+        job = s.synthesis.pending
+        assert job is not None and "searching" in s.scene().hint
+        await asyncio.wait_for(asyncio.shield(job), 10)
+        await asyncio.sleep(0.01)  # the job's end, carried out in the loop's thread
+        assert len(s.synthesis.candidates) == 2 and s.synthesis.pending is None
+        assert "2 four-bar candidates" in s.scene().hint
+        assert threads and threads[0] is not threading.current_thread()
+        first, before = s.synthesis.version, s.document.snapshot()
+        s.synthesis.search = refused
+        stroke(s, pixels)
+        await asyncio.wait_for(asyncio.gather(s.synthesis.pending, return_exceptions=True), 10)
+        await asyncio.sleep(0.01)
+        assert "crosses itself" in s.error and s.synthesis.version == first
+        assert s.document.snapshot() == before and len(s.synthesis.candidates) == 2
+
+    asyncio.run(main())
 
 
 def test_a_poor_fit_is_said_when_found_and_when_loaded() -> None:
