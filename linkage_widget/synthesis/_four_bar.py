@@ -92,9 +92,9 @@ def rocker_pin(a: np.ndarray, b0: Any, b: Any, c: Any, sigma: Any) -> np.ndarray
     a = a[None] if a.ndim == 1 else a
     e = np.asarray(b0, dtype=float) - a
     r2 = np.einsum("...i,...i->...", e, e)
-    along = (b * b - c * c + r2) / (2 * r2)
-    h2 = b * b / r2 - along * along  # (h / r)^2
-    with np.errstate(invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # a pin on B0: NaN, not a warning
+        along = (b * b - c * c + r2) / (2 * r2)
+        h2 = b * b / r2 - along * along  # (h / r)^2
         across = np.where(h2 >= 0, np.sqrt(np.maximum(h2, 0.0)), np.nan)
     turned = np.stack([-e[..., 1], e[..., 0]], axis=-1)
     return a + along[..., None] * e + (sigma * across)[..., None] * turned

@@ -345,11 +345,13 @@ def _timed_match(family, target, q, sigma) -> tuple[np.ndarray, ...]:
 
 def _timed_seeds(family, target, q, sigma, error, w, where) -> list[PathSeed]:
     """Each kept design's crank offset and the shift of its fit."""
-    zt = _complex(target.xy)
+    use = _timed_points(target)  # the points the match saw (the others may not assemble)
+    zt = _complex(target.xy[use])
     seeds = []
     for i in range(len(q)):
         offset = 2 * np.pi * where[i, 0] / OFFSETS
-        z = _complex(family.trace(q[i : i + 1], sigma[i : i + 1], offset + target.timing))[0]
+        angles = offset + target.timing[use]
+        z = _complex(family.trace(q[i : i + 1], sigma[i : i + 1], angles))[0]
         t = zt.mean() - w[i] * z.mean()
         seeds.append(
             PathSeed(q[i], sigma[i], complex(w[i]), complex(t), np.array([offset]), error[i])
