@@ -46,7 +46,8 @@ class SynthesisView:
     def __init__(self, host: Any) -> None:
         self._host = host
         self._drawn: tuple[Any, ...] | None = None  # (version, chosen, size) drawn
-        self.size = host.synthesis.sheet().width, host.synthesis.sheet().height
+        empty = host.synthesis.sheet()
+        self.size = empty.width, empty.height
         self.canvas = make_canvas(*self.size, float(host.pixel_ratio))
         self.canvas.add_class(SYNTHESIS_CSS_CLASS)
         self.canvas.on_mouse_down(self._pressed)
