@@ -20,6 +20,7 @@ Modules, bottom first (each imports only the ones before it)::
     panel_layers  the panel's static and dynamic layers from a configuration chart
     kinematic_plots   velocity and acceleration of the tracked joints against the crank angle
     kinematic_layers  on the canvas: their velocity arrows, instant centres, tolerance bands
+    synthesis_layers  the synthesis tool's target curve; its candidates as small multiples
     canvas      Picture -> ipycanvas (imported only by the widget)
 
 The names below are the layer's face; the session imports them from here. The
@@ -40,6 +41,7 @@ from .panel_layers import panel_dynamic, panel_static, point_pixel
 from .raster import save_gif, save_png, scene_to_image
 from .scene import Scene, SceneState, build_scene
 from .svg import save_svg, scene_to_svg
+from .synthesis_layers import CandidateThumb, Sheet, candidate_sheet, sheet_cell
 from .theme import DEFAULT_THEME, Theme
 from .view import MAX_PIXEL_RATIO, ViewTransform
 from .view3d import CAMERA_VIEWS, Camera, camera_view
@@ -49,6 +51,7 @@ __all__ = [
     "DEFAULT_THEME",
     "AnglePlot",
     "Camera",
+    "CandidateThumb",
     "KinematicOverlay",
     "LegendEntry",
     "MAX_PIXEL_RATIO",
@@ -56,10 +59,12 @@ __all__ = [
     "PlotSeries",
     "Scene",
     "SceneState",
+    "Sheet",
     "SphereProjection",
     "Theme",
     "ViewTransform",
     "build_scene",
+    "candidate_sheet",
     "camera_view",
     "guide_hit",
     "cycle_value",
@@ -77,5 +82,6 @@ __all__ = [
     "save_svg",
     "scene_to_image",
     "scene_to_svg",
+    "sheet_cell",
     "track_colors",
 ]

@@ -53,6 +53,7 @@ from .member_layers import ghosts, kind_codes, members, nac_colours
 from .primitives import Primitive
 from .space_scene import depth_cued, flatten
 from .svg import scene_to_svg
+from .synthesis_layers import target_curves
 from .theme import DEFAULT_THEME, Theme
 from .view import ViewTransform
 from .view3d import Camera
@@ -64,6 +65,7 @@ __all__ = ["ROLES", "Scene", "SceneState", "build_scene"]
 
 #: Every role :func:`build_scene` emits, in draw order.
 ROLES = (
+    "synthesis-target",
     "tracks",
     "ghosts",
     "rod-highlight",
@@ -217,6 +219,9 @@ class SceneState:
         Other placements of the linkage (world), drawn faint under it (:mod:`.member_layers`).
     nac_colouring : ndarray, shape (m,), bool, or None
         A NAC-colouring: each rod in one of :attr:`Theme.nac_colors` (True: the second).
+    synthesis_curves : sequence of ndarray, shape (k, 2)
+        The synthesis tool's target curve and the stroke being drawn (world), dashed
+        under the tracks (:mod:`.synthesis_layers`).
     """
 
     selected_vertex: int | None = None
@@ -255,6 +260,24 @@ class SceneState:
     show_band: bool = False
     ghosts: Sequence[np.ndarray] = ()
     nac_colouring: np.ndarray | None = None
+    synthesis_curves: Sequence[np.ndarray] = ()
+
+
+def _under(
+    view: ViewTransform,
+    st: SceneState,
+    rod_ends: np.ndarray,
+    tracked: dict[int, str],
+    planar: bool,
+    theme: Theme,
+) -> list[Primitive]:
+    """What lies under the linkage: tolerance bands, the synthesis target, tracks, ghosts."""
+    return [
+        *kinematic_under(view, st.kinematic, st.show_band),
+        *target_curves(view, st.synthesis_curves, theme),  # under the coupler's track
+        *layers.tracks(view, st.tracks, tracked, theme),
+        *ghosts(view, st.ghosts if planar else (), rod_ends, theme),
+    ]
 
 
 def build_scene(
@@ -296,9 +319,7 @@ def build_scene(
     at = _attractor_pixel(view, st.attractor)
 
     scene = Scene(view.width, view.height, theme.background, pixel_ratio=float(st.pixel_ratio))
-    scene.extend(kinematic_under(view, st.kinematic, st.show_band))
-    scene.extend(layers.tracks(view, st.tracks, tracked, theme))
-    scene.extend(ghosts(view, st.ghosts if depth is None else (), rod_ends, theme))  # planar
+    scene.extend(_under(view, st, rod_ends, tracked, depth is None, theme))
     scene.extend(layers.rod_highlight(P, rod_ends, st.selected_rod, theme))
     scene.extend(layers.springs(P, st.springs, theme))
     guides = guide_layers.linkage_sliders(linkage, view, P, theme)  # blocks last, over the rods

@@ -82,6 +82,7 @@ def flatten(camera: Camera, vertices: np.ndarray, state: Any) -> tuple[Any, np.n
         loads=(),
         reactions=(),
         motors=(),
+        synthesis_curves=(),  # a planar tool's curves (in the plane of a planar linkage)
     )
     return flat, image, depth
 

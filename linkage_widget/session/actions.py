@@ -23,7 +23,7 @@ from ..draw import CAMERA_VIEWS, camera_view
 from ..examples import example_path
 from ..io import atomic_write
 from ..model import Linkage
-from . import guide_tools, nac_view, rigidity_tools, rigidity_views, slide_drives
+from . import guide_tools, nac_view, rigidity_tools, rigidity_views, slide_drives, synthesis_tool
 from .actuation import Actuation
 from .branching import NO_BRANCH, BranchChoice
 from .document import DEFAULT_FILE, Document
@@ -55,14 +55,6 @@ def key_to_action(key: Key, selection: Selection) -> Action | None:
     if number is not None:  # nor alt
         return Action("load_example", (number,))
     return key_action(key.combo, selection)
-
-
-def _drag_direction(now: Situation, v: int, x: float, y: float) -> tuple[float, float] | None:
-    """From joint ``v`` to pixel ``(x, y)``, in the world: a slider's line (``None``: no drag)."""
-    if not 0 <= v < now.linkage.n_vertices:
-        return None
-    d = now.world(x, y)[:2] - now.linkage.vertices[v][:2]
-    return None if not d.any() else guide_tools.slider_direction(d)
 
 
 def _rod_linked(i: int, j: int, doc: Document) -> str:
@@ -100,6 +92,7 @@ class Actions:
         self.angle_tool = AngleTool()  # the angle tool's first arm (.joint_angle)
         self.ghosts = rigidity_views.Ghosts()  # other placements shown (.ghosts)
         self.nac = nac_view.NACView()  # the NAC-colouring shown and its flex
+        self.synthesis = synthesis_tool.SynthesisTool()  # a target curve and its linkages
 
     # ------------------------------------------------------------ selection
     def none(self, now: Situation) -> Outcome:
@@ -179,14 +172,14 @@ class Actions:
 
     def aim_slider(self, now: Situation, v: int, x: float, y: float) -> Outcome:
         """The slider tool's drag from ``v`` to pixel ``(x, y)``: the hint names the line."""
-        direction = _drag_direction(now, v, x, y)
+        direction = guide_tools.drag_direction(now.linkage, v, now.world(x, y))
         if direction is None:
             return NOTHING
         return Outcome(message=guide_tools.aim_message(v, direction))
 
     def set_slider(self, now: Situation, v: int, x: float, y: float) -> Outcome:
         """The end of the slider tool's drag: joint ``v`` slides along the drag."""
-        direction = _drag_direction(now, v, x, y)
+        direction = guide_tools.drag_direction(now.linkage, v, now.world(x, y))
         if direction is None:
             raise ValueError("drag from the joint along the line it should slide on")
         return Outcome(edit=partial(guide_tools.set_slider, v, direction))
@@ -322,6 +315,7 @@ class Services:
     save_recording: Callable[[], None]
     cancel_export: Callable[[], bool]  #: cancel a running export; whether one ran
     animate: Callable[[Any], None]  #: a PanelIntent's placements, one a frame, one undo step
+    run: Callable[..., None]  #: ``(kind, *args)``: an action carried out later (a search's end)
 
 
 def _save(on: Services, now: Situation) -> Outcome:
@@ -464,6 +458,7 @@ def _view_handlers(
         "toggle_forces": _key(now, act, "toggle_forces"),
         "toggle_presentation": _key(now, act, "toggle_presentation"),
         "next_tool": _key(now, act, "next_tool"),
+        "synthesis_tool": _key(now, act, "synthesis_tool"),
         "previous_tool": _key(now, act, "previous_tool"),
         "toggle_mode": _key(now, act, "toggle_mode"),
     }
@@ -497,4 +492,5 @@ def _motion_and_file_handlers(
         "toggle_recording": _given(now, partial(act.toggle_recording, save=on.save_recording)),
         "cancel_export": _given(now, partial(_cancel_export, on)),
         **nac_view.nac_handlers(now, act.nac, on.animate),
+        **synthesis_tool.synthesis_handlers(now, act.synthesis, on.run),
     }

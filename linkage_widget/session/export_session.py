@@ -44,7 +44,15 @@ from .document import DEFAULT_FILE
 from .export import EXPORT_FORMATS, ExportJob, Progress, write_in_process, write_recording
 from .tools import export_path
 
-__all__ = ["ExportEnd", "Exporter", "checked_format", "export_target", "loop_notifier", "recorded"]
+__all__ = [
+    "ExportEnd",
+    "Exporter",
+    "checked_format",
+    "export_target",
+    "loop_notifier",
+    "recorded",
+    "written_now",
+]
 
 
 class ExportEnd(NamedTuple):
@@ -182,6 +190,16 @@ def recorded(frames: Sequence[Any]) -> tuple[Any, ...]:
     if not frames:
         raise ValueError("nothing recorded: set recording = True (key r) and move something")
     return tuple(frames)
+
+
+def written_now(kind: str, frames: Sequence[Any], path: str | PathLike[str], fps: float) -> Path:
+    """The recorded ``frames`` written as ``kind`` (``"gif"``, ``"png"``) at ``path`` now; the path.
+
+    In this process, waiting for it (a script's :meth:`save_gif`); ``ValueError`` when
+    nothing was recorded.
+    """
+    write_recording(kind, recorded(frames), path, fps, lambda done, total: None)
+    return Path(path)
 
 
 def export_target(file_name: str, suffix: str) -> Path:

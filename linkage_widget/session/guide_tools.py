@@ -35,6 +35,8 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from .document import Document
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "SlotTool",
     "aim_message",
     "delete_guide",
+    "drag_direction",
     "set_slider",
     "slider_direction",
     "toggle_slider",
@@ -51,6 +54,14 @@ __all__ = [
 
 #: A drag this close (degrees) to a multiple of 15° makes a line at that multiple.
 SNAP_DEG = 5.0
+
+
+def drag_direction(linkage: Any, v: int, world: Any) -> tuple[float, float] | None:
+    """From joint ``v`` to the ``world`` point dragged to: a slider's line (``None``: no drag)."""
+    if not 0 <= v < linkage.n_vertices:
+        return None
+    d = np.asarray(world, dtype=np.float64)[:2] - linkage.vertices[v][:2]
+    return None if not d.any() else slider_direction(d)
 
 
 def slider_direction(d: Any) -> tuple[float, float]:

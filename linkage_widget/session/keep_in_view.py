@@ -36,6 +36,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ..draw import ViewTransform
@@ -67,15 +69,22 @@ class ViewKeeper:
     def __init__(self, places: np.ndarray) -> None:
         self._places = np.array(places, dtype=float)
 
-    def judge(self, places: np.ndarray, view: ViewTransform, enabled: bool) -> ViewTransform | None:
+    def judge(
+        self, places: np.ndarray, view: ViewTransform, enabled: bool, held: Sequence[object] = ()
+    ) -> ViewTransform | None:
         """The view that shows again the joints a move took out of ``view``, or ``None``.
 
-        ``places`` ``(n, 2)`` are the joints' places now; they become the places the
-        next move is judged against. ``None`` when switched off (``enabled`` false),
-        when nothing moved (a pan or zoom of the user's stays), when the joints changed
-        in number, or when every joint that was visible and moved is still clear of the
-        edge (:data:`MARGIN_PX`).
+        Asked before each draw. ``held``: what holds the view now (the session's gesture,
+        pinch and pulled joint): while any is set (not ``None``) nothing is judged, nor
+        remembered: a gesture is judged when it ends. ``places`` ``(n, 2)`` are the
+        joints' places now; they become the places the next move is judged against.
+        ``None`` when switched off (``enabled`` false; the session's in space too, where
+        the user turns the view), when nothing moved (a pan or zoom of the user's stays),
+        when the joints changed in number, or when every joint that was visible and moved
+        is still clear of the edge (:data:`MARGIN_PX`).
         """
+        if any(h is not None for h in held):
+            return None
         before, self._places = self._places, places.copy()
         if not enabled or before.shape != places.shape or np.array_equal(before, places):
             return None

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from .vocabulary import next_tool
+from .vocabulary import TOOL_TIPS, next_tool
 
 __all__ = ["KEY_KINDS", "SHOWN_NAMES", "KeyChange", "Keyboard"]
 
@@ -43,6 +43,7 @@ KEY_KINDS = (
     "toggle_mode",
     "toggle_trait",
     "toggle_forces",
+    "synthesis_tool",
 )
 
 
@@ -71,6 +72,9 @@ class Keyboard:
             return self.toggled(args[0], now)
         if kind == "toggle_forces":
             return self.toggled("show_forces", now)
+        if kind == "synthesis_tool":  # key S: draw a curve, or back to select
+            tool = "select" if now["tool"] == "synthesis" else "synthesis"
+            return KeyChange({"tool": tool}, TOOL_TIPS[tool])
         if kind in ("next_tool", "previous_tool"):
             return KeyChange({"tool": next_tool(now["tool"], 1 if kind == "next_tool" else -1)})
         if kind == "toggle_mode":

@@ -72,6 +72,7 @@ SHIFTED_KEYS = {
     "U": "jump_to_ghost",
     "N": "nac_next",  # the next NAC-colouring (after the last: the NAC view left)
     "B": "nac_previous",
+    "S": "synthesis_tool",  # the synthesis tool, or back to select (the curve stays)
 }
 
 #: Alt + digit ``d`` loads bundled example ``EXAMPLE_KEYS[d - 1]``, as the 2007 web

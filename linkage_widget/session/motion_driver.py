@@ -217,6 +217,16 @@ class Driver:
         self.settled = False  # the kinematic motion reached its target / is blocked
         self._still_frames = 0  # consecutive frames that moved less than STILL_PX
         self._told: float | None = None  # the table friction whose note was said
+        self._steps = dict(DEFAULT_STEP)  # each mode's own step size, kept while the other runs
+
+    def switch_step(self, old: str, new: str, step_size: float) -> float:
+        """Mode ``old`` -> ``new``: ``step_size`` kept as ``old``'s; ``new``'s own step size.
+
+        A kinematic step is a distance and a dynamic one a time: each mode keeps its own.
+        """
+        self._steps[old] = step_size
+        self.invalidate()
+        return self._steps[new]
 
     # ------------------------------------------------------------ lifecycle
     def current(self, setup: SimulatorSpec) -> Simulator:

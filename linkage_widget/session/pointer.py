@@ -125,6 +125,8 @@ class Pointer:
             return action
         if kind == "link":
             return link_action(hit, selection)
+        if kind == "synthesis":  # a target curve starts (.synthesis_tool)
+            return Action("stroke_begin", (g.x, g.y))
         return None
 
     def drag(self, g: Gesture, dx: float, dy: float) -> Action:

@@ -47,7 +47,6 @@ from ..draw import (
     SceneState,
     ViewTransform,
     build_scene,
-    save_gif,
     save_png,
     scene_to_svg,
 )
@@ -71,15 +70,14 @@ from .document import (
     read_linkage_file,
     upload_name,
 )
-from .export import save_png_frames
-from .export_session import Exporter, checked_format, recorded
+from .export_session import Exporter, checked_format, written_now
 from .gestures import EventMerger, Gesture, Key
 from .guided import model_lines
 from .history import History, Snapshot
 from .keep_in_view import MARGIN_PX, ViewKeeper, inside
 from .kinematic_cycle import KinematicCycle
 from .live import LiveAnalyst, LiveState, Motion, pull
-from .motion_driver import DEFAULT_STEP, Driver, FrameAsk, SimulatorSpec, Target
+from .motion_driver import Driver, FrameAsk, SimulatorSpec, Target
 from .outcome import Outcome, Situation
 from .pointer import Pointer, feed_touch
 from .recording import GIF_FPS, Recorder, Tracks
@@ -124,6 +122,8 @@ class LinkageSession(SessionTraits):
         :attr:`clock` time of each drawn frame (the last 600).
     error_log : deque of str
         Every error shown, newest last (the last 20).
+    synthesis : SynthesisTool
+        The synthesis tool's target curve and candidates (:mod:`.synthesis_tool`).
     """
 
     def __init__(
@@ -156,7 +156,6 @@ class LinkageSession(SessionTraits):
         self._tracks = Tracks(())
         self._dirty = False
         self._message = ""
-        self._step_memory = dict(DEFAULT_STEP)
         self.recorder: Recorder[Scene] = Recorder(clock=self.clock)
         self.frame_times: list[float] = []
         self.error_log: deque[str] = deque(maxlen=20)
@@ -165,7 +164,7 @@ class LinkageSession(SessionTraits):
         self._pointer = Pointer(self._branching, self.canvas_input.note)
         act = Actions(self._branching)  # holds the tools' picks and the ghosts
         self._actions = action_table(self._services(), act, self._pointer)
-        self.ghosts, self.nac = act.ghosts, act.nac  # other placements; NAC view (.nac_view)
+        self.ghosts, self.nac, self.synthesis = act.ghosts, act.nac, act.synthesis  # held by act
         self._live_analyst = LiveAnalyst(self.clock)  # the analysis of each drawn frame of a drag
         self._actuation = Actuation(self.clock)  # motors, loads, forces; the statics memo
         self.panel = ConfigurationPanel(self._view.height)
@@ -576,9 +575,7 @@ class LinkageSession(SessionTraits):
     def _mode_switched(self, old: str, new: str) -> None:
         """``mode`` changed: each mode keeps its own step size (a distance or a time step)."""
         self._commit_motion()
-        self._step_memory[old] = self.step_size
-        self.step_size = self._step_memory[new]
-        self.driver.invalidate()
+        self.step_size = self.driver.switch_step(old, new, self.step_size)
         space = new == "dynamic" and self.linkage.dim == 3  # gravity along -z there
         self._message = f"{new} mode" + (f": {DYNAMIC_IN_SPACE}" if space else "")
         self._controls_changed()
@@ -752,31 +749,17 @@ class LinkageSession(SessionTraits):
         if tuple(self.joint_names) != self.document.names:
             self.joint_names = self.document.names
 
-    def _keep_mechanism_in_view(self) -> None:
-        """Before a draw: show again the joints a move took out of view (:mod:`.keep_in_view`).
-
-        Not during a gesture (judged when it ends), nor in space, where the user turns the view.
-        """
-        gesture = self.canvas_input.gesture is not None or self.canvas_input.pinch is not None
-        if gesture or self._pointer.vertex is not None or self.camera is not None:
-            return
-        view = self._view_keeper.judge(self.linkage.vertices, self._view, self.keep_in_view)
-        if view is not None:
-            self._view = view
-
     def _joints_in_view(self, margin: float = MARGIN_PX) -> np.ndarray:
         """Which joints the current view shows clear of the edge; ``(n,)`` bool."""
         return inside(self._view, self.linkage.vertices, margin)
 
     def save_gif(self, path: str | PathLike[str], fps: float = GIF_FPS) -> Path:
         """Write the frames recorded so far (see :attr:`recording`) as an animated GIF."""
-        save_gif(recorded(self.recorder.frames), path, fps)
-        return Path(path)
+        return written_now("gif", self.recorder.frames, path, fps)
 
     def save_png_frames(self, path: str | PathLike[str]) -> Path:
         """Write the frames recorded so far as ``frame_0001.png`` ... in a ZIP archive."""
-        save_png_frames(recorded(self.recorder.frames), path)
-        return Path(path)
+        return written_now("png", self.recorder.frames, path, GIF_FPS)
 
     def export_recording(
         self,
@@ -863,6 +846,19 @@ class LinkageSession(SessionTraits):
     def jump_to_ghost(self, k: int | None = None) -> None:
         """Put the linkage at ghost ``k`` (default: the next), one undo step (:mod:`.ghosts`)."""
         self._apply(Action("jump_to_ghost", (k,)))
+
+    # --- synthesis: a curve drawn or given, the linkages that trace it (.synthesis_tool)
+    def synthesize(self, points: Any, *, kind: str = "four-bar", k: int = 5) -> list[Any]:
+        """Linkages tracing ``points`` ``(K, 2)`` (world), best first; refused: ``ValueError``."""
+        self.run_action("synthesize", points, kind, k)
+        if self.error:
+            raise ValueError(self.error)
+        return list(self.synthesis.candidates)
+
+    def choose_candidate(self, i: int) -> bool:
+        """Load candidate ``i`` (undoable), its motor on, coupler tracked; False: see ``error``."""
+        self.run_action("choose_candidate", i)
+        return not self.error
 
     # --- driven: motors, loads, forces, friction, statics and tracks (.actuation.Actuation)
     @property
@@ -1059,7 +1055,7 @@ class LinkageSession(SessionTraits):
             self._situation, lambda: self.linkage, self._actuate, self._export, self.save,
             self.load_file, self.add_spring, self.to_png, self.to_svg, self.save_tracks_csv,
             self.undo, self.redo, self.fit, self.merge_file, self._save_recording,
-            self.cancel_export, self._apply_panel,
+            self.cancel_export, self._apply_panel, self.run_action,
         )  # fmt: skip
 
     def _situation(self) -> Situation:
@@ -1197,7 +1193,10 @@ class LinkageSession(SessionTraits):
 
     def draw(self) -> None:
         """Draw the scene now (:meth:`_show`, the panel with it); keep it when recording."""
-        self._keep_mechanism_in_view()  # the view follows a move that took joints out of it
+        held = (self.canvas_input.gesture, self.canvas_input.pinch, self._pointer.vertex)
+        keep = self.keep_in_view and self.camera is None  # in space the user turns the view
+        kept = self._view_keeper.judge(self.linkage.vertices, self._view, keep, held)
+        self._view = kept or self._view  # the view follows a move that took joints out of it
         self._dirty = False
         self._live_analyst.count_drawn(self._pos_version)
         scene = self.scene()
@@ -1220,6 +1219,7 @@ class LinkageSession(SessionTraits):
             branches=self._branch_directions(), hint=fit_hint(self._hint(), self._view.width),
             kinematic=self.cycle.overlay(self.document, self._version, traits, running_loop()),
             ghosts=self.ghosts.shown(self.linkage), nac_colouring=self.nac.shown(self.linkage),
+            synthesis_curves=self.synthesis.curves(),
         )  # fmt: skip
 
     def _hint(self) -> str:

@@ -47,6 +47,7 @@ slider tool                    drag from a joint along a line: the joint slides 
 slot tool                      click two joints (the slot's axis), then the joint
                                that slides on their line (again: the slot goes)
 delete tool                    click a vertex, a rod, a slider's track or a slot
+synthesis tool                 drag a curve: the linkages tracing it (.synthesis_tool)
 s / l                          save / load the file named in the file box
 v / i                          cycle view options / info panel on the canvas; a
                                3-D linkage: v turns it to the next of 8 views (six
@@ -139,11 +140,11 @@ __all__ = [
 
 
 def press_kind(gesture_action: str, tool: str) -> str:
-    """What a press does: ``"primary"``, ``"link"``, ``"attract"``, ``"load"`` or ``"slider"``.
+    """What a press does: ``"primary"``, ``"link"``, ``"attract"``, ``"load"``, ``"slider"`` ...
 
-    The attractor, load and slider tools make a plain press theirs.
+    The attractor, load, slider and synthesis tools make a plain press theirs.
     """
-    if gesture_action == "primary" and tool in ("attractor", "load", "slider"):
+    if gesture_action == "primary" and tool in ("attractor", "load", "slider", "synthesis"):
         return "attract" if tool == "attractor" else tool
     return gesture_action
 
@@ -156,6 +157,8 @@ def drag_kind(press: str, hit: Hit) -> str:
     """
     if press == "attract":
         return "attractor"
+    if press == "synthesis":
+        return "stroke"
     if press in ("load", "slider"):
         return press if hit is not None and hit[0] == "vertex" else "pan"
     if press == "primary":
@@ -183,6 +186,8 @@ def drag_action(press: str, hit: Hit, placed: bool, xy: Point, delta: Point, shi
         return Action("move_attractor", tuple(xy))
     if what == "vertex":
         return Action("drag_vertex", (hit[1], *xy, shift))
+    if what == "stroke":  # the synthesis tool draws its target curve
+        return Action("stroke_to", tuple(xy))
     if what in ("load", "slider"):
         return Action(f"aim_{what}", (hit[1], *xy))
     if what == "pan":
@@ -196,6 +201,8 @@ def release_action(
     """The end of a press at pixel ``xy``: the end of a vertex drag (``pulled``), or a click."""
     if pulled:
         return Action("end_drag")
+    if press == "synthesis":
+        return Action("stroke_end", tuple(xy))
     if press in ("primary", "load", "slider") and not dragged:
         return click_action(tool, hit, sel, xy)
     if press in ("load", "slider") and drag_kind(press, hit) == press:

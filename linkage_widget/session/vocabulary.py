@@ -4,7 +4,7 @@ Shared by :mod:`.tools` (what a click or a drag means) and :mod:`.keymap` (what 
 means); both return :class:`Action` s that the session carries out (:mod:`.actions`).
 
 >>> next_tool("select", -1), tool_line("pin")
-('1-extension', 'tool: pin ([ ] other tool) · click a vertex to pin/unpin it')
+('synthesis', 'tool: pin ([ ] other tool) · click a vertex to pin/unpin it')
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ TOOLS = (
     "load",
     "0-extension",
     "1-extension",
+    "synthesis",
 )
 #: The Henneberg tools (:mod:`.rigidity_tools`): they build the Laman graphs.
 EXTENSION_TOOLS = ("0-extension", "1-extension")
@@ -63,6 +64,7 @@ TOOL_TIPS = {
     "0-extension": "0-extension: click two joints, then a place: a new joint with two rods",
     "1-extension": "1-extension: click a rod, a third joint, then a place: the rod goes, "
     "a new joint with three rods",
+    "synthesis": "synthesis: drag a curve; linkages that trace it are found, click one to load it",
 }
 #: What ``v`` cycles through: (name, show_velocities, show_stresses, show_pebbles).
 VIEW_PRESETS = (
@@ -106,8 +108,8 @@ def toggled(hit: tuple[str, int], sel: Selection) -> Action:
 def next_tool(tool: str, step: int) -> str:
     """The toolbar tool ``step`` places after ``tool`` (keys ``]`` +1 and ``[`` -1), cyclic.
 
-    >>> next_tool("select", -1), next_tool("1-extension", 1)
-    ('1-extension', 'select')
+    >>> next_tool("select", -1), next_tool("synthesis", 1)
+    ('synthesis', 'select')
     """
     return TOOLS[(TOOLS.index(tool) + int(step)) % len(TOOLS)]
 

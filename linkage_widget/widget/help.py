@@ -44,6 +44,11 @@ the linkage at the next of them (ctrl-z: back)</td></tr>
 <tr><td>N B y</td><td>NAC-colourings: the next / previous one (after the last: none), its
 rods in two colours and the linkage at its flexible placement (ctrl-z: back); y flexes the
 linkage along it, one turn (leaving the view keeps the placement)</td></tr>
+<tr><td>synthesis tool, S</td><td>drag the pointer along a curve (a closed loop for a
+crank): on release, the linkages whose coupler traces it appear as thumbnails beside the
+canvas (each: the linkage, its coupler's path over the curve, its RMS error and Grashof
+class); click one to load it, its motor turning and its coupler tracked (ctrl-z: back).
+S switches to the tool and back to select</td></tr>
 <tr><td>[ ]</td><td>previous / next tool</td></tr>
 <tr><td>spring / motor / load tools</td><td>click two vertices: spring; click a rod: motor
 (pivot: the pinned end, else the end nearer the click); click a vertex: downward load

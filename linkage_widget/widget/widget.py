@@ -46,6 +46,7 @@ from .layout import PRESENTATION_CLASS, check_control_set
 from .loop import FrameLoop
 from .one_thread import MessageThread, open_widget_ids, widgets_since
 from .readout import readout_html
+from .synthesis_panel import SynthesisView
 
 __all__ = ["MIN_PIXEL_RATIO", "READOUT_S", "LinkageWidget"]
 
@@ -91,6 +92,8 @@ class LinkageWidget(LinkageSession, W.VBox):
         ``show_configuration`` is on).
     plot_view : PlotView
         The kinematics plots beside the canvas (shown while ``show_plots`` is on).
+    synthesis_view : SynthesisView
+        The synthesis tool's candidates as thumbnails beside the canvas (a click loads one).
     control_set : str
         The ``controls`` choice the widget was made with.
     message_thread : MessageThread
@@ -158,8 +161,7 @@ class LinkageWidget(LinkageSession, W.VBox):
         )
         self.children = self.controls.rows(self.canvas, self.control_set)
         self.export_bar = ExportBar(self, self._run)  # under the canvas while exporting
-        self.panel_view = PanelView(self)  # the configuration-space panel beside the canvas
-        self.plot_view = PlotView(self, int(height))  # the kinematics plots beside it
+        self._build_views_beside(int(height))
         if self.show_configuration:
             self.redraw_panel()  # drawn before the view
         self.add_class("linkage-widget")
@@ -175,6 +177,12 @@ class LinkageWidget(LinkageSession, W.VBox):
         self._built = True
         self._controls_changed()
         self.request_draw()
+
+    def _build_views_beside(self, height: int) -> None:
+        """The views beside the canvas, in their order in its row."""
+        self.panel_view = PanelView(self)  # the configuration-space panel
+        self.plot_view = PlotView(self, height)  # the kinematics plots
+        self.synthesis_view = SynthesisView(self)  # the synthesis tool's thumbnails
 
     # ------------------------------------------------------------ testing
     def feed_canvas_event(self, content: dict[str, Any]) -> None:
@@ -221,6 +229,7 @@ class LinkageWidget(LinkageSession, W.VBox):
         if self._built:
             draw_scene(self.canvas, scene)
             self.plot_view.show()  # the crank angle now marked on the plots
+            self.synthesis_view.show()  # the candidates, when they or the chosen one changed
             # the hint goes in the tool line, beside the drawing (None: a scene without one)
             self.controls.show_status(hint=getattr(scene, "hint", None))
             bg = getattr(scene, "background", "#ffffff")  # a strut's core, as drawn
@@ -289,6 +298,7 @@ class LinkageWidget(LinkageSession, W.VBox):
         if self.panel_view is not None:
             self.panel_view.resize_backing(self.pixel_ratio)
         self.plot_view.resize_backing(self.pixel_ratio)
+        self.synthesis_view.resize_backing(self.pixel_ratio)
         if self.show_configuration:
             self.redraw_panel()
         self.request_draw()

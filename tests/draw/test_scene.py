@@ -95,6 +95,7 @@ def test_draw_order_follows_roles(peaucellier):
         info_lines=["DOF 1"],
         hint="hint",
         error="oops",
+        synthesis_curves=[np.array([[0.0, 1.0], [1.0, 2.0], [2.0, 2.0]])],
     )
     scene = build_scene(peaucellier, view_for(peaucellier), state)
     order = [ROLES.index(r) for r in scene.roles()]
