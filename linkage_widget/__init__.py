@@ -39,7 +39,8 @@ By task:
   poses, Burmester's centre and circle points), :func:`cognates` (the three four-bars
   of one coupler curve) return a :class:`FourBar` (the linkage, its crank and coupler
   point); :func:`path_synthesis` (:class:`PathCandidate`: the k best linkages whose coupler
-  point traces a given curve, with their error, Grashof class and transmission);
+  point traces a given curve, with their error, Grashof class and transmission) and
+  :func:`cognate_candidates` (the three cognates as such candidates);
 * **show**: :class:`LinkageWidget`, the view of a
   :class:`~linkage_widget.session.LinkageSession` (the same without a browser).
 
@@ -102,6 +103,7 @@ from .synthesis import (
     FunctionSynthesis,
     MotionSynthesis,
     PathCandidate,
+    cognate_candidates,
     cognates,
     function_synthesis,
     motion_synthesis,
@@ -150,6 +152,7 @@ __all__ = [
     "Torque",
     "UniversalRigidityReport",
     "analyze",
+    "cognate_candidates",
     "cognates",
     "henneberg_sequence",
     "function_synthesis",

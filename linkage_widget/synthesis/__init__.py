@@ -10,7 +10,9 @@ pinned, the crank 0 → 2 that ``kinematics(linkage, 0, 2, angles)`` turns):
 * :func:`motion_synthesis` (:class:`MotionSynthesis`): dyads that carry a body through
   two or three chosen poses, the Burmester curves of four and the Burmester points of
   five (:mod:`~linkage_widget.synthesis.burmester`), paired into four-bars;
-* :func:`cognates`: the three Roberts–Chebyshev four-bars that trace one coupler curve;
+* :func:`cognates`: the three Roberts–Chebyshev four-bars that trace one coupler curve,
+  and :func:`cognate_candidates`, the same as path candidates on that curve (each with
+  its crank, Grashof class and transmission);
 * :func:`path_synthesis` (:class:`PathCandidate`): designs whose coupler point traces a
   given curve, by a global search and a least-squares polish over a family of
   mechanisms (:data:`~linkage_widget.synthesis.path.FAMILIES`).
@@ -22,6 +24,7 @@ sits with :mod:`linkage_widget.kinematics` in the layers.
 from __future__ import annotations
 
 from ._four_bar import FourBar
+from .cognate_path import cognate_candidates
 from .cognates import cognates
 from .function import FunctionSynthesis, chebyshev_points, function_synthesis
 from .motion import MotionSynthesis, motion_synthesis
@@ -33,6 +36,7 @@ __all__ = [
     "MotionSynthesis",
     "PathCandidate",
     "chebyshev_points",
+    "cognate_candidates",
     "cognates",
     "function_synthesis",
     "motion_synthesis",

@@ -29,7 +29,7 @@ from ..model import Linkage
 from ._family import PathFamily
 from ._four_bar import MOTOR, four_bar, rocker_pin
 
-__all__ = ["FOUR_BAR", "grashof_class"]
+__all__ = ["FOUR_BAR", "grashof_class", "pins"]
 
 #: lengths (in crank lengths) outside which a design counts as degenerate: longer links
 #: tend to a slider, which this family is not
@@ -78,7 +78,7 @@ def _sample(rng: np.random.Generator, count: int) -> tuple[np.ndarray, np.ndarra
     return np.column_stack([d, b, c, u, v]), sigma
 
 
-def _pins(q: np.ndarray, sigma: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, ...]:
+def pins(q: np.ndarray, sigma: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, ...]:
     """Crank pins, rocker pins ``(b, k, 2)`` and the designs' columns ``(b, 1)``."""
     d, b, c, u, v = (q[:, i : i + 1] for i in range(5))
     crank = np.stack([np.cos(theta), np.sin(theta)], axis=-1)
@@ -90,7 +90,7 @@ def _pins(q: np.ndarray, sigma: np.ndarray, theta: np.ndarray) -> tuple[np.ndarr
 
 def _trace(q: np.ndarray, sigma: np.ndarray, theta: np.ndarray) -> np.ndarray:
     """The coupler points ``(b, k, 2)`` of designs ``q`` ``(b, 5)`` at crank angles ``theta``."""
-    pin_a, pin_b, b, u, v = _pins(np.atleast_2d(q), np.atleast_2d(sigma), np.asarray(theta))
+    pin_a, pin_b, b, u, v = pins(np.atleast_2d(q), np.atleast_2d(sigma), np.asarray(theta))
     e = (pin_b - pin_a) / b[..., None]
     turned = np.stack([-e[..., 1], e[..., 0]], axis=-1)
     return pin_a + u[..., None] * e + v[..., None] * turned
@@ -98,7 +98,7 @@ def _trace(q: np.ndarray, sigma: np.ndarray, theta: np.ndarray) -> np.ndarray:
 
 def _build(q: np.ndarray, sigma: np.ndarray, theta: float) -> tuple[Linkage, int, tuple]:
     """The design in the layout of ``four_bar.txt`` at crank angle ``theta``."""
-    pin_a, pin_b, *_ = _pins(np.atleast_2d(q), np.atleast_2d(sigma), np.array([theta]))
+    pin_a, pin_b, *_ = pins(np.atleast_2d(q), np.atleast_2d(sigma), np.array([theta]))
     point = _trace(q, sigma, np.array([theta]))[0, 0]
     made = four_bar(np.zeros(2), np.array([q[0], 0.0]), pin_a[0, 0], pin_b[0, 0], point)
     return made.linkage, 4, MOTOR

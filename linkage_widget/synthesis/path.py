@@ -48,7 +48,7 @@ from ._four_bar_path import FOUR_BAR
 from ._path_search import PathTarget, global_search, target_of
 from .six_bar import STEPHENSON, WATT
 
-__all__ = ["FAMILIES", "PathCandidate", "path_synthesis"]
+__all__ = ["FAMILIES", "PathCandidate", "candidate_of", "path_synthesis"]
 
 #: The families path synthesis searches, by ``kind``: one line each.
 FAMILIES: dict[str, PathFamily] = {
@@ -313,6 +313,16 @@ def _candidate(family: PathFamily, fit: _Fit, target: PathTarget) -> PathCandida
         curve=_placed(_drawn(family, fit), fit, target),
         note="; ".join(notes),
     )
+
+
+def candidate_of(family: PathFamily, fit: tuple, target: PathTarget) -> PathCandidate:
+    """A design known without a search as a :class:`PathCandidate` on ``target``.
+
+    ``fit``: its shape, branch, similarity ``w, t`` (complex, the target's normalised
+    units), crank angles at the target's points and RMS error (normalised), as
+    :mod:`.cognate_path` computes them for the cognates.
+    """
+    return _candidate(family, _Fit(*fit), target)
 
 
 def _near(a: np.ndarray, b: np.ndarray, gap: float) -> bool:
