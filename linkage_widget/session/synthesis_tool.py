@@ -9,7 +9,10 @@ from code too (``LinkageSession.synthesize(points, k=...)``). Choosing candidate
 widget) loads its linkage as **one undoable edit**: the motor on its crank
 (``Motor(pivot, tip, speed)``, the convention of ``Simulator.add_motor``) turning, its
 coupler joint tracked, so the path it traces is drawn beside the target curve, which
-stays drawn (dashed) until the next curve.
+stays drawn (dashed) until the next curve. The action ``show_cognates`` puts the
+loaded four-bar and its two Roberts–Chebyshev cognates
+(:func:`~linkage_widget.synthesis.cognate_candidates`) in the candidates' place: three
+four-bars, one coupler curve, each loaded with one click like a search's.
 
 Bad input — too few points, a degenerate curve (all its points in one place), a
 non-finite point, no mechanism that traces it, a 3-D linkage — raises ``ValueError``
@@ -35,11 +38,7 @@ from ..draw import CandidateThumb, Sheet, candidate_sheet, sheet_cell
 from ..elements import Motor
 from ..io import Extensions
 from ..model import Linkage
-
-try:  # issue 28's path part (synthesis/path): without it the tool says so, nothing changes
-    from ..synthesis import path_synthesis
-except ImportError:  # pragma: no cover - the part not merged yet
-    path_synthesis = None
+from ..synthesis import cognate_candidates, path_synthesis
 from .analysis import running_loop
 from .document import Document
 from .outcome import Outcome, Situation
@@ -182,8 +181,6 @@ class SynthesisTool:
     def _asked(self, points: Any, kind: str | None, k: int | None) -> tuple[np.ndarray, str, int]:
         """The search asked for: the checked target, the kind and the count."""
         target = target_curve(points)
-        if self.search is None:
-            raise ValueError("path synthesis is not available in this installation")
         return target, self.kind if kind is None else str(kind), self.k if k is None else int(k)
 
     def run(self, points: Any, kind: str | None = None, k: int | None = None) -> str:
@@ -225,6 +222,21 @@ class SynthesisTool:
         return (
             f"{len(found)} {kind} candidates (best RMS error {best.error:.3g}"
             f"{'; ' + note if note else ''}): click one (or choose_candidate(i)) to load it"
+        )
+
+    def keep_cognates(self, found: list[Any]) -> str:
+        """Show the three cognates ``found`` (:func:`.cognate_candidates`) as the candidates.
+
+        The target is the original's coupler curve; the kind and count of the next
+        search stay as they were.
+        """
+        self.target, self.candidates, self.chosen = np.asarray(found[0].curve), found, None
+        self.version += 1
+        rocking = [i + 1 for i, c in enumerate(found) if not c.traverses]
+        also = f" ({', '.join(map(str, rocking))}: no crank turns fully)" if rocking else ""
+        return (
+            "the linkage and its two Roberts–Chebyshev cognates: three four-bars, one "
+            f"coupler curve{also}; click one to load it"
         )
 
     def candidate(self, i: int) -> Any:
@@ -367,6 +379,22 @@ def choose(tool: SynthesisTool, now: Situation, i: int) -> Outcome:
     )
 
 
+def show_cognates(tool: SynthesisTool, now: Situation) -> Outcome:
+    """The linkage's cognates as candidates: its coupler point selected, or else tracked."""
+    _planar(now)
+    coupler = now.traits["selected_vertex"]
+    tracked = now.traits["tracked"]
+    if coupler is None and tracked:
+        coupler = tracked[0]
+    if coupler is None:
+        raise ValueError(
+            "cognates: select the four-bar's coupler point (or track it) first: the "
+            "cognates are the other four-bars that trace its curve"
+        )
+    said = tool.keep_cognates(cognate_candidates(now.linkage, int(coupler)))
+    return Outcome(traits={"error": ""}, message=said, finish="draw")
+
+
 def synthesis_handlers(
     now: Callable[[], Situation], tool: SynthesisTool, run: Callable[..., object]
 ) -> dict[str, Callable[..., object]]:
@@ -381,4 +409,5 @@ def synthesis_handlers(
         "synthesis_found": lambda job: found(tool, now(), job),
         "synthesize": lambda points, kind=None, k=None: synthesize(tool, now(), points, kind, k),
         "choose_candidate": lambda i: choose(tool, now(), i),
+        "show_cognates": lambda: show_cognates(tool, now()),
     }

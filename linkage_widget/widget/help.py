@@ -48,6 +48,8 @@ linkage along it, one turn (leaving the view keeps the placement)</td></tr>
 crank): on release, the linkages whose coupler traces it appear as thumbnails beside the
 canvas (each: the linkage, its coupler's path over the curve, its RMS error and Grashof
 class); click one to load it, its motor turning and its coupler tracked (ctrl-z: back).
+The panel's <i>cognates</i> button shows the loaded four-bar and its two
+Roberts–Chebyshev cognates (three four-bars, one curve) the same way.
 S switches to the tool and back to select</td></tr>
 <tr><td>[ ]</td><td>previous / next tool</td></tr>
 <tr><td>spring / motor / load tools</td><td>click two vertices: spring; click a rod: motor

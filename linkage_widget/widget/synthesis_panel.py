@@ -9,7 +9,9 @@ synthesis tool is chosen or there are candidates; a press on a thumbnail calls t
 session's ``choose_candidate`` (one undo step). It redraws when the candidates or the
 chosen one changed (checked at each drawing of the linkage: a number compared). It
 touches the session through public names only: ``synthesis``, ``tool``,
-``choose_candidate``, ``pixel_ratio``, ``request_draw``.
+``choose_candidate``, ``run_action`` (the *cognates* button: ``show_cognates``, the
+four-bar's Roberts–Chebyshev cognates as the candidates), ``pixel_ratio``,
+``request_draw``.
 """
 
 from __future__ import annotations
@@ -53,7 +55,18 @@ class SynthesisView:
         self.canvas.on_mouse_down(self._pressed)
         self.title = W.HTML("<b>synthesis</b>: candidates")
         self.title.add_class("linkage-synthesis-title")
-        self.box = W.VBox([self.title, self.canvas], layout=W.Layout(margin="0 0 0 8px"))
+        self.cognates = W.Button(
+            description="cognates",
+            tooltip="the four-bar's two Roberts–Chebyshev cognates (its coupler point "
+            "selected or tracked): three four-bars, one curve",
+            layout=W.Layout(width="auto"),
+        )
+        self.cognates.add_class("linkage-synthesis-cognates")
+        self.cognates.on_click(lambda _button: self._show_cognates())
+        self.box = W.VBox(
+            [W.HBox([self.title, self.cognates]), self.canvas],
+            layout=W.Layout(margin="0 0 0 8px"),
+        )
         self.box.add_class("linkage-synthesis-panel")
         self.box.layout.display = None if self._wanted() else "none"
         host.panel_view.place_beside(self.box)
@@ -92,6 +105,11 @@ class SynthesisView:
             resize_backing(self.canvas, *self.size, float(host.pixel_ratio))
         draw_scene(self.canvas, sheet, pixel_ratio=float(host.pixel_ratio))
         self._drawn = now
+
+    def _show_cognates(self) -> None:
+        """The button: the session's ``show_cognates`` action (its error shown if refused)."""
+        self._host.run_action("show_cognates")
+        self.show()
 
     def _pressed(self, x: float, y: float) -> None:
         """A press on the sheet (backing-store pixels): load the candidate under it."""

@@ -306,3 +306,45 @@ def test_the_real_search_finds_a_linkage_whose_coupler_traces_the_curve() -> Non
     assert len(path) > 60
     rms = np.sqrt(np.mean(distance_to_polyline(path, curve) ** 2))
     assert rms < 1e-2 * size
+
+
+def test_cognates_of_the_loaded_four_bar_are_three_candidates_on_its_curve() -> None:
+    s = session()
+    s.synthesize(coupler_curve(40))
+    assert s.choose_candidate(0), s.error  # the known four-bar, its coupler 4 tracked
+    before = s.linkage.copy()
+    s.run_action("show_cognates")
+    assert s.error == ""
+    found = s.synthesis.candidates
+    assert len(found) == 3 and s.linkage == before  # shown, nothing loaded yet
+    np.testing.assert_allclose(found[0].linkage.vertices, before.vertices, atol=1e-9)
+    curve = coupler_curve(720)
+    size = np.ptp(curve, axis=0).max()
+    assert distance_to_polyline(s.synthesis.target, curve).max() < 1e-3 * size
+    turning = [i for i, c in enumerate(found) if c.traverses]
+    assert len(turning) >= 2
+    i = turning[-1]  # a cognate with a crank: loaded, driven, its coupler on the curve
+    assert s.choose_candidate(i), s.error
+    s.undo()  # one undo step, as a search's candidate
+    assert s.linkage == before
+    assert s.choose_candidate(i), s.error
+    assert s.motors_running and s.tracked == (4,)
+    assert not np.allclose(s.linkage.vertices[:2], before.vertices[:2])  # other pivots
+    s.advance(200)
+    path = s.tracks[4]
+    assert len(path) > 60 and np.ptp(path, axis=0).max() > 0.5 * size
+    assert distance_to_polyline(path, curve).max() < 1e-3 * size
+
+
+def test_cognates_need_a_four_bar_and_its_coupler_point() -> None:
+    s = session()
+    s.synthesize(coupler_curve(40))
+    shown = list(s.synthesis.candidates)
+    s.tracked, s.selected_vertex = (), None
+    s.run_action("show_cognates")
+    assert "select the four-bar's coupler point" in s.error
+    assert s.synthesis.candidates == shown
+    s.selected_vertex = 2  # a pin, not a coupler point
+    s.run_action("show_cognates")
+    assert "four-bar with a coupler point" in s.error  # four_bar.txt has none
+    assert s.synthesis.candidates == shown

@@ -89,3 +89,18 @@ def test_a_press_on_a_thumbnail_loads_it(w: Any) -> None:
     assert view._drawn == (w.synthesis.version, 1)  # outlined
     w.undo()
     assert w.document.snapshot() == before
+
+
+def test_the_cognates_button_shows_three_four_bars_of_the_loaded_curve(w: Any) -> None:
+    w.tool = "synthesis"
+    w.synthesize(found(None, kind="", k=0)[0].curve)
+    assert w.choose_candidate(0), w.error  # the four-bar, its coupler point tracked
+    view = w.synthesis_view
+    view.cognates.click()
+    assert w.error == ""
+    assert len(w.synthesis.candidates) == 3 and w.synthesis.version == view._drawn[0]
+    assert "Roberts–Chebyshev cognates" in w.scene().hint  # the hint line says so
+    w.tracked = ()
+    w.selected_vertex = None
+    view.cognates.click()  # nothing to take the cognates of: said, nothing changed
+    assert "coupler point" in w.error and len(w.synthesis.candidates) == 3
