@@ -163,17 +163,7 @@ def _residual(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> n
         return np.full(2 * len(theta), APART)
     traced = family.trace(q[None], sigma[None], theta)[0]
     # a design that comes apart costs more than any fit (MINPACK needs finite residuals)
-    return np.nan_to_num((t + s * _map(_turn(phi), traced) - target.xy).ravel(), nan=APART)
-
-
-def _map(m: np.ndarray, xy: np.ndarray) -> np.ndarray:
-    """``xy @ m.T`` for a 2 × 2 ``m``, written out elementwise.
-
-    BLAS's kernels round by the arrays' memory alignment, and the polish, chaotic along a
-    near-flat valley, would then give another design for the same seed.
-    """
-    return np.stack([m[0, 0] * xy[..., 0] + m[0, 1] * xy[..., 1],
-                     m[1, 0] * xy[..., 0] + m[1, 1] * xy[..., 1]], axis=-1)  # fmt: skip
+    return np.nan_to_num((t + s * traced @ _turn(phi).T - target.xy).ravel(), nan=APART)
 
 
 def _turns(family: PathFamily, q: np.ndarray, sigma: np.ndarray) -> bool:
@@ -192,11 +182,11 @@ def _jacobian(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> n
     along = (traced[0, n:] - base) / STEP
     d_shape = (traced[1:, :n] - base) / STEP  # (p, n, 2)
     turn = s * _turn(phi)
-    cols = [_map(turn, d_shape).reshape(p, -1).T]
-    cols.append(_map(turn, base).reshape(-1, 1))
-    cols.append(_map(turn @ np.array([[0.0, -1.0], [1.0, 0.0]]), base).reshape(-1, 1))
+    cols = [(d_shape @ turn.T).reshape(p, -1).T]
+    cols.append((base @ turn.T).reshape(-1, 1))
+    cols.append((base @ np.array([[0.0, -1.0], [1.0, 0.0]]).T @ turn.T).reshape(-1, 1))
     cols.append(np.tile(np.eye(2), (n, 1)))
-    moved = _map(turn, along)  # (n, 2)
+    moved = along @ turn.T  # (n, 2)
     if target.timing is None:
         block = np.zeros((2 * n, n))
         block[0::2, np.arange(n)] = np.diag(moved[:, 0])
