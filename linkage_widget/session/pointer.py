@@ -147,6 +147,8 @@ class Pointer:
         assert g.data is not None
         pulled = bool(g.data.get("pulled"))
         if g.cancelled:  # a second finger came: no click; a pulled joint is let go
+            if g.data.get("action") == "synthesis":  # nor a target curve: its stroke is dropped
+                return Action("stroke_cancel")
             return Action("end_drag" if pulled else "none")
         action = release_action(
             g.data.get("action", ""),

@@ -328,6 +328,7 @@ class LinkageSession(SessionTraits):
             raise
         said = merge.file_message("loaded", name, linkage)  # its counts, sliders too
         self._edit(lambda: self._replace_model(linkage, ext), said)
+        self.synthesis.clear()  # another linkage: the curve drawn for this one goes
         self.fit()
         return True
 
@@ -711,8 +712,7 @@ class LinkageSession(SessionTraits):
         """Every joint's pixel ``(n, 2)`` and, in 3-D, its depth ``(n,)`` (larger: nearer)."""
         return self._viewer.joint_pixels(self.linkage.vertices, self._view)
 
-    # --- edit: the session's face of .merge (max_step), .joint_angle, .joint_names,
-    # .keep_in_view and .export_session (their traits and observers are in .traits)
+    # --- edit: .merge (max_step), .joint_angle, .joint_names, .keep_in_view, .export_session
     @property
     def max_step(self) -> float:
         """The largest kinematic ``step_size`` (world units; the 2007 ``max-step``)."""

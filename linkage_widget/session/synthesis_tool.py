@@ -105,6 +105,9 @@ def resampled(points: np.ndarray, count: int = STROKE_SAMPLES) -> np.ndarray:
     strokes sparse, slow ones dense); the search reads the curve's shape, not its pace.
     """
     p = np.asarray(points, dtype=np.float64)
+    keep = np.ones(len(p), dtype=bool)
+    keep[1:] = np.any(p[1:] != p[:-1], axis=1)  # a repeated point: no arc length, dropped
+    p = p[keep]
     s = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(p, axis=0), axis=1))])
     at = np.linspace(0.0, s[-1], int(count))
     return np.column_stack([np.interp(at, s, p[:, 0]), np.interp(at, s, p[:, 1])])
@@ -169,18 +172,25 @@ class SynthesisTool:
         Raises ``ValueError`` when it is too short to be a curve (a click).
         """
         stroke, px = self.stroke, np.asarray(self._stroke_px, dtype=np.float64).reshape(-1, 2)
-        self.stroke, self._stroke_px = [], []
+        self.drop_stroke()
         if len(px) < 2 or float(np.ptp(px, axis=0).max()) < MIN_STROKE_PX:
             raise ValueError(
                 "the stroke is too short to be a curve: with the synthesis tool, drag the"
                 " pointer along the path the linkage should trace"
             )
-        return resampled(target_curve(np.array(stroke)))
+        # resampled first: a fast stroke sends few points, yet its path is a curve
+        return target_curve(resampled(np.array(stroke)))
+
+    def drop_stroke(self) -> None:
+        """Forget the stroke being drawn (a release, or a gesture cancelled)."""
+        self.stroke, self._stroke_px = [], []
 
     # ---------------------------------------------------------------- search
     def _asked(self, points: Any, kind: str | None, k: int | None) -> tuple[np.ndarray, str, int]:
         """The search asked for: the checked target, the kind and the count."""
         target = target_curve(points)
+        if k is not None and (isinstance(k, bool) or not isinstance(k, (int, np.integer))):
+            raise ValueError(f"the number of candidates k must be a whole number, got {k!r}")
         return target, self.kind if kind is None else str(kind), self.k if k is None else int(k)
 
     def run(self, points: Any, kind: str | None = None, k: int | None = None) -> str:
@@ -189,7 +199,9 @@ class SynthesisTool:
         Nothing changes when it raises ``ValueError`` (bad points, nothing found).
         """
         target, kind, k = self._asked(points, kind, k)
-        return self._keep(target, kind, k, list(self.search(target, kind=kind, k=k)))
+        said = self._keep(target, kind, k, list(self.search(target, kind=kind, k=k)))
+        self.pending = None  # a stroke's search still running is superseded
+        return said
 
     def start(self, points: Any, loop: asyncio.AbstractEventLoop) -> asyncio.Future[Any]:
         """Search in a worker thread of ``loop`` (the kernel stays responsive); the job.
@@ -231,7 +243,7 @@ class SynthesisTool:
         search stay as they were.
         """
         self.target, self.candidates, self.chosen = np.asarray(found[0].curve), found, None
-        self.version += 1
+        self.version, self.pending = self.version + 1, None  # a search running is superseded
         rocking = [i + 1 for i, c in enumerate(found) if not c.traverses]
         also = f" ({', '.join(map(str, rocking))}: no crank turns fully)" if rocking else ""
         return (
@@ -277,9 +289,9 @@ class SynthesisTool:
         return sheet_cell(x, y, len(self.candidates))
 
     def clear(self) -> None:
-        """Forget the target and the candidates (the linkage stays)."""
-        self.stroke, self._stroke_px = [], []
-        self.target, self.candidates, self.chosen = None, [], None
+        """Forget the target, the candidates and a search running (the linkage stays)."""
+        self.drop_stroke()
+        self.target, self.candidates, self.chosen, self.pending = None, [], None, None
         self.version += 1
 
 
@@ -341,6 +353,8 @@ def found(tool: SynthesisTool, now: Situation, job: Any) -> Outcome:
         said = tool.take(job)
     except ValueError as exc:
         return Outcome(traits={"error": str(exc)}, finish="draw")
+    except asyncio.CancelledError:  # the loop shut down under it: nothing to show
+        return Outcome()
     except Exception as exc:  # noqa: BLE001 - a bug of the search, shown rather than lost
         return Outcome(traits={"error": f"path synthesis failed: {exc!r}"}, finish="draw")
     if said is None:
@@ -368,13 +382,18 @@ def choose(tool: SynthesisTool, now: Situation, i: int) -> Outcome:
         f" (ctrl-z: back){'; ' + note if note else ''}"
     )
     tool.chosen = int(i)
-    points = np.vstack([c.linkage.vertices, tool.target if tool.target is not None else c.curve])
+    curve = np.asarray(c.curve, dtype=np.float64).reshape(-1, 2)
+    shown = [c.linkage.vertices, curve[np.isfinite(curve).all(axis=1)]]  # its whole path:
+    if tool.target is not None:  # a view that holds it need not follow it round
+        shown.append(tool.target)
     info = 5 if now.traits.get("show_info") else 0  # the session's INFO_PANEL_LINES
-    view = fitted_view(points, now.view.width, now.view.height, info)
+    view = fitted_view(np.vstack(shown), now.view.width, now.view.height, info)
     lets_go = {"selected_vertex": None, "selected_rod": None, "attractor": None}
+    # tracked () then the coupler: its path starts afresh (another candidate's had that index)
     return Outcome(
         edit=partial(_load, c, _crank_speed(c), said),
-        traits={**lets_go, "error": "", "motors_running": True, "running": True},
+        traits={**lets_go, "tracked": (), "error": "", "motors_running": True, "running": True},
+        then=Outcome(traits={"tracked": (int(c.coupler),)}),
         view=view,
     )
 
@@ -406,6 +425,7 @@ def synthesis_handlers(
         "stroke_begin": lambda x, y: stroke_begin(tool, now(), x, y),
         "stroke_to": lambda x, y: stroke_to(tool, now(), x, y),
         "stroke_end": lambda x, y: stroke_end(tool, run, now(), x, y),
+        "stroke_cancel": lambda: (tool.drop_stroke(), Outcome(message="", finish="draw"))[1],
         "synthesis_found": lambda job: found(tool, now(), job),
         "synthesize": lambda points, kind=None, k=None: synthesize(tool, now(), points, kind, k),
         "choose_candidate": lambda i: choose(tool, now(), i),

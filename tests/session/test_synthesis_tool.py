@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -348,3 +349,71 @@ def test_cognates_need_a_four_bar_and_its_coupler_point() -> None:
     s.run_action("show_cognates")
     assert "four-bar with a coupler point" in s.error  # four_bar.txt has none
     assert s.synthesis.candidates == shown
+
+
+def test_a_second_candidate_s_coupler_path_starts_afresh() -> None:
+    # review of issue 28: both four-bars trace with joint 4, and the track went on from
+    # the first one's path into the second's
+    s = session(KnownSearch(2))
+    s.synthesize(coupler_curve(40))
+    assert s.choose_candidate(0), s.error
+    s.advance(50)
+    assert len(s.tracks[4]) > 40
+    assert s.choose_candidate(1), s.error
+    assert len(s.tracks[4]) == 1
+    s.advance(50)
+    assert distance_to_polyline(s.tracks[4], coupler_curve(720)).max() < 1e-3 * SCALE
+
+
+def test_the_view_chosen_holds_the_candidate_s_whole_path() -> None:
+    s = session(KnownSearch(1))
+    s.synthesize(coupler_curve(100)[:30])  # an open arc: the loop is larger than it
+    assert s.choose_candidate(0), s.error
+    px = s.view.to_pixel(s.synthesis.candidates[0].curve)
+    assert (px >= 0).all() and (px[:, 0] <= s.view.width).all()
+    assert (px[:, 1] <= s.view.height).all()
+
+
+def test_a_newer_search_or_a_new_file_supersedes_a_stroke_s_search() -> None:
+    def slow(points: np.ndarray, *, kind: str, k: int) -> list[Candidate]:
+        time.sleep(0.3)
+        return KnownSearch(2)(points, kind=kind, k=k)
+
+    async def main() -> None:
+        s = session(slow)
+        pixels = s.view.to_pixel(coupler_curve(100))
+        stroke(s, pixels)
+        job = s.synthesis.pending
+        s.synthesis.search = KnownSearch(4)
+        assert len(s.synthesize(coupler_curve(40))) == 4  # from code, while it runs
+        await asyncio.wait_for(asyncio.gather(job, return_exceptions=True), 10)
+        await asyncio.sleep(0.05)
+        assert len(s.synthesis.candidates) == 4  # the stroke's search came too late
+        s.synthesis.search = slow
+        stroke(s, pixels)
+        job = s.synthesis.pending
+        s.load_file("peaucellier.txt")  # another linkage: the curve and its search go
+        assert s.synthesis.target is None and not s.synthesis.candidates
+        assert not s.scene().by_role("synthesis-target")
+        await asyncio.wait_for(asyncio.gather(job, return_exceptions=True), 10)
+        await asyncio.sleep(0.05)
+        assert not s.synthesis.candidates
+
+    asyncio.run(main())
+
+
+def test_a_fast_stroke_is_a_curve_and_a_cancelled_one_is_dropped() -> None:
+    s = session(KnownSearch(2))
+    pixels = s.view.to_pixel(coupler_curve(100))
+    stroke(s, pixels[::16])  # 7 mouse events along a long path
+    assert s.error == "" and len(s.synthesis.search.calls) == 1
+    assert len(s.synthesis.search.calls[0]) == STROKE_SAMPLES
+    m = s.canvas_input
+    m.touch_start([tuple(pixels[0])])
+    for p in pixels[1:40]:
+        m.touch_move([tuple(p)])
+    m.touch_start([tuple(pixels[39]), (10.0, 10.0)])  # a second finger: a pinch, no curve
+    m.touch_move([tuple(pixels[39] + 5), (20.0, 20.0)])
+    m.touch_end([])
+    assert not s.synthesis.stroke and len(s.synthesis.search.calls) == 1
+    assert len(s.scene().by_role("synthesis-target")) == 1  # the first curve only
