@@ -297,3 +297,16 @@ def test_a_closed_targets_polish_keeps_off_change_point_designs():
     found = path_synthesis(target, k=3, seed=0)
     for c in found:
         assert c.grashof != "change-point" and c.transmission[0] >= 2.0 - 1e-6
+
+
+@pytest.mark.parametrize("repeat", [1, 2])
+def test_a_circle_gives_designs_with_no_vanishing_rod(repeat):
+    # a circle is the crank pin's own path: the tracer sat on the pin (a rod of 1e-14),
+    # and with each point twice the degenerate design was refused by Linkage as "zero length"
+    t = np.linspace(0, 2 * np.pi, 20, endpoint=False)
+    circle = np.repeat(np.column_stack([3 * np.cos(t), 3 * np.sin(t)]) + [5, -1], repeat, axis=0)
+    found = path_synthesis(circle, k=3, seed=0)
+    assert found
+    for c in found:
+        assert c.linkage.rod_lengths().min() > 1e-3 * 3.0
+        assert c.error < 0.01 * 3.0
