@@ -37,6 +37,8 @@ OFFSETS, TIMED_POINTS = 36, 12
 NEAR = 0.02
 #: points within this part of the target's size are one point; this flatness is a line
 COINCIDENT, COLLINEAR = 1e-9, 1e-9
+#: crank angles (radians, relative to the largest) this near are one: a timing that still
+STILL = 1e-9
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,11 @@ def _timing(timing, n: int) -> np.ndarray | None:
         )
     if not np.isfinite(tau).all():
         raise ValueError(f"path_synthesis: timing {int(np.argmin(np.isfinite(tau)))} is not finite")
+    if np.ptp(tau) <= STILL * max(1.0, float(np.abs(tau).max())):
+        raise ValueError(
+            f"path_synthesis: the timing holds one crank angle ({tau[0]!r}) for all {n} "
+            "points: the crank would not move, nor the coupler point along the curve"
+        )
     return tau - tau[0]
 
 

@@ -401,7 +401,8 @@ def path_synthesis(
     ValueError
         Points of the wrong shape, not finite, too few for the unknowns, all coincident,
         collinear for a closed curve; an unknown ``kind``; ``k`` below 1; ``timing`` not one
-        finite angle per point.
+        finite angle per point, or one angle for all points. No design fitted at all (an
+        empty list is never returned).
 
     Examples
     --------
@@ -424,6 +425,11 @@ def path_synthesis(
         _choose(family, (work, target), seeds[start : start + POLISHED], chosen, k)
         if len(chosen) == k:
             break
+    if not chosen:
+        raise ValueError(
+            f"path_synthesis: no {family.name} could be fitted to the target: every design "
+            "the global search found came apart or left the family's bounds in the polish"
+        )
     return sorted(chosen, key=lambda c: c.error)
 
 

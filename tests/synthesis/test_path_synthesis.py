@@ -144,6 +144,7 @@ def test_a_square_is_flagged_as_a_poor_fit():
         (np.random.default_rng(0).random((20, 2)), {"k": 0}, "k must be"),
         (np.random.default_rng(0).random((20, 2)), {"timing": np.zeros(19)}, "timing must"),
         (np.random.default_rng(0).random((20, 2)), {"timing": [np.inf] * 20}, "timing 0"),
+        (np.random.default_rng(0).random((20, 2)), {"timing": [0.7] * 20}, "one crank angle"),
     ],
 )
 def test_bad_input_is_refused_clearly(points, kwargs, message):
@@ -310,3 +311,13 @@ def test_a_circle_gives_designs_with_no_vanishing_rod(repeat):
     for c in found:
         assert c.linkage.rod_lengths().min() > 1e-3 * 3.0
         assert c.error < 0.01 * 3.0
+
+
+def test_no_design_found_is_an_error_not_an_empty_list(monkeypatch):
+    # a search whose every seed fails the polish returned [] silently
+    import linkage_widget.synthesis.path as path
+
+    monkeypatch.setattr(path, "global_search", lambda *args: [])
+    t = np.linspace(0, 2 * np.pi, 20, endpoint=False)
+    with pytest.raises(ValueError, match="no four-bar could be fitted"):
+        path_synthesis(np.column_stack([np.cos(t), 2 * np.sin(t)]), k=2)
