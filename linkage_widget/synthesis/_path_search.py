@@ -35,8 +35,10 @@ WINDOW_STEP, WINDOW_LENGTHS = 12, (16, 32, 48, 64, 80, 95)
 OFFSETS, TIMED_POINTS = 36, 12
 #: designs whose shapes differ by less than this (relative) are one seed
 NEAR = 0.02
-#: points within this part of the target's size are one point; this flatness is a line
-COINCIDENT, COLLINEAR = 1e-9, 1e-9
+#: points whose spread is within this many units of the last place of their coordinates
+#: coincide (relative to the coordinates, so any scale and position is a curve); a closed
+#: target this flat (its narrow spread over its wide one) is a line
+ROUNDING, COLLINEAR = 1e3, 1e-9
 #: crank angles (radians, relative to the largest) this near are one: a timing that still
 STILL = 1e-9
 
@@ -112,11 +114,13 @@ def target_of(points, closed, timing, family: PathFamily) -> PathTarget:
         )
     centre = xy.mean(axis=0)
     spread = np.linalg.svd(xy - centre, compute_uv=False)
-    scale = max(float(np.abs(xy).max()), 1.0)
-    if spread[0] <= COINCIDENT * scale:
+    # the rounding of the coordinates themselves, not an absolute size: a curve of any
+    # size, anywhere, is one while it spreads past its coordinates' last few digits
+    noise = ROUNDING * np.finfo(float).eps * float(np.abs(xy).max()) * np.sqrt(n)
+    if spread[0] <= noise:
         raise ValueError(f"path_synthesis: all {n} target points coincide: there is no curve")
     closed = _closed_by_gap(xy) if closed is None else bool(closed)
-    if closed and spread[1] <= COLLINEAR * spread[0]:
+    if closed and spread[1] <= max(COLLINEAR * spread[0], noise):
         raise ValueError(
             "path_synthesis: the target points are collinear: a closed curve would be a "
             "segment run back and forth (an open straight line is accepted: closed=False)"

@@ -321,3 +321,15 @@ def test_no_design_found_is_an_error_not_an_empty_list(monkeypatch):
     t = np.linspace(0, 2 * np.pi, 20, endpoint=False)
     with pytest.raises(ValueError, match="no four-bar could be fitted"):
         path_synthesis(np.column_stack([np.cos(t), 2 * np.sin(t)]), k=2)
+
+
+@pytest.mark.parametrize(("radius", "centre"), [(1e-10, (0.0, 0.0)), (0.1, (1e9, 1e9))])
+def test_a_tiny_or_far_away_circle_is_a_curve_not_coincident_points(radius, centre):
+    # the check compared the spread with an absolute 1e-9 (times the coordinates when
+    # past 1): a circle of radius 1e-10, or of 0.1 at (1e9, 1e9), was "all points coincide";
+    # at 1e9 the coordinates hold the circle to ~1e-7, a part in a million of its radius
+    t = np.linspace(0, 2 * np.pi, 20, endpoint=False)
+    circle = radius * np.column_stack([np.cos(t), np.sin(t)]) + centre
+    best = path_synthesis(circle, k=1, seed=0)[0]
+    assert best.error < 1e-3 * radius
+    assert np.linalg.norm(best.curve.mean(axis=0) - centre) < 0.5 * radius
