@@ -99,7 +99,17 @@ def _arc_fractions(xy: np.ndarray, closed: bool) -> np.ndarray:
 
 def target_of(points, closed, timing, family: PathFamily) -> PathTarget:
     """The checked, normalised target; ``ValueError`` saying what is wrong with it."""
-    xy = np.asarray(points, dtype=float) if not isinstance(points, np.ndarray) else points
+    raw = np.asarray(points)
+    if raw.dtype.kind == "c":  # float() would drop the imaginary part silently
+        raise ValueError(
+            "path_synthesis: points must be real (N, 2) coordinates, got complex numbers "
+            "(for z = x + iy give np.column_stack([z.real, z.imag]))"
+        )
+    if raw.dtype.kind not in "biuf":
+        raise ValueError(f"path_synthesis: points must be (N, 2) numbers, got dtype {raw.dtype}")
+    xy = raw.astype(float)
+    if closed is not None and not isinstance(closed, (bool, np.bool_)):
+        raise ValueError(f"path_synthesis: closed must be True, False or None, got {closed!r}")
     if np.ndim(xy) != 2 or np.shape(xy)[1] != 2:
         raise ValueError(f"path_synthesis: points must have shape (N, 2), got {np.shape(xy)}")
     xy = _checks.finite_points(xy, "path_synthesis: target point")
@@ -134,7 +144,10 @@ def target_of(points, closed, timing, family: PathFamily) -> PathTarget:
 def _timing(timing, n: int) -> np.ndarray | None:
     if timing is None:
         return None
-    tau = np.asarray(timing, dtype=float)
+    tau = np.asarray(timing)
+    if tau.dtype.kind not in "biuf":
+        raise ValueError(f"path_synthesis: timing must be real crank angles, got dtype {tau.dtype}")
+    tau = tau.astype(float)
     if tau.shape != (n,):
         raise ValueError(
             f"path_synthesis: timing must hold one crank angle per point, shape ({n},), "

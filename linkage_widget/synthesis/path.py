@@ -400,7 +400,9 @@ def path_synthesis(
     ------
     ValueError
         Points of the wrong shape, not finite, too few for the unknowns, all coincident,
-        collinear for a closed curve; an unknown ``kind``; ``k`` below 1; ``timing`` not one
+        collinear for a closed curve, complex; an unknown ``kind`` (or not a string);
+        ``closed`` not a bool or None; ``seed`` not a whole number or None (a negative one
+        too); ``k`` below 1; ``timing`` not one
         finite angle per point, or one angle for all points. No design fitted at all (an
         empty list is never returned).
 
@@ -412,11 +414,14 @@ def path_synthesis(
     >>> best.error < 0.01, best.angles.shape  # an ellipse, to 0.5 % of its size
     (True, (40,))
     """
-    if kind not in FAMILIES:
+    if not isinstance(kind, str) or kind not in FAMILIES:
         raise ValueError(f"path_synthesis: unknown kind {kind!r}; one of {sorted(FAMILIES)}")
     family = FAMILIES[kind]
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise ValueError(f"path_synthesis: k must be a whole number of at least 1, got {k!r}")
+    whole = isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0
+    if not (seed is None or whole):
+        raise ValueError(f"path_synthesis: seed must be a whole number >= 0 or None, got {seed!r}")
     target = target_of(points, closed, timing, family)
     work = target.thinned(MOST_POINTS)  # the polish's cost grows as the cube of the points
     seeds = global_search(family, work, np.random.default_rng(seed))

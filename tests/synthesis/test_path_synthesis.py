@@ -145,6 +145,13 @@ def test_a_square_is_flagged_as_a_poor_fit():
         (np.random.default_rng(0).random((20, 2)), {"timing": np.zeros(19)}, "timing must"),
         (np.random.default_rng(0).random((20, 2)), {"timing": [np.inf] * 20}, "timing 0"),
         (np.random.default_rng(0).random((20, 2)), {"timing": [0.7] * 20}, "one crank angle"),
+        (np.random.default_rng(0).random((20, 2)), {"kind": ["four-bar"]}, "unknown kind"),
+        (np.random.default_rng(0).random((20, 2)), {"closed": "no"}, "closed must be"),
+        (np.random.default_rng(0).random((20, 2)) * (1 + 1j), {}, "complex"),
+        (np.random.default_rng(0).random((20, 2)).tolist() + [[1j, 0]], {}, "complex"),
+        (np.random.default_rng(0).random((20, 2)), {"seed": "x"}, "seed must be"),
+        (np.random.default_rng(0).random((20, 2)), {"seed": 1.5}, "seed must be"),
+        (np.random.default_rng(0).random((20, 2)), {"seed": -1}, "seed must be"),
     ],
 )
 def test_bad_input_is_refused_clearly(points, kwargs, message):
