@@ -77,11 +77,9 @@ MOST_POINTS = 64
 _ROUND = np.linspace(0.0, 2 * np.pi, 73)[:-1]
 #: Finite-difference step of the polish's Jacobian (normalised units).
 STEP = 1e-7
-#: Degrees from flat: a dyad whose transmission angle leaves [MARGIN, 180 - MARGIN] over
-#: the traced range is at (or next to) a dead or change point, where the real linkage
-#: stops or may change branch while the closed form runs on along one; such a candidate
-#: does not traverse. A closed target's polish keeps twice this (:func:`_turns`), so
-#: poor fits are not pushed onto the Grashof boundary (change-point designs).
+#: Degrees from flat: a transmission angle outside [MARGIN, 180 - MARGIN] over the traced
+#: range is a dead or change point, where the linkage stops or may change branch (the
+#: closed form runs on): no traverse. A closed target's polish keeps 2 MARGIN (_turns).
 MARGIN = 1.0
 
 
@@ -384,7 +382,11 @@ def path_synthesis(
         closed when the gap from the last point to the first is at most twice the median
         step between points (a drawn loop), open (an arc) otherwise.
     seed : int or None
-        Seed of the random global search, for reproducible results.
+        Seed of the global search (its random designs, so the seeds of the polish). Not
+        bit for bit: SciPy's MINPACK (the polish) rounds with the memory-allocation state,
+        amplified by short polishes; an exact fit repeats, but on an approximate one (an
+        open arc above all) the errors may move in their 3rd-4th digit between calls and
+        near-equal candidates change places.
 
     Returns
     -------
