@@ -292,12 +292,13 @@ def _harmonic_target(seed: int, i: int) -> tuple[np.ndarray, np.ndarray | None, 
     # closed timed, closed, closed timed, open, open timed
     [(0, 0), (5, 0), (9, 0), (12, 0), (7, 4)],
 )
-def test_a_candidate_that_traverses_keeps_the_kinematics_contract(seed, i):
+def test_a_candidate_that_traverses_keeps_the_kinematics_contract(seed, i, kind="four-bar"):
     # the closed form runs on along one branch through a flat dyad, where the linkage
     # driven by kinematics stops or changes branch: such a candidate must not claim to
     # traverse; one that does is driven through its traced points, at RMS error .error
     target, timing, size = _harmonic_target(seed, i)
-    found = path_synthesis(target, timing=timing, k=3, seed=0)
+    many = 3 if kind == "four-bar" else 2
+    found = path_synthesis(target, timing=timing, k=many, seed=0, kind=kind)
     assert found
     for c in found:
         lo, hi = c.transmission
@@ -308,6 +309,12 @@ def test_a_candidate_that_traverses_keeps_the_kinematics_contract(seed, i):
         k = kinematics(c.linkage, *c.motor, c.angles)
         assert k.valid.all()
         assert _rms(k.positions[:, c.coupler], target) == pytest.approx(c.error, abs=1e-9 * size)
+
+
+def test_a_six_bar_with_a_flat_dyad_does_not_traverse():
+    # an open timed target whose second Watt candidate's dyad reaches 179.9999 degrees:
+    # kinematics stops there (NaN), so it may not claim to traverse; the other keeps the contract
+    test_a_candidate_that_traverses_keeps_the_kinematics_contract(2, 0, kind="watt")
 
 
 def test_a_closed_targets_polish_keeps_off_change_point_designs():
