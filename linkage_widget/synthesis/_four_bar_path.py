@@ -105,13 +105,18 @@ def _build(q: np.ndarray, sigma: np.ndarray, theta: float) -> tuple[Linkage, int
 
 
 def _bounds(q: np.ndarray) -> bool:
-    """Lengths between :data:`SHORTEST` and :data:`LONGEST`, the coupler point within reach."""
+    r"""Lengths between :data:`SHORTEST` and :data:`LONGEST`, the coupler point within reach.
+
+    The coupler point at least :data:`SHORTEST` from both coupler pins, :math:`|P - A| =
+    \sqrt{u^2 + v^2}` and :math:`|P - B| = \sqrt{(u - b)^2 + v^2}`: on a pin it would be
+    the crank's (a circle traced by a rod of no length) or the rocker's.
+    """
     d, b, c, u, v = q
-    lengths = np.array([d, b, c])
+    lengths = np.array([d, b, c, np.hypot(u, v), np.hypot(u - b, v)])
     return bool(
         np.isfinite(q).all()
         and (lengths > SHORTEST).all()
-        and (lengths < LONGEST).all()
+        and (lengths[:3] < LONGEST).all()
         and np.hypot(u, v) < REACH
     )
 

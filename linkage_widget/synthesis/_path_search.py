@@ -35,8 +35,12 @@ WINDOW_STEP, WINDOW_LENGTHS = 12, (16, 32, 48, 64, 80, 95)
 OFFSETS, TIMED_POINTS = 36, 12
 #: designs whose shapes differ by less than this (relative) are one seed
 NEAR = 0.02
-#: points within this part of the target's size are one point; this flatness is a line
-COINCIDENT, COLLINEAR = 1e-9, 1e-9
+#: points whose spread is within this many units of the last place of their coordinates
+#: coincide (relative to the coordinates, so any scale and position is a curve); a closed
+#: target this flat (its narrow spread over its wide one) is a line
+ROUNDING, COLLINEAR = 1e3, 1e-9
+#: crank angles (radians, relative to the largest) this near are one: a timing that still
+STILL = 1e-9
 
 
 @dataclass(frozen=True)
@@ -95,7 +99,17 @@ def _arc_fractions(xy: np.ndarray, closed: bool) -> np.ndarray:
 
 def target_of(points, closed, timing, family: PathFamily) -> PathTarget:
     """The checked, normalised target; ``ValueError`` saying what is wrong with it."""
-    xy = np.asarray(points, dtype=float) if not isinstance(points, np.ndarray) else points
+    raw = np.asarray(points)
+    if raw.dtype.kind == "c":  # float() would drop the imaginary part silently
+        raise ValueError(
+            "path_synthesis: points must be real (N, 2) coordinates, got complex numbers "
+            "(for z = x + iy give np.column_stack([z.real, z.imag]))"
+        )
+    if raw.dtype.kind not in "biuf":
+        raise ValueError(f"path_synthesis: points must be (N, 2) numbers, got dtype {raw.dtype}")
+    xy = raw.astype(float)
+    if closed is not None and not isinstance(closed, (bool, np.bool_)):
+        raise ValueError(f"path_synthesis: closed must be True, False or None, got {closed!r}")
     if np.ndim(xy) != 2 or np.shape(xy)[1] != 2:
         raise ValueError(f"path_synthesis: points must have shape (N, 2), got {np.shape(xy)}")
     xy = _checks.finite_points(xy, "path_synthesis: target point")
@@ -110,11 +124,13 @@ def target_of(points, closed, timing, family: PathFamily) -> PathTarget:
         )
     centre = xy.mean(axis=0)
     spread = np.linalg.svd(xy - centre, compute_uv=False)
-    scale = max(float(np.abs(xy).max()), 1.0)
-    if spread[0] <= COINCIDENT * scale:
+    # the rounding of the coordinates themselves, not an absolute size: a curve of any
+    # size, anywhere, is one while it spreads past its coordinates' last few digits
+    noise = ROUNDING * np.finfo(float).eps * float(np.abs(xy).max()) * np.sqrt(n)
+    if spread[0] <= noise:
         raise ValueError(f"path_synthesis: all {n} target points coincide: there is no curve")
     closed = _closed_by_gap(xy) if closed is None else bool(closed)
-    if closed and spread[1] <= COLLINEAR * spread[0]:
+    if closed and spread[1] <= max(COLLINEAR * spread[0], noise):
         raise ValueError(
             "path_synthesis: the target points are collinear: a closed curve would be a "
             "segment run back and forth (an open straight line is accepted: closed=False)"
@@ -128,7 +144,10 @@ def target_of(points, closed, timing, family: PathFamily) -> PathTarget:
 def _timing(timing, n: int) -> np.ndarray | None:
     if timing is None:
         return None
-    tau = np.asarray(timing, dtype=float)
+    tau = np.asarray(timing)
+    if tau.dtype.kind not in "biuf":
+        raise ValueError(f"path_synthesis: timing must be real crank angles, got dtype {tau.dtype}")
+    tau = tau.astype(float)
     if tau.shape != (n,):
         raise ValueError(
             f"path_synthesis: timing must hold one crank angle per point, shape ({n},), "
@@ -136,6 +155,11 @@ def _timing(timing, n: int) -> np.ndarray | None:
         )
     if not np.isfinite(tau).all():
         raise ValueError(f"path_synthesis: timing {int(np.argmin(np.isfinite(tau)))} is not finite")
+    if np.ptp(tau) <= STILL * max(1.0, float(np.abs(tau).max())):
+        raise ValueError(
+            f"path_synthesis: the timing holds one crank angle ({tau[0]!r}) for all {n} "
+            "points: the crank would not move, nor the coupler point along the curve"
+        )
     return tau - tau[0]
 
 

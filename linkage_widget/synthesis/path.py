@@ -77,6 +77,10 @@ MOST_POINTS = 64
 _ROUND = np.linspace(0.0, 2 * np.pi, 73)[:-1]
 #: Finite-difference step of the polish's Jacobian (normalised units).
 STEP = 1e-7
+#: Degrees from flat: a transmission angle outside [MARGIN, 180 - MARGIN] over the traced
+#: range is a dead or change point, where the linkage stops or may change branch (the
+#: closed form runs on): no traverse. A closed target's polish keeps 2 MARGIN (_turns).
+MARGIN = 1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,7 +110,11 @@ class PathCandidate:
         The least and greatest transmission angle (degrees) over the traced range.
     traverses : bool
         Whether the crank runs from the first target point to the last (a full turn for a
-        closed target) on one branch without a dead point, through the points in order.
+        closed target) on one branch, through the points in order, every dyad at least
+        :data:`MARGIN` degrees from flat (no dead or change point on the way). When True,
+        ``kinematics(linkage, *motor, angles)`` moves the coupler point through the
+        traced points, at RMS distance ``error`` from the target; when False it may stop
+        or change branch on the way, and its path may differ from the one ``error`` measures.
     curve : ndarray, shape (K, 2)
         The tracer's path over the crank angles where the design assembles (a full turn
         when the crank turns fully), for drawing.
@@ -167,8 +175,21 @@ def _residual(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> n
 
 
 def _turns(family: PathFamily, q: np.ndarray, sigma: np.ndarray) -> bool:
-    """Whether the design assembles all round (a closed target needs a full crank turn)."""
-    return bool(np.isfinite(family.trace(q[None], sigma[None], _ROUND)).all())
+    """Whether the design assembles all round, its dyads 2 :data:`MARGIN` from flat.
+
+    A closed target needs a full crank turn; the margin keeps the polish off the designs
+    that turn only through a flat dyad (change points), which do not traverse.
+    """
+    if not np.isfinite(family.trace(q[None], sigma[None], _ROUND)).all():
+        return False
+    if family.describe is None:
+        return True
+    return _clear(family.describe(q, sigma, _ROUND)[1], 2 * MARGIN)
+
+
+def _clear(transmission, margin: float) -> bool:
+    """Whether a transmission angle range (degrees) stays ``margin`` from 0 and 180."""
+    return transmission is None or margin <= transmission[0] <= transmission[1] <= 180 - margin
 
 
 def _jacobian(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> np.ndarray:
@@ -234,15 +255,23 @@ def _swept(fit: _Fit, closed: bool) -> np.ndarray:
     return np.linspace(start, end, CURVE_SAMPLES)
 
 
-def _traverses(family: PathFamily, fit: _Fit, closed: bool, transmission) -> bool:
-    """One branch from the first point to the last, in order, no dead point (class doc)."""
+def _traverses(family: PathFamily, fit: _Fit, closed: bool, transmission) -> str:
+    """Why the crank does not run through the points on one branch (class doc); "" if it does."""
     steps = np.diff(fit.theta)
     in_order = bool((steps >= 0).all() or (steps <= 0).all())
     if closed:
         in_order = in_order and abs(fit.theta[-1] - fit.theta[0]) <= 2 * np.pi + 1e-9
-    assembles = np.isfinite(family.trace(fit.q[None], fit.sigma[None], _swept(fit, closed))).all()
-    alive = transmission is None or 0.0 < transmission[0] <= transmission[1] < 180.0
-    return in_order and bool(assembles) and alive
+    if not in_order:
+        return "the crank angles at the target points are not in order (it would turn back)"
+    if not np.isfinite(family.trace(fit.q[None], fit.sigma[None], _swept(fit, closed))).all():
+        return "the linkage does not assemble over the traced range (a dead point on the way)"
+    if not _clear(transmission, MARGIN):
+        return (
+            f"a dyad comes within {MARGIN:g} degrees of flat over the traced range "
+            f"(transmission angle {transmission[0]:.2f} to {transmission[1]:.2f} degrees): at "
+            "that dead or change point the linkage stops or may change branch"
+        )
+    return ""
 
 
 def _drawn(family: PathFamily, fit: _Fit) -> np.ndarray:
@@ -276,7 +305,7 @@ def _candidate(family: PathFamily, fit: _Fit, target: PathTarget) -> PathCandida
     grashof, transmission = (None, None)
     if family.describe is not None:
         grashof, transmission = family.describe(fit.q, fit.sigma, _swept(fit, target.closed))
-    traverses = _traverses(family, fit, target.closed, transmission)
+    why = _traverses(family, fit, target.closed, transmission)
     error = fit.error * target.size
     notes = []
     if fit.error > POOR_FIT:
@@ -285,11 +314,8 @@ def _candidate(family: PathFamily, fit: _Fit, target: PathTarget) -> PathCandida
             f"{family.name} found traces this curve closely (sharp corners, or a shape "
             "its coupler curves do not take)"
         )
-    if not traverses:
-        notes.append(
-            "the crank does not run through the target points in order on one branch "
-            "(a dead point, a change of branch, or the points out of order)"
-        )
+    if why:
+        notes.append(f"the crank does not run through the target points on one branch: {why}")
     return PathCandidate(
         linkage=linkage,
         coupler=coupler,
@@ -299,7 +325,7 @@ def _candidate(family: PathFamily, fit: _Fit, target: PathTarget) -> PathCandida
         angles=fit.theta + turn,
         grashof=grashof,
         transmission=transmission,
-        traverses=traverses,
+        traverses=not why,
         curve=_placed(_drawn(family, fit), fit, target),
         note="; ".join(notes),
     )
@@ -356,7 +382,11 @@ def path_synthesis(
         closed when the gap from the last point to the first is at most twice the median
         step between points (a drawn loop), open (an arc) otherwise.
     seed : int or None
-        Seed of the random global search, for reproducible results.
+        Seed of the global search (its random designs, so the seeds of the polish). Not
+        bit for bit: SciPy's MINPACK (the polish) rounds with the memory-allocation state,
+        amplified by short polishes; an exact fit repeats, but on an approximate one (an
+        open arc above all) the errors may move in their 3rd-4th digit between calls and
+        near-equal candidates change places.
 
     Returns
     -------
@@ -372,8 +402,11 @@ def path_synthesis(
     ------
     ValueError
         Points of the wrong shape, not finite, too few for the unknowns, all coincident,
-        collinear for a closed curve; an unknown ``kind``; ``k`` below 1; ``timing`` not one
-        finite angle per point.
+        collinear for a closed curve, complex; an unknown ``kind`` (or not a string);
+        ``closed`` not a bool or None; ``seed`` not a whole number or None (a negative one
+        too); ``k`` below 1; ``timing`` not one
+        finite angle per point, or one angle for all points. No design fitted at all (an
+        empty list is never returned).
 
     Examples
     --------
@@ -383,11 +416,14 @@ def path_synthesis(
     >>> best.error < 0.01, best.angles.shape  # an ellipse, to 0.5 % of its size
     (True, (40,))
     """
-    if kind not in FAMILIES:
+    if not isinstance(kind, str) or kind not in FAMILIES:
         raise ValueError(f"path_synthesis: unknown kind {kind!r}; one of {sorted(FAMILIES)}")
     family = FAMILIES[kind]
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise ValueError(f"path_synthesis: k must be a whole number of at least 1, got {k!r}")
+    whole = isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0
+    if not (seed is None or whole):
+        raise ValueError(f"path_synthesis: seed must be a whole number >= 0 or None, got {seed!r}")
     target = target_of(points, closed, timing, family)
     work = target.thinned(MOST_POINTS)  # the polish's cost grows as the cube of the points
     seeds = global_search(family, work, np.random.default_rng(seed))
@@ -396,6 +432,11 @@ def path_synthesis(
         _choose(family, (work, target), seeds[start : start + POLISHED], chosen, k)
         if len(chosen) == k:
             break
+    if not chosen:
+        raise ValueError(
+            f"path_synthesis: no {family.name} could be fitted to the target: every design "
+            "the global search found came apart or left the family's bounds in the polish"
+        )
     return sorted(chosen, key=lambda c: c.error)
 
 
