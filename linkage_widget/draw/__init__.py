@@ -41,7 +41,7 @@ from .panel_layers import panel_dynamic, panel_static, point_pixel
 from .raster import save_gif, save_png, scene_to_image
 from .scene import Scene, SceneState, build_scene
 from .svg import save_svg, scene_to_svg
-from .synthesis_layers import CandidateThumb, Sheet, candidate_sheet, sheet_cell
+from .synthesis_layers import CandidateThumb, candidate_sheet, sheet_cell
 from .theme import DEFAULT_THEME, Theme
 from .view import MAX_PIXEL_RATIO, ViewTransform
 from .view3d import CAMERA_VIEWS, Camera, camera_view
@@ -59,7 +59,6 @@ __all__ = [
     "PlotSeries",
     "Scene",
     "SceneState",
-    "Sheet",
     "SphereProjection",
     "Theme",
     "ViewTransform",

@@ -12,11 +12,12 @@ it). Plain inputs (pixels or world arrays, the theme), as :mod:`.layers`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from .configuration_panel import PanelPicture
 from .primitives import Disks, Polylines, Primitive, Rects, Segments, Texts
 from .theme import DEFAULT_THEME, Theme
 from .view import ViewTransform
@@ -25,7 +26,6 @@ __all__ = [
     "CELL_SIZE",
     "SHEET_COLUMNS",
     "CandidateThumb",
-    "Sheet",
     "candidate_sheet",
     "sheet_cell",
     "sheet_size",
@@ -115,20 +115,6 @@ class CandidateThumb:
     note: str = ""
 
 
-@dataclass(eq=False)
-class Sheet:
-    """The candidates' thumbnails: a picture (satisfies :class:`~.primitives.Picture`)."""
-
-    width: int
-    height: int
-    background: str
-    items: list[Primitive] = field(default_factory=list)
-
-    def by_role(self, role: str) -> list[Primitive]:
-        """The primitives showing ``role`` (tests, debugging)."""
-        return [item for item in self.items if item.role == role]
-
-
 def sheet_size(
     count: int, columns: int = SHEET_COLUMNS, cell: tuple[int, int] = CELL_SIZE
 ) -> tuple[int, int]:
@@ -203,7 +189,7 @@ def candidate_sheet(
     chosen: int | None = None,
     message: str = "",
     theme: Theme | None = None,
-) -> Sheet:
+) -> PanelPicture:
     """The candidates as small multiples, ``SHEET_COLUMNS`` a row, best first.
 
     Each cell on its own scale: the ``target`` (world ``(K, 2)``) dashed, the candidate's
@@ -213,7 +199,7 @@ def candidate_sheet(
     """
     theme = DEFAULT_THEME if theme is None else theme
     w, h = sheet_size(len(thumbs))
-    sheet = Sheet(w, h, theme.background)
+    sheet = PanelPicture(w, h, theme.background)
     if not thumbs:
         text = message or "draw a curve with the synthesis tool: its linkages appear here"
         sheet.items.append(

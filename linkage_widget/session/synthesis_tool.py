@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..draw import CandidateThumb, Sheet, candidate_sheet, sheet_cell
+from ..draw import CandidateThumb, PanelPicture, candidate_sheet, sheet_cell
 from ..elements import Motor
 from ..io import Extensions
 from ..model import Linkage
@@ -267,7 +267,7 @@ class SynthesisTool:
             shown.append(np.array(self.stroke))
         return tuple(shown)
 
-    def sheet(self, message: str = "") -> Sheet:
+    def sheet(self, message: str = "") -> PanelPicture:
         """The candidates as thumbnails, the chosen one outlined (:func:`.candidate_sheet`)."""
         thumbs = [
             CandidateThumb(

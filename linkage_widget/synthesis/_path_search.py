@@ -74,7 +74,12 @@ class PathTarget:
 
 @dataclass(frozen=True)
 class PathSeed:
-    """A design the global search found, with its similarity and crank angles."""
+    """A design with its similarity and crank angles: as the global search found it, or polished.
+
+    ``q`` its shape, ``sigma`` its branch, ``w, t`` the similarity (complex, the target's
+    normalised units), ``theta`` the crank angles at the target's points (a timed
+    target's search: the offset alone), ``error`` the RMS error (normalised).
+    """
 
     q: np.ndarray
     sigma: np.ndarray

@@ -45,7 +45,7 @@ from scipy.optimize import least_squares
 from ..model import Linkage
 from ._family import PathFamily
 from ._four_bar_path import FOUR_BAR
-from ._path_search import PathTarget, global_search, target_of
+from ._path_search import PathSeed, PathTarget, global_search, target_of
 from .six_bar import STEPHENSON, WATT
 
 __all__ = ["FAMILIES", "PathCandidate", "candidate_of", "path_synthesis"]
@@ -137,18 +137,6 @@ class PathCandidate:
     note: str
 
 
-@dataclass(frozen=True)
-class _Fit:
-    """A polished design: shape, branch, similarity (normalised units) and crank angles."""
-
-    q: np.ndarray
-    sigma: np.ndarray
-    w: complex
-    t: complex
-    theta: np.ndarray
-    error: float
-
-
 def _unpack(family: PathFamily, target: PathTarget, x: np.ndarray) -> tuple:
     p = family.size
     with np.errstate(over="ignore"):  # a step to a vast scale: inf, walled off by _residual
@@ -218,7 +206,7 @@ def _jacobian(family: PathFamily, sigma, target: PathTarget, x: np.ndarray) -> n
     return np.nan_to_num(np.hstack(cols))
 
 
-def _polish(family: PathFamily, target: PathTarget, seed, evaluations: int) -> _Fit | None:
+def _polish(family: PathFamily, target: PathTarget, seed, evaluations: int) -> PathSeed | None:
     """The seed polished by least squares; None when it leaves the family's bounds."""
     if not (np.isfinite(seed.w) and abs(seed.w) > 0):
         return None
@@ -243,10 +231,10 @@ def _polish(family: PathFamily, target: PathTarget, seed, evaluations: int) -> _
     if not family.bounds(q) or not np.isfinite(found.fun).all():
         return None
     error = float(np.sqrt(np.sum(found.fun**2) / len(target.xy)))
-    return _Fit(q, seed.sigma, s * np.exp(1j * phi), complex(*t), theta, error)
+    return PathSeed(q, seed.sigma, s * np.exp(1j * phi), complex(*t), theta, error)
 
 
-def _swept(fit: _Fit, closed: bool) -> np.ndarray:
+def _swept(fit: PathSeed, closed: bool) -> np.ndarray:
     """Crank angles (normalised frame) over the range the target is traced: a turn if closed."""
     start, end = fit.theta[0], fit.theta[-1]
     if closed:
@@ -255,7 +243,7 @@ def _swept(fit: _Fit, closed: bool) -> np.ndarray:
     return np.linspace(start, end, CURVE_SAMPLES)
 
 
-def _traverses(family: PathFamily, fit: _Fit, closed: bool, transmission) -> str:
+def _traverses(family: PathFamily, fit: PathSeed, closed: bool, transmission) -> str:
     """Why the crank does not run through the points on one branch (class doc); "" if it does."""
     steps = np.diff(fit.theta)
     in_order = bool((steps >= 0).all() or (steps <= 0).all())
@@ -274,7 +262,7 @@ def _traverses(family: PathFamily, fit: _Fit, closed: bool, transmission) -> str
     return ""
 
 
-def _drawn(family: PathFamily, fit: _Fit) -> np.ndarray:
+def _drawn(family: PathFamily, fit: PathSeed) -> np.ndarray:
     """The tracer over the crank angles around the fit's where the design assembles."""
     middle = 0.5 * (fit.theta[0] + fit.theta[-1])
     angles = middle + np.linspace(-np.pi, np.pi, CURVE_SAMPLES)
@@ -290,13 +278,13 @@ def _drawn(family: PathFamily, fit: _Fit) -> np.ndarray:
     return traced[lo:hi]
 
 
-def _placed(points: np.ndarray, fit: _Fit, target: PathTarget) -> np.ndarray:
+def _placed(points: np.ndarray, fit: PathSeed, target: PathTarget) -> np.ndarray:
     """Normalised-frame points ``(n, 2)`` in the target's frame and units."""
     z = fit.t + fit.w * (points[:, 0] + 1j * points[:, 1])
     return target.centre + target.size * np.column_stack([z.real, z.imag])
 
 
-def _candidate(family: PathFamily, fit: _Fit, target: PathTarget) -> PathCandidate:
+def _candidate(family: PathFamily, fit: PathSeed, target: PathTarget) -> PathCandidate:
     """The fit as a :class:`PathCandidate` in the target's frame."""
     turn = float(np.angle(fit.w))
     built, coupler, motor = family.build(fit.q, fit.sigma, float(fit.theta[0]))
@@ -338,7 +326,7 @@ def candidate_of(family: PathFamily, fit: tuple, target: PathTarget) -> PathCand
     units), crank angles at the target's points and RMS error (normalised), as
     :mod:`.cognate_path` computes them for the cognates.
     """
-    return _candidate(family, _Fit(*fit), target)
+    return _candidate(family, PathSeed(*fit), target)
 
 
 def _near(a: np.ndarray, b: np.ndarray, gap: float) -> bool:
@@ -349,7 +337,7 @@ def _same(one: PathCandidate, other: PathCandidate, size: float) -> bool:
     return _near(one.linkage.vertices, other.linkage.vertices, SAME_DESIGN * size)
 
 
-def _joints(family: PathFamily, fit: _Fit, target: PathTarget) -> np.ndarray:
+def _joints(family: PathFamily, fit: PathSeed, target: PathTarget) -> np.ndarray:
     """The fit's joints ``(n, 2)`` in the target's frame, at the first target point."""
     return _placed(family.build(fit.q, fit.sigma, float(fit.theta[0]))[0].vertices, fit, target)
 
@@ -450,7 +438,7 @@ def _choose(family, targets: tuple, seeds: list, chosen: list[PathCandidate], k:
     """
     work, target = targets
     fits = [f for s in seeds if (f := _polish(family, work, s, BRIEF)) is not None]
-    taken: list[_Fit] = []
+    taken: list[PathSeed] = []
     for fit in sorted(fits, key=lambda f: f.error):
         if len(chosen) == k:
             return
@@ -463,7 +451,7 @@ def _choose(family, targets: tuple, seeds: list, chosen: list[PathCandidate], k:
             chosen.append(made)
 
 
-def _extended(family: PathFamily, fit: _Fit, work: PathTarget, target: PathTarget) -> _Fit:
+def _extended(family: PathFamily, fit: PathSeed, work: PathTarget, target: PathTarget) -> PathSeed:
     """The fit over all the target's points when it was polished on fewer (``work``).
 
     Each point's crank angle: interpolated from its neighbours' by index, then moved to
@@ -485,15 +473,15 @@ def _extended(family: PathFamily, fit: _Fit, work: PathTarget, target: PathTarge
             theta = theta + np.nan_to_num(np.clip(step, -0.2, 0.2))
     gap = np.abs(_traced(family, fit, theta) - (target.xy[:, 0] + 1j * target.xy[:, 1]))
     error = float(np.sqrt(np.mean(gap**2)))
-    return _Fit(fit.q, fit.sigma, fit.w, fit.t, theta, error if np.isfinite(error) else np.inf)
+    return PathSeed(fit.q, fit.sigma, fit.w, fit.t, theta, error if np.isfinite(error) else np.inf)
 
 
-def _traced(family: PathFamily, fit: _Fit, theta: np.ndarray) -> np.ndarray:
+def _traced(family: PathFamily, fit: PathSeed, theta: np.ndarray) -> np.ndarray:
     """The fit's tracer at crank angles ``theta`` (normalised), in the target's normalised frame."""
     p = family.trace(fit.q[None], fit.sigma[None], theta)[0]
     return fit.t + fit.w * (p[:, 0] + 1j * p[:, 1])
 
 
-def _heading(fit: _Fit, other: _Fit) -> bool:
+def _heading(fit: PathSeed, other: PathSeed) -> bool:
     gap = np.abs(fit.q - other.q) / (np.abs(fit.q) + np.abs(other.q) + 1.0)
     return bool(gap.max() < HEADING and np.array_equal(fit.sigma, other.sigma))

@@ -10,10 +10,9 @@ load (:func:`.helpers.patience`), never a fixed sleep.
 
 import time
 
-import nbformat
 import pytest
 
-from .helpers import kernel_exec, kernel_json, page_pos, poll, screenshot
+from .helpers import kernel_exec, kernel_json, one_cell_notebook, page_pos, poll, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -47,16 +46,8 @@ w"""
 
 @pytest.fixture(scope="module")
 def page(open_notebook, tmp_path_factory):
-    path = tmp_path_factory.mktemp("synthesis") / "synthesis.ipynb"
-    nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    nb.cells.append(nbformat.v4.new_code_cell(SOURCE))
-    nbformat.write(nb, path)
-    return open_notebook(str(path))
+    path = one_cell_notebook(tmp_path_factory.mktemp("synthesis"), "synthesis.ipynb", SOURCE)
+    return open_notebook(path)
 
 
 def draw_curve(pg, pixels):
