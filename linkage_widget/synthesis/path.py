@@ -358,7 +358,8 @@ def path_synthesis(
     points : array_like, shape (N, 2)
         The target curve, in order along it.
     kind : str
-        The family searched, a key of :data:`FAMILIES` (``"four-bar"``).
+        The family searched, a key of :data:`FAMILIES`: ``"four-bar"``, ``"watt"``
+        (Watt I six-bars) or ``"stephenson"`` (Stephenson III six-bars).
     timing : array_like, shape (N,), optional
         The crank angle (radians, counter-clockwise) at each point, up to one common
         offset the search finds: :math:`\theta_i = \theta_0 + \tau_i - \tau_0`. Without
@@ -392,9 +393,8 @@ def path_synthesis(
         Points of the wrong shape, not finite, too few for the unknowns, all coincident,
         collinear for a closed curve, complex; an unknown ``kind`` (or not a string);
         ``closed`` not a bool or None; ``seed`` not a whole number or None (a negative one
-        too); ``k`` below 1; ``timing`` not one
-        finite angle per point, or one angle for all points. No design fitted at all (an
-        empty list is never returned).
+        too); ``k`` below 1; ``timing`` not one finite angle per point, or one angle for
+        all points. No design fitted at all (an empty list is never returned).
 
     Examples
     --------
