@@ -28,15 +28,15 @@ from .helpers import (
     patience,
     pixel,
     poll,
+    screenshot,
 )
 
 pytestmark = pytest.mark.browser
 
 SOURCE = """from linkage_widget import LinkageWidget
+from linkage_widget.draw.canvas import hex_to_rgb
 w = LinkageWidget(width=560, height=420)
 w"""
-
-BLOCK_FILL = [196, 196, 196]  # the theme's ``unstressed`` grey: the slider's block
 
 
 @pytest.fixture(scope="module")
@@ -161,22 +161,32 @@ def test_a_slider_crank_built_by_mouse_runs_with_the_piston_on_its_line(page):
     seen: list = []
 
     def block_shows() -> bool:
-        """The block's fill read inside its outline and outside the piston's disk, at the
-        block the scene draws now (a frame may still re-fit the view), within 6 levels
-        a channel (anti-aliasing); the scene's block must sit at the piston's joint."""
-        blocks = "[p.points.tolist() for p in w.scene().by_role('slider-blocks')]"
-        (corners,) = kernel_json(pg, blocks)
+        """The block's fill (the scene's own colour, within 6 levels a channel for
+        anti-aliasing) read inside its outline and outside the piston's disk, at the block
+        the scene draws; the canvas drawn again first, so that it shows that scene (a view
+        re-fitted since the last frame would otherwise be read at the wrong place)."""
+        kernel_exec(pg, "w.draw()")
+        time.sleep(0.3)
+        got = kernel_json(
+            pg,
+            "[[p.points.tolist(), hex_to_rgb([p.fill]).tolist()[0]] "
+            "for p in w.scene().by_role('slider-blocks')]",
+        )
+        ((corners, fill),) = got
         corners = np.array(corners)
         centre = corners.mean(axis=0)
-        assert np.linalg.norm(centre - np.array(joint_px(pg, 2))) < 1.0
+        assert np.linalg.norm(centre - np.array(joint_px(pg, 2))) < 1.0  # at the piston
         along = (corners[1] - corners[0]) / 2  # half the block's length, in pixels
         across = (corners[2] - corners[1]) / 2
         spots = [centre + a * along + b * across for a in (-0.7, 0.7) for b in (-0.5, 0, 0.5)]
-        got = [pixel(pg, *xy)[:3] for xy in spots]
-        seen[:] = got
-        return any(np.abs(np.subtract(rgb, BLOCK_FILL)).max() <= 6 for rgb in got)
+        read = [pixel(pg, *xy)[:3] for xy in spots]
+        seen[:] = [fill, read]
+        return any(np.abs(np.subtract(rgb, fill)).max() <= 6 for rgb in read)
 
-    assert poll(block_shows, timeout=patience(10)), f"no block drawn at the piston: {seen}"
+    shown = poll(block_shows, timeout=patience(10))
+    if not shown:
+        screenshot(pg, "slider-crank-no-block")  # what the canvas showed instead
+    assert shown, f"no block drawn at the piston (fill, pixels read): {seen}"
     ART.mkdir(parents=True, exist_ok=True)
     canvas_locator(pg).screenshot(path=str(ART / "widget-slider-crank.png"))
     assert kernel_json(pg, "w.error") == ""
