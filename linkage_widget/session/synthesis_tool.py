@@ -82,9 +82,7 @@ def target_curve(points: Any) -> np.ndarray:
     bad = np.flatnonzero(~np.isfinite(p).all(axis=1))
     if len(bad):
         raise ValueError(f"the target curve has a non-finite point (NaN or inf) at row {bad[0]}")
-    keep = np.ones(len(p), dtype=bool)
-    keep[1:] = np.any(p[1:] != p[:-1], axis=1)
-    p = p[keep]
+    p = _without_repeats(p)
     if len(p) < MIN_POINTS:
         raise ValueError(
             f"a target curve needs at least {MIN_POINTS} distinct points (a four-bar has "
@@ -96,6 +94,13 @@ def target_curve(points: Any) -> np.ndarray:
     return p
 
 
+def _without_repeats(p: np.ndarray) -> np.ndarray:
+    """``p (K, 2)`` without consecutive repeats (a mouse at rest sends one point several times)."""
+    keep = np.ones(len(p), dtype=bool)
+    keep[1:] = np.any(p[1:] != p[:-1], axis=1)
+    return p[keep]
+
+
 def resampled(points: np.ndarray, count: int = STROKE_SAMPLES) -> np.ndarray:
     r"""``count`` points evenly spaced along the polyline ``points`` ``(K, 2)`` by arc length.
 
@@ -104,10 +109,7 @@ def resampled(points: np.ndarray, count: int = STROKE_SAMPLES) -> np.ndarray:
     :math:`[0, 1]` (linear between the points). A mouse sends points unevenly (fast
     strokes sparse, slow ones dense); the search reads the curve's shape, not its pace.
     """
-    p = np.asarray(points, dtype=np.float64)
-    keep = np.ones(len(p), dtype=bool)
-    keep[1:] = np.any(p[1:] != p[:-1], axis=1)  # a repeated point: no arc length, dropped
-    p = p[keep]
+    p = _without_repeats(np.asarray(points, dtype=np.float64))  # no arc length between them
     s = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(p, axis=0), axis=1))])
     at = np.linspace(0.0, s[-1], int(count))
     return np.column_stack([np.interp(at, s, p[:, 0]), np.interp(at, s, p[:, 1])])

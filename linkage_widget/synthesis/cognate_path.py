@@ -130,12 +130,16 @@ def _driven(g1: complex, g2: complex, m1: np.ndarray, m2: np.ndarray) -> tuple:
     Returns pivots, pins along the motion and the crank's angles (world, unwrapped).
     """
     first = np.unwrap(np.angle(m1 - g1))
-    monotone = (np.diff(first) >= 0).all() or (np.diff(first) <= 0).all()
-    if not monotone:
+    if not _turns_one_way(first):
         other = np.unwrap(np.angle(m2 - g2))
-        if (np.diff(other) >= 0).all() or (np.diff(other) <= 0).all():
+        if _turns_one_way(other):
             return g2, g1, m2, m1, other
     return g1, g2, m1, m2, first
+
+
+def _turns_one_way(angles: np.ndarray) -> bool:
+    steps = np.diff(angles)
+    return bool((steps >= 0).all() or (steps <= 0).all())
 
 
 def _candidate(g1, g2, m1, m2, angles, curve, target) -> PathCandidate:
