@@ -56,6 +56,7 @@ from bench_motion import REFERENCE_DIR, ladder  # noqa: E402
 from legacy2007 import RANK_RTOL, rigidity_matrix_2007  # noqa: E402
 
 from linkage_widget import Linkage  # noqa: E402
+from linkage_widget.constraints import _pattern as constraint_pattern  # noqa: E402
 from linkage_widget.rigidity import PebbleGame, analyze, sparse_rank_report  # noqa: E402
 from linkage_widget.rigidity import analysis as rigidity_analysis  # noqa: E402
 
@@ -104,8 +105,9 @@ def svd_2007(link: Linkage) -> int:
 
 
 def cold_analyze(link: Linkage):
-    """``analyze`` without the pebble game kept from a previous call on the same graph."""
+    """``analyze`` without what is kept per graph: the pebble game, the sparsity layout."""
     rigidity_analysis._GENERIC.clear()
+    constraint_pattern.LAYOUTS.clear()
     return analyze(link)
 
 

@@ -80,6 +80,7 @@ import scipy.sparse as sp
 
 from .. import _checks
 from ..model import Linkage
+from ._pattern import csr_layout, layout, pattern
 from .drive_rows import DriveRows, Push, hinge_angles
 from .drive_rows import wrap_angle as _wrap
 from .guide_rows import GuideRows
@@ -114,11 +115,6 @@ def _angles_between(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if a.shape[1] == 3:
         return np.arctan2(_checks.row_norms(np.cross(a, b)), (a * b).sum(axis=1))
     return np.arctan2(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0], (a * b).sum(axis=1))
-
-
-def _vertex_columns(v: np.ndarray, dim: int) -> np.ndarray:
-    """Columns of the coordinates of vertices ``v`` (shape ``(r,)``): shape ``(r, dim)``."""
-    return dim * v[:, None] + np.arange(dim)
 
 
 @dataclass(frozen=True, eq=False)
@@ -190,12 +186,15 @@ class ConstraintSet:
         angles = np.array(linkage.angles, dtype=np.int64).reshape(-1, 3)
         pinned = np.array(linkage.pinned, dtype=np.int64).reshape(-1)
         lengths = _checks.row_norms(p[rods[:, 0]] - p[rods[:, 1]])
-        a = p[angles[:, 1]] - p[angles[:, 0]]
-        b = p[angles[:, 2]] - p[angles[:, 0]]
-        targets = _angles_between(a, b)
-        scales = np.sqrt(_checks.row_norms(a) * _checks.row_norms(b))
+        if len(angles):
+            a = p[angles[:, 1]] - p[angles[:, 0]]
+            b = p[angles[:, 2]] - p[angles[:, 0]]
+            targets = _angles_between(a, b)
+            scales = np.sqrt(_checks.row_norms(a) * _checks.row_norms(b))
+        else:  # most linkages: the empty arithmetic cost a 6-joint analysis a tenth of its time
+            targets, scales = np.zeros(0), np.zeros(0)
         if lengths.size:
-            scale = float(np.median(lengths))
+            scale = _median(lengths)
         elif len(p) > 1 and np.ptp(p, axis=0).max() > 0:
             scale = float(np.ptp(p, axis=0).max())
         else:
@@ -205,9 +204,7 @@ class ConstraintSet:
             guides = GuideRows.build(
                 p, g.slider_joints, g.slider_points, g.slider_directions, g.slots
             )
-        rows, cols = _pattern(rods, angles, pinned, dim, guides)
-        n_rows = len(rods) + len(angles) + dim * len(pinned) + guides.n_rows
-        order, indices, indptr = _csr_layout(rows, cols, n_rows, dim * len(p))
+        rows, cols, order, indices, indptr = layout(rods, angles, pinned, dim, guides, len(p))
         return cls(
             n_vertices=len(p),
             rods=rods,
@@ -296,12 +293,12 @@ class ConstraintSet:
             raise NotImplementedError("holds are planar rows (a joint on the table): not in 3-D")
         if drives.dim != self.dim:
             raise ValueError(f"drive rows in {drives.dim}-D for a {self.dim}-D set")
-        rows, cols = _pattern(self.rods, self.angles, self.pinned, self.dim, self.guides)
+        rows, cols = pattern(self.rods, self.angles, self.pinned, self.dim, self.guides)
         base = self._first_drive_row
         d_rows, d_cols = drives.pattern(base)
         rows, cols = np.concatenate([rows, d_rows]), np.concatenate([cols, d_cols])
         n_cols = self.dim * self.n_vertices
-        order, indices, indptr = _csr_layout(rows, cols, base + drives.n_rows, n_cols)
+        order, indices, indptr = csr_layout(rows, cols, base + drives.n_rows, n_cols)
         return replace(
             self,
             drives=drives,
@@ -418,6 +415,19 @@ class ConstraintSet:
         data = self.jacobian_values(p)[self._order]
         return sp.csr_array((data, self._indices, self._indptr), shape=self.shape)
 
+    def jacobian_dense(self, p: Any) -> np.ndarray:
+        r""":meth:`jacobian` as a dense array, shape ``(n_constraints, dn)``, the same values.
+
+        For small linkages, whose dense SVD needs the array anyway: one ``bincount`` over
+        the fixed pattern (summing repeated entries, as the CSR form does) instead of a
+        sparse matrix built and converted.
+        """
+        c, cols = self.shape
+        flat = np.bincount(
+            self._rows * cols + self._cols, weights=self.jacobian_values(p), minlength=c * cols
+        )
+        return flat.reshape(c, cols)
+
     def second_derivative(self, p: Any, u: Any, v: Any) -> np.ndarray:
         r"""The bilinear second derivative :math:`g''(p)[u, v]`, shape ``(n_constraints,)``.
 
@@ -451,36 +461,17 @@ def _cosine_gradients(a: np.ndarray, b: np.ndarray, s: np.ndarray) -> tuple[np.n
     return gj, gk
 
 
-def _pattern(
-    rods: np.ndarray, angles: np.ndarray, pinned: np.ndarray, dim: int, guides: GuideRows
-) -> tuple[np.ndarray, np.ndarray]:
-    """Row and column indices of the non-zeros, in the order of :meth:`jacobian_values`.
-
-    A rod row touches the ``dim`` columns of each end, an angle row those of its three
-    vertices, a pin ``dim`` rows of one column each (x, y (, z) of the vertex), then the
-    sliders' and slots' (:meth:`GuideRows.pattern`).
-    """
-    m, k = len(rods), len(angles)
-    r_rows = np.repeat(np.arange(m), 2 * dim)
-    r_cols = np.column_stack([_vertex_columns(rods[:, e], dim) for e in range(2)])
-    a_rows = np.repeat(np.arange(m, m + k), 3 * dim)
-    a_cols = np.column_stack([_vertex_columns(angles[:, e], dim) for e in range(3)])
-    p_rows = np.arange(m + k, m + k + dim * len(pinned))
-    p_cols = _vertex_columns(pinned, dim).reshape(-1)
-    g_rows, g_cols = guides.pattern(m + k + dim * len(pinned))
-    rows = np.concatenate([r_rows, a_rows, p_rows, g_rows]).astype(np.int64)
-    cols = np.concatenate([r_cols.reshape(-1), a_cols.reshape(-1), p_cols, g_cols])
-    return rows, cols.astype(np.int64)
+def _median(x: np.ndarray) -> float:
+    """``float(np.median(x))``, bit for bit, without its overhead on a few values."""
+    if len(x) > _SMALL:
+        return float(np.median(x))
+    v, h = sorted(x.tolist()), len(x) // 2
+    # numpy's median of an even count is the mean of the middle two: (a + b) / 2 exactly
+    return v[h] if len(x) % 2 else (v[h - 1] + v[h]) / 2.0
 
 
-def _csr_layout(
-    rows: np.ndarray, cols: np.ndarray, n_rows: int, n_cols: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Permutation from COO order to CSR order, with the CSR index arrays."""
-    order = np.lexsort((cols, rows))
-    indptr = np.zeros(n_rows + 1, dtype=np.int64)
-    np.add.at(indptr, rows + 1, 1)
-    return order, cols[order].astype(np.int32), np.cumsum(indptr).astype(np.int32)
+#: Up to this many values :func:`_median` sorts a list.
+_SMALL = 256
 
 
 def rigidity_matrix(linkage: Linkage, positions: Any = None) -> sp.csr_array:

@@ -383,13 +383,15 @@ def analyze(
     cs = ConstraintSet.from_linkage(require_linkage(linkage, "analyze"))
     p = as_flat(linkage.vertices).copy()
     n, c = linkage.n_vertices, cs.n_constraints
-    a = cs.jacobian(p).tocsr()
-    smax = functools.cache(lambda: sigma_max_estimate(a) if min(a.shape) else 0.0)  # at most once
-    tol = _tolerance(linkage, cs, smax, rtol)
     sparse = method == "sparse" or (method == "auto" and linkage.dim * n * c > SPARSE_MIN_ENTRIES)
+    # the sparse matrix when the sparse route or the tolerance of rounded data needs it: a
+    # small linkage's dense SVD takes the dense array straight from the pattern
+    jac = functools.cache(lambda: cs.jacobian(p).tocsr())
+    smax = functools.cache(lambda: sigma_max_estimate(jac()) if min(cs.shape) else 0.0)
+    tol = _tolerance(linkage, cs, smax, rtol)  # smax at most once
     if sparse and n:
-        return _report(linkage, cs, _sparse_counts(linkage, cs, a, smax(), tol), with_mobility)
-    counts = _dense_counts(linkage, a, p, tol)
+        return _report(linkage, cs, _sparse_counts(linkage, cs, jac(), smax(), tol), with_mobility)
+    counts = _dense_counts(linkage, cs.jacobian_dense(p), p, tol)
     return _report(linkage, cs, counts, with_mobility)
 
 
