@@ -23,6 +23,13 @@ EXPECTED = json.loads(ORACLE.read_text())
 #: Floats computed by the same formulas in another order (a dense power iteration, one
 #: factorisation instead of two) agree to this, relative.
 FLOAT_RTOL = 1e-9
+#: A gap above this has a "zero" singular value at round-off (below 1e-10 of the smallest
+#: nonzero one): its value is the BLAS's rounding, which moves by factors from one CPU to
+#: another (gaps of 2e13-6e15 recorded read 1e14-4e15 on a Xeon of 2026-11-28); both sides
+#: must then be that large, not equal.
+ROUNDOFF_GAP = 1e10
+#: The sparse route's singular values far from its Lanczos shift agree to this, relative.
+RITZ_RTOL = 1e-5
 #: Gram matrices of unit projections agree to this (dense SVD bases: ~1e-14).
 GRAM_ATOL = 1e-8
 
@@ -55,8 +62,11 @@ def test_report_unchanged(name: str, link) -> None:
     assert got["tolerance"] == pytest.approx(want["tolerance"], rel=FLOAT_RTOL)
     if want["gap"] is None:
         assert got["gap"] is None
-    else:
-        assert got["gap"] == pytest.approx(want["gap"], rel=1e-6)
+    elif want["gap"] > ROUNDOFF_GAP:  # a zero at round-off: its size is the BLAS's, not ours
+        assert got["gap"] > ROUNDOFF_GAP, f"{name}: gap"
+    else:  # the smaller value's error, ~1000 eps sigma_max, is ~1000 eps gap of itself
+        rel = max(1e-6, 1e3 * np.finfo(float).eps * want["gap"])
+        assert got["gap"] == pytest.approx(want["gap"], rel=rel)
     if isinstance(want["rod_stress"], list):  # round-off sized entries move with BLAS's order
         tol = FLOAT_RTOL * max(1.0, np.abs(want["rod_stress"]).max())
         np.testing.assert_allclose(got["rod_stress"], want["rod_stress"], rtol=0, atol=tol)
@@ -64,7 +74,10 @@ def test_report_unchanged(name: str, link) -> None:
         assert got["rod_stress"] == want["rod_stress"], f"{name}: rod_stress"
     sv = np.asarray(want["singular_values"])
     scale = sv[0] if sv.size else 1.0
-    np.testing.assert_allclose(got["singular_values"], sv, rtol=0, atol=FLOAT_RTOL * scale)
+    # the sparse route's values away from the rank threshold are Ritz values of a shift-invert
+    # Lanczos converged to LANCZOS_TOL near the shift: 1e-6 apart on another CPU's BLAS
+    ritz = RITZ_RTOL if rep.method.startswith("sparse") else 0.0
+    np.testing.assert_allclose(got["singular_values"], sv, rtol=ritz, atol=FLOAT_RTOL * scale)
     for key in ("velocity_gram", "stress_gram"):
         if want[key] is None:
             assert got[key] is None, f"{name}: {key}"
