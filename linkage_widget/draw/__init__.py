@@ -36,7 +36,7 @@ from .kinematic_layers import KinematicOverlay
 from .kinematic_plots import PlotSeries, cycle_value, kinematic_plot, plot_series
 from .layers import track_colors
 from .legend import LegendEntry, legend_html
-from .overlays import overlay_insets
+from .overlays import INFO_PANEL_LINES, overlay_insets
 from .panel_layers import panel_dynamic, panel_static, point_pixel
 from .raster import save_gif, save_png, scene_to_image
 from .scene import Scene, SceneState, build_scene
@@ -49,6 +49,7 @@ from .view3d import CAMERA_VIEWS, Camera, camera_view
 __all__ = [
     "CAMERA_VIEWS",
     "DEFAULT_THEME",
+    "INFO_PANEL_LINES",
     "AnglePlot",
     "Camera",
     "CandidateThumb",

@@ -22,7 +22,11 @@ from __future__ import annotations
 
 from .theme import DEFAULT_THEME, Theme
 
-__all__ = ["overlay_insets", "text_width"]
+__all__ = ["INFO_PANEL_LINES", "overlay_insets", "text_width"]
+
+#: Lines of the rigidity readout (``RigidityReport.summary_lines()`` with "motion:"): a
+#: fitted view keeps the joints clear of them where the readout covers the canvas.
+INFO_PANEL_LINES = 5
 
 
 def text_width(text: str, size: float, font: str) -> float:

@@ -41,6 +41,7 @@ from traitlets import TraitError
 from .. import _checks
 from ..configuration import ConfigurationChart, chart_point, coordinate_choices
 from ..draw import (
+    INFO_PANEL_LINES,
     Camera,
     PanelPicture,
     Scene,
@@ -89,8 +90,6 @@ from .traits import SessionTraits
 from .words import Readout, held_rods
 
 __all__ = ["DEFAULT_FILE", "INFO_PANEL_LINES", "LinkageSession"]
-
-INFO_PANEL_LINES = 5  # RigidityReport.summary_lines() (with "motion:"): fit() keeps joints clear
 
 
 class LinkageSession(SessionTraits):

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..draw import CandidateThumb, PanelPicture, candidate_sheet, sheet_cell
+from ..draw import INFO_PANEL_LINES, CandidateThumb, PanelPicture, candidate_sheet, sheet_cell
 from ..elements import Motor
 from ..io import Extensions
 from ..model import Linkage
@@ -388,7 +388,7 @@ def choose(tool: SynthesisTool, now: Situation, i: int) -> Outcome:
     shown = [c.linkage.vertices, curve[np.isfinite(curve).all(axis=1)]]  # its whole path:
     if tool.target is not None:  # a view that holds it need not follow it round
         shown.append(tool.target)
-    info = 5 if now.traits.get("show_info") else 0  # the session's INFO_PANEL_LINES
+    info = INFO_PANEL_LINES if now.traits.get("show_info") else 0
     view = fitted_view(np.vstack(shown), now.view.width, now.view.height, info)
     lets_go = {"selected_vertex": None, "selected_rod": None, "attractor": None}
     # tracked () then the coupler: its path starts afresh (another candidate's had that index)
