@@ -139,16 +139,35 @@ def trivial_motions(
         return np.zeros((0, 0))
     c = p.mean(axis=0)
     radius = float(np.sqrt(((p - c) ** 2).sum(axis=1).mean()))
-    rot = _rotations(p - c) / (radius if radius > 0 else 1.0)
-    k = rot.shape[2]
-    # columns: the d shifts, then the k rotations, coordinates (x0, y0, x1, ...) down
-    basis = np.concatenate([np.tile(np.eye(d), (n, 1)), rot.reshape(n * d, k)], axis=1)
-    held = _ground_rows(basis.reshape(n, d, d + k), d, pinned, sliders)
-    if held.size:
-        basis = basis @ _null_space(held, rcond=TRIVIAL_RCOND)
+    scale = radius if radius > 0 else 1.0
+    pins = np.asarray(pinned, dtype=np.int64).reshape(-1)
+    if len(pins) and (sliders is None or not len(sliders[0])):
+        # the pins' rows alone (a pinned linkage mostly keeps no motion: then the basis of
+        # every joint is never built); the same numbers as the rows of the whole basis
+        held = _motion_columns(p[pins], c, scale)
+        keep = _null_space(held, rcond=TRIVIAL_RCOND)
+        if keep.shape[1] == 0:
+            return np.zeros((d * n, 0))
+        basis = _motion_columns(p, c, scale) @ keep
+    else:
+        basis = _motion_columns(p, c, scale)
+        held = _ground_rows(basis.reshape(n, d, -1), d, pins, sliders)
+        if held.size:
+            basis = basis @ _null_space(held, rcond=TRIVIAL_RCOND)
     if basis.shape[1] == 0:
         return np.zeros((d * n, 0))
     return _orth(basis, rcond=TRIVIAL_RCOND)
+
+
+def _motion_columns(q: np.ndarray, centre: np.ndarray, scale: float) -> np.ndarray:
+    """The velocities at points ``q`` ``(r, d)`` of the shifts and rotations: ``(r d, d + k)``.
+
+    Columns: the ``d`` shifts, then the ``k`` rotations about ``centre`` divided by
+    ``scale``; rows: coordinates ``x0, y0 (, z0), x1, ...``.
+    """
+    r, d = q.shape
+    rot = _rotations(q - centre) / scale
+    return np.concatenate([np.tile(np.eye(d), (r, 1)), rot.reshape(r * d, -1)], axis=1)
 
 
 def _ground_rows(at: np.ndarray, d: int, pinned: Any, sliders: Sliders | None) -> np.ndarray:

@@ -102,7 +102,10 @@ def spectrum(a: np.ndarray, rtol: float) -> tuple[int, np.ndarray, np.ndarray, n
 
 def _spectrum_dense(a: np.ndarray, rtol: float) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     c, cols = a.shape
-    u, sv, vt = sla.svd(a, full_matrices=cols > c, lapack_driver="gesdd")
+    # NumPy's gesdd (the same LAPACK, bit for bit, without SciPy's checks: a quarter of a
+    # 6-joint analysis) on small matrices; SciPy's wrapper above them, as it always was
+    svd = np.linalg.svd if a.size <= SINGLE_THREAD_SIZE else sla.svd
+    u, sv, vt = svd(a, full_matrices=cols > c)
     rank = int(np.sum(sv > rtol * sv[0])) if sv.size else 0
     kernel = vt[rank:].T
     if c > cols:
