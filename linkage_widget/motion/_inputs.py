@@ -34,6 +34,8 @@ from ._projection import held_residual, project
 from ._rattle import Forces, SpringArrays, rattle_step
 from ._reactions import ConstraintForces, ReactionMemo
 from ._setup import Setup, State
+from ._singular import Measured
+from ._small import SmallLane
 from ._stiffness import abs_max, honest_status
 
 #: Relative energy a retaken (impact) step may gain: round-off.
@@ -85,6 +87,7 @@ class Stepping:
         self._kinematic = KinematicStepper()
         self._reacted = ReactionMemo()  # forgotten at each step and each edit
         self._members = Members.of(self._setup)  # cables and struts: None when all are rods
+        self._small = SmallLane()  # the compiled step of a small linkage (._small)
 
     @property
     def base(self) -> Setup:
@@ -124,6 +127,21 @@ class Stepping:
         meant = h * (1.0 if mode == "kinematic" else abs_max(new.v))
         scale = self._setup.constraints.length_scale
         return new._replace(status=honest_status(new.status, s.p, new.p, new.v, meant / scale))
+
+    def small_step(self, p: np.ndarray, inputs: Inputs) -> tuple[np.ndarray, str, Measured] | None:
+        """A kinematic pull from ``p`` on the small-linkage lane: ``(q, status, measured)``.
+
+        ``None`` when the lane does not take it (:mod:`._small`): the general step then
+        runs from the same state. The status is honest as it is (a step that moved).
+        """
+        if self._members is not None or inputs.elements.drives_motion("kinematic"):
+            return None
+        setup = self.setup(inputs)
+        return self._small.step(setup, self._kinematic, p, inputs.attractor, inputs.step_size)
+
+    def pin_small(self, p: np.ndarray, v: np.ndarray) -> None:
+        """Pinned joints of a lane step exactly at their anchors and at rest (in place)."""
+        self._small.pin(self._setup, p, v)
 
     def _stepper_step(self, s: State, mode: str, inputs: Inputs) -> State:
         if self._n == 0:

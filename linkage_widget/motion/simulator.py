@@ -224,6 +224,8 @@ class Simulator:
         self._reason = None
         self._stepping.forget()
         for _ in range(n):
+            if self._mode == "kinematic" and self._small_step():
+                continue
             state = self._state()
             try:
                 new, stopped = self._watched_step(state)
@@ -234,6 +236,33 @@ class Simulator:
             if stopped:  # a stop: the friction starts afresh from rest
                 self._refresh(project=False)
             self._v = self._stepping.base.pin_exactly(self._p, self._v)  # pins without round-off
+
+    def _small_step(self) -> bool:
+        """A pull on the small-linkage lane (:mod:`._small`); ``False``: take the general step.
+
+        The same step as the general path's (to round-off), then the same branch watch
+        (its determinant measured on the lane) and the same exact pins.
+        """
+        if self._attractor is None or self._branching.stop is not None:
+            return False
+        inputs = self._inputs()
+        taken = self._stepping.small_step(self._p, inputs)
+        if taken is None:
+            return False
+        q, status, measured = taken
+        before = self._state()
+        after = before._replace(p=q, v=q - before.p, status=status, time=before.time + 1.0)
+        view = self._stepping.branch_view("kinematic", inputs)
+        energy_at = self._stepping.energy_at("kinematic", inputs)
+        new, stopped = self._branching.after_step(view, before, after, energy_at, measured)
+        self._assign(new)
+        if new is after:  # the common case: the lane's own arrays
+            self._stepping.pin_small(self._p, self._v)
+            return True
+        if stopped:
+            self._refresh(project=False)
+        self._v = self._stepping.base.pin_exactly(self._p, self._v)
+        return True
 
     def _state(self) -> State:
         return State(self._p, self._v, self._time, self._status, self._reason, self._stick)

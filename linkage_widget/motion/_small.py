@@ -1,0 +1,751 @@
+r"""The kinematic step of a small linkage in one compiled call (numba, when it imports).
+
+A drag of Peaucellier's six joints took ~0.6 ms a step on the general path, ~15 times
+the arithmetic: the step's Python machinery (sparse patterns, SuperLU/banded solvers,
+the projection's bookkeeping) is built for thousands of joints. Here the same step of
+:class:`~._kinematic.KinematicStepper` — the drive, the halving loop, the Gauss-Newton
+projection with its chord and Newton iterations (:func:`~._projection.project`), the
+direction check — runs as one loop over dense arrays:
+
+* :math:`C = \begin{pmatrix} A(p) & 0 \\ G & -I \end{pmatrix}` dense, the Schur
+  complement :math:`S = C W^{-1} C^T + \varepsilon I` and its dense Cholesky factor
+  (the general path: the same matrix, banded or sparse);
+* the same formulas for the residuals and the Jacobian
+  (:class:`~linkage_widget.constraints.ConstraintSet`, rods and pins), the same
+  tolerances (:mod:`.tolerances`), in the same order, so the positions agree with
+  the general path's to round-off and the statuses are the same (tested step by step);
+* the memory a step hands to the next (the factorisation and the drive at the new
+  point, the residuals of the last projection) kept by :class:`SmallLane`, keyed by
+  the identity of the position array as :class:`~._setup.Memo` does.
+
+The lane takes only what it can take exactly like the general path: a planar linkage of
+rods and pins (no fixed angles, sliders, slots, cables or struts, motors or linear
+motors), at most :data:`SMALL_MAX_COLUMNS` unknowns, kinematic mode, a pull whose step
+moved or reached its target. Anything else — a blocked pull, a failed factorisation,
+a target reached before the step, a pinned vertex pulled — returns ``None`` and the
+general path takes the step from the same state (:meth:`SmallLane.step`).
+
+numba is the optional ``fast`` extra; without it (or with
+``LINKAGE_WIDGET_GENERAL_MOTION=1``) every step takes the general path. The kernels are
+plain Python functions over arrays: the tests run them uncompiled too.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..constraints import as_flat
+from ..model import Linkage
+from ._linalg import ConstrainedFactor
+from ._setup import Setup
+from .tolerances import (
+    BLOCK_FRACTION,
+    CHORD_CONTRACTION,
+    CONDITIONED_ROUNDOFF,
+    CORRECTOR_DEVIATION,
+    DATA_TOL,
+    DESCENT_RATIO,
+    DRIVE_TOL,
+    HELD_FRACTION,
+    MAX_CORRECTOR_ITERATIONS,
+    MAX_HALVINGS,
+    MAX_REFACTORISATIONS,
+    PROJECTION_TOL,
+    REGULARIZATION,
+    ROUNDOFF_FACTOR,
+    SLOW_CONTRACTION,
+    STEP_GROWTH,
+    TARGET_TOL,
+)
+
+if TYPE_CHECKING:
+    from ._kinematic import KinematicStepper
+
+__all__ = ["SMALL_MAX_COLUMNS", "SmallLane", "SmallPlan", "compiled_available"]
+
+#: Unknowns (coordinates plus rod particles) up to which the lane takes a linkage: the
+#: dense Schur complement costs O(rows² columns), the general path's sparse one O(rows).
+SMALL_MAX_COLUMNS = 64
+
+#: Outcomes of :func:`_pull`: the general path's statuses, and "take the general path".
+BLOCKED, MOVED, REACHED, GENERAL = 0, 1, 2, 3
+_EPS = float(np.finfo(float).eps)
+
+
+# ----------------------------------------------------------------------- kernels
+def _residuals(p, arrays):
+    """:meth:`ConstraintSet.residuals` of rods and pins (the same operations)."""
+    rods, lengths, pins, anchors = arrays[0], arrays[1], arrays[2], arrays[3]
+    m = rods.shape[0]
+    g = np.empty(m + 2 * pins.shape[0])
+    for r in range(m):
+        i, j = rods[r, 0], rods[r, 1]
+        dx, dy = p[2 * i] - p[2 * j], p[2 * i + 1] - p[2 * j + 1]
+        length = lengths[r]
+        g[r] = ((dx * dx + dy * dy) - length * length) / (2.0 * length)
+    for k in range(pins.shape[0]):
+        v = pins[k]
+        g[m + 2 * k] = p[2 * v] - anchors[k, 0]
+        g[m + 2 * k + 1] = p[2 * v + 1] - anchors[k, 1]
+    return g
+
+
+def _error(g, inv_scale):
+    """:meth:`Setup.error`: largest relative residual (NaN when one is NaN, as ``np.max``)."""
+    out = 0.0
+    for r in range(g.shape[0]):
+        e = abs(g[r]) * inv_scale[r]
+        if e != e:
+            return e
+        out = max(out, e)
+    return out
+
+
+def _matrix(p, arrays):
+    """Dense :math:`C`: the Jacobian's rows (rods, pins), then the constant extra rows."""
+    rods, lengths, pins, extra = arrays[0], arrays[1], arrays[2], arrays[4]
+    m = rods.shape[0]
+    n_a = m + 2 * pins.shape[0]
+    c = np.zeros((n_a + extra.shape[0], extra.shape[1]))
+    for r in range(m):
+        i, j = rods[r, 0], rods[r, 1]
+        length = lengths[r]
+        dx, dy = (p[2 * i] - p[2 * j]) / length, (p[2 * i + 1] - p[2 * j + 1]) / length
+        c[r, 2 * i], c[r, 2 * i + 1] = dx, dy
+        c[r, 2 * j], c[r, 2 * j + 1] = -dx, -dy
+    for k in range(pins.shape[0]):
+        c[m + 2 * k, 2 * pins[k]] = 1.0
+        c[m + 2 * k + 1, 2 * pins[k] + 1] = 1.0
+    c[n_a:, :] = extra
+    return c
+
+
+def _cholesky(s):
+    """Lower Cholesky factor of ``s`` and whether it exists (a pivot not > 0: no)."""
+    n = s.shape[0]
+    chol = np.zeros((n, n))
+    for j in range(n):
+        d = s[j, j]
+        for k in range(j):
+            d -= chol[j, k] * chol[j, k]
+        if not d > 0.0:
+            return chol, False
+        root = math.sqrt(d)
+        chol[j, j] = root
+        for i in range(j + 1, n):
+            x = s[i, j]
+            for k in range(j):
+                x -= chol[i, k] * chol[j, k]
+            chol[i, j] = x / root
+    return chol, True
+
+
+def _factor(c, w_inv):
+    r""":class:`~._linalg.ConstrainedFactor`'s factorisation: :math:`S + \varepsilon I` by Cholesky.
+
+    As there, a matrix that is numerically indefinite is regularised again relative to
+    its largest diagonal entry.
+    """
+    rows, cols = c.shape
+    s = np.zeros((rows, rows))
+    for a in range(rows):
+        for b in range(a + 1):
+            acc = 0.0
+            for k in range(cols):
+                acc += c[a, k] * c[b, k] * w_inv[k]
+            s[a, b] = acc
+            s[b, a] = acc
+        s[a, a] += REGULARIZATION
+    chol, ok = _cholesky(s)
+    if not ok:
+        big = 0.0
+        for a in range(rows):
+            big = max(big, s[a, a])
+        for a in range(rows):
+            s[a, a] += REGULARIZATION * big
+        chol, ok = _cholesky(s)
+    return chol, ok
+
+
+def _solve(chol, rhs):
+    """:math:`S^{-1}` ``rhs`` from the Cholesky factor."""
+    n = rhs.shape[0]
+    y = np.empty(n)
+    for i in range(n):
+        x = rhs[i]
+        for k in range(i):
+            x -= chol[i, k] * y[k]
+        y[i] = x / chol[i, i]
+    for i in range(n - 1, -1, -1):
+        x = y[i]
+        for k in range(i + 1, n):
+            x -= chol[k, i] * y[k]
+        y[i] = x / chol[i, i]
+    return y
+
+
+def _transposed(c, lam):
+    r""":math:`C^T \lambda`."""
+    rows, cols = c.shape
+    out = np.zeros(cols)
+    for a in range(rows):
+        la = lam[a]
+        if la != 0.0:
+            for k in range(cols):
+                out[k] += c[a, k] * la
+    return out
+
+
+def _drive(c, chol, n_v, s, ux, uy, norm, w_inv):
+    """:func:`~._kinematic.drive`: least-kinetic-energy velocity for the unit pull ``(ux, uy)``."""
+    rows, cols = c.shape
+    ftil = np.zeros(cols)
+    ftil[2 * s], ftil[2 * s + 1] = ux / norm, uy / norm
+    rhs = np.zeros(rows)
+    for a in range(rows):
+        acc = 0.0
+        for k in range(cols):
+            acc += c[a, k] * (w_inv[k] * ftil[k])
+        rhs[a] = acc
+    back = _transposed(c, _solve(chol, rhs))
+    return (w_inv * (ftil - back))[:n_v]
+
+
+def _correct(c, chol, n_v, g, w_inv):
+    """:meth:`~._linalg.ConstrainedFactor.correct`: the correction and what it cannot remove."""
+    n_a = g.shape[0]
+    rhs = np.zeros(c.shape[0])
+    rhs[:n_a] = g
+    lam = _solve(chol, rhs)
+    dp = -(w_inv * _transposed(c, lam))[:n_v]
+    return dp, REGULARIZATION * lam[:n_a]
+
+
+#: What :func:`_judge` says (``._projection._Corrector._judge``'s answers).
+_GO, _STOP, _REFACTOR, _CONDITIONED = 0, 1, 2, 3
+
+
+def _judge(err, previous, chord, chords, refactorisations, floor):
+    """``_Corrector._judge`` with ``allow_refactor=True``: go on, stop, or refactorise."""
+    stalled = err > CHORD_CONTRACTION * previous
+    slow = chord >= chords or err > SLOW_CONTRACTION * previous
+    if not (stalled or slow):
+        return _GO
+    if err <= 10.0 * floor:
+        return _STOP  # round-off stops further progress
+    if stalled and refactorisations:
+        return _CONDITIONED  # even a fresh factorisation no longer contracts
+    if refactorisations < MAX_REFACTORISATIONS:
+        return _REFACTOR
+    return _STOP if stalled else _GO
+
+
+def _project(q, fac, held, floor, chords, arrays):
+    """:func:`~._projection.project` with ``allow_refactor=True`` (its iteration, step by step).
+
+    ``fac``: ``(c, chol)``. Returns the best point, whether it is acceptable, whether a
+    fresh factorisation was made (then ``c, chol`` are it), the residuals there (held
+    part included), and whether a factorisation failed (the general path raises there).
+    """
+    c, chol = fac
+    inv_scale, w_inv = arrays[5], arrays[6]
+    n_v = q.shape[0]
+    exact = max(PROJECTION_TOL, 10.0 * floor)
+    enough = max(exact, HELD_FRACTION * _error(held, inv_scale))
+    best_q, best, best_g = q, np.inf, held
+    previous, chord, refactorisations = np.inf, 0, 0
+    fresh, conditioned = False, False
+    for _ in range(MAX_CORRECTOR_ITERATIONS):
+        g = _residuals(q, arrays) - held
+        if _error(g, inv_scale) <= floor:
+            best_q, best, best_g = q, 0.0, g
+            break
+        dq, stuck = _correct(c, chol, n_v, g, w_inv)
+        err = _error(g - stuck, inv_scale)
+        if not math.isfinite(err):
+            break
+        if err < best:
+            best_q, best, best_g = q, err, g
+        if err <= floor or (err <= enough and enough > exact):
+            break
+        action = _judge(err, previous, chord, chords, refactorisations, floor)
+        if action == _STOP or action == _CONDITIONED:
+            conditioned = action == _CONDITIONED
+            break
+        if action == _REFACTOR:
+            q = best_q
+            c = _matrix(q, arrays)
+            chol, ok = _factor(c, w_inv)
+            if not ok:
+                return q, False, fresh, c, chol, best_g + held, True
+            fresh = True
+            refactorisations += 1
+            previous, chord = np.inf, 0
+            continue
+        previous = err
+        chord += 1
+        q = q + dq
+    if conditioned:
+        enough = max(enough, CONDITIONED_ROUNDOFF * floor)
+    residual = best_g + held
+    ok = best <= enough and _error(residual, inv_scale) <= DATA_TOL
+    return best_q, ok, fresh, c, chol, residual, False
+
+
+def _land(p, v, h, fac, held, pull, arrays):
+    """``._kinematic._land``: predict with step ``h`` and project.
+
+    ``pull``: ``(s, tx, ty, dist, rate, vmax, floor, chords)``. Returns ``(kind, q,
+    dist1, fresh, c, chol, g)``: ``kind`` 1 landed, 0 not (the projection failed, moved
+    the predicted point too far, or the target's distance fell too little), -1 a
+    factorisation failed.
+    """
+    s, tx, ty, dist, rate, vmax, floor, chords = pull
+    predicted = p + h * v
+    q, ok, fresh, c, chol, g, failed = _project(predicted, fac, held, floor, chords, arrays)
+    if failed:
+        return -1, q, 0.0, fresh, c, chol, g
+    if ok:
+        off = 0.0
+        for k in range(q.shape[0]):
+            off = max(off, abs(q[k] - predicted[k]))
+        ok = off <= CORRECTOR_DEVIATION * h * vmax
+    dist1 = 0.0
+    if ok:
+        dist1 = float(np.hypot(tx - q[2 * s], ty - q[2 * s + 1]))
+        # the squared distance falls as predicted: no overshoot along the path
+        ok = 0.5 * (dist**2 - dist1**2) >= DESCENT_RATIO * h * dist * rate
+    return (1 if ok else 0), q, dist1, fresh, c, chol, g
+
+
+def _turns_back(q, dist1, fac, fresh, m_v, pull, plan_f, arrays):
+    """``_keeps_direction``'s drive at ``q``: ``(kind, c, chol, v_q)``.
+
+    ``kind`` 1 the drive keeps its direction (:math:`v_q^T M v > 0`), 0 it reverses (a
+    dead point crossed), -1 the factorisation at ``q`` failed.
+    """
+    s, tx, ty = pull[0], pull[1], pull[2]
+    c, chol = fac
+    if not fresh:
+        c = _matrix(q, arrays)
+        chol, ok = _factor(c, arrays[6])
+        if not ok:
+            return -1, c, chol, m_v
+    ux, uy = (tx - q[2 * s]) / dist1, (ty - q[2 * s + 1]) / dist1
+    v_q = _drive(c, chol, q.shape[0], s, ux, uy, plan_f[0], arrays[6])
+    return (1 if v_q @ m_v > 0.0 else 0), c, chol, v_q
+
+
+def _start(p, s, ux, uy, start, plan_f, arrays):
+    """The factorisation and drive at ``p`` (``start``'s where its ``bits`` say), the residuals.
+
+    ``start``: ``(bits, c, chol, v, g)``; bit 1: ``c, chol`` are the factorisation at
+    ``p``; bit 2: ``v`` the drive there; bit 4: ``g`` the residuals there. Returns
+    ``(ok, c, chol, v, g)``; not ok: the factorisation failed.
+    """
+    bits, c, chol, v, g = start
+    if not bits & 1:
+        c = _matrix(p, arrays)
+        chol, ok = _factor(c, arrays[6])
+        if not ok:
+            return False, c, chol, v, g
+    if not bits & 2:
+        v = _drive(c, chol, p.shape[0], s, ux, uy, plan_f[0], arrays[6])
+    if not bits & 4:
+        g = _residuals(p, arrays)
+    return True, c, chol, v, g
+
+
+def _held(p, c, chol, g0, plan_f, arrays):
+    """:meth:`Setup.roundoff` at ``p`` and :func:`~._projection.held_residual` there."""
+    big = max(np.max(np.abs(p)), plan_f[1])
+    floor = ROUNDOFF_FACTOR * _EPS * big / plan_f[2]
+    if _error(g0, arrays[5]) <= 10.0 * floor:
+        return floor, np.zeros(g0.shape[0])
+    return floor, _correct(c, chol, p.shape[0], g0, arrays[6])[1]
+
+
+def _pull(p, pull, start, plan_i, plan_f, arrays):
+    """:meth:`~._kinematic.KinematicStepper._pull` on dense arrays.
+
+    ``pull``: ``(s, tx, ty, step_size, trust)``; ``start``: what the last step left at
+    ``p`` (:func:`_start`); ``plan_i``: chord iterations; ``plan_f``: norm, length scale,
+    shortest rod; ``arrays``: rods, lengths, pins, anchors, extra rows, inverse row
+    scales, inverse weights, mass matrix. Returns the outcome (:data:`MOVED`...), the
+    positions, the trust region, and for the next step the factorisation and drive at
+    the new point and its residuals.
+    """
+    s, tx, ty, step_size, trust = pull
+    norm, length_scale = plan_f[0], plan_f[1]
+    dx, dy = tx - p[2 * s], ty - p[2 * s + 1]
+    dist = float(np.hypot(dx, dy))
+    if dist <= TARGET_TOL * length_scale:  # reached before the step: the general path says so
+        return GENERAL, p, trust, start[1], start[2], start[3], start[4]
+    ok, c, chol, v, g0 = _start(p, s, dx / dist, dy / dist, start, plan_f, arrays)
+    if not ok:
+        return GENERAL, p, trust, c, chol, v, g0
+    speed = float(np.hypot(v[2 * s], v[2 * s + 1]))
+    rate = (v[2 * s] * dx + v[2 * s + 1] * dy) / dist  # -d/dh of |p_s - t| along v
+    if not (speed * norm > DRIVE_TOL and rate > 0.0):
+        return BLOCKED, p, trust, c, chol, v, g0
+    least_move = BLOCK_FRACTION * min(step_size, dist)
+    h_free = min(step_size / speed, dist * rate / speed**2)  # step size, target
+    h = min(h_free, STEP_GROWTH * max(trust, least_move) / speed)
+    floor, held = _held(p, c, chol, g0, plan_f, arrays)
+    m_v = arrays[7] @ v
+    landing = (s, tx, ty, dist, rate, np.max(np.abs(v)), floor, plan_i[0])
+    for _ in range(MAX_HALVINGS):
+        if h * speed < least_move:
+            trust = least_move
+            break
+        kind, q, dist1, fresh, c_q, chol_q, g_q = _land(p, v, h, (c, chol), held, landing, arrays)
+        if kind < 0:
+            return GENERAL, p, trust, c, chol, v, g0
+        if kind > 0:
+            moved = float(np.hypot(q[2 * s] - p[2 * s], q[2 * s + 1] - p[2 * s + 1]))
+            if moved < least_move:
+                trust = least_move
+                break
+            # remember the move only if trouble limited it (halving or the trust region)
+            trust = np.inf if h >= h_free else h * speed
+            if dist1 <= TARGET_TOL * length_scale:
+                return REACHED, q, trust, c, chol, v, g_q
+            turn = _turns_back(q, dist1, (c_q, chol_q), fresh, m_v, landing, plan_f, arrays)
+            if turn[0] < 0:
+                return GENERAL, p, trust, c, chol, v, g0
+            if turn[0] > 0:
+                return MOVED, q, trust, turn[1], turn[2], turn[3], g_q
+        h *= 0.5
+    return BLOCKED, p, trust, c, chol, v, g0
+
+
+def _bordered_logdet(template, c, n_a, n_v):
+    r"""``slogdet`` of the watch's bordered matrix with :math:`A` the first rows of ``c``.
+
+    LU with partial pivoting (LAPACK's ``getrf`` pivots, as ``np.linalg.slogdet``): the
+    sign from the pivots' signs and the row swaps, the log of the product of their sizes.
+    """
+    b = template.copy()
+    b[:n_a, :n_v] += c[:n_a, :n_v]
+    n = b.shape[0]
+    sign, logabs = 1.0, 0.0
+    for j in range(n):
+        piv, big = j, abs(b[j, j])
+        for i in range(j + 1, n):
+            if abs(b[i, j]) > big:
+                piv, big = i, abs(b[i, j])
+        if big == 0.0:
+            return 0.0, -np.inf
+        if piv != j:
+            for k in range(n):
+                b[j, k], b[piv, k] = b[piv, k], b[j, k]
+            sign = -sign
+        d = b[j, j]
+        if d < 0.0:
+            sign = -sign
+        logabs += math.log(abs(d))
+        for i in range(j + 1, n):
+            f = b[i, j] / d
+            if f != 0.0:
+                for k in range(j + 1, n):
+                    b[i, k] -= f * b[j, k]
+    return sign, logabs
+
+
+def _pin_exactly(p, v, pins, anchors):
+    """:meth:`Setup.pin_exactly` in place on ``p`` and ``v`` (``v`` is the lane's own array)."""
+    for k in range(pins.shape[0]):
+        i = pins[k]
+        for comp in range(2):
+            p[2 * i + comp] = anchors[k, comp]
+            v[2 * i + comp] = 0.0
+
+
+_KERNELS = (
+    "_residuals", "_error", "_matrix", "_cholesky", "_factor", "_solve", "_transposed",
+    "_drive", "_correct", "_judge", "_project", "_land", "_turns_back", "_start", "_held",
+    "_pull",
+    "_bordered_logdet", "_pin_exactly",
+)  # fmt: skip
+#: The kernels as Python functions (what numba compiles; the tests run them as they are).
+_PYTHON = {name: globals()[name] for name in _KERNELS}
+
+
+def compiled_available() -> bool:
+    """Whether the lane runs compiled: numba imports and the environment allows it."""
+    if os.environ.get("LINKAGE_WIDGET_GENERAL_MOTION", "") not in ("", "0"):
+        return False
+    return _compile()
+
+
+@functools.cache
+def _compile() -> bool:
+    """Replace each kernel by its numba dispatcher; ``False`` without a working numba."""
+    try:
+        import numba
+    except ImportError:
+        return False
+    _COMPILED.update({name: numba.njit(cache=True, nogil=True)(_PYTHON[name]) for name in _KERNELS})
+    globals().update(_COMPILED)
+    try:  # a rod from a pin pulled sideways: every kernel once
+        lane_check()
+    except Exception:  # whatever numba raises here means: no compiled lane
+        globals().update(_PYTHON)
+        return False
+    return True
+
+
+#: The numba dispatchers, once compiled.
+_COMPILED: dict = {}
+#: Whether the lane takes steps: decided at its first use (:func:`lane_ready`).
+_READY: dict[str, bool] = {}
+
+
+def lane_ready() -> bool:
+    """Whether the lane takes steps (compiled kernels; decided once a process)."""
+    ready = _READY.get("on")
+    if ready is None:
+        ready = _READY["on"] = compiled_available()
+    return ready
+
+
+def use_kernels(kind: str) -> None:
+    """``"compiled"`` (numba), ``"python"`` (the same kernels uncompiled) or ``"off"``.
+
+    For the tests, which compare the lane both ways with the general path; ``"off"``
+    sends every step to the general path. ``"compiled"`` without numba is ``"off"``.
+    """
+    if kind not in ("compiled", "python", "off"):
+        raise ValueError(f"kind must be 'compiled', 'python' or 'off', got {kind!r}")
+    if kind == "python":
+        globals().update(_PYTHON)
+        _READY["on"] = True
+    elif kind == "compiled" and _compile():
+        globals().update(_COMPILED)
+        _READY["on"] = True
+    else:
+        globals().update(_PYTHON)
+        _READY["on"] = False
+
+
+def lane_check() -> None:
+    """One pull of a rod hinged at a pin (compiles every kernel on first use)."""
+    setup = Setup.build(Linkage([[0.0, 0.0], [1.0, 0.0]], rods=[(0, 1)], pinned=[0]), 0.0, 1.0)
+    plan = SmallPlan.of(setup)
+    assert plan is not None
+    p = np.array([0.0, 0.0, 1.0, 0.0])
+    start = (0, plan.empty2, plan.empty2, plan.empty1, plan.empty1)
+    out = _pull(p, (1, 0.0, 1.0, 0.1, np.inf), start, plan.ints, plan.floats, plan.arrays)
+    _bordered_logdet(np.eye(6), out[3], 3, 4)
+    _pin_exactly(out[1].copy(), np.zeros(4), plan.arrays[2], plan.arrays[3])
+
+
+# ----------------------------------------------------------------------- the plan
+@dataclass(frozen=True, eq=False)
+class SmallPlan:
+    """The dense arrays of one :class:`~._setup.Setup` that the kernels read."""
+
+    ints: np.ndarray  # chord iterations (the general path's solver's)
+    floats: np.ndarray  # norm, length scale, shortest rod
+    arrays: tuple  # rods, lengths, pins, anchors, extra rows, inverse row scales, weights, M
+    pinned: list[bool]  # per joint
+    empty1: np.ndarray
+    empty2: np.ndarray
+
+    @classmethod
+    def of(cls, setup: Setup) -> SmallPlan | None:
+        """The plan of ``setup``, or ``None`` when its rows are not the lane's (see the module)."""
+        cs, metric = setup.constraints, setup.metric
+        small = (
+            cs.dim == 2
+            and len(cs.angles) == 0
+            and cs.guides.n_rows == 0
+            and cs.drives.n_rows == 0
+            and cs.slack is None
+            and not np.any(cs.sides)
+            and not metric.layout.dampers
+            and 0 < cs.n_constraints
+            and 0 < len(metric.weights) <= SMALL_MAX_COLUMNS
+        )
+        if not small:
+            return None
+        indptr, indices, data = setup.factoriser.extra_rows(
+            as_flat(setup.linkage.vertices), metric.layout
+        )
+        n_cols = len(metric.weights)
+        extra = np.zeros((len(indptr) - 1, n_cols))
+        rows = np.repeat(np.arange(len(indptr) - 1), np.diff(indptr))
+        extra[rows, indices] = data
+        # the chord iterations of the solver the general path chose for this pattern
+        chords = setup.factor(as_flat(setup.linkage.vertices)).pattern.chord_iterations
+        shortest = float(cs.lengths.min()) if len(cs.lengths) else cs.length_scale
+        pins = np.ascontiguousarray(cs.pinned, dtype=np.int64)
+        arrays = (
+            np.ascontiguousarray(cs.rods, dtype=np.int64).reshape(-1, 2),
+            np.ascontiguousarray(cs.lengths, dtype=np.float64),
+            pins,
+            np.ascontiguousarray(cs.anchors, dtype=np.float64).reshape(-1, 2),
+            extra,
+            np.ascontiguousarray(setup.inv_row_scale, dtype=np.float64),
+            1.0 / metric.weights,
+            np.ascontiguousarray(metric.matrix.toarray()),
+        )
+        return cls(
+            np.array([chords], dtype=np.int64),
+            np.array([metric.norm, cs.length_scale, shortest]),
+            arrays,
+            setup.pinned.tolist(),
+            np.zeros(0),
+            np.zeros((0, 0)),
+        )
+
+
+# ----------------------------------------------------------------------- the lane
+class SmallLane:
+    """The compiled kinematic step of a :class:`~.Stepping` and the memory it hands on."""
+
+    def __init__(self) -> None:
+        self._plan: tuple[Setup | None, SmallPlan | None] = (None, None)
+        # (p, plan, bits, c, chol, key, v, g): what the last step left at p (see _pull)
+        self._memo: tuple | None = None
+        self.taken = 0  # steps taken on the lane (the tests see which path a step took)
+
+    def plan(self, setup: Setup) -> SmallPlan | None:
+        """The plan of ``setup`` (built once per setup: a new mass makes a new setup)."""
+        if self._plan[0] is not setup:
+            self._plan = (setup, SmallPlan.of(setup))
+        return self._plan[1]
+
+    def step(
+        self,
+        setup: Setup,
+        stepper: KinematicStepper,
+        p: np.ndarray,
+        attractor: tuple[int, np.ndarray],
+        step_size: float,
+    ) -> tuple[np.ndarray, str, _Measured] | None:
+        """One kinematic step from ``p``: ``(q, status, measured)``, or ``None`` (the general path).
+
+        ``measured``: the step's Jacobians for the branch watch, those the general path
+        would read. Only a step that moved or reached its target is taken here;
+        ``stepper``'s trust region is read and updated.
+        """
+        plan = self.plan(setup) if lane_ready() else None
+        s, t = attractor
+        # the stepper's own early answers (a pinned joint, a blocked verdict; the kernel
+        # sends a target reached before the step back)
+        if plan is None or plan.pinned[s] or stepper.blocked_for(setup, p, s, t, step_size):
+            return None
+        tx, ty = float(t[0]), float(t[1])
+        memo = self._memo
+        if memo is not None and memo[0] is p and memo[1] is plan:
+            bits, c, chol, v, g = memo[2], memo[3], memo[4], memo[6], memo[7]
+            if memo[5] != (s, tx, ty):
+                bits &= ~2
+        else:  # a step of the general path came before: what it left at p
+            bits, c, chol, v, g = self._adopt(setup, stepper, plan, p, s, t)
+        pull = (s, tx, ty, step_size, stepper.trust)
+        start = (bits, c, chol, v, g)
+        code, q, trust, c, chol, v, g = _pull(p, pull, start, plan.ints, plan.floats, plan.arrays)
+        if code == BLOCKED or code == GENERAL:
+            self._hand_over(setup, stepper, plan, p)
+            return None
+        # An accepted landing moved the pulled joint by BLOCK_FRACTION of the step at least
+        # and left a finite residual: the step is honest ("moved" and finite) as it is.
+        stepper.trust = trust
+        self.taken += 1
+        if code == MOVED:
+            self._memo = (q, plan, 7, c, chol, (s, tx, ty), v, g)
+            # the general path's memo holds the factorisation at q; p's Jacobian is evaluated
+            return q, "moved", _Measured(plan, p, q, start=None, end=c)
+        # reached: the residuals at q remembered, the factorisation of the pull's start kept
+        self._memo = (q, plan, 4, c, chol, None, v, g)
+        return q, "reached target", _Measured(plan, p, q, start=c, end=None)
+
+    @staticmethod
+    def _adopt(
+        setup: Setup, stepper: KinematicStepper, plan: SmallPlan, p: np.ndarray, s: int, t: Any
+    ) -> tuple:
+        """``(bits, c, chol, v, g)`` of :func:`_pull` from the general path's memos at ``p``.
+
+        The factorisation it would reuse there (made one correction away from ``p``), its
+        drive and residuals: the lane goes on from exactly what the general path would.
+        """
+        bits, c, chol, v, g = 0, plan.empty2, plan.empty2, plan.empty1, plan.empty1
+        fac = setup.memo.factor(p, setup.metric)
+        if fac is not None:
+            pattern = fac.pattern
+            c = np.zeros((pattern.n_rows, pattern.n_cols))
+            c[pattern.rows, pattern.indices] = fac.data
+            chol, ok = _factor(c, plan.arrays[6])
+            if ok:
+                bits |= 1
+                drive = stepper.remembered_drive(setup, p, s, t)
+                if drive is not None:
+                    bits, v = bits | 2, drive
+        residuals = setup.memo.residuals(p)
+        if residuals is not None:
+            bits, g = bits | 4, residuals
+        return bits, c, chol, v, g
+
+    def _hand_over(
+        self, setup: Setup, stepper: KinematicStepper, plan: SmallPlan, p: np.ndarray
+    ) -> None:
+        """Leave the lane's memory at ``p`` in the general path's memos (it takes this step)."""
+        memo = self._memo
+        if memo is None or memo[0] is not p or memo[1] is not plan:
+            return
+        bits, c = memo[2], memo[3]
+        if bits & 1:
+            made = setup.factor(p)  # the pattern and weights; the values are the lane's
+            pattern = made.pattern
+            data = c[pattern.rows, pattern.indices]
+            fac = ConstrainedFactor(pattern, data, made.w_inv, made.norm, made.n_v, made.n_a)
+            setup.memo.remember_factor(p, setup.metric, fac)
+            if bits & 2:
+                s, tx, ty = memo[5]
+                stepper.remember_drive(setup, p, s, np.array([tx, ty]), memo[6])
+        if bits & 4:
+            setup.memo.remember_residuals(p, memo[7])
+
+    def pin(self, plan_setup: Setup, p: np.ndarray, v: np.ndarray) -> None:
+        """Put the pinned joints at their anchors in ``p`` and at rest in ``v`` (in place)."""
+        plan = self.plan(plan_setup)
+        assert plan is not None
+        _pin_exactly(p, v, plan.arrays[2], plan.arrays[3])
+
+
+class _Measured:
+    """A lane step's Jacobians as the branch watch reads them (:class:`._singular.Measured`).
+
+    ``start``, ``end``: :math:`C` of the factorisation the general path's memo holds at
+    the step's start or end, ``None`` where it evaluates the Jacobian there instead.
+    """
+
+    def __init__(
+        self, plan: SmallPlan, p: np.ndarray, q: np.ndarray, *, start: Any, end: Any
+    ) -> None:
+        self.plan, self.p, self.q, self.start, self.end = plan, p, q, start, end
+
+    def _jacobian(self, x: np.ndarray) -> np.ndarray:
+        return _matrix(x, self.plan.arrays)
+
+    def det(self, borders: Any, *, at_end: bool) -> tuple[float, float]:
+        """``slogdet`` of the bordered matrix at the end ``q`` (or the start ``p``)."""
+        c = self.end if at_end else self.start
+        if c is None:
+            c = self._jacobian(self.q if at_end else self.p)
+        n_a, n_v = len(self.plan.arrays[5]), len(self.p)
+        template = borders.template.reshape(n_a + borders.w.shape[1], -1)
+        sign, logabs = _bordered_logdet(template, c, n_a, n_v)
+        return float(sign), float(logabs)
+
+    def end_jacobian(self) -> np.ndarray:
+        """:math:`A(q)`, dense ``(rows, dn)``."""
+        return self._jacobian(self.q)[: len(self.plan.arrays[5]), : len(self.q)]
