@@ -128,16 +128,24 @@ class Stepping:
         scale = self._setup.constraints.length_scale
         return new._replace(status=honest_status(new.status, s.p, new.p, new.v, meant / scale))
 
-    def small_step(self, p: np.ndarray, inputs: Inputs) -> tuple[np.ndarray, str, Measured] | None:
-        """A kinematic pull from ``p`` on the small-linkage lane: ``(q, status, measured)``.
+    def small_step(
+        self, p: np.ndarray, inputs: Inputs
+    ) -> tuple[np.ndarray, str, Measured, BranchView] | None:
+        """A kinematic pull from ``p`` on the small-linkage lane: ``(q, status, measured, view)``.
 
         ``None`` when the lane does not take it (:mod:`._small`): the general step then
-        runs from the same state. The status is honest as it is (a step that moved).
+        runs from the same state. The status is honest as it is (a step that moved);
+        ``view``: what the branch watch reads (:meth:`branch_view`).
         """
         if self._members is not None or inputs.elements.drives_motion("kinematic"):
             return None
         setup = self.setup(inputs)
-        return self._small.step(setup, self._kinematic, p, inputs.attractor, inputs.step_size)
+        att, h = inputs.attractor, inputs.step_size
+        taken = self._small.step(setup, self._kinematic, p, att, h)
+        if taken is None:
+            return None
+        view = BranchView(setup, inputs.elements, "kinematic", h, att, self._dim)
+        return (*taken, view)
 
     def pin_small(self, p: np.ndarray, v: np.ndarray) -> None:
         """Pinned joints of a lane step exactly at their anchors and at rest (in place)."""

@@ -43,6 +43,7 @@ The location
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple, Protocol
 
 import numpy as np
@@ -145,8 +146,8 @@ class Measured(Protocol):
     def det(self, borders: _Borders, *, at_end: bool) -> tuple[float, float]:
         """``slogdet`` of :math:`B` at the step's end (or start), as :meth:`_Borders.det` has it."""
 
-    def end_jacobian(self) -> np.ndarray:
-        """:math:`A(q)` dense at the step's end ``q``."""
+    def jacobian(self, x: np.ndarray) -> np.ndarray:
+        """:math:`A(x)` dense, shape ``(m, N)`` (the same values as ``jacobian(x).toarray()``)."""
 
 
 def smallest_ratio(a: np.ndarray, rank: int | None = None) -> float:
@@ -234,7 +235,8 @@ class SingularWatch:
             return Crossing("sign", ref, p, t0)
         seen = self._seen[-2:]
         if len(seen) == 2 and seen[1].p is p and seen[1].logabs < min(seen[0].logabs, logabs):
-            if _near_rank_drop(setup, p, ref.rank, q, seen[0].p):
+            dense = None if measured is None else measured.jacobian
+            if _near_rank_drop(setup, p, ref.rank, q, seen[0].p, dense):
                 return Crossing("dip", ref, seen[0].p, seen[0].t)
         self._seen = [*seen[-1:], _Seen(q, t1, logabs)]
         self._age += 1
@@ -255,14 +257,19 @@ class SingularWatch:
             ref = _make_borders(setup, q)
             before = ref.det(setup, p)[1]
         else:
-            ref = _make_borders(setup, q, measured.end_jacobian())
+            ref = _make_borders(setup, q, measured.jacobian(q))
             before = measured.det(ref, at_end=False)[1]
         self._borders, self._age = ref, 0
         self._seen = [_Seen(p, t0, before), _Seen(q, t1, ref.logabs)]
 
 
 def _near_rank_drop(
-    setup: Setup, p: np.ndarray, rank: int, q: np.ndarray, before: np.ndarray
+    setup: Setup,
+    p: np.ndarray,
+    rank: int,
+    q: np.ndarray,
+    before: np.ndarray,
+    dense: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> bool:
     r"""Whether :math:`A(p)` nearly loses rank, as a transversal rank drop within a step makes it.
 
@@ -272,13 +279,15 @@ def _near_rank_drop(
     ``p`` than its neighbours, below half the mean of theirs (a smooth minimum, or a
     singular value that stays small, as along the approximate flexes of rounded data,
     is not a drop). A cheap filter (three SVDs at a local minimum of :math:`|\det B|`)
-    before the costly search.
+    before the costly search. ``dense(x)``: :math:`A(x)` dense (default: evaluated).
     """
     span = float(np.max(np.abs(q - before))) / setup.constraints.length_scale
-    here = smallest_ratio(_dense(setup, p), rank)
+    if dense is None:  # the small-linkage lane has the same matrices at hand
+        dense = partial(_dense, setup)
+    here = smallest_ratio(dense(p), rank)
     if here > DIP_FACTOR * span:
         return False
-    around = smallest_ratio(_dense(setup, before), rank) + smallest_ratio(_dense(setup, q), rank)
+    around = smallest_ratio(dense(before), rank) + smallest_ratio(dense(q), rank)
     return here < 0.25 * around
 
 

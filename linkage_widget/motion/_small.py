@@ -371,16 +371,67 @@ def _held(p, c, chol, g0, plan_f, arrays):
     return floor, _correct(c, chol, p.shape[0], g0, arrays[6])[1]
 
 
-def _pull(p, pull, start, plan_i, plan_f, arrays):
-    """:meth:`~._kinematic.KinematicStepper._pull` on dense arrays.
+def _unpack(ints, floats):
+    """The plan's arrays as views of its two packed arrays (:meth:`SmallPlan.of` packs them).
 
-    ``pull``: ``(s, tx, ty, step_size, trust)``; ``start``: what the last step left at
-    ``p`` (:func:`_start`); ``plan_i``: chord iterations; ``plan_f``: norm, length scale,
-    shortest rod; ``arrays``: rods, lengths, pins, anchors, extra rows, inverse row
-    scales, inverse weights, mass matrix. Returns the outcome (:data:`MOVED`...), the
-    positions, the trust region, and for the next step the factorisation and drive at
-    the new point and its residuals.
+    ``(rods, lengths, pins, anchors, extra rows, inverse row scales, inverse weights, M)``.
     """
+    m, k, n_v, n_cols, n_extra = ints[1], ints[2], ints[3], ints[5], ints[6]
+    rods = ints[7 : 7 + 2 * m].reshape((m, 2))
+    pins = ints[7 + 2 * m : 7 + 2 * m + k]
+    o = 3
+    lengths = floats[o : o + m]
+    o += m
+    anchors = floats[o : o + 2 * k].reshape((k, 2))
+    o += 2 * k
+    inv_scale = floats[o : o + m + 2 * k]
+    o += m + 2 * k
+    w_inv = floats[o : o + n_cols]
+    o += n_cols
+    extra = floats[o : o + n_extra * n_cols].reshape((n_extra, n_cols))
+    o += n_extra * n_cols
+    mass = floats[o : o + n_v * n_v].reshape((n_v, n_v))
+    return rods, lengths, pins, anchors, extra, inv_scale, w_inv, mass
+
+
+def _views(state, ints):
+    """``(c, chol, v, g)`` of a packed step state (what :func:`_pull` hands on)."""
+    n_v, n_rows, n_cols, n_a = ints[3], ints[4], ints[5], ints[1] + 2 * ints[2]
+    c = state[: n_rows * n_cols].reshape((n_rows, n_cols))
+    o = n_rows * n_cols
+    chol = state[o : o + n_rows * n_rows].reshape((n_rows, n_rows))
+    o += n_rows * n_rows
+    return c, chol, state[o : o + n_v], state[o + n_v : o + n_v + n_a]
+
+
+def _packed(c, chol, v, g):
+    """The step state ``(c, chol, v, g)`` in one array (one argument for the next call)."""
+    out = np.empty(c.size + chol.size + v.size + g.size)
+    o = 0
+    for part in (c.ravel(), chol.ravel(), v, g):
+        out[o : o + part.size] = part
+        o += part.size
+    return out
+
+
+def _pull(p, pull, bits, state, ints, floats):
+    """:meth:`~._kinematic.KinematicStepper._pull` on dense arrays: ``(outcome, q, trust, state)``.
+
+    ``pull``: ``(s, tx, ty, step_size, trust)``; ``bits`` and ``state``: what the last
+    step left at ``p`` (:func:`_start`, packed by :func:`_packed`); ``ints``, ``floats``:
+    the plan (:func:`_unpack`). Returns the outcome (:data:`MOVED`...), the positions,
+    the trust region, and for the next step the factorisation and drive at the new
+    point and its residuals (packed).
+    """
+    arrays = _unpack(ints, floats)
+    plan_f = floats[:3]
+    c, chol, v, g = _views(state, ints)
+    code, q, trust, c, chol, v, g = _pulled(p, pull, (bits, c, chol, v, g), ints[0], plan_f, arrays)
+    return code, q, trust, _packed(c, chol, v, g)
+
+
+def _pulled(p, pull, start, chords, plan_f, arrays):
+    """:func:`_pull` on unpacked arrays (``start``: ``(bits, c, chol, v, g)``)."""
     s, tx, ty, step_size, trust = pull
     norm, length_scale = plan_f[0], plan_f[1]
     dx, dy = tx - p[2 * s], ty - p[2 * s + 1]
@@ -399,7 +450,7 @@ def _pull(p, pull, start, plan_i, plan_f, arrays):
     h = min(h_free, STEP_GROWTH * max(trust, least_move) / speed)
     floor, held = _held(p, c, chol, g0, plan_f, arrays)
     m_v = arrays[7] @ v
-    landing = (s, tx, ty, dist, rate, np.max(np.abs(v)), floor, plan_i[0])
+    landing = (s, tx, ty, dist, rate, np.max(np.abs(v)), floor, chords)
     for _ in range(MAX_HALVINGS):
         if h * speed < least_move:
             trust = least_move
@@ -458,8 +509,15 @@ def _bordered_logdet(template, c, n_a, n_v):
     return sign, logabs
 
 
-def _pin_exactly(p, v, pins, anchors):
+def _jacobian(x, ints, floats):
+    """:math:`C` at ``x`` (its first rows: :math:`A(x)`), from the packed plan."""
+    return _matrix(x, _unpack(ints, floats))
+
+
+def _pin_exactly(p, v, ints, floats):
     """:meth:`Setup.pin_exactly` in place on ``p`` and ``v`` (``v`` is the lane's own array)."""
+    arrays = _unpack(ints, floats)
+    pins, anchors = arrays[2], arrays[3]
     for k in range(pins.shape[0]):
         i = pins[k]
         for comp in range(2):
@@ -470,7 +528,7 @@ def _pin_exactly(p, v, pins, anchors):
 _KERNELS = (
     "_residuals", "_error", "_matrix", "_cholesky", "_factor", "_solve", "_transposed",
     "_drive", "_correct", "_judge", "_project", "_land", "_turns_back", "_start", "_held",
-    "_pull",
+    "_unpack", "_views", "_packed", "_pulled", "_pull", "_jacobian",
     "_bordered_logdet", "_pin_exactly",
 )  # fmt: skip
 #: The kernels as Python functions (what numba compiles; the tests run them as they are).
@@ -540,23 +598,29 @@ def lane_check() -> None:
     plan = SmallPlan.of(setup)
     assert plan is not None
     p = np.array([0.0, 0.0, 1.0, 0.0])
-    start = (0, plan.empty2, plan.empty2, plan.empty1, plan.empty1)
-    out = _pull(p, (1, 0.0, 1.0, 0.1, np.inf), start, plan.ints, plan.floats, plan.arrays)
-    _bordered_logdet(np.eye(6), out[3], 3, 4)
-    _pin_exactly(out[1].copy(), np.zeros(4), plan.arrays[2], plan.arrays[3])
+    code, q, _, state = _pull(p, (1, 0.0, 1.0, 0.1, np.inf), 0, plan.blank, plan.ints, plan.floats)
+    c = _views(state, plan.ints)[0]
+    _bordered_logdet(np.eye(6), c, 3, 4)
+    _pin_exactly(q.copy(), np.zeros(4), plan.ints, plan.floats)
+    _jacobian(q, plan.ints, plan.floats)
 
 
 # ----------------------------------------------------------------------- the plan
 @dataclass(frozen=True, eq=False)
 class SmallPlan:
-    """The dense arrays of one :class:`~._setup.Setup` that the kernels read."""
+    """The dense arrays of one :class:`~._setup.Setup` that the kernels read.
 
-    ints: np.ndarray  # chord iterations (the general path's solver's)
-    floats: np.ndarray  # norm, length scale, shortest rod
-    arrays: tuple  # rods, lengths, pins, anchors, extra rows, inverse row scales, weights, M
+    Packed in two arrays, ``ints`` (chord iterations, sizes, rods, pins) and ``floats``
+    (norm, length scale, shortest rod, lengths, anchors, inverse row scales, inverse
+    weights, extra rows, mass matrix): a compiled call types each argument, and two
+    arrays cost a fifth of eight. ``arrays``: their views (:func:`_unpack`).
+    """
+
+    ints: np.ndarray
+    floats: np.ndarray
+    arrays: tuple
     pinned: list[bool]  # per joint
-    empty1: np.ndarray
-    empty2: np.ndarray
+    blank: np.ndarray  # a step state with nothing in it (bits 0)
 
     @classmethod
     def of(cls, setup: Setup) -> SmallPlan | None:
@@ -585,25 +649,19 @@ class SmallPlan:
         # the chord iterations of the solver the general path chose for this pattern
         chords = setup.factor(as_flat(setup.linkage.vertices)).pattern.chord_iterations
         shortest = float(cs.lengths.min()) if len(cs.lengths) else cs.length_scale
-        pins = np.ascontiguousarray(cs.pinned, dtype=np.int64)
-        arrays = (
-            np.ascontiguousarray(cs.rods, dtype=np.int64).reshape(-1, 2),
-            np.ascontiguousarray(cs.lengths, dtype=np.float64),
-            pins,
-            np.ascontiguousarray(cs.anchors, dtype=np.float64).reshape(-1, 2),
-            extra,
-            np.ascontiguousarray(setup.inv_row_scale, dtype=np.float64),
-            1.0 / metric.weights,
-            np.ascontiguousarray(metric.matrix.toarray()),
-        )
-        return cls(
-            np.array([chords], dtype=np.int64),
-            np.array([metric.norm, cs.length_scale, shortest]),
-            arrays,
-            setup.pinned.tolist(),
-            np.zeros(0),
-            np.zeros((0, 0)),
-        )
+        pins = np.asarray(cs.pinned, dtype=np.int64)
+        m, k, n_v, n_extra = len(cs.rods), len(pins), cs.dim * cs.n_vertices, extra.shape[0]
+        n_rows = m + 2 * k + n_extra
+        sizes = [chords, m, k, n_v, n_rows, n_cols, n_extra]
+        ints = np.concatenate([sizes, np.asarray(cs.rods, np.int64).ravel(), pins])
+        parts = [[metric.norm, cs.length_scale, shortest], cs.lengths, cs.anchors.ravel()]
+        parts += [setup.inv_row_scale, 1.0 / metric.weights, extra.ravel()]
+        parts += [metric.matrix.toarray().ravel()]
+        floats = np.concatenate([np.asarray(x, np.float64) for x in parts])
+        ints = ints.astype(np.int64)
+        arrays = _PYTHON["_unpack"](ints, floats)
+        blank = np.zeros(n_rows * n_cols + n_rows * n_rows + n_v + m + 2 * k)
+        return cls(ints, floats, arrays, setup.pinned.tolist(), blank)
 
 
 # ----------------------------------------------------------------------- the lane
@@ -645,14 +703,13 @@ class SmallLane:
         tx, ty = float(t[0]), float(t[1])
         memo = self._memo
         if memo is not None and memo[0] is p and memo[1] is plan:
-            bits, c, chol, v, g = memo[2], memo[3], memo[4], memo[6], memo[7]
-            if memo[5] != (s, tx, ty):
+            bits, state = memo[2], memo[4]
+            if memo[3] != (s, tx, ty):
                 bits &= ~2
         else:  # a step of the general path came before: what it left at p
-            bits, c, chol, v, g = self._adopt(setup, stepper, plan, p, s, t)
+            bits, state = self._adopt(setup, stepper, plan, p, s, t)
         pull = (s, tx, ty, step_size, stepper.trust)
-        start = (bits, c, chol, v, g)
-        code, q, trust, c, chol, v, g = _pull(p, pull, start, plan.ints, plan.floats, plan.arrays)
+        code, q, trust, state = _pull(p, pull, bits, state, plan.ints, plan.floats)
         if code == BLOCKED or code == GENERAL:
             self._hand_over(setup, stepper, plan, p)
             return None
@@ -660,39 +717,43 @@ class SmallLane:
         # and left a finite residual: the step is honest ("moved" and finite) as it is.
         stepper.trust = trust
         self.taken += 1
+        c = _views(state, plan.ints)[0]
         if code == MOVED:
-            self._memo = (q, plan, 7, c, chol, (s, tx, ty), v, g)
+            self._memo = (q, plan, 7, (s, tx, ty), state)
             # the general path's memo holds the factorisation at q; p's Jacobian is evaluated
-            return q, "moved", _Measured(plan, p, q, start=None, end=c)
+            return q, "moved", _Measured(plan, p, q, None, c)
         # reached: the residuals at q remembered, the factorisation of the pull's start kept
-        self._memo = (q, plan, 4, c, chol, None, v, g)
-        return q, "reached target", _Measured(plan, p, q, start=c, end=None)
+        self._memo = (q, plan, 4, None, state)
+        return q, "reached target", _Measured(plan, p, q, c, None)
 
     @staticmethod
     def _adopt(
         setup: Setup, stepper: KinematicStepper, plan: SmallPlan, p: np.ndarray, s: int, t: Any
-    ) -> tuple:
-        """``(bits, c, chol, v, g)`` of :func:`_pull` from the general path's memos at ``p``.
+    ) -> tuple[int, np.ndarray]:
+        """``(bits, state)`` of :func:`_pull` from the general path's memos at ``p``.
 
         The factorisation it would reuse there (made one correction away from ``p``), its
         drive and residuals: the lane goes on from exactly what the general path would.
         """
-        bits, c, chol, v, g = 0, plan.empty2, plan.empty2, plan.empty1, plan.empty1
+        bits, state = 0, plan.blank
         fac = setup.memo.factor(p, setup.metric)
+        residuals = setup.memo.residuals(p)
+        if fac is None and residuals is None:
+            return bits, state
+        state = plan.blank.copy()
+        c, chol, v, g = _PYTHON["_views"](state, plan.ints)
         if fac is not None:
             pattern = fac.pattern
-            c = np.zeros((pattern.n_rows, pattern.n_cols))
             c[pattern.rows, pattern.indices] = fac.data
-            chol, ok = _factor(c, plan.arrays[6])
+            factor, ok = _factor(c, plan.arrays[6])
             if ok:
-                bits |= 1
+                bits, chol[:] = bits | 1, factor
                 drive = stepper.remembered_drive(setup, p, s, t)
                 if drive is not None:
-                    bits, v = bits | 2, drive
-        residuals = setup.memo.residuals(p)
+                    bits, v[:] = bits | 2, drive
         if residuals is not None:
-            bits, g = bits | 4, residuals
-        return bits, c, chol, v, g
+            bits, g[:] = bits | 4, residuals
+        return bits, state
 
     def _hand_over(
         self, setup: Setup, stepper: KinematicStepper, plan: SmallPlan, p: np.ndarray
@@ -701,7 +762,8 @@ class SmallLane:
         memo = self._memo
         if memo is None or memo[0] is not p or memo[1] is not plan:
             return
-        bits, c = memo[2], memo[3]
+        bits = memo[2]
+        c, _, v, g = _PYTHON["_views"](memo[4], plan.ints)
         if bits & 1:
             made = setup.factor(p)  # the pattern and weights; the values are the lane's
             pattern = made.pattern
@@ -709,16 +771,16 @@ class SmallLane:
             fac = ConstrainedFactor(pattern, data, made.w_inv, made.norm, made.n_v, made.n_a)
             setup.memo.remember_factor(p, setup.metric, fac)
             if bits & 2:
-                s, tx, ty = memo[5]
-                stepper.remember_drive(setup, p, s, np.array([tx, ty]), memo[6])
+                s, tx, ty = memo[3]
+                stepper.remember_drive(setup, p, s, np.array([tx, ty]), v.copy())
         if bits & 4:
-            setup.memo.remember_residuals(p, memo[7])
+            setup.memo.remember_residuals(p, g.copy())
 
     def pin(self, plan_setup: Setup, p: np.ndarray, v: np.ndarray) -> None:
         """Put the pinned joints at their anchors in ``p`` and at rest in ``v`` (in place)."""
         plan = self.plan(plan_setup)
         assert plan is not None
-        _pin_exactly(p, v, plan.arrays[2], plan.arrays[3])
+        _pin_exactly(p, v, plan.ints, plan.floats)
 
 
 class _Measured:
@@ -728,24 +790,23 @@ class _Measured:
     the step's start or end, ``None`` where it evaluates the Jacobian there instead.
     """
 
-    def __init__(
-        self, plan: SmallPlan, p: np.ndarray, q: np.ndarray, *, start: Any, end: Any
-    ) -> None:
-        self.plan, self.p, self.q, self.start, self.end = plan, p, q, start, end
+    __slots__ = ("end", "p", "plan", "q", "start")
 
-    def _jacobian(self, x: np.ndarray) -> np.ndarray:
-        return _matrix(x, self.plan.arrays)
+    def __init__(self, plan: SmallPlan, p: np.ndarray, q: np.ndarray, start: Any, end: Any) -> None:
+        self.plan, self.p, self.q, self.start, self.end = plan, p, q, start, end
 
     def det(self, borders: Any, *, at_end: bool) -> tuple[float, float]:
         """``slogdet`` of the bordered matrix at the end ``q`` (or the start ``p``)."""
         c = self.end if at_end else self.start
+        plan = self.plan
         if c is None:
-            c = self._jacobian(self.q if at_end else self.p)
-        n_a, n_v = len(self.plan.arrays[5]), len(self.p)
+            c = _jacobian(self.q if at_end else self.p, plan.ints, plan.floats)
+        n_a = len(plan.arrays[5])
         template = borders.template.reshape(n_a + borders.w.shape[1], -1)
-        sign, logabs = _bordered_logdet(template, c, n_a, n_v)
+        sign, logabs = _bordered_logdet(template, c, n_a, len(self.p))
         return float(sign), float(logabs)
 
-    def end_jacobian(self) -> np.ndarray:
-        """:math:`A(q)`, dense ``(rows, dn)``."""
-        return self._jacobian(self.q)[: len(self.plan.arrays[5]), : len(self.q)]
+    def jacobian(self, x: np.ndarray) -> np.ndarray:
+        """:math:`A(x)`, dense ``(rows, dn)``."""
+        plan = self.plan
+        return _jacobian(x, plan.ints, plan.floats)[: len(plan.arrays[5]), : len(x)]

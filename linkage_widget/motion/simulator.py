@@ -249,10 +249,10 @@ class Simulator:
         taken = self._stepping.small_step(self._p, inputs)
         if taken is None:
             return False
-        q, status, measured = taken
-        before = self._state()
-        after = before._replace(p=q, v=q - before.p, status=status, time=before.time + 1.0)
-        view = self._stepping.branch_view("kinematic", inputs)
+        q, status, measured, view = taken
+        p, reason, stick = self._p, self._reason, self._stick
+        before = State(p, self._v, self._time, self._status, reason, stick)
+        after = State(q, q - p, self._time + 1.0, status, reason, stick)
         energy_at = self._stepping.energy_at("kinematic", inputs)
         new, stopped = self._branching.after_step(view, before, after, energy_at, measured)
         self._assign(new)
