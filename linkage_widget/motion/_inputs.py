@@ -88,6 +88,7 @@ class Stepping:
         self._reacted = ReactionMemo()  # forgotten at each step and each edit
         self._members = Members.of(self._setup)  # cables and struts: None when all are rods
         self._small = SmallLane()  # the compiled step of a small linkage (._small)
+        self._measured: tuple[np.ndarray | None, Measured | None] = (None, None)  # its last
 
     @property
     def base(self) -> Setup:
@@ -121,6 +122,9 @@ class Stepping:
 
     def step(self, s: State, mode: str, inputs: Inputs) -> State:
         """One step of the mode's stepper from ``s``, no singular watch; its status made honest."""
+        self._measured = (None, None)
+        if mode == "kinematic" and (lane := self._small_step(s, inputs)) is not None:
+            return lane
         with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below
             new = self._stepper_step(s, mode, inputs)
         h = inputs.step_size
@@ -128,28 +132,33 @@ class Stepping:
         scale = self._setup.constraints.length_scale
         return new._replace(status=honest_status(new.status, s.p, new.p, new.v, meant / scale))
 
-    def small_step(
-        self, p: np.ndarray, inputs: Inputs
-    ) -> tuple[np.ndarray, str, Measured, BranchView] | None:
-        """A kinematic pull from ``p`` on the small-linkage lane: ``(q, status, measured, view)``.
+    def _small_step(self, s: State, inputs: Inputs) -> State | None:
+        """A kinematic pull on the small-linkage lane (:mod:`._small`), or ``None``.
 
-        ``None`` when the lane does not take it (:mod:`._small`): the general step then
-        runs from the same state. The status is honest as it is (a step that moved);
-        ``view``: what the branch watch reads (:meth:`branch_view`).
+        ``None`` when the lane does not take it: the general step then runs from the same
+        state. The status is honest as it is (a step that moved); the lane's Jacobians
+        are kept for the branch watch (:meth:`measured`).
         """
-        if self._members is not None or inputs.elements.drives_motion("kinematic"):
+        att = inputs.attractor
+        if att is None or self._members is not None or inputs.elements.drives_motion("kinematic"):
             return None
-        setup = self.setup(inputs)
-        att, h = inputs.attractor, inputs.step_size
-        taken = self._small.step(setup, self._kinematic, p, att, h)
+        taken = self._small.step(self.setup(inputs), self._kinematic, s.p, att, inputs.step_size)
         if taken is None:
             return None
-        view = BranchView(setup, inputs.elements, "kinematic", h, att, self._dim)
-        return (*taken, view)
+        q, status, measured = taken
+        self._measured = (q, measured)
+        return State(q, q - s.p, s.time + 1.0, status, s.reason, s.stick)
 
-    def pin_small(self, p: np.ndarray, v: np.ndarray) -> None:
-        """Pinned joints of a lane step exactly at their anchors and at rest (in place)."""
-        self._small.pin(self._setup, p, v)
+    def measured(self, after: State) -> Measured | None:
+        """The lane's Jacobians of the step that ended in ``after`` (``None``: not the lane's)."""
+        return self._measured[1] if self._measured[0] is after.p else None
+
+    def pin_exactly(self, p: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Pinned joints bitwise at their anchors in ``p``, at rest in ``v`` (as the setup does)."""
+        if self._measured[0] is p:  # the lane's step, its own arrays: in place
+            self._small.pin(self._setup, p, v)
+            return v
+        return self._setup.pin_exactly(p, v)
 
     def _stepper_step(self, s: State, mode: str, inputs: Inputs) -> State:
         if self._n == 0:

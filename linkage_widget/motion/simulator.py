@@ -224,8 +224,6 @@ class Simulator:
         self._reason = None
         self._stepping.forget()
         for _ in range(n):
-            if self._mode == "kinematic" and self._small_step():
-                continue
             state = self._state()
             try:
                 new, stopped = self._watched_step(state)
@@ -235,34 +233,7 @@ class Simulator:
             self._assign(new)
             if stopped:  # a stop: the friction starts afresh from rest
                 self._refresh(project=False)
-            self._v = self._stepping.base.pin_exactly(self._p, self._v)  # pins without round-off
-
-    def _small_step(self) -> bool:
-        """A pull on the small-linkage lane (:mod:`._small`); ``False``: take the general step.
-
-        The same step as the general path's (to round-off), then the same branch watch
-        (its determinant measured on the lane) and the same exact pins.
-        """
-        if self._attractor is None or self._branching.stop is not None:
-            return False
-        inputs = self._inputs()
-        taken = self._stepping.small_step(self._p, inputs)
-        if taken is None:
-            return False
-        q, status, measured, view = taken
-        p, reason, stick = self._p, self._reason, self._stick
-        before = State(p, self._v, self._time, self._status, reason, stick)
-        after = State(q, q - p, self._time + 1.0, status, reason, stick)
-        energy_at = self._stepping.energy_at("kinematic", inputs)
-        new, stopped = self._branching.after_step(view, before, after, energy_at, measured)
-        self._assign(new)
-        if new is after:  # the common case: the lane's own arrays
-            self._stepping.pin_small(self._p, self._v)
-            return True
-        if stopped:
-            self._refresh(project=False)
-        self._v = self._stepping.base.pin_exactly(self._p, self._v)
-        return True
+            self._v = self._stepping.pin_exactly(self._p, self._v)  # pins without round-off
 
     def _state(self) -> State:
         return State(self._p, self._v, self._time, self._status, self._reason, self._stick)
@@ -278,7 +249,7 @@ class Simulator:
         inputs, stepping, mode = self._inputs(), self._stepping, self._mode
         after = stepping.step(s, mode, inputs)
         view, energy_at = stepping.branch_view(mode, inputs), stepping.energy_at(mode, inputs)
-        return self._branching.after_step(view, s, after, energy_at)
+        return self._branching.after_step(view, s, after, energy_at, stepping.measured(after))
 
     def add(self, *elements: Any) -> None:
         """Add force elements (:mod:`linkage_widget.elements`), as pymunk's ``Space.add``.

@@ -13,6 +13,7 @@ Linkages or settings the lane does not take go to the general path: that is test
 from __future__ import annotations
 
 import copy
+import threading
 
 import numpy as np
 import pytest
@@ -367,3 +368,54 @@ def test_reached_target_and_the_exact_pins(kernels):
 def test_unknown_kernel_kind():
     with pytest.raises(ValueError, match="kind"):
         _small.use_kernels("fast")
+
+
+@pytest.fixture
+def undecided(monkeypatch):
+    """The lane not decided yet in this process (as at its first step); as it was after."""
+    saved = dict(_small._READY)
+    _small._READY.clear()
+    yield monkeypatch
+    _small._READY.clear()
+    _small._READY.update(saved)
+    _small.use_kernels("compiled" if _small.compiled_available() else "off")
+
+
+def test_a_first_compile_runs_beside_the_general_steps(undecided):
+    """Without numba's disk cache the kernels compile in a thread; the steps go on."""
+    if not _small.compiled_available():
+        pytest.skip("numba is not installed (the fast extra)")
+    release, threads = threading.Event(), []
+    compile_now, thread_class = _small._compile_in_background, threading.Thread
+
+    def slow_compile():
+        release.wait(30.0)
+        compile_now()
+
+    def start(target, daemon):
+        thread = thread_class(target=target, daemon=daemon)
+        threads.append(thread)
+        return thread
+
+    undecided.setattr(_small, "_cached", lambda: False)
+    undecided.setattr(_small, "_compile_in_background", slow_compile)
+    undecided.setattr(_small.threading, "Thread", start)
+    link = _peaucellier()
+    sim = Simulator(link, step_size=1.0)
+    sim.attract(5, (128.0, 140.0))
+    sim.step()
+    assert sim.status == "moved" and _lane(sim) == 0  # the general path meanwhile
+    release.set()
+    threads[0].join(30.0)
+    assert _small.lane_ready()
+    sim.step()
+    assert _lane(sim) == 1
+
+
+def test_the_environment_keeps_the_general_path(undecided):
+    undecided.setenv("LINKAGE_WIDGET_GENERAL_MOTION", "1")
+    assert not _small.lane_ready()
+    sim = Simulator(_peaucellier(), step_size=1.0)
+    sim.attract(5, (128.0, 140.0))
+    sim.step(3)
+    assert sim.status == "moved" and _lane(sim) == 0
