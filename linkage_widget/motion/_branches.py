@@ -229,6 +229,7 @@ class BranchWatch:
         A ``"blocked"`` stop (a motor's fold, a pull blocked next to a singular
         placement) steps as any blocked motion does: it stays while the pull and the
         motors stay. The flag: the step stopped (the stick state is made afresh).
+        ``measured``: the step's Jacobians when the small-linkage lane took it.
         """
         stop, motors = self.stop, view.motors
         if self.singular(after.p, motors) and stop is not None:  # still blocked where it stopped

@@ -16,7 +16,17 @@ direction check — runs as one loop over dense arrays:
   the general path's to round-off and the statuses are the same (tested step by step);
 * the memory a step hands to the next (the factorisation and the drive at the new
   point, the residuals of the last projection) kept by :class:`SmallLane`, keyed by
-  the identity of the position array as :class:`~._setup.Memo` does.
+  the identity of the position array as :class:`~._setup.Memo` does; taken over from
+  the general path's memos when it took the step before, and handed to them when it
+  takes the next one, so either path goes on from what the other left;
+* the branch watch reads the lane's Jacobians (:class:`~._singular.Measured`): the
+  bordered determinant and the dip check without evaluating them again.
+
+Measured (``benchmarks/bench_motion.py --small``): Peaucellier's step 0.59 → ~0.045 ms.
+A lane step ends within 1e-12 (relative) of the general step from the same state, or,
+where the general path itself turns one ulp of round-off in its factorisation into more
+than that (near a dead point the Schur complement is nearly singular), within 100 times
+what that ulp does (tests/motion/test_small_lane.py).
 
 The lane takes only what it can take exactly like the general path: a planar linkage of
 rods and pins (no fixed angles, sliders, slots, cables or struts, motors or linear
@@ -26,8 +36,11 @@ a target reached before the step, a pinned vertex pulled — returns ``None`` an
 general path takes the step from the same state (:meth:`SmallLane.step`).
 
 numba is the optional ``fast`` extra; without it (or with
-``LINKAGE_WIDGET_GENERAL_MOTION=1``) every step takes the general path. The kernels are
-plain Python functions over arrays: the tests run them uncompiled too.
+``LINKAGE_WIDGET_GENERAL_MOTION=1``) every step takes the general path. A first compile
+takes 40-90 s: it runs in a background thread while the steps take the general path
+(:func:`lane_ready`); later processes load the kernels from numba's disk cache (~1 s).
+The kernels (:mod:`._small_kernels`) are plain Python functions over arrays: the tests
+run them uncompiled too.
 """
 
 from __future__ import annotations
