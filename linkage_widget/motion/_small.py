@@ -23,10 +23,14 @@ direction check — runs as one loop over dense arrays:
   bordered determinant and the dip check without evaluating them again.
 
 Measured (``benchmarks/bench_motion.py --small``): Peaucellier's step 0.59 → ~0.045 ms.
-A lane step ends within 1e-12 (relative) of the general step from the same state, or,
-where the general path itself turns one ulp of round-off in its factorisation into more
-than that (near a dead point the Schur complement is nearly singular), within 100 times
-what that ulp does (tests/motion/test_small_lane.py).
+A lane step ends within 1e-12 (relative) of the general step from the same state, with
+the same status. Near a dead point more: where the general path itself turns one ulp of
+round-off in its factorisation into more than that (the Schur complement nearly
+singular), within 100 times what that ulp does; after a step the halving cut short,
+within 1e-10 (both stop their Newton iterations at a residual of 1e-12, which leaves
+an ill-conditioned point that free; measured up to 7e-12). Whole drags agree as closely
+until a dead point; past one they differ as the general path differs from itself with
+one ulp changed (Peaucellier: 3e-13 → 1e-10 in three steps). tests/motion/test_small_lane.py.
 
 The lane takes only what it can take exactly like the general path: a planar linkage of
 rods and pins (no fixed angles, sliders, slots, cables or struts, motors or linear
