@@ -58,7 +58,7 @@ from ._drive_step import blocked_text, kinematic_motor_step
 from ._element_set import ElementSet, RunningMotor
 from ._pass_through import creep_onward, landed_on, pass_line, projected
 from ._setup import Setup, State
-from ._singular import SingularWatch, creep, locate, locate_dip, smallest_ratio
+from ._singular import Measured, SingularWatch, creep, locate, locate_dip, smallest_ratio
 from .tolerances import (
     BRANCH_FLEX_RTOL,
     BRANCH_STEP,
@@ -217,13 +217,19 @@ class BranchWatch:
         return None
 
     def after_step(
-        self, view: BranchView, before: State, after: State, energy_at: EnergyAt
+        self,
+        view: BranchView,
+        before: State,
+        after: State,
+        energy_at: EnergyAt,
+        measured: Measured | None = None,
     ) -> tuple[State, bool]:
         """The state after the step ``before`` → ``after``, cut back to a singular placement.
 
         A ``"blocked"`` stop (a motor's fold, a pull blocked next to a singular
         placement) steps as any blocked motion does: it stays while the pull and the
         motors stay. The flag: the step stopped (the stick state is made afresh).
+        ``measured``: the step's Jacobians when the small-linkage lane took it.
         """
         stop, motors = self.stop, view.motors
         if self.singular(after.p, motors) and stop is not None:  # still blocked where it stopped
@@ -239,7 +245,7 @@ class BranchWatch:
             return self._creep_stop(view, after)
         if after.p is not before.p and after.status in ("moved", "reached target"):
             self.trail = before.p
-            return self._watch_step(view, before, after, energy_at)
+            return self._watch_step(view, before, after, energy_at, measured)
         return after, False
 
     def follow(
@@ -259,13 +265,18 @@ class BranchWatch:
 
     # -------------------------------------------------------------- helpers
     def _watch_step(
-        self, view: BranchView, before: State, after: State, energy_at: EnergyAt
+        self,
+        view: BranchView,
+        before: State,
+        after: State,
+        energy_at: EnergyAt,
+        measured: Measured | None = None,
     ) -> tuple[State, bool]:
         setup = view.watch_setup(after.p)
         if not self.watch.watches(setup):
             return after, False
         p0, t0, t1 = before.p, before.time, after.time
-        crossing = self.watch.crossed(setup, p0, t0, after.p, t1)
+        crossing = self.watch.crossed(setup, p0, t0, after.p, t1, measured)
         if crossing is None:
             return after, False
         start, ts = crossing.start, crossing.t_start

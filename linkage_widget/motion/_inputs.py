@@ -34,6 +34,8 @@ from ._projection import held_residual, project
 from ._rattle import Forces, SpringArrays, rattle_step
 from ._reactions import ConstraintForces, ReactionMemo
 from ._setup import Setup, State
+from ._singular import Measured
+from ._small import SmallLane
 from ._stiffness import abs_max, honest_status
 
 #: Relative energy a retaken (impact) step may gain: round-off.
@@ -85,6 +87,8 @@ class Stepping:
         self._kinematic = KinematicStepper()
         self._reacted = ReactionMemo()  # forgotten at each step and each edit
         self._members = Members.of(self._setup)  # cables and struts: None when all are rods
+        self._small = SmallLane()  # the compiled step of a small linkage (._small)
+        self._measured: tuple[np.ndarray | None, Measured | None] = (None, None)  # its last
 
     @property
     def base(self) -> Setup:
@@ -118,12 +122,43 @@ class Stepping:
 
     def step(self, s: State, mode: str, inputs: Inputs) -> State:
         """One step of the mode's stepper from ``s``, no singular watch; its status made honest."""
+        self._measured = (None, None)
+        if mode == "kinematic" and (lane := self._small_step(s, inputs)) is not None:
+            return lane
         with np.errstate(over="ignore", invalid="ignore"):  # an overflow is refused below
             new = self._stepper_step(s, mode, inputs)
         h = inputs.step_size
         meant = h * (1.0 if mode == "kinematic" else abs_max(new.v))
         scale = self._setup.constraints.length_scale
         return new._replace(status=honest_status(new.status, s.p, new.p, new.v, meant / scale))
+
+    def _small_step(self, s: State, inputs: Inputs) -> State | None:
+        """A kinematic pull on the small-linkage lane (:mod:`._small`), or ``None``.
+
+        ``None`` when the lane does not take it: the general step then runs from the same
+        state. The status is honest as it is (a step that moved); the lane's Jacobians
+        are kept for the branch watch (:meth:`measured`).
+        """
+        att = inputs.attractor
+        if att is None or self._members is not None or inputs.elements.drives_motion("kinematic"):
+            return None
+        taken = self._small.step(self.setup(inputs), self._kinematic, s.p, att, inputs.step_size)
+        if taken is None:
+            return None
+        q, status, measured = taken
+        self._measured = (q, measured)
+        return State(q, q - s.p, s.time + 1.0, status, s.reason, s.stick)
+
+    def measured(self, after: State) -> Measured | None:
+        """The lane's Jacobians of the step that ended in ``after`` (``None``: not the lane's)."""
+        return self._measured[1] if self._measured[0] is after.p else None
+
+    def pin_exactly(self, p: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Pinned joints bitwise at their anchors in ``p``, at rest in ``v`` (as the setup does)."""
+        if self._measured[0] is p:  # the lane's step, its own arrays: in place
+            self._small.pin(self._setup, p, v)
+            return v
+        return self._setup.pin_exactly(p, v)
 
     def _stepper_step(self, s: State, mode: str, inputs: Inputs) -> State:
         if self._n == 0:

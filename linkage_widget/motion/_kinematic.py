@@ -96,6 +96,23 @@ class KinematicStepper:
         """Forget the trust region (a new vertex is pulled)."""
         self.trust = np.inf
 
+    def blocked_for(
+        self, setup: Setup, p: np.ndarray, s: int, t: np.ndarray, step_size: float
+    ) -> bool:
+        """Whether the last blocked verdict holds: the same pull from the same ``p``."""
+        blocked = self._blocked
+        return (
+            blocked is not None
+            and blocked[0] is p
+            and blocked[1] == self._key(setup, s, t, step_size)
+        )
+
+    @staticmethod
+    def _key(setup: Setup, s: int, t: np.ndarray, step_size: float) -> tuple:
+        """What a blocked verdict depends on besides the positions."""
+        metric = setup.metric
+        return (s, *t.tolist(), step_size, metric.alpha, metric.total_mass)
+
     def step(
         self, setup: Setup, p: np.ndarray, attractor: Attractor | None, step_size: float
     ) -> tuple[np.ndarray, str]:
@@ -107,14 +124,11 @@ class KinematicStepper:
         dist = _length(d)
         if dist <= TARGET_TOL * setup.constraints.length_scale:
             return p, "reached target"
-        metric = setup.metric
-        key = (s, *t.tolist(), step_size, metric.alpha, metric.total_mass)
-        blocked = self._blocked
-        if setup.pinned[s] or (blocked is not None and blocked[0] is p and blocked[1] == key):
+        if setup.pinned[s] or self.blocked_for(setup, p, s, t, step_size):
             return p, "blocked"
         q, status = self._pull(setup, p, s, t, d, dist, step_size)
         if status == "blocked":
-            self._blocked = (p, key)
+            self._blocked = (p, self._key(setup, s, t, step_size))
         return q, status
 
     def _pull(
@@ -129,7 +143,7 @@ class KinematicStepper:
     ) -> tuple[np.ndarray, str]:
         """Find the largest acceptable step toward ``t`` by halving; ``(q, status)``."""
         fac = setup.mass_factor(p)
-        v = self._remembered_drive(setup, p, s, t)
+        v = self.remembered_drive(setup, p, s, t)
         if v is None:
             v = drive(fac, s, d / dist)
         vs = _at(v, s, len(t))
@@ -191,7 +205,7 @@ class KinematicStepper:
         rows = (id(setup.factoriser), b"" if slack is None else slack.tobytes())
         return (s, *t.tolist(), setup.metric.alpha, setup.metric.total_mass, *rows)
 
-    def _remembered_drive(
+    def remembered_drive(
         self, setup: Setup, p: np.ndarray, s: int, t: np.ndarray
     ) -> np.ndarray | None:
         """The drive at ``p`` computed by the last step's direction check, if it applies."""
@@ -199,6 +213,12 @@ class KinematicStepper:
         if memo is not None and memo[0] is p and memo[1] == self._drive_key(setup, s, t):
             return memo[2]
         return None
+
+    def remember_drive(
+        self, setup: Setup, p: np.ndarray, s: int, t: np.ndarray, v: np.ndarray
+    ) -> None:
+        """Remember ``v`` as the drive at ``p`` toward ``t`` (the small-linkage lane's)."""
+        self._drive = (p, self._drive_key(setup, s, t), v)
 
 
 def _land(

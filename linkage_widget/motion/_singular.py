@@ -43,7 +43,8 @@ The location
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from functools import partial
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -59,6 +60,7 @@ from .tolerances import (
 
 __all__ = [
     "Crossing",
+    "Measured",
     "SingularWatch",
     "creep",
     "locate",
@@ -71,6 +73,7 @@ __all__ = [
 REFRESH_FACTOR = 8.0
 #: ... or after this many steps.
 REFRESH_STEPS = 32
+_LOG_REFRESH = float(np.log(REFRESH_FACTOR))
 #: A local minimum of |det B| is looked into when the smallest singular value there is at
 #: most this many times the relative length of the two steps around it.
 DIP_FACTOR = 4.0
@@ -107,27 +110,44 @@ def _dense(setup: Setup, p: np.ndarray) -> np.ndarray:
 
 
 def _bordered(a: np.ndarray, u: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """:math:`B = [[A, U], [W^T, 0]]`, square ``(m + d, N + s)``."""
-    return np.block([[a, u], [w.T, np.zeros((w.shape[1], u.shape[1]))]])
+    """:math:`B = [[A, U], [W^T, 0]]`, square ``(m + d, N + s)`` (``np.block``'s, without it)."""
+    m, n = a.shape
+    b = np.zeros((m + w.shape[1], n + u.shape[1]))
+    b[:m, :n], b[:m, n:], b[m:, :n] = a, u, w.T
+    return b
 
 
-def _make_borders(setup: Setup, q: np.ndarray) -> _Borders:
-    """Stresses and flexes of :math:`A(q)` (rank relative to :data:`RANK_RTOL`), borders."""
-    j = setup.constraints.jacobian(q)
-    a = j.toarray()
+def _make_borders(setup: Setup, q: np.ndarray, a: np.ndarray | None = None) -> _Borders:
+    """Stresses and flexes of :math:`A(q)` (rank relative to :data:`RANK_RTOL`), borders.
+
+    ``a``: :math:`A(q)` dense when the caller has it (the small-linkage lane), else built.
+    """
+    cs = setup.constraints
+    if a is None:
+        a = cs.jacobian(q).toarray()
     u, s, vt = np.linalg.svd(a, full_matrices=True)
     top = float(s[0]) if s.size else 0.0
     r = int(np.count_nonzero(s > RANK_RTOL * top)) if top > 0 else 0
     uu, ww = u[:, r:], vt[r:].T
-    sign, logabs = np.linalg.slogdet(_bordered(a, uu, ww))
-    template = _bordered(np.zeros_like(a), uu, ww)
-    cs, width = setup.constraints, template.shape[1]
+    b = _bordered(a, uu, ww)
+    sign, logabs = np.linalg.slogdet(b)
+    b[: a.shape[0], : a.shape[1]] = 0.0  # the template: B with A = 0
+    width = b.shape[1]
     flat = cs._rows * width + cs._cols  # the Jacobian's fixed COO pattern
-    rows = np.repeat(np.arange(a.shape[0]), np.diff(j.indptr))
-    flat_csr = rows * width + j.indices
-    return _Borders(
-        a.shape, uu, ww, float(sign), float(logabs), r, template.ravel(), flat, flat_csr
-    )
+    # and its CSR pattern (the order of the non-zeros in a factorisation's data)
+    rows = np.repeat(np.arange(a.shape[0]), np.diff(cs._indptr))
+    flat_csr = rows * width + cs._indices
+    return _Borders(a.shape, uu, ww, float(sign), float(logabs), r, b.ravel(), flat, flat_csr)
+
+
+class Measured(Protocol):
+    """The Jacobians of a step as the small-linkage lane has them (``._small``)."""
+
+    def det(self, borders: _Borders, *, at_end: bool) -> tuple[float, float]:
+        """``slogdet`` of :math:`B` at the step's end (or start), as :meth:`_Borders.det` has it."""
+
+    def jacobian(self, x: np.ndarray) -> np.ndarray:
+        """:math:`A(x)` dense, shape ``(m, N)`` (the same values as ``jacobian(x).toarray()``)."""
 
 
 def smallest_ratio(a: np.ndarray, rank: int | None = None) -> float:
@@ -174,6 +194,14 @@ class SingularWatch:
         self._borders: _Borders | None = None
         self._age = 0
         self._seen: list[_Seen] = []  # the last two placements, measured with the borders
+        self._shape: tuple[object, tuple[int, int]] = (None, (0, 0))  # constraints, their shape
+
+    def _shape_of(self, setup: Setup) -> tuple[int, int]:
+        """The shape of ``setup``'s Jacobian (kept for its constraints: a step asks twice)."""
+        cs = setup.constraints
+        if self._shape[0] is not cs:  # a constraint set is frozen: its shape stays
+            self._shape = (cs, cs.shape)
+        return self._shape[1]
 
     def reset(self) -> None:
         """Forget the reference placement (a jump, a new row set, a branch followed)."""
@@ -181,41 +209,67 @@ class SingularWatch:
 
     def watches(self, setup: Setup) -> bool:
         """Whether the watch is on and the linkage small enough to be watched."""
-        return self.enabled and 0 < setup.constraints.shape[1] <= SINGULAR_WATCH_MAX_COLUMNS
+        return self.enabled and 0 < self._shape_of(setup)[1] <= SINGULAR_WATCH_MAX_COLUMNS
 
     def crossed(
-        self, setup: Setup, p: np.ndarray, t0: float, q: np.ndarray, t1: float
+        self,
+        setup: Setup,
+        p: np.ndarray,
+        t0: float,
+        q: np.ndarray,
+        t1: float,
+        measured: Measured | None = None,
     ) -> Crossing | None:
         """What the step from ``(p, t0)`` to ``(q, t1)`` crossed, or ``None``.
 
         Without a crossing the borders may be renewed at ``q`` (then measured at ``p``
-        too, so that a dip right at ``q`` is still seen by the next step).
+        too, so that a dip right at ``q`` is still seen by the next step). ``measured``:
+        the step's Jacobians from the small-linkage lane (the same values, no evaluation).
         """
         ref = self._borders
-        if ref is None or ref.shape != setup.constraints.shape:
-            self._renew(setup, p, t0, q, t1)
+        if ref is None or ref.shape != self._shape_of(setup):
+            self._renew(setup, p, t0, q, t1, measured)
             return None
-        sign, logabs = ref.det(setup, q)
+        sign, logabs = ref.det(setup, q) if measured is None else measured.det(ref, at_end=True)
         if sign != ref.sign:
             return Crossing("sign", ref, p, t0)
         seen = self._seen[-2:]
         if len(seen) == 2 and seen[1].p is p and seen[1].logabs < min(seen[0].logabs, logabs):
-            if _near_rank_drop(setup, p, ref.rank, q, seen[0].p):
+            dense = None if measured is None else measured.jacobian
+            if _near_rank_drop(setup, p, ref.rank, q, seen[0].p, dense):
                 return Crossing("dip", ref, seen[0].p, seen[0].t)
         self._seen = [*seen[-1:], _Seen(q, t1, logabs)]
         self._age += 1
-        if abs(logabs - ref.logabs) > np.log(REFRESH_FACTOR) or self._age >= REFRESH_STEPS:
-            self._renew(setup, p, t0, q, t1)
+        if abs(logabs - ref.logabs) > _LOG_REFRESH or self._age >= REFRESH_STEPS:
+            self._renew(setup, p, t0, q, t1, measured)
         return None
 
-    def _renew(self, setup: Setup, p: np.ndarray, t0: float, q: np.ndarray, t1: float) -> None:
-        ref = _make_borders(setup, q)
+    def _renew(
+        self,
+        setup: Setup,
+        p: np.ndarray,
+        t0: float,
+        q: np.ndarray,
+        t1: float,
+        measured: Measured | None = None,
+    ) -> None:
+        if measured is None:
+            ref = _make_borders(setup, q)
+            before = ref.det(setup, p)[1]
+        else:
+            ref = _make_borders(setup, q, measured.jacobian(q))
+            before = measured.det(ref, at_end=False)[1]
         self._borders, self._age = ref, 0
-        self._seen = [_Seen(p, t0, ref.det(setup, p)[1]), _Seen(q, t1, ref.logabs)]
+        self._seen = [_Seen(p, t0, before), _Seen(q, t1, ref.logabs)]
 
 
 def _near_rank_drop(
-    setup: Setup, p: np.ndarray, rank: int, q: np.ndarray, before: np.ndarray
+    setup: Setup,
+    p: np.ndarray,
+    rank: int,
+    q: np.ndarray,
+    before: np.ndarray,
+    dense: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> bool:
     r"""Whether :math:`A(p)` nearly loses rank, as a transversal rank drop within a step makes it.
 
@@ -225,13 +279,15 @@ def _near_rank_drop(
     ``p`` than its neighbours, below half the mean of theirs (a smooth minimum, or a
     singular value that stays small, as along the approximate flexes of rounded data,
     is not a drop). A cheap filter (three SVDs at a local minimum of :math:`|\det B|`)
-    before the costly search.
+    before the costly search. ``dense(x)``: :math:`A(x)` dense (default: evaluated).
     """
     span = float(np.max(np.abs(q - before))) / setup.constraints.length_scale
-    here = smallest_ratio(_dense(setup, p), rank)
+    if dense is None:  # the small-linkage lane has the same matrices at hand
+        dense = partial(_dense, setup)
+    here = smallest_ratio(dense(p), rank)
     if here > DIP_FACTOR * span:
         return False
-    around = smallest_ratio(_dense(setup, before), rank) + smallest_ratio(_dense(setup, q), rank)
+    around = smallest_ratio(dense(before), rank) + smallest_ratio(dense(q), rank)
     return here < 0.25 * around
 
 

@@ -233,7 +233,7 @@ class Simulator:
             self._assign(new)
             if stopped:  # a stop: the friction starts afresh from rest
                 self._refresh(project=False)
-            self._v = self._stepping.base.pin_exactly(self._p, self._v)  # pins without round-off
+            self._v = self._stepping.pin_exactly(self._p, self._v)  # pins without round-off
 
     def _state(self) -> State:
         return State(self._p, self._v, self._time, self._status, self._reason, self._stick)
@@ -249,7 +249,7 @@ class Simulator:
         inputs, stepping, mode = self._inputs(), self._stepping, self._mode
         after = stepping.step(s, mode, inputs)
         view, energy_at = stepping.branch_view(mode, inputs), stepping.energy_at(mode, inputs)
-        return self._branching.after_step(view, s, after, energy_at)
+        return self._branching.after_step(view, s, after, energy_at, stepping.measured(after))
 
     def add(self, *elements: Any) -> None:
         """Add force elements (:mod:`linkage_widget.elements`), as pymunk's ``Space.add``.
