@@ -39,6 +39,9 @@ lab: install
 	$(VENV)/bin/jupyter lab $(ALLOW_ROOT) $(NOTEBOOK)
 
 test: install-test chromium lint
+	@# numba compiles the small-linkage motion lane once (tens of seconds), into its disk
+	@# cache; each pytest process then loads it in about a second (tests/conftest.py)
+	$(VPY) -c "from linkage_widget.motion._small import compiled_available; compiled_available()"
 	CHROMIUM=$(CHROMIUM) $(VPY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=10 \
 		$(PYTEST_ARGS)
 

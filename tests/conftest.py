@@ -102,6 +102,21 @@ settings.load_profile("suite")
 # strict in pyproject.toml) is not a skip and stays as it is. Locally, skips stay skips.
 
 
+def pytest_sessionstart(session):
+    """The small-linkage motion lane on before any test steps: one path for the whole run.
+
+    Left alone, a process's first step starts compiling the lane's kernels in a background
+    thread (``linkage_widget/motion/_small.py``) and small linkages switch to it when it is
+    done: positions then move at round-off in the middle of a test. ``make test`` compiles
+    them once before pytest; here each process loads them (about a second), or compiles
+    them itself when run otherwise.
+    """
+    from linkage_widget.motion import _small
+
+    if _small.compiled_available():
+        assert _small.lane_ready(), "the small-linkage lane compiled but did not switch on"
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """Under CI, turn a skipped setup/call phase into a failure that names the reason."""
