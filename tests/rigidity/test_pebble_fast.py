@@ -196,3 +196,26 @@ def test_fast_game_refuses_a_start_out_of_range_and_reads_every_circuit_itself()
     assert game.redundant().tolist() == [True, False, False, True]
     labels, count = game.clusters([3])  # a redundant start: no cluster of its own
     assert (labels.tolist(), count) == ([-1, -1, -1, -1], 0)
+
+
+def test_clusters_of_some_starts_in_any_order_are_numbered_as_the_pure_game_does():
+    # the compiled decomposition grows the clusters in the order of their least vertex
+    # (pebbles found near the last cluster) and renumbers them to the starts' order:
+    # labels and count must be the pure game's, which grows them in the given order
+    from linkage_widget.rigidity.rigid_clusters import PureGame
+
+    rng = np.random.default_rng(27)
+    checked = 0
+    for n, edges in CASES[::3]:
+        if not edges:
+            continue
+        fast, pure = pebble_fast.FastGame(n), PureGame(n)
+        fast.play(edges)
+        pure.play(edges)
+        for _ in range(3):
+            k = int(rng.integers(1, 2 * len(edges) + 1))
+            starts = rng.integers(0, len(edges), k)  # repeats, redundant edges, any order
+            got, want = fast.clusters(starts), pure.clusters(starts.tolist())
+            assert got[1] == want[1] and got[0].tolist() == want[0].tolist(), (n, edges)
+            checked += 1
+    assert checked >= 900
