@@ -171,11 +171,16 @@ def _hold_three(a, b, V, lists, counter):
             return
 
 
-def _grow(a, b, c, adj, accepted, V, lists, counter):
+def _grow(a, b, c, adj, labels, V, lists, counter):
     """Mark with ``c`` every vertex rigid with the edge ``ab``; returns how many.
 
     ``adj`` is :func:`incidence`'s ``(ptr, edge, to)``; the vertices are left in the
-    queue row of ``lists``.
+    queue row of ``lists``. ``labels``: ``-2`` a rejected edge (not followed), ``-1`` an
+    accepted one in no cluster yet, else its cluster's number.
+
+    An edge ``xw`` from the cluster already in an earlier cluster says ``w`` is not
+    in this one with no search: an edge with both ends in a cluster is in it, and the
+    clusters partition the edges.
     """
     adj_ptr, adj_edge, adj_to = adj
     queue, saw = lists[_QUEUE], lists[_SAW]
@@ -190,7 +195,10 @@ def _grow(a, b, c, adj, accepted, V, lists, counter):
         head += 1
         for i in range(adj_ptr[x], adj_ptr[x + 1]):
             w = adj_to[i]
-            if not accepted[adj_edge[i]] or V[w, _RIGID] == c or V[w, _FLOPPY] == c:
+            if labels[adj_edge[i]] == -2 or V[w, _RIGID] == c or V[w, _FLOPPY] == c:
+                continue
+            if labels[adj_edge[i]] >= 0:
+                V[w, _FLOPPY] = c
                 continue
             counter[0] += 1
             seen = -1 if V[w, _PEB] > 0 else _find(w, a, b, V, lists, counter[0], c)
@@ -218,23 +226,23 @@ def _grow(a, b, c, adj, accepted, V, lists, counter):
 
 def _clusters(starts, eu, ev, accepted, adj, V, lists, counter):
     """Label the clusters of the edges ``starts`` (in order) on every edge they hold."""
-    labels = np.full(eu.shape[0], -1, np.int64)
+    labels = np.where(accepted, -1, -2)  # -2: rejected, in no cluster yet (see _grow)
     adj_ptr, adj_edge, adj_to = adj
     queue = lists[_QUEUE]
     c = 0
     for k in starts:
-        if labels[k] >= 0 or not accepted[k]:
+        if labels[k] != -1:
             continue
         a, b = eu[k], ev[k]
         _hold_three(a, b, V, lists, counter)
-        size = _grow(a, b, c, adj, accepted, V, lists, counter)
+        size = _grow(a, b, c, adj, labels, V, lists, counter)
         for q in range(size):
             x = queue[q]
             for i in range(adj_ptr[x], adj_ptr[x + 1]):
                 if V[adj_to[i], _RIGID] == c and labels[adj_edge[i]] < 0:
                     labels[adj_edge[i]] = c
         c += 1
-    return labels, c
+    return np.maximum(labels, -1), c
 
 
 def _reach_marked(u, v, label, V, lists):
