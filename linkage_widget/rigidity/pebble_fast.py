@@ -70,8 +70,11 @@ _NO_CLUSTER = -2
 def _find(start, a, b, V, lists, stamp, c):
     """Move a free pebble to ``start`` along a directed path avoiding ``a``, ``b``.
 
-    Vertices marked rigid with cluster ``c`` are not entered (no pebble is reachable
-    from them). Returns the number of vertices seen, negated when a pebble moved.
+    Returns the number of vertices seen, negated when a pebble was found. A probe of
+    cluster ``c >= 0`` (:func:`_grow`) moves nothing: it asks whether ``start`` reaches a
+    free pebble, and stops at a vertex marked floppy with ``c`` (one that does: nothing
+    moves while a cluster grows, so the marks stay true); vertices marked rigid with
+    ``c`` are not entered (no pebble is reachable from them).
     """
     stack, saw = lists[_STACK], lists[_SAW]
     V[a, _SEEN] = stamp
@@ -92,8 +95,9 @@ def _find(start, a, b, V, lists, stamp, c):
             V[y, _PARENT] = x
             saw[count] = y
             count += 1
-            if V[y, _PEB] > 0:
-                _reverse(start, y, V)
+            if V[y, _PEB] > 0 or V[y, _FLOPPY] == c:  # never for c = _NO_CLUSTER
+                if c == _NO_CLUSTER:
+                    _reverse(start, y, V)
                 return -count - 1
             stack[top] = y
             top += 1
@@ -217,8 +221,7 @@ def _grow(a, b, c, adj, labels, V, lists, counter):
             counter[1] += abs(seen)
             if seen < 0:
                 V[w, _FLOPPY] = c
-                # the path the pebble came along now leads to w's free pebble (reversed):
-                # every vertex on it can take a pebble, floppy with ab too, no probe needed
+                # every vertex on the path found leads to the free pebble: floppy too
                 if seen < -1:
                     y = saw[-seen - 2]
                     while y != w:
