@@ -441,13 +441,17 @@ class FastGame:
         self.accepted = np.concatenate([self.accepted, accepted])
         return accepted
 
-    def clusters(self, starts: np.ndarray | None = None) -> tuple[np.ndarray, int]:
+    def clusters(
+        self, starts: np.ndarray | None = None, *, as_given: bool = False
+    ) -> tuple[np.ndarray, int]:
         """Rigid cluster of every edge played, shape (m,), and how many clusters.
 
         ``starts`` (edge indices) limits the decomposition to the clusters of those
         edges, numbered in their order; the other edges keep ``-1``. A redundant edge
         starts nothing (it lies in the cluster of an accepted edge of its circuit, found
-        from that edge); ``IndexError`` for an index out of ``0..m-1``.
+        from that edge); ``IndexError`` for an index out of ``0..m-1``. ``as_given``
+        grows the clusters in the starts' order rather than by least vertex (for a
+        caller whose order is local already: the same answer, another speed).
         """
         m = len(self.eu)
         starts = np.arange(m) if starts is None else np.asarray(starts, np.int64).reshape(-1)
@@ -462,8 +466,9 @@ class FastGame:
         # in the given order (random for a percolation run) every cluster pulled them from
         # across the sample (10^6 sites: 181 s against 10 s). The clusters do not depend
         # on the order; their numbers are put back to the given one below.
-        local = starts[np.lexsort((np.maximum(self.eu, self.ev)[starts],
-                                   np.minimum(self.eu, self.ev)[starts]))]  # fmt: skip
+        local = starts if as_given else starts[np.lexsort((
+            np.maximum(self.eu, self.ev)[starts], np.minimum(self.eu, self.ev)[starts]
+        ))]  # fmt: skip
         labels, count = _clusters(
             local, self.eu, self.ev, self.accepted, adj, self.state, self.lists, self.counter
         )

@@ -246,7 +246,9 @@ def rigidity_percolation(
     local = run.local(present)
     game = run.new_game()
     game.play(present[local])
-    found, count = game.clusters()
+    # grown in the order played: the pebbles lie where that order left them (10⁶ sites:
+    # 5.2 s, by least site 13 s)
+    found, count = game.clusters(np.arange(len(present)), as_given=True)
     labels = np.empty_like(found)
     labels[local] = found
     # numbered by their first bond in the run's order, as a game in that order numbers them

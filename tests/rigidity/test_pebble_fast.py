@@ -215,8 +215,10 @@ def test_clusters_of_some_starts_in_any_order_are_numbered_as_the_pure_game_does
         for _ in range(3):
             k = int(rng.integers(1, 2 * len(edges) + 1))
             starts = rng.integers(0, len(edges), k)  # repeats, redundant edges, any order
-            got, want = fast.clusters(starts), pure.clusters(starts.tolist())
-            assert got[1] == want[1] and got[0].tolist() == want[0].tolist(), (n, edges)
+            want = pure.clusters(starts.tolist())
+            for as_given in (False, True):
+                got = fast.clusters(starts, as_given=as_given)
+                assert got[1] == want[1] and got[0].tolist() == want[0].tolist(), (n, edges)
             checked += 1
     assert checked >= 900
 
