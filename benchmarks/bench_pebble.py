@@ -5,6 +5,7 @@ Usage::
     .venv/bin/python benchmarks/bench_pebble.py            # 10^4, 10^5, 10^6 joints; p_c
     .venv/bin/python benchmarks/bench_pebble.py --quick    # 10^4, 10^5; a smaller p_c run
     .venv/bin/python benchmarks/bench_pebble.py --pc-only  # only the threshold
+    .venv/bin/python benchmarks/bench_pebble.py --huge     # only one sample of 10^7 sites
 
 The framework: a ``L x L`` triangular lattice, free boundaries, each bond kept with
 probability 0.66 (the rigidity threshold is p_c = 0.6603: the hardest place for the
@@ -18,6 +19,9 @@ game, the rigid clusters being large and tenuous), the bonds in lattice order.
 * ``percolation_threshold`` (Newman–Ziff order, bisection over game snapshots): the
   bond share where a spanning rigid cluster first appears, over several seeds at
   several sizes, mean and standard error, against Jacobs–Thorpe's 0.6603.
+* ``--huge``: one ``rigidity_percolation`` sample of ``--huge-side``² sites (3163²: 10^7)
+  at p = 0.66 in Newman–Ziff order, every rigid cluster labelled; its CPU time and the
+  process's peak memory (``ru_maxrss``), nothing else run before it.
 
 Reported: CPU time of this process (``time.process_time``: the machine may be shared),
 the best of ``--repeat`` runs (one run at 10^6). A script, not a timed test. The first
@@ -33,7 +37,11 @@ import numpy as np
 
 from linkage_widget.rigidity import pebble_fast
 from linkage_widget.rigidity.pebble import pebble_game
-from linkage_widget.rigidity.percolation import lattice_bonds, percolation_threshold
+from linkage_widget.rigidity.percolation import (
+    lattice_bonds,
+    percolation_threshold,
+    rigidity_percolation,
+)
 
 P_C_PUBLISHED = 0.6603  # Jacobs and Thorpe, Phys. Rev. E 53 (1996) 3682
 NU = 1.21  # the correlation-length exponent of rigidity percolation (same paper)
@@ -102,6 +110,20 @@ def threshold_rows(sides: list[int], seeds: int) -> None:
           flush=True)  # fmt: skip
 
 
+def huge_row(side: int) -> None:
+    """One percolation sample of ``side``² sites: its time and the peak memory."""
+    import resource  # Unix only, as is ru_maxrss (kilobytes on Linux)
+
+    start = time.process_time()
+    sample = rigidity_percolation(side, 0.66, seed=0, compiled=True)
+    elapsed = time.process_time() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    print(f"rigidity_percolation({side}, 0.66): {side * side} sites, {len(sample.bonds)} bonds, "
+          f"{int(sample.labels.max()) + 1} rigid clusters, spans {sample.spans} "
+          f"(P_inf {sample.spanning_bonds:.3f}) in {elapsed:.1f} s CPU; "
+          f"peak memory {peak:.2f} GiB", flush=True)  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
@@ -109,8 +131,13 @@ def main() -> None:
     parser.add_argument("--pure-max", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seeds", type=int, default=16)
+    parser.add_argument("--huge", action="store_true")
+    parser.add_argument("--huge-side", type=int, default=3163)
     args = parser.parse_args()
     first_call()
+    if args.huge:
+        huge_row(args.huge_side)
+        return
     if not args.pc_only:
         sides = [100, 316] if args.quick else [100, 316, 1000]
         rows = [game_row(s, args.pure_max, args.repeat if s < 1000 else 1) for s in sides]

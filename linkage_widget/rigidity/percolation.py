@@ -40,6 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._pebble_arrays import numbered_by
 from .pebble_fast import FastGame, compiled_available, use_compiled
 from .rigid_clusters import PureGame
 
@@ -106,7 +107,8 @@ class RigidityPercolation:
     positions : ndarray, shape (size², 2)
         The sites.
     bonds : ndarray of int, shape (k, 2)
-        The bonds present, in the order they were added.
+        The bonds present, in the run's (random) order; the game plays them by position
+        (the clusters do not depend on the order).
     labels : ndarray of int, shape (k,)
         Each present bond's rigid cluster (``0, 1, ...``); they partition the bonds.
     spanning : int
@@ -172,16 +174,34 @@ class _Run:
     def new_game(self):
         return self.engine(len(self.positions))
 
-    def spanning(self, game, every: bool = False) -> tuple[np.ndarray, int, int, int]:
+    def local(self, bonds: np.ndarray) -> np.ndarray:
+        """An order of ``bonds`` by position: their least site's Morton (Z) number.
+
+        Bonds near in space are played near in time: the game's searches stay in a small
+        part of the records (10⁶ sites: 2.7 s against 4.4 s in random order). The rigid
+        clusters depend on the bonds, not on their order.
+        """
+        site = bonds.min(axis=1)
+        x, y = site % self.size, site // self.size
+        z = np.zeros_like(site)
+        for bit in range(max(1, int(self.size - 1).bit_length())):
+            z |= ((x >> bit) & 1) << (2 * bit) | ((y >> bit) & 1) << (2 * bit + 1)
+        return np.argsort(z, kind="stable")
+
+    def spanning(self, game) -> tuple[np.ndarray, int, int, int]:
         """``(labels, spanning label or -1, its bonds, its sites)`` of the game's bonds.
 
         Only the clusters of the bonds at the left column are needed (a spanning cluster
-        is one of them), far fewer than all; ``every`` labels every bond.
+        is one of them), far fewer than all.
         """
         played = self.order[: len(game.accepted)]
-        cols = self.column[played]
-        starts = None if every else np.flatnonzero((cols == 0).any(axis=1))
+        starts = np.flatnonzero((self.column[played] == 0).any(axis=1))
         labels, count = game.clusters(starts)
+        return self.spans(played, labels, count)
+
+    def spans(self, played: np.ndarray, labels: np.ndarray, count: int):
+        """:meth:`spanning`'s answer from the ``labels`` of the bonds ``played``."""
+        cols = self.column[played]
         left = np.zeros(count + 1, bool)
         right = np.zeros(count + 1, bool)
         left[labels[(cols == 0).any(axis=1)]] = True
@@ -222,11 +242,20 @@ def rigidity_percolation(
     RigidityPercolation
     """
     run = _Run(size, lattice, seed, compiled)
+    present = run.order[: run.count(p)]
+    local = run.local(present)
     game = run.new_game()
-    game.play(run.order[: run.count(p)])
-    labels, best, bonds, sites = run.spanning(game, every=True)
+    game.play(present[local])
+    # grown in the order played: the pebbles lie where that order left them (10⁶ sites:
+    # 5.2 s, by least site 13 s)
+    found, count = game.clusters(np.arange(len(present)), as_given=True)
+    labels = np.empty_like(found)
+    labels[local] = found
+    # numbered by their first bond in the run's order, as a game in that order numbers them
+    labels = numbered_by(labels, np.arange(len(labels)), count)
+    _, best, bonds, sites = run.spans(present, labels, count)
     return RigidityPercolation(
-        run.size, lattice, float(p), run.positions, run.order[: len(labels)].copy(), labels,
+        run.size, lattice, float(p), run.positions, present.copy(), labels,
         best, bonds / len(run.order), sites / len(run.positions),
     )  # fmt: skip
 

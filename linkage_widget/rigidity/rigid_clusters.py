@@ -99,10 +99,14 @@ class PureGame:
         self.accepted += accepted
         return np.array(accepted, dtype=bool)
 
-    def clusters(self, starts: Sequence[int] | None = None) -> tuple[np.ndarray, int]:
+    def clusters(
+        self, starts: Sequence[int] | None = None, *, as_given: bool = False
+    ) -> tuple[np.ndarray, int]:
         """Rigid cluster of every edge played, shape (m,), and how many clusters.
 
-        ``starts`` limits it to the clusters of those edges, as in the compiled game.
+        ``starts`` limits it to the clusters of those edges, as in the compiled game;
+        they are always grown in the order given (``as_given``: the compiled game's
+        interface).
         """
         pairs, accepted = self.pairs, self.accepted
         at: list[list[int]] = [[] for _ in range(self.n)]

@@ -80,6 +80,19 @@ def test_the_compiled_and_pure_games_give_the_same_sample(lattice):
         assert (fast.spanning, fast.spanning_bonds) == (pure.spanning, pure.spanning_bonds)
 
 
+@pytest.mark.parametrize("lattice", LATTICES)
+def test_a_sample_played_by_position_has_the_clusters_of_its_bonds_in_their_order(lattice):
+    # the sample's bonds are played in Morton order, not in the run's order: its labels
+    # must still be those of the pure game playing ``bonds`` in the order given
+    from linkage_widget.rigidity.rigid_clusters import rigid_clusters
+
+    for size, p, seed in [(5, 0.7, 0), (9, 0.66, 1), (16, 0.6, 2), (23, 0.72, 3), (40, 0.66, 4)]:
+        for compiled in (True, False):
+            r = rigidity_percolation(size, p, lattice=lattice, seed=seed, compiled=compiled)
+            want = rigid_clusters(size * size, r.bonds.tolist(), compiled=False)
+            assert r.labels.tolist() == want.tolist(), (size, p, seed, compiled)
+
+
 def test_one_run_gives_the_curve_and_the_threshold():
     ps = [0.9, 0.5, 0.62, 0.66, 0.7, 1.0]
     curve = percolation_curve(30, ps, seed=2)

@@ -196,3 +196,57 @@ def test_fast_game_refuses_a_start_out_of_range_and_reads_every_circuit_itself()
     assert game.redundant().tolist() == [True, False, False, True]
     labels, count = game.clusters([3])  # a redundant start: no cluster of its own
     assert (labels.tolist(), count) == ([-1, -1, -1, -1], 0)
+
+
+def test_clusters_of_some_starts_in_any_order_are_numbered_as_the_pure_game_does():
+    # the compiled decomposition grows the clusters in the order of their least vertex
+    # (pebbles found near the last cluster) and renumbers them to the starts' order:
+    # labels and count must be the pure game's, which grows them in the given order
+    from linkage_widget.rigidity.rigid_clusters import PureGame
+
+    rng = np.random.default_rng(27)
+    checked = 0
+    for n, edges in CASES[::3]:
+        if not edges:
+            continue
+        fast, pure = pebble_fast.FastGame(n), PureGame(n)
+        fast.play(edges)
+        pure.play(edges)
+        for _ in range(3):
+            k = int(rng.integers(1, 2 * len(edges) + 1))
+            starts = rng.integers(0, len(edges), k)  # repeats, redundant edges, any order
+            want = pure.clusters(starts.tolist())
+            for as_given in (False, True):
+                got = fast.clusters(starts, as_given=as_given)
+                assert got[1] == want[1] and got[0].tolist() == want[0].tolist(), (n, edges)
+            checked += 1
+    assert checked >= 900
+
+
+def test_the_int32_stamps_start_again_without_changing_an_answer():
+    # the records are int32: after 2^31 - 1 searches the stamps restart from 0, every
+    # visit and tight mark cleared; here that happens in the middle of a play and again
+    # in the middle of the decomposition, and the answers stay the pure game's
+    from linkage_widget.rigidity.rigid_clusters import PureGame
+
+    _, bonds = lattice_bonds(12)
+    rng = np.random.default_rng(5)
+    bonds = bonds[rng.random(len(bonds)) < 0.7]
+    edges = [tuple(b) for b in bonds[rng.permutation(len(bonds))].tolist()]
+    edges += edges[:40]  # repeats: rejected at once by a tight mark, or after a search
+    pure = PureGame(144)
+    want = pure.play(edges).tolist()
+    reference = pebble_fast.FastGame(144)
+    reference.play(edges)
+    plays = int(reference.counter[2])  # searches the play takes
+    for late in (plays // 2, plays + 10):  # restart during the play, or the decomposition
+        game = pebble_fast.FastGame(144)
+        assert game.state.dtype == np.int32
+        game.counter[0] = pebble_fast._STAMP_LIMIT - late
+        assert game.play(edges).tolist() == want
+        assert (game.counter[0] < plays) == (late < plays)
+        labels, count = game.clusters()
+        assert game.counter[0] < pebble_fast._STAMP_LIMIT - late  # it started again
+        want_labels, want_count = pure.clusters()
+        assert count == want_count and labels.tolist() == want_labels.tolist()
+        assert game.redundant().tolist() == reference.redundant().tolist()
