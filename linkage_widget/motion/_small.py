@@ -41,8 +41,9 @@ general path takes the step from the same state (:meth:`SmallLane.step`).
 
 numba is the optional ``fast`` extra; without it (or with
 ``LINKAGE_WIDGET_GENERAL_MOTION=1``) every step takes the general path. A first compile
-takes 40-90 s: it runs in a background thread while the steps take the general path
-(:func:`lane_ready`); later processes load the kernels from numba's disk cache (~1 s).
+takes 30-90 s: a child process runs it into numba's disk cache while the process that
+asked keeps to the general path; later processes load the kernels from the cache (~1 s)
+at their first step and take the lane throughout (:func:`lane_ready`).
 The kernels (:mod:`._small_kernels`) are plain Python functions over arrays: the tests
 run them uncompiled too.
 """
@@ -51,8 +52,11 @@ from __future__ import annotations
 
 import functools
 import os
+import subprocess
+import sys
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -86,17 +90,24 @@ def compiled_available() -> bool:
 
 @functools.cache
 def _dispatchers() -> dict:
-    """The kernels' numba dispatchers, not compiled yet (empty without numba)."""
+    """The kernels' numba dispatchers, not compiled yet (empty without a working numba)."""
     try:
         import numba
-    except ImportError:
+
+        return {name: numba.njit(cache=True, nogil=True)(K.PYTHON[name]) for name in K.KERNELS}
+    except Exception:  # no numba, or one that cannot make cached kernels here
         return {}
-    return {name: numba.njit(cache=True, nogil=True)(K.PYTHON[name]) for name in K.KERNELS}
 
 
-@functools.cache
 def _compile() -> bool:
     """Replace each kernel by its numba dispatcher; ``False`` without a working numba."""
+    with _LOCK:  # one compile, one swap of the kernels, whichever thread asks first
+        if "ok" not in _COMPILED_OK:
+            _COMPILED_OK["ok"] = _swap_in_compiled()
+        return _COMPILED_OK["ok"]
+
+
+def _swap_in_compiled() -> bool:
     if not _dispatchers():
         return False
     _COMPILED.update(_dispatchers())
@@ -110,43 +121,72 @@ def _compile() -> bool:
 
 
 def _cached() -> bool:
-    """Whether numba's disk cache holds :func:`_pull` for this source (a load, no compile)."""
+    """Whether numba's disk cache holds every kernel for this source (a load, no compile)."""
     try:  # numba's cache index, stale or missing: empty
-        return bool(_dispatchers()["_pull"]._cache._cache_file._load_index())
-    except Exception:  # another numba: compile in the background
+        return all(d._cache._cache_file._load_index() for d in _dispatchers().values())
+    except Exception:  # another numba's internals: treated as not cached
         return False
 
 
-def _compile_in_background() -> None:
-    if _compile() and _READY.get("on") is False:
-        _READY["on"] = True
+def _compile_elsewhere() -> None:
+    """Start a child process that compiles the kernels into numba's disk cache.
+
+    Not a thread of this process: a compile holds the interpreter's lock for long
+    stretches (the steps stalled up to 0.24 s beside it) and an interpreter that exits
+    while numba compiles in a thread aborts (SIGABRT, measured). The child outlives a
+    short script; the next process loads what it wrote.
+    """
+    if _CHILD:
+        return
+    root = str(Path(__file__).resolve().parents[2])  # where this linkage_widget imports from
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    code = "from linkage_widget.motion._small import compiled_available; compiled_available()"
+    try:
+        _CHILD.append(
+            subprocess.Popen(
+                [sys.executable, "-c", code],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,  # a ctrl-c of the notebook's kernel leaves it be
+            )
+        )
+    except OSError:  # no processes to spare: the general path, as without numba
+        pass
 
 
-#: The numba dispatchers, once compiled.
+#: The numba dispatchers, once compiled, and whether that worked.
 _COMPILED: dict = {}
+_COMPILED_OK: dict[str, bool] = {}
 #: Whether the lane takes steps: decided at its first use (:func:`lane_ready`).
 _READY: dict[str, bool] = {}
+_LOCK = threading.RLock()
+#: The child process compiling the kernels, once started.
+_CHILD: list[subprocess.Popen] = []
 
 
 def lane_ready() -> bool:
-    """Whether the lane takes steps now (compiled kernels).
+    """Whether the lane takes steps (compiled kernels), decided once for the process.
 
-    Decided at the first call of a process: with the kernels in numba's disk cache they
-    are loaded at once (about a second); else they are compiled in a background thread
-    (tens of seconds, once per installation) while the steps take the general path,
-    the same steps to round-off. Without numba, or with
-    ``LINKAGE_WIDGET_GENERAL_MOTION=1``, never.
+    At the first call: with the kernels in numba's disk cache they are loaded then
+    (about a second) and the lane takes the small linkages' steps for the whole process;
+    without them a child process compiles them into the cache (tens of seconds, once per
+    installation) and this process keeps to the general path. Either way no simulation
+    switches paths midway (the two agree to round-off, not bit for bit). Without numba,
+    or with ``LINKAGE_WIDGET_GENERAL_MOTION=1``, never.
     """
-    ready = _READY.get("on")
-    if ready is None:
-        _READY["on"] = False  # until the kernels are there
-        allowed = os.environ.get("LINKAGE_WIDGET_GENERAL_MOTION", "") in ("", "0")
-        if allowed and _dispatchers():
-            if _cached():
-                _READY["on"] = _compile()
-            else:
-                threading.Thread(target=_compile_in_background, daemon=True).start()
-        ready = _READY["on"]
+    with _LOCK:
+        ready = _READY.get("on")
+        if ready is None:
+            allowed = os.environ.get("LINKAGE_WIDGET_GENERAL_MOTION", "") in ("", "0")
+            ready = False
+            if allowed and _dispatchers():
+                if _cached():
+                    ready = _compile()
+                else:
+                    _compile_elsewhere()
+            _READY["on"] = ready
     return ready
 
 
@@ -173,7 +213,8 @@ def lane_check() -> None:
     """One pull of a rod hinged at a pin (compiles every kernel on first use)."""
     setup = Setup.build(Linkage([[0.0, 0.0], [1.0, 0.0]], rods=[(0, 1)], pinned=[0]), 0.0, 1.0)
     plan = SmallPlan.of(setup)
-    assert plan is not None
+    if plan is None:
+        raise RuntimeError("the lane's check linkage has no plan")
     p = np.array([0.0, 0.0, 1.0, 0.0])
     code, q, _, state = K._pull(
         p, (1, 0.0, 1.0, 0.1, np.inf), 0, plan.blank, plan.ints, plan.floats
@@ -358,7 +399,8 @@ class SmallLane:
     def pin(self, plan_setup: Setup, p: np.ndarray, v: np.ndarray) -> None:
         """Put the pinned joints at their anchors in ``p`` and at rest in ``v`` (in place)."""
         plan = self.plan(plan_setup)
-        assert plan is not None
+        if plan is None:  # only the lane's own steps come here, whose setup has a plan
+            raise RuntimeError("pin: this linkage is not on the small-linkage lane")
         K._pin_exactly(p, v, plan.ints, plan.floats)
 
 

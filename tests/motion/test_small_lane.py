@@ -13,7 +13,11 @@ Linkages or settings the lane does not take go to the general path: that is test
 from __future__ import annotations
 
 import copy
-import threading
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -392,35 +396,59 @@ def undecided(monkeypatch):
     _small.use_kernels("compiled" if _small.compiled_available() else "off")
 
 
-def test_a_first_compile_runs_beside_the_general_steps(undecided):
-    """Without numba's disk cache the kernels compile in a thread; the steps go on."""
+def test_without_the_cache_a_child_compiles_and_this_process_keeps_the_general_path(undecided):
+    """No compile in this process: its steps never switch paths midway."""
     if not _small.compiled_available():
         pytest.skip("numba is not installed (the fast extra)")
-    release, threads = threading.Event(), []
-    compile_now, thread_class = _small._compile_in_background, threading.Thread
-
-    def slow_compile():
-        release.wait(30.0)
-        compile_now()
-
-    def start(target, daemon):
-        thread = thread_class(target=target, daemon=daemon)
-        threads.append(thread)
-        return thread
-
+    started = []
     undecided.setattr(_small, "_cached", lambda: False)
-    undecided.setattr(_small, "_compile_in_background", slow_compile)
-    undecided.setattr(_small.threading, "Thread", start)
-    link = _peaucellier()
-    sim = Simulator(link, step_size=1.0)
+    undecided.setattr(_small, "_compile_elsewhere", lambda: started.append(1))
+    undecided.setattr(_small, "_COMPILED_OK", {})  # as in a fresh process
+    sim = Simulator(_peaucellier(), step_size=1.0)
     sim.attract(5, (128.0, 140.0))
+    sim.step(3)
+    assert sim.status == "moved" and _lane(sim) == 0
+    assert started == [1] and not _small.lane_ready()  # decided once: still off
     sim.step()
-    assert sim.status == "moved" and _lane(sim) == 0  # the general path meanwhile
-    release.set()
-    threads[0].join(30.0)
-    assert _small.lane_ready()
-    sim.step()
-    assert _lane(sim) == 1
+    assert _lane(sim) == 0 and started == [1]
+
+
+def test_a_fresh_cache_is_filled_by_a_child_and_loaded_by_the_next_process(tmp_path):
+    """End to end, in real processes: the first exits at once (cleanly: a compile in a
+    thread of an exiting interpreter aborted it), its child fills numba's cache, and the
+    next process takes the lane from its first step."""
+    if not _small.compiled_available():
+        pytest.skip("numba is not installed (the fast extra)")
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(root)}
+    env.pop("LINKAGE_WIDGET_GENERAL_MOTION", None)
+    ask = (
+        "from linkage_widget.motion import _small\n"
+        "print(_small.lane_ready())\n"
+        "print(len(_small._CHILD))"
+    )
+    first = subprocess.run(
+        [sys.executable, "-c", ask], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.split() == ["False", "1"]  # general path; a child compiling
+    probe = "from linkage_widget.motion import _small\nprint(_small._cached())"
+    deadline = time.monotonic() + 600  # a compile took 30-90 s on a loaded 2-core machine
+    while time.monotonic() < deadline:  # asking lane_ready meanwhile would start more children
+        cached = subprocess.run(
+            [sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120
+        )
+        assert cached.returncode == 0, cached.stderr
+        if cached.stdout.split() == ["True"]:
+            break
+        time.sleep(5.0)
+    else:
+        pytest.fail("the child process never filled numba's cache")
+    later = subprocess.run(
+        [sys.executable, "-c", ask], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert later.returncode == 0, later.stderr
+    assert later.stdout.split() == ["True", "0"]  # loaded from the cache, no child
 
 
 def test_the_environment_keeps_the_general_path(undecided):
