@@ -28,6 +28,7 @@ def numbered_by(labels: np.ndarray, founders: np.ndarray, count: int) -> np.ndar
     """
     if count == 0:
         return labels
+    founders = founders[labels[founders] >= 0]  # an unlabelled start founds nothing
     _, first = np.unique(labels[founders], return_index=True)
     number = np.empty(count, np.int64)
     number[np.argsort(first, kind="stable")] = np.arange(count)

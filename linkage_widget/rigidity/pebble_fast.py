@@ -51,6 +51,9 @@ __all__ = ["FastGame", "compiled_available", "use_compiled"]
 #: start, a lattice or a huge tiling pays it once and then runs 7-30x faster.
 COMPILED_MIN_EDGES = 20_000
 
+#: Vertices a game takes: the records are int32, and cluster numbers reach 2n - 3.
+MAX_VERTICES = 2**30
+
 #: Columns of the per-vertex record (int32: two vertices a 64-byte cache line): the two
 #: out-slots (heads, ``-1`` empty), free pebbles, the visit stamp, the parent in the search, and
 #: the cluster number the vertex was last found rigid or floppy with, and the last tight
@@ -70,7 +73,7 @@ _NO_CLUSTER = -2
 def _find(start, a, b, V, lists, stamp, c):
     """Move a free pebble to ``start`` along a directed path avoiding ``a``, ``b``.
 
-    Returns the number of vertices seen, negated when a pebble was found. A probe of
+    Returns the number of vertices seen, or ``-(seen + 1)`` when a pebble was found. A probe of
     cluster ``c >= 0`` (:func:`_grow`) moves nothing: it asks whether ``start`` reaches a
     free pebble, and stops at a vertex marked floppy with ``c`` (one that does: nothing
     moves while a cluster grows, so the marks stay true); vertices marked rigid with
@@ -405,6 +408,8 @@ class FastGame:
         if not compiled_available():
             raise ImportError("FastGame needs numba (pip install linkage_widget[fast])")
         self.n = int(n)
+        if not 0 <= self.n < MAX_VERTICES:
+            raise ValueError(f"FastGame takes 0 to {MAX_VERTICES - 1} vertices, got {self.n}")
         self.state = np.full((self.n, 8), -1, np.int32)
         self.state[:, _PEB] = 2
         self.lists = np.zeros((3, self.n), np.int32)

@@ -250,3 +250,17 @@ def test_the_int32_stamps_start_again_without_changing_an_answer():
         want_labels, want_count = pure.clusters()
         assert count == want_count and labels.tolist() == want_labels.tolist()
         assert game.redundant().tolist() == reference.redundant().tolist()
+
+
+def test_a_game_refuses_more_vertices_than_its_int32_records_hold():
+    with pytest.raises(ValueError, match="vertices"):
+        pebble_fast.FastGame(pebble_fast.MAX_VERTICES)
+    with pytest.raises(ValueError, match="vertices"):
+        pebble_fast.FastGame(-1)
+
+
+def test_renumbering_skips_an_unlabelled_start():
+    from linkage_widget.rigidity._pebble_arrays import numbered_by
+
+    labels = np.array([-1, 1, 0, 1])
+    assert numbered_by(labels, np.array([0, 1, 2]), 2).tolist() == [-1, 0, 1, 0]
