@@ -251,6 +251,16 @@ def _frameworks(draw):
 
 
 # The same examples every run (derandomize): round-off tolerances checked, not searched.
+def _straight_pull(case, kernels: str, pulls: int) -> float:
+    """The lane against the general path over ``pulls`` targets along a line from a joint."""
+    link, joint, angle = case
+    scale = float(np.median(link.rod_lengths()))
+    start = link.vertices[joint]
+    way = np.array([np.cos(angle), np.sin(angle)])
+    targets = [(joint, start + scale * k * 0.05 * way) for k in range(1, pulls + 1)]
+    return _lockstep(link, targets, kernels, step_size=0.05 * scale)[0]
+
+
 @settings(
     max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
@@ -258,15 +268,8 @@ def _frameworks(draw):
 def test_random_mechanisms(case):
     if not _small.compiled_available():
         pytest.skip("numba is not installed (the fast extra)")
-    link, joint, angle = case
-    scale = float(np.median(link.rod_lengths()))
-    start = link.vertices[joint]
-    pulls = [
-        (joint, start + scale * k * 0.05 * np.array([np.cos(angle), np.sin(angle)]))
-        for k in range(1, 31)
-    ]
     try:
-        worst, _ = _lockstep(link, pulls, "compiled", step_size=0.05 * scale)
+        worst = _straight_pull(case, "compiled", 30)
     finally:
         _small.use_kernels("compiled")
     assert worst <= STEP_RTOL
@@ -277,15 +280,8 @@ def test_random_mechanisms(case):
 )
 @given(case=_frameworks())
 def test_random_mechanisms_uncompiled(case):
-    link, joint, angle = case
-    scale = float(np.median(link.rod_lengths()))
-    start = link.vertices[joint]
-    pulls = [
-        (joint, start + scale * k * 0.05 * np.array([np.cos(angle), np.sin(angle)]))
-        for k in range(1, 6)
-    ]
     try:
-        worst, _ = _lockstep(link, pulls, "python", step_size=0.05 * scale)
+        worst = _straight_pull(case, "python", 5)
     finally:
         _small.use_kernels("compiled" if _small.compiled_available() else "off")
     assert worst <= STEP_RTOL
